@@ -1,2 +1,15 @@
 "PyTorch's tensor core, rebuilt in Python as a book you can run."
 __version__ = "0.1.0"
+
+# The package namespace mirrors torch's: `tt.tensor`, `tt.float32`, `tt.Tensor`, ...
+# (hand-written: nbdev exports modules, and this file only gathers them)
+from .checks import *
+from .intrusive_ptr import *
+from .allocator import *
+from .storage import *
+from .dtypes import *
+from .tensor_impl import *
+from .factories import *
+from .printing import *
+from .allocator import Device as device
+from . import testing
