@@ -13,3 +13,5 @@ from .factories import *
 from .printing import *
 from .allocator import Device as device
 from . import testing
+from .tensor_iterator import *
+from .ops import *
