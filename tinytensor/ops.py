@@ -11,7 +11,7 @@ __all__ = ['subtract', 'multiply', 'divide', 'true_divide', 'eq', 'ne', 'lt', 'l
            'maximum', 'minimum', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'logical_and', 'logical_or', 'logical_xor',
            'neg', 'abs', 'logical_not', 'bitwise_not', 'clamp', 'clamp_min', 'clamp_max', 'relu', 'where']
 
-# %% ../nbs/06b_ops.ipynb #6dd94b16
+# %% ../nbs/06b_ops.ipynb #a98ceba5
 import builtins, math, numbers
 import numpy as np
 from fastcore.basics import patch
@@ -24,7 +24,7 @@ from .factories import _empty_impl, _np_read, _np_write, like_strides, _check_dt
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on)
 
-# %% ../nbs/06b_ops.ipynb #a78530a0
+# %% ../nbs/06b_ops.ipynb #19897ca8
 _REDUCED = (_dt.float16, _dt.bfloat16)
 
 def _opmath(d:dtype):
@@ -45,7 +45,7 @@ def _is_integral(d:dtype, include_bool:bool=False) -> bool:
 def _not_impl(name, d:dtype):
     TORCH_CHECK_NOT_IMPLEMENTED(False, '"', name, '" not implemented for \'', d.short, "'")
 
-# %% ../nbs/06b_ops.ipynb #575ae789
+# %% ../nbs/06b_ops.ipynb #4c25231b
 _SCALARS = (numbers.Number, np.generic)
 
 def _operand(x, name:str='other'):
@@ -76,7 +76,7 @@ def _fast_binary(a, b, uf):
     finally: _errs_on(tok)
     return out
 
-# %% ../nbs/06b_ops.ipynb #0e15d19d
+# %% ../nbs/06b_ops.ipynb #6e023671
 def _run(it:TensorIterator, loop, out=None) -> Tensor:
     if loop is not None: it.for_each(loop)
     it.cast_outputs()
@@ -90,7 +90,7 @@ def _binary(preset, make_loop, a, b, out=None, check=None) -> Tensor:
     if check is not None: check(it)
     return _run(it, make_loop(it), out)
 
-# %% ../nbs/06b_ops.ipynb #b9de50a9
+# %% ../nbs/06b_ops.ipynb #947e8a61
 def _alpha_check(d:dtype, alpha):
     TORCH_CHECK(not isinstance(alpha, (builtins.bool, np.bool_)) or d is _dt.bool, "Boolean alpha only supported for Boolean results.")
     TORCH_CHECK(d.is_floating_point or d.is_complex or isinstance(alpha, (numbers.Integral, np.integer, np.bool_)),
@@ -110,8 +110,9 @@ def _add_loop(alpha):
         if d is _dt.float32: cd = np.dtype(np.float64)              # emulate the fused multiply-add of float32
         al = np.array(alpha).astype(cd)[()] if not _is_integral(d) else np.array(alpha).astype(np.int64).astype(d.np)[()]
         def loop(o, x, y):
-            t = np.multiply(y, al, dtype=cd)
-            np.add(x, t, out=t, dtype=cd)
+            t = np.empty(o.shape, cd)
+            np.multiply(y, al, out=t, dtype=cd, casting='unsafe')
+            np.add(x, t, out=t, dtype=cd, casting='unsafe')
             np.copyto(o, t, casting='unsafe')
         return loop
     return make
@@ -145,7 +146,7 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     "`other - alpha * input`, as `torch.rsub`."
     return sub(_operand(other), input, alpha=alpha)
 
-# %% ../nbs/06b_ops.ipynb #121b8f11
+# %% ../nbs/06b_ops.ipynb #1ff2a154
 def _scalar_b_loop(it, fn):
     "For reduced-float ops whose second operand is one element: compute with its original value in float32."
     d = it.common_dtype()
@@ -192,6 +193,7 @@ def _div_loop(mode):
         def loop(o, x, y):
             yy = b if b is not None else y
             if mode == 'floor': r = np.floor_divide(x, yy, dtype=cd)
+            elif b is None and d in _REDUCED: r = np.trunc(np.true_divide(x, yy, dtype=cd).astype(d.np))
             else: r = np.trunc(np.true_divide(x, yy, dtype=cd))
             np.copyto(o, r, casting='unsafe')
         return loop
@@ -220,7 +222,8 @@ def _remainder_loop(it):
         return loop
     cd = _opmath(d)
     def loop(o, x, y):
-        m = np.fmod(x, y, dtype=cd)
+        m = np.empty(o.shape, cd)
+        np.fmod(x, y, out=m, dtype=cd, casting='unsafe')
         fix = (m != 0) & ((y < 0) != (m < 0))
         np.add(m, y, out=m, where=fix, dtype=cd, casting='unsafe')
         np.copyto(o, m, casting='unsafe')
@@ -230,7 +233,7 @@ def remainder(input, other, *, out=None) -> Tensor:
     "Python-style modulus (sign of the divisor), as `torch.remainder`."
     return _binary(TensorIterator.binary_op, _remainder_loop, input, other, out)
 
-# %% ../nbs/06b_ops.ipynb #74edda97
+# %% ../nbs/06b_ops.ipynb #0bb119d7
 def _powi(o, x, y):
     neg = y < 0
     r = np.power(x, np.where(neg, 0, y).astype(y.dtype, copy=False))
@@ -247,18 +250,52 @@ def _pow_loop(it):
     if _is_integral(d): return _powi
     return _uf_kernel(np.power, d)
 
+def _pow_scalar_loop(d:dtype, e):
+    "ATen's `pow_tensor_scalar_kernel`: sqrt / rsqrt / reciprocal shortcuts, `powi` for integers."
+    cd = _opmath(d)
+    if d in (_dt.float32, _dt.float64, _dt.bfloat16):
+        if e == 0.5: return _uf_kernel(np.sqrt, d)
+        if e == -0.5: return lambda o, x: np.copyto(o, np.reciprocal(np.sqrt(x, dtype=cd)), casting='unsafe')
+        if e == -1: return _uf_kernel(np.reciprocal, d)
+    if _is_integral(d):
+        ev = np.array(e).astype(d.np)
+        return lambda o, x: _powi(o, x, np.broadcast_to(ev, x.shape))
+    ev = np.array(e).astype(d.np).astype(cd)[()] if d is _dt.float16 else np.array(e).astype(cd)[()]
+    return lambda o, x: np.power(x, ev, out=o, dtype=cd, casting='unsafe')
+
 def pow(input, exponent, *, out=None) -> Tensor:
     "`input ** exponent`, as `torch.pow` (either may be a Python number)."
-    if not isinstance(input, Tensor):
-        TORCH_CHECK_TYPE(isinstance(input, _SCALARS), "pow(): argument 'self' must be Number or Tensor")
-        return _binary(TensorIterator.binary_op, _pow_loop, wrapped_scalar_tensor(input), exponent, out)
-    if not isinstance(exponent, Tensor):
+    if not isinstance(input, Tensor):                # pow(Scalar, Tensor): contiguous result, then Tensor ** Tensor
+        TORCH_CHECK_TYPE(isinstance(input, _SCALARS), "pow(): argument 'self' must be Number or Tensor, not ", type(input).__name__)
+        TORCH_CHECK_TYPE(isinstance(exponent, Tensor), "pow(): argument 'exponent' must be Tensor, not ", type(exponent).__name__)
+        rt = out.dtype if out is not None else result_type(input, exponent)
+        res = out if out is not None else _new_tensor(exponent._impl.sizes(), None, rt, exponent.device)
+        if out is not None and out._impl.sizes() != exponent._impl.sizes():
+            from tinytensor.tensor_iterator import _resize_output
+            _resize_output(out, exponent._impl.sizes())
+        if input == 1:
+            if not res.is_meta and res.numel(): _np_write(res)[...] = 1
+            if out is not None: out._impl.bump_version()
+            return res
+        r = _binary(TensorIterator.binary_op, _pow_loop, wrapped_scalar_tensor(input), exponent, res)
+        if out is None: res._impl.version_counter_.set_version(0)
+        return r
+    if not isinstance(exponent, Tensor):             # pow(Tensor, Scalar): a unary op on input.to(result_type)
         TORCH_CHECK_TYPE(isinstance(exponent, _SCALARS), "pow(): argument 'exponent' must be Number or Tensor, not ", type(exponent).__name__)
-        TORCH_CHECK(not (_is_integral(input.dtype, True) and isinstance(exponent, numbers.Integral) and exponent < 0),
-                    "Integers to negative integer powers are not allowed.")
+        if isinstance(exponent, np.generic): exponent = exponent.item()
+        TORCH_CHECK(not (_is_integral(input.dtype, True) and isinstance(exponent, numbers.Integral) and not isinstance(exponent, builtins.bool)
+                         and exponent < 0), "Integers to negative integer powers are not allowed.")
+        rt = result_type(input, exponent)
+        it = TensorIteratorConfig().set_check_mem_overlap(True).add_output(out).add_const_input(
+            input if rt is input.dtype else _to_dtype(input, rt)).promote_inputs_to_common_dtype(True) \
+            .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True).build()
+        if exponent == 0: loop = lambda o, x: o.fill(1)
+        elif exponent == 1: loop = lambda o, x: np.copyto(o, x)
+        else: loop = _pow_scalar_loop(rt, exponent)
+        return _run(it, loop, out)
     return _binary(TensorIterator.binary_op, _pow_loop, input, exponent, out)
 
-# %% ../nbs/06b_ops.ipynb #4f4c50e4
+# %% ../nbs/06b_ops.ipynb #0dbff4c0
 def _simple(uf, bool_uf=None, kernel_name=None, integral_only=False):
     def make(it):
         d = it.common_dtype()
@@ -267,11 +304,16 @@ def _simple(uf, bool_uf=None, kernel_name=None, integral_only=False):
         return _uf_kernel(bool_uf if (bool_uf is not None and d is _dt.bool) else uf, d)
     return make
 
+def _tensor_only(name, other):
+    TORCH_CHECK_TYPE(isinstance(other, Tensor), name, "(): argument 'other' (position 2) must be Tensor, not ", type(other).__name__)
+
 def maximum(input, other, *, out=None) -> Tensor:
     "Elementwise maximum (NaN propagates), as `torch.maximum`."
+    _tensor_only('maximum', other)
     return _binary(TensorIterator.binary_op, _simple(np.maximum, np.logical_or, 'maximum_cpu'), input, other, out)
 def minimum(input, other, *, out=None) -> Tensor:
     "Elementwise minimum (NaN propagates), as `torch.minimum`."
+    _tensor_only('minimum', other)
     return _binary(TensorIterator.binary_op, _simple(np.minimum, np.logical_and, 'minimum_cpu'), input, other, out)
 
 def bitwise_and(input, other, *, out=None) -> Tensor:
@@ -317,15 +359,18 @@ def _logical(uf):
 
 def logical_and(input, other, *, out=None) -> Tensor:
     "Elementwise `(input != 0) and (other != 0)`, as `torch.logical_and`."
+    _tensor_only('logical_and', other)
     return _binary(TensorIterator.comparison_op, _logical(np.logical_and), input, other, out)
 def logical_or(input, other, *, out=None) -> Tensor:
     "Elementwise `(input != 0) or (other != 0)`."
+    _tensor_only('logical_or', other)
     return _binary(TensorIterator.comparison_op, _logical(np.logical_or), input, other, out)
 def logical_xor(input, other, *, out=None) -> Tensor:
     "Elementwise `(input != 0) != (other != 0)`."
+    _tensor_only('logical_xor', other)
     return _binary(TensorIterator.comparison_op, _logical(np.logical_xor), input, other, out)
 
-# %% ../nbs/06b_ops.ipynb #adfcc964
+# %% ../nbs/06b_ops.ipynb #c87acb0c
 def _unary(preset, make_loop, input, out=None) -> Tensor:
     TORCH_CHECK_TYPE(isinstance(input, Tensor), "argument 'input' must be Tensor, not ", type(input).__name__)
     it = preset(out, input)
@@ -340,13 +385,16 @@ negative = neg
 
 def abs(input, *, out=None) -> Tensor:
     "`|input|`, as `torch.abs`."
-    if input.dtype is _dt.bool: _not_impl('abs_cpu', input.dtype)
-    return _unary(TensorIterator.unary_op, lambda it: _uf_kernel(np.absolute, it.common_dtype()), input, out)
+    def make(it):
+        if it.common_dtype() is _dt.bool: _not_impl('abs_cpu', _dt.bool)
+        return _uf_kernel(np.absolute, it.common_dtype())
+    return _unary(TensorIterator.unary_op, make, input, out)
 absolute = abs
 
 def _sigmoid_np(x, out=None, dtype=None, casting='same_kind'):
     cd = dtype or x.dtype
-    r = np.negative(x, dtype=cd, casting=casting)
+    r = np.empty(out.shape, cd)
+    np.negative(x, out=r, casting='unsafe')
     np.exp(r, out=r); np.add(r, 1, out=r); np.reciprocal(r, out=r)
     np.copyto(out, r, casting='unsafe')
 
@@ -373,7 +421,7 @@ def bitwise_not(input, *, out=None) -> Tensor:
     "Bitwise NOT of an integral or bool tensor."
     return _unary(TensorIterator.unary_op, _simple(np.invert, None, 'bitwise_not_cpu', True), input, out)
 
-# %% ../nbs/06b_ops.ipynb #8ce37327
+# %% ../nbs/06b_ops.ipynb #3e1132f9
 def _clamp_np(x, lo, hi, o):
     r = x
     if lo is not None: r = np.maximum(r, lo)
@@ -439,7 +487,7 @@ def where(condition, input, other, *, out=None) -> Tensor:
         np.copyto(o, b); np.copyto(o, a, where=c)
     return _run(it, loop, out)
 
-# %% ../nbs/06b_ops.ipynb #57bb9264
+# %% ../nbs/06b_ops.ipynb #c31fbb84
 @patch
 def copy_(self:Tensor, src, non_blocking:bool=False) -> Tensor:
     "Copy `src` (broadcast, cast) into `self` in place, as `Tensor.copy_`."
@@ -535,7 +583,7 @@ for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.flo
                ('bool', _dt.bool)]:
     setattr(Tensor, _n, _conv(_d))
 
-# %% ../nbs/06b_ops.ipynb #b21bf6a7
+# %% ../nbs/06b_ops.ipynb #612c2b57
 def _method(f):
     def m(self, *args, **kw): return f(self, *args, **kw)
     m.__name__ = m.__qualname__ = f.__name__; m.__doc__ = f.__doc__
@@ -570,7 +618,7 @@ def where(self:Tensor, condition, y) -> Tensor:
     "`where(condition, self, y)`."
     return where(condition, self, y)
 
-# %% ../nbs/06b_ops.ipynb #776a780f
+# %% ../nbs/06b_ops.ipynb #f74893ca
 def _ok(o): return isinstance(o, (Tensor,) + _SCALARS)
 
 def _binop(f, reflected=False):
@@ -585,6 +633,9 @@ def _iop(f):
         return f(self, other, out=self)
     return op
 
+def _rpow(self, other):
+    if not _ok(other): return NotImplemented
+    return pow(other, self)
 def _rsub(self, other):
     if not _ok(other): return NotImplemented
     return rsub(self, other)
@@ -607,7 +658,7 @@ for _n, _f in dict(add=add, mul=mul, floordiv=floor_divide, mod=remainder, pow=p
     _n = _n.rstrip('_')
     setattr(Tensor, f'__r{_n}__', _binop(_f, reflected=_n in ('floordiv', 'mod', 'pow')) if _n in ('floordiv', 'mod', 'pow')
             else _binop(_f))
-Tensor.__rsub__, Tensor.__rtruediv__, Tensor.__invert__, Tensor.__pos__ = _rsub, _rtruediv, _invert, _pos
+Tensor.__rsub__, Tensor.__rtruediv__, Tensor.__invert__, Tensor.__pos__, Tensor.__rpow__ = _rsub, _rtruediv, _invert, _pos, _rpow
 Tensor.__neg__, Tensor.__abs__ = neg, abs
 for _n, _f in dict(eq=eq, ne=ne, lt=lt, le=le, gt=gt, ge=ge).items():
     setattr(Tensor, f'__{_n}__', _binop(_f))

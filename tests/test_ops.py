@@ -1,0 +1,246 @@
+"Differential tests of the elementwise ops against torch: random shapes, layouts, dtypes, scalars, forms."
+import operator
+import numpy as np
+import pytest
+torch = pytest.importorskip("torch")
+import tinytensor as tt
+from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, rand_scalar, run_both, check_results, same
+
+torch.set_num_threads(1)
+
+BINARY = ['add', 'sub', 'mul', 'div', 'div_trunc', 'div_floor', 'floor_divide', 'remainder', 'pow', 'maximum', 'minimum',
+          'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor']
+TOLERANT = {'pow', 'exp', 'log', 'sin', 'cos', 'tanh', 'sigmoid', 'sqrt'}   # SLEEF vs numpy: ~1 ulp
+N_BINARY = 200         # cases per binary op
+N_UNARY = 150
+N_OPERATOR = 100
+
+def _dtype_for(rng, name):
+    if name.startswith('bitwise') and rng.random() < 0.8: return str(rng.choice(['bool'] + ['uint8', 'int8', 'int16', 'int32', 'int64']))
+    return str(rng.choice(DTYPES))
+
+def _operand(rng, shape, dt, name, second):
+    kind = str(rng.choice(LAYOUTS))
+    lo, hi = -9, 10
+    if name == 'pow': lo, hi = (-2, 4) if second else (-3, 5)
+    if second and name in ('div_trunc', 'div_floor', 'floor_divide', 'remainder') and dt in INTS and rng.random() < 0.9:
+        lo = 1                                          # mostly nonzero divisors; sometimes a zero (both must raise)
+    return pair(rng, shape, dt, kind, lo=lo, hi=hi)
+
+def binary_case(rng, name):
+    (sa, sb), out_shape = rand_shapes(rng, 2)
+    da, db = _dtype_for(rng, name), _dtype_for(rng, name)
+    a_tt, a_th = _operand(rng, sa, da, name, False)
+    if rng.random() < 0.25:
+        s = rand_scalar(rng, 'int' if name.startswith('bitwise') and rng.random() < 0.7 else None)
+        if name == 'pow' and isinstance(s, float): s = float(rng.choice([2.0, 0.5, 3.0, -1.0, 1.5]))
+        b_tt = b_th = s
+    else: b_tt, b_th = _operand(rng, sb, db, name, True)
+    fname, kw = name, {}
+    if name in ('div_trunc', 'div_floor'): fname, kw = 'div', {'rounding_mode': name[4:]}
+    if name in ('add', 'sub') and rng.random() < 0.4: kw['alpha'] = rng.choice([2, -1, 0.5, -2.0, True])
+    forms = ['func', 'method', 'inplace', 'out']
+    form = str(rng.choice(forms))
+    if form == 'inplace' and not hasattr(torch.Tensor, fname + '_'): form = 'method'
+    ctx = f'{name} {form} a={sa}/{da}/{a_th.stride()} b={b_th if not isinstance(b_th, torch.Tensor) else (sb, db, b_th.stride())} {kw}'
+    if form == 'func':
+        r = run_both(lambda: getattr(tt, fname)(a_tt, b_tt, **kw), lambda: getattr(torch, fname)(a_th, b_th, **kw))
+        return check_results(*r, tol=name in TOLERANT, ctx=ctx)
+    if form == 'method':
+        r = run_both(lambda: getattr(a_tt, fname)(b_tt, **kw), lambda: getattr(a_th, fname)(b_th, **kw))
+        return check_results(*r, tol=name in TOLERANT, ctx=ctx)
+    if form == 'inplace':
+        v0 = a_tt._version
+        r = run_both(lambda: getattr(a_tt, fname + '_')(b_tt, **kw), lambda: getattr(a_th, fname + '_')(b_th, **kw))
+        m = check_results(*r, tol=name in TOLERANT, ctx=ctx)
+        if m is None and not isinstance(r[0], Exception):
+            if r[0] is not a_tt: return ctx + ': in-place did not return self'
+            if a_tt._version != v0 + 1: return ctx + f': version {a_tt._version} != {v0 + 1}'
+        return m
+    # out=
+    od = str(rng.choice(DTYPES))
+    choice = rng.random()
+    oshape = out_shape if choice < 0.7 else ((0,) if choice < 0.85 else (2,))
+    o_tt, o_th = pair(rng, oshape, od, str(rng.choice(['contig', 'perm', 'slice', 'transpose', 'cl'])))
+    ctx += f' out={oshape}/{od}/{o_th.stride()}'
+    r = run_both(lambda: getattr(tt, fname)(a_tt, b_tt, out=o_tt, **kw), lambda: getattr(torch, fname)(a_th, b_th, out=o_th, **kw))
+    m = check_results(*r, tol=name in TOLERANT, ctx=ctx)
+    if m is None and not isinstance(r[0], Exception):
+        if r[0] is not o_tt: return ctx + ': out= did not return out'
+        m = check_results(o_tt, o_th, tol=name in TOLERANT, ctx=ctx + ' (out tensor)')
+    return m
+
+@pytest.mark.parametrize('name', BINARY)
+def test_binary_ops(name):
+    rng = np.random.default_rng([ord(c) for c in name])
+    bad = [m for m in (binary_case(rng, name) for _ in range(N_BINARY)) if m]
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+OPS = {'+': operator.add, '-': operator.sub, '*': operator.mul, '/': operator.truediv, '//': operator.floordiv,
+       '%': operator.mod, '**': operator.pow, '&': operator.and_, '|': operator.or_, '^': operator.xor,
+       '==': operator.eq, '!=': operator.ne, '<': operator.lt, '<=': operator.le, '>': operator.gt, '>=': operator.ge}
+IOPS = {'+': operator.iadd, '-': operator.isub, '*': operator.imul, '/': operator.itruediv, '//': operator.ifloordiv,
+        '%': operator.imod, '**': operator.ipow, '&': operator.iand, '|': operator.ior, '^': operator.ixor}
+
+@pytest.mark.parametrize('sym', list(OPS))
+def test_python_operators(sym):
+    rng = np.random.default_rng([ord(c) for c in sym] + [7])
+    bad = []
+    for i in range(N_OPERATOR):
+        (sa, sb), _ = rand_shapes(rng, 2)
+        bitwise = sym in '&|^'
+        da = str(rng.choice(['bool', 'uint8', 'int32', 'int64'])) if bitwise else str(rng.choice(DTYPES))
+        db = str(rng.choice(['bool', 'int8', 'int64'])) if bitwise else str(rng.choice(DTYPES))
+        lo = 1 if sym in ('//', '%') else -9
+        a_tt, a_th = pair(rng, sa, da, str(rng.choice(LAYOUTS)), lo=-3 if sym == '**' else -9, hi=4 if sym == '**' else 10)
+        kind = rng.random()
+        if kind < 0.3:
+            s = rand_scalar(rng, 'int' if bitwise else None)
+            if sym == '**': s = abs(s)
+            args_tt, args_th = ((a_tt, s), (a_th, s)) if kind < 0.15 else ((s, a_tt), (s, a_th))
+        else:
+            b_tt, b_th = pair(rng, sb, db, str(rng.choice(LAYOUTS)), lo=lo if sym not in ('**',) else 0, hi=3 if sym == '**' else 10)
+            args_tt, args_th = (a_tt, b_tt), (a_th, b_th)
+        f = OPS[sym]
+        inplace = sym in IOPS and rng.random() < 0.3 and isinstance(args_tt[0], tt.Tensor)
+        if inplace: f = IOPS[sym]
+        r = run_both(lambda: f(*args_tt), lambda: f(*args_th))
+        m = check_results(*r, tol=sym == '**', ctx=f'{"i" if inplace else ""}{sym} {args_th[0] if not isinstance(args_th[0], torch.Tensor) else (args_th[0].shape, args_th[0].dtype, args_th[0].stride())} '
+                          f'{args_th[1] if not isinstance(args_th[1], torch.Tensor) else (args_th[1].shape, args_th[1].dtype, args_th[1].stride())}')
+        if m: bad.append(m)
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+UNARY = ['neg', 'abs', 'exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'sigmoid', 'relu', 'reciprocal', 'logical_not', 'bitwise_not']
+
+@pytest.mark.parametrize('name', UNARY)
+def test_unary_ops(name):
+    rng = np.random.default_rng([ord(c) for c in name] + [3])
+    bad = []
+    for i in range(N_UNARY):
+        _, shape = rand_shapes(rng, 1)
+        dt = str(rng.choice(DTYPES))
+        a_tt, a_th = pair(rng, shape, dt, str(rng.choice(LAYOUTS)))
+        form = str(rng.choice(['func', 'method', 'inplace', 'out', 'unaryop']))
+        ctx = f'{name} {form} {shape}/{dt}/{a_th.stride()}'
+        if form == 'func': r = run_both(lambda: getattr(tt, name)(a_tt), lambda: getattr(torch, name)(a_th))
+        elif form == 'method': r = run_both(lambda: getattr(a_tt, name)(), lambda: getattr(a_th, name)())
+        elif form == 'inplace': r = run_both(lambda: getattr(a_tt, name + '_')(), lambda: getattr(a_th, name + '_')())
+        elif form == 'unaryop':
+            f = {'neg': operator.neg, 'abs': operator.abs, 'bitwise_not': operator.invert}.get(name)
+            if f is None: continue
+            r = run_both(lambda: f(a_tt), lambda: f(a_th))
+        else:
+            od = str(rng.choice(DTYPES + [dt] * 4))
+            o_tt, o_th = pair(rng, shape if rng.random() < 0.8 else (0,), od, str(rng.choice(['contig', 'perm', 'slice'])))
+            ctx += f' out {o_th.shape}/{od}/{o_th.stride()}'
+            r = run_both(lambda: getattr(tt, name)(a_tt, out=o_tt), lambda: getattr(torch, name)(a_th, out=o_th))
+            comp = dt if dt in ('float16', 'bfloat16', 'float32') else ('float64' if dt == 'float64' else 'float32')
+            loose = max([comp, od], key=lambda d: {'float16': 3, 'bfloat16': 4, 'float32': 2}.get(d, 0))
+            tol = loose if name in TOLERANT else False
+            if not isinstance(r[1], Exception) and not isinstance(r[0], Exception):
+                m = check_results(o_tt, o_th, tol=tol, ctx=ctx + ' (out)')
+                if m: bad.append(m)
+            m = check_results(*r, tol=tol, ctx=ctx)
+            if m: bad.append(m)
+            continue
+        m = check_results(*r, tol=name in TOLERANT, ctx=ctx)
+        if m: bad.append(m)
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def test_clamp():
+    rng = np.random.default_rng(11)
+    bad = []
+    for i in range(250):
+        (sa, sl, sh), _ = rand_shapes(rng, 3)
+        dt = str(rng.choice([d for d in DTYPES if d != 'bool']))
+        a_tt, a_th = pair(rng, sa, dt, str(rng.choice(LAYOUTS)))
+        if rng.random() < 0.5:
+            lo = rand_scalar(rng, str(rng.choice(['int', 'float']))) if rng.random() < 0.8 else None
+            hi = rand_scalar(rng, str(rng.choice(['int', 'float']))) if rng.random() < 0.8 or lo is None else None
+            lo_tt = lo_th = lo; hi_tt = hi_th = hi
+        else:
+            lo_tt, lo_th = pair(rng, sl, str(rng.choice(DTYPES[1:])), 'contig', special=False)
+            hi_tt, hi_th = pair(rng, sh, str(rng.choice(DTYPES[1:])), 'perm', special=False) if rng.random() < 0.7 else (None, None)
+        form = str(rng.choice(['func', 'method', 'inplace']))
+        ctx = f'clamp {form} {sa}/{dt}/{a_th.stride()} lo={lo_th if not isinstance(lo_th, torch.Tensor) else (lo_th.shape, lo_th.dtype)} hi={hi_th if not isinstance(hi_th, torch.Tensor) else (hi_th.shape, hi_th.dtype)}'
+        if form == 'func': r = run_both(lambda: tt.clamp(a_tt, lo_tt, hi_tt), lambda: torch.clamp(a_th, lo_th, hi_th))
+        elif form == 'method': r = run_both(lambda: a_tt.clamp(min=lo_tt, max=hi_tt), lambda: a_th.clamp(min=lo_th, max=hi_th))
+        else: r = run_both(lambda: a_tt.clamp_(lo_tt, hi_tt), lambda: a_th.clamp_(lo_th, hi_th))
+        m = check_results(*r, ctx=ctx)
+        if m: bad.append(m)
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def test_where():
+    rng = np.random.default_rng(12)
+    bad = []
+    for i in range(250):
+        (sc, sx, sy), _ = rand_shapes(rng, 3)
+        c_tt, c_th = pair(rng, sc, 'bool' if rng.random() < 0.9 else 'int64', str(rng.choice(LAYOUTS)))
+        if rng.random() < 0.3: x_tt = x_th = rand_scalar(rng)
+        else: x_tt, x_th = pair(rng, sx, str(rng.choice(DTYPES)), str(rng.choice(LAYOUTS)))
+        if rng.random() < 0.3: y_tt = y_th = rand_scalar(rng)
+        else: y_tt, y_th = pair(rng, sy, str(rng.choice(DTYPES)), str(rng.choice(LAYOUTS)))
+        ctx = f'where c={sc}/{c_th.dtype}/{c_th.stride()} x={x_th if not isinstance(x_th, torch.Tensor) else (sx, x_th.dtype, x_th.stride())} y={y_th if not isinstance(y_th, torch.Tensor) else (sy, y_th.dtype, y_th.stride())}'
+        r = run_both(lambda: tt.where(c_tt, x_tt, y_tt), lambda: torch.where(c_th, x_th, y_th))
+        m = check_results(*r, ctx=ctx)
+        if m: bad.append(m)
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def test_copy_fill_to():
+    rng = np.random.default_rng(13)
+    bad = []
+    for i in range(400):
+        (ss,), shape = rand_shapes(rng, 1)
+        dd, sd = str(rng.choice(DTYPES)), str(rng.choice(DTYPES))
+        d_tt, d_th = pair(rng, shape, dd, str(rng.choice(LAYOUTS)), special=False)
+        what = rng.random()
+        if what < 0.5:
+            s_tt, s_th = pair(rng, ss if rng.random() < 0.9 else (7,), sd, str(rng.choice(LAYOUTS)), special=False)
+            ctx = f'copy_ dst={shape}/{dd}/{d_th.stride()} src={s_th.shape}/{sd}/{s_th.stride()}'
+            r = run_both(lambda: d_tt.copy_(s_tt), lambda: d_th.copy_(s_th))
+        elif what < 0.75:
+            v = rng.choice([rand_scalar(rng), 300, -1, 1e6, 2.7])
+            v = v.item() if hasattr(v, 'item') else v
+            ctx = f'fill_ dst={shape}/{dd}/{d_th.stride()} value={v!r}'
+            r = run_both(lambda: d_tt.fill_(v), lambda: d_th.fill_(v))
+        else:
+            ctx = f'to dst={shape}/{dd}/{d_th.stride()} -> {sd}'
+            r = run_both(lambda: d_tt.to(getattr(tt, sd)), lambda: d_th.to(getattr(torch, sd)))
+            if not isinstance(r[0], Exception) and (r[0] is d_tt) != (r[1] is d_th): bad.append(ctx + ': identity differs')
+        m = check_results(*r, ctx=ctx)
+        if m: bad.append(m)
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def test_error_messages():
+    "The key words of torch's messages for the classic misuses."
+    a = tt.ones(2, 3)
+    with pytest.raises(RuntimeError, match=r'The size of tensor a \(2\) must match the size of tensor b \(4\) at non-singleton dimension 0'):
+        a + tt.ones(4, 3)
+    x = tt.zeros(6)
+    with pytest.raises(RuntimeError, match='some elements of the input tensor and the written-to tensor refer to a single memory location'):
+        tt.add(x[1:] if hasattr(tt.Tensor, '__getitem__') and False else tt.tensor_impl.alias_with_sizes_and_strides(x, (5,), (1,), 1),
+               tt.tensor_impl.alias_with_sizes_and_strides(x, (5,), (1,), 0), out=tt.tensor_impl.alias_with_sizes_and_strides(x, (5,), (1,), 1))
+    with pytest.raises(RuntimeError, match='more than one element of the written-to tensor refers to a single memory location'):
+        tt.tensor_impl.alias_with_sizes_and_strides(x, (2, 3), (0, 1)).add_(1)
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        tt.ones(3, dtype=tt.int64).add_(1.5)
+    with pytest.raises(RuntimeError, match='ZeroDivisionError'):
+        tt.tensor([1]) // 0
+    with pytest.raises(RuntimeError, match=r"output with shape \[3\] doesn't match the broadcast shape \[2, 3\]"):
+        tt.ones(3).add_(tt.ones(2, 3))
+
+def test_versions_and_meta():
+    a = tt.ones(3)
+    v = a._version
+    a.add_(1); a += 1; tt.mul(a, 2, out=a); a.zero_(); a.copy_(tt.ones(3))
+    assert a._version == v + 5
+    m = tt.empty(3, 4, device='meta')
+    r = m + tt.tensor(1.0)
+    assert r.device.type == 'meta' and r.shape == (3, 4) and r.stride() == (4, 1)
+    e = tt.exp(m.to(tt.int32))
+    assert e.dtype is tt.float32 and e.is_meta
+
+def test_case_count():
+    "The acceptance counts: at least 3,000 random cases over the ops."
+    n = len(BINARY) * N_BINARY + len(OPS) * N_OPERATOR + len(UNARY) * N_UNARY + 250 + 250 + 400
+    assert n >= 3000, n

@@ -1,0 +1,139 @@
+"Shared helpers for the differential tests: the same random tensor (values *and* layout) in tinytensor and torch."
+import math, warnings
+import numpy as np
+import ml_dtypes
+import torch
+import tinytensor as tt
+from tinytensor.tensor_impl import alias_with_sizes_and_strides
+
+DTYPES = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64']
+FLOATS = ['float16', 'bfloat16', 'float32', 'float64']
+INTS = ['uint8', 'int8', 'int16', 'int32', 'int64']
+LAYOUTS = ['contig', 'contig', 'perm', 'transpose', 'slice', 'perm_slice', 'expand', 'cl', 'offset']
+
+def np_dtype(name): return ml_dtypes.bfloat16 if name == 'bfloat16' else np.dtype(name)
+
+def values(rng, n, dt, special=True, lo=-9, hi=10):
+    "Random values of dtype `dt` (floats: normal*3 with some nan/inf/0 sprinkled in)."
+    if dt == 'bool': return rng.random(n) < 0.5
+    if dt == 'uint8': return rng.integers(0, builtins_max(hi, 1) + 3, n).astype(np.uint8)
+    if dt in INTS: return rng.integers(lo, hi, n).astype(dt)
+    v = np.round(rng.standard_normal(n) * 3, 2)
+    if special and n:
+        k = rng.integers(0, 3)
+        for _ in range(k): v[rng.integers(0, n)] = rng.choice([np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5])
+    return v.astype(np.float32).astype(np_dtype(dt)) if dt == 'bfloat16' else v.astype(dt)
+
+def builtins_max(a, b): return a if a > b else b
+
+def contiguous_strides(shape):
+    st, acc = [0] * len(shape), 1
+    for d in range(len(shape) - 1, -1, -1): st[d] = acc; acc *= builtins_max(shape[d], 1)
+    return st
+
+def layout(rng, shape, kind):
+    "(sizes, strides, offset, storage elements) for `shape` in layout `kind`."
+    n = len(shape)
+    perm, steps, exp, pad = list(range(n)), [1] * n, [False] * n, [0] * n
+    if kind == 'perm' or kind == 'perm_slice': perm = list(rng.permutation(n))
+    if kind == 'transpose' and n >= 2: perm[-1], perm[-2] = perm[-2], perm[-1]
+    if kind == 'cl' and n == 4: perm = [0, 2, 3, 1]
+    if kind in ('slice', 'perm_slice'):
+        steps = [int(rng.integers(1, 4)) for _ in range(n)]
+        pad = [int(rng.integers(0, 2)) for _ in range(n)]
+    if kind == 'expand': exp = [bool(rng.random() < 0.6) and shape[d] > 1 for d in range(n)]
+    phys = [(1 if exp[d] else shape[d] * steps[d] + pad[d]) for d in perm]
+    cst = contiguous_strides(phys)
+    strides = [0] * n
+    for i, d in enumerate(perm): strides[d] = 0 if exp[d] else cst[i] * steps[d]
+    offset = int(rng.integers(0, 4)) if kind in ('offset', 'slice', 'perm_slice') else 0
+    extent = 1 + sum((s - 1) * st for s, st in zip(shape, strides)) if all(s > 0 for s in shape) else 0
+    return tuple(shape), tuple(strides), offset, offset + extent + 2
+
+def pair(rng, shape, dt, kind='contig', special=True, lo=-9, hi=10):
+    "The same strided tensor in tinytensor and torch."
+    sizes, strides, off, nstore = layout(rng, shape, kind)
+    base = values(rng, nstore, dt, special, lo, hi)
+    # resizable storages on both sides (from_numpy storages are not), filled with the same values
+    th_base = torch.empty(nstore, dtype=getattr(torch, dt))
+    th_base.copy_(torch.from_numpy(base.astype(np.float32) if dt == 'bfloat16' else base))
+    tt_base = tt.empty(nstore, dtype=getattr(tt, dt))
+    if nstore: tt_base.numpy()[...] = base
+    return (alias_with_sizes_and_strides(tt_base, sizes, strides, off), torch.as_strided(th_base, sizes, strides, off))
+
+def rand_shapes(rng, k, maxdim=4, allow_zero=True):
+    "`k` shapes that broadcast together."
+    nd = int(rng.integers(0, maxdim + 1))
+    out = [int(rng.choice([1, 2, 3, 4, 5] + ([0] if allow_zero and rng.random() < 0.1 else []))) for _ in range(nd)]
+    shapes = []
+    for _ in range(k):
+        m = int(rng.integers(0, nd + 1)) if rng.random() < 0.3 else nd
+        s = [1 if rng.random() < 0.25 else out[nd - m + i] for i in range(m)]
+        shapes.append(tuple(s))
+    return shapes, tuple(out)
+
+def rand_scalar(rng, kind=None):
+    kind = kind or rng.choice(['int', 'float', 'bool'])
+    if kind == 'int': return int(rng.integers(-4, 6))
+    if kind == 'bool': return bool(rng.random() < 0.5)
+    return float(rng.choice([1.5, -0.25, 2.0, 0.5, 3.0, -2.0, 0.0, 1.0001, 0.1]))
+
+def describe(x):
+    "Shape, strides, dtype name and float64/bool numpy values of a tinytensor or torch tensor."
+    if isinstance(x, tt.Tensor):
+        name = x.dtype.name
+        v = x.numpy() if not x.is_meta else None
+        if v is not None and name in ('bfloat16', 'float16'): v = v.astype(np.float64)
+        return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v
+    name = str(x.dtype).replace('torch.', '')
+    v = None if x.device.type == 'meta' else (x.detach().double().numpy() if name in ('bfloat16', 'float16') else x.detach().numpy())
+    return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v
+
+TOL = {'float16': (2e-3, 1e-3), 'bfloat16': (1.6e-2, 1e-2), 'float32': (1e-5, 1e-6), 'float64': (1e-12, 1e-13)}
+
+def same(a, b, tol=False, strides=True):
+    "None if tinytensor tensor `a` matches torch tensor `b` (shape, strides, offset, dtype, values), else a reason."
+    sa, sb = describe(a), describe(b)
+    if sa[0] != sb[0]: return f'shape {sa[0]} != {sb[0]}'
+    if strides and sa[1] != sb[1]: return f'strides {sa[1]} != {sb[1]}'
+    if strides and sa[2] != sb[2]: return f'offset {sa[2]} != {sb[2]}'
+    if sa[3] != sb[3]: return f'dtype {sa[3]} != {sb[3]}'
+    if sa[4] is None or sb[4] is None: return None
+    x, y = np.asarray(sa[4]), np.asarray(sb[4])
+    if x.dtype.kind in 'fc' or y.dtype.kind in 'fc':
+        x64, y64 = x.astype(np.float64), y.astype(np.float64)
+        key = tol if isinstance(tol, str) else sa[3]
+        if tol and key in TOL:
+            rtol, atol = TOL[key]
+            ok = np.isclose(x64, y64, rtol=rtol, atol=atol, equal_nan=True)
+        else: ok = (x64 == y64) | (np.isnan(x64) & np.isnan(y64))
+        if not ok.all(): return f'values differ: {x64[~ok][:5]} vs {y64[~ok][:5]}'
+        return None
+    if not np.array_equal(x, y): return f'values differ: {x.ravel()[:8]} vs {y.ravel()[:8]}'
+    return None
+
+def run_both(f_tt, f_th):
+    "Run both; return (tt result or exception, torch result or exception)."
+    out = []
+    for f in (f_tt, f_th):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                out.append(f())
+        except Exception as e: out.append(e)
+    return out
+
+def check_results(r_tt, r_th, tol=False, ctx=''):
+    "None if both raised the same exception type or returned matching results (tensors or tuples of them)."
+    if isinstance(r_th, Exception):
+        if not isinstance(r_tt, Exception): return f'{ctx}: torch raised {type(r_th).__name__}: {r_th} but tinytensor returned'
+        if type(r_tt) is not type(r_th): return f'{ctx}: exception type {type(r_tt).__name__}({r_tt}) != {type(r_th).__name__}({r_th})'
+        return None
+    if isinstance(r_tt, Exception): return f'{ctx}: tinytensor raised {type(r_tt).__name__}: {r_tt}; torch returned'
+    if isinstance(r_th, (tuple, list)):
+        for a, b in zip(r_tt, r_th):
+            m = same(a, b, tol)
+            if m: return f'{ctx}: {m}'
+        return None
+    m = same(r_tt, r_th, tol)
+    return f'{ctx}: {m}' if m else None
