@@ -15,3 +15,4 @@ from .allocator import Device as device
 from . import testing
 from .tensor_iterator import *
 from .ops import *
+from .reductions import *

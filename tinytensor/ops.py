@@ -11,7 +11,7 @@ __all__ = ['subtract', 'multiply', 'divide', 'true_divide', 'eq', 'ne', 'lt', 'l
            'maximum', 'minimum', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'logical_and', 'logical_or', 'logical_xor',
            'neg', 'abs', 'logical_not', 'bitwise_not', 'clamp', 'clamp_min', 'clamp_max', 'relu', 'where']
 
-# %% ../nbs/06b_ops.ipynb #a98ceba5
+# %% ../nbs/06b_ops.ipynb #fd4ecb8e
 import builtins, math, numbers
 import numpy as np
 from fastcore.basics import patch
@@ -24,7 +24,7 @@ from .factories import _empty_impl, _np_read, _np_write, like_strides, _check_dt
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on)
 
-# %% ../nbs/06b_ops.ipynb #19897ca8
+# %% ../nbs/06b_ops.ipynb #cc582055
 _REDUCED = (_dt.float16, _dt.bfloat16)
 
 def _opmath(d:dtype):
@@ -45,7 +45,7 @@ def _is_integral(d:dtype, include_bool:bool=False) -> bool:
 def _not_impl(name, d:dtype):
     TORCH_CHECK_NOT_IMPLEMENTED(False, '"', name, '" not implemented for \'', d.short, "'")
 
-# %% ../nbs/06b_ops.ipynb #4c25231b
+# %% ../nbs/06b_ops.ipynb #d3d60176
 _SCALARS = (numbers.Number, np.generic)
 
 def _operand(x, name:str='other'):
@@ -76,7 +76,7 @@ def _fast_binary(a, b, uf):
     finally: _errs_on(tok)
     return out
 
-# %% ../nbs/06b_ops.ipynb #6e023671
+# %% ../nbs/06b_ops.ipynb #08e43387
 def _run(it:TensorIterator, loop, out=None) -> Tensor:
     if loop is not None: it.for_each(loop)
     it.cast_outputs()
@@ -90,7 +90,7 @@ def _binary(preset, make_loop, a, b, out=None, check=None) -> Tensor:
     if check is not None: check(it)
     return _run(it, make_loop(it), out)
 
-# %% ../nbs/06b_ops.ipynb #947e8a61
+# %% ../nbs/06b_ops.ipynb #1a6e62f3
 def _alpha_check(d:dtype, alpha):
     TORCH_CHECK(not isinstance(alpha, (builtins.bool, np.bool_)) or d is _dt.bool, "Boolean alpha only supported for Boolean results.")
     TORCH_CHECK(d.is_floating_point or d.is_complex or isinstance(alpha, (numbers.Integral, np.integer, np.bool_)),
@@ -146,7 +146,7 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     "`other - alpha * input`, as `torch.rsub`."
     return sub(_operand(other), input, alpha=alpha)
 
-# %% ../nbs/06b_ops.ipynb #1ff2a154
+# %% ../nbs/06b_ops.ipynb #d4425e5f
 def _scalar_b_loop(it, fn):
     "For reduced-float ops whose second operand is one element: compute with its original value in float32."
     d = it.common_dtype()
@@ -233,7 +233,7 @@ def remainder(input, other, *, out=None) -> Tensor:
     "Python-style modulus (sign of the divisor), as `torch.remainder`."
     return _binary(TensorIterator.binary_op, _remainder_loop, input, other, out)
 
-# %% ../nbs/06b_ops.ipynb #0bb119d7
+# %% ../nbs/06b_ops.ipynb #7aaa5015
 def _powi(o, x, y):
     neg = y < 0
     r = np.power(x, np.where(neg, 0, y).astype(y.dtype, copy=False))
@@ -295,7 +295,7 @@ def pow(input, exponent, *, out=None) -> Tensor:
         return _run(it, loop, out)
     return _binary(TensorIterator.binary_op, _pow_loop, input, exponent, out)
 
-# %% ../nbs/06b_ops.ipynb #0dbff4c0
+# %% ../nbs/06b_ops.ipynb #5b05c5a8
 def _simple(uf, bool_uf=None, kernel_name=None, integral_only=False):
     def make(it):
         d = it.common_dtype()
@@ -370,7 +370,7 @@ def logical_xor(input, other, *, out=None) -> Tensor:
     _tensor_only('logical_xor', other)
     return _binary(TensorIterator.comparison_op, _logical(np.logical_xor), input, other, out)
 
-# %% ../nbs/06b_ops.ipynb #c87acb0c
+# %% ../nbs/06b_ops.ipynb #4e10b62f
 def _unary(preset, make_loop, input, out=None) -> Tensor:
     TORCH_CHECK_TYPE(isinstance(input, Tensor), "argument 'input' must be Tensor, not ", type(input).__name__)
     it = preset(out, input)
@@ -421,7 +421,7 @@ def bitwise_not(input, *, out=None) -> Tensor:
     "Bitwise NOT of an integral or bool tensor."
     return _unary(TensorIterator.unary_op, _simple(np.invert, None, 'bitwise_not_cpu', True), input, out)
 
-# %% ../nbs/06b_ops.ipynb #3e1132f9
+# %% ../nbs/06b_ops.ipynb #cdae3e7e
 def _clamp_np(x, lo, hi, o):
     r = x
     if lo is not None: r = np.maximum(r, lo)
@@ -487,7 +487,7 @@ def where(condition, input, other, *, out=None) -> Tensor:
         np.copyto(o, b); np.copyto(o, a, where=c)
     return _run(it, loop, out)
 
-# %% ../nbs/06b_ops.ipynb #c31fbb84
+# %% ../nbs/06b_ops.ipynb #aec374b6
 @patch
 def copy_(self:Tensor, src, non_blocking:bool=False) -> Tensor:
     "Copy `src` (broadcast, cast) into `self` in place, as `Tensor.copy_`."
@@ -583,7 +583,7 @@ for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.flo
                ('bool', _dt.bool)]:
     setattr(Tensor, _n, _conv(_d))
 
-# %% ../nbs/06b_ops.ipynb #612c2b57
+# %% ../nbs/06b_ops.ipynb #f1b9eb90
 def _method(f):
     def m(self, *args, **kw): return f(self, *args, **kw)
     m.__name__ = m.__qualname__ = f.__name__; m.__doc__ = f.__doc__
@@ -618,7 +618,7 @@ def where(self:Tensor, condition, y) -> Tensor:
     "`where(condition, self, y)`."
     return where(condition, self, y)
 
-# %% ../nbs/06b_ops.ipynb #f74893ca
+# %% ../nbs/06b_ops.ipynb #7b5934de
 def _ok(o): return isinstance(o, (Tensor,) + _SCALARS)
 
 def _binop(f, reflected=False):

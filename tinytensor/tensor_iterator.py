@@ -10,7 +10,7 @@ __all__ = ['GRAIN_SIZE', 'TILE', 'set_num_threads', 'get_num_threads', 'in_paral
            'assert_no_overlap', 'infer_size', 'wrapped_scalar_tensor', 'result_type', 'can_cast', 'OperandInfo',
            'TensorIteratorConfig', 'TensorIterator', 'iteration_order_svg']
 
-# %% ../nbs/06a_tensor_iterator.ipynb #aa13469d
+# %% ../nbs/06a_tensor_iterator.ipynb #55d387eb
 import os, math, threading, warnings, builtins, numbers
 import numpy as np
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +23,7 @@ from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, 
 from .storage import resize_bytes
 from .factories import _empty_impl, empty_like, _np_read, _np_write, _scalar_dtype, storage_nbytes, like_strides
 
-# %% ../nbs/06a_tensor_iterator.ipynb #079d50e7
+# %% ../nbs/06a_tensor_iterator.ipynb #36aff731
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
 _par = threading.local()
 _threads = {'n': builtins.max(1, os.cpu_count() or 1), 'pool': None}
@@ -80,7 +80,7 @@ def parallel_for(begin:int, end:int, # the index range [begin, end)
         except BaseException as ex: err = err or ex
     if err is not None: raise err
 
-# %% ../nbs/06a_tensor_iterator.ipynb #41a11168
+# %% ../nbs/06a_tensor_iterator.ipynb #7ca88aab
 from .intrusive_ptr import make_intrusive
 from .storage import StorageImpl
 from .allocator import get_allocator
@@ -107,7 +107,7 @@ def _new_tensor(sizes:tuple, strides, d:dtype, device=CPU) -> Tensor:
     impl.is_channels_last_contiguous_ = impl.is_channels_last_3d_contiguous_ = impl.is_channels_last_ = impl.is_channels_last_3d_ = False
     return Tensor._make(impl)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #4b53091d
+# %% ../nbs/06a_tensor_iterator.ipynb #a2d2665a
 def has_internal_overlap(t:Tensor) -> str:
     "'No', 'Yes' or 'TooHard': may two elements of `t` share memory? (`at::has_internal_overlap`)"
     impl = t._impl
@@ -144,7 +144,7 @@ def assert_no_overlap(a:Tensor, b:Tensor):
     "Refuse a write where `a` and `b` overlap at all (partly or fully)."
     TORCH_CHECK(get_overlap_status(a, b) not in ('Partial', 'Full'), _PARTIAL_MSG)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #ac611ae0
+# %% ../nbs/06a_tensor_iterator.ipynb #34873645
 def infer_size(a, b) -> tuple:
     "The broadcast of shapes `a` and `b`, as ATen's `infer_size`."
     na, nb = len(a), len(b)
@@ -159,7 +159,7 @@ def infer_size(a, b) -> tuple:
         out[i] = sb if sa == 1 else sa
     return tuple(out)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #27c427f2
+# %% ../nbs/06a_tensor_iterator.ipynb #de0af503
 def _combine_categories(higher, lower):
     if higher is None: return lower
     if lower is None: return higher
@@ -209,7 +209,7 @@ def can_cast(frm:dtype, to:dtype) -> bool:
     if frm is not _dt.bool and to is _dt.bool: return False
     return True
 
-# %% ../nbs/06a_tensor_iterator.ipynb #18d2cf62
+# %% ../nbs/06a_tensor_iterator.ipynb #4e876da0
 class OperandInfo:
     "One operand of a TensorIterator: tensor, byte strides, target dtype and role, as `at::OperandInfo`."
     __slots__ = ('tensor', 'original_tensor', 'stride_bytes', 'target_dtype', 'device', 'is_output',
@@ -228,7 +228,7 @@ class OperandInfo:
         role = 'output' + (' (read-write)' if self.is_read_write else '') if self.is_output else 'input'
         return f'OperandInfo({role}, {t}, stride_bytes={self.stride_bytes}, target_dtype={self.target_dtype})'
 
-# %% ../nbs/06a_tensor_iterator.ipynb #f5a6b329
+# %% ../nbs/06a_tensor_iterator.ipynb #d0c439a6
 class TensorIteratorConfig:
     "Operands (outputs first) and flags for building a `TensorIterator`, as `at::TensorIteratorConfig`."
     def __init__(self):
@@ -313,7 +313,7 @@ class TensorIteratorConfig:
         "Run the build steps and return the `TensorIterator`."
         return TensorIterator(self)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #b540effa
+# %% ../nbs/06a_tensor_iterator.ipynb #72e935d3
 class TensorIterator:
     "Shapes, dtypes, layouts and loops for elementwise ops and reductions, as `at::TensorIteratorBase`."
     def __init__(self, config:TensorIteratorConfig):
@@ -365,7 +365,7 @@ class TensorIterator:
                 inp = ops[j].tensor
                 if inp._impl is not out._impl: assert_no_partial_overlap(out, inp)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #f2aaf783
+# %% ../nbs/06a_tensor_iterator.ipynb #5d9ce7f9
 @patch
 def compute_shape(self:TensorIterator, config):
     "The broadcast shape of the operands (`shape_`), skipping outputs that will be resized."
@@ -397,7 +397,7 @@ def mark_resize_outputs(self:TensorIterator, config):
             TORCH_CHECK(config.is_reduction_, "output with shape ", list(op.tensor._impl.sizes()),
                         " doesn't match the broadcast shape ", self.shape_)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #44859bc7
+# %% ../nbs/06a_tensor_iterator.ipynb #5315c8dd
 def _to_dtype(t:Tensor, d:dtype) -> Tensor:
     "`t.to(d)` keeping the layout (preserve_format), without going through the op layer."
     impl = t._impl
@@ -482,7 +482,7 @@ def compute_types(self:TensorIterator, config):
                 op.tensor = _to_dtype(op.tensor, common_dtype)
                 op.target_dtype = common_dtype
 
-# %% ../nbs/06a_tensor_iterator.ipynb #7df8d0ec
+# %% ../nbs/06a_tensor_iterator.ipynb #1302ece1
 @patch
 def compute_fast_setup_type(self:TensorIterator, config) -> str:
     "'CONTIGUOUS', 'CHANNELS_LAST', 'NON_OVERLAPPING_DENSE' or None."
@@ -515,7 +515,7 @@ def fast_set_up(self:TensorIterator, config) -> bool:
     self.fast_setup_type_ = kind
     return True
 
-# %% ../nbs/06a_tensor_iterator.ipynb #13a7e234
+# %% ../nbs/06a_tensor_iterator.ipynb #9179b5b7
 @patch
 def compute_strides(self:TensorIterator, config):
     "Byte strides of every operand over `shape_`; 0 for broadcast dims."
@@ -574,7 +574,7 @@ def invert_perm(self:TensorIterator, x) -> list:
     for d, p in enumerate(self.perm_): out[p] = x[d]
     return out
 
-# %% ../nbs/06a_tensor_iterator.ipynb #e663c69a
+# %% ../nbs/06a_tensor_iterator.ipynb #a746258a
 def _resize_output(t:Tensor, shape, strides=None) -> bool:
     "ATen's `resize_output` + restride: give `out=` tensor `t` a new shape (warns if it had elements)."
     impl = t._impl
@@ -644,7 +644,7 @@ def coalesce_dimensions(self:TensorIterator):
     for op in ops: del op.stride_bytes[prev + 1:]
     self.has_coalesced_dimensions_ = True
 
-# %% ../nbs/06a_tensor_iterator.ipynb #25b95419
+# %% ../nbs/06a_tensor_iterator.ipynb #d3893840
 @patch
 def ndim(self:TensorIterator) -> int:
     "Number of iteration dims (after coalescing)."
@@ -719,7 +719,7 @@ def __repr__(self:TensorIterator):
     return (f'TensorIterator(shape={self.shape_}, common_dtype={self.common_dtype_}, fast_setup={self.fast_setup_type_},\n  ' +
             '\n  '.join(repr(op) for op in self.operands_) + ')')
 
-# %% ../nbs/06a_tensor_iterator.ipynb #6a7a7448
+# %% ../nbs/06a_tensor_iterator.ipynb #2127f578
 def iteration_order_svg(t:Tensor, cell:int=28) -> str:
     "SVG of a 2-d tensor's cells numbered in the order a TensorIterator visits them for `t + 1`."
     it = TensorIteratorConfig().add_output(None).add_input(t).build()
@@ -737,7 +737,7 @@ def iteration_order_svg(t:Tensor, cell:int=28) -> str:
     parts.append(f'<text x="5" y="{rows * cell + 25}">shape {list(impl.sizes())} strides {list(st)} → iterator shape {it.shape_}, out strides {list(it.output().stride())}</text></svg>')
     return ''.join(parts)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #a88a9b21
+# %% ../nbs/06a_tensor_iterator.ipynb #a2d6f682
 def _cfg_ops(cfg, out, *ins):
     cfg.add_output(out)
     for x in ins: cfg.add_const_input(x)
@@ -786,7 +786,7 @@ def reduce_op(cls:TensorIterator, out, a) -> TensorIterator:
     return TensorIteratorConfig().set_check_mem_overlap(False).promote_inputs_to_common_dtype(True).resize_outputs(False) \
         .is_reduction(True).add_output(out).add_const_input(a).build()
 
-# %% ../nbs/06a_tensor_iterator.ipynb #d81bb435
+# %% ../nbs/06a_tensor_iterator.ipynb #e3a92376
 try:                                     # numpy >= 2: set the error state directly (np.errstate costs ~1.5 µs per use)
     from numpy._core._multiarray_umath import _make_extobj, _extobj_contextvar
     _IGNORE = _make_extobj(all='ignore')
@@ -813,7 +813,7 @@ def _blocks(shape, begin:int, end:int):
         yield idx, k, count
         p += count * pref[k]
 
-# %% ../nbs/06a_tensor_iterator.ipynb #0d3c4978
+# %% ../nbs/06a_tensor_iterator.ipynb #9f4145fb
 TILE = 128                                                  # tile edge, in elements (TILE² × operands fits in L2)
 
 @patch

@@ -1,0 +1,112 @@
+"Differential tests of reductions and matmul against torch."
+import numpy as np
+import pytest
+torch = pytest.importorskip("torch")
+import tinytensor as tt
+from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, run_both, check_results, same
+
+torch.set_num_threads(1)
+REDUCTIONS = ['sum', 'mean', 'prod', 'amax', 'amin', 'all', 'any', 'max', 'min', 'argmax', 'argmin']
+N_RED = 130
+
+def _dim_arg(rng, nd, name):
+    r = rng.random()
+    if name in ('max', 'min', 'argmax', 'argmin', 'prod'):
+        if r < 0.25 and name != 'max' and name != 'min': return None
+        if r < 0.25: return None
+        return int(rng.integers(-max(nd, 1), max(nd, 1))) if rng.random() < 0.95 else nd + 1
+    if r < 0.2: return None
+    if r < 0.6 or nd == 0: return int(rng.integers(-max(nd, 1), max(nd, 1)))
+    k = int(rng.integers(1, nd + 1))
+    dims = [int(d) for d in rng.choice(nd, k, replace=False)]
+    dims = [d - nd if rng.random() < 0.3 else d for d in dims]
+    if rng.random() < 0.05: dims = dims + dims[:1]                   # duplicate: both must raise
+    return tuple(dims)
+
+def reduction_case(rng, name):
+    _, shape = rand_shapes(rng, 1, maxdim=4)
+    dt = str(rng.choice(DTYPES))
+    x_tt, x_th = pair(rng, shape, dt, str(rng.choice(LAYOUTS)), special=rng.random() < 0.5)
+    dim = _dim_arg(rng, len(shape), name)
+    keepdim = bool(rng.random() < 0.4)
+    kw = {}
+    if name in ('sum', 'mean', 'prod') and rng.random() < 0.2: kw['dtype'] = str(rng.choice(['float32', 'float64', 'int64']))
+    ctx = f'{name} {shape}/{dt}/{x_th.stride()} dim={dim} keepdim={keepdim} {kw}'
+    def call(lib, x):
+        k = {key: getattr(lib, v) for key, v in kw.items()}
+        f = getattr(x, name)
+        if dim is None:
+            return f(**k)
+        return f(dim, keepdim, **k) if name not in ('sum', 'mean', 'prod') else f(dim, keepdim=keepdim, **k)
+    r = run_both(lambda: call(tt, x_tt), lambda: call(torch, x_th))
+    tol = dt in FLOATS or kw.get('dtype') in FLOATS
+    if name in ('sum', 'mean', 'prod') and tol and not isinstance(r[1], Exception) and not isinstance(r[0], Exception):
+        # float accumulation order differs (numpy vs ATen's cascade): compare with a tolerance scaled by sum(|x|)
+        m = same(r[0], r[1], tol=False, strides=True)
+        if m and m.startswith('values'):
+            a = r[0].numpy().astype(np.float64); b = r[1].detach().double().numpy()
+            scale = np.abs(x_th.double()).sum().item() if name != 'prod' else 0
+            rt = {'float16': 3e-3, 'bfloat16': 2e-2}.get(r[0].dtype.name, 1e-5)
+            ok = np.isclose(a, b, rtol=rt, atol=rt * scale / max(a.size, 1) + rt, equal_nan=True)
+            return None if ok.all() else ctx + ': ' + m
+        return ctx + ': ' + m if m else None
+    if isinstance(r[1], tuple) and not isinstance(r[0], Exception):
+        if not hasattr(r[0], 'values') or r[0].values is not r[0][0]: return ctx + ': not a (values, indices) tuple'
+    return check_results(*r, ctx=ctx)
+
+@pytest.mark.parametrize('name', REDUCTIONS)
+def test_reductions(name):
+    rng = np.random.default_rng([ord(c) for c in name] + [5])
+    bad = [m for m in (reduction_case(rng, name) for _ in range(N_RED)) if m]
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def test_reduction_big_threads():
+    "Large reductions split across threads (output split and reduced-axis split) give torch's values."
+    rng = np.random.default_rng(1)
+    for shape, dim in [((300, 400), 0), ((300, 400), 1), ((70000,), 0), ((2, 40000), 1), ((40000, 3), 0), ((64, 64, 32), (0, 2))]:
+        for dt in ('float32', 'int32', 'bool'):
+            x_tt, x_th = pair(rng, shape, dt, 'contig', special=False)
+            for name in ('sum', 'amax', 'any'):
+                a, b = getattr(x_tt, name)(dim), getattr(x_th, name)(dim)
+                if name == 'sum' and dt == 'float32':
+                    assert a.shape == b.shape and np.allclose(a.numpy(), b.numpy(), rtol=1e-4, atol=1e-2)
+                else: assert same(a, b) is None, (shape, dim, dt, name, same(a, b))
+
+def test_reduction_errors():
+    with pytest.raises(RuntimeError, match='mean\\(\\): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Int'):
+        tt.ones(2, dtype=tt.int32).mean()
+    with pytest.raises(IndexError, match='amax\\(\\): Expected reduction dim 1 to have non-zero size.'):
+        tt.ones(2, 0).amax(1)
+    with pytest.raises(RuntimeError, match='dim 0 appears multiple times in the list of dims'):
+        tt.ones(2, 3).sum((0, 0))
+    r = tt.tensor([[1., 3., 3.]]).max(1)
+    assert r.values.tolist() == [3.] and r.indices.tolist() == [1]
+
+def matmul_case(rng):
+    kinds = [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)), ((2, 2, 3), (3, 4)), ((2, 2, 3), (2, 3, 4)),
+             ((5, 2, 3), (1, 3, 2)), ((3,), (2, 3, 4)), ((2, 3), (4, 3, 5)), ((2, 1, 2, 3), (3, 1, 3, 2)), ((2, 2, 3), (3,)),
+             ((3, 4), (2, 4, 5)), ((2, 3), (0, 3, 4)), ((0, 3), (3, 2))]
+    sa, sb = kinds[int(rng.integers(len(kinds)))]
+    if rng.random() < 0.15:                                   # a shape mismatch
+        sb = tuple(s + 1 if i == (len(sb) - 2 if len(sb) > 1 else 0) else s for i, s in enumerate(sb))
+    da = str(rng.choice(['float32', 'float64', 'int64', 'int32', 'float16', 'bfloat16', 'bool', 'uint8']))
+    db = da if rng.random() < 0.9 else str(rng.choice(['float32', 'float64', 'int64']))
+    a_tt, a_th = pair(rng, sa, da, str(rng.choice(LAYOUTS)), special=False, lo=-3, hi=4)
+    b_tt, b_th = pair(rng, sb, db, str(rng.choice(LAYOUTS)), special=False, lo=-3, hi=4)
+    ctx = f'matmul {sa}/{da}/{a_th.stride()} @ {sb}/{db}/{b_th.stride()}'
+    r = run_both(lambda: a_tt @ b_tt, lambda: a_th @ b_th)
+    if isinstance(r[0], Exception) or isinstance(r[1], Exception): return check_results(*r, ctx=ctx)
+    m = same(r[0], r[1], tol=da in FLOATS)
+    if m and m.startswith('values') and da in FLOATS:
+        a, b = r[0].numpy().astype(np.float64), r[1].detach().double().numpy()
+        rt = {'float16': 1e-2, 'bfloat16': 5e-2}.get(da, 1e-5)
+        if np.allclose(a, b, rtol=rt, atol=rt * 10): return None
+    return ctx + ': ' + m if m else None
+
+def test_matmul():
+    rng = np.random.default_rng(21)
+    bad = [m for m in (matmul_case(rng) for _ in range(300)) if m]
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def test_case_count():
+    assert len(REDUCTIONS) * N_RED >= 1000
