@@ -218,4 +218,4 @@ def test_pictures_and_helpers():
     assert len(frames) == 10 and all(isinstance(f, list) for f in frames)
     assert usable_conf("expandable_segments:True,max_split_size_mb:64") == "max_split_size_mb:64"
     assert sparkline([0, 1, 2, 3, 4, 5, 6, 7, 8], width=9) == " ▁▂▃▄▅▆▇█"
-    assert ttc.replay is replay
+    assert ttc.replay(s, "")["peak_reserved"] == rs[0]["peak_reserved"] and ttc.replay.main is main
