@@ -13,6 +13,7 @@ from .factories import *
 from .printing import *
 from .allocator import Device as device
 from . import testing
+from . import cuda
 from .tensor_iterator import *
 from .ops import *
 from .reductions import *
