@@ -11,7 +11,7 @@ __all__ = ['subtract', 'multiply', 'divide', 'true_divide', 'eq', 'ne', 'lt', 'l
            'maximum', 'minimum', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'logical_and', 'logical_or', 'logical_xor',
            'neg', 'abs', 'logical_not', 'bitwise_not', 'clamp', 'clamp_min', 'clamp_max', 'relu', 'where']
 
-# %% ../nbs/06b_ops.ipynb #fd4ecb8e
+# %% ../nbs/06b_ops.ipynb #8c34651e
 import builtins, math, numbers
 import numpy as np
 from fastcore.basics import patch
@@ -20,11 +20,12 @@ from .allocator import DeviceType, CPU, Device, canonical_device
 from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype
 from .tensor_impl import Tensor, preserve_format, contiguous_format
+from .storage import _MemoryView
 from .factories import _empty_impl, _np_read, _np_write, like_strides, _check_dtype, _device_ok
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on)
 
-# %% ../nbs/06b_ops.ipynb #cc582055
+# %% ../nbs/06b_ops.ipynb #a05b6db2
 _REDUCED = (_dt.float16, _dt.bfloat16)
 
 def _opmath(d:dtype):
@@ -45,7 +46,7 @@ def _is_integral(d:dtype, include_bool:bool=False) -> bool:
 def _not_impl(name, d:dtype):
     TORCH_CHECK_NOT_IMPLEMENTED(False, '"', name, '" not implemented for \'', d.short, "'")
 
-# %% ../nbs/06b_ops.ipynb #d3d60176
+# %% ../nbs/06b_ops.ipynb #3a5ed9e8
 _SCALARS = (numbers.Number, np.generic)
 
 def _operand(x, name:str='other'):
@@ -61,6 +62,14 @@ def _flat(t:Tensor, write:bool=False) -> np.ndarray:
     buf = st.mutable_bytes() if write else st._bytes if st._bytes is not None else st.const_bytes()
     return np.ndarray((impl.numel_,), impl.dtype_.np, buf, impl.storage_offset_ * impl.dtype_.itemsize)
 
+def _fresh_flat(t:Tensor) -> np.ndarray:
+    "1-d writable numpy view of a tensor we just allocated (never copy-on-write): one numpy object, not two."
+    impl = t._impl
+    d = impl.dtype_
+    if d is _dt.bfloat16: return _flat(t, True)
+    st = impl.storage_.get()
+    return np.asarray(_MemoryView(st._data_ptr, st._nbytes, typestr=d.np.str, shape=(impl.numel_,)))
+
 def _fast_binary(a, b, uf):
     "Small same-shape contiguous CPU tensors of one (non-reduced) dtype: skip the TensorIterator build."
     if type(a) is not Tensor or type(b) is not Tensor: return None
@@ -72,11 +81,11 @@ def _fast_binary(a, b, uf):
         return None
     out = _new_tensor(ai.sizes_and_strides_.sizes, None, d)
     tok = _errs_off()
-    try: uf(_flat(a), _flat(b), out=_flat(out, True))
+    try: uf(_flat(a), _flat(b), out=_fresh_flat(out))
     finally: _errs_on(tok)
     return out
 
-# %% ../nbs/06b_ops.ipynb #08e43387
+# %% ../nbs/06b_ops.ipynb #05b2be13
 def _run(it:TensorIterator, loop, out=None) -> Tensor:
     if loop is not None: it.for_each(loop)
     it.cast_outputs()
@@ -90,7 +99,7 @@ def _binary(preset, make_loop, a, b, out=None, check=None) -> Tensor:
     if check is not None: check(it)
     return _run(it, make_loop(it), out)
 
-# %% ../nbs/06b_ops.ipynb #1a6e62f3
+# %% ../nbs/06b_ops.ipynb #b223bef5
 def _alpha_check(d:dtype, alpha):
     TORCH_CHECK(not isinstance(alpha, (builtins.bool, np.bool_)) or d is _dt.bool, "Boolean alpha only supported for Boolean results.")
     TORCH_CHECK(d.is_floating_point or d.is_complex or isinstance(alpha, (numbers.Integral, np.integer, np.bool_)),
@@ -146,7 +155,7 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     "`other - alpha * input`, as `torch.rsub`."
     return sub(_operand(other), input, alpha=alpha)
 
-# %% ../nbs/06b_ops.ipynb #d4425e5f
+# %% ../nbs/06b_ops.ipynb #612c81c4
 def _scalar_b_loop(it, fn):
     "For reduced-float ops whose second operand is one element: compute with its original value in float32."
     d = it.common_dtype()
@@ -233,7 +242,7 @@ def remainder(input, other, *, out=None) -> Tensor:
     "Python-style modulus (sign of the divisor), as `torch.remainder`."
     return _binary(TensorIterator.binary_op, _remainder_loop, input, other, out)
 
-# %% ../nbs/06b_ops.ipynb #7aaa5015
+# %% ../nbs/06b_ops.ipynb #cb495c46
 def _powi(o, x, y):
     neg = y < 0
     r = np.power(x, np.where(neg, 0, y).astype(y.dtype, copy=False))
@@ -295,7 +304,7 @@ def pow(input, exponent, *, out=None) -> Tensor:
         return _run(it, loop, out)
     return _binary(TensorIterator.binary_op, _pow_loop, input, exponent, out)
 
-# %% ../nbs/06b_ops.ipynb #5b05c5a8
+# %% ../nbs/06b_ops.ipynb #c2db8b92
 def _simple(uf, bool_uf=None, kernel_name=None, integral_only=False):
     def make(it):
         d = it.common_dtype()
@@ -343,7 +352,7 @@ def _fast_binary_cmp(a, b, uf):
             ai.sizes_and_strides_.sizes != bi.sizes_and_strides_.sizes or ai.device_ is not CPU or bi.device_ is not CPU):
         return None
     out = _new_tensor(ai.sizes_and_strides_.sizes, None, _dt.bool)
-    uf(_flat(a), _flat(b), out=_flat(out, True))
+    uf(_flat(a), _flat(b), out=_fresh_flat(out))
     return out
 
 eq, ne, lt, le, gt, ge = (_cmp(np.equal, 'eq'), _cmp(np.not_equal, 'ne'), _cmp(np.less, 'lt'),
@@ -370,7 +379,7 @@ def logical_xor(input, other, *, out=None) -> Tensor:
     _tensor_only('logical_xor', other)
     return _binary(TensorIterator.comparison_op, _logical(np.logical_xor), input, other, out)
 
-# %% ../nbs/06b_ops.ipynb #4e10b62f
+# %% ../nbs/06b_ops.ipynb #5a6b1c9b
 def _unary(preset, make_loop, input, out=None) -> Tensor:
     TORCH_CHECK_TYPE(isinstance(input, Tensor), "argument 'input' must be Tensor, not ", type(input).__name__)
     it = preset(out, input)
@@ -421,7 +430,7 @@ def bitwise_not(input, *, out=None) -> Tensor:
     "Bitwise NOT of an integral or bool tensor."
     return _unary(TensorIterator.unary_op, _simple(np.invert, None, 'bitwise_not_cpu', True), input, out)
 
-# %% ../nbs/06b_ops.ipynb #cdae3e7e
+# %% ../nbs/06b_ops.ipynb #6bd8b238
 def _clamp_np(x, lo, hi, o):
     r = x
     if lo is not None: r = np.maximum(r, lo)
@@ -487,7 +496,7 @@ def where(condition, input, other, *, out=None) -> Tensor:
         np.copyto(o, b); np.copyto(o, a, where=c)
     return _run(it, loop, out)
 
-# %% ../nbs/06b_ops.ipynb #aec374b6
+# %% ../nbs/06b_ops.ipynb #1f6e2f1a
 @patch
 def copy_(self:Tensor, src, non_blocking:bool=False) -> Tensor:
     "Copy `src` (broadcast, cast) into `self` in place, as `Tensor.copy_`."
@@ -583,7 +592,7 @@ for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.flo
                ('bool', _dt.bool)]:
     setattr(Tensor, _n, _conv(_d))
 
-# %% ../nbs/06b_ops.ipynb #f1b9eb90
+# %% ../nbs/06b_ops.ipynb #4b796130
 def _method(f):
     def m(self, *args, **kw): return f(self, *args, **kw)
     m.__name__ = m.__qualname__ = f.__name__; m.__doc__ = f.__doc__
@@ -618,7 +627,7 @@ def where(self:Tensor, condition, y) -> Tensor:
     "`where(condition, self, y)`."
     return where(condition, self, y)
 
-# %% ../nbs/06b_ops.ipynb #7b5934de
+# %% ../nbs/06b_ops.ipynb #0ea20915
 def _ok(o): return isinstance(o, (Tensor,) + _SCALARS)
 
 def _binop(f, reflected=False):
@@ -658,6 +667,15 @@ for _n, _f in dict(add=add, mul=mul, floordiv=floor_divide, mod=remainder, pow=p
     _n = _n.rstrip('_')
     setattr(Tensor, f'__r{_n}__', _binop(_f, reflected=_n in ('floordiv', 'mod', 'pow')) if _n in ('floordiv', 'mod', 'pow')
             else _binop(_f))
+def _fast_op(uf, f):
+    def op(self, other):
+        if type(other) is Tensor:                          # the small-op fast path, one call deep
+            r = _fast_binary(self, other, uf)
+            if r is not None: return r
+        if not _ok(other): return NotImplemented
+        return f(self, other)
+    return op
+Tensor.__add__, Tensor.__mul__ = _fast_op(np.add, add), _fast_op(np.multiply, mul)
 Tensor.__rsub__, Tensor.__rtruediv__, Tensor.__invert__, Tensor.__pos__, Tensor.__rpow__ = _rsub, _rtruediv, _invert, _pos, _rpow
 Tensor.__neg__, Tensor.__abs__ = neg, abs
 for _n, _f in dict(eq=eq, ne=ne, lt=lt, le=le, gt=gt, ge=ge).items():

@@ -8,7 +8,7 @@ Docs: https://tinytensor.github.io/tinytensor/reductions.html.md"""
 __all__ = ['max_return', 'min_return', 'make_reduction', 'sum', 'prod', 'mean', 'amax', 'amin', 'all', 'any', 'argmax', 'argmin',
            'max', 'min', 'matmul']
 
-# %% ../nbs/06c_reductions.ipynb #189399af
+# %% ../nbs/06c_reductions.ipynb #08b88e0e
 import builtins, math, numbers
 from collections import namedtuple
 import numpy as np
@@ -23,7 +23,7 @@ from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_
                                         _resize_output, _errs_off, _errs_on, infer_size)
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum
 
-# %% ../nbs/06c_reductions.ipynb #851b28f0
+# %% ../nbs/06c_reductions.ipynb #413d77bb
 def _dim_mask(dim, ndim:int) -> list:
     "Which dims to reduce: `dim` may be None, an int, or a tuple/list (empty = all), as ATen's `make_dim_mask`."
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0): return [True] * ndim
@@ -60,7 +60,7 @@ def make_reduction(name:str, self:Tensor, dim, keepdim:bool, out_dtype:dtype, ou
     x = self if in_dtype is None or in_dtype is self.dtype else _to_dtype(self, in_dtype)
     return TensorIterator.reduce_op(viewed, x), result, mask
 
-# %% ../nbs/06c_reductions.ipynb #b71a4ede
+# %% ../nbs/06c_reductions.ipynb #cb5fe78f
 def _whole_views(it:TensorIterator):
     shape = it.shape_
     order = list(range(len(shape) - 1, -1, -1))
@@ -82,8 +82,11 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
     try:
         if x.size < 2 * GRAIN_SIZE or nt == 1:
             return reduce_fn(x, axes, osq)
-        big_keep = builtins.max(keep, key=lambda a: x.shape[a], default=None)
-        if big_keep is not None and x.shape[big_keep] >= nt:         # split the output
+        # split the axis that is outermost in memory (largest stride), so each thread reads one dense block
+        cands = [a for a in range(x.ndim) if x.shape[a] >= nt and (a in keep or combine is not None)]
+        outer = builtins.max(cands, key=lambda a: builtins.abs(x.strides[a]), default=None)
+        big_keep = outer if outer in keep else None
+        if big_keep is not None:                                        # split the output
             k = keep.index(big_keep)
             def part(b, e):
                 t = _errs_off()
@@ -94,7 +97,7 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
                 finally: _errs_on(t)
             return parallel_for(0, x.shape[big_keep], 1, part)
         if combine is None or not axes: return reduce_fn(x, axes, osq)
-        ax = builtins.max(axes, key=lambda a: x.shape[a])                   # split a reduced axis: partials
+        ax = outer if outer is not None else builtins.max(axes, key=lambda a: x.shape[a])   # split a reduced axis: partials
         n = x.shape[ax]
         chunk = -(-n // nt)
         ranges = [(b, builtins.min(n, b + chunk)) for b in range(0, n, chunk)]
@@ -112,7 +115,7 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
         np.copyto(osq, r, casting='unsafe')
     finally: _errs_on(tok)
 
-# %% ../nbs/06c_reductions.ipynb #1c8e906e
+# %% ../nbs/06c_reductions.ipynb #88c8caa8
 def _acc(d:dtype):
     return np.dtype(np.float32) if d in _REDUCED else d.np
 
@@ -173,7 +176,7 @@ def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor
         finally: _errs_on(tok)
     return res
 
-# %% ../nbs/06c_reductions.ipynb #3b51cca7
+# %% ../nbs/06c_reductions.ipynb #7838ce68
 def _check_nonempty(name, input, dim, mask):
     sizes = input._impl.sizes()
     if input.numel() == 0:
@@ -215,7 +218,7 @@ def any(input, dim=None, keepdim:bool=False, *, out=None) -> Tensor:
     "True where some element over `dim` is nonzero, as `torch.any`."
     return _bool_reduce('any', np.logical_or, input, dim, keepdim, out)
 
-# %% ../nbs/06c_reductions.ipynb #9590a06c
+# %% ../nbs/06c_reductions.ipynb #393b366b
 max_return = namedtuple('max', ['values', 'indices'])
 min_return = namedtuple('min', ['values', 'indices'])
 
@@ -269,7 +272,7 @@ def min(input, dim=None, keepdim:bool=False, *, other=None):
     "`min(t)`: the minimum; `min(t, dim)`: (values, indices); `min(t, other)`: `minimum`."
     return _max_min('min', min_return, np.argmin, amin, minimum, input, dim, keepdim, other)
 
-# %% ../nbs/06c_reductions.ipynb #49ddf55c
+# %% ../nbs/06c_reductions.ipynb #937e16a9
 for _n, _f in dict(sum=sum, prod=prod, mean=mean, amax=amax, amin=amin, all=all, any=any, argmax=argmax, argmin=argmin).items():
     def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
     _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = _f.__doc__
@@ -284,7 +287,7 @@ def min(self:Tensor, dim=None, keepdim:bool=False):
     "See `min`."
     return min(self, dim, keepdim)
 
-# %% ../nbs/06c_reductions.ipynb #e161d25f
+# %% ../nbs/06c_reductions.ipynb #7d155033
 def _ctype(d):
     return {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half', 'bfloat16': 'c10::BFloat16', 'int64': 'long int',
             'int32': 'int', 'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char', 'bool': 'bool'}.get(d.name, d.name)
