@@ -8,11 +8,11 @@ Docs: https://tinytensor.github.io/tinytensor/allocator.html.md"""
 __all__ = ['CPU', 'gAlignment', 'DeviceType', 'Device', 'canonical_device', 'DataPtr', 'AllocatorStats', 'Allocator', 'alloc_cpu',
            'free_cpu', 'DefaultCPUAllocator', 'CPUCachingAllocator', 'get_allocator', 'set_allocator', 'memory_stats']
 
-# %% ../nbs/02_allocator.ipynb #44dd365f
+# %% ../nbs/02_allocator.ipynb #7f06b99f
 import builtins, ctypes, ctypes.util, enum, re, threading
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
 
-# %% ../nbs/02_allocator.ipynb #b89c9ee3
+# %% ../nbs/02_allocator.ipynb #a8b61567
 class DeviceType(enum.IntEnum):
     "Kinds of device, with c10's numbering (`c10/core/DeviceType.h`)."
     CPU = 0
@@ -24,7 +24,7 @@ _TORCH_DEVICE_NAMES = ('cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip,
 _SUPPORTED = {'cpu': DeviceType.CPU, 'cuda': DeviceType.CUDA, 'meta': DeviceType.Meta}
 _DEVICE_RE = re.compile(r'([a-zA-Z_]+)(?::([1-9]\d*|0))?')
 
-# %% ../nbs/02_allocator.ipynb #ac2125fe
+# %% ../nbs/02_allocator.ipynb #626aff8c
 class Device:
     "A device type plus optional index, parsed like `c10::Device` (`'cpu'`, `'cuda:1'`, `'meta'`)."
     __slots__ = ('type', 'index', 'device_type')
@@ -55,7 +55,7 @@ class Device:
     def __hash__(self): return hash((self.type, self.index))
     def __reduce__(self): return (Device, (self.type, self.index))
 
-# %% ../nbs/02_allocator.ipynb #716ed712
+# %% ../nbs/02_allocator.ipynb #f0aef43b
 CPU = Device('cpu')
 _device_cache = {'cpu': CPU, 'meta': Device('meta'), 'cuda': Device('cuda')}
 
@@ -71,7 +71,7 @@ def canonical_device(device) -> Device: # None (cpu), a string, or a `Device`
                 "Cannot access accelerator device when none is available.")
     raise TypeError(f"device must be a str or a device, not {type(device).__name__}")
 
-# %% ../nbs/02_allocator.ipynb #30e83139
+# %% ../nbs/02_allocator.ipynb #5e0e74af
 class DataPtr:
     "Data pointer + context + deleter + device, owning its memory like `c10::DataPtr`."
     __slots__ = ('_ptr', '_ctx', '_deleter', 'device')
@@ -117,13 +117,15 @@ class DataPtr:
         return True
 
     def __del__(self):
-        if self._deleter is not None:
-            try: self.clear()
+        d = self._deleter
+        if d is not None:
+            self._deleter = None
+            try: d(self._ctx)
             except Exception: pass           # a destructor must not raise (C++ would terminate)
 
     def __repr__(self): return f'DataPtr(ptr=0x{self._ptr:x}, device={self.device}, owns={self._deleter is not None})'
 
-# %% ../nbs/02_allocator.ipynb #cb1906b6
+# %% ../nbs/02_allocator.ipynb #222f10d0
 class AllocatorStats:
     "Current/peak allocated bytes and allocation counts of one allocator."
     __slots__ = ('allocated_bytes', 'peak_allocated_bytes', 'allocations', 'peak_allocations',
@@ -153,7 +155,7 @@ class AllocatorStats:
                 'allocation.current': self.allocations, 'allocation.peak': self.peak_allocations,
                 'num_allocs': self.num_allocs, 'num_frees': self.num_frees}
 
-# %% ../nbs/02_allocator.ipynb #13203448
+# %% ../nbs/02_allocator.ipynb #9918a749
 class Allocator:
     "Abstract allocator: `allocate(nbytes) -> DataPtr`, as `c10::Allocator`."
     device = CPU
@@ -176,7 +178,7 @@ class Allocator:
         "Allocation statistics with torch-style keys."
         return self.stats.as_dict()
 
-# %% ../nbs/02_allocator.ipynb #0aa7e510
+# %% ../nbs/02_allocator.ipynb #b4870ceb
 gAlignment = 64
 _libc = ctypes.CDLL(ctypes.util.find_library('c') or None)
 _posix_memalign = _libc.posix_memalign
@@ -200,7 +202,7 @@ def free_cpu(ptr:int):
     "Give memory from `alloc_cpu` back to libc."
     if ptr: _free(ptr)
 
-# %% ../nbs/02_allocator.ipynb #ff1e45ac
+# %% ../nbs/02_allocator.ipynb #d59e987f
 class DefaultCPUAllocator(Allocator):
     "CPU allocator over libc `posix_memalign`/`free`, 64-byte aligned, as c10's `DefaultCPUAllocator`."
     def __init__(self):
@@ -215,10 +217,10 @@ class DefaultCPUAllocator(Allocator):
         return DataPtr(ptr, ptr, self._delete, CPU)
     def _delete(self, ptr):
         self.stats.record_free(self._sizes.pop(ptr))
-        free_cpu(ptr)
+        _free(ptr)
     def raw_deleter(self): return self._delete
 
-# %% ../nbs/02_allocator.ipynb #00b747b0
+# %% ../nbs/02_allocator.ipynb #74ab1a6f
 class CPUCachingAllocator(Allocator):
     "Caches freed CPU blocks by exact size for reuse, as c10's `CPUCachingAllocator`."
     def __init__(self):
@@ -255,7 +257,7 @@ class CPUCachingAllocator(Allocator):
         "Statistics plus the bytes held in the cache."
         return {**self.stats.as_dict(), 'cached_bytes.current': self.cached_bytes}
 
-# %% ../nbs/02_allocator.ipynb #01f76af6
+# %% ../nbs/02_allocator.ipynb #ae034486
 _allocators = {DeviceType.CPU: DefaultCPUAllocator()}
 
 def get_allocator(device_type:DeviceType=DeviceType.CPU) -> Allocator:

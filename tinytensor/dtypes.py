@@ -10,12 +10,12 @@ __all__ = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloa
            'from_numpy_dtype', 'get_default_dtype', 'set_default_dtype', 'default_complex_dtype', 'promote_types',
            'promotion_table_html']
 
-# %% ../nbs/04a_dtypes.ipynb #9ae96190
+# %% ../nbs/04a_dtypes.ipynb #7b35c032
 import numpy as np
 import ml_dtypes
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
 
-# %% ../nbs/04a_dtypes.ipynb #7dcf42c4
+# %% ../nbs/04a_dtypes.ipynb #caab2a6d
 class dtype:
     "A scalar type: torch's name, item size, numpy dtype and category."
     __slots__ = ('name', 'itemsize', 'np', 'is_floating_point', 'is_complex', 'is_signed', '_cat', 'short')
@@ -58,7 +58,7 @@ _by_np = {d.np: d for d in all_dtypes}
 
 def _dtype_by_name(name): return _by_name[name]
 
-# %% ../nbs/04a_dtypes.ipynb #f7b4da84
+# %% ../nbs/04a_dtypes.ipynb #8a1ec8b6
 def from_numpy_dtype(npdtype) -> dtype:
     "The tinytensor dtype for a numpy dtype; `TypeError` if there is none."
     d = _by_np.get(np.dtype(npdtype))
@@ -67,7 +67,7 @@ def from_numpy_dtype(npdtype) -> dtype:
                      "int64, int32, int16, int8, uint8, and bool.")
     return d
 
-# %% ../nbs/04a_dtypes.ipynb #23213c78
+# %% ../nbs/04a_dtypes.ipynb #84d5541d
 _default = [float32]
 
 def get_default_dtype() -> dtype:
@@ -83,7 +83,7 @@ def default_complex_dtype() -> dtype:
     "complex128 when the default is float64, else complex64."
     return complex128 if _default[0] is float64 else complex64
 
-# %% ../nbs/04a_dtypes.ipynb #39d443f7
+# %% ../nbs/04a_dtypes.ipynb #de67552e
 def promote_types(a:dtype, b:dtype) -> dtype:
     "The smallest dtype both `a` and `b` convert to safely, as `torch.promote_types`."
     if a is b: return a
@@ -99,7 +99,7 @@ def promote_types(a:dtype, b:dtype) -> dtype:
     if a._cat == 2 and {a, b} == {float16, bfloat16}: return float32
     return a if a.itemsize > b.itemsize else b
 
-# %% ../nbs/04a_dtypes.ipynb #2f527402
+# %% ../nbs/04a_dtypes.ipynb #c40fe4eb
 def promotion_table_html() -> str:
     "An HTML table of `promote_types` over all pairs."
     head = ''.join(f'<th>{d.name}</th>' for d in all_dtypes)

@@ -9,7 +9,7 @@ __all__ = ['storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full', 
            'randn', 'infer_dense_strides', 'like_strides', 'empty_like', 'zeros_like', 'ones_like', 'full_like',
            'rand_like', 'randn_like', 'tensor', 'from_numpy']
 
-# %% ../nbs/04c_factories.ipynb #4c15b88e
+# %% ../nbs/04c_factories.ipynb #cafb0b29
 import builtins, math, numbers
 import numpy as np
 from fastcore.basics import patch
@@ -22,10 +22,12 @@ from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_typ
 from .tensor_impl import (Tensor, TensorImpl, contiguous_format, channels_last, channels_last_3d, preserve_format,
                           memory_format, strides_for_format, contiguous_strides)
 
-# %% ../nbs/04c_factories.ipynb #d4724e43
+# %% ../nbs/04c_factories.ipynb #3ebb0ddc
 def _parse_size(args, fname='empty') -> tuple:
     if len(args) == 1 and isinstance(args[0], (tuple, list)): args = tuple(args[0])
-    if builtins.all(type(s) is builtins.int and s >= 0 for s in args): return args     # the common case
+    for s in args:                                                     # the common case: plain non-negative ints
+        if type(s) is not builtins.int or s < 0: break
+    else: return args
     for i, s in enumerate(args):
         if not isinstance(s, numbers.Integral) or isinstance(s, builtins.bool):
             if hasattr(s, '__index__') and not isinstance(s, builtins.bool): continue
@@ -60,7 +62,7 @@ def storage_nbytes(sizes, strides, itemsize:int) -> int:
         n += (s - 1) * st
     return n * itemsize
 
-# %% ../nbs/04c_factories.ipynb #8c3b1d99
+# %% ../nbs/04c_factories.ipynb #88d97df2
 def _empty_impl(sizes, strides, d, device) -> Tensor:
     nbytes = storage_nbytes(sizes, strides, d.itemsize) if strides is not None else d.itemsize * math.prod(sizes)
     st = make_intrusive(StorageImpl, nbytes, None, get_allocator(device.device_type) if device.device_type != DeviceType.Meta else None,
@@ -74,7 +76,8 @@ def empty(*size, # sizes as ints, or one tuple/list
           requires_grad:bool=False): # accepted for compatibility; tinytensor has no autograd
     "A tensor with uninitialized memory, as `torch.empty`."
     sizes = _parse_size(size, 'empty')
-    d, dev = _check_dtype(dtype, 'empty'), _device_ok(device)
+    d = _dt._default[0] if dtype is None else _check_dtype(dtype, 'empty')
+    dev = CPU if device is None else _device_ok(device)
     strides = None if memory_format is contiguous_format or memory_format is None else strides_for_format(sizes, memory_format)
     return _empty_impl(sizes, strides, d, dev)
 
@@ -87,7 +90,7 @@ def empty_strided(size, # sizes
     TORCH_CHECK(len(sizes) == len(stride), "dimensionality of sizes (", len(sizes), ") must match dimensionality of strides (", len(stride), ")")
     return _empty_impl(sizes, stride, _check_dtype(dtype, 'empty_strided'), _device_ok(device))
 
-# %% ../nbs/04c_factories.ipynb #65bf60ff
+# %% ../nbs/04c_factories.ipynb #5cf4f10a
 def _np_view(t:Tensor, mutable:bool) -> np.ndarray:
     impl = t._impl
     TORCH_CHECK(impl.device_.device_type == DeviceType.CPU,
@@ -97,8 +100,10 @@ def _np_view(t:Tensor, mutable:bool) -> np.ndarray:
     st = impl.storage_.get()
     buf = st.mutable_bytes() if mutable else st.const_bytes()
     isz = d.itemsize
-    return np.ndarray(impl.sizes_and_strides_.sizes, d.np, buf, impl.storage_offset_ * isz,
-                      tuple(s * isz for s in impl.sizes_and_strides_.strides))
+    sizes = impl.sizes_and_strides_.sizes
+    # a size-1 dim's stride is never used to reach an element: give numpy 0 so huge ones don't trip its checks
+    return np.ndarray(sizes, d.np, buf, impl.storage_offset_ * isz,
+                      tuple(s * isz if n != 1 else 0 for s, n in zip(impl.sizes_and_strides_.strides, sizes)))
 
 def _np_read(t:Tensor) -> np.ndarray:
     "A numpy view of `t`'s elements for reading (internal)."
@@ -107,7 +112,7 @@ def _np_write(t:Tensor) -> np.ndarray:
     "A numpy view of `t`'s elements for writing (internal; materializes copy-on-write)."
     return _np_view(t, True)
 
-# %% ../nbs/04c_factories.ipynb #d7ddde48
+# %% ../nbs/04c_factories.ipynb #632ecc2c
 def _scalar_dtype(v) -> dtype:
     "The dtype torch infers for a Python (or numpy) scalar."
     if isinstance(v, (builtins.bool, np.bool_)): return _dt.bool
@@ -137,7 +142,7 @@ def full(size, # the sizes
     d = _check_dtype(dtype, 'full', _scalar_dtype(fill_value))
     return _fill(empty(size, dtype=d, device=device), fill_value)
 
-# %% ../nbs/04c_factories.ipynb #078b9e76
+# %% ../nbs/04c_factories.ipynb #4c87c352
 def arange(start, end=None, step=1, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "Values `start, start+step, ...` below `end`, as `torch.arange`."
     if end is None: start, end = 0, start
@@ -158,7 +163,7 @@ def arange(start, end=None, step=1, *, dtype:dtype=None, device=None, requires_g
         _np_write(out)[...] = vals
     return out
 
-# %% ../nbs/04c_factories.ipynb #284717e7
+# %% ../nbs/04c_factories.ipynb #d43c6ac6
 _gen = [np.random.default_rng(0), 0]
 
 def manual_seed(seed:int):
@@ -188,7 +193,7 @@ def randn(*size, dtype:dtype=None, device=None, requires_grad:bool=False) -> Ten
     "Standard normal samples."
     return _random(_normal, size, dtype, device, 'randn')
 
-# %% ../nbs/04c_factories.ipynb #7c4a2b18
+# %% ../nbs/04c_factories.ipynb #75838f29
 def infer_dense_strides(sizes, strides) -> tuple:
     "Dense strides that keep the order of `strides` (ATen's `infer_dense_strides`)."
     ndim = len(sizes)
@@ -245,7 +250,7 @@ def randn_like(t:Tensor, *, dtype=None, device=None, memory_format=preserve_form
     if out.numel() and not out.is_meta: _np_write(out)[...] = _gen[0].standard_normal(out.shape)
     return out
 
-# %% ../nbs/04c_factories.ipynb #5bbc965b
+# %% ../nbs/04c_factories.ipynb #90e1b1fc
 def _compute_sizes(data) -> list:
     "Follow first elements down, as torch's `compute_sizes`."
     sizes, x = [], data
@@ -329,7 +334,7 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
             _np_write(out)[...] = _convert(vals, d).reshape(sizes)
     return out
 
-# %% ../nbs/04c_factories.ipynb #2ba97e22
+# %% ../nbs/04c_factories.ipynb #9502bdce
 def _drop_ref(ctx): pass                     # the array is released with the DataPtr's context
 
 def from_numpy(a:np.ndarray) -> Tensor:
@@ -364,7 +369,7 @@ def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
     arr = np.asarray(mv)
     return arr.view(d.np) if d is _dt.bfloat16 else arr
 
-# %% ../nbs/04c_factories.ipynb #2bc4cdbc
+# %% ../nbs/04c_factories.ipynb #ce7e7fa9
 def _pyvals(t:Tensor) -> np.ndarray:
     a = _np_read(t)
     if t.dtype is _dt.bfloat16 or t.dtype is _dt.float16: a = a.astype(np.float64)

@@ -7,11 +7,11 @@ Docs: https://tinytensor.github.io/tinytensor/intrusive_ptr.html.md"""
 # %% auto #0
 __all__ = ['intrusive_ptr_target', 'intrusive_ptr', 'make_intrusive', 'weak_intrusive_ptr', 'MaybeOwned']
 
-# %% ../nbs/01_intrusive_ptr.ipynb #1712b04d
+# %% ../nbs/01_intrusive_ptr.ipynb #ee353276
 import threading
 from .checks import TORCH_CHECK
 
-# %% ../nbs/01_intrusive_ptr.ipynb #3230082b
+# %% ../nbs/01_intrusive_ptr.ipynb #e39da66e
 class intrusive_ptr_target:
     "Base class holding the strong and weak reference counts, as `c10::intrusive_ptr_target`."
     __slots__ = ('_refcount', '_weakcount', '_cnt_lock', '__weakref__')
@@ -33,7 +33,7 @@ class intrusive_ptr_target:
             if last: self._weakcount -= 1          # the "+1 while strong handles exist" goes away
         if last: self.release_resources()          # outside the lock: it may drop other handles
 
-# %% ../nbs/01_intrusive_ptr.ipynb #c3d768ce
+# %% ../nbs/01_intrusive_ptr.ipynb #bd4dfc9d
 class intrusive_ptr:
     "An owning (strong) handle to an `intrusive_ptr_target`, as `c10::intrusive_ptr<T>`."
     __slots__ = ('_target',)
@@ -93,7 +93,7 @@ def make_intrusive(cls, *args, **kwargs):
     target._refcount = target._weakcount = 1
     return intrusive_ptr._adopt(target)
 
-# %% ../nbs/01_intrusive_ptr.ipynb #0919ca43
+# %% ../nbs/01_intrusive_ptr.ipynb #914824e7
 class weak_intrusive_ptr:
     "A non-owning handle that can be upgraded with `lock()`, as `c10::weak_intrusive_ptr<T>`."
     __slots__ = ('_target',)
@@ -130,7 +130,7 @@ class weak_intrusive_ptr:
         if self._target is not None: self.reset()
     def __repr__(self): return f'weak_intrusive_ptr(use_count={self.use_count()}, expired={self.expired()})'
 
-# %% ../nbs/01_intrusive_ptr.ipynb #f0470801
+# %% ../nbs/01_intrusive_ptr.ipynb #edccfb87
 class MaybeOwned:
     "Either a borrowed reference (counts untouched) or an owned handle, as `c10::MaybeOwned<T>`."
     __slots__ = ('_value', '_owned')

@@ -8,7 +8,7 @@ Docs: https://tinytensor.github.io/tinytensor/printing.html.md"""
 __all__ = ['PRINT_OPTS', 'PrintOptions', 'set_printoptions', 'tensor_repr', 'Explanation', 'element_offsets', 'storage_svg',
            'storage_text']
 
-# %% ../nbs/04d_printing.ipynb #de84c01d
+# %% ../nbs/04d_printing.ipynb #0a6cc7d8
 import math, builtins
 import numpy as np
 from fastcore.basics import patch
@@ -18,7 +18,7 @@ from .dtypes import get_default_dtype, default_complex_dtype
 from .tensor_impl import Tensor
 from .factories import _np_read
 
-# %% ../nbs/04d_printing.ipynb #ed683c0c
+# %% ../nbs/04d_printing.ipynb #9416d7c0
 class PrintOptions:
     "torch's print options: precision, threshold, edgeitems, linewidth, sci_mode."
     precision, threshold, edgeitems, linewidth, sci_mode = 4, 1000, 3, 80, None
@@ -67,7 +67,7 @@ class _Formatter:
         else: ret = f'{value}'
         return (self.max_width - len(ret)) * ' ' + ret
 
-# %% ../nbs/04d_printing.ipynb #76d780af
+# %% ../nbs/04d_printing.ipynb #d4401c33
 def _summarized(a:np.ndarray) -> np.ndarray:
     "Only the edge items of every dimension (what a summarized print shows)."
     e = PRINT_OPTS.edgeitems
@@ -150,7 +150,7 @@ def __repr__(self:Tensor): return tensor_repr(self)
 @patch
 def __str__(self:Tensor): return tensor_repr(self)
 
-# %% ../nbs/04d_printing.ipynb #fdd9a2fb
+# %% ../nbs/04d_printing.ipynb #f100da0c
 class Explanation(str):
     "Text that shows itself unquoted in notebooks and terminals."
     def __repr__(self): return str(self)
@@ -183,7 +183,7 @@ def explain(self:Tensor) -> Explanation:
     ]
     return Explanation('\n'.join(lines))
 
-# %% ../nbs/04d_printing.ipynb #c522060c
+# %% ../nbs/04d_printing.ipynb #52dc11b8
 _COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1']
 
 def element_offsets(t:Tensor) -> list:
@@ -239,7 +239,7 @@ def _repr_html_(self:Tensor) -> str:
     if self.is_meta or not self.is_cpu: return f'<pre>{tensor_repr(self)}</pre>'
     return f'<pre>{tensor_repr(self)}</pre>' + storage_svg(self, names=['tensor'])
 
-# %% ../nbs/04d_printing.ipynb #4a180dc4
+# %% ../nbs/04d_printing.ipynb #7c1fd86a
 def storage_text(*tensors, names=None, max_cells:int=24) -> str:
     "Text picture of a storage and which element of each tensor sits in each cell."
     st = tensors[0].untyped_storage(); isz = tensors[0].element_size()

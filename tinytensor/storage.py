@@ -8,14 +8,14 @@ Docs: https://tinytensor.github.io/tinytensor/storage.html.md"""
 __all__ = ['UntypedStorage', 'bytes_of', 'cow_deleter', 'StorageImpl', 'Storage', 'resize_bytes', 'COWDeleterContext',
            'lazy_clone_storage', 'materialize_cow_storage', 'clone_storage']
 
-# %% ../nbs/03_storage.ipynb #1b250786
+# %% ../nbs/03_storage.ipynb #7110be35
 import ctypes, threading
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE
 from .intrusive_ptr import intrusive_ptr_target, intrusive_ptr, make_intrusive
 from .allocator import DataPtr, Device, DeviceType, Allocator, CPU, get_allocator, canonical_device
 
-# %% ../nbs/03_storage.ipynb #8aebbe15
+# %% ../nbs/03_storage.ipynb #34043164
 class _MemoryView:
     "Describes the bytes of a `DataPtr` to numpy, keeping the `DataPtr` (and so its memory) alive."
     __slots__ = ('_dp', '_owner', '__array_interface__')
@@ -29,12 +29,12 @@ def bytes_of(dp:DataPtr, # the memory to expose
     "A 1-d uint8 numpy array over the bytes of `dp`, whose base keeps `dp` alive."
     return np.asarray(_MemoryView(dp, nbytes))
 
-# %% ../nbs/03_storage.ipynb #eed01d06
+# %% ../nbs/03_storage.ipynb #8e0ffefc
 def cow_deleter(ctx):
     "Deleter of copy-on-write `DataPtr`s: drop one share (the original goes with the last one)."
     ctx.decrement_refcount()
 
-# %% ../nbs/03_storage.ipynb #ef7673b6
+# %% ../nbs/03_storage.ipynb #ba97bbbb
 _null_dps = {}
 def _null_data_ptr(device):
     "A shared empty `DataPtr` for `device` (it owns nothing, so sharing it is safe)."
@@ -42,7 +42,7 @@ def _null_data_ptr(device):
     if dp is None: dp = _null_dps[device] = DataPtr(0, None, None, device)
     return dp
 
-# %% ../nbs/03_storage.ipynb #abcca1df
+# %% ../nbs/03_storage.ipynb #98ac9b74
 class StorageImpl(intrusive_ptr_target):
     "A reference-counted block of `nbytes` bytes on one device, as `c10::StorageImpl`."
     __slots__ = ('_data_ptr', '_nbytes', '_allocator', '_resizable', 'device', '_bytes')
@@ -113,7 +113,7 @@ class StorageImpl(intrusive_ptr_target):
 
     def __repr__(self): return f'StorageImpl(nbytes={self._nbytes}, device={self.device}, data=0x{self._data_ptr.get():x})'
 
-# %% ../nbs/03_storage.ipynb #3cfcb4ab
+# %% ../nbs/03_storage.ipynb #5bafc02c
 class Storage:
     "A strong handle to a `StorageImpl`, like `c10::Storage` / `torch.UntypedStorage`."
     __slots__ = ('_ptr',)
@@ -191,7 +191,7 @@ class Storage:
 
 UntypedStorage = Storage
 
-# %% ../nbs/03_storage.ipynb #cb931c32
+# %% ../nbs/03_storage.ipynb #51718a58
 def resize_bytes(impl:StorageImpl, # the storage to resize
                  nbytes:int): # the new size in bytes
     "Resize `impl` to `nbytes`, copying the common prefix, as ATen's `resize_bytes_cpu`."
@@ -205,7 +205,7 @@ def resize_bytes(impl:StorageImpl, # the storage to resize
     impl.set_data_ptr(new)
     impl.set_nbytes(nbytes)
 
-# %% ../nbs/03_storage.ipynb #931d4b85
+# %% ../nbs/03_storage.ipynb #f6cc36ed
 class COWDeleterContext:
     "Shared owner of the original `DataPtr` of copy-on-write storages, as c10's `COWDeleterContext`."
     __slots__ = ('_original', '_refcount', '_lock')

@@ -11,7 +11,7 @@ __all__ = ['contiguous_format', 'channels_last', 'channels_last_3d', 'preserve_f
            'strides_for_format', 'VariableVersion', 'DispatchKeySet', 'TensorImpl', 'Size', 'Tensor',
            'alias_with_sizes_and_strides']
 
-# %% ../nbs/04b_tensor_impl.ipynb #93f06128
+# %% ../nbs/04b_tensor_impl.ipynb #670e8a67
 import threading, enum
 import numpy as np
 from fastcore.basics import patch
@@ -21,7 +21,7 @@ from .allocator import Device, DeviceType, CPU, canonical_device
 from .storage import StorageImpl, Storage, _MemoryView
 from . import dtypes as _dt
 
-# %% ../nbs/04b_tensor_impl.ipynb #b1e87fa6
+# %% ../nbs/04b_tensor_impl.ipynb #3690fa64
 class SizesAndStrides:
     "Sizes and strides (in elements) of a tensor, as `c10::impl::SizesAndStrides`."
     __slots__ = ('sizes', 'strides')
@@ -34,7 +34,7 @@ class SizesAndStrides:
         return len(self.sizes)
     def __repr__(self): return f'SizesAndStrides(sizes={list(self.sizes)}, strides={list(self.strides)})'
 
-# %% ../nbs/04b_tensor_impl.ipynb #20127466
+# %% ../nbs/04b_tensor_impl.ipynb #3f6b6a48
 def contiguous_strides(sizes) -> tuple:
     "Row-major strides; size-0 dims count as 1, as c10's `contiguous_strides`."
     strides, acc = [0] * len(sizes), 1
@@ -44,14 +44,14 @@ def contiguous_strides(sizes) -> tuple:
     return tuple(strides)
 
 def channels_last_strides(sizes) -> tuple:
-    "NHWC (4-d) or NDHWC (5-d) strides for the given NCHW/NCDHW sizes."
+    "NHWC (4-d) or NDHWC (5-d) strides for the given NCHW/NCDHW sizes (no clamping of size-0 dims, as c10)."
     n = len(sizes)
     TORCH_CHECK(n in (4, 5), "required rank 4 tensor to use channels_last format")
     order = [1, 3, 2, 0] if n == 4 else [1, 4, 3, 2, 0]
     strides, acc = [0] * n, 1
     for d in order:
         strides[d] = acc
-        acc *= max(sizes[d], 1)
+        acc *= sizes[d]
     return tuple(strides)
 
 def compute_contiguous(sizes, strides) -> bool:
@@ -102,7 +102,7 @@ def compute_non_overlapping_and_dense(sizes, strides) -> bool:
         require *= sizes[d]
     return True
 
-# %% ../nbs/04b_tensor_impl.ipynb #0c19c8af
+# %% ../nbs/04b_tensor_impl.ipynb #99e94540
 class memory_format:
     "A memory layout request: contiguous, channels_last, channels_last_3d or preserve."
     __slots__ = ('name',)
@@ -127,7 +127,7 @@ def strides_for_format(sizes, fmt:memory_format) -> tuple:
         return channels_last_strides(sizes)
     TORCH_CHECK(False, "memory format ", fmt, " has no fixed strides here")
 
-# %% ../nbs/04b_tensor_impl.ipynb #66a5f379
+# %% ../nbs/04b_tensor_impl.ipynb #1917f7dd
 class VariableVersion:
     "A version counter shared by a tensor and its views, as `c10::VariableVersion`."
     __slots__ = ('_version', '_lock')
@@ -143,7 +143,7 @@ class VariableVersion:
         self._version = v
     def __repr__(self): return f'VariableVersion({self._version})'
 
-# %% ../nbs/04b_tensor_impl.ipynb #33c02a08
+# %% ../nbs/04b_tensor_impl.ipynb #1743b9cf
 _BACKENDS = {DeviceType.CPU: 'CPU', DeviceType.CUDA: 'CUDA', DeviceType.Meta: 'Meta'}
 _FUNCTIONALITIES = ['Dense', 'ADInplaceOrView', 'AutogradFunctionality', 'AutocastFunctionality']
 
@@ -172,7 +172,7 @@ class DispatchKeySet:
     def __eq__(self, o): return isinstance(o, DispatchKeySet) and (o.backends, o.functionalities) == (self.backends, self.functionalities)
     def __hash__(self): return hash((self.backends, self.functionalities))
 
-# %% ../nbs/04b_tensor_impl.ipynb #07f3e612
+# %% ../nbs/04b_tensor_impl.ipynb #29cf07ab
 class TensorImpl:
     "Storage + offset + sizes/strides + dtype/device + version counter + key set, as `c10::TensorImpl`."
     __slots__ = ('storage_', 'storage_offset_', 'sizes_and_strides_', 'numel_', 'dtype_', 'device_',
@@ -262,7 +262,7 @@ def _keyset(device):
     if ks is None: ks = _keysets[device.device_type] = DispatchKeySet.for_device(device)
     return ks
 
-# %% ../nbs/04b_tensor_impl.ipynb #aebadff1
+# %% ../nbs/04b_tensor_impl.ipynb #3eb78b5d
 class Size(tuple):
     "The shape of a tensor: a tuple of ints, as `torch.Size`."
     def __repr__(self): return f'tinytensor.Size({list(self)})'
@@ -275,7 +275,7 @@ class Size(tuple):
         r = tuple.__getitem__(self, i)
         return Size(r) if isinstance(i, slice) else r
 
-# %% ../nbs/04b_tensor_impl.ipynb #291216b2
+# %% ../nbs/04b_tensor_impl.ipynb #e68c167a
 class Tensor:
     "A multi-dimensional view of typed elements in a `Storage`, the front end of `TensorImpl`."
     __slots__ = ('_impl', '__weakref__')
@@ -382,7 +382,7 @@ class Tensor:
         return sz[0]
     def __hash__(self): return id(self)
 
-# %% ../nbs/04b_tensor_impl.ipynb #035b1552
+# %% ../nbs/04b_tensor_impl.ipynb #2e7fb792
 def alias_with_sizes_and_strides(t:Tensor, # the tensor to look into
                                  sizes, strides, # the view's sizes and strides (in elements)
                                  storage_offset:int=None) -> Tensor: # None keeps `t`'s offset

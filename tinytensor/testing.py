@@ -7,12 +7,12 @@ Docs: https://tinytensor.github.io/tinytensor/testing.html.md"""
 # %% auto #0
 __all__ = ['values_equal', 'test_tensor_eq']
 
-# %% ../nbs/04e_testing.ipynb #c383a450
+# %% ../nbs/04e_testing.ipynb #56a31185
 import numpy as np
 from .tensor_impl import Tensor
 from .factories import _pyvals
 
-# %% ../nbs/04e_testing.ipynb #1875edd4
+# %% ../nbs/04e_testing.ipynb #8678374f
 def _describe(x):
     "Shape, strides, offset, dtype name, device type and numpy values of a tinytensor or torch tensor."
     if isinstance(x, Tensor):
