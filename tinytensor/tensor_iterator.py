@@ -10,7 +10,7 @@ __all__ = ['GRAIN_SIZE', 'HUGEPAGE_THRESHOLD', 'TILE', 'set_num_threads', 'get_n
            'assert_no_overlap', 'infer_size', 'wrapped_scalar_tensor', 'result_type', 'can_cast', 'OperandInfo',
            'TensorIteratorConfig', 'TensorIterator', 'iteration_order_svg']
 
-# %% ../nbs/06a_tensor_iterator.ipynb #90f92bd6
+# %% ../nbs/06a_tensor_iterator.ipynb #fc2f5402
 import os, math, threading, warnings, builtins, numbers
 import numpy as np
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +23,7 @@ from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, 
 from .storage import resize_bytes
 from .factories import _empty_impl, empty_like, _np_read, _np_write, _scalar_dtype, storage_nbytes, like_strides
 
-# %% ../nbs/06a_tensor_iterator.ipynb #9a89009f
+# %% ../nbs/06a_tensor_iterator.ipynb #cb3ad09c
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
 _par = threading.local()
 _threads = {'n': builtins.max(1, os.cpu_count() or 1), 'pool': None}
@@ -80,7 +80,7 @@ def parallel_for(begin:int, end:int, # the index range [begin, end)
         except BaseException as ex: err = err or ex
     if err is not None: raise err
 
-# %% ../nbs/06a_tensor_iterator.ipynb #a635c04e
+# %% ../nbs/06a_tensor_iterator.ipynb #1d6e00c7
 from .intrusive_ptr import make_intrusive
 from .storage import StorageImpl
 from .allocator import get_allocator
@@ -127,7 +127,7 @@ def _new_tensor(sizes:tuple, strides, d:dtype, device=CPU) -> Tensor:
     if n * d.itemsize >= HUGEPAGE_THRESHOLD: _advise_hugepages(t)
     return t
 
-# %% ../nbs/06a_tensor_iterator.ipynb #50b207f4
+# %% ../nbs/06a_tensor_iterator.ipynb #5b882222
 def has_internal_overlap(t:Tensor) -> str:
     "'No', 'Yes' or 'TooHard': may two elements of `t` share memory? (`at::has_internal_overlap`)"
     impl = t._impl
@@ -164,7 +164,7 @@ def assert_no_overlap(a:Tensor, b:Tensor):
     "Refuse a write where `a` and `b` overlap at all (partly or fully)."
     TORCH_CHECK(get_overlap_status(a, b) not in ('Partial', 'Full'), _PARTIAL_MSG)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #b1a017d3
+# %% ../nbs/06a_tensor_iterator.ipynb #e1887fce
 def infer_size(a, b) -> tuple:
     "The broadcast of shapes `a` and `b`, as ATen's `infer_size`."
     na, nb = len(a), len(b)
@@ -179,7 +179,7 @@ def infer_size(a, b) -> tuple:
         out[i] = sb if sa == 1 else sa
     return tuple(out)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #15927393
+# %% ../nbs/06a_tensor_iterator.ipynb #febeda65
 def _combine_categories(higher, lower):
     if higher is None: return lower
     if lower is None: return higher
@@ -229,7 +229,7 @@ def can_cast(frm:dtype, to:dtype) -> bool:
     if frm is not _dt.bool and to is _dt.bool: return False
     return True
 
-# %% ../nbs/06a_tensor_iterator.ipynb #af6897ce
+# %% ../nbs/06a_tensor_iterator.ipynb #928b86e3
 class OperandInfo:
     "One operand of a TensorIterator: tensor, byte strides, target dtype and role, as `at::OperandInfo`."
     __slots__ = ('tensor', 'original_tensor', 'stride_bytes', 'target_dtype', 'device', 'is_output',
@@ -248,7 +248,7 @@ class OperandInfo:
         role = 'output' + (' (read-write)' if self.is_read_write else '') if self.is_output else 'input'
         return f'OperandInfo({role}, {t}, stride_bytes={self.stride_bytes}, target_dtype={self.target_dtype})'
 
-# %% ../nbs/06a_tensor_iterator.ipynb #7abc40a4
+# %% ../nbs/06a_tensor_iterator.ipynb #10b3827b
 class TensorIteratorConfig:
     "Operands (outputs first) and flags for building a `TensorIterator`, as `at::TensorIteratorConfig`."
     def __init__(self):
@@ -333,7 +333,7 @@ class TensorIteratorConfig:
         "Run the build steps and return the `TensorIterator`."
         return TensorIterator(self)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #ab4ffaff
+# %% ../nbs/06a_tensor_iterator.ipynb #a04bfe84
 class TensorIterator:
     "Shapes, dtypes, layouts and loops for elementwise ops and reductions, as `at::TensorIteratorBase`."
     def __init__(self, config:TensorIteratorConfig):
@@ -385,7 +385,7 @@ class TensorIterator:
                 inp = ops[j].tensor
                 if inp._impl is not out._impl: assert_no_partial_overlap(out, inp)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #bc595212
+# %% ../nbs/06a_tensor_iterator.ipynb #db9066a6
 @patch
 def compute_shape(self:TensorIterator, config):
     "The broadcast shape of the operands (`shape_`), skipping outputs that will be resized."
@@ -417,7 +417,7 @@ def mark_resize_outputs(self:TensorIterator, config):
             TORCH_CHECK(config.is_reduction_, "output with shape ", list(op.tensor._impl.sizes()),
                         " doesn't match the broadcast shape ", self.shape_)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #0a39035c
+# %% ../nbs/06a_tensor_iterator.ipynb #a838810c
 def _to_dtype(t:Tensor, d:dtype) -> Tensor:
     "`t.to(d)` keeping the layout (preserve_format), without going through the op layer."
     impl = t._impl
@@ -502,7 +502,7 @@ def compute_types(self:TensorIterator, config):
                 op.tensor = _to_dtype(op.tensor, common_dtype)
                 op.target_dtype = common_dtype
 
-# %% ../nbs/06a_tensor_iterator.ipynb #277c697b
+# %% ../nbs/06a_tensor_iterator.ipynb #24bfebf0
 @patch
 def compute_fast_setup_type(self:TensorIterator, config) -> str:
     "'CONTIGUOUS', 'CHANNELS_LAST', 'NON_OVERLAPPING_DENSE' or None."
@@ -535,7 +535,7 @@ def fast_set_up(self:TensorIterator, config) -> bool:
     self.fast_setup_type_ = kind
     return True
 
-# %% ../nbs/06a_tensor_iterator.ipynb #e4bca84c
+# %% ../nbs/06a_tensor_iterator.ipynb #e504d3a0
 @patch
 def compute_strides(self:TensorIterator, config):
     "Byte strides of every operand over `shape_`; 0 for broadcast dims."
@@ -594,7 +594,7 @@ def invert_perm(self:TensorIterator, x) -> list:
     for d, p in enumerate(self.perm_): out[p] = x[d]
     return out
 
-# %% ../nbs/06a_tensor_iterator.ipynb #8ff2c412
+# %% ../nbs/06a_tensor_iterator.ipynb #d18dbd6a
 def _resize_output(t:Tensor, shape, strides=None) -> bool:
     "ATen's `resize_output` + restride: give `out=` tensor `t` a new shape (warns if it had elements)."
     impl = t._impl
@@ -664,7 +664,7 @@ def coalesce_dimensions(self:TensorIterator):
     for op in ops: del op.stride_bytes[prev + 1:]
     self.has_coalesced_dimensions_ = True
 
-# %% ../nbs/06a_tensor_iterator.ipynb #9e9bfd84
+# %% ../nbs/06a_tensor_iterator.ipynb #fa19bde9
 @patch
 def ndim(self:TensorIterator) -> int:
     "Number of iteration dims (after coalescing)."
@@ -739,7 +739,7 @@ def __repr__(self:TensorIterator):
     return (f'TensorIterator(shape={self.shape_}, common_dtype={self.common_dtype_}, fast_setup={self.fast_setup_type_},\n  ' +
             '\n  '.join(repr(op) for op in self.operands_) + ')')
 
-# %% ../nbs/06a_tensor_iterator.ipynb #c45e1e52
+# %% ../nbs/06a_tensor_iterator.ipynb #ba087f53
 def iteration_order_svg(t:Tensor, cell:int=28) -> str:
     "SVG of a 2-d tensor's cells numbered in the order a TensorIterator visits them for `t + 1`."
     it = TensorIteratorConfig().add_output(None).add_input(t).build()
@@ -757,7 +757,7 @@ def iteration_order_svg(t:Tensor, cell:int=28) -> str:
     parts.append(f'<text x="5" y="{rows * cell + 25}">shape {list(impl.sizes())} strides {list(st)} → iterator shape {it.shape_}, out strides {list(it.output().stride())}</text></svg>')
     return ''.join(parts)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #ebae37e7
+# %% ../nbs/06a_tensor_iterator.ipynb #9af6d188
 def _cfg_ops(cfg, out, *ins):
     cfg.add_output(out)
     for x in ins: cfg.add_const_input(x)
@@ -806,7 +806,7 @@ def reduce_op(cls:TensorIterator, out, a) -> TensorIterator:
     return TensorIteratorConfig().set_check_mem_overlap(False).promote_inputs_to_common_dtype(True).resize_outputs(False) \
         .is_reduction(True).add_output(out).add_const_input(a).build()
 
-# %% ../nbs/06a_tensor_iterator.ipynb #fd0273a1
+# %% ../nbs/06a_tensor_iterator.ipynb #c21b1bb0
 try:                                     # numpy >= 2: set the error state directly (np.errstate costs ~1.5 µs per use)
     from numpy._core._multiarray_umath import _make_extobj, _extobj_contextvar
     _IGNORE = _make_extobj(all='ignore')
@@ -833,7 +833,7 @@ def _blocks(shape, begin:int, end:int):
         yield idx, k, count
         p += count * pref[k]
 
-# %% ../nbs/06a_tensor_iterator.ipynb #f5b61667
+# %% ../nbs/06a_tensor_iterator.ipynb #80fcf447
 TILE = 128                                                  # tile edge, in elements (TILE² × operands fits in L2)
 
 @patch
