@@ -39,8 +39,9 @@ def main():
     A_np, B_np = rng.standard_normal((4096, 4096), dtype=np.float32), rng.standard_normal((4096, 4096), dtype=np.float32)
     row_np = rng.standard_normal(4096, dtype=np.float32)
     s_np, s2_np = rng.standard_normal((4, 4), dtype=np.float32), rng.standard_normal((4, 4), dtype=np.float32)
-    a, b, A, B, row, s, s2 = (tt.tensor(x) for x in (a_np, b_np, A_np, B_np, row_np, s_np, s2_np))
-    Bt = tt.from_numpy(B_np.T) if not hasattr(tt.Tensor, 't') else B.t()
+    # every library gets its own copy of the same numpy-allocated inputs (torch.from_numpy / tt.from_numpy)
+    a, b, A, B, row, s, s2 = (tt.from_numpy(x.copy()) for x in (a_np, b_np, A_np, B_np, row_np, s_np, s2_np))
+    Bt = B.t() if hasattr(tt.Tensor, 't') else tt.tensor_impl.alias_with_sizes_and_strides(B, (4096, 4096), (1, 4096))
     if torch:
         a_t, b_t, A_t, B_t, row_t, s_t, s2_t = (torch.from_numpy(x.copy()) for x in (a_np, b_np, A_np, B_np, row_np, s_np, s2_np))
     cases = [

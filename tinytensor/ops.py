@@ -11,7 +11,7 @@ __all__ = ['subtract', 'multiply', 'divide', 'true_divide', 'negative', 'absolut
            'exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'reciprocal', 'sigmoid', 'logical_not', 'bitwise_not', 'clamp',
            'clamp_min', 'clamp_max', 'relu', 'where']
 
-# %% ../nbs/06b_ops.ipynb #de4972d3
+# %% ../nbs/06b_ops.ipynb #180b2fc8
 import builtins, math, numbers
 import numpy as np
 from fastcore.basics import patch
@@ -25,7 +25,7 @@ from .factories import _empty_impl, _np_read, _np_write, like_strides, _check_dt
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on)
 
-# %% ../nbs/06b_ops.ipynb #5a27f416
+# %% ../nbs/06b_ops.ipynb #3a70e251
 _REDUCED = (_dt.float16, _dt.bfloat16)
 
 def _opmath(d:dtype):
@@ -46,7 +46,7 @@ def _is_integral(d:dtype, include_bool:bool=False) -> bool:
 def _not_impl(name, d:dtype):
     TORCH_CHECK_NOT_IMPLEMENTED(False, '"', name, '" not implemented for \'', d.short, "'")
 
-# %% ../nbs/06b_ops.ipynb #7d5d7f47
+# %% ../nbs/06b_ops.ipynb #f047b285
 _SCALARS = (numbers.Number, np.generic)
 
 def _operand(x, name:str='other'):
@@ -85,7 +85,7 @@ def _fast_binary(a, b, uf):
     finally: _errs_on(tok)
     return out
 
-# %% ../nbs/06b_ops.ipynb #763ec0b8
+# %% ../nbs/06b_ops.ipynb #638dbb3d
 def _run(it:TensorIterator, loop, out=None) -> Tensor:
     if loop is not None: it.for_each(loop)
     it.cast_outputs()
@@ -99,7 +99,7 @@ def _binary(preset, make_loop, a, b, out=None, check=None) -> Tensor:
     if check is not None: check(it)
     return _run(it, make_loop(it), out)
 
-# %% ../nbs/06b_ops.ipynb #92f3bd14
+# %% ../nbs/06b_ops.ipynb #1e0d1d24
 def _alpha_check(d:dtype, alpha):
     TORCH_CHECK(not isinstance(alpha, (builtins.bool, np.bool_)) or d is _dt.bool, "Boolean alpha only supported for Boolean results.")
     TORCH_CHECK(d.is_floating_point or d.is_complex or isinstance(alpha, (numbers.Integral, np.integer, np.bool_)),
@@ -155,7 +155,7 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     "`other - alpha * input`, as `torch.rsub`."
     return sub(_operand(other), input, alpha=alpha)
 
-# %% ../nbs/06b_ops.ipynb #8a48db0e
+# %% ../nbs/06b_ops.ipynb #a71ac1a6
 def _scalar_b_loop(it, fn):
     "For reduced-float ops whose second operand is one element: compute with its original value in float32."
     d = it.common_dtype()
@@ -242,7 +242,7 @@ def remainder(input, other, *, out=None) -> Tensor:
     "Python-style modulus (sign of the divisor), as `torch.remainder`."
     return _binary(TensorIterator.binary_op, _remainder_loop, input, other, out)
 
-# %% ../nbs/06b_ops.ipynb #96207464
+# %% ../nbs/06b_ops.ipynb #6487671f
 def _powi(o, x, y):
     neg = y < 0
     r = np.power(x, np.where(neg, 0, y).astype(y.dtype, copy=False))
@@ -304,7 +304,7 @@ def pow(input, exponent, *, out=None) -> Tensor:
         return _run(it, loop, out)
     return _binary(TensorIterator.binary_op, _pow_loop, input, exponent, out)
 
-# %% ../nbs/06b_ops.ipynb #41399766
+# %% ../nbs/06b_ops.ipynb #1a3b3cad
 def _simple(uf, bool_uf=None, kernel_name=None, integral_only=False):
     def make(it):
         d = it.common_dtype()
@@ -390,7 +390,7 @@ def logical_xor(input, other, *, out=None) -> Tensor:
     _tensor_only('logical_xor', other)
     return _binary(TensorIterator.comparison_op, _logical(np.logical_xor), input, other, out)
 
-# %% ../nbs/06b_ops.ipynb #c58869d3
+# %% ../nbs/06b_ops.ipynb #d817124b
 def promotion_html(dtypes=None, others=None) -> str:
     "HTML table of the dtype of `a + b` for tensors `a` of each dtype against tensors, 0-dim tensors and Python scalars."
     dtypes = dtypes or [_dt.bool, _dt.uint8, _dt.int8, _dt.int32, _dt.int64, _dt.float16, _dt.bfloat16, _dt.float32, _dt.float64]
@@ -411,7 +411,7 @@ def promotion_html(dtypes=None, others=None) -> str:
     return (f'<table style="font-size:11px;border-collapse:collapse"><tr><th>a \\ b</th>{head}</tr>{"".join(rows)}</table>'
             '<div style="font-size:10px">highlighted: the result is not a\'s dtype</div>')
 
-# %% ../nbs/06b_ops.ipynb #94a6db41
+# %% ../nbs/06b_ops.ipynb #362f2017
 def _unary(preset, make_loop, input, out=None) -> Tensor:
     TORCH_CHECK_TYPE(isinstance(input, Tensor), "argument 'input' must be Tensor, not ", type(input).__name__)
     it = preset(out, input)
@@ -478,7 +478,7 @@ def bitwise_not(input, *, out=None) -> Tensor:
     "Bitwise NOT of an integral or bool tensor."
     return _unary(TensorIterator.unary_op, _simple(np.invert, None, 'bitwise_not_cpu', True), input, out)
 
-# %% ../nbs/06b_ops.ipynb #179ba78a
+# %% ../nbs/06b_ops.ipynb #662cbbb9
 def _clamp_np(x, lo, hi, o):
     r = x
     if lo is not None: r = np.maximum(r, lo)
@@ -544,7 +544,7 @@ def where(condition, input, other, *, out=None) -> Tensor:
         np.copyto(o, b); np.copyto(o, a, where=c)
     return _run(it, loop, out)
 
-# %% ../nbs/06b_ops.ipynb #a0381663
+# %% ../nbs/06b_ops.ipynb #b958841f
 @patch
 def copy_(self:Tensor, src, non_blocking:bool=False) -> Tensor:
     "Copy `src` (broadcast, cast) into `self` in place, as `Tensor.copy_`."
@@ -640,7 +640,7 @@ for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.flo
                ('bool', _dt.bool)]:
     setattr(Tensor, _n, _conv(_d))
 
-# %% ../nbs/06b_ops.ipynb #ab46dde5
+# %% ../nbs/06b_ops.ipynb #3e25d6a9
 def _method(f):
     def m(self, *args, **kw): return f(self, *args, **kw)
     m.__name__ = m.__qualname__ = f.__name__; m.__doc__ = f.__doc__
@@ -675,7 +675,7 @@ def where(self:Tensor, condition, y) -> Tensor:
     "`where(condition, self, y)`."
     return where(condition, self, y)
 
-# %% ../nbs/06b_ops.ipynb #f77781bd
+# %% ../nbs/06b_ops.ipynb #e89f6004
 def _ok(o): return isinstance(o, (Tensor,) + _SCALARS)
 
 def _binop(f, reflected=False):

@@ -1,0 +1,123 @@
+"TensorIterator against torch: output layouts, broadcasting, meta tensors, threads and tiles."
+import numpy as np
+import pytest
+torch = pytest.importorskip("torch")
+import tinytensor as tt
+from tinytensor.tensor_iterator import (TensorIteratorConfig, TensorIterator, parallel_for, GRAIN_SIZE, _blocks,
+                                        has_internal_overlap, get_overlap_status)
+from tinytensor.tensor_impl import alias_with_sizes_and_strides
+from ttgen import LAYOUTS, pair, rand_shapes, run_both, check_results, same
+
+def test_output_layout_follows_inputs_like_torch():
+    "500 random layout combinations: the allocated output has torch's shape and strides."
+    rng = np.random.default_rng(0)
+    bad = []
+    for i in range(500):
+        k = int(rng.integers(1, 4))
+        shapes, _ = rand_shapes(rng, k)
+        ins = [pair(rng, s, 'float32', str(rng.choice(LAYOUTS + ['cl', 'cl', 'perm']))) for s in shapes]
+        def run_tt():
+            if k == 1: return tt.exp(ins[0][0]) if rng_k else ins[0][0] + 0
+            c = TensorIteratorConfig().add_output(None)           # the raw iterator, as add's meta function builds it
+            for x, _ in ins: c.add_input(x)
+            return c.build().output()
+        def run_th():
+            if k == 1: return torch.exp(ins[0][1]) if rng_k else ins[0][1] + 0
+            return ins[0][1] + ins[1][1]
+        rng_k = bool(rng.random() < 0.5)
+        if k == 3:
+            cond = [pair(rng, shapes[0], 'bool', str(rng.choice(LAYOUTS)))]
+            ins = cond + ins[1:]
+            r = run_both(lambda: tt.where(ins[0][0], ins[1][0], ins[2][0]), lambda: torch.where(ins[0][1], ins[1][1], ins[2][1]))
+        else: r = run_both(run_tt, run_th)
+        if not isinstance(r[0], Exception) and not isinstance(r[1], Exception):
+            if tuple(r[0].shape) != tuple(r[1].shape) or tuple(r[0].stride()) != tuple(r[1].stride()):
+                bad.append(f'{[tuple(y.shape) for _, y in ins]} {[y.stride() for _, y in ins]}: {r[0].shape}/{r[0].stride()} vs {tuple(r[1].shape)}/{r[1].stride()}')
+        elif type(r[0]) is not type(r[1]): bad.append(f'{shapes}: {r}')
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def test_broadcast_errors_like_torch():
+    rng = np.random.default_rng(1)
+    for i in range(200):
+        a = tuple(int(x) for x in rng.integers(1, 4, int(rng.integers(0, 4))))
+        b = tuple(int(x) for x in rng.integers(1, 4, int(rng.integers(0, 4))))
+        r = run_both(lambda: tt.ones(a) + tt.ones(b), lambda: torch.ones(a) + torch.ones(b))
+        assert check_results(*r, ctx=f'{a} {b}') is None
+        if isinstance(r[1], Exception): assert str(r[0]) == str(r[1])
+
+def test_meta_device_builds_without_memory():
+    for layout in ('contig', 'transpose', 'cl', 'expand', 'perm'):
+        x_tt, x_th = pair(np.random.default_rng(2), (2, 3, 4, 5), 'float32', layout)
+        m_tt = alias_with_sizes_and_strides(tt.empty(x_tt.untyped_storage().nbytes() // 4, device='meta'), x_tt.shape, x_tt.stride(), x_tt.storage_offset())
+        m_th = torch.empty(x_th.untyped_storage().nbytes() // 4, device='meta').as_strided(x_th.shape, x_th.stride(), x_th.storage_offset())
+        for f in (lambda x: x + 1, lambda x: x * x, lambda x: tt.exp(x) if isinstance(x, tt.Tensor) else torch.exp(x), lambda x: x.sum(1)):
+            a, b = f(m_tt), f(m_th)
+            assert a.is_meta and (tuple(a.shape), tuple(a.stride()), a.dtype.name) == (tuple(b.shape), tuple(b.stride()), str(b.dtype)[6:])
+
+def test_outputs_before_inputs():
+    with pytest.raises(RuntimeError, match='add all outputs first'):
+        TensorIteratorConfig().add_input(tt.ones(2)).add_output(None)
+
+def test_overlap_statuses():
+    x = tt.zeros(10)
+    assert has_internal_overlap(alias_with_sizes_and_strides(x, (3, 2), (0, 1))) == 'Yes'
+    assert get_overlap_status(alias_with_sizes_and_strides(x, (4,), (1,), 0), alias_with_sizes_and_strides(x, (4,), (1,), 2)) == 'Partial'
+    assert get_overlap_status(alias_with_sizes_and_strides(x, (4,), (1,), 0), alias_with_sizes_and_strides(x, (4,), (1,), 4)) == 'No'
+    with pytest.raises(RuntimeError, match='some elements of the input tensor'):
+        alias_with_sizes_and_strides(x, (4,), (1,), 1).copy_(alias_with_sizes_and_strides(x, (4,), (1,), 0))
+
+def test_blocks_cover_ranges_exactly():
+    rng = np.random.default_rng(3)
+    for i in range(300):
+        shape = [int(s) for s in rng.integers(1, 6, int(rng.integers(1, 5)))]
+        n = int(np.prod(shape))
+        b = int(rng.integers(0, n)); e = int(rng.integers(b, n + 1))
+        seen = []
+        for idx, k, count in _blocks(shape, b, e):
+            inner = int(np.prod(shape[:k]))
+            start = sum(idx[d] * int(np.prod(shape[:d])) for d in range(len(shape)))
+            seen.extend(range(start, start + count * inner))
+        assert seen == list(range(b, e)), (shape, b, e)
+
+def test_threads_api():
+    old = tt.get_num_threads()
+    tt.set_num_threads(3); assert tt.get_num_threads() == 3
+    with pytest.raises(RuntimeError): tt.set_num_threads(0)
+    with pytest.raises(TypeError): tt.set_num_threads(1.5)
+    tt.set_num_threads(old)
+
+@pytest.mark.parametrize('threads', [1, 2, 4])
+def test_big_threaded_and_tiled_ops_match_torch(threads):
+    "Large operands (threads, tiles, partial rows) give the same values and layouts as torch."
+    old = tt.get_num_threads()
+    tt.set_num_threads(threads)
+    try:
+        rng = np.random.default_rng(threads)
+        a_np = rng.standard_normal((700, 600)).astype(np.float32)
+        b_np = rng.standard_normal((600, 700)).astype(np.float32)
+        c_np = rng.standard_normal((3, 200, 300)).astype(np.float32)
+        a, b, c = tt.from_numpy(a_np), tt.from_numpy(b_np), tt.from_numpy(c_np)
+        ta, tb, tc = torch.from_numpy(a_np), torch.from_numpy(b_np), torch.from_numpy(c_np)
+        bt = alias_with_sizes_and_strides(b, (700, 600), (1, 700))
+        ct = alias_with_sizes_and_strides(c, (300, 3, 200), (1, 60000, 300))         # permuted 3-d
+        cases = [(lambda: a + bt, lambda: ta + tb.T), (lambda: bt * a, lambda: tb.T * ta),
+                 (lambda: a + 1.5, lambda: ta + 1.5), (lambda: tt.exp(bt), lambda: torch.exp(tb.T)),
+                 (lambda: ct - tt.from_numpy(np.ascontiguousarray(c_np.transpose(2, 0, 1))), lambda: tc.permute(2, 0, 1) - tc.permute(2, 0, 1).contiguous()),
+                 (lambda: a.sum(0), lambda: ta.sum(0)), (lambda: bt.amax(1), lambda: tb.T.amax(1))]
+        for i, (f, g) in enumerate(cases):
+            r, e = f(), g()
+            if i == 5:                                   # float sums: accumulation order differs
+                assert r.shape == e.shape and r.stride() == e.stride() and np.allclose(r.numpy(), e.numpy(), rtol=1e-4, atol=1e-4)
+                continue
+            m = same(r, e, tol=i == 3)
+            assert m is None, (i, m)
+        o = tt.empty(700, 600)
+        tt.add(a, bt, out=o)
+        assert np.array_equal(o.numpy(), a_np + b_np.T)
+    finally: tt.set_num_threads(old)
+
+def test_parallel_for_ranges():
+    out = []
+    parallel_for(0, 10 * GRAIN_SIZE, GRAIN_SIZE, lambda b, e: out.append((b, e)))
+    assert sorted(out)[0][0] == 0 and sorted(out)[-1][1] == 10 * GRAIN_SIZE
+    assert sum(e - b for b, e in out) == 10 * GRAIN_SIZE
