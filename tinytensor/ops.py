@@ -11,7 +11,7 @@ __all__ = ['subtract', 'multiply', 'divide', 'true_divide', 'negative', 'absolut
            'exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'reciprocal', 'sigmoid', 'logical_not', 'bitwise_not', 'clamp',
            'clamp_min', 'clamp_max', 'relu', 'where']
 
-# %% ../nbs/06b_ops.ipynb #180b2fc8
+# %% ../nbs/06b_ops.ipynb #dada4b68
 import builtins, math, numbers
 import numpy as np
 from fastcore.basics import patch
@@ -23,9 +23,10 @@ from .tensor_impl import Tensor, preserve_format, contiguous_format
 from .storage import _MemoryView
 from .factories import _empty_impl, _np_read, _np_write, like_strides, _check_dtype, _device_ok
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
-                                        result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on)
+                                        result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
+                                        assert_no_internal_overlap)
 
-# %% ../nbs/06b_ops.ipynb #3a70e251
+# %% ../nbs/06b_ops.ipynb #66cdc6cf
 _REDUCED = (_dt.float16, _dt.bfloat16)
 
 def _opmath(d:dtype):
@@ -46,7 +47,7 @@ def _is_integral(d:dtype, include_bool:bool=False) -> bool:
 def _not_impl(name, d:dtype):
     TORCH_CHECK_NOT_IMPLEMENTED(False, '"', name, '" not implemented for \'', d.short, "'")
 
-# %% ../nbs/06b_ops.ipynb #f047b285
+# %% ../nbs/06b_ops.ipynb #4e2cef53
 _SCALARS = (numbers.Number, np.generic)
 
 def _operand(x, name:str='other'):
@@ -85,7 +86,7 @@ def _fast_binary(a, b, uf):
     finally: _errs_on(tok)
     return out
 
-# %% ../nbs/06b_ops.ipynb #638dbb3d
+# %% ../nbs/06b_ops.ipynb #7c82a50e
 def _run(it:TensorIterator, loop, out=None) -> Tensor:
     if loop is not None: it.for_each(loop)
     it.cast_outputs()
@@ -99,7 +100,7 @@ def _binary(preset, make_loop, a, b, out=None, check=None) -> Tensor:
     if check is not None: check(it)
     return _run(it, make_loop(it), out)
 
-# %% ../nbs/06b_ops.ipynb #1e0d1d24
+# %% ../nbs/06b_ops.ipynb #52abace7
 def _alpha_check(d:dtype, alpha):
     TORCH_CHECK(not isinstance(alpha, (builtins.bool, np.bool_)) or d is _dt.bool, "Boolean alpha only supported for Boolean results.")
     TORCH_CHECK(d.is_floating_point or d.is_complex or isinstance(alpha, (numbers.Integral, np.integer, np.bool_)),
@@ -155,7 +156,7 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     "`other - alpha * input`, as `torch.rsub`."
     return sub(_operand(other), input, alpha=alpha)
 
-# %% ../nbs/06b_ops.ipynb #a71ac1a6
+# %% ../nbs/06b_ops.ipynb #2ae1a376
 def _scalar_b_loop(it, fn):
     "For reduced-float ops whose second operand is one element: compute with its original value in float32."
     d = it.common_dtype()
@@ -242,7 +243,7 @@ def remainder(input, other, *, out=None) -> Tensor:
     "Python-style modulus (sign of the divisor), as `torch.remainder`."
     return _binary(TensorIterator.binary_op, _remainder_loop, input, other, out)
 
-# %% ../nbs/06b_ops.ipynb #6487671f
+# %% ../nbs/06b_ops.ipynb #5790bff6
 def _powi(o, x, y):
     neg = y < 0
     r = np.power(x, np.where(neg, 0, y).astype(y.dtype, copy=False))
@@ -304,7 +305,7 @@ def pow(input, exponent, *, out=None) -> Tensor:
         return _run(it, loop, out)
     return _binary(TensorIterator.binary_op, _pow_loop, input, exponent, out)
 
-# %% ../nbs/06b_ops.ipynb #1a3b3cad
+# %% ../nbs/06b_ops.ipynb #c663607c
 def _simple(uf, bool_uf=None, kernel_name=None, integral_only=False):
     def make(it):
         d = it.common_dtype()
@@ -390,7 +391,7 @@ def logical_xor(input, other, *, out=None) -> Tensor:
     _tensor_only('logical_xor', other)
     return _binary(TensorIterator.comparison_op, _logical(np.logical_xor), input, other, out)
 
-# %% ../nbs/06b_ops.ipynb #d817124b
+# %% ../nbs/06b_ops.ipynb #40e1d8e5
 def promotion_html(dtypes=None, others=None) -> str:
     "HTML table of the dtype of `a + b` for tensors `a` of each dtype against tensors, 0-dim tensors and Python scalars."
     dtypes = dtypes or [_dt.bool, _dt.uint8, _dt.int8, _dt.int32, _dt.int64, _dt.float16, _dt.bfloat16, _dt.float32, _dt.float64]
@@ -411,7 +412,7 @@ def promotion_html(dtypes=None, others=None) -> str:
     return (f'<table style="font-size:11px;border-collapse:collapse"><tr><th>a \\ b</th>{head}</tr>{"".join(rows)}</table>'
             '<div style="font-size:10px">highlighted: the result is not a\'s dtype</div>')
 
-# %% ../nbs/06b_ops.ipynb #362f2017
+# %% ../nbs/06b_ops.ipynb #78b9ecf0
 def _unary(preset, make_loop, input, out=None) -> Tensor:
     TORCH_CHECK_TYPE(isinstance(input, Tensor), "argument 'input' must be Tensor, not ", type(input).__name__)
     it = preset(out, input)
@@ -478,7 +479,7 @@ def bitwise_not(input, *, out=None) -> Tensor:
     "Bitwise NOT of an integral or bool tensor."
     return _unary(TensorIterator.unary_op, _simple(np.invert, None, 'bitwise_not_cpu', True), input, out)
 
-# %% ../nbs/06b_ops.ipynb #662cbbb9
+# %% ../nbs/06b_ops.ipynb #4a33015b
 def _clamp_np(x, lo, hi, o):
     r = x
     if lo is not None: r = np.maximum(r, lo)
@@ -544,7 +545,7 @@ def where(condition, input, other, *, out=None) -> Tensor:
         np.copyto(o, b); np.copyto(o, a, where=c)
     return _run(it, loop, out)
 
-# %% ../nbs/06b_ops.ipynb #b958841f
+# %% ../nbs/06b_ops.ipynb #b4d1eec6
 @patch
 def copy_(self:Tensor, src, non_blocking:bool=False) -> Tensor:
     "Copy `src` (broadcast, cast) into `self` in place, as `Tensor.copy_`."
@@ -554,6 +555,7 @@ def copy_(self:Tensor, src, non_blocking:bool=False) -> Tensor:
     si, ri = self._impl, src._impl
     if (si.storage_.get() is ri.storage_.get() and si.storage_offset_ == ri.storage_offset_ and si.strides() == ri.strides()
             and si.sizes() == ri.sizes() and si.dtype_ is ri.dtype_):
+        si.bump_version()                 # nothing to copy, but it still counts as an in-place write (ADInplaceOrView)
         return self
     TORCH_CHECK_NOT_IMPLEMENTED(not (ri.device_.device_type == DeviceType.Meta and si.device_.device_type != DeviceType.Meta),
                                 "Cannot copy out of meta tensor; no data!")
@@ -587,12 +589,15 @@ def _checked_value(v, d:dtype):
 @patch
 def fill_(self:Tensor, value) -> Tensor:
     "Set every element to `value` (a number or a 0-dim tensor), as `Tensor.fill_`."
-    if isinstance(value, Tensor):
+    from_tensor = isinstance(value, Tensor)
+    if from_tensor:                       # a 0-dim tensor value is cast like copy_ (no overflow check, imag dropped)
         TORCH_CHECK(value.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", value.dim(), " dimensions.")
+        assert_no_internal_overlap(self)  # the Tensor overload checks overlap; the Scalar one does not
         value = value.item() if not value.is_meta else 0
+        if isinstance(value, complex) and not self.dtype.is_complex: value = value.real
     TORCH_CHECK_TYPE(isinstance(value, _SCALARS), "fill_(): argument 'value' (position 1) must be Number, not ", type(value).__name__)
     if isinstance(value, np.generic): value = value.item()
-    value = _checked_value(value, self.dtype)
+    if not from_tensor: value = _checked_value(value, self.dtype)
     it = TensorIteratorConfig().set_check_mem_overlap(False).add_output(self).resize_outputs(False).check_all_same_dtype(False).build()
     if self.is_cpu:
         v = np.array(value).astype(self.dtype.np)[()] if not isinstance(value, complex) or self.dtype.is_complex else np.array(value.real).astype(self.dtype.np)[()]
@@ -640,7 +645,7 @@ for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.flo
                ('bool', _dt.bool)]:
     setattr(Tensor, _n, _conv(_d))
 
-# %% ../nbs/06b_ops.ipynb #3e25d6a9
+# %% ../nbs/06b_ops.ipynb #96a2364a
 def _method(f):
     def m(self, *args, **kw): return f(self, *args, **kw)
     m.__name__ = m.__qualname__ = f.__name__; m.__doc__ = f.__doc__
@@ -675,7 +680,7 @@ def where(self:Tensor, condition, y) -> Tensor:
     "`where(condition, self, y)`."
     return where(condition, self, y)
 
-# %% ../nbs/06b_ops.ipynb #e89f6004
+# %% ../nbs/06b_ops.ipynb #97931a3a
 def _ok(o): return isinstance(o, (Tensor,) + _SCALARS)
 
 def _binop(f, reflected=False):

@@ -8,7 +8,7 @@ Docs: https://tinytensor.github.io/tinytensor/reductions.html.md"""
 __all__ = ['max_return', 'min_return', 'make_reduction', 'reduction_layout_html', 'sum', 'prod', 'mean', 'amax', 'amin', 'all',
            'any', 'argmax', 'argmin', 'max', 'min', 'matmul']
 
-# %% ../nbs/06c_reductions.ipynb #e14b9664
+# %% ../nbs/06c_reductions.ipynb #0a042032
 import builtins, math, numbers
 from collections import namedtuple
 import numpy as np
@@ -23,7 +23,7 @@ from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_
                                         _resize_output, _errs_off, _errs_on, infer_size)
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum
 
-# %% ../nbs/06c_reductions.ipynb #6f3a002e
+# %% ../nbs/06c_reductions.ipynb #d4959768
 def _dim_mask(dim, ndim:int) -> list:
     "Which dims to reduce: `dim` may be None, an int, or a tuple/list (empty = all), as ATen's `make_dim_mask`."
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0): return [True] * ndim
@@ -60,7 +60,7 @@ def make_reduction(name:str, self:Tensor, dim, keepdim:bool, out_dtype:dtype, ou
     x = self if in_dtype is None or in_dtype is self.dtype else _to_dtype(self, in_dtype)
     return TensorIterator.reduce_op(viewed, x), result, mask
 
-# %% ../nbs/06c_reductions.ipynb #c6720cc5
+# %% ../nbs/06c_reductions.ipynb #7ebbcac2
 def reduction_layout_html(sizes=(2, 3, 4), dims=(0, 1, 2, (0, 2), None)) -> str:
     "HTML table of the TensorIterator set up by `sum(dim)` over a contiguous tensor of `sizes`, for each `dim`."
     x = _new_tensor(tuple(sizes), None, _dt.float32)
@@ -71,7 +71,7 @@ def reduction_layout_html(sizes=(2, 3, 4), dims=(0, 1, 2, (0, 2), None)) -> str:
     return ('<table style="font-size:11px"><tr><th>dim</th><th>result shape</th><th>iterator shape</th>'
             '<th>output byte strides</th><th>input byte strides</th></tr>' + ''.join(rows) + '</table>')
 
-# %% ../nbs/06c_reductions.ipynb #2ea1a97e
+# %% ../nbs/06c_reductions.ipynb #ef0d0ef6
 def _whole_views(it:TensorIterator):
     shape = it.shape_
     order = list(range(len(shape) - 1, -1, -1))
@@ -126,7 +126,7 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
         np.copyto(osq, r, casting='unsafe')
     finally: _errs_on(tok)
 
-# %% ../nbs/06c_reductions.ipynb #320f3353
+# %% ../nbs/06c_reductions.ipynb #2d6b2932
 def _acc(d:dtype):
     return np.dtype(np.float32) if d in _REDUCED else d.np
 
@@ -187,7 +187,7 @@ def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor
         finally: _errs_on(tok)
     return res
 
-# %% ../nbs/06c_reductions.ipynb #983bae31
+# %% ../nbs/06c_reductions.ipynb #f744c692
 def _check_nonempty(name, input, dim, mask):
     sizes = input._impl.sizes()
     if input.numel() == 0:
@@ -229,7 +229,7 @@ def any(input, dim=None, keepdim:bool=False, *, out=None) -> Tensor:
     "True where some element over `dim` is nonzero, as `torch.any`."
     return _bool_reduce('any', np.logical_or, input, dim, keepdim, out)
 
-# %% ../nbs/06c_reductions.ipynb #3d7f2e50
+# %% ../nbs/06c_reductions.ipynb #3fee23b1
 max_return = namedtuple('max', ['values', 'indices'])
 min_return = namedtuple('min', ['values', 'indices'])
 
@@ -283,7 +283,7 @@ def min(input, dim=None, keepdim:bool=False, *, other=None):
     "`min(t)`: the minimum; `min(t, dim)`: (values, indices); `min(t, other)`: `minimum`."
     return _max_min('min', min_return, np.argmin, amin, minimum, input, dim, keepdim, other)
 
-# %% ../nbs/06c_reductions.ipynb #08bcd290
+# %% ../nbs/06c_reductions.ipynb #7a0f36ba
 for _n, _f in dict(sum=sum, prod=prod, mean=mean, amax=amax, amin=amin, all=all, any=any, argmax=argmax, argmin=argmin).items():
     def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
     _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = _f.__doc__
@@ -298,7 +298,7 @@ def min(self:Tensor, dim=None, keepdim:bool=False):
     "See `min`."
     return min(self, dim, keepdim)
 
-# %% ../nbs/06c_reductions.ipynb #764b66d5
+# %% ../nbs/06c_reductions.ipynb #95fa9085
 def _ctype(d):
     return {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half', 'bfloat16': 'c10::BFloat16', 'int64': 'long int',
             'int32': 'int', 'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char', 'bool': 'bool'}.get(d.name, d.name)

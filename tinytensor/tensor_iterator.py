@@ -10,7 +10,7 @@ __all__ = ['GRAIN_SIZE', 'HUGEPAGE_THRESHOLD', 'TILE', 'TILE_J', 'set_num_thread
            'assert_no_partial_overlap', 'assert_no_overlap', 'infer_size', 'wrapped_scalar_tensor', 'result_type',
            'can_cast', 'OperandInfo', 'TensorIteratorConfig', 'TensorIterator', 'iteration_order_svg']
 
-# %% ../nbs/06a_tensor_iterator.ipynb #a3a17cec
+# %% ../nbs/06a_tensor_iterator.ipynb #b008e68a
 import os, math, threading, warnings, builtins, numbers
 import numpy as np
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +23,7 @@ from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, 
 from .storage import resize_bytes
 from .factories import _empty_impl, empty_like, _np_read, _np_write, _scalar_dtype, storage_nbytes, like_strides
 
-# %% ../nbs/06a_tensor_iterator.ipynb #bc001688
+# %% ../nbs/06a_tensor_iterator.ipynb #64b498ba
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
 _par = threading.local()
 _threads = {'n': builtins.max(1, os.cpu_count() or 1), 'pool': None}
@@ -80,7 +80,7 @@ def parallel_for(begin:int, end:int, # the index range [begin, end)
         except BaseException as ex: err = err or ex
     if err is not None: raise err
 
-# %% ../nbs/06a_tensor_iterator.ipynb #a5759349
+# %% ../nbs/06a_tensor_iterator.ipynb #d8195c21
 from .intrusive_ptr import make_intrusive
 from .storage import StorageImpl
 from .allocator import get_allocator
@@ -127,7 +127,7 @@ def _new_tensor(sizes:tuple, strides, d:dtype, device=CPU) -> Tensor:
     if n * d.itemsize >= HUGEPAGE_THRESHOLD: _advise_hugepages(t)
     return t
 
-# %% ../nbs/06a_tensor_iterator.ipynb #a4e2e3df
+# %% ../nbs/06a_tensor_iterator.ipynb #cdc81dd0
 def has_internal_overlap(t:Tensor) -> str:
     "'No', 'Yes' or 'TooHard': may two elements of `t` share memory? (`at::has_internal_overlap`)"
     impl = t._impl
@@ -164,7 +164,7 @@ def assert_no_overlap(a:Tensor, b:Tensor):
     "Refuse a write where `a` and `b` overlap at all (partly or fully)."
     TORCH_CHECK(get_overlap_status(a, b) not in ('Partial', 'Full'), _PARTIAL_MSG)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #47fc7bc0
+# %% ../nbs/06a_tensor_iterator.ipynb #2c5cda77
 def infer_size(a, b) -> tuple:
     "The broadcast of shapes `a` and `b`, as ATen's `infer_size`."
     na, nb = len(a), len(b)
@@ -179,7 +179,7 @@ def infer_size(a, b) -> tuple:
         out[i] = sb if sa == 1 else sa
     return tuple(out)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #73db158a
+# %% ../nbs/06a_tensor_iterator.ipynb #7f2c756f
 def _combine_categories(higher, lower):
     if higher is None: return lower
     if lower is None: return higher
@@ -229,7 +229,7 @@ def can_cast(frm:dtype, to:dtype) -> bool:
     if frm is not _dt.bool and to is _dt.bool: return False
     return True
 
-# %% ../nbs/06a_tensor_iterator.ipynb #a521e4e7
+# %% ../nbs/06a_tensor_iterator.ipynb #4cc214e6
 class OperandInfo:
     "One operand of a TensorIterator: tensor, byte strides, target dtype and role, as `at::OperandInfo`."
     __slots__ = ('tensor', 'original_tensor', 'stride_bytes', 'target_dtype', 'device', 'is_output',
@@ -248,7 +248,7 @@ class OperandInfo:
         role = 'output' + (' (read-write)' if self.is_read_write else '') if self.is_output else 'input'
         return f'OperandInfo({role}, {t}, stride_bytes={self.stride_bytes}, target_dtype={self.target_dtype})'
 
-# %% ../nbs/06a_tensor_iterator.ipynb #d49529a1
+# %% ../nbs/06a_tensor_iterator.ipynb #560ce556
 class TensorIteratorConfig:
     "Operands (outputs first) and flags for building a `TensorIterator`, as `at::TensorIteratorConfig`."
     def __init__(self):
@@ -333,7 +333,7 @@ class TensorIteratorConfig:
         "Run the build steps and return the `TensorIterator`."
         return TensorIterator(self)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #62c8d678
+# %% ../nbs/06a_tensor_iterator.ipynb #4bae2981
 class TensorIterator:
     "Shapes, dtypes, layouts and loops for elementwise ops and reductions, as `at::TensorIteratorBase`."
     def __init__(self, config:TensorIteratorConfig):
@@ -385,7 +385,7 @@ class TensorIterator:
                 inp = ops[j].tensor
                 if inp._impl is not out._impl: assert_no_partial_overlap(out, inp)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #de46032a
+# %% ../nbs/06a_tensor_iterator.ipynb #d622d0c1
 @patch
 def compute_shape(self:TensorIterator, config):
     "The broadcast shape of the operands (`shape_`), skipping outputs that will be resized."
@@ -417,7 +417,7 @@ def mark_resize_outputs(self:TensorIterator, config):
             TORCH_CHECK(config.is_reduction_, "output with shape ", list(op.tensor._impl.sizes()),
                         " doesn't match the broadcast shape ", self.shape_)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #c9143375
+# %% ../nbs/06a_tensor_iterator.ipynb #8de0fb44
 def _to_dtype(t:Tensor, d:dtype) -> Tensor:
     "`t.to(d)` keeping the layout (preserve_format), without going through the op layer."
     impl = t._impl
@@ -502,7 +502,7 @@ def compute_types(self:TensorIterator, config):
                 op.tensor = _to_dtype(op.tensor, common_dtype)
                 op.target_dtype = common_dtype
 
-# %% ../nbs/06a_tensor_iterator.ipynb #e2ba7500
+# %% ../nbs/06a_tensor_iterator.ipynb #c8768584
 @patch
 def compute_fast_setup_type(self:TensorIterator, config) -> str:
     "'CONTIGUOUS', 'CHANNELS_LAST', 'NON_OVERLAPPING_DENSE' or None."
@@ -535,7 +535,7 @@ def fast_set_up(self:TensorIterator, config) -> bool:
     self.fast_setup_type_ = kind
     return True
 
-# %% ../nbs/06a_tensor_iterator.ipynb #35582e8a
+# %% ../nbs/06a_tensor_iterator.ipynb #7fd5be9b
 @patch
 def compute_strides(self:TensorIterator, config):
     "Byte strides of every operand over `shape_`; 0 for broadcast dims."
@@ -594,7 +594,7 @@ def invert_perm(self:TensorIterator, x) -> list:
     for d, p in enumerate(self.perm_): out[p] = x[d]
     return out
 
-# %% ../nbs/06a_tensor_iterator.ipynb #33706042
+# %% ../nbs/06a_tensor_iterator.ipynb #861c109a
 def _resize_output(t:Tensor, shape, strides=None) -> bool:
     "ATen's `resize_output` + restride: give `out=` tensor `t` a new shape (warns if it had elements)."
     impl = t._impl
@@ -664,7 +664,7 @@ def coalesce_dimensions(self:TensorIterator):
     for op in ops: del op.stride_bytes[prev + 1:]
     self.has_coalesced_dimensions_ = True
 
-# %% ../nbs/06a_tensor_iterator.ipynb #56f35cfb
+# %% ../nbs/06a_tensor_iterator.ipynb #b301cdf8
 @patch
 def ndim(self:TensorIterator) -> int:
     "Number of iteration dims (after coalescing)."
@@ -739,7 +739,7 @@ def __repr__(self:TensorIterator):
     return (f'TensorIterator(shape={self.shape_}, common_dtype={self.common_dtype_}, fast_setup={self.fast_setup_type_},\n  ' +
             '\n  '.join(repr(op) for op in self.operands_) + ')')
 
-# %% ../nbs/06a_tensor_iterator.ipynb #989ce5ac
+# %% ../nbs/06a_tensor_iterator.ipynb #da8b504a
 def iteration_order_svg(t:Tensor, cell:int=28) -> str:
     "SVG of a 2-d tensor's cells numbered in the order a TensorIterator visits them for `t + 1`."
     it = TensorIteratorConfig().add_output(None).add_input(t).build()
@@ -757,7 +757,7 @@ def iteration_order_svg(t:Tensor, cell:int=28) -> str:
     parts.append(f'<text x="5" y="{rows * cell + 25}">shape {list(impl.sizes())} strides {list(st)} → iterator shape {it.shape_}, out strides {list(it.output().stride())}</text></svg>')
     return ''.join(parts)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #a93baa5c
+# %% ../nbs/06a_tensor_iterator.ipynb #737a1d68
 def _cfg_ops(cfg, out, *ins):
     cfg.add_output(out)
     for x in ins: cfg.add_const_input(x)
@@ -806,7 +806,7 @@ def reduce_op(cls:TensorIterator, out, a) -> TensorIterator:
     return TensorIteratorConfig().set_check_mem_overlap(False).promote_inputs_to_common_dtype(True).resize_outputs(False) \
         .is_reduction(True).add_output(out).add_const_input(a).build()
 
-# %% ../nbs/06a_tensor_iterator.ipynb #ab279f72
+# %% ../nbs/06a_tensor_iterator.ipynb #68cc59a9
 try:                                     # numpy >= 2: set the error state directly (np.errstate costs ~1.5 µs per use)
     from numpy._core._multiarray_umath import _make_extobj, _extobj_contextvar
     _IGNORE = _make_extobj(all='ignore')
@@ -833,7 +833,7 @@ def _blocks(shape, begin:int, end:int):
         yield idx, k, count
         p += count * pref[k]
 
-# %% ../nbs/06a_tensor_iterator.ipynb #2d9ae23b
+# %% ../nbs/06a_tensor_iterator.ipynb #a0f649f1
 TILE = 256                                                  # tile edge along dim 0 (the output's fastest dim), in elements
 TILE_J = 64                                                 # tile edge along the conflicting dim (measured: bench/bench_ops.py)
 
