@@ -9,7 +9,7 @@ __all__ = ['compute_storage_nbytes', 'infer_size', 'compute_stride', 'broadcast_
            'TensorAccessor', 'as_strided', 'reshape', 'transpose', 'permute', 'movedim', 'squeeze', 'unsqueeze',
            'flatten', 'narrow', 'diagonal', 'split', 'chunk', 'unbind', 'clone']
 
-# %% ../nbs/05a_views.ipynb #555159e4
+# %% ../nbs/05a_views.ipynb #ef7656fc
 import builtins, operator, warnings, math
 import numpy as np
 from fastcore.basics import patch
@@ -23,7 +23,7 @@ from .tensor_impl import (Tensor, TensorImpl, SizesAndStrides, Size, VariableVer
                                     contiguous_strides, compute_non_overlapping_and_dense)
 from .factories import empty_strided, like_strides, _np_read, _np_write
 
-# %% ../nbs/05a_views.ipynb #efe6ebbb
+# %% ../nbs/05a_views.ipynb #cd90cf43
 _new = object.__new__
 
 def _is_contig(sz, st) -> bool:
@@ -77,7 +77,7 @@ def _alias(t:Tensor, sizes:tuple, strides:tuple, offset:int, dt=None) -> Tensor:
     out = _new(Tensor); out._impl = impl
     return out
 
-# %% ../nbs/05a_views.ipynb #630e393e
+# %% ../nbs/05a_views.ipynb #55a9ca8b
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
 def _int(v, fname:str, arg:str) -> int:
@@ -89,8 +89,8 @@ def _int(v, fname:str, arg:str) -> int:
         raise TypeError(f"{fname}(): argument '{arg}' must be int, not {type(v).__name__}")
     return _int(operator.index(v), fname, arg)
 
-def _int_list(v, fname:str, arg:str) -> tuple:
-    "An `int[]` argument: one int or a sequence of ints."
+def _int_list(v, fname:str, arg:str, allow_int:bool=True) -> tuple:
+    "An `int[]` argument: a sequence of ints (or one int, where torch's signature allows it)."
     if type(v) is tuple or type(v) is Size:
         for x in v:
             if type(x) is not int or not (_I64_MIN <= x <= _I64_MAX): break
@@ -103,7 +103,7 @@ def _int_list(v, fname:str, arg:str) -> tuple:
                                 f"{type(x).__name__} at pos {i}")
             out.append(_int(x, fname, arg))
         return tuple(out)
-    if hasattr(v, '__index__') and not isinstance(v, builtins.bool): return (_int(v, fname, arg),)
+    if allow_int and hasattr(v, '__index__') and not isinstance(v, builtins.bool): return (_int(v, fname, arg),)
     raise TypeError(f"{fname}(): argument '{arg}' (position 1) must be tuple of ints, not {type(v).__name__}")
 
 def _varargs(args, fname:str, arg:str='size') -> tuple:
@@ -111,7 +111,7 @@ def _varargs(args, fname:str, arg:str='size') -> tuple:
     if len(args) == 1 and isinstance(args[0], (tuple, list, Size)): return _int_list(args[0], fname, arg)
     return _int_list(args, fname, arg)
 
-# %% ../nbs/05a_views.ipynb #5eda2eb8
+# %% ../nbs/05a_views.ipynb #9569be2b
 def compute_storage_nbytes(sizes, strides, itemsize:int, storage_offset:int=0) -> int:
     "Bytes reached by a geometry, with overflow checks, as ATen's `computeStorageNbytes`."
     TORCH_CHECK(len(sizes) == len(strides), "dimensionality of sizes (", len(sizes), ") must match dimensionality of strides (",
@@ -131,6 +131,8 @@ def _check_strided(impl:TensorImpl, sizes, strides, offset:int):
     TORCH_CHECK(len(sizes) == len(strides), "mismatch in length of strides and shape")
     for st in strides:
         TORCH_CHECK(st >= 0, "as_strided: Negative strides are not supported at the moment, got strides: ", list(strides))
+    for sz in sizes:   # Note [Negative sizes]: torch accepts e.g. sizes [0, -1] (0 bytes needed); we refuse them
+        TORCH_CHECK(sz >= 0, "Trying to create tensor with negative dimension ", sz, ": ", list(sizes))
     isz = impl.dtype_.itemsize
     need = compute_storage_nbytes(sizes, strides, isz)
     if need:
@@ -139,18 +141,27 @@ def _check_strided(impl:TensorImpl, sizes, strides, offset:int):
                     ", storage offset ", offset, ", and itemsize ", isz, " requiring a storage size of ", need + offset * isz,
                     " are out of bounds for storage of size ", have)
     TORCH_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset)
+    _check_numel(sizes)
+
+def _check_numel(sizes):
+    "c10's `safe_compute_numel`: uint64 products where an overflow sticks even if a later size is 0."
+    n = 1
+    for sz in sizes:
+        n *= sz
+        TORCH_CHECK(n < 1 << 64, "numel: integer multiplication overflow")
+    TORCH_CHECK(n <= _I64_MAX, "numel: integer multiplication overflow")
 
 @patch
 def as_strided(self:Tensor, size, # the view's sizes
                stride, # its strides, in elements (>= 0)
                storage_offset:int=None): # first element's position in the storage (default: self's)
     "A view with exactly this geometry over `self`'s storage; raises if it would reach outside it."
-    sizes, strides = _int_list(size, 'as_strided', 'size'), _int_list(stride, 'as_strided', 'stride')
+    sizes, strides = _int_list(size, 'as_strided', 'size', False), _int_list(stride, 'as_strided', 'stride', False)
     off = self._impl.storage_offset_ if storage_offset is None else _int(storage_offset, 'as_strided', 'storage_offset')
     _check_strided(self._impl, sizes, strides, off)
     return _alias(self, sizes, strides, off)
 
-# %% ../nbs/05a_views.ipynb #ef6c10c3
+# %% ../nbs/05a_views.ipynb #81f8c426
 def infer_size(shape:tuple, numel:int) -> tuple:
     "Fill in a `-1` in `shape` so that its product is `numel`, as ATen's `infer_size`."
     newsize, infer_dim = 1, None
@@ -174,7 +185,9 @@ def compute_stride(oldshape:tuple, oldstride:tuple, newshape:tuple):
     for s in oldshape: numel *= s
     if numel == 0:
         if oldshape == newshape: return oldstride
-        return contiguous_strides(newshape)
+        st = contiguous_strides(newshape)
+        TORCH_CHECK(not st or st[0] <= _I64_MAX, "Stride calculation overflowed")
+        return st
     newstride = [0] * len(newshape)
     view_d = len(newshape) - 1
     chunk_base_stride = oldstride[-1]
@@ -193,7 +206,7 @@ def compute_stride(oldshape:tuple, oldstride:tuple, newshape:tuple):
     if view_d != -1: return None
     return tuple(newstride)
 
-# %% ../nbs/05a_views.ipynb #376945f9
+# %% ../nbs/05a_views.ipynb #29c7944b
 def _view_dtype(self:Tensor, d:dtype) -> Tensor:
     impl = self._impl
     old, new = impl.dtype_.itemsize, d.itemsize
@@ -234,6 +247,7 @@ def view(self:Tensor, *shape) -> Tensor:
     impl = self._impl
     sz = impl.sizes_and_strides_.sizes
     if -1 in shape or impl.numel_ != _prod(shape): shape = infer_size(shape, impl.numel_)
+    if impl.numel_ == 0: _check_numel(shape)
     st = compute_stride(sz, impl.sizes_and_strides_.strides, shape)
     TORCH_CHECK(st is not None, _VIEW_ERR)
     return _alias(self, shape, st, impl.storage_offset_)
@@ -250,7 +264,7 @@ def view_as(self:Tensor, other:Tensor) -> Tensor:
     "`self.view(other.size())`."
     return self.view(other._impl.sizes_and_strides_.sizes)
 
-# %% ../nbs/05a_views.ipynb #0dbd1956
+# %% ../nbs/05a_views.ipynb #32fd7442
 @patch
 def copy_(self:Tensor, src:Tensor, # the values to copy (broadcast to self's shape, cast to self's dtype)
           non_blocking:bool=False) -> Tensor:
@@ -324,7 +338,7 @@ def zero_(self:Tensor) -> Tensor:
     "Set every element to 0, bumping the version."
     return self.fill_(0)
 
-# %% ../nbs/05a_views.ipynb #36c9f211
+# %% ../nbs/05a_views.ipynb #02173b0d
 def _channels_last_strides(sizes) -> tuple:
     "c10's `get_channels_last_strides_2d/3d`: NHWC / NDHWC strides, *without* clamping size-0 dims to 1."
     n = len(sizes)
@@ -367,6 +381,7 @@ def reshape(self:Tensor, *shape) -> Tensor:
     shape = _varargs(shape, 'reshape', 'shape')
     impl = self._impl
     shape = infer_size(shape, impl.numel_)
+    if impl.numel_ == 0: _check_numel(shape)
     st = compute_stride(impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides, shape)
     if st is not None: return _alias(self, shape, st, impl.storage_offset_)
     out = self.clone(memory_format=contiguous_format)
@@ -378,7 +393,7 @@ def reshape_as(self:Tensor, other:Tensor) -> Tensor:
     "`self.reshape(other.size())`."
     return self.reshape(other._impl.sizes_and_strides_.sizes)
 
-# %% ../nbs/05a_views.ipynb #ed3f4d7a
+# %% ../nbs/05a_views.ipynb #b430b306
 @patch
 def is_contiguous(self:Tensor, memory_format:memory_format=contiguous_format) -> bool:
     "Whether the elements are dense in row-major (or the given channels-last format's) order."
@@ -389,7 +404,7 @@ def is_contiguous(self:Tensor, memory_format:memory_format=contiguous_format) ->
                 "is_contiguous: unsupported memory format ", memory_format)
     return impl.is_contiguous_
 
-# %% ../nbs/05a_views.ipynb #cf91e207
+# %% ../nbs/05a_views.ipynb #c5644499
 @patch
 def select(self:Tensor, dim:int, index:int) -> Tensor:
     "The slice at `index` along `dim`, with that dim removed."
@@ -435,7 +450,7 @@ def narrow(self:Tensor, dim:int, start:int, length:int) -> Tensor:
     TORCH_CHECK(start <= cur - length, "start (", start, ") + length (", length, ") exceeds dimension size (", cur, ").")
     return _slice(self, d, start, start + length, 1)
 
-# %% ../nbs/05a_views.ipynb #cc7f0b04
+# %% ../nbs/05a_views.ipynb #40288387
 def _index_type_error(x):
     raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got "
                      f"{type(x).__name__})")
@@ -508,7 +523,7 @@ def _advanced_index_unsupported(x):
     raise NotImplementedError(f"tinytensor: advanced indexing with {type(x).__name__} is not implemented (only ints, slices, "
                               "None and ... : basic indexing, which always returns a view)")
 
-# %% ../nbs/05a_views.ipynb #f0e1adb7
+# %% ../nbs/05a_views.ipynb #1d4c6b95
 @patch
 def __setitem__(self:Tensor, idx, value):
     "Write `value` (number or broadcastable tensor) into the view `self[idx]`."
@@ -530,7 +545,7 @@ def _scalar_tensor(v, like:Tensor) -> Tensor:
             _np_write(out)[...] = v
     return out
 
-# %% ../nbs/05a_views.ipynb #7cc7b007
+# %% ../nbs/05a_views.ipynb #20be2774
 @patch
 def transpose(self:Tensor, dim0:int, dim1:int) -> Tensor:
     "Swap two dims (sizes and strides)."
@@ -618,7 +633,7 @@ def moveaxis(self:Tensor, source, destination) -> Tensor:
     "numpy's name for `movedim`."
     return self.movedim(source, destination)
 
-# %% ../nbs/05a_views.ipynb #c2b19d3f
+# %% ../nbs/05a_views.ipynb #98f9c3e2
 @patch
 def expand(self:Tensor, *sizes) -> Tensor:
     "Broadcast size-1 dims (and new leading dims) to `sizes` with stride 0; `-1` keeps a size."
@@ -684,7 +699,7 @@ def broadcast_tensors(*tensors) -> tuple:
     for t in tensors: shape = _broadcast_pair(shape, t._impl.sizes_and_strides_.sizes) if shape != () or t.dim() else shape
     return tuple(t if t._impl.sizes_and_strides_.sizes == shape else t.expand(shape) for t in tensors)
 
-# %% ../nbs/05a_views.ipynb #8df13565
+# %% ../nbs/05a_views.ipynb #e685d510
 @patch
 def unsqueeze(self:Tensor, dim:int) -> Tensor:
     "Insert a size-1 dim at `dim`."
@@ -735,7 +750,7 @@ def unflatten(self:Tensor, dim:int, sizes) -> Tensor:
                       dim, " (", cur, ") in the input tensor")
     return self.view(sz[:d] + sizes + sz[d + 1:])
 
-# %% ../nbs/05a_views.ipynb #0abee4e9
+# %% ../nbs/05a_views.ipynb #a4a34c56
 @patch
 def unfold(self:Tensor, dimension:int, size:int, step:int) -> Tensor:
     "All windows of length `size` along `dimension`, `step` apart, as a new last dim."
@@ -821,7 +836,7 @@ def __iter__(self:Tensor):
     TORCH_CHECK_TYPE(self.dim() > 0, "iteration over a 0-d tensor")
     return (self.select(0, i) for i in range(self._impl.sizes_and_strides_.sizes[0]))
 
-# %% ../nbs/05a_views.ipynb #027746b6
+# %% ../nbs/05a_views.ipynb #ea84e871
 @patch
 def detach(self:Tensor) -> Tensor:
     "Same storage and version counter, but not a view (`_base` is None)."
@@ -839,7 +854,7 @@ def _lazy_clone(self:Tensor) -> Tensor:
     return Tensor._make(TensorImpl(sp, impl.dtype_, impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides,
                                    impl.storage_offset_))
 
-# %% ../nbs/05a_views.ipynb #33327915
+# %% ../nbs/05a_views.ipynb #f61e811b
 class TensorAccessor:
     "Typed element access by strides, as `at::TensorAccessor`: `acc[i][j]` is storage[offset + i*stride0 + j*stride1]."
     __slots__ = ('_data', '_sizes', '_strides', '_offset')
@@ -879,7 +894,7 @@ def accessor(self:Tensor, dtype:dtype=None, # expected dtype (checked when given
     data = raw[:(len(raw) // isz) * isz].view(impl.dtype_.np)
     return TensorAccessor(data, impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides, impl.storage_offset_)
 
-# %% ../nbs/05a_views.ipynb #6b056cb0
+# %% ../nbs/05a_views.ipynb #cd19f0ac
 def as_strided(input:Tensor, size, stride, storage_offset:int=None) -> Tensor:
     "`input.as_strided(size, stride, storage_offset)`."
     return input.as_strided(size, stride, storage_offset)
