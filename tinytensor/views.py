@@ -9,7 +9,7 @@ __all__ = ['compute_storage_nbytes', 'infer_size', 'compute_stride', 'broadcast_
            'TensorAccessor', 'as_strided', 'reshape', 'transpose', 'permute', 'movedim', 'squeeze', 'unsqueeze',
            'flatten', 'narrow', 'diagonal', 'split', 'chunk', 'unbind', 'clone']
 
-# %% ../nbs/05a_views.ipynb #6459dece
+# %% ../nbs/05a_views.ipynb #e09b44d3
 import builtins, operator, warnings, math
 import numpy as np
 from fastcore.basics import patch
@@ -20,10 +20,10 @@ from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import (Tensor, TensorImpl, SizesAndStrides, Size, VariableVersion, contiguous_format,
                                     channels_last, channels_last_3d, preserve_format, memory_format,
-                                    contiguous_strides, compute_non_overlapping_and_dense)
+                                    contiguous_strides, compute_non_overlapping_and_dense, compute_strides_like_channels_last)
 from .factories import empty_strided, like_strides, _np_read, _np_write
 
-# %% ../nbs/05a_views.ipynb #4e670d76
+# %% ../nbs/05a_views.ipynb #8fa226ca
 _new = object.__new__
 
 def _is_contig(sz, st) -> bool:
@@ -39,6 +39,34 @@ def _is_contig(sz, st) -> bool:
                 return False
             expected *= s
     return True
+
+def _is_nod(sz, st) -> bool:
+    "c10's `compute_non_overlapping_and_dense` with a key-free tuple sort (same result: size<2 dims never matter)."
+    if len(sz) == 1: return sz[0] < 2 or st[0] == 1
+    require = 1
+    for s, z in sorted([(st[d], sz[d]) for d in range(len(sz)) if sz[d] >= 2]):
+        if s != require: return False
+        require *= z
+    return True
+
+def _is_cl4(sz, st) -> bool:
+    "Channels-last contiguity of a 4-d tensor (dims in C, W, H, N order; size-1 dims skipped; no empty shortcut)."
+    expected = 1
+    for d in (1, 3, 2, 0):
+        s = sz[d]
+        if s != 1:
+            if st[d] != expected: return False
+            expected *= s
+    return True
+
+_CS = {}
+def _cstrides(sizes:tuple) -> tuple:
+    "Cached `contiguous_strides` (shapes repeat a lot in real programs)."
+    st = _CS.get(sizes)
+    if st is None:
+        if len(_CS) > 4096: _CS.clear()
+        st = _CS[sizes] = contiguous_strides(sizes)
+    return st
 
 def _make_impl(src:TensorImpl, sizes:tuple, strides:tuple, offset:int, dt=None) -> TensorImpl:
     "A `TensorImpl` over `src`'s storage sharing its version counter (no checks; flags computed)."
@@ -60,12 +88,18 @@ def _make_impl(src:TensorImpl, sizes:tuple, strides:tuple, offset:int, dt=None) 
     for s in sizes: n *= s
     impl.numel_ = n
     nd = len(sizes)
-    if nd == 4 or nd == 5: impl.refresh_contiguous()
+    if nd == 4:
+        c = impl.is_contiguous_ = _is_contig(sizes, strides)
+        cl = impl.is_channels_last_contiguous_ = _is_cl4(sizes, strides)
+        impl.is_channels_last_3d_contiguous_ = impl.is_channels_last_3d_ = False
+        impl.is_channels_last_ = compute_strides_like_channels_last(sizes, strides, 4)
+        impl.is_non_overlapping_and_dense_ = c or cl or _is_nod(sizes, strides)
+    elif nd == 5: impl.refresh_contiguous()
     else:
         c = impl.is_contiguous_ = _is_contig(sizes, strides)
         impl.is_channels_last_contiguous_ = impl.is_channels_last_3d_contiguous_ = False
         impl.is_channels_last_ = impl.is_channels_last_3d_ = False
-        impl.is_non_overlapping_and_dense_ = c or compute_non_overlapping_and_dense(sizes, strides)
+        impl.is_non_overlapping_and_dense_ = c or _is_nod(sizes, strides)
     return impl
 
 def _alias(t:Tensor, sizes:tuple, strides:tuple, offset:int, dt=None) -> Tensor:
@@ -77,7 +111,7 @@ def _alias(t:Tensor, sizes:tuple, strides:tuple, offset:int, dt=None) -> Tensor:
     out = _new(Tensor); out._impl = impl
     return out
 
-# %% ../nbs/05a_views.ipynb #de0b6adc
+# %% ../nbs/05a_views.ipynb #7e1c7791
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
 def _int(v, fname:str, arg:str) -> int:
@@ -111,7 +145,7 @@ def _varargs(args, fname:str, arg:str='size') -> tuple:
     if len(args) == 1 and isinstance(args[0], (tuple, list, Size)): return _int_list(args[0], fname, arg)
     return _int_list(args, fname, arg)
 
-# %% ../nbs/05a_views.ipynb #4e9512cc
+# %% ../nbs/05a_views.ipynb #49539320
 def compute_storage_nbytes(sizes, strides, itemsize:int, storage_offset:int=0) -> int:
     "Bytes reached by a geometry, with overflow checks, as ATen's `computeStorageNbytes`."
     TORCH_CHECK(len(sizes) == len(strides), "dimensionality of sizes (", len(sizes), ") must match dimensionality of strides (",
@@ -161,7 +195,7 @@ def as_strided(self:Tensor, size, # the view's sizes
     _check_strided(self._impl, sizes, strides, off)
     return _alias(self, sizes, strides, off)
 
-# %% ../nbs/05a_views.ipynb #8acc275b
+# %% ../nbs/05a_views.ipynb #3633cece
 def infer_size(shape:tuple, numel:int) -> tuple:
     "Fill in a `-1` in `shape` so that its product is `numel`, as ATen's `infer_size`."
     newsize, infer_dim = 1, None
@@ -208,7 +242,7 @@ def compute_stride(oldshape:tuple, oldstride:tuple, newshape:tuple):
     if view_d != -1: return None
     return tuple(newstride)
 
-# %% ../nbs/05a_views.ipynb #2696eb4a
+# %% ../nbs/05a_views.ipynb #6afdb61d
 def _view_dtype(self:Tensor, d:dtype) -> Tensor:
     impl = self._impl
     old, new = impl.dtype_.itemsize, d.itemsize
@@ -238,21 +272,49 @@ _VIEW_ERR = ("view size is not compatible with input tensor's size and stride (a
 @patch
 def view(self:Tensor, *shape) -> Tensor:
     "Same elements, new shape (or dtype); never copies: raises if the strides cannot express it."
-    if len(shape) == 1 and isinstance(shape[0], dtype): return _view_dtype(self, shape[0])
     if not shape: raise TypeError("view() received an invalid combination of arguments - got (), but expected one of:\n"
                                   " * (tinytensor.dtype dtype)\n * (tuple of ints size)")
-    try: shape = _varargs(shape, 'view')
+    unpacked = False
+    if len(shape) == 1:
+        s0 = shape[0]
+        if type(s0) is tuple or type(s0) is Size: shape, unpacked = s0, True
+        elif isinstance(s0, dtype): return _view_dtype(self, s0)
+    impl = self._impl
+    numel = impl.numel_
+    if numel:
+        sh = _fast_shape(shape, numel)
+        if sh is not None:                             # fast path: plain ints, at most one -1, product matches
+            shape, ss = sh, impl.sizes_and_strides_
+            # Note [Contiguous view]: for exactly-contiguous strides, computeStride gives the contiguous strides of `shape`
+            nst = _cstrides(shape) if ss.strides == _cstrides(ss.sizes) else compute_stride(ss.sizes, ss.strides, shape)
+            TORCH_CHECK(nst is not None, _VIEW_ERR)
+            return _alias(self, shape, nst, impl.storage_offset_)
+    try: shape = _int_list(shape, 'view', 'size') if unpacked else _varargs(shape, 'view')
     except TypeError:
         raise TypeError(f"view() received an invalid combination of arguments - got "
                         f"({', '.join(type(s).__name__ for s in shape)}), but expected one of:\n"
                         " * (tinytensor.dtype dtype)\n * (tuple of ints size)") from None
-    impl = self._impl
     sz = impl.sizes_and_strides_.sizes
-    if -1 in shape or impl.numel_ != _prod(shape): shape = infer_size(shape, impl.numel_)
-    if impl.numel_ == 0: _check_numel(shape)
-    st = compute_stride(sz, impl.sizes_and_strides_.strides, shape)
+    if -1 in shape or numel != _prod(shape): shape = infer_size(shape, numel)
+    if numel == 0: _check_numel(shape)
+    st = _cstrides(shape) if numel and impl.sizes_and_strides_.strides == _cstrides(sz) else \
+         compute_stride(sz, impl.sizes_and_strides_.strides, shape)
     TORCH_CHECK(st is not None, _VIEW_ERR)
     return _alias(self, shape, st, impl.storage_offset_)
+
+def _fast_shape(shape:tuple, numel:int):
+    "`infer_size` for the common case (plain ints, at most one -1, numel > 0); None means: take the slow path."
+    p, inf, i = 1, -1, 0
+    for s in shape:
+        if type(s) is not int: return None
+        if s < 0:
+            if s != -1 or inf >= 0: return None
+            inf = i
+        else: p *= s
+        i += 1
+    if inf < 0: return shape if p == numel else None
+    if p == 0 or numel % p: return None
+    return shape[:inf] + (numel // p,) + shape[inf + 1:]
 
 def _prod(xs) -> int:
     n = 1
@@ -266,7 +328,7 @@ def view_as(self:Tensor, other:Tensor) -> Tensor:
     "`self.view(other.size())`."
     return self.view(other._impl.sizes_and_strides_.sizes)
 
-# %% ../nbs/05a_views.ipynb #2c5fae77
+# %% ../nbs/05a_views.ipynb #cc077d0e
 @patch
 def copy_(self:Tensor, src:Tensor, # the values to copy (broadcast to self's shape, cast to self's dtype)
           non_blocking:bool=False) -> Tensor:
@@ -340,7 +402,7 @@ def zero_(self:Tensor) -> Tensor:
     "Set every element to 0, bumping the version."
     return self.fill_(0)
 
-# %% ../nbs/05a_views.ipynb #4f31d257
+# %% ../nbs/05a_views.ipynb #1d2ce4dc
 def _channels_last_strides(sizes) -> tuple:
     "c10's `get_channels_last_strides_2d/3d`: NHWC / NDHWC strides, *without* clamping size-0 dims to 1."
     n = len(sizes)
@@ -380,9 +442,14 @@ def contiguous(self:Tensor, memory_format:memory_format=contiguous_format) -> Te
 def reshape(self:Tensor, *shape) -> Tensor:
     "A view with the new shape when strides allow it, else a contiguous copy (not a view)."
     TORCH_CHECK_TYPE(shape, 'reshape() missing 1 required positional arguments: "shape"')
-    shape = _varargs(shape, 'reshape', 'shape')
+    if len(shape) == 1 and (type(shape[0]) is tuple or type(shape[0]) is Size): shape = shape[0]
     impl = self._impl
-    shape = infer_size(shape, impl.numel_)
+    sh = _fast_shape(shape, impl.numel_) if impl.numel_ else None
+    if sh is not None:
+        ss = impl.sizes_and_strides_
+        if ss.strides == _cstrides(ss.sizes): return _alias(self, sh, _cstrides(sh), impl.storage_offset_)
+        shape = sh
+    else: shape = infer_size(_varargs(shape, 'reshape', 'shape'), impl.numel_)
     if impl.numel_ == 0: _check_numel(shape)
     st = compute_stride(impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides, shape)
     if st is not None: return _alias(self, shape, st, impl.storage_offset_)
@@ -395,7 +462,7 @@ def reshape_as(self:Tensor, other:Tensor) -> Tensor:
     "`self.reshape(other.size())`."
     return self.reshape(other._impl.sizes_and_strides_.sizes)
 
-# %% ../nbs/05a_views.ipynb #b2a51796
+# %% ../nbs/05a_views.ipynb #ce02fb90
 @patch
 def is_contiguous(self:Tensor, memory_format:memory_format=contiguous_format) -> bool:
     "Whether the elements are dense in row-major (or the given channels-last format's) order."
@@ -406,7 +473,7 @@ def is_contiguous(self:Tensor, memory_format:memory_format=contiguous_format) ->
                 "is_contiguous: unsupported memory format ", memory_format)
     return impl.is_contiguous_
 
-# %% ../nbs/05a_views.ipynb #52631faf
+# %% ../nbs/05a_views.ipynb #781ae0d0
 @patch
 def select(self:Tensor, dim:int, index:int) -> Tensor:
     "The slice at `index` along `dim`, with that dim removed."
@@ -452,7 +519,7 @@ def narrow(self:Tensor, dim:int, start:int, length:int) -> Tensor:
     TORCH_CHECK(start <= cur - length, "start (", start, ") + length (", length, ") exceeds dimension size (", cur, ").")
     return _slice(self, d, start, start + length, 1)
 
-# %% ../nbs/05a_views.ipynb #f321e1d8
+# %% ../nbs/05a_views.ipynb #3f8492ef
 def _index_type_error(x):
     raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got "
                      f"{type(x).__name__})")
@@ -472,6 +539,15 @@ def __getitem__(self:Tensor, idx):
     impl = self._impl
     sz, st = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
     off, ndim = impl.storage_offset_, len(sz)
+    if ndim:                                               # fast paths: one int, one slice with step 1
+        ti = type(idx)
+        if ti is int:
+            size = sz[0]
+            TORCH_CHECK_INDEX(-size <= idx < size, "index ", idx, " is out of bounds for dimension 0 with size ", size)
+            return _alias(self, sz[1:], st[1:], off + (idx + size if idx < 0 else idx) * st[0])
+        if ti is slice and idx.step is None and (idx.start is None or type(idx.start) is int) and \
+           (idx.stop is None or type(idx.stop) is int):
+            return _slice(self, 0, idx.start, idx.stop, 1)
     if type(idx) is not tuple:
         if type(idx) is slice and idx.step is not None: _slice_args(idx)    # a lone slice is unpacked first
         idx = (idx,)
@@ -525,7 +601,7 @@ def _advanced_index_unsupported(x):
     raise NotImplementedError(f"tinytensor: advanced indexing with {type(x).__name__} is not implemented (only ints, slices, "
                               "None and ... : basic indexing, which always returns a view)")
 
-# %% ../nbs/05a_views.ipynb #c57e3edd
+# %% ../nbs/05a_views.ipynb #24333c29
 @patch
 def __setitem__(self:Tensor, idx, value):
     "Write `value` (number or broadcastable tensor) into the view `self[idx]`."
@@ -547,14 +623,16 @@ def _scalar_tensor(v, like:Tensor) -> Tensor:
             _np_write(out)[...] = v
     return out
 
-# %% ../nbs/05a_views.ipynb #9123deaa
+# %% ../nbs/05a_views.ipynb #9f18ffce
 @patch
 def transpose(self:Tensor, dim0:int, dim1:int) -> Tensor:
     "Swap two dims (sizes and strides)."
     impl = self._impl
     sz, st = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
     n = len(sz)
-    a, b = wrap_dim(_int(dim0, 'transpose', 'dim0'), n), wrap_dim(_int(dim1, 'transpose', 'dim1'), n)
+    if type(dim0) is int and type(dim1) is int and -n <= dim0 < n and -n <= dim1 < n:     # fast path
+        a, b = (dim0 + n if dim0 < 0 else dim0), (dim1 + n if dim1 < 0 else dim1)
+    else: a, b = wrap_dim(_int(dim0, 'transpose', 'dim0'), n), wrap_dim(_int(dim1, 'transpose', 'dim1'), n)
     if a == b or n < 2: return _alias(self, sz, st, impl.storage_offset_)
     s, t = list(sz), list(st)
     s[a], s[b], t[a], t[b] = s[b], s[a], t[b], t[a]
@@ -580,10 +658,18 @@ def t(self:Tensor) -> Tensor:
 def permute(self:Tensor, *dims) -> Tensor:
     "Reorder the dims: result dim i is input dim `dims[i]`."
     TORCH_CHECK_TYPE(dims, 'permute() missing 1 required positional arguments: "dims"')
-    dims = _varargs(dims, 'permute', 'dims')
     impl = self._impl
     sz, st = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
     n = len(sz)
+    if len(dims) == n and n:                               # fast path: a permutation of 0..n-1 as plain ints
+        seen = 0
+        for d in dims:
+            if type(d) is not int or not 0 <= d < n: break
+            seen |= 1 << d
+        else:
+            if seen == (1 << n) - 1:
+                return _alias(self, tuple([sz[d] for d in dims]), tuple([st[d] for d in dims]), impl.storage_offset_)
+    dims = _varargs(dims, 'permute', 'dims')
     TORCH_CHECK(len(dims) == n, "permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
                 "the desired ordering of dimensions i.e. input.dim() = ", n, " is not equal to len(dims) = ", len(dims))
     w = [wrap_dim(d, n) for d in dims]
@@ -635,7 +721,7 @@ def moveaxis(self:Tensor, source, destination) -> Tensor:
     "numpy's name for `movedim`."
     return self.movedim(source, destination)
 
-# %% ../nbs/05a_views.ipynb #07da53f9
+# %% ../nbs/05a_views.ipynb #07cd5c17
 @patch
 def expand(self:Tensor, *sizes) -> Tensor:
     "Broadcast size-1 dims (and new leading dims) to `sizes` with stride 0; `-1` keeps a size."
@@ -701,13 +787,14 @@ def broadcast_tensors(*tensors) -> tuple:
     for t in tensors: shape = _broadcast_pair(shape, t._impl.sizes_and_strides_.sizes) if shape != () or t.dim() else shape
     return tuple(t if t._impl.sizes_and_strides_.sizes == shape else t.expand(shape) for t in tensors)
 
-# %% ../nbs/05a_views.ipynb #f2532e97
+# %% ../nbs/05a_views.ipynb #c49725d2
 @patch
 def unsqueeze(self:Tensor, dim:int) -> Tensor:
     "Insert a size-1 dim at `dim`."
     impl = self._impl
     sz, st = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
-    d = wrap_dim(_int(dim, 'unsqueeze', 'dim'), len(sz) + 1)
+    n = len(sz) + 1
+    d = (dim + n if dim < 0 else dim) if type(dim) is int and -n <= dim < n else wrap_dim(_int(dim, 'unsqueeze', 'dim'), n)
     s = 1 if d >= len(sz) else sz[d] * st[d]
     return _alias(self, sz[:d] + (1,) + sz[d:], st[:d] + (s,) + st[d:], impl.storage_offset_)
 
@@ -752,7 +839,7 @@ def unflatten(self:Tensor, dim:int, sizes) -> Tensor:
                       dim, " (", cur, ") in the input tensor")
     return self.view(sz[:d] + sizes + sz[d + 1:])
 
-# %% ../nbs/05a_views.ipynb #11c7e34f
+# %% ../nbs/05a_views.ipynb #b04f2013
 @patch
 def unfold(self:Tensor, dimension:int, size:int, step:int) -> Tensor:
     "All windows of length `size` along `dimension`, `step` apart, as a new last dim."
@@ -838,7 +925,7 @@ def __iter__(self:Tensor):
     TORCH_CHECK_TYPE(self.dim() > 0, "iteration over a 0-d tensor")
     return (self.select(0, i) for i in range(self._impl.sizes_and_strides_.sizes[0]))
 
-# %% ../nbs/05a_views.ipynb #80db7209
+# %% ../nbs/05a_views.ipynb #5c54493b
 @patch
 def detach(self:Tensor) -> Tensor:
     "Same storage and version counter, but not a view (`_base` is None)."
@@ -856,7 +943,7 @@ def _lazy_clone(self:Tensor) -> Tensor:
     return Tensor._make(TensorImpl(sp, impl.dtype_, impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides,
                                    impl.storage_offset_))
 
-# %% ../nbs/05a_views.ipynb #7038f037
+# %% ../nbs/05a_views.ipynb #9fa8caa6
 class TensorAccessor:
     "Typed element access by strides, as `at::TensorAccessor`: `acc[i][j]` is storage[offset + i*stride0 + j*stride1]."
     __slots__ = ('_data', '_sizes', '_strides', '_offset')
@@ -896,7 +983,7 @@ def accessor(self:Tensor, dtype:dtype=None, # expected dtype (checked when given
     data = raw[:(len(raw) // isz) * isz].view(impl.dtype_.np)
     return TensorAccessor(data, impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides, impl.storage_offset_)
 
-# %% ../nbs/05a_views.ipynb #c2aede14
+# %% ../nbs/05a_views.ipynb #301ed2f9
 def as_strided(input:Tensor, size, stride, storage_offset:int=None) -> Tensor:
     "`input.as_strided(size, stride, storage_offset)`."
     return input.as_strided(size, stride, storage_offset)
