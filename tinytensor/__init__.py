@@ -14,3 +14,4 @@ from .printing import *
 from .allocator import Device as device
 from . import testing
 from .views import *
+from .view_pictures import *

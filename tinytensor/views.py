@@ -9,7 +9,7 @@ __all__ = ['compute_storage_nbytes', 'infer_size', 'compute_stride', 'broadcast_
            'TensorAccessor', 'as_strided', 'reshape', 'transpose', 'permute', 'movedim', 'squeeze', 'unsqueeze',
            'flatten', 'narrow', 'diagonal', 'split', 'chunk', 'unbind', 'clone']
 
-# %% ../nbs/05a_views.ipynb #e09b44d3
+# %% ../nbs/05a_views.ipynb #464d417a
 import builtins, operator, warnings, math
 import numpy as np
 from fastcore.basics import patch
@@ -23,7 +23,7 @@ from .tensor_impl import (Tensor, TensorImpl, SizesAndStrides, Size, VariableVer
                                     contiguous_strides, compute_non_overlapping_and_dense, compute_strides_like_channels_last)
 from .factories import empty_strided, like_strides, _np_read, _np_write
 
-# %% ../nbs/05a_views.ipynb #8fa226ca
+# %% ../nbs/05a_views.ipynb #b2b15f50
 _new = object.__new__
 
 def _is_contig(sz, st) -> bool:
@@ -111,7 +111,7 @@ def _alias(t:Tensor, sizes:tuple, strides:tuple, offset:int, dt=None) -> Tensor:
     out = _new(Tensor); out._impl = impl
     return out
 
-# %% ../nbs/05a_views.ipynb #7e1c7791
+# %% ../nbs/05a_views.ipynb #c4a1c845
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
 def _int(v, fname:str, arg:str) -> int:
@@ -145,7 +145,7 @@ def _varargs(args, fname:str, arg:str='size') -> tuple:
     if len(args) == 1 and isinstance(args[0], (tuple, list, Size)): return _int_list(args[0], fname, arg)
     return _int_list(args, fname, arg)
 
-# %% ../nbs/05a_views.ipynb #49539320
+# %% ../nbs/05a_views.ipynb #e8a42ab1
 def compute_storage_nbytes(sizes, strides, itemsize:int, storage_offset:int=0) -> int:
     "Bytes reached by a geometry, with overflow checks, as ATen's `computeStorageNbytes`."
     TORCH_CHECK(len(sizes) == len(strides), "dimensionality of sizes (", len(sizes), ") must match dimensionality of strides (",
@@ -195,7 +195,7 @@ def as_strided(self:Tensor, size, # the view's sizes
     _check_strided(self._impl, sizes, strides, off)
     return _alias(self, sizes, strides, off)
 
-# %% ../nbs/05a_views.ipynb #3633cece
+# %% ../nbs/05a_views.ipynb #2d9b6be3
 def infer_size(shape:tuple, numel:int) -> tuple:
     "Fill in a `-1` in `shape` so that its product is `numel`, as ATen's `infer_size`."
     newsize, infer_dim = 1, None
@@ -242,7 +242,7 @@ def compute_stride(oldshape:tuple, oldstride:tuple, newshape:tuple):
     if view_d != -1: return None
     return tuple(newstride)
 
-# %% ../nbs/05a_views.ipynb #6afdb61d
+# %% ../nbs/05a_views.ipynb #50aeb4cb
 def _view_dtype(self:Tensor, d:dtype) -> Tensor:
     impl = self._impl
     old, new = impl.dtype_.itemsize, d.itemsize
@@ -328,7 +328,7 @@ def view_as(self:Tensor, other:Tensor) -> Tensor:
     "`self.view(other.size())`."
     return self.view(other._impl.sizes_and_strides_.sizes)
 
-# %% ../nbs/05a_views.ipynb #cc077d0e
+# %% ../nbs/05a_views.ipynb #fcaadab1
 @patch
 def copy_(self:Tensor, src:Tensor, # the values to copy (broadcast to self's shape, cast to self's dtype)
           non_blocking:bool=False) -> Tensor:
@@ -402,7 +402,7 @@ def zero_(self:Tensor) -> Tensor:
     "Set every element to 0, bumping the version."
     return self.fill_(0)
 
-# %% ../nbs/05a_views.ipynb #1d2ce4dc
+# %% ../nbs/05a_views.ipynb #e8674a2f
 def _channels_last_strides(sizes) -> tuple:
     "c10's `get_channels_last_strides_2d/3d`: NHWC / NDHWC strides, *without* clamping size-0 dims to 1."
     n = len(sizes)
@@ -462,7 +462,7 @@ def reshape_as(self:Tensor, other:Tensor) -> Tensor:
     "`self.reshape(other.size())`."
     return self.reshape(other._impl.sizes_and_strides_.sizes)
 
-# %% ../nbs/05a_views.ipynb #ce02fb90
+# %% ../nbs/05a_views.ipynb #44c31272
 @patch
 def is_contiguous(self:Tensor, memory_format:memory_format=contiguous_format) -> bool:
     "Whether the elements are dense in row-major (or the given channels-last format's) order."
@@ -473,7 +473,7 @@ def is_contiguous(self:Tensor, memory_format:memory_format=contiguous_format) ->
                 "is_contiguous: unsupported memory format ", memory_format)
     return impl.is_contiguous_
 
-# %% ../nbs/05a_views.ipynb #781ae0d0
+# %% ../nbs/05a_views.ipynb #c5498aaa
 @patch
 def select(self:Tensor, dim:int, index:int) -> Tensor:
     "The slice at `index` along `dim`, with that dim removed."
@@ -519,7 +519,7 @@ def narrow(self:Tensor, dim:int, start:int, length:int) -> Tensor:
     TORCH_CHECK(start <= cur - length, "start (", start, ") + length (", length, ") exceeds dimension size (", cur, ").")
     return _slice(self, d, start, start + length, 1)
 
-# %% ../nbs/05a_views.ipynb #3f8492ef
+# %% ../nbs/05a_views.ipynb #c1aadaf8
 def _index_type_error(x):
     raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got "
                      f"{type(x).__name__})")
@@ -601,7 +601,7 @@ def _advanced_index_unsupported(x):
     raise NotImplementedError(f"tinytensor: advanced indexing with {type(x).__name__} is not implemented (only ints, slices, "
                               "None and ... : basic indexing, which always returns a view)")
 
-# %% ../nbs/05a_views.ipynb #24333c29
+# %% ../nbs/05a_views.ipynb #c33c772b
 @patch
 def __setitem__(self:Tensor, idx, value):
     "Write `value` (number or broadcastable tensor) into the view `self[idx]`."
@@ -623,7 +623,7 @@ def _scalar_tensor(v, like:Tensor) -> Tensor:
             _np_write(out)[...] = v
     return out
 
-# %% ../nbs/05a_views.ipynb #9f18ffce
+# %% ../nbs/05a_views.ipynb #6b855e30
 @patch
 def transpose(self:Tensor, dim0:int, dim1:int) -> Tensor:
     "Swap two dims (sizes and strides)."
@@ -721,7 +721,7 @@ def moveaxis(self:Tensor, source, destination) -> Tensor:
     "numpy's name for `movedim`."
     return self.movedim(source, destination)
 
-# %% ../nbs/05a_views.ipynb #07cd5c17
+# %% ../nbs/05a_views.ipynb #aa073da1
 @patch
 def expand(self:Tensor, *sizes) -> Tensor:
     "Broadcast size-1 dims (and new leading dims) to `sizes` with stride 0; `-1` keeps a size."
@@ -787,7 +787,7 @@ def broadcast_tensors(*tensors) -> tuple:
     for t in tensors: shape = _broadcast_pair(shape, t._impl.sizes_and_strides_.sizes) if shape != () or t.dim() else shape
     return tuple(t if t._impl.sizes_and_strides_.sizes == shape else t.expand(shape) for t in tensors)
 
-# %% ../nbs/05a_views.ipynb #c49725d2
+# %% ../nbs/05a_views.ipynb #d788fd8a
 @patch
 def unsqueeze(self:Tensor, dim:int) -> Tensor:
     "Insert a size-1 dim at `dim`."
@@ -839,7 +839,7 @@ def unflatten(self:Tensor, dim:int, sizes) -> Tensor:
                       dim, " (", cur, ") in the input tensor")
     return self.view(sz[:d] + sizes + sz[d + 1:])
 
-# %% ../nbs/05a_views.ipynb #b04f2013
+# %% ../nbs/05a_views.ipynb #3d366838
 @patch
 def unfold(self:Tensor, dimension:int, size:int, step:int) -> Tensor:
     "All windows of length `size` along `dimension`, `step` apart, as a new last dim."
@@ -925,7 +925,7 @@ def __iter__(self:Tensor):
     TORCH_CHECK_TYPE(self.dim() > 0, "iteration over a 0-d tensor")
     return (self.select(0, i) for i in range(self._impl.sizes_and_strides_.sizes[0]))
 
-# %% ../nbs/05a_views.ipynb #5c54493b
+# %% ../nbs/05a_views.ipynb #589b9833
 @patch
 def detach(self:Tensor) -> Tensor:
     "Same storage and version counter, but not a view (`_base` is None)."
@@ -943,7 +943,7 @@ def _lazy_clone(self:Tensor) -> Tensor:
     return Tensor._make(TensorImpl(sp, impl.dtype_, impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides,
                                    impl.storage_offset_))
 
-# %% ../nbs/05a_views.ipynb #9fa8caa6
+# %% ../nbs/05a_views.ipynb #e3a50cd3
 class TensorAccessor:
     "Typed element access by strides, as `at::TensorAccessor`: `acc[i][j]` is storage[offset + i*stride0 + j*stride1]."
     __slots__ = ('_data', '_sizes', '_strides', '_offset')
@@ -983,7 +983,7 @@ def accessor(self:Tensor, dtype:dtype=None, # expected dtype (checked when given
     data = raw[:(len(raw) // isz) * isz].view(impl.dtype_.np)
     return TensorAccessor(data, impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides, impl.storage_offset_)
 
-# %% ../nbs/05a_views.ipynb #301ed2f9
+# %% ../nbs/05a_views.ipynb #55df4620
 def as_strided(input:Tensor, size, stride, storage_offset:int=None) -> Tensor:
     "`input.as_strided(size, stride, storage_offset)`."
     return input.as_strided(size, stride, storage_offset)
