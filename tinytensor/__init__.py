@@ -2,7 +2,8 @@
 __version__ = "0.1.0"
 
 # The package namespace mirrors torch's: `tt.tensor`, `tt.float32`, `tt.Tensor`, ...
-# (hand-written: nbdev exports modules, and this file only gathers them)
+# (hand-written: nbdev exports modules, and this file only gathers them, in chapter order,
+# so a later chapter's @patch of a Tensor method wins over an earlier one)
 from .checks import *
 from .intrusive_ptr import *
 from .allocator import *
@@ -13,4 +14,6 @@ from .factories import *
 from .printing import *
 from .allocator import Device as device
 from . import testing
+from .views import *
+from .view_pictures import *
 from . import cuda
