@@ -13,3 +13,4 @@ from .factories import *
 from .printing import *
 from .allocator import Device as device
 from . import testing
+from .serialization import save, load
