@@ -14,3 +14,4 @@ from .printing import *
 from .allocator import Device as device
 from . import testing
 from .serialization import save, load
+from . import safetensors
