@@ -15,3 +15,4 @@ from .allocator import Device as device
 from . import testing
 from .serialization import save, load
 from . import safetensors
+from .dlpack import from_dlpack
