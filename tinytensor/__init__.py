@@ -13,6 +13,7 @@ from .factories import *
 from .printing import *
 from .allocator import Device as device
 from . import testing
+from . import cuda
 from .serialization import save, load
 from . import safetensors
 from .dlpack import from_dlpack

@@ -8,11 +8,11 @@ Docs: https://tinytensor.github.io/tinytensor/allocator.html.md"""
 __all__ = ['CPU', 'gAlignment', 'DeviceType', 'Device', 'canonical_device', 'DataPtr', 'AllocatorStats', 'Allocator', 'alloc_cpu',
            'free_cpu', 'DefaultCPUAllocator', 'CPUCachingAllocator', 'get_allocator', 'set_allocator', 'memory_stats']
 
-# %% ../nbs/02_allocator.ipynb #6d1e284c
+# %% ../nbs/02_allocator.ipynb #44dd365f
 import builtins, ctypes, ctypes.util, enum, re, threading
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
 
-# %% ../nbs/02_allocator.ipynb #98305abe
+# %% ../nbs/02_allocator.ipynb #b89c9ee3
 class DeviceType(enum.IntEnum):
     "Kinds of device, with c10's numbering (`c10/core/DeviceType.h`)."
     CPU = 0
@@ -24,7 +24,7 @@ _TORCH_DEVICE_NAMES = ('cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip,
 _SUPPORTED = {'cpu': DeviceType.CPU, 'cuda': DeviceType.CUDA, 'meta': DeviceType.Meta}
 _DEVICE_RE = re.compile(r'([a-zA-Z_]+)(?::([1-9]\d*|0))?')
 
-# %% ../nbs/02_allocator.ipynb #783ffce9
+# %% ../nbs/02_allocator.ipynb #ac2125fe
 class Device:
     "A device type plus optional index, parsed like `c10::Device` (`'cpu'`, `'cuda:1'`, `'meta'`)."
     __slots__ = ('type', 'index', 'device_type')
@@ -55,7 +55,7 @@ class Device:
     def __hash__(self): return hash((self.type, self.index))
     def __reduce__(self): return (Device, (self.type, self.index))
 
-# %% ../nbs/02_allocator.ipynb #2564b95f
+# %% ../nbs/02_allocator.ipynb #716ed712
 CPU = Device('cpu')
 _device_cache = {'cpu': CPU, 'meta': Device('meta'), 'cuda': Device('cuda')}
 
@@ -71,7 +71,7 @@ def canonical_device(device) -> Device: # None (cpu), a string, or a `Device`
                 "Cannot access accelerator device when none is available.")
     raise TypeError(f"device must be a str or a device, not {type(device).__name__}")
 
-# %% ../nbs/02_allocator.ipynb #d0dae151
+# %% ../nbs/02_allocator.ipynb #30e83139
 class DataPtr:
     "Data pointer + context + deleter + device, owning its memory like `c10::DataPtr`."
     __slots__ = ('_ptr', '_ctx', '_deleter', 'device')
@@ -123,7 +123,7 @@ class DataPtr:
 
     def __repr__(self): return f'DataPtr(ptr=0x{self._ptr:x}, device={self.device}, owns={self._deleter is not None})'
 
-# %% ../nbs/02_allocator.ipynb #0101f585
+# %% ../nbs/02_allocator.ipynb #cb1906b6
 class AllocatorStats:
     "Current/peak allocated bytes and allocation counts of one allocator."
     __slots__ = ('allocated_bytes', 'peak_allocated_bytes', 'allocations', 'peak_allocations',
@@ -153,7 +153,7 @@ class AllocatorStats:
                 'allocation.current': self.allocations, 'allocation.peak': self.peak_allocations,
                 'num_allocs': self.num_allocs, 'num_frees': self.num_frees}
 
-# %% ../nbs/02_allocator.ipynb #d1d8f116
+# %% ../nbs/02_allocator.ipynb #13203448
 class Allocator:
     "Abstract allocator: `allocate(nbytes) -> DataPtr`, as `c10::Allocator`."
     device = CPU
@@ -176,7 +176,7 @@ class Allocator:
         "Allocation statistics with torch-style keys."
         return self.stats.as_dict()
 
-# %% ../nbs/02_allocator.ipynb #be27bc37
+# %% ../nbs/02_allocator.ipynb #0aa7e510
 gAlignment = 64
 _libc = ctypes.CDLL(ctypes.util.find_library('c') or None)
 _posix_memalign = _libc.posix_memalign
@@ -191,8 +191,8 @@ def alloc_cpu(nbytes:int) -> int: # bytes to allocate, may be 0
     "Allocate `nbytes` aligned to 64 bytes with libc's posix_memalign (0 for a zero-byte request)."
     if nbytes == 0: return 0
     TORCH_CHECK(nbytes > 0, "alloc_cpu() seems to have been called with negative number: ", nbytes)
-    p = ctypes.c_void_p()
-    err = _posix_memalign(ctypes.byref(p), gAlignment, nbytes) if nbytes < _MAX_ALLOC else 12
+    p = ctypes.c_void_p()                        # ctypes passes it by reference (argtype is a pointer)
+    err = _posix_memalign(p, gAlignment, nbytes) if nbytes < _MAX_ALLOC else 12
     TORCH_CHECK(err == 0 and p.value, "DefaultCPUAllocator: not enough memory: you tried to allocate ", nbytes, " bytes.")
     return p.value
 
@@ -200,7 +200,7 @@ def free_cpu(ptr:int):
     "Give memory from `alloc_cpu` back to libc."
     if ptr: _free(ptr)
 
-# %% ../nbs/02_allocator.ipynb #ac8d7d3c
+# %% ../nbs/02_allocator.ipynb #ff1e45ac
 class DefaultCPUAllocator(Allocator):
     "CPU allocator over libc `posix_memalign`/`free`, 64-byte aligned, as c10's `DefaultCPUAllocator`."
     def __init__(self):
@@ -218,7 +218,7 @@ class DefaultCPUAllocator(Allocator):
         free_cpu(ptr)
     def raw_deleter(self): return self._delete
 
-# %% ../nbs/02_allocator.ipynb #f15ff52c
+# %% ../nbs/02_allocator.ipynb #00b747b0
 class CPUCachingAllocator(Allocator):
     "Caches freed CPU blocks by exact size for reuse, as c10's `CPUCachingAllocator`."
     def __init__(self):
@@ -255,13 +255,13 @@ class CPUCachingAllocator(Allocator):
         "Statistics plus the bytes held in the cache."
         return {**self.stats.as_dict(), 'cached_bytes.current': self.cached_bytes}
 
-# %% ../nbs/02_allocator.ipynb #102b105e
+# %% ../nbs/02_allocator.ipynb #01f76af6
 _allocators = {DeviceType.CPU: DefaultCPUAllocator()}
 
 def get_allocator(device_type:DeviceType=DeviceType.CPU) -> Allocator:
     "The allocator registered for `device_type`, like c10's `GetAllocator`."
-    a = _allocators.get(DeviceType(device_type))
-    TORCH_CHECK(a is not None, "Allocator for ", DeviceType(device_type).name, " is not set.")
+    a = _allocators.get(device_type)             # DeviceType is an IntEnum: ints look up the same entry
+    if a is None: TORCH_CHECK(False, "Allocator for ", DeviceType(device_type).name, " is not set.")
     return a
 
 def set_allocator(device_type:DeviceType, allocator:Allocator) -> Allocator:

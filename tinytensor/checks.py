@@ -7,7 +7,7 @@ Docs: https://tinytensor.github.io/tinytensor/checks.html.md"""
 # %% auto #0
 __all__ = ['TORCH_CHECK', 'TORCH_CHECK_INDEX', 'TORCH_CHECK_VALUE', 'TORCH_CHECK_TYPE', 'TORCH_CHECK_NOT_IMPLEMENTED', 'wrap_dim']
 
-# %% ../nbs/00_checks.ipynb #29b97c9a
+# %% ../nbs/00_checks.ipynb #aae43f0c
 def _msg(args):
     "Join message pieces the way c10's `c10::str` streams them."
     return ''.join(str(a) for a in args)
@@ -32,7 +32,7 @@ def TORCH_CHECK_NOT_IMPLEMENTED(cond, *msg):
     "Raise `NotImplementedError` (torch's `c10::NotImplementedError`) unless `cond` holds."
     if not cond: raise NotImplementedError(_msg(msg))
 
-# %% ../nbs/00_checks.ipynb #a089c36f
+# %% ../nbs/00_checks.ipynb #44d15ebc
 def wrap_dim(dim:int, # the dimension asked for, may be negative
              ndim:int, # the tensor's number of dimensions
              wrap_scalar:bool=True): # treat a 0-dim tensor as 1-dim, as torch does

@@ -7,14 +7,14 @@ Docs: https://tinytensor.github.io/tinytensor/cli.html.md"""
 # %% auto #0
 __all__ = ['tour', 'main']
 
-# %% ../nbs/09_cli.ipynb #9c95b5f1
+# %% ../nbs/09_cli.ipynb #3ec5787e
 import argparse, gc, sys
 import tinytensor as tt
 from .printing import storage_text
 from .allocator import get_allocator
 from .tensor_impl import alias_with_sizes_and_strides
 
-# %% ../nbs/09_cli.ipynb #93021d85
+# %% ../nbs/09_cli.ipynb #9d00b2de
 def _stats(): return get_allocator().memory_stats()
 
 def tour(out=None):
@@ -49,7 +49,7 @@ def tour(out=None):
     say("\nRead on: nbs/01_intrusive_ptr.ipynb, or the docs site's chapter 01.")
     return end['allocated_bytes.current'] - start['allocated_bytes.current']
 
-# %% ../nbs/09_cli.ipynb #736ed721
+# %% ../nbs/09_cli.ipynb #52795a61
 def main(argv=None) -> int:
     "Entry point of the `tinytensor` console script."
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -60,5 +60,5 @@ def main(argv=None) -> int:
     args, rest = p.parse_args(argv[:1]), argv[1:]
     if args.command == 'tour':
         tour(); return 0
-    from tinytensor.cuda import replay as _replay
-    return _replay.main(rest)
+    from tinytensor.cuda.replay import main as replay_main
+    return replay_main(rest)

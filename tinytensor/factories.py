@@ -9,11 +9,11 @@ __all__ = ['storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full', 
            'randn', 'infer_dense_strides', 'like_strides', 'empty_like', 'zeros_like', 'ones_like', 'full_like',
            'rand_like', 'randn_like', 'tensor', 'from_numpy']
 
-# %% ../nbs/04c_factories.ipynb #ee65f504
+# %% ../nbs/04c_factories.ipynb #4c15b88e
 import builtins, math, numbers
 import numpy as np
 from fastcore.basics import patch
-from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
+from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED
 from .intrusive_ptr import make_intrusive
 from .allocator import DataPtr, DeviceType, CPU, canonical_device, get_allocator
 from .storage import StorageImpl, _MemoryView
@@ -22,9 +22,10 @@ from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_typ
 from .tensor_impl import (Tensor, TensorImpl, contiguous_format, channels_last, channels_last_3d, preserve_format,
                           memory_format, strides_for_format, contiguous_strides)
 
-# %% ../nbs/04c_factories.ipynb #943dfe85
+# %% ../nbs/04c_factories.ipynb #d4724e43
 def _parse_size(args, fname='empty') -> tuple:
     if len(args) == 1 and isinstance(args[0], (tuple, list)): args = tuple(args[0])
+    if builtins.all(type(s) is builtins.int and s >= 0 for s in args): return args     # the common case
     for i, s in enumerate(args):
         if not isinstance(s, numbers.Integral) or isinstance(s, builtins.bool):
             if hasattr(s, '__index__') and not isinstance(s, builtins.bool): continue
@@ -59,7 +60,7 @@ def storage_nbytes(sizes, strides, itemsize:int) -> int:
         n += (s - 1) * st
     return n * itemsize
 
-# %% ../nbs/04c_factories.ipynb #216357e9
+# %% ../nbs/04c_factories.ipynb #8c3b1d99
 def _empty_impl(sizes, strides, d, device) -> Tensor:
     nbytes = storage_nbytes(sizes, strides, d.itemsize) if strides is not None else d.itemsize * math.prod(sizes)
     st = make_intrusive(StorageImpl, nbytes, None, get_allocator(device.device_type) if device.device_type != DeviceType.Meta else None,
@@ -86,7 +87,7 @@ def empty_strided(size, # sizes
     TORCH_CHECK(len(sizes) == len(stride), "dimensionality of sizes (", len(sizes), ") must match dimensionality of strides (", len(stride), ")")
     return _empty_impl(sizes, stride, _check_dtype(dtype, 'empty_strided'), _device_ok(device))
 
-# %% ../nbs/04c_factories.ipynb #c9e4edda
+# %% ../nbs/04c_factories.ipynb #65bf60ff
 def _np_view(t:Tensor, mutable:bool) -> np.ndarray:
     impl = t._impl
     TORCH_CHECK(impl.device_.device_type == DeviceType.CPU,
@@ -106,7 +107,7 @@ def _np_write(t:Tensor) -> np.ndarray:
     "A numpy view of `t`'s elements for writing (internal; materializes copy-on-write)."
     return _np_view(t, True)
 
-# %% ../nbs/04c_factories.ipynb #05514ca4
+# %% ../nbs/04c_factories.ipynb #d7ddde48
 def _scalar_dtype(v) -> dtype:
     "The dtype torch infers for a Python (or numpy) scalar."
     if isinstance(v, (builtins.bool, np.bool_)): return _dt.bool
@@ -136,7 +137,7 @@ def full(size, # the sizes
     d = _check_dtype(dtype, 'full', _scalar_dtype(fill_value))
     return _fill(empty(size, dtype=d, device=device), fill_value)
 
-# %% ../nbs/04c_factories.ipynb #c9b86368
+# %% ../nbs/04c_factories.ipynb #078b9e76
 def arange(start, end=None, step=1, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "Values `start, start+step, ...` below `end`, as `torch.arange`."
     if end is None: start, end = 0, start
@@ -149,12 +150,15 @@ def arange(start, end=None, step=1, *, dtype:dtype=None, device=None, requires_g
     n = math.ceil((float(end) - float(start)) / float(step)) if not integral else -((start - end) // step)
     out = empty(n, dtype=d, device=device)
     if n and not out.is_meta:
-        if integral and not d.is_floating_point and not d.is_complex: vals = start + np.arange(n, dtype=np.int64) * step
-        else: vals = float(start) + np.arange(n, dtype=np.float64) * float(step)
+        if not (d.is_floating_point or d.is_complex):     # integral accumulate type: start and step truncated
+            vals = builtins.int(start) + np.arange(n, dtype=np.int64) * builtins.int(step)
+        elif d in (_dt.float16, _dt.bfloat16):            # acc_type of half types is float
+            vals = np.float32(start) + np.arange(n, dtype=np.float32) * np.float32(step)
+        else: vals = builtins.float(start) + np.arange(n, dtype=np.float64) * builtins.float(step)
         _np_write(out)[...] = vals
     return out
 
-# %% ../nbs/04c_factories.ipynb #f927fb4c
+# %% ../nbs/04c_factories.ipynb #284717e7
 _gen = [np.random.default_rng(0), 0]
 
 def manual_seed(seed:int):
@@ -166,7 +170,7 @@ def initial_seed() -> int:
 
 def _random(sampler, size, dtype, device, name):
     out = empty(*size, dtype=dtype, device=device)
-    TORCH_CHECK(out.dtype.is_floating_point or out.dtype.is_complex, name, "(): \"check_uniform_bounds\" not implemented for '", out.dtype.short, "'")
+    TORCH_CHECK_NOT_IMPLEMENTED(out.dtype.is_floating_point or out.dtype.is_complex, '"check_uniform_bounds" not implemented for \'', out.dtype.short, "'")
     if out.numel() and not out.is_meta:
         vals = sampler(_gen[0], out.shape)
         if out.dtype.is_complex: vals = (vals + 1j * sampler(_gen[0], out.shape)) / (np.sqrt(2) if sampler is _normal else 1)
@@ -184,7 +188,7 @@ def randn(*size, dtype:dtype=None, device=None, requires_grad:bool=False) -> Ten
     "Standard normal samples."
     return _random(_normal, size, dtype, device, 'randn')
 
-# %% ../nbs/04c_factories.ipynb #9e941cd2
+# %% ../nbs/04c_factories.ipynb #7c4a2b18
 def infer_dense_strides(sizes, strides) -> tuple:
     "Dense strides that keep the order of `strides` (ATen's `infer_dense_strides`)."
     ndim = len(sizes)
@@ -241,7 +245,7 @@ def randn_like(t:Tensor, *, dtype=None, device=None, memory_format=preserve_form
     if out.numel() and not out.is_meta: _np_write(out)[...] = _gen[0].standard_normal(out.shape)
     return out
 
-# %% ../nbs/04c_factories.ipynb #8c39b9d8
+# %% ../nbs/04c_factories.ipynb #5bbc965b
 def _compute_sizes(data) -> list:
     "Follow first elements down, as torch's `compute_sizes`."
     sizes, x = [], data
@@ -263,6 +267,8 @@ def _infer_dtype(data):
             if xd is not None: d = xd if d is None else (d if d is xd else promote_types(d, xd))
         return d
     if isinstance(data, np.ndarray): return from_numpy_dtype(data.dtype)
+    if isinstance(data, (str, bytes)): raise ValueError(f"too many dimensions '{type(data).__name__}'")
+    if not isinstance(data, (numbers.Number, np.generic, Tensor)): raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     return _scalar_dtype(data)
 
 def _flatten(data, sizes, dim, out):
@@ -281,19 +287,25 @@ def _flatten(data, sizes, dim, out):
     for x in data: _flatten(x, sizes, dim + 1, out)
 
 def _convert(vals:list, d:dtype) -> np.ndarray:
-    "Python scalars to a numpy array of dtype `d`, refusing integer overflow like torch."
+    "Python scalars to a numpy array of dtype `d`, refusing overflow where torch's `checked_convert` does."
     if d.is_floating_point or d.is_complex or d is _dt.bool:
-        return np.array(vals, dtype=np.complex128 if d.is_complex else (builtins.bool if d is _dt.bool else np.float64)).astype(d.np)
-    try:
-        if builtins.any(isinstance(v, (builtins.float, np.floating)) for v in vals):
-            f = np.array(vals, dtype=np.float64)
-            info = np.iinfo(d.np)
-            TORCH_CHECK(bool(np.isfinite(f).all()) and (f.size == 0 or (f.min() > info.min - 1 and f.max() < info.max + 1)),
-                        "value cannot be converted to type ", d.name, " without overflow")
-            return np.trunc(f).astype(d.np)
-        return np.array([complex(v).real if isinstance(v, complex) else v for v in vals] if builtins.any(isinstance(v, complex) for v in vals) else vals, dtype=d.np)
-    except OverflowError:
-        raise RuntimeError(f"value cannot be converted to type {d.name} without overflow") from None
+        work = np.complex128 if d.is_complex else (builtins.bool if d is _dt.bool else np.float64)
+        return np.array(vals, dtype=work).astype(d.np)
+    info = np.iinfo(d.np)
+    out = np.empty(len(vals), d.np)
+    is_f = np.fromiter((isinstance(v, (builtins.float, np.floating, builtins.complex, np.complexfloating)) for v in vals), builtins.bool, len(vals))
+    if is_f.any():                                         # floats: truncate, refuse values outside the range
+        f = np.array([v.real if isinstance(v, (builtins.complex, np.complexfloating)) else v for v, k in zip(vals, is_f) if k], dtype=np.float64)
+        TORCH_CHECK(bool(np.isfinite(f).all()) and f.min() >= info.min and f.max() <= info.max,
+                    "value cannot be converted to type ", d.name, " without overflow")
+        out[is_f] = np.trunc(f).astype(d.np)
+    if not is_f.all():                                     # ints: unsigned targets accept negatives and wrap, as torch
+        try: i = np.array([v for v, k in zip(vals, is_f) if not k], dtype=np.int64)
+        except OverflowError: raise ValueError("Overflow when unpacking long long") from None
+        lo = -info.max if info.min == 0 else info.min
+        TORCH_CHECK(i.min() >= lo and i.max() <= info.max, "value cannot be converted to type ", d.name, " without overflow")
+        out[~is_f] = i.astype(d.np)
+    return out
 
 def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
            dtype:dtype=None, # element type; inferred like torch when None
@@ -302,7 +314,12 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
     if isinstance(data, (str, bytes)): raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     sizes = _compute_sizes(data)
     d = _check_dtype(dtype, 'tensor') if dtype is not None else (_infer_dtype(data) or get_default_dtype())
-    out = empty(tuple(sizes), dtype=d, device=device)
+    if isinstance(data, np.ndarray) and builtins.all(st >= 0 for st in data.strides) and data.dtype.itemsize:
+        isz = data.dtype.itemsize       # torch copies an array preserving its layout (numpy's strides, in elements)
+        src_strides = tuple(st // isz for st in data.strides)
+        strides = src_strides if data.size == 0 else infer_dense_strides(data.shape, src_strides)
+        out = _empty_impl(tuple(sizes), strides, d, _device_ok(device))
+    else: out = empty(tuple(sizes), dtype=d, device=device)
     if out.numel() and not out.is_meta:
         if isinstance(data, Tensor): _np_write(out)[...] = _np_read(data).astype(d.np)
         elif isinstance(data, np.ndarray): _np_write(out)[...] = data.astype(d.np)
@@ -312,7 +329,7 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
             _np_write(out)[...] = _convert(vals, d).reshape(sizes)
     return out
 
-# %% ../nbs/04c_factories.ipynb #3b709858
+# %% ../nbs/04c_factories.ipynb #2ba97e22
 def _drop_ref(ctx): pass                     # the array is released with the DataPtr's context
 
 def from_numpy(a:np.ndarray) -> Tensor:
@@ -347,7 +364,7 @@ def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
     arr = np.asarray(mv)
     return arr.view(d.np) if d is _dt.bfloat16 else arr
 
-# %% ../nbs/04c_factories.ipynb #46d183fd
+# %% ../nbs/04c_factories.ipynb #2bc4cdbc
 def _pyvals(t:Tensor) -> np.ndarray:
     a = _np_read(t)
     if t.dtype is _dt.bfloat16 or t.dtype is _dt.float16: a = a.astype(np.float64)

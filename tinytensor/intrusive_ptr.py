@@ -7,11 +7,11 @@ Docs: https://tinytensor.github.io/tinytensor/intrusive_ptr.html.md"""
 # %% auto #0
 __all__ = ['intrusive_ptr_target', 'intrusive_ptr', 'make_intrusive', 'weak_intrusive_ptr', 'MaybeOwned']
 
-# %% ../nbs/01_intrusive_ptr.ipynb #ba9586a5
+# %% ../nbs/01_intrusive_ptr.ipynb #1712b04d
 import threading
 from .checks import TORCH_CHECK
 
-# %% ../nbs/01_intrusive_ptr.ipynb #1c5a7c81
+# %% ../nbs/01_intrusive_ptr.ipynb #3230082b
 class intrusive_ptr_target:
     "Base class holding the strong and weak reference counts, as `c10::intrusive_ptr_target`."
     __slots__ = ('_refcount', '_weakcount', '_cnt_lock', '__weakref__')
@@ -33,7 +33,7 @@ class intrusive_ptr_target:
             if last: self._weakcount -= 1          # the "+1 while strong handles exist" goes away
         if last: self.release_resources()          # outside the lock: it may drop other handles
 
-# %% ../nbs/01_intrusive_ptr.ipynb #f9f11bf3
+# %% ../nbs/01_intrusive_ptr.ipynb #c3d768ce
 class intrusive_ptr:
     "An owning (strong) handle to an `intrusive_ptr_target`, as `c10::intrusive_ptr<T>`."
     __slots__ = ('_target',)
@@ -86,12 +86,14 @@ class intrusive_ptr:
 def make_intrusive(cls, *args, **kwargs):
     "Construct `cls(*args, **kwargs)` and return the first strong handle to it."
     target = cls(*args, **kwargs)
-    TORCH_CHECK(isinstance(target, intrusive_ptr_target), "make_intrusive: ", cls.__name__, " is not an intrusive_ptr_target")
-    TORCH_CHECK(target._refcount == 0 and target._weakcount == 0, "intrusive_ptr: Newly-created target had non-zero refcounts.")
-    target._refcount, target._weakcount = 1, 1
+    if not isinstance(target, intrusive_ptr_target):
+        TORCH_CHECK(False, "make_intrusive: ", cls.__name__, " is not an intrusive_ptr_target")
+    if target._refcount or target._weakcount:
+        TORCH_CHECK(False, "intrusive_ptr: Newly-created target had non-zero refcounts.")
+    target._refcount = target._weakcount = 1
     return intrusive_ptr._adopt(target)
 
-# %% ../nbs/01_intrusive_ptr.ipynb #ef6dec37
+# %% ../nbs/01_intrusive_ptr.ipynb #0919ca43
 class weak_intrusive_ptr:
     "A non-owning handle that can be upgraded with `lock()`, as `c10::weak_intrusive_ptr<T>`."
     __slots__ = ('_target',)
@@ -128,7 +130,7 @@ class weak_intrusive_ptr:
         if self._target is not None: self.reset()
     def __repr__(self): return f'weak_intrusive_ptr(use_count={self.use_count()}, expired={self.expired()})'
 
-# %% ../nbs/01_intrusive_ptr.ipynb #ee638056
+# %% ../nbs/01_intrusive_ptr.ipynb #f0470801
 class MaybeOwned:
     "Either a borrowed reference (counts untouched) or an owned handle, as `c10::MaybeOwned<T>`."
     __slots__ = ('_value', '_owned')

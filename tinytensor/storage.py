@@ -8,14 +8,14 @@ Docs: https://tinytensor.github.io/tinytensor/storage.html.md"""
 __all__ = ['UntypedStorage', 'bytes_of', 'cow_deleter', 'StorageImpl', 'Storage', 'resize_bytes', 'COWDeleterContext',
            'lazy_clone_storage', 'materialize_cow_storage', 'clone_storage']
 
-# %% ../nbs/03_storage.ipynb #50afe14f
+# %% ../nbs/03_storage.ipynb #1b250786
 import ctypes, threading
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE
 from .intrusive_ptr import intrusive_ptr_target, intrusive_ptr, make_intrusive
 from .allocator import DataPtr, Device, DeviceType, Allocator, CPU, get_allocator, canonical_device
 
-# %% ../nbs/03_storage.ipynb #99bee158
+# %% ../nbs/03_storage.ipynb #8aebbe15
 class _MemoryView:
     "Describes the bytes of a `DataPtr` to numpy, keeping the `DataPtr` (and so its memory) alive."
     __slots__ = ('_dp', '_owner', '__array_interface__')
@@ -29,12 +29,20 @@ def bytes_of(dp:DataPtr, # the memory to expose
     "A 1-d uint8 numpy array over the bytes of `dp`, whose base keeps `dp` alive."
     return np.asarray(_MemoryView(dp, nbytes))
 
-# %% ../nbs/03_storage.ipynb #534b780b
+# %% ../nbs/03_storage.ipynb #eed01d06
 def cow_deleter(ctx):
     "Deleter of copy-on-write `DataPtr`s: drop one share (the original goes with the last one)."
     ctx.decrement_refcount()
 
-# %% ../nbs/03_storage.ipynb #da1883c5
+# %% ../nbs/03_storage.ipynb #ef7673b6
+_null_dps = {}
+def _null_data_ptr(device):
+    "A shared empty `DataPtr` for `device` (it owns nothing, so sharing it is safe)."
+    dp = _null_dps.get(device)
+    if dp is None: dp = _null_dps[device] = DataPtr(0, None, None, device)
+    return dp
+
+# %% ../nbs/03_storage.ipynb #abcca1df
 class StorageImpl(intrusive_ptr_target):
     "A reference-counted block of `nbytes` bytes on one device, as `c10::StorageImpl`."
     __slots__ = ('_data_ptr', '_nbytes', '_allocator', '_resizable', 'device', '_bytes')
@@ -44,11 +52,11 @@ class StorageImpl(intrusive_ptr_target):
                  resizable:bool=True, # whether `resize_` is allowed
                  device=None): # the device; taken from `data_ptr` or the allocator if None
         super().__init__()
-        TORCH_CHECK(nbytes >= 0, "Storage size must be non-negative, got ", nbytes)
-        device = canonical_device(device) if device is not None else (
-            data_ptr.device if data_ptr is not None else (allocator.device if allocator is not None else CPU))
+        if nbytes < 0: TORCH_CHECK(False, "Storage size must be non-negative, got ", nbytes)
+        if device is None: device = data_ptr.device if data_ptr is not None else (allocator.device if allocator is not None else CPU)
+        elif device.__class__ is not Device: device = canonical_device(device)
         if data_ptr is None:
-            if device.device_type == DeviceType.Meta: data_ptr = DataPtr(0, None, None, device)
+            if device.device_type == DeviceType.Meta: data_ptr = _null_data_ptr(device)
             else:
                 if allocator is None: allocator = get_allocator(device.device_type)
                 data_ptr = allocator.allocate(nbytes)
@@ -101,11 +109,11 @@ class StorageImpl(intrusive_ptr_target):
     def release_resources(self):
         "Drop the memory: called once when the last strong handle goes."
         self._bytes = None
-        self._data_ptr = DataPtr(0, None, None, self.device)
+        self._data_ptr = _null_data_ptr(self.device)    # dropping the old DataPtr frees the memory
 
     def __repr__(self): return f'StorageImpl(nbytes={self._nbytes}, device={self.device}, data=0x{self._data_ptr.get():x})'
 
-# %% ../nbs/03_storage.ipynb #cf762fba
+# %% ../nbs/03_storage.ipynb #3cfcb4ab
 class Storage:
     "A strong handle to a `StorageImpl`, like `c10::Storage` / `torch.UntypedStorage`."
     __slots__ = ('_ptr',)
@@ -183,7 +191,7 @@ class Storage:
 
 UntypedStorage = Storage
 
-# %% ../nbs/03_storage.ipynb #fdb3f3fb
+# %% ../nbs/03_storage.ipynb #cb931c32
 def resize_bytes(impl:StorageImpl, # the storage to resize
                  nbytes:int): # the new size in bytes
     "Resize `impl` to `nbytes`, copying the common prefix, as ATen's `resize_bytes_cpu`."
@@ -197,7 +205,7 @@ def resize_bytes(impl:StorageImpl, # the storage to resize
     impl.set_data_ptr(new)
     impl.set_nbytes(nbytes)
 
-# %% ../nbs/03_storage.ipynb #5208fcc6
+# %% ../nbs/03_storage.ipynb #931d4b85
 class COWDeleterContext:
     "Shared owner of the original `DataPtr` of copy-on-write storages, as c10's `COWDeleterContext`."
     __slots__ = ('_original', '_refcount', '_lock')
@@ -216,7 +224,8 @@ class COWDeleterContext:
         return orig
 
 def _is_simple_data_ptr(dp:DataPtr) -> bool:
-    return dp.get_context() == dp.get() or (dp.get() == 0 and dp.get_context() is None)
+    ctx = dp.get_context()
+    return (isinstance(ctx, int) and ctx == dp.get()) or (dp.get() == 0 and ctx is None)
 
 def lazy_clone_storage(impl:StorageImpl): # the storage to share
     "A new `intrusive_ptr[StorageImpl]` sharing `impl`'s bytes copy-on-write, or None if impossible."

@@ -11,7 +11,7 @@ __all__ = ['contiguous_format', 'channels_last', 'channels_last_3d', 'preserve_f
            'strides_for_format', 'VariableVersion', 'DispatchKeySet', 'TensorImpl', 'Size', 'Tensor',
            'alias_with_sizes_and_strides']
 
-# %% ../nbs/04b_tensor_impl.ipynb #81faca5b
+# %% ../nbs/04b_tensor_impl.ipynb #93f06128
 import threading, enum
 import numpy as np
 from fastcore.basics import patch
@@ -21,7 +21,7 @@ from .allocator import Device, DeviceType, CPU, canonical_device
 from .storage import StorageImpl, Storage, _MemoryView
 from . import dtypes as _dt
 
-# %% ../nbs/04b_tensor_impl.ipynb #a0953d18
+# %% ../nbs/04b_tensor_impl.ipynb #b1e87fa6
 class SizesAndStrides:
     "Sizes and strides (in elements) of a tensor, as `c10::impl::SizesAndStrides`."
     __slots__ = ('sizes', 'strides')
@@ -34,7 +34,7 @@ class SizesAndStrides:
         return len(self.sizes)
     def __repr__(self): return f'SizesAndStrides(sizes={list(self.sizes)}, strides={list(self.strides)})'
 
-# %% ../nbs/04b_tensor_impl.ipynb #8411bbbd
+# %% ../nbs/04b_tensor_impl.ipynb #20127466
 def contiguous_strides(sizes) -> tuple:
     "Row-major strides; size-0 dims count as 1, as c10's `contiguous_strides`."
     strides, acc = [0] * len(sizes), 1
@@ -102,7 +102,7 @@ def compute_non_overlapping_and_dense(sizes, strides) -> bool:
         require *= sizes[d]
     return True
 
-# %% ../nbs/04b_tensor_impl.ipynb #afed35da
+# %% ../nbs/04b_tensor_impl.ipynb #0c19c8af
 class memory_format:
     "A memory layout request: contiguous, channels_last, channels_last_3d or preserve."
     __slots__ = ('name',)
@@ -127,7 +127,7 @@ def strides_for_format(sizes, fmt:memory_format) -> tuple:
         return channels_last_strides(sizes)
     TORCH_CHECK(False, "memory format ", fmt, " has no fixed strides here")
 
-# %% ../nbs/04b_tensor_impl.ipynb #11d50c81
+# %% ../nbs/04b_tensor_impl.ipynb #66a5f379
 class VariableVersion:
     "A version counter shared by a tensor and its views, as `c10::VariableVersion`."
     __slots__ = ('_version', '_lock')
@@ -143,7 +143,7 @@ class VariableVersion:
         self._version = v
     def __repr__(self): return f'VariableVersion({self._version})'
 
-# %% ../nbs/04b_tensor_impl.ipynb #b9d75e55
+# %% ../nbs/04b_tensor_impl.ipynb #33c02a08
 _BACKENDS = {DeviceType.CPU: 'CPU', DeviceType.CUDA: 'CUDA', DeviceType.Meta: 'Meta'}
 _FUNCTIONALITIES = ['Dense', 'ADInplaceOrView', 'AutogradFunctionality', 'AutocastFunctionality']
 
@@ -172,7 +172,7 @@ class DispatchKeySet:
     def __eq__(self, o): return isinstance(o, DispatchKeySet) and (o.backends, o.functionalities) == (self.backends, self.functionalities)
     def __hash__(self): return hash((self.backends, self.functionalities))
 
-# %% ../nbs/04b_tensor_impl.ipynb #d08498bf
+# %% ../nbs/04b_tensor_impl.ipynb #07f3e612
 class TensorImpl:
     "Storage + offset + sizes/strides + dtype/device + version counter + key set, as `c10::TensorImpl`."
     __slots__ = ('storage_', 'storage_offset_', 'sizes_and_strides_', 'numel_', 'dtype_', 'device_',
@@ -197,7 +197,8 @@ class TensorImpl:
     def set_sizes_contiguous(self, sizes):
         "Set sizes with contiguous strides (fast path: the flags are known)."
         sizes = tuple(sizes)
-        self.sizes_and_strides_ = SizesAndStrides(sizes, contiguous_strides(sizes))
+        ss = self.sizes_and_strides_ = object.__new__(SizesAndStrides)    # lengths agree by construction
+        ss.sizes, ss.strides = sizes, contiguous_strides(sizes)
         n = 1
         for s in sizes: n *= s
         self.numel_ = n
@@ -261,7 +262,7 @@ def _keyset(device):
     if ks is None: ks = _keysets[device.device_type] = DispatchKeySet.for_device(device)
     return ks
 
-# %% ../nbs/04b_tensor_impl.ipynb #75dbb634
+# %% ../nbs/04b_tensor_impl.ipynb #aebadff1
 class Size(tuple):
     "The shape of a tensor: a tuple of ints, as `torch.Size`."
     def __repr__(self): return f'tinytensor.Size({list(self)})'
@@ -274,7 +275,7 @@ class Size(tuple):
         r = tuple.__getitem__(self, i)
         return Size(r) if isinstance(i, slice) else r
 
-# %% ../nbs/04b_tensor_impl.ipynb #7d2ee359
+# %% ../nbs/04b_tensor_impl.ipynb #291216b2
 class Tensor:
     "A multi-dimensional view of typed elements in a `Storage`, the front end of `TensorImpl`."
     __slots__ = ('_impl', '__weakref__')
@@ -381,7 +382,7 @@ class Tensor:
         return sz[0]
     def __hash__(self): return id(self)
 
-# %% ../nbs/04b_tensor_impl.ipynb #f67f5d2e
+# %% ../nbs/04b_tensor_impl.ipynb #035b1552
 def alias_with_sizes_and_strides(t:Tensor, # the tensor to look into
                                  sizes, strides, # the view's sizes and strides (in elements)
                                  storage_offset:int=None) -> Tensor: # None keeps `t`'s offset

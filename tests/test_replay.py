@@ -1,0 +1,221 @@
+"""Chapter 07a: replaying torch memory snapshots through the simulated caching allocator."""
+import io, os, pickle, random, subprocess, sys, contextlib
+import pytest
+
+from tinytensor.cuda.caching_allocator import DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError
+from tinytensor.cuda.replay import (replay, load_snapshot, plan_replay, recorded_stats, main, format_report, timeline_svg,
+                                    MalformedSnapshotError, demo_snapshot, history_frames, usable_conf, sparkline)
+import tinytensor.cuda as ttc
+
+MiB = 1 << 20
+BASE = 139637976727552                     # a typical CUDA device address
+
+
+def ev(action, addr, size, stream=0, t=[0], **kw):
+    t[0] += 17
+    e = {'action': action, 'addr': addr, 'size': size, 'stream': stream, 'time_us': 1_700_000_000_000_000 + t[0],
+         'frames': [{'filename': 'train.py', 'line': 42, 'name': 'forward'}], 'compile_context': 'N/A', 'user_metadata': ''}
+    if action == 'oom': e['device_free'] = e.pop('addr')
+    e.update(kw)
+    return e
+
+
+def torch_like_snapshot():
+    "A snapshot in the structure torch.cuda.memory._snapshot() produces, written by hand."
+    P, X, A, B = BASE, BASE + 2 * MiB, BASE + 40 * MiB, BASE + 80 * MiB
+    trace = [
+        ev('free_requested', X, 2 * MiB), ev('free_completed', X, 2 * MiB),       # live before the trace began
+        ev('segment_alloc', A, 20 * MiB), ev('alloc', A, 3 * MiB), ev('alloc', A + 3 * MiB, 3 * MiB),
+        ev('free_requested', A, 3 * MiB), ev('free_completed', A, 3 * MiB),
+        ev('segment_alloc', B, 50 * MiB), ev('alloc', B, 50 * MiB),
+        ev('free_requested', A + 3 * MiB, 3 * MiB),                                  # used on stream 7: completes later
+        ev('alloc', A, 3 * MiB),
+        ev('free_completed', A + 3 * MiB, 3 * MiB),
+        ev('oom', 123 * MiB, 900 * MiB), ev('snapshot', 0, 56 * MiB),
+    ]
+    def seg(addr, total, stream, blocks, kind='large'):
+        return {'device': 0, 'address': addr, 'total_size': total, 'stream': stream, 'segment_type': kind,
+                'segment_pool_id': (0, 0), 'is_expandable': False, 'frames': [],
+                'allocated_size': sum(b['size'] for b in blocks if b['state'] == 'active_allocated'),
+                'active_size': sum(b['size'] for b in blocks if b['state'] != 'inactive'),
+                'requested_size': sum(b['requested_size'] for b in blocks if b['state'] != 'inactive'), 'blocks': blocks}
+    blk = lambda a, s, r, st: {'address': a, 'size': s, 'requested_size': r, 'state': st, 'frames': []}
+    segments = [seg(P, 20 * MiB, 0, [blk(P, MiB + 512, MiB + 5, 'active_allocated'), blk(P + MiB + 512, 19 * MiB - 512, 0, 'inactive')]),
+                seg(A, 20 * MiB, 0, [blk(A, 3 * MiB, 3 * MiB, 'active_allocated'), blk(A + 3 * MiB, 17 * MiB, 3 * MiB, 'inactive')]),
+                seg(B, 50 * MiB, 0, [blk(B, 50 * MiB, 50 * MiB, 'active_allocated')])]
+    return {'segments': segments, 'device_traces': [trace],
+            'allocator_settings': {'PYTORCH_CUDA_ALLOC_CONF': 'expandable_segments:False,max_split_size_mb:100',
+                                   'max_split_size': 100 * MiB, 'garbage_collection_threshold': 0.0,
+                                   'expandable_segments': False, 'pinned_num_register_threads': 1,
+                                   'release_lock_on_cudamalloc': False, 'pinned_use_cuda_host_register': False,
+                                   'roundup_power2_divisions': {str(1 << i): 0 for i in range(16)}}}
+
+
+@pytest.fixture
+def snap_path(tmp_path):
+    p = tmp_path / "snapshot.pickle"
+    with open(p, 'wb') as f: pickle.dump(torch_like_snapshot(), f)
+    return str(p)
+
+
+def run_main(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): rc = main(argv)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_load_without_torch(snap_path):
+    code = ("import sys; from tinytensor.cuda.replay import load_snapshot, replay; s = load_snapshot(sys.argv[1]); "
+            "r = replay(s); assert 'torch' not in sys.modules; print(r['peak_reserved'])")
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = subprocess.run([sys.executable, '-c', code, snap_path], capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) > 0
+
+
+def test_plan_prelude_and_deferred():
+    s = torch_like_snapshot()
+    plan = plan_replay(s)
+    X, P = BASE + 2 * MiB, BASE
+    assert plan['prelude'] == [(P, MiB + 5, 0), (X, 2 * MiB, 0)]
+    kinds = [op[0] for op in plan['program']]
+    assert kinds == ['free', 'alloc', 'alloc', 'free', 'alloc', 'free_deferred', 'alloc', 'complete']
+
+
+def test_replay_torch_like_snapshot():
+    r = replay(torch_like_snapshot())
+    # prelude: 1 MiB+5 gets a 20 MiB segment, the 2 MiB block fits its remainder; 3, 3 MiB fit too; 50 MiB: new segment
+    assert r['prelude'] == 2 and r['steps'] == 8 and r['skipped'] == 0
+    assert r['peak_requested'] == MiB + 5 + 50 * MiB + 3 * MiB + 3 * MiB      # X freed; A' still pending at the peak
+    assert r['segment_allocs'] == 2 and r['peak_reserved'] == 20 * MiB + 50 * MiB
+    a = r['allocator']
+    assert a.check_invariants()
+    assert r['final_allocated'] == (MiB + 512) + 50 * MiB + 3 * MiB
+    assert [b['state'] for b in a.snapshot()['segments'][0]['blocks']][:4] == [
+        'active_allocated', 'active_allocated', 'active_pending_free', 'inactive']     # completes at the next malloc
+    assert 0 < r['fragmentation'] < 1
+    rec = recorded_stats(torch_like_snapshot())
+    assert rec['segment_allocs'] == 2 and rec['num_ooms'] == 1 and rec['conf'].endswith('max_split_size_mb:100')
+    assert rec['peak_requested'] == r['peak_requested']
+
+
+def test_deferred_free_is_not_reused_before_completion():
+    A = BASE
+    base = [ev('alloc', A, 20 * MiB), ev('free_requested', A, 20 * MiB)]
+    deferred = base + [ev('alloc', A + 20 * MiB, 20 * MiB), ev('free_completed', A, 20 * MiB), ev('alloc', A, 20 * MiB)]
+    immediate = base + [ev('free_completed', A, 20 * MiB), ev('alloc', A, 20 * MiB), ev('alloc', A + 20 * MiB, 20 * MiB)]
+    rd, ri = replay(deferred), replay(immediate)
+    assert rd['segment_allocs'] == 2 and rd['peak_reserved'] == 40 * MiB     # third alloc reuses the completed block
+    assert ri['segment_allocs'] == 2 and ri['final_allocated'] == 40 * MiB
+    only_pending = base + [ev('alloc', A + 20 * MiB, 20 * MiB), ev('free_completed', A, 20 * MiB)]
+    assert replay(only_pending)['segment_allocs'] == 2
+
+
+@pytest.mark.parametrize("conf", ["", "max_split_size_mb:40", "roundup_power2_divisions:4"])
+def test_replay_reproduces_a_recorded_run(conf):
+    "Same settings, same capacity: the replay must make exactly the recorded allocator's segment decisions."
+    rng = random.Random(len(conf))
+    a = DeviceCachingAllocator(SimulatedBackend(capacity=64 << 30), conf=conf)
+    a.record_memory_history()
+    live = []
+    sizes = [300, 5000, 200_000, MiB, MiB + 1, 3 * MiB, 9 * MiB, 12 * MiB, 25 * MiB, 60 * MiB, 150 * MiB]
+    for i in range(3000):
+        if live and (rng.random() < 0.47 or len(live) > 50):
+            p, s = live.pop(rng.randrange(len(live)))
+            if rng.random() < 0.15: a.record_stream(p, 1 - s)
+            a.free(p)
+        else:
+            s = rng.randrange(2)
+            live.append((a.malloc(rng.choice(sizes), stream=s), s))
+        if rng.random() < 0.05: a.backend.synchronize(rng.randrange(2))
+    snap = a.snapshot()
+    r = replay(snap, conf, capacity=64 << 30)
+    seg = lambda tr: [(e['action'], e['addr'], e['size']) for e in tr if e['action'].startswith('segment_')]
+    assert seg(r['allocator'].snapshot()['device_traces'][0]) == seg(snap['device_traces'][0])
+    assert r['peak_reserved'] == a.max_memory_reserved() and r['peak_allocated'] == a.max_memory_allocated()
+    rec = recorded_stats(snap)
+    assert rec['peak_reserved'] == a.max_memory_reserved() and rec['peak_requested'] == a.memory_stats()['requested_bytes.all.peak']
+
+
+def test_replay_accepts_dict_settings_and_counts_ooms():
+    s = demo_snapshot()
+    r = replay(s, {'max_split_size_mb': 64})
+    assert r['conf'] == 'max_split_size_mb:64'
+    small = replay(s, "", capacity=200 * MiB)
+    assert small['num_ooms'] > 0 and small['peak_reserved'] <= 200 * MiB
+    assert small['allocator'].check_invariants()
+    with pytest.raises(TypeError): replay(s, 5)
+    with pytest.raises(RuntimeError, match="Unrecognized"): replay(s, "bogus:1")
+
+
+def test_gc_threshold_in_replay():
+    s = demo_snapshot(steps=4)
+    r = replay(s, "garbage_collection_threshold:0.5", capacity=600 * MiB)
+    assert r['memory_fraction'] == 1.0 and r['allocator'].check_invariants()
+
+
+def test_main_prints_comparison(snap_path, tmp_path):
+    svg = tmp_path / "t.svg"
+    rc, out, err = run_main([snap_path, '--max-split-size-mb', '20', '200', '--roundup-power2-divisions', '4',
+                             '--garbage-collection-threshold', '0.7', '--conf', 'max_split_size_mb:64', '--svg', str(svg)])
+    assert rc == 0, err
+    lines = out.splitlines()
+    header = lines[[i for i, l in enumerate(lines) if l and set(l) == {'-'}][0] - 1]
+    assert header.split()[:2] == ['recorded', 'max_split_size_mb:100']
+    for col in ('max_split_size_mb:20', 'max_split_size_mb:200', 'roundup_power2_divisions:4', 'garbage_collection_threshold:0.7'):
+        assert col in out
+    for row in ('peak allocated', 'peak reserved', 'fragmentation @peak', 'segment allocs', 'segment frees', 'alloc retries', 'OOMs'):
+        assert any(l.startswith(row) for l in out.splitlines()), row
+    assert 'reserved memory over the trace' in out and '2 allocations live before the trace began' in out
+    assert 'expandable_segments' not in header
+    assert svg.read_text().startswith('<svg')
+
+
+def test_main_errors(tmp_path, snap_path):
+    garbage = tmp_path / "garbage.pickle"; garbage.write_bytes(b"not a pickle at all")
+    trunc = tmp_path / "trunc.pickle"; trunc.write_bytes(pickle.dumps(torch_like_snapshot())[:200])
+    evil = tmp_path / "evil.pickle"; evil.write_bytes(pickle.dumps(os.getcwd))
+    wrong = tmp_path / "wrong.pickle"; wrong.write_bytes(pickle.dumps({'segments': [], 'device_traces': [[{'action': 'fly'}]]}))
+    notdict = tmp_path / "list.pickle"; notdict.write_bytes(pickle.dumps([1, 2, 3]))
+    for path, msg in [(garbage, 'not a readable pickle'), (trunc, 'not a readable pickle'), (evil, 'only plain Python data'),
+                      (wrong, "unknown action 'fly'"), (notdict, 'expected a dict'), (tmp_path / 'missing', 'No such file')]:
+        rc, out, err = run_main([str(path)])
+        assert rc == 2 and msg in err and out == '', (path, err)
+        with pytest.raises((ValueError, OSError)): load_snapshot(str(path))
+    rc, out, err = run_main([snap_path, '--max-split-size-mb', '5'])
+    assert rc == 2 and 'too small' in err
+    rc, out, err = run_main([snap_path, '--capacity', 'lots'])
+    assert rc == 2
+    rc, out, err = run_main([])
+    assert rc == 2
+    rc, out, err = run_main([snap_path, '--device', '3'])
+    assert rc == 2 and 'no device_traces for device 3' in err
+
+
+def test_malformed_snapshot_objects():
+    for bad, msg in [({'segments': [{'address': 1}]}, "no integer 'total_size'"),
+                     ({'device_traces': [[{'action': 'alloc', 'addr': 1, 'size': -5}]]}, 'negative size'),
+                     ({'device_traces': [[{'action': 'alloc', 'addr': 1, 'size': 5, 'stream': 'x'}]]}, "non-integer 'stream'"),
+                     ({'device_traces': {}}, 'list of lists'), ({}, 'neither')]:
+        with pytest.raises(MalformedSnapshotError, match=msg): replay(bad)
+
+
+def test_small_capacity_and_sizes(snap_path):
+    rc, out, err = run_main([snap_path, '--capacity', '48MiB'])
+    assert rc == 0 and 'OOMs' in out
+    oom_row = [l for l in out.splitlines() if l.startswith('OOMs')][0]
+    assert oom_row.split()[-1] != '0'
+
+
+def test_pictures_and_helpers():
+    s = demo_snapshot(steps=2)
+    rs = [replay(s, c) for c in ("", "max_split_size_mb:40")]
+    svg = timeline_svg(rs)
+    assert svg.count('<polyline') == 4 and 'max_split_size_mb:40' in svg
+    rep = format_report(rs, recorded=recorded_stats(s))
+    assert rep.splitlines()[0].split() == ['recorded', '(default)', 'max_split_size_mb:40']
+    frames = history_frames(s, max_steps=10)
+    assert len(frames) == 10 and all(isinstance(f, list) for f in frames)
+    assert usable_conf("expandable_segments:True,max_split_size_mb:64") == "max_split_size_mb:64"
+    assert sparkline([0, 1, 2, 3, 4, 5, 6, 7, 8], width=9) == " ▁▂▃▄▅▆▇█"
+    assert ttc.replay(s, "")["peak_reserved"] == rs[0]["peak_reserved"] and ttc.replay.main is main
