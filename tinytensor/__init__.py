@@ -17,3 +17,6 @@ from . import testing
 from .views import *
 from .view_pictures import *
 from . import cuda
+from .serialization import save, load
+from . import safetensors
+from .dlpack import from_dlpack
