@@ -403,23 +403,8 @@ def zero_(self:Tensor) -> Tensor:
     return self.fill_(0)
 
 # %% ../nbs/05a_views.ipynb #e8674a2f
-def _channels_last_strides(sizes) -> tuple:
-    "c10's `get_channels_last_strides_2d/3d`: NHWC / NDHWC strides, *without* clamping size-0 dims to 1."
-    n = len(sizes)
-    order = [1, 3, 2, 0] if n == 4 else [1, 4, 3, 2, 0]
-    st, acc = [0] * n, 1
-    for d in order: st[d] = acc; acc *= sizes[d]
-    return tuple(st)
-
 def _clone_strides(t:Tensor, fmt) -> tuple:
-    "Output strides of `clone`/`contiguous` in memory format `fmt`."
-    sz = t._impl.sizes_and_strides_.sizes
-    if fmt is channels_last:
-        TORCH_CHECK(len(sz) == 4, "required rank 4 tensor to use channels_last format")
-        return _channels_last_strides(sz)
-    if fmt is channels_last_3d:
-        TORCH_CHECK(len(sz) == 5, "required rank 5 tensor to use channels_last_3d format")
-        return _channels_last_strides(sz)
+    "Output strides of `clone`/`contiguous` in memory format `fmt` (`empty_like`'s rules, chapter 04c)."
     return like_strides(t, fmt)
 
 @patch
