@@ -11,21 +11,26 @@ try:
     torch.set_num_threads(2)
 except ImportError: torch = None
 
-def median_time(f, repeat=7, number=None):
-    "Median seconds per call of `f` over `repeat` runs of `number` calls."
-    if number is None:
-        number, t = 1, 0.0
-        while t < 0.05:
-            number *= 2
-            t0 = time.perf_counter()
-            for _ in range(number): f()
-            t = time.perf_counter() - t0
-    runs = []
-    for _ in range(repeat):
+def _calibrate(f, target=0.02):
+    "How many calls of `f` take about `target` seconds."
+    n = 1
+    while True:
         t0 = time.perf_counter()
-        for _ in range(number): f()
-        runs.append((time.perf_counter() - t0) / number)
-    return statistics.median(runs)
+        for _ in range(n): f()
+        if time.perf_counter() - t0 > target: return n
+        n *= 2
+
+def interleaved(fs, rounds=15):
+    "Median seconds per call of each function in `fs`, measured in alternating rounds (fair under load)."
+    ns = [_calibrate(f) if f else 0 for f in fs]
+    times = [[] for _ in fs]
+    for _ in range(rounds):
+        for i, (f, n) in enumerate(zip(fs, ns)):
+            if not f: continue
+            t0 = time.perf_counter()
+            for _ in range(n): f()
+            times[i].append((time.perf_counter() - t0) / n)
+    return [statistics.median(t) if t else float('nan') for t in times]
 
 def fmt(s): return f'{s * 1e6:10.2f} us' if s < 1e-2 else f'{s * 1e3:10.2f} ms'
 
@@ -41,8 +46,7 @@ def main():
     ]
     print(f"{'operation':28s} {'tinytensor':>13s} {'numpy':>13s} {'torch':>13s} {'tt/torch':>9s}")
     for name, ftt, fnp, ftorch in cases:
-        ttt, tnp = median_time(ftt), median_time(fnp)
-        tto = median_time(ftorch) if ftorch else float('nan')
+        ttt, tnp, tto = interleaved([ftt, fnp, ftorch])
         print(f'{name:28s} {fmt(ttt):>13s} {fmt(tnp):>13s} {fmt(tto):>13s} {ttt / tto:9.2f}x')
 
 if __name__ == '__main__': main()

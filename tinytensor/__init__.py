@@ -2,7 +2,8 @@
 __version__ = "0.1.0"
 
 # The package namespace mirrors torch's: `tt.tensor`, `tt.float32`, `tt.Tensor`, ...
-# (hand-written: nbdev exports modules, and this file only gathers them)
+# (hand-written: nbdev exports modules, and this file only gathers them, in chapter order,
+# so a later chapter's @patch of a Tensor method wins over an earlier one)
 from .checks import *
 from .intrusive_ptr import *
 from .allocator import *
@@ -13,7 +14,12 @@ from .factories import *
 from .printing import *
 from .allocator import Device as device
 from . import testing
+from .views import *
+from .view_pictures import *
 from . import cuda
+from .serialization import save, load
+from . import safetensors
+from .dlpack import from_dlpack
 from .tensor_iterator import *
 from .ops import *
 from .reductions import *

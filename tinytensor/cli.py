@@ -7,14 +7,13 @@ Docs: https://tinytensor.github.io/tinytensor/cli.html.md"""
 # %% auto #0
 __all__ = ['tour', 'main']
 
-# %% ../nbs/09_cli.ipynb #3cf78cf3
+# %% ../nbs/09_cli.ipynb #70184988
 import argparse, gc, sys
 import tinytensor as tt
 from .printing import storage_text
 from .allocator import get_allocator
-from .tensor_impl import alias_with_sizes_and_strides
 
-# %% ../nbs/09_cli.ipynb #99cf0711
+# %% ../nbs/09_cli.ipynb #fb5d0371
 def _stats(): return get_allocator().memory_stats()
 
 def tour(out=None):
@@ -28,7 +27,7 @@ def tour(out=None):
     say(repr(t))
     say(t.explain()); say()
     say("== 2. A transposed view: same storage, swapped strides ==")
-    v = t.T if hasattr(tt.Tensor, 'T') else alias_with_sizes_and_strides(t, (3, 2), (1, 3))
+    v = t.T
     say(f"t.stride() = {t.stride()}   v.stride() = {v.stride()}   same storage: {v.untyped_storage() == t.untyped_storage()}")
     say(storage_text(t, v, names=['t', 'v = t.T'])); say()
     say("== 3. Reference counts ==")
@@ -36,7 +35,7 @@ def tour(out=None):
     say(f"storage use_count = {s.use_count()}  (t, v and the handle `s` we are holding)")
     del s; say()
     say("== 4. Writing through the view is seen by the base ==")
-    v.numpy()[2, 1] = 100.0
+    v[2, 1] = 100.0
     say(f"after v[2, 1] = 100:  t[1, 2] = {t.tolist()[1][2]}"); say(repr(t)); say()
     say("== 5. Allocator statistics ==")
     now = _stats()
@@ -49,7 +48,7 @@ def tour(out=None):
     say("\nRead on: nbs/01_intrusive_ptr.ipynb, or the docs site's chapter 01.")
     return end['allocated_bytes.current'] - start['allocated_bytes.current']
 
-# %% ../nbs/09_cli.ipynb #6b356600
+# %% ../nbs/09_cli.ipynb #94a7697a
 def main(argv=None) -> int:
     "Entry point of the `tinytensor` console script."
     argv = sys.argv[1:] if argv is None else list(argv)

@@ -9,7 +9,7 @@ __all__ = ['storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full', 
            'randn', 'infer_dense_strides', 'like_strides', 'empty_like', 'zeros_like', 'ones_like', 'full_like',
            'rand_like', 'randn_like', 'tensor', 'from_numpy']
 
-# %% ../nbs/04c_factories.ipynb #cafb0b29
+# %% ../nbs/04c_factories.ipynb #aaf68f79
 import builtins, math, numbers
 import numpy as np
 from fastcore.basics import patch
@@ -22,7 +22,7 @@ from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_typ
 from .tensor_impl import (Tensor, TensorImpl, contiguous_format, channels_last, channels_last_3d, preserve_format,
                           memory_format, strides_for_format, contiguous_strides)
 
-# %% ../nbs/04c_factories.ipynb #3ebb0ddc
+# %% ../nbs/04c_factories.ipynb #f2d3c50f
 def _parse_size(args, fname='empty') -> tuple:
     if len(args) == 1 and isinstance(args[0], (tuple, list)): args = tuple(args[0])
     for s in args:                                                     # the common case: plain non-negative ints
@@ -62,7 +62,7 @@ def storage_nbytes(sizes, strides, itemsize:int) -> int:
         n += (s - 1) * st
     return n * itemsize
 
-# %% ../nbs/04c_factories.ipynb #88d97df2
+# %% ../nbs/04c_factories.ipynb #bac84db8
 def _empty_impl(sizes, strides, d, device) -> Tensor:
     nbytes = storage_nbytes(sizes, strides, d.itemsize) if strides is not None else d.itemsize * math.prod(sizes)
     st = make_intrusive(StorageImpl, nbytes, None, get_allocator(device.device_type) if device.device_type != DeviceType.Meta else None,
@@ -90,7 +90,7 @@ def empty_strided(size, # sizes
     TORCH_CHECK(len(sizes) == len(stride), "dimensionality of sizes (", len(sizes), ") must match dimensionality of strides (", len(stride), ")")
     return _empty_impl(sizes, stride, _check_dtype(dtype, 'empty_strided'), _device_ok(device))
 
-# %% ../nbs/04c_factories.ipynb #5cf4f10a
+# %% ../nbs/04c_factories.ipynb #118335a8
 def _np_view(t:Tensor, mutable:bool) -> np.ndarray:
     impl = t._impl
     TORCH_CHECK(impl.device_.device_type == DeviceType.CPU,
@@ -112,7 +112,7 @@ def _np_write(t:Tensor) -> np.ndarray:
     "A numpy view of `t`'s elements for writing (internal; materializes copy-on-write)."
     return _np_view(t, True)
 
-# %% ../nbs/04c_factories.ipynb #632ecc2c
+# %% ../nbs/04c_factories.ipynb #3dea6eac
 def _scalar_dtype(v) -> dtype:
     "The dtype torch infers for a Python (or numpy) scalar."
     if isinstance(v, (builtins.bool, np.bool_)): return _dt.bool
@@ -142,7 +142,7 @@ def full(size, # the sizes
     d = _check_dtype(dtype, 'full', _scalar_dtype(fill_value))
     return _fill(empty(size, dtype=d, device=device), fill_value)
 
-# %% ../nbs/04c_factories.ipynb #4c87c352
+# %% ../nbs/04c_factories.ipynb #96254f19
 def arange(start, end=None, step=1, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "Values `start, start+step, ...` below `end`, as `torch.arange`."
     if end is None: start, end = 0, start
@@ -163,7 +163,7 @@ def arange(start, end=None, step=1, *, dtype:dtype=None, device=None, requires_g
         _np_write(out)[...] = vals
     return out
 
-# %% ../nbs/04c_factories.ipynb #d43c6ac6
+# %% ../nbs/04c_factories.ipynb #ce69e335
 _gen = [np.random.default_rng(0), 0]
 
 def manual_seed(seed:int):
@@ -193,7 +193,7 @@ def randn(*size, dtype:dtype=None, device=None, requires_grad:bool=False) -> Ten
     "Standard normal samples."
     return _random(_normal, size, dtype, device, 'randn')
 
-# %% ../nbs/04c_factories.ipynb #75838f29
+# %% ../nbs/04c_factories.ipynb #ecc2f12d
 def infer_dense_strides(sizes, strides) -> tuple:
     "Dense strides that keep the order of `strides` (ATen's `infer_dense_strides`)."
     ndim = len(sizes)
@@ -250,7 +250,7 @@ def randn_like(t:Tensor, *, dtype=None, device=None, memory_format=preserve_form
     if out.numel() and not out.is_meta: _np_write(out)[...] = _gen[0].standard_normal(out.shape)
     return out
 
-# %% ../nbs/04c_factories.ipynb #90e1b1fc
+# %% ../nbs/04c_factories.ipynb #7d9f816a
 def _compute_sizes(data) -> list:
     "Follow first elements down, as torch's `compute_sizes`."
     sizes, x = [], data
@@ -262,9 +262,15 @@ def _compute_sizes(data) -> list:
         x = x[0]
 
 _PY_DTYPE = {builtins.bool: _dt.bool, builtins.int: _dt.int64}
+_PY_SCALARS = {builtins.bool, builtins.int, builtins.float, builtins.complex}
 def _infer_dtype(data):
     "Promote the dtypes of every leaf, as torch's `infer_scalar_type` (None when there are none)."
     if isinstance(data, (list, tuple)):
+        kinds = set(map(type, data))                       # fast path: a row of plain Python scalars
+        if kinds and kinds <= _PY_SCALARS:
+            if builtins.complex in kinds: return default_complex_dtype()
+            if builtins.float in kinds: return get_default_dtype()
+            return _dt.int64 if builtins.int in kinds else _dt.bool
         d = None
         for x in data:
             t = type(x)
@@ -312,6 +318,13 @@ def _convert(vals:list, d:dtype) -> np.ndarray:
         out[~is_f] = i.astype(d.np)
     return out
 
+def _rectangular_array(data, sizes, d):
+    "Fast path: numpy converts a rectangular nest of Python floats/bools to a float/complex/bool dtype (else None)."
+    if not (d.is_floating_point or d.is_complex or d is _dt.bool): return None    # integers need torch's overflow rules
+    try: arr = np.array(data, dtype=np.complex128 if d.is_complex else (builtins.bool if d is _dt.bool else np.float64))
+    except (ValueError, TypeError): return None
+    return arr.astype(d.np) if arr.shape == tuple(sizes) else None
+
 def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
            dtype:dtype=None, # element type; inferred like torch when None
            device=None, requires_grad:bool=False) -> Tensor:
@@ -329,12 +342,15 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
         if isinstance(data, Tensor): _np_write(out)[...] = _np_read(data).astype(d.np)
         elif isinstance(data, np.ndarray): _np_write(out)[...] = data.astype(d.np)
         else:
-            vals = []
-            _flatten(data, sizes, 0, vals)
-            _np_write(out)[...] = _convert(vals, d).reshape(sizes)
+            arr = _rectangular_array(data, sizes, d)
+            if arr is not None: _np_write(out)[...] = arr      # numpy checked the nesting and converted exactly
+            else:
+                vals = []
+                _flatten(data, sizes, 0, vals)
+                _np_write(out)[...] = _convert(vals, d).reshape(sizes)
     return out
 
-# %% ../nbs/04c_factories.ipynb #9502bdce
+# %% ../nbs/04c_factories.ipynb #42117147
 def _drop_ref(ctx): pass                     # the array is released with the DataPtr's context
 
 def from_numpy(a:np.ndarray) -> Tensor:
@@ -369,7 +385,7 @@ def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
     arr = np.asarray(mv)
     return arr.view(d.np) if d is _dt.bfloat16 else arr
 
-# %% ../nbs/04c_factories.ipynb #ce7e7fa9
+# %% ../nbs/04c_factories.ipynb #c4b7a7ac
 def _pyvals(t:Tensor) -> np.ndarray:
     a = _np_read(t)
     if t.dtype is _dt.bfloat16 or t.dtype is _dt.float16: a = a.astype(np.float64)

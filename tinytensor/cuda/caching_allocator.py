@@ -12,22 +12,20 @@ from collections import deque
 # %% auto #0
 __all__ = ['kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinLargeAlloc', 'kRoundLarge',
            'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB', 'STAT_NAMES', 'STAT_TYPES', 'STAT_FIELDS',
-           'BLOCK_COLORS', 'OutOfMemoryError', 'TORCH_CHECK', 'format_size', 'AllocatorConfig',
-           'roundup_power2_next_division', 'round_size', 'get_allocation_size', 'SimEvent', 'SimulatedBackend',
-           'CupyBackend', 'Block', 'BlockPool', 'DeviceCachingAllocator', 'record_memory_history', 'should_split',
-           'set_per_process_memory_fraction', 'record_stream', 'process_events', 'synchronize_and_free_events', 'free',
-           'release_cached_blocks', 'empty_cache', 'malloc', 'memory_stats', 'memory_allocated', 'memory_reserved',
-           'max_memory_allocated', 'max_memory_reserved', 'reset_peak_memory_stats', 'reset_accumulated_memory_stats',
-           'format_memory_summary', 'memory_summary', 'segment_blocks', 'snapshot', 'check_invariants',
-           'memory_map_svg', 'is_available', 'device_count', 'get_allocator', 'set_allocator', 'memory_snapshot']
+           'BLOCK_COLORS', 'OutOfMemoryError', 'format_size', 'AllocatorConfig', 'roundup_power2_next_division',
+           'round_size', 'get_allocation_size', 'SimEvent', 'SimulatedBackend', 'CupyBackend', 'Block', 'BlockPool',
+           'DeviceCachingAllocator', 'record_memory_history', 'should_split', 'set_per_process_memory_fraction',
+           'record_stream', 'process_events', 'synchronize_and_free_events', 'free', 'release_cached_blocks',
+           'empty_cache', 'malloc', 'memory_stats', 'memory_allocated', 'memory_reserved', 'max_memory_allocated',
+           'max_memory_reserved', 'reset_peak_memory_stats', 'reset_accumulated_memory_stats', 'format_memory_summary',
+           'memory_summary', 'segment_blocks', 'snapshot', 'check_invariants', 'memory_map_svg', 'is_available',
+           'device_count', 'get_allocator', 'set_allocator', 'memory_snapshot']
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #f324dc9d
 class OutOfMemoryError(RuntimeError):
     "Raised when the allocator cannot find or create a block, like `torch.OutOfMemoryError`."
 
-def TORCH_CHECK(cond, *msg):
-    "Raise `RuntimeError` with the pieces of `msg` joined, unless `cond` holds (c10's `TORCH_CHECK`)."
-    if not cond: raise RuntimeError(''.join(str(m) for m in msg))
+from ..checks import TORCH_CHECK      # chapter 00's c10-style checks (standard library only)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #2d9cef31
 kMinBlockSize  = 512                # all sizes are rounded to at least 512 bytes

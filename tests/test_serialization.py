@@ -1,0 +1,397 @@
+"Differential, safety and robustness tests of tt.save / tt.load against torch.save / torch.load."
+import collections, io, os, pickle, struct, sys, zipfile
+import numpy as np
+import pytest
+torch = pytest.importorskip("torch")
+import ml_dtypes
+import tinytensor as tt
+from tinytensor import serialization as ser
+from tinytensor.factories import from_numpy
+from tinytensor.tensor_impl import alias_with_sizes_and_strides, Tensor, TensorImpl
+from tinytensor.testing import test_tensor_eq as tensor_eq
+
+DTYPES = [tt.bool, tt.uint8, tt.int8, tt.int16, tt.int32, tt.int64, tt.float16, tt.bfloat16, tt.float32, tt.float64,
+          tt.complex64, tt.complex128]
+LOAD_ERRORS = (RuntimeError, pickle.UnpicklingError, ValueError)
+
+def _values(rng, d, n):
+    if d is tt.bool: return rng.integers(0, 2, n).astype(bool)
+    if d.is_complex: return (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(d.np)
+    if d.is_floating_point: return (rng.standard_normal(n) * 100).astype(d.np)
+    info = np.iinfo(d.np)
+    return rng.integers(info.min, info.max, n, endpoint=True, dtype=d.np)
+
+def _torch_from_np(a):
+    if a.dtype == ml_dtypes.bfloat16: return torch.from_numpy(a.view(np.int16).copy()).view(torch.bfloat16)
+    return torch.from_numpy(a.copy())
+
+def _random_layout(rng, nmax=24):
+    "Random sizes/strides (size-0 and size-1 dims, zero strides, 0-dim) and offset fitting in a storage of nmax."
+    while True:
+        ndim = int(rng.integers(0, 4))
+        sizes = tuple(int(rng.choice([0, 1, 2, 3, 4], p=[.08, .22, .3, .25, .15])) for _ in range(ndim))
+        strides = tuple(int(rng.integers(0, 6)) for _ in range(ndim))
+        span = 0 if 0 in sizes else 1 + sum((s - 1) * st for s, st in zip(sizes, strides))
+        if span <= nmax:
+            return sizes, strides, int(rng.integers(0, nmax - span + 1))
+
+def _random_state_dict(rng):
+    "A tt dict and the equivalent torch dict: a few storages, each viewed by 1-3 tensors, plus plain values."
+    tsd, psd, groups = {}, {}, []
+    for s in range(int(rng.integers(1, 4))):
+        d = DTYPES[int(rng.integers(len(DTYPES)))]
+        n = int(rng.integers(0, 25)) if rng.random() > .1 else 0
+        a = _values(rng, d, n)
+        tbase, pbase = from_numpy(a.copy()), _torch_from_np(a)
+        names = []
+        for v in range(int(rng.integers(1, 4))):
+            sizes, strides, off = _random_layout(rng, n)
+            name = f's{s}v{v}'
+            tsd[name] = alias_with_sizes_and_strides(tbase, sizes, strides, off)
+            psd[name] = pbase.as_strided(sizes, strides, off)
+            names.append(name)
+        groups.append(names)
+    extra = {'step': int(rng.integers(100)), 'lr': float(rng.random()), 'tag': 'x' * int(rng.integers(3)), 'none': None,
+             'nested': [(1, 2.5), {'k': b'\x00\xff'}], 'flag': bool(rng.integers(2))}
+    tsd['meta'] = psd['meta'] = extra
+    return tsd, psd, groups
+
+def _check_same(loaded, ref, groups, storage_id):
+    for names in groups:
+        for n in names: tensor_eq(loaded[n], ref[n])
+        if loaded[names[0]].untyped_storage().nbytes():     # torch does not keep empty storages shared
+            assert len({storage_id(loaded[n]) for n in names}) == 1, f'{names} should share one storage'
+    assert loaded['meta'] == ref['meta']
+
+def _tt_sid(t): return id(t._impl.storage_.get())
+def _torch_sid(t): return t.untyped_storage()._cdata
+
+@pytest.mark.parametrize('seed', range(110))
+def test_roundtrip_tt_to_torch_and_back(seed, tmp_path):
+    rng = np.random.default_rng(seed)
+    tsd, psd, groups = _random_state_dict(rng)
+    path = tmp_path / 'a.pt'
+    tt.save(tsd, path if seed % 2 else str(path))
+    _check_same(torch.load(path, weights_only=True), psd, groups, _torch_sid)
+    _check_same(tt.load(path), tsd, groups, _tt_sid)
+    _check_same(tt.load(path, mmap=True), tsd, groups, _tt_sid)
+
+@pytest.mark.parametrize('seed', range(110))
+def test_roundtrip_torch_to_tt(seed, tmp_path):
+    rng = np.random.default_rng(1000 + seed)
+    tsd, psd, groups = _random_state_dict(rng)
+    if seed % 3 == 0:
+        buf = io.BytesIO(); torch.save(psd, buf); buf.seek(0)
+        _check_same(tt.load(buf), psd, groups, _tt_sid)
+    else:
+        path = tmp_path / 'b.pt'
+        torch.save(psd, path)
+        _check_same(tt.load(path, mmap=bool(seed % 2)), psd, groups, _tt_sid)
+
+def test_file_layout_matches_torch(tmp_path):
+    x = tt.tensor([[1., 2.], [3., 4.]])
+    (tmp_path / 'a').mkdir(); (tmp_path / 'b').mkdir()
+    tt.save({'x': x}, tmp_path / 'a/x.pt')
+    torch.save({'x': torch.tensor([[1., 2.], [3., 4.]])}, tmp_path / 'b/x.pt')
+    def describe(p):
+        raw = p.read_bytes(); z = zipfile.ZipFile(p); out = []
+        for i in z.infolist():
+            nl, el = struct.unpack('<HH', raw[i.header_offset + 26:i.header_offset + 30])
+            out.append((i.filename, i.compress_type, i.flag_bits, (i.header_offset + 30 + nl + el) % 64,
+                        None if i.filename.endswith('serialization_id') else z.read(i)))
+        return out
+    mine, theirs = describe(tmp_path / 'a/x.pt'), describe(tmp_path / 'b/x.pt')
+    assert [m[:4] for m in mine] == [t[:4] for t in theirs]
+    assert [m[4] for m in mine if not m[0].endswith('data.pkl')] == [t[4] for t in theirs if not t[0].endswith('data.pkl')]
+    assert zipfile.ZipFile(tmp_path / 'a/x.pt').testzip() is None
+
+def test_pickle_matches_torch_bytes(tmp_path):
+    base = tt.arange(6, dtype=tt.float32)
+    tsd = {'a': alias_with_sizes_and_strides(base, (2, 3), (3, 1), 0), 'b': alias_with_sizes_and_strides(base, (3, 2), (1, 3), 0),
+           'c': tt.tensor([1, 2], dtype=tt.int8)}
+    pb = torch.arange(6.)
+    psd = {'a': pb.view(2, 3), 'b': pb.view(2, 3).t(), 'c': torch.tensor([1, 2], dtype=torch.int8)}
+    tt.save(tsd, tmp_path / 'x.pt'); torch.save(psd, tmp_path / 'x2.pt')
+    assert zipfile.ZipFile(tmp_path / 'x.pt').read('x/data.pkl') == zipfile.ZipFile(tmp_path / 'x2.pt').read('x2/data.pkl')
+
+@pytest.mark.filterwarnings('ignore:TypedStorage is deprecated')
+def test_plain_objects_map_to_torch_types(tmp_path):
+    obj = {'dt': tt.bfloat16, 'dev': tt.device('cpu'), 'size': tt.Size([2, 3]), 'od': collections.OrderedDict(a=1),
+           'set': {1, 2}, 'c': 1 + 2j, 'ba': bytearray(b'ab'), 'storage': tt.zeros(3, dtype=tt.uint8).untyped_storage()}
+    tt.save(obj, tmp_path / 'o.pt')
+    with pytest.raises(pickle.UnpicklingError, match='UntypedStorage'):     # torch's weights_only refuses bare storages
+        torch.load(tmp_path / 'o.pt', weights_only=True)
+    t = torch.load(tmp_path / 'o.pt', weights_only=False)
+    assert t['dt'] is torch.bfloat16 and t['dev'] == torch.device('cpu') and t['size'] == torch.Size([2, 3])
+    assert isinstance(t['size'], torch.Size) and t['od'] == {'a': 1} and t['set'] == {1, 2} and t['c'] == 1 + 2j
+    assert t['storage'].nbytes() == 3
+    back = tt.load(tmp_path / 'o.pt')
+    assert back['dt'] is tt.bfloat16 and back['dev'] == tt.device('cpu') and isinstance(back['size'], tt.Size)
+    assert isinstance(back['storage'], tt.Storage) and back['storage'].nbytes() == 3
+    assert isinstance(back['od'], collections.OrderedDict) and back['ba'] == bytearray(b'ab')
+
+def test_torch_module_state_dict(tmp_path):
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.BatchNorm1d(4))
+    torch.save(m.state_dict(), tmp_path / 'm.pt')
+    sd = tt.load(tmp_path / 'm.pt')
+    assert isinstance(sd, collections.OrderedDict) and hasattr(sd, '_metadata')     # BUILD on OrderedDict is allowed
+    for k, v in m.state_dict().items(): tensor_eq(sd[k], v)
+    torch.save({'p': torch.nn.Parameter(torch.ones(2))}, tmp_path / 'p.pt')
+    tensor_eq(tt.load(tmp_path / 'p.pt')['p'], torch.ones(2))
+
+def test_file_objects_and_pathlike(tmp_path):
+    x = tt.arange(5)
+    buf = io.BytesIO(); tt.save(x, buf)
+    buf.seek(0); tensor_eq(tt.load(buf), x)
+    buf.seek(0); tensor_eq(torch.load(buf, weights_only=True), torch.arange(5))
+    assert zipfile.ZipFile(io.BytesIO(buf.getvalue())).namelist()[0] == 'archive/data.pkl'
+    with open(tmp_path / 'f.pt', 'wb') as fh: tt.save(x, fh)
+    with open(tmp_path / 'f.pt', 'rb') as fh: tensor_eq(tt.load(fh), x)
+    class NonSeekable(io.RawIOBase):
+        def __init__(self, b): self.b = io.BytesIO(b)
+        def readable(self): return True
+        def readinto(self, m): return self.b.readinto(m)
+    tensor_eq(tt.load(NonSeekable(buf.getvalue())), x)
+    with pytest.raises(ValueError, match='mmap'): tt.load(io.BytesIO(buf.getvalue()), mmap=True)
+    with pytest.raises(TypeError): tt.save(x, 3)
+
+def test_zip64(tmp_path, monkeypatch):
+    monkeypatch.setattr(ser, '_ZIP64_LIMIT', 16)      # force ZIP64 records for anything >= 16 bytes
+    x = tt.arange(100, dtype=tt.float64)
+    tt.save({'x': x, 'y': tt.tensor([1, 2], dtype=tt.int8)}, tmp_path / 'z.pt')
+    assert zipfile.ZipFile(tmp_path / 'z.pt').testzip() is None
+    tensor_eq(torch.load(tmp_path / 'z.pt', weights_only=True)['x'], torch.arange(100, dtype=torch.float64))
+    tensor_eq(tt.load(tmp_path / 'z.pt', mmap=True)['x'], x)
+
+def test_dtype_conflict_refused():
+    base = tt.zeros(4, dtype=tt.int32)
+    other = Tensor._make(TensorImpl(base._impl.storage_.copy(), tt.float32, (4,), (1,), 0))
+    with pytest.raises(RuntimeError, match='view the same data as different types'): tt.save([base, other], io.BytesIO())
+
+def test_map_location(tmp_path):
+    torch.save({'x': torch.arange(3)}, tmp_path / 'm.pt')
+    for ml in (None, 'cpu', tt.device('cpu'), {'cpu': 'cpu'}, lambda storage, loc: storage, lambda storage, loc: None):
+        tensor_eq(tt.load(tmp_path / 'm.pt', map_location=ml)['x'], torch.arange(3))
+    meta = tt.load(tmp_path / 'm.pt', map_location='meta')['x']
+    assert meta.is_meta and meta.shape == (3,)
+    if not ser._cuda_available():
+        with pytest.raises(RuntimeError, match='CUDA device but torch.cuda.is_available'):
+            tt.load(tmp_path / 'm.pt', map_location='cuda')
+        # a file saved from CUDA: rewrite the location field of the persistent id
+        z = zipfile.ZipFile(tmp_path / 'm.pt')
+        pkl = z.read('m/data.pkl').replace(b'X\x03\x00\x00\x00cpu', b'X\x06\x00\x00\x00cuda:0')
+        _rewrite(tmp_path / 'm.pt', tmp_path / 'c.pt', {'m/data.pkl': pkl})
+        with pytest.raises(RuntimeError, match='CUDA'): tt.load(tmp_path / 'c.pt')
+        tensor_eq(tt.load(tmp_path / 'c.pt', map_location='cpu')['x'], torch.arange(3))
+
+# ---------------------------------------------------------------- helpers to craft files
+def _rewrite(src, dst, replace=None, drop=(), add=None):
+    "Copy a zip checkpoint member by member, replacing, dropping or adding members (Python's zipfile, stored)."
+    with zipfile.ZipFile(src) as zi, zipfile.ZipFile(dst, 'w', zipfile.ZIP_STORED) as zo:
+        for i in zi.infolist():
+            if i.filename in drop: continue
+            zo.writestr(i.filename, (replace or {}).get(i.filename, zi.read(i)))
+        for n, b in (add or {}).items(): zo.writestr(n, b)
+
+def _checkpoint_with_pickle(path, pkl: bytes, records=None):
+    buf = open(path, 'wb')
+    w = ser.PyTorchStreamWriter(buf, 'archive')
+    w.write_record('data.pkl', pkl)
+    w.write_record('byteorder', b'little')
+    for k, v in (records or {}).items(): w.write_record(k, v)
+    w.write_record('version', b'3\n')
+    w.write_end_of_file(); buf.close()
+
+# ---------------------------------------------------------------- safety
+class _System:
+    def __init__(self, cmd): self.cmd = cmd
+    def __reduce__(self): return (os.system, (self.cmd,))
+class _Exec:
+    def __init__(self, code): self.code = code
+    def __reduce__(self): import builtins; return (builtins.exec, (self.code,))
+
+@pytest.mark.filterwarnings('ignore:Detected pickle protocol')
+@pytest.mark.parametrize('kind', ['system', 'exec', 'eval_in_list', 'stack_global'])
+def test_malicious_pickles_are_refused(kind, tmp_path):
+    sentinel = tmp_path / 'pwned'
+    if kind == 'system': obj = {'w': torch.ones(2), 'x': _System(f'touch {sentinel}')}
+    elif kind == 'exec': obj = {'x': _Exec(f'open({str(sentinel)!r}, "w").write("x")')}
+    elif kind == 'eval_in_list': obj = [1, 2, _Exec(f'open({str(sentinel)!r}, "w")')]
+    if kind == 'stack_global':     # protocol 4 STACK_GLOBAL path, hand-made
+        pkl = (b'\x80\x04\x8c\x02os\x94\x8c\x06system\x94\x93\x94\x8c' + bytes([len(f'touch {sentinel}')]) +
+               f'touch {sentinel}'.encode() + b'\x94\x85\x94R\x94.')
+    else:
+        buf = io.BytesIO(); pickle.Pickler(buf, protocol=2).dump(obj) if kind != 'system' else torch.save(obj, buf)
+        pkl = buf.getvalue() if kind != 'system' else zipfile.ZipFile(io.BytesIO(buf.getvalue())).read('archive/data.pkl')
+    recs = {}
+    if kind == 'system':
+        z = zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+        recs = {'data/0': z.read('archive/data/0')}
+    _checkpoint_with_pickle(tmp_path / 'evil.pt', pkl, recs)
+    with pytest.raises(pickle.UnpicklingError, match='Weights only load failed') as e:
+        tt.load(tmp_path / 'evil.pt')
+    assert 'was not an allowed global' in str(e.value)
+    with pytest.raises(pickle.UnpicklingError): tt.load(tmp_path / 'evil.pt', mmap=True)
+    assert not sentinel.exists()
+    with pytest.raises(pickle.UnpicklingError): torch.load(tmp_path / 'evil.pt', weights_only=True)   # torch agrees
+    assert not sentinel.exists()
+
+def test_unknown_global_named_in_error(tmp_path):
+    import fractions
+    tt.save({'f': fractions.Fraction(1, 3)}, tmp_path / 'f.pt')
+    with pytest.raises(pickle.UnpicklingError, match='GLOBAL fractions.Fraction was not an allowed global'):
+        tt.load(tmp_path / 'f.pt')
+    assert tt.load(tmp_path / 'f.pt', weights_only=False)['f'] == fractions.Fraction(1, 3)   # explicit opt-in
+
+def test_weights_only_false_runs_code_only_when_asked(tmp_path):
+    sentinel = tmp_path / 'ran'
+    buf = io.BytesIO(); pickle.Pickler(buf, protocol=2).dump(_Exec(f'open({str(sentinel)!r}, "w")'))
+    _checkpoint_with_pickle(tmp_path / 'e.pt', buf.getvalue())
+    with pytest.raises(pickle.UnpicklingError): tt.load(tmp_path / 'e.pt')
+    assert not sentinel.exists()
+    tt.load(tmp_path / 'e.pt', weights_only=False)       # like torch: arbitrary code when explicitly asked
+    assert sentinel.exists()
+
+@pytest.mark.parametrize('pkl, msg', [
+    (b'\x80\x02ctorch\nfloat32\nN}X\x08\x00\x00\x00itemsizeK\x08s\x86b.', 'Can only BUILD'),      # mutate tt.float32
+    (b'\x80\x02ctorch._utils\n_rebuild_tensor_v2\nN}X\x0c\x00\x00\x00__defaults__)s\x86b.', 'Can only BUILD'),
+    (b'\x80\x02ctorch\nfloat32\n(K\x01K\x02u.', 'SETITEMS'),
+    (b'\x80\x02ctorch\nSize\n(K\x01e.', 'APPENDS'),
+    (b'\x80\x02ctorch\nfloat32\n)R.', 'unrecognized function'),
+    (b'\x80\x02ctorch._utils\n_rebuild_tensor_v2\n)\x81.', 'Can only create new object'),
+    (b'\x80\x02(ctorch\nSize\no.', 'Unsupported operand'),
+    (b'\x80\x02X\x03\x00\x00\x00abcQ.', "expected 'storage'"),
+    (b'\x80\x02}(K\x01', 'malformed pickle'),
+    (b'\x80\x02h\x05.', 'Memo value not found'),
+])
+def test_restricted_vm(pkl, msg, tmp_path):
+    _checkpoint_with_pickle(tmp_path / 'v.pt', pkl)
+    with pytest.raises(pickle.UnpicklingError, match=msg): tt.load(tmp_path / 'v.pt')
+    assert tt.float32.itemsize == 4 and ser._rebuild_tensor_v2.__defaults__ == (None,)
+
+@pytest.mark.parametrize('name', ['../evil', 'archive/../../evil', '/abs/evil', 'archive/..\\..\\evil'])
+def test_path_traversal_names_refused(name, tmp_path):
+    work = tmp_path / 'work'; work.mkdir()
+    tt.save({'x': tt.arange(3)}, work / 'ok.pt')
+    _rewrite(work / 'ok.pt', work / 'bad.pt', add={name: b'owned'})
+    with pytest.raises(RuntimeError, match='unsafe record name'): tt.load(work / 'bad.pt')
+    assert sorted(os.listdir(work)) == ['bad.pt', 'ok.pt'] and not (tmp_path / 'evil').exists()
+
+# ---------------------------------------------------------------- robustness
+def test_truncated_everywhere(tmp_path):
+    base = tt.arange(40, dtype=tt.float32)
+    tt.save({'a': base, 'b': alias_with_sizes_and_strides(base, (5,), (2,), 3)}, tmp_path / 'g.pt')
+    raw = (tmp_path / 'g.pt').read_bytes()
+    for cut in list(range(0, len(raw), max(1, len(raw) // 60))) + [len(raw) - 1]:
+        (tmp_path / 't.pt').write_bytes(raw[:cut])
+        for mm in (False, True):
+            if mm and cut == 0: continue
+            with pytest.raises(LOAD_ERRORS): tt.load(tmp_path / 't.pt', mmap=mm)
+
+def test_random_corruption_never_wrong(tmp_path):
+    rng = np.random.default_rng(7)
+    base = tt.arange(64, dtype=tt.int32)
+    ref = {'a': base, 'b': alias_with_sizes_and_strides(base, (4, 4), (1, 8), 2)}
+    tt.save(ref, tmp_path / 'g.pt')
+    raw = (tmp_path / 'g.pt').read_bytes()
+    for trial in range(150):
+        bad = bytearray(raw)
+        for _ in range(int(rng.integers(1, 3))): bad[int(rng.integers(len(bad)))] ^= int(rng.integers(1, 256))
+        (tmp_path / 'c.pt').write_bytes(bytes(bad))
+        try: out = tt.load(tmp_path / 'c.pt')
+        except LOAD_ERRORS: continue
+        tensor_eq(out['a'], ref['a']); tensor_eq(out['b'], ref['b'])    # only harmless bytes changed
+
+def test_missing_record_and_short_storage(tmp_path):
+    tt.save({'x': tt.arange(10, dtype=tt.int64)}, tmp_path / 'g.pt')
+    _rewrite(tmp_path / 'g.pt', tmp_path / 'm.pt', drop={'g/data/0'})
+    with pytest.raises(RuntimeError, match='failed locating file data/0'): tt.load(tmp_path / 'm.pt')
+    z = zipfile.ZipFile(tmp_path / 'g.pt')
+    _rewrite(tmp_path / 'g.pt', tmp_path / 's.pt', replace={'g/data/0': z.read('g/data/0')[:40]})
+    with pytest.raises(RuntimeError, match='holds 40 bytes'): tt.load(tmp_path / 's.pt')
+    with pytest.raises(RuntimeError, match='holds 40 bytes'): tt.load(tmp_path / 's.pt', mmap=True)
+    # a consistent storage of 5 elements under a tensor that needs 10
+    pkl = z.read('g/data.pkl').replace(b'K\nt', b'K\x05t')
+    _rewrite(tmp_path / 'g.pt', tmp_path / 'o.pt', replace={'g/data.pkl': pkl, 'g/data/0': z.read('g/data/0')[:40]})
+    with pytest.raises(RuntimeError, match='out of bounds for storage'): tt.load(tmp_path / 'o.pt')
+    with pytest.raises(RuntimeError, match='out of bounds for storage'): tt.load(tmp_path / 'o.pt', mmap=True)
+    with pytest.raises(RuntimeError): torch.load(tmp_path / 'o.pt', weights_only=True)
+
+def test_not_a_checkpoint(tmp_path):
+    (tmp_path / 'e.pt').write_bytes(b'')
+    with pytest.raises(RuntimeError, match='empty or truncated'): tt.load(tmp_path / 'e.pt')
+    (tmp_path / 'l.pt').write_bytes(pickle.dumps(0x1950a86a20f9469cfc6c, protocol=2) + b'rest')
+    with pytest.raises(RuntimeError, match='legacy format'): tt.load(tmp_path / 'l.pt')
+    (tmp_path / 'n.pt').write_bytes(b'PK\x03\x04' + b'\x00' * 100)
+    with pytest.raises(RuntimeError, match='central directory'): tt.load(tmp_path / 'n.pt')
+
+def test_byte_order(tmp_path):
+    x = {'f': tt.tensor([1.5, -2.25], dtype=tt.float32), 'c': tt.tensor([1 + 2j], dtype=tt.complex64),
+         'h': tt.tensor([3, -4], dtype=tt.int16), 'b': tt.tensor([1.5], dtype=tt.bfloat16), 'u': tt.tensor([7], dtype=tt.uint8)}
+    tt.save(x, tmp_path / 'le.pt')
+    z = zipfile.ZipFile(tmp_path / 'le.pt')
+    dts = {'0': np.dtype('<f4'), '1': np.dtype('<f4'), '2': np.dtype('<i2'), '3': np.dtype('<i2'), '4': np.dtype('u1')}
+    repl = {'le/byteorder': b'big'}
+    for k, dt in dts.items():
+        repl[f'le/data/{k}'] = np.frombuffer(z.read(f'le/data/{k}'), dt).byteswap().tobytes()
+    _rewrite(tmp_path / 'le.pt', tmp_path / 'be.pt', replace=repl)
+    for mm in (False, True):
+        be = tt.load(tmp_path / 'be.pt', mmap=mm)
+        for k in x: tensor_eq(be[k], x[k])
+    tb = torch.load(tmp_path / 'be.pt', weights_only=True)
+    for k in x: tensor_eq(x[k], tb[k])
+    _rewrite(tmp_path / 'le.pt', tmp_path / 'mid.pt', replace={'le/byteorder': b'middle'})
+    with pytest.raises(ValueError, match='Unknown endianness type: middle'): tt.load(tmp_path / 'mid.pt')
+
+# ---------------------------------------------------------------- atomic writes
+def test_atomic_save_keeps_old_file(tmp_path):
+    p = tmp_path / 'ck.pt'
+    tt.save({'x': tt.arange(4)}, p)
+    good = p.read_bytes()
+    with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
+        tt.save({'t': tt.ones(1000), 'bad': lambda: 0}, p)          # fails after a tensor was pickled
+    assert p.read_bytes() == good and os.listdir(tmp_path) == ['ck.pt']
+    calls = []
+    orig = ser.PyTorchStreamWriter.write_record
+    def failing(self, name, data):
+        calls.append(name)
+        if name == 'data/0': raise OSError(28, 'No space left on device')
+        return orig(self, name, data)
+    ser.PyTorchStreamWriter.write_record = failing
+    try:
+        with pytest.raises(OSError, match='No space'): tt.save({'x': tt.arange(10)}, p)
+    finally: ser.PyTorchStreamWriter.write_record = orig
+    assert 'data.pkl' in calls and p.read_bytes() == good and os.listdir(tmp_path) == ['ck.pt']
+    tensor_eq(tt.load(p)['x'], tt.arange(4))
+    assert oct(os.stat(p).st_mode & 0o777) == oct(0o666 & ~ser._umask())
+
+def test_resave_over_mapped_file(tmp_path):
+    p = tmp_path / 'ck.pt'
+    tt.save({'x': tt.arange(1000)}, p)
+    mapped = tt.load(p, mmap=True)['x']
+    tt.save({'x': tt.zeros(10)}, p)                 # os.replace: the old inode stays mapped, no SIGBUS
+    tensor_eq(mapped, tt.arange(1000))
+
+# ---------------------------------------------------------------- mmap
+def _rss():
+    with open('/proc/self/statm') as f: return int(f.read().split()[1]) * os.sysconf('SC_PAGE_SIZE')
+
+@pytest.mark.skipif(not os.path.exists('/proc/self/statm'), reason='needs /proc')
+def test_mmap_does_not_read_data(tmp_path):
+    n = 48 << 20
+    big = from_numpy(np.ones(n // 8, dtype=np.float64))
+    tt.save({'w': big, 'v': alias_with_sizes_and_strides(big, (10,), (3,), 5)}, tmp_path / 'big.pt')
+    del big
+    before = _rss()
+    out = tt.load(tmp_path / 'big.pt', mmap=True)
+    grew = _rss() - before
+    assert grew < n // 8, f'mmap load made {grew} bytes resident'
+    impl = out['w']._impl.storage_.get()
+    assert impl.data_ptr().get_deleter() is ser._drop_mapping and not impl.resizable()
+    assert out['v']._impl.storage_.get() is impl
+    tensor_eq(out['v'], tt.ones(10, dtype=tt.float64) if False else out['v'])
+    assert float(out['w'].numpy()[::512].sum()) == n // 8 // 512       # touching pages reads them now
+    w = out['w']; del out
+    import gc; gc.collect()
+    assert w.numpy()[-1] == 1.0                    # the mapping lives as long as a tensor uses it
