@@ -244,3 +244,21 @@ def test_case_count():
     "The acceptance counts: at least 3,000 random cases over the ops."
     n = len(BINARY) * N_BINARY + len(OPS) * N_OPERATOR + len(UNARY) * N_UNARY + 250 + 250 + 400
     assert n >= 3000, n
+
+def test_ops_on_real_views():
+    "Chapter 05's view ops (t, slicing with steps, expand, permute, channels_last) feeding the ops, against torch."
+    rng = np.random.default_rng(31)
+    bad = []
+    for i in range(150):
+        base = rng.standard_normal((4, 6, 5, 3)).astype(np.float32)
+        x_tt, x_th = tt.from_numpy(base.copy()), torch.from_numpy(base.copy())
+        views = [lambda x: x.permute(0, 2, 3, 1), lambda x: x[:, ::2, 1:, :], lambda x: x[0].t() if x.dim() >= 2 else x,
+                 lambda x: x[:, :1].expand(4, 6, 5, 3), lambda x: x.contiguous(memory_format=(tt.channels_last if isinstance(x, tt.Tensor) else torch.channels_last)),
+                 lambda x: x.transpose(1, 3)]
+        f, g = views[int(rng.integers(len(views)))], views[int(rng.integers(len(views)))]
+        op = [lambda a, b: a + b, lambda a, b: a * 2 - b, lambda a, b: (a > b) & (b < 0.5), lambda a, b: a.exp() / (b.abs() + 1),
+              lambda a, b: a.sum(-1) + b.amax(-1) if a.dim() == b.dim() else a.sum()][int(rng.integers(5))]
+        r = run_both(lambda: op(f(x_tt), g(x_tt)), lambda: op(f(x_th), g(x_th)))
+        m = check_results(*r, tol=True, ctx=f'case {i}')
+        if m: bad.append(m)
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
