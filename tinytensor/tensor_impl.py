@@ -11,7 +11,7 @@ __all__ = ['contiguous_format', 'channels_last', 'channels_last_3d', 'preserve_f
            'strides_for_format', 'VariableVersion', 'DispatchKeySet', 'TensorImpl', 'Size', 'Tensor',
            'alias_with_sizes_and_strides']
 
-# %% ../nbs/04b_tensor_impl.ipynb #670e8a67
+# %% ../nbs/04b_tensor_impl.ipynb #7092521a
 import threading, enum
 import numpy as np
 from fastcore.basics import patch
@@ -21,7 +21,7 @@ from .allocator import Device, DeviceType, CPU, canonical_device
 from .storage import StorageImpl, Storage, _MemoryView
 from . import dtypes as _dt
 
-# %% ../nbs/04b_tensor_impl.ipynb #3690fa64
+# %% ../nbs/04b_tensor_impl.ipynb #5b91fc21
 class SizesAndStrides:
     "Sizes and strides (in elements) of a tensor, as `c10::impl::SizesAndStrides`."
     __slots__ = ('sizes', 'strides')
@@ -34,7 +34,7 @@ class SizesAndStrides:
         return len(self.sizes)
     def __repr__(self): return f'SizesAndStrides(sizes={list(self.sizes)}, strides={list(self.strides)})'
 
-# %% ../nbs/04b_tensor_impl.ipynb #3f6b6a48
+# %% ../nbs/04b_tensor_impl.ipynb #a9e81517
 def contiguous_strides(sizes) -> tuple:
     "Row-major strides; size-0 dims count as 1, as c10's `contiguous_strides`."
     strides, acc = [0] * len(sizes), 1
@@ -102,7 +102,7 @@ def compute_non_overlapping_and_dense(sizes, strides) -> bool:
         require *= sizes[d]
     return True
 
-# %% ../nbs/04b_tensor_impl.ipynb #99e94540
+# %% ../nbs/04b_tensor_impl.ipynb #9ef05ecc
 class memory_format:
     "A memory layout request: contiguous, channels_last, channels_last_3d or preserve."
     __slots__ = ('name',)
@@ -127,7 +127,7 @@ def strides_for_format(sizes, fmt:memory_format) -> tuple:
         return channels_last_strides(sizes)
     TORCH_CHECK(False, "memory format ", fmt, " has no fixed strides here")
 
-# %% ../nbs/04b_tensor_impl.ipynb #1917f7dd
+# %% ../nbs/04b_tensor_impl.ipynb #cceb3362
 class VariableVersion:
     "A version counter shared by a tensor and its views, as `c10::VariableVersion`."
     __slots__ = ('_version', '_lock')
@@ -143,7 +143,7 @@ class VariableVersion:
         self._version = v
     def __repr__(self): return f'VariableVersion({self._version})'
 
-# %% ../nbs/04b_tensor_impl.ipynb #1743b9cf
+# %% ../nbs/04b_tensor_impl.ipynb #4740f2d3
 _BACKENDS = {DeviceType.CPU: 'CPU', DeviceType.CUDA: 'CUDA', DeviceType.Meta: 'Meta'}
 _FUNCTIONALITIES = ['Dense', 'ADInplaceOrView', 'AutogradFunctionality', 'AutocastFunctionality']
 
@@ -172,7 +172,7 @@ class DispatchKeySet:
     def __eq__(self, o): return isinstance(o, DispatchKeySet) and (o.backends, o.functionalities) == (self.backends, self.functionalities)
     def __hash__(self): return hash((self.backends, self.functionalities))
 
-# %% ../nbs/04b_tensor_impl.ipynb #29cf07ab
+# %% ../nbs/04b_tensor_impl.ipynb #3fd4aa77
 class TensorImpl:
     "Storage + offset + sizes/strides + dtype/device + version counter + key set, as `c10::TensorImpl`."
     __slots__ = ('storage_', 'storage_offset_', 'sizes_and_strides_', 'numel_', 'dtype_', 'device_',
@@ -195,14 +195,11 @@ class TensorImpl:
         else: self.set_sizes_and_strides(sizes, strides)
 
     def set_sizes_contiguous(self, sizes):
-        "Set sizes with contiguous strides (fast path: the flags are known)."
-        sizes = tuple(sizes)
-        ss = self.sizes_and_strides_ = object.__new__(SizesAndStrides)    # lengths agree by construction
-        ss.sizes, ss.strides = sizes, contiguous_strides(sizes)
-        n = 1
-        for s in sizes: n *= s
-        self.numel_ = n
-        if len(sizes) in (4, 5): self.refresh_contiguous()
+        "Set sizes with contiguous strides (fast path: the flags are known, the layout is cached per shape)."
+        layout = _contiguous_layouts.get(sizes)
+        if layout is None: layout = _contiguous_layout(tuple(sizes))
+        self.sizes_and_strides_, self.numel_ = layout
+        if len(layout[0].sizes) in (4, 5): self.refresh_contiguous()
         else:
             self.is_contiguous_ = self.is_non_overlapping_and_dense_ = True
             self.is_channels_last_contiguous_ = self.is_channels_last_3d_contiguous_ = False
@@ -256,13 +253,26 @@ class TensorImpl:
         return (f'TensorImpl(sizes={list(self.sizes())}, strides={list(self.strides())}, '
                 f'storage_offset={self.storage_offset_}, dtype={self.dtype_}, device={self.device_})')
 
+# Note [Shared layouts]: a SizesAndStrides is never mutated (setters install a new one), so tensors of one
+# shape can share the contiguous layout object; the cache saves recomputing strides and numel per result.
+_contiguous_layouts = {}
+def _contiguous_layout(sizes:tuple):
+    "(SizesAndStrides, numel) of a contiguous tensor of `sizes`, cached (bounded)."
+    ss = object.__new__(SizesAndStrides)                 # lengths agree by construction
+    ss.sizes, ss.strides = sizes, contiguous_strides(sizes)
+    n = 1
+    for s in sizes: n *= s
+    if len(_contiguous_layouts) >= 4096: _contiguous_layouts.clear()
+    layout = _contiguous_layouts[sizes] = (ss, n)
+    return layout
+
 _keysets = {}
 def _keyset(device):
     ks = _keysets.get(device.device_type)
     if ks is None: ks = _keysets[device.device_type] = DispatchKeySet.for_device(device)
     return ks
 
-# %% ../nbs/04b_tensor_impl.ipynb #3eb78b5d
+# %% ../nbs/04b_tensor_impl.ipynb #4a1b5ca8
 class Size(tuple):
     "The shape of a tensor: a tuple of ints, as `torch.Size`."
     def __repr__(self): return f'tinytensor.Size({list(self)})'
@@ -275,7 +285,7 @@ class Size(tuple):
         r = tuple.__getitem__(self, i)
         return Size(r) if isinstance(i, slice) else r
 
-# %% ../nbs/04b_tensor_impl.ipynb #e68c167a
+# %% ../nbs/04b_tensor_impl.ipynb #f319955f
 class Tensor:
     "A multi-dimensional view of typed elements in a `Storage`, the front end of `TensorImpl`."
     __slots__ = ('_impl', '__weakref__')
@@ -382,7 +392,7 @@ class Tensor:
         return sz[0]
     def __hash__(self): return id(self)
 
-# %% ../nbs/04b_tensor_impl.ipynb #2e7fb792
+# %% ../nbs/04b_tensor_impl.ipynb #7cd86c3f
 def alias_with_sizes_and_strides(t:Tensor, # the tensor to look into
                                  sizes, strides, # the view's sizes and strides (in elements)
                                  storage_offset:int=None) -> Tensor: # None keeps `t`'s offset

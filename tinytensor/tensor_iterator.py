@@ -10,7 +10,7 @@ __all__ = ['GRAIN_SIZE', 'HUGEPAGE_THRESHOLD', 'TILE', 'TILE_J', 'set_num_thread
            'assert_no_partial_overlap', 'assert_no_overlap', 'infer_size', 'wrapped_scalar_tensor', 'result_type',
            'can_cast', 'OperandInfo', 'TensorIteratorConfig', 'TensorIterator', 'iteration_order_svg']
 
-# %% ../nbs/06a_tensor_iterator.ipynb #b008e68a
+# %% ../nbs/06a_tensor_iterator.ipynb #e4660572
 import os, math, threading, warnings, builtins, numbers
 import numpy as np
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +23,7 @@ from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, 
 from .storage import resize_bytes
 from .factories import _empty_impl, empty_like, _np_read, _np_write, _scalar_dtype, storage_nbytes, like_strides
 
-# %% ../nbs/06a_tensor_iterator.ipynb #64b498ba
+# %% ../nbs/06a_tensor_iterator.ipynb #b4a5fbaf
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
 _par = threading.local()
 _threads = {'n': builtins.max(1, os.cpu_count() or 1), 'pool': None}
@@ -80,13 +80,7 @@ def parallel_for(begin:int, end:int, # the index range [begin, end)
         except BaseException as ex: err = err or ex
     if err is not None: raise err
 
-# %% ../nbs/06a_tensor_iterator.ipynb #d8195c21
-from .intrusive_ptr import make_intrusive
-from .storage import StorageImpl
-from .allocator import get_allocator
-from .tensor_impl import SizesAndStrides, VariableVersion, _keyset
-
-_contig_cache = {}
+# %% ../nbs/06a_tensor_iterator.ipynb #8e54713c
 HUGEPAGE_THRESHOLD = 1 << 22                 # numpy's threshold: ask for transparent huge pages from 4 MiB on
 try:
     import ctypes as _ct
@@ -105,29 +99,12 @@ def _advise_hugepages(t:Tensor):
     if p + n - a > 4096: _libc.madvise(a, (p + n - a) & ~4095, _MADV_HUGEPAGE)
 
 def _new_tensor(sizes:tuple, strides, d:dtype, device=CPU) -> Tensor:
-    "A new tensor (uninitialized) for a result: contiguous if `strides` is None (internal, fast)."
-    if strides is not None or device is not CPU or len(sizes) in (4, 5):
-        t = _empty_impl(tuple(sizes), None if strides is None else tuple(strides), d, device)
-        if device.device_type == DeviceType.CPU: _advise_hugepages(t)
-        return t
-    info = _contig_cache.get(sizes)
-    if info is None:
-        sizes = tuple(sizes)
-        info = _contig_cache[sizes] = (SizesAndStrides(sizes, contiguous_strides(sizes)), math.prod(sizes))
-        if len(_contig_cache) > 4096: _contig_cache.clear()
-    ss, n = info
-    st = make_intrusive(StorageImpl, n * d.itemsize, None, get_allocator(DeviceType.CPU), True, CPU)
-    impl = object.__new__(TensorImpl)
-    impl.storage_, impl.dtype_, impl.device_, impl.storage_offset_ = st, d, CPU, 0
-    impl.version_counter_, impl.key_set_, impl.is_wrapped_number_, impl.base_ = VariableVersion(), _keyset(CPU), False, None
-    impl.sizes_and_strides_, impl.numel_ = ss, n
-    impl.is_contiguous_ = impl.is_non_overlapping_and_dense_ = True
-    impl.is_channels_last_contiguous_ = impl.is_channels_last_3d_contiguous_ = impl.is_channels_last_ = impl.is_channels_last_3d_ = False
-    t = Tensor._make(impl)
-    if n * d.itemsize >= HUGEPAGE_THRESHOLD: _advise_hugepages(t)
+    "A new (uninitialized) result tensor: `_empty_impl` without argument parsing, plus a huge-page hint."
+    t = _empty_impl(sizes if type(sizes) is tuple else tuple(sizes), None if strides is None else tuple(strides), d, device)
+    if t._impl.numel_ * d.itemsize >= HUGEPAGE_THRESHOLD and device.device_type == DeviceType.CPU: _advise_hugepages(t)
     return t
 
-# %% ../nbs/06a_tensor_iterator.ipynb #cdc81dd0
+# %% ../nbs/06a_tensor_iterator.ipynb #84f38705
 def has_internal_overlap(t:Tensor) -> str:
     "'No', 'Yes' or 'TooHard': may two elements of `t` share memory? (`at::has_internal_overlap`)"
     impl = t._impl
@@ -164,7 +141,7 @@ def assert_no_overlap(a:Tensor, b:Tensor):
     "Refuse a write where `a` and `b` overlap at all (partly or fully)."
     TORCH_CHECK(get_overlap_status(a, b) not in ('Partial', 'Full'), _PARTIAL_MSG)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #2c5cda77
+# %% ../nbs/06a_tensor_iterator.ipynb #99d0aca1
 def infer_size(a, b) -> tuple:
     "The broadcast of shapes `a` and `b`, as ATen's `infer_size`."
     na, nb = len(a), len(b)
@@ -179,7 +156,7 @@ def infer_size(a, b) -> tuple:
         out[i] = sb if sa == 1 else sa
     return tuple(out)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #7f2c756f
+# %% ../nbs/06a_tensor_iterator.ipynb #04d36af1
 def _combine_categories(higher, lower):
     if higher is None: return lower
     if lower is None: return higher
@@ -229,7 +206,7 @@ def can_cast(frm:dtype, to:dtype) -> bool:
     if frm is not _dt.bool and to is _dt.bool: return False
     return True
 
-# %% ../nbs/06a_tensor_iterator.ipynb #4cc214e6
+# %% ../nbs/06a_tensor_iterator.ipynb #179f70a9
 class OperandInfo:
     "One operand of a TensorIterator: tensor, byte strides, target dtype and role, as `at::OperandInfo`."
     __slots__ = ('tensor', 'original_tensor', 'stride_bytes', 'target_dtype', 'device', 'is_output',
@@ -248,7 +225,7 @@ class OperandInfo:
         role = 'output' + (' (read-write)' if self.is_read_write else '') if self.is_output else 'input'
         return f'OperandInfo({role}, {t}, stride_bytes={self.stride_bytes}, target_dtype={self.target_dtype})'
 
-# %% ../nbs/06a_tensor_iterator.ipynb #560ce556
+# %% ../nbs/06a_tensor_iterator.ipynb #6fa6758c
 class TensorIteratorConfig:
     "Operands (outputs first) and flags for building a `TensorIterator`, as `at::TensorIteratorConfig`."
     def __init__(self):
@@ -333,7 +310,7 @@ class TensorIteratorConfig:
         "Run the build steps and return the `TensorIterator`."
         return TensorIterator(self)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #4bae2981
+# %% ../nbs/06a_tensor_iterator.ipynb #19171d74
 class TensorIterator:
     "Shapes, dtypes, layouts and loops for elementwise ops and reductions, as `at::TensorIteratorBase`."
     def __init__(self, config:TensorIteratorConfig):
@@ -385,7 +362,7 @@ class TensorIterator:
                 inp = ops[j].tensor
                 if inp._impl is not out._impl: assert_no_partial_overlap(out, inp)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #d622d0c1
+# %% ../nbs/06a_tensor_iterator.ipynb #fbcea5b8
 @patch
 def compute_shape(self:TensorIterator, config):
     "The broadcast shape of the operands (`shape_`), skipping outputs that will be resized."
@@ -417,7 +394,7 @@ def mark_resize_outputs(self:TensorIterator, config):
             TORCH_CHECK(config.is_reduction_, "output with shape ", list(op.tensor._impl.sizes()),
                         " doesn't match the broadcast shape ", self.shape_)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #8de0fb44
+# %% ../nbs/06a_tensor_iterator.ipynb #ed9a2ceb
 def _to_dtype(t:Tensor, d:dtype) -> Tensor:
     "`t.to(d)` keeping the layout (preserve_format), without going through the op layer."
     impl = t._impl
@@ -502,7 +479,7 @@ def compute_types(self:TensorIterator, config):
                 op.tensor = _to_dtype(op.tensor, common_dtype)
                 op.target_dtype = common_dtype
 
-# %% ../nbs/06a_tensor_iterator.ipynb #c8768584
+# %% ../nbs/06a_tensor_iterator.ipynb #0d4c1c69
 @patch
 def compute_fast_setup_type(self:TensorIterator, config) -> str:
     "'CONTIGUOUS', 'CHANNELS_LAST', 'NON_OVERLAPPING_DENSE' or None."
@@ -535,7 +512,7 @@ def fast_set_up(self:TensorIterator, config) -> bool:
     self.fast_setup_type_ = kind
     return True
 
-# %% ../nbs/06a_tensor_iterator.ipynb #7fd5be9b
+# %% ../nbs/06a_tensor_iterator.ipynb #852f2641
 @patch
 def compute_strides(self:TensorIterator, config):
     "Byte strides of every operand over `shape_`; 0 for broadcast dims."
@@ -594,7 +571,7 @@ def invert_perm(self:TensorIterator, x) -> list:
     for d, p in enumerate(self.perm_): out[p] = x[d]
     return out
 
-# %% ../nbs/06a_tensor_iterator.ipynb #861c109a
+# %% ../nbs/06a_tensor_iterator.ipynb #877100fd
 def _resize_output(t:Tensor, shape, strides=None) -> bool:
     "ATen's `resize_output` + restride: give `out=` tensor `t` a new shape (warns if it had elements)."
     impl = t._impl
@@ -664,7 +641,7 @@ def coalesce_dimensions(self:TensorIterator):
     for op in ops: del op.stride_bytes[prev + 1:]
     self.has_coalesced_dimensions_ = True
 
-# %% ../nbs/06a_tensor_iterator.ipynb #b301cdf8
+# %% ../nbs/06a_tensor_iterator.ipynb #5077de6a
 @patch
 def ndim(self:TensorIterator) -> int:
     "Number of iteration dims (after coalescing)."
@@ -739,7 +716,7 @@ def __repr__(self:TensorIterator):
     return (f'TensorIterator(shape={self.shape_}, common_dtype={self.common_dtype_}, fast_setup={self.fast_setup_type_},\n  ' +
             '\n  '.join(repr(op) for op in self.operands_) + ')')
 
-# %% ../nbs/06a_tensor_iterator.ipynb #da8b504a
+# %% ../nbs/06a_tensor_iterator.ipynb #08064680
 def iteration_order_svg(t:Tensor, cell:int=28) -> str:
     "SVG of a 2-d tensor's cells numbered in the order a TensorIterator visits them for `t + 1`."
     it = TensorIteratorConfig().add_output(None).add_input(t).build()
@@ -757,7 +734,7 @@ def iteration_order_svg(t:Tensor, cell:int=28) -> str:
     parts.append(f'<text x="5" y="{rows * cell + 25}">shape {list(impl.sizes())} strides {list(st)} → iterator shape {it.shape_}, out strides {list(it.output().stride())}</text></svg>')
     return ''.join(parts)
 
-# %% ../nbs/06a_tensor_iterator.ipynb #737a1d68
+# %% ../nbs/06a_tensor_iterator.ipynb #8fe44245
 def _cfg_ops(cfg, out, *ins):
     cfg.add_output(out)
     for x in ins: cfg.add_const_input(x)
@@ -806,7 +783,7 @@ def reduce_op(cls:TensorIterator, out, a) -> TensorIterator:
     return TensorIteratorConfig().set_check_mem_overlap(False).promote_inputs_to_common_dtype(True).resize_outputs(False) \
         .is_reduction(True).add_output(out).add_const_input(a).build()
 
-# %% ../nbs/06a_tensor_iterator.ipynb #68cc59a9
+# %% ../nbs/06a_tensor_iterator.ipynb #14dfc1b7
 try:                                     # numpy >= 2: set the error state directly (np.errstate costs ~1.5 µs per use)
     from numpy._core._multiarray_umath import _make_extobj, _extobj_contextvar
     _IGNORE = _make_extobj(all='ignore')
@@ -833,7 +810,7 @@ def _blocks(shape, begin:int, end:int):
         yield idx, k, count
         p += count * pref[k]
 
-# %% ../nbs/06a_tensor_iterator.ipynb #a0f649f1
+# %% ../nbs/06a_tensor_iterator.ipynb #42c98ad9
 TILE = 256                                                  # tile edge along dim 0 (the output's fastest dim), in elements
 TILE_J = 64                                                 # tile edge along the conflicting dim (measured: bench/bench_ops.py)
 
