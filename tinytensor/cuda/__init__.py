@@ -1,6 +1,6 @@
 "tinytensor.cuda: PyTorch's CUDA caching allocator over CuPy or a simulated device (chapters 07, 07a)."
 from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, CupyBackend, OutOfMemoryError, AllocatorConfig,
-                                get_allocator, set_allocator, is_available, device_count, memory_stats, memory_allocated,
+                                get_allocator, set_allocator, is_available, device_count, current_device, memory_stats, memory_allocated,
                                 memory_reserved, max_memory_allocated, max_memory_reserved, reset_peak_memory_stats,
                                 reset_accumulated_memory_stats, memory_summary, memory_snapshot, empty_cache,
                                 set_per_process_memory_fraction)

@@ -19,7 +19,7 @@ __all__ = ['kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinL
            'empty_cache', 'malloc', 'memory_stats', 'memory_allocated', 'memory_reserved', 'max_memory_allocated',
            'max_memory_reserved', 'reset_peak_memory_stats', 'reset_accumulated_memory_stats', 'format_memory_summary',
            'memory_summary', 'segment_blocks', 'snapshot', 'check_invariants', 'memory_map_svg', 'is_available',
-           'device_count', 'get_allocator', 'set_allocator', 'memory_snapshot']
+           'device_count', 'current_device', 'get_allocator', 'set_allocator', 'memory_snapshot']
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #f324dc9d
 class OutOfMemoryError(RuntimeError):
@@ -1022,6 +1022,12 @@ def device_count() -> int:
         import cupy
         return int(cupy.cuda.runtime.getDeviceCount())
     except Exception: return 0
+
+def current_device() -> int:
+    "Index of the current CUDA device (CuPy's), like `torch.cuda.current_device`; raises without a usable GPU."
+    TORCH_CHECK(is_available(), "Torch not compiled with CUDA enabled: no usable CUDA device (tinytensor needs CuPy and an NVIDIA GPU)")
+    import cupy
+    return int(cupy.cuda.runtime.getDevice())
 
 _allocators = {}
 
