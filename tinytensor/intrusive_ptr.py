@@ -7,11 +7,11 @@ Docs: https://tinytensor.github.io/tinytensor/intrusive_ptr.html.md"""
 # %% auto #0
 __all__ = ['intrusive_ptr_target', 'intrusive_ptr', 'make_intrusive', 'weak_intrusive_ptr', 'MaybeOwned']
 
-# %% ../nbs/01_intrusive_ptr.ipynb #ee353276
+# %% ../nbs/01_intrusive_ptr.ipynb #372bb9f9
 import threading
 from .checks import TORCH_CHECK
 
-# %% ../nbs/01_intrusive_ptr.ipynb #e39da66e
+# %% ../nbs/01_intrusive_ptr.ipynb #1000d154
 class intrusive_ptr_target:
     "Base class holding the strong and weak reference counts, as `c10::intrusive_ptr_target`."
     __slots__ = ('_refcount', '_weakcount', '_cnt_lock', '__weakref__')
@@ -23,7 +23,7 @@ class intrusive_ptr_target:
 
     def _incref(self):
         with self._cnt_lock:
-            TORCH_CHECK(self._refcount > 0, "intrusive_ptr: Cannot increase refcount after it reached zero.")
+            if self._refcount <= 0: TORCH_CHECK(False, "intrusive_ptr: Cannot increase refcount after it reached zero.")
             self._refcount += 1
 
     def _decref(self):
@@ -33,7 +33,7 @@ class intrusive_ptr_target:
             if last: self._weakcount -= 1          # the "+1 while strong handles exist" goes away
         if last: self.release_resources()          # outside the lock: it may drop other handles
 
-# %% ../nbs/01_intrusive_ptr.ipynb #bd4dfc9d
+# %% ../nbs/01_intrusive_ptr.ipynb #eb39406a
 class intrusive_ptr:
     "An owning (strong) handle to an `intrusive_ptr_target`, as `c10::intrusive_ptr<T>`."
     __slots__ = ('_target',)
@@ -67,7 +67,10 @@ class intrusive_ptr:
 
     def copy(self):
         "A new strong handle to the same target (increments the strong count)."
-        return intrusive_ptr(self)
+        t = self._target                        # every view copies a handle: skip __init__'s argument handling
+        if t is not None: t._incref()
+        p = object.__new__(intrusive_ptr); p._target = t
+        return p
     def reset(self):
         "Drop this handle's strong reference now, leaving it empty."
         t, self._target = self._target, None
@@ -93,7 +96,7 @@ def make_intrusive(cls, *args, **kwargs):
     target._refcount = target._weakcount = 1
     return intrusive_ptr._adopt(target)
 
-# %% ../nbs/01_intrusive_ptr.ipynb #914824e7
+# %% ../nbs/01_intrusive_ptr.ipynb #d8d65891
 class weak_intrusive_ptr:
     "A non-owning handle that can be upgraded with `lock()`, as `c10::weak_intrusive_ptr<T>`."
     __slots__ = ('_target',)
@@ -130,7 +133,7 @@ class weak_intrusive_ptr:
         if self._target is not None: self.reset()
     def __repr__(self): return f'weak_intrusive_ptr(use_count={self.use_count()}, expired={self.expired()})'
 
-# %% ../nbs/01_intrusive_ptr.ipynb #edccfb87
+# %% ../nbs/01_intrusive_ptr.ipynb #29fdf6dc
 class MaybeOwned:
     "Either a borrowed reference (counts untouched) or an owned handle, as `c10::MaybeOwned<T>`."
     __slots__ = ('_value', '_owned')

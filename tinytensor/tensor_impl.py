@@ -8,10 +8,10 @@ Docs: https://tinytensor.github.io/tinytensor/tensor_impl.html.md"""
 __all__ = ['contiguous_format', 'channels_last', 'channels_last_3d', 'preserve_format', 'SizesAndStrides', 'contiguous_strides',
            'channels_last_strides', 'compute_contiguous', 'compute_channels_last_contiguous',
            'compute_strides_like_channels_last', 'compute_non_overlapping_and_dense', 'memory_format',
-           'strides_for_format', 'VariableVersion', 'DispatchKeySet', 'TensorImpl', 'Size', 'Tensor',
-           'alias_with_sizes_and_strides']
+           'strides_for_format', 'VariableVersion', 'DispatchKeySet', 'TensorImpl', 'cached_contiguous_strides', 'Size',
+           'Tensor', 'alias_impl', 'alias_with_sizes_and_strides']
 
-# %% ../nbs/04b_tensor_impl.ipynb #7092521a
+# %% ../nbs/04b_tensor_impl.ipynb #0e7e57f5
 import threading, enum
 import numpy as np
 from fastcore.basics import patch
@@ -21,7 +21,7 @@ from .allocator import Device, DeviceType, CPU, canonical_device
 from .storage import StorageImpl, Storage, _MemoryView
 from . import dtypes as _dt
 
-# %% ../nbs/04b_tensor_impl.ipynb #5b91fc21
+# %% ../nbs/04b_tensor_impl.ipynb #54c84d9d
 class SizesAndStrides:
     "Sizes and strides (in elements) of a tensor, as `c10::impl::SizesAndStrides`."
     __slots__ = ('sizes', 'strides')
@@ -34,7 +34,7 @@ class SizesAndStrides:
         return len(self.sizes)
     def __repr__(self): return f'SizesAndStrides(sizes={list(self.sizes)}, strides={list(self.strides)})'
 
-# %% ../nbs/04b_tensor_impl.ipynb #a9e81517
+# %% ../nbs/04b_tensor_impl.ipynb #61742389
 def contiguous_strides(sizes) -> tuple:
     "Row-major strides; size-0 dims count as 1, as c10's `contiguous_strides`."
     strides, acc = [0] * len(sizes), 1
@@ -65,6 +65,8 @@ def compute_contiguous(sizes, strides) -> bool:
             expected *= s
     return True
 
+_CL2D, _CL3D = (1, 3, 2, 0), (1, 4, 3, 2, 0)    # channels-last dim orders: C, W, H, N and C, W, H, D, N
+
 def _cl_contiguous(sizes, strides, order) -> bool:
     expected = 1
     for d in order:
@@ -77,13 +79,13 @@ def _cl_contiguous(sizes, strides, order) -> bool:
 def compute_channels_last_contiguous(sizes, strides, ndim_wanted:int=4) -> bool:
     "Contiguous in NHWC order (4-d) or NDHWC order (5-d)."
     if len(sizes) != ndim_wanted: return False
-    return _cl_contiguous(sizes, strides, [1, 3, 2, 0] if ndim_wanted == 4 else [1, 4, 3, 2, 0])
+    return _cl_contiguous(sizes, strides, _CL2D if ndim_wanted == 4 else _CL3D)
 
 def compute_strides_like_channels_last(sizes, strides, ndim_wanted:int=4) -> bool:
     "c10's `is_channels_last_strides_2d/3d`: do the strides *suggest* a channels-last layout?"
     if len(sizes) != ndim_wanted or strides[1] == 0: return False
     mn = 0
-    for d in ([1, 3, 2, 0] if ndim_wanted == 4 else [1, 4, 3, 2, 0]):
+    for d in (_CL2D if ndim_wanted == 4 else _CL3D):
         if sizes[d] == 0 or strides[d] < mn: return False
         if d == 0 and mn == strides[1]: return False    # N111 ambiguity: prefer contiguous
         mn = strides[d]
@@ -92,17 +94,21 @@ def compute_strides_like_channels_last(sizes, strides, ndim_wanted:int=4) -> boo
 
 def compute_non_overlapping_and_dense(sizes, strides) -> bool:
     "Some permutation of the dims is contiguous (c10's `compute_non_overlapping_and_dense`)."
-    n = len(sizes)
-    if n == 1: return sizes[0] < 2 or strides[0] == 1
-    perm = sorted(range(n), key=lambda d: (sizes[d] < 2, strides[d] if sizes[d] >= 2 else 0))
+    if len(sizes) == 1: return sizes[0] < 2 or strides[0] == 1
+    dims = []            # dims of size < 2 never matter: sort the others by (stride, size), no key function needed
+    for d in range(len(sizes)):
+        s = sizes[d]
+        if s >= 2:
+            if strides[d] == 0: return False   # the sorted walk below would stop at once on this dim too
+            dims.append((strides[d], s))
+    dims.sort()
     require = 1
-    for d in perm:
-        if sizes[d] < 2: return True
-        if strides[d] != require: return False
-        require *= sizes[d]
+    for st, s in dims:
+        if st != require: return False
+        require *= s
     return True
 
-# %% ../nbs/04b_tensor_impl.ipynb #9ef05ecc
+# %% ../nbs/04b_tensor_impl.ipynb #2186a7c5
 class memory_format:
     "A memory layout request: contiguous, channels_last, channels_last_3d or preserve."
     __slots__ = ('name',)
@@ -127,7 +133,7 @@ def strides_for_format(sizes, fmt:memory_format) -> tuple:
         return channels_last_strides(sizes)
     TORCH_CHECK(False, "memory format ", fmt, " has no fixed strides here")
 
-# %% ../nbs/04b_tensor_impl.ipynb #cceb3362
+# %% ../nbs/04b_tensor_impl.ipynb #11c13b60
 class VariableVersion:
     "A version counter shared by a tensor and its views, as `c10::VariableVersion`."
     __slots__ = ('_version', '_lock')
@@ -143,7 +149,7 @@ class VariableVersion:
         self._version = v
     def __repr__(self): return f'VariableVersion({self._version})'
 
-# %% ../nbs/04b_tensor_impl.ipynb #4740f2d3
+# %% ../nbs/04b_tensor_impl.ipynb #f4e0039c
 _BACKENDS = {DeviceType.CPU: 'CPU', DeviceType.CUDA: 'CUDA', DeviceType.Meta: 'Meta'}
 _FUNCTIONALITIES = ['Dense', 'ADInplaceOrView', 'AutogradFunctionality', 'AutocastFunctionality']
 
@@ -172,7 +178,7 @@ class DispatchKeySet:
     def __eq__(self, o): return isinstance(o, DispatchKeySet) and (o.backends, o.functionalities) == (self.backends, self.functionalities)
     def __hash__(self): return hash((self.backends, self.functionalities))
 
-# %% ../nbs/04b_tensor_impl.ipynb #3fd4aa77
+# %% ../nbs/04b_tensor_impl.ipynb #69e4cc2b
 class TensorImpl:
     "Storage + offset + sizes/strides + dtype/device + version counter + key set, as `c10::TensorImpl`."
     __slots__ = ('storage_', 'storage_offset_', 'sizes_and_strides_', 'numel_', 'dtype_', 'device_',
@@ -227,8 +233,13 @@ class TensorImpl:
         sz, st = self.sizes_and_strides_.sizes, self.sizes_and_strides_.strides
         n = len(sz)
         c = self.is_contiguous_ = compute_contiguous(sz, st)
-        cl = self.is_channels_last_contiguous_ = compute_channels_last_contiguous(sz, st, 4) if n == 4 else False
-        cl3 = self.is_channels_last_3d_contiguous_ = (not cl and compute_channels_last_contiguous(sz, st, 5)) if n == 5 else False
+        if n != 4 and n != 5:                  # the common case: channels-last flags can only be true for 4-d and 5-d
+            self.is_channels_last_contiguous_ = self.is_channels_last_3d_contiguous_ = False
+            self.is_channels_last_ = self.is_channels_last_3d_ = False
+            self.is_non_overlapping_and_dense_ = c or compute_non_overlapping_and_dense(sz, st)
+            return
+        cl = self.is_channels_last_contiguous_ = _cl_contiguous(sz, st, _CL2D) if n == 4 else False
+        cl3 = self.is_channels_last_3d_contiguous_ = (not cl and _cl_contiguous(sz, st, _CL3D)) if n == 5 else False
         self.is_channels_last_ = (not cl3 and compute_strides_like_channels_last(sz, st, 4)) if n == 4 else False
         self.is_channels_last_3d_ = (not self.is_channels_last_ and compute_strides_like_channels_last(sz, st, 5)) if n == 5 else False
         self.is_non_overlapping_and_dense_ = c or cl or cl3 or compute_non_overlapping_and_dense(sz, st)
@@ -266,13 +277,18 @@ def _contiguous_layout(sizes:tuple):
     layout = _contiguous_layouts[sizes] = (ss, n)
     return layout
 
+def cached_contiguous_strides(sizes:tuple) -> tuple:
+    "`contiguous_strides(sizes)` from the shared layout cache (shapes repeat a lot in real programs)."
+    layout = _contiguous_layouts.get(sizes)
+    return (layout if layout is not None else _contiguous_layout(sizes))[0].strides
+
 _keysets = {}
 def _keyset(device):
     ks = _keysets.get(device.device_type)
     if ks is None: ks = _keysets[device.device_type] = DispatchKeySet.for_device(device)
     return ks
 
-# %% ../nbs/04b_tensor_impl.ipynb #4a1b5ca8
+# %% ../nbs/04b_tensor_impl.ipynb #dc10627f
 class Size(tuple):
     "The shape of a tensor: a tuple of ints, as `torch.Size`."
     def __repr__(self): return f'tinytensor.Size({list(self)})'
@@ -285,7 +301,7 @@ class Size(tuple):
         r = tuple.__getitem__(self, i)
         return Size(r) if isinstance(i, slice) else r
 
-# %% ../nbs/04b_tensor_impl.ipynb #f319955f
+# %% ../nbs/04b_tensor_impl.ipynb #9245b6bb
 class Tensor:
     "A multi-dimensional view of typed elements in a `Storage`, the front end of `TensorImpl`."
     __slots__ = ('_impl', '__weakref__')
@@ -392,14 +408,35 @@ class Tensor:
         return sz[0]
     def __hash__(self): return id(self)
 
-# %% ../nbs/04b_tensor_impl.ipynb #7cd86c3f
+# %% ../nbs/04b_tensor_impl.ipynb #3851b5d2
+def alias_impl(src:TensorImpl, # the TensorImpl to look into
+               sizes:tuple, strides:tuple, # the new geometry (tuples, unchecked)
+               storage_offset:int, # in elements
+               dtype=None) -> TensorImpl: # None keeps `src`'s dtype (`view(dtype)` passes another)
+    "A `TensorImpl` over `src`'s storage sharing its version counter; fields set directly, flags refreshed."
+    impl = object.__new__(TensorImpl)        # view ops are pure metadata: skip the general constructor's work
+    impl.storage_ = src.storage_.copy()
+    impl.dtype_ = src.dtype_ if dtype is None else dtype
+    impl.device_, impl.version_counter_, impl.key_set_ = src.device_, src.version_counter_, src.key_set_
+    impl.storage_offset_, impl.is_wrapped_number_, impl.base_ = storage_offset, False, None
+    ss = impl.sizes_and_strides_ = object.__new__(SizesAndStrides)
+    ss.sizes, ss.strides = sizes, strides
+    n = 1
+    for s in sizes: n *= s
+    impl.numel_ = n
+    impl.refresh_contiguous()
+    return impl
+
 def alias_with_sizes_and_strides(t:Tensor, # the tensor to look into
                                  sizes, strides, # the view's sizes and strides (in elements)
                                  storage_offset:int=None) -> Tensor: # None keeps `t`'s offset
     "A view of `t`: shared storage and version counter, `_base` set to the root tensor (unchecked)."
     src = t._impl
-    impl = TensorImpl(src.storage_.copy(), src.dtype_, sizes, strides,
-                      src.storage_offset_ if storage_offset is None else storage_offset,
-                      src.version_counter_, src.key_set_)
-    impl.base_ = src.base_ if src.base_ is not None else t
-    return Tensor._make(impl)
+    if type(sizes) is not tuple or type(strides) is not tuple: sizes, strides = tuple(sizes), tuple(strides)
+    if len(sizes) != len(strides):
+        TORCH_CHECK(False, "dimensionality of sizes (", len(sizes), ") must match dimensionality of strides (", len(strides), ")")
+    impl = alias_impl(src, sizes, strides, src.storage_offset_ if storage_offset is None else storage_offset)
+    b = src.base_
+    impl.base_ = t if b is None else b
+    t = object.__new__(Tensor); t._impl = impl
+    return t

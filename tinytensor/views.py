@@ -20,96 +20,14 @@ from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import (Tensor, TensorImpl, SizesAndStrides, Size, VariableVersion, contiguous_format,
                                     channels_last, channels_last_3d, preserve_format, memory_format,
-                                    contiguous_strides, compute_non_overlapping_and_dense, compute_strides_like_channels_last)
+                                    contiguous_strides, compute_non_overlapping_and_dense, compute_strides_like_channels_last,
+                                    alias_impl, alias_with_sizes_and_strides, cached_contiguous_strides)
 from .factories import empty_strided, like_strides, _np_read, _np_write
 
 # %% ../nbs/05a_views.ipynb #b2b15f50
 _new = object.__new__
-
-def _is_contig(sz, st) -> bool:
-    "c10's `compute_contiguous` (inlined copy for the hot path)."
-    expected = 1
-    for d in range(len(sz) - 1, -1, -1):
-        s = sz[d]
-        if s != 1:
-            if s == 0: return True
-            if st[d] != expected:
-                for x in sz:
-                    if x == 0: return True
-                return False
-            expected *= s
-    return True
-
-def _is_nod(sz, st) -> bool:
-    "c10's `compute_non_overlapping_and_dense` with a key-free tuple sort (same result: size<2 dims never matter)."
-    if len(sz) == 1: return sz[0] < 2 or st[0] == 1
-    require = 1
-    for s, z in sorted([(st[d], sz[d]) for d in range(len(sz)) if sz[d] >= 2]):
-        if s != require: return False
-        require *= z
-    return True
-
-def _is_cl4(sz, st) -> bool:
-    "Channels-last contiguity of a 4-d tensor (dims in C, W, H, N order; size-1 dims skipped; no empty shortcut)."
-    expected = 1
-    for d in (1, 3, 2, 0):
-        s = sz[d]
-        if s != 1:
-            if st[d] != expected: return False
-            expected *= s
-    return True
-
-_CS = {}
-def _cstrides(sizes:tuple) -> tuple:
-    "Cached `contiguous_strides` (shapes repeat a lot in real programs)."
-    st = _CS.get(sizes)
-    if st is None:
-        if len(_CS) > 4096: _CS.clear()
-        st = _CS[sizes] = contiguous_strides(sizes)
-    return st
-
-def _make_impl(src:TensorImpl, sizes:tuple, strides:tuple, offset:int, dt=None) -> TensorImpl:
-    "A `TensorImpl` over `src`'s storage sharing its version counter (no checks; flags computed)."
-    # Note [View flags]: same results as TensorImpl.refresh_contiguous, computed with fewer calls.
-    impl = _new(TensorImpl)
-    tgt = src.storage_._target
-    tgt._incref()
-    sp = _new(intrusive_ptr); sp._target = tgt
-    impl.storage_ = sp
-    impl.dtype_ = src.dtype_ if dt is None else dt
-    impl.device_ = src.device_
-    impl.storage_offset_ = offset
-    impl.version_counter_ = src.version_counter_
-    impl.key_set_ = src.key_set_
-    impl.is_wrapped_number_ = False
-    ss = _new(SizesAndStrides); ss.sizes = sizes; ss.strides = strides
-    impl.sizes_and_strides_ = ss
-    n = 1
-    for s in sizes: n *= s
-    impl.numel_ = n
-    nd = len(sizes)
-    if nd == 4:
-        c = impl.is_contiguous_ = _is_contig(sizes, strides)
-        cl = impl.is_channels_last_contiguous_ = _is_cl4(sizes, strides)
-        impl.is_channels_last_3d_contiguous_ = impl.is_channels_last_3d_ = False
-        impl.is_channels_last_ = compute_strides_like_channels_last(sizes, strides, 4)
-        impl.is_non_overlapping_and_dense_ = c or cl or _is_nod(sizes, strides)
-    elif nd == 5: impl.refresh_contiguous()
-    else:
-        c = impl.is_contiguous_ = _is_contig(sizes, strides)
-        impl.is_channels_last_contiguous_ = impl.is_channels_last_3d_contiguous_ = False
-        impl.is_channels_last_ = impl.is_channels_last_3d_ = False
-        impl.is_non_overlapping_and_dense_ = c or _is_nod(sizes, strides)
-    return impl
-
-def _alias(t:Tensor, sizes:tuple, strides:tuple, offset:int, dt=None) -> Tensor:
-    "A view of `t` (shared storage and version counter, `_base` = the root); sizes/strides unchecked."
-    src = t._impl
-    impl = _make_impl(src, sizes, strides, offset, dt)
-    b = src.base_
-    impl.base_ = t if b is None else b
-    out = _new(Tensor); out._impl = impl
-    return out
+_alias = alias_with_sizes_and_strides          # chapter 04b's primitive: shared storage and version counter, root _base
+_cstrides = cached_contiguous_strides
 
 # %% ../nbs/05a_views.ipynb #c4a1c845
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
@@ -263,7 +181,7 @@ def _view_dtype(self:Tensor, d:dtype) -> Tensor:
 
 def _dtype_alias(t:Tensor, sizes, strides, offset, d) -> Tensor:
     "Like `_alias`, but `_base` stays None: `view.dtype` is not differentiable, so autograd records no view."
-    out = _new(Tensor); out._impl = _make_impl(t._impl, sizes, strides, offset, d); out._impl.base_ = None
+    out = _new(Tensor); out._impl = alias_impl(t._impl, sizes, strides, offset, d); out._impl.base_ = None
     return out
 
 _VIEW_ERR = ("view size is not compatible with input tensor's size and stride (at least one dimension spans across "
@@ -916,7 +834,7 @@ def detach(self:Tensor) -> Tensor:
     "Same storage and version counter, but not a view (`_base` is None)."
     impl = self._impl
     out = _new(Tensor)
-    out._impl = _make_impl(impl, impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides, impl.storage_offset_)
+    out._impl = alias_impl(impl, impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides, impl.storage_offset_)
     out._impl.base_ = None
     return out
 
