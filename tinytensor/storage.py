@@ -126,6 +126,11 @@ class Storage:
         else: impl = impl.copy()
         self._ptr = impl
 
+    @classmethod
+    def _wrap(cls, ptr:intrusive_ptr):
+        "Wrap a fresh strong handle without copying it: the handle moves into the new `Storage` (internal)."
+        s = object.__new__(cls); s._ptr = ptr; return s
+
     @property
     def impl(self) -> StorageImpl:
         "The `StorageImpl` this handle points at."

@@ -291,6 +291,8 @@ def _keyset(device):
 # %% ../nbs/04b_tensor_impl.ipynb #dc10627f
 class Size(tuple):
     "The shape of a tensor: a tuple of ints, as `torch.Size`."
+    __slots__ = ()                             # like torch.Size: no attributes of its own
+    def __reduce__(self): return (Size, (tuple(self),))
     def __repr__(self): return f'tinytensor.Size({list(self)})'
     def numel(self) -> int:
         "Product of the sizes."
