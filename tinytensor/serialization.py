@@ -539,7 +539,7 @@ class _Loader:
         if dev.device_type == DeviceType.CUDA:
             TORCH_CHECK(_cuda_available(), _CUDA_MSG)
             TORCH_CHECK(False, "tinytensor.load cannot place storages on CUDA yet; use map_location='cpu'")
-        if dev.device_type == DeviceType.Meta: return Storage(impl=make_intrusive(StorageImpl, storage.nbytes(), None, None, False, dev))
+        if dev.device_type == DeviceType.Meta: return Storage._adopt(make_intrusive(StorageImpl, storage.nbytes(), None, None, False, dev))
         return storage
 
     def _load_storage(self, key, nbytes, d, location) -> Storage:
@@ -558,7 +558,7 @@ class _Loader:
             if nbytes:
                 r.read_record_into(name, impl.get().mutable_bytes(), pending=self.pending)
                 if self.swap: _swap_bytes(impl.get().mutable_bytes(), d)
-        storage = Storage._wrap(impl)
+        storage = Storage._adopt(impl)
         if self.map_location is None and location == 'cpu': return storage     # the common case: stays where it was saved
         return self._target_device(location, storage)
 

@@ -127,8 +127,8 @@ class Storage:
         self._ptr = impl
 
     @classmethod
-    def _wrap(cls, ptr:intrusive_ptr):
-        "Wrap a fresh strong handle without copying it: the handle moves into the new `Storage` (internal)."
+    def _adopt(cls, ptr:intrusive_ptr):
+        "Take over a fresh strong handle without copying it, like `intrusive_ptr._adopt` (internal)."
         s = object.__new__(cls); s._ptr = ptr; return s
 
     @property
@@ -186,8 +186,7 @@ class Storage:
         return np.asarray(_MemoryView(impl.data_ptr(), impl.nbytes(), owner=self._ptr.copy()))
     def _lazy_clone(self):
         "A new storage sharing these bytes copy-on-write (a real copy if sharing is impossible)."
-        new = lazy_clone_storage(self.impl) or clone_storage(self.impl)
-        return Storage(impl=new)
+        return Storage._adopt(lazy_clone_storage(self.impl) or clone_storage(self.impl))
     def __eq__(self, o): return isinstance(o, Storage) and o._ptr == self._ptr
     def __hash__(self): return hash(self._ptr)
     def __repr__(self):
