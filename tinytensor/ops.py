@@ -21,7 +21,7 @@ from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype
 from .tensor_impl import Tensor, preserve_format, contiguous_format
 from .storage import _MemoryView
-from .factories import _empty_impl, _np_read, _np_write, like_strides, _check_dtype, _device_ok
+from .factories import _empty_impl, _np_read, _np_write, like_strides, _check_dtype, _device_ok, _checked_value
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
                                         assert_no_internal_overlap)
@@ -55,6 +55,10 @@ def _operand(x, name:str='other'):
     if isinstance(x, Tensor): return x
     if isinstance(x, _SCALARS): return wrapped_scalar_tensor(x)
     raise TypeError(f"argument '{name}' must be Tensor or Number, not {type(x).__name__}")
+
+def _tensor_arg(name:str, x, pos:int=1, arg:str='input'):
+    "torch's argument-parser TypeError for a non-tensor where a Tensor is required."
+    TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument '", arg, "' (position ", pos, ") must be Tensor, not ", type(x).__name__)
 
 def _flat(t:Tensor, write:bool=False) -> np.ndarray:
     "1-d numpy view of a contiguous CPU tensor."
@@ -136,7 +140,7 @@ def _sub_check(a, b):
 
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     "`input + alpha * other` with broadcasting and type promotion, as `torch.add`."
-    if out is None and alpha == 1:
+    if out is None and type(alpha) is builtins.int and alpha == 1:
         r = _fast_binary(input, other, np.add)
         if r is not None: return r
     return _binary(TensorIterator.binary_op, _add_loop(alpha), input, other, out)
@@ -145,10 +149,11 @@ def sub(input, other, *, alpha=1, out=None) -> Tensor:
     "`input - alpha * other`, as `torch.sub`."
     a, b = _operand(input, 'input'), _operand(other)
     _sub_check(a, b)
-    if out is None and alpha == 1:
+    if out is None and type(alpha) is builtins.int and alpha == 1:
         r = _fast_binary(a, b, np.subtract)
         if r is not None: return r
-    return _binary(TensorIterator.binary_op, _add_loop(-alpha), a, b, out)
+    neg_alpha = alpha if isinstance(alpha, (builtins.bool, np.bool_)) else -alpha     # a bool alpha is refused as is
+    return _binary(TensorIterator.binary_op, _add_loop(neg_alpha), a, b, out)
 
 subtract = sub
 
@@ -254,9 +259,7 @@ def _powi(o, x, y):
 
 def _pow_loop(it):
     d = it.common_dtype()
-    if d is _dt.bool:
-        def loop(o, x, y): np.copyto(o, np.logical_or(x, np.logical_not(y)))     # True**b = True, False**b = not b
-        return loop
+    if d is _dt.bool: _not_impl('pow', d)
     if _is_integral(d): return _powi
     return _uf_kernel(np.power, d)
 
@@ -319,11 +322,13 @@ def _tensor_only(name, other):
 
 def maximum(input, other, *, out=None) -> Tensor:
     "Elementwise maximum (NaN propagates), as `torch.maximum`."
-    _tensor_only('maximum', other)
+    _tensor_arg('maximum', input); _tensor_only('maximum', other)
+    TORCH_CHECK(not input.dtype.is_complex and not other.dtype.is_complex, "maximum not implemented for complex tensors.")
     return _binary(TensorIterator.binary_op, _simple(np.maximum, np.logical_or, 'maximum_cpu'), input, other, out)
 def minimum(input, other, *, out=None) -> Tensor:
     "Elementwise minimum (NaN propagates), as `torch.minimum`."
-    _tensor_only('minimum', other)
+    _tensor_arg('minimum', input); _tensor_only('minimum', other)
+    TORCH_CHECK(not input.dtype.is_complex and not other.dtype.is_complex, "minimum not implemented for complex tensors.")
     return _binary(TensorIterator.binary_op, _simple(np.minimum, np.logical_and, 'minimum_cpu'), input, other, out)
 
 def bitwise_and(input, other, *, out=None) -> Tensor:
@@ -339,37 +344,42 @@ def bitwise_xor(input, other, *, out=None) -> Tensor:
 def _fast_binary_cmp(a, b, uf):
     if type(a) is not Tensor or type(b) is not Tensor: return None
     ai, bi = a._impl, b._impl
-    if (ai.dtype_ is not bi.dtype_ or not ai.is_contiguous_ or not bi.is_contiguous_ or ai.numel_ >= GRAIN_SIZE or ai.numel_ == 0 or
+    if (ai.dtype_ is not bi.dtype_ or ai.dtype_.is_complex or not ai.is_contiguous_ or not bi.is_contiguous_ or ai.numel_ >= GRAIN_SIZE or ai.numel_ == 0 or
             ai.sizes_and_strides_.sizes != bi.sizes_and_strides_.sizes or ai.device_ is not CPU or bi.device_ is not CPU):
         return None
     out = _new_tensor(ai.sizes_and_strides_.sizes, None, _dt.bool)
     uf(_flat(a), _flat(b), out=_fresh_flat(out))
     return out
 
-def _compare(uf, input, other, out) -> Tensor:
+def _compare(uf, input, other, out, name, ordered=True) -> Tensor:
     if out is None:
         r = _fast_binary_cmp(input, other, uf)
         if r is not None: return r
-    return _binary(TensorIterator.comparison_op, lambda it: (lambda o, x, y: uf(x, y, out=o)), input, other, out)
+    TORCH_CHECK_TYPE(isinstance(input, Tensor), name, "() received an invalid combination of arguments - got (",
+                     type(input).__name__, ", ", type(other).__name__, "), but expected (Tensor input, Tensor other)")
+    def make(it):
+        if ordered and it.common_dtype().is_complex: _not_impl(name + '_cpu', it.common_dtype())
+        return lambda o, x, y: uf(x, y, out=o)
+    return _binary(TensorIterator.comparison_op, make, input, other, out)
 
 def eq(input, other, *, out=None) -> Tensor:
     "Elementwise `input == other` into a bool tensor, as `torch.eq`."
-    return _compare(np.equal, input, other, out)
+    return _compare(np.equal, input, other, out, 'eq', False)
 def ne(input, other, *, out=None) -> Tensor:
     "Elementwise `input != other` into a bool tensor, as `torch.ne`."
-    return _compare(np.not_equal, input, other, out)
+    return _compare(np.not_equal, input, other, out, 'ne', False)
 def lt(input, other, *, out=None) -> Tensor:
     "Elementwise `input < other` into a bool tensor, as `torch.lt`."
-    return _compare(np.less, input, other, out)
+    return _compare(np.less, input, other, out, 'lt')
 def le(input, other, *, out=None) -> Tensor:
     "Elementwise `input <= other` into a bool tensor, as `torch.le`."
-    return _compare(np.less_equal, input, other, out)
+    return _compare(np.less_equal, input, other, out, 'le')
 def gt(input, other, *, out=None) -> Tensor:
     "Elementwise `input > other` into a bool tensor, as `torch.gt`."
-    return _compare(np.greater, input, other, out)
+    return _compare(np.greater, input, other, out, 'gt')
 def ge(input, other, *, out=None) -> Tensor:
     "Elementwise `input >= other` into a bool tensor, as `torch.ge`."
-    return _compare(np.greater_equal, input, other, out)
+    return _compare(np.greater_equal, input, other, out, 'ge')
 
 def _logical(uf):
     def make(it):
@@ -380,15 +390,15 @@ def _logical(uf):
 
 def logical_and(input, other, *, out=None) -> Tensor:
     "Elementwise `(input != 0) and (other != 0)`, as `torch.logical_and`."
-    _tensor_only('logical_and', other)
+    _tensor_arg('logical_and', input); _tensor_only('logical_and', other)
     return _binary(TensorIterator.comparison_op, _logical(np.logical_and), input, other, out)
 def logical_or(input, other, *, out=None) -> Tensor:
     "Elementwise `(input != 0) or (other != 0)`."
-    _tensor_only('logical_or', other)
+    _tensor_arg('logical_or', input); _tensor_only('logical_or', other)
     return _binary(TensorIterator.comparison_op, _logical(np.logical_or), input, other, out)
 def logical_xor(input, other, *, out=None) -> Tensor:
     "Elementwise `(input != 0) != (other != 0)`."
-    _tensor_only('logical_xor', other)
+    _tensor_arg('logical_xor', input); _tensor_only('logical_xor', other)
     return _binary(TensorIterator.comparison_op, _logical(np.logical_xor), input, other, out)
 
 # %% ../nbs/06b_ops.ipynb #40e1d8e5
@@ -413,24 +423,37 @@ def promotion_html(dtypes=None, others=None) -> str:
             '<div style="font-size:10px">highlighted: the result is not a\'s dtype</div>')
 
 # %% ../nbs/06b_ops.ipynb #78b9ecf0
-def _unary(preset, make_loop, input, out=None) -> Tensor:
-    TORCH_CHECK_TYPE(isinstance(input, Tensor), "argument 'input' must be Tensor, not ", type(input).__name__)
+def _unary(preset, make_loop, input, out=None, name:str='') -> Tensor:
+    _tensor_arg(name, input)
     it = preset(out, input)
     return _run(it, make_loop(it), out)
 
 def neg(input, *, out=None) -> Tensor:
     "`-input`, as `torch.neg`."
+    _tensor_arg('neg', input)
     TORCH_CHECK(input.dtype is not _dt.bool, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
                 "to invert a mask, use the `~` or `logical_not()` operator instead.")
     return _unary(TensorIterator.unary_op, lambda it: _uf_kernel(np.negative, it.common_dtype()), input, out)
 negative = neg
+
+def _complex_to_real(input, out, make_loop, name) -> Tensor:
+    "ATen's `unary_op_impl_with_complex_to_float`: a complex input gives its real dtype (empty_like's layout)."
+    rd = input.dtype.to_real()
+    TORCH_CHECK(out is not input, "In-place ", name, " is not supported for complex tensors.")
+    if out is not None and out.dtype.is_complex: return _unary(TensorIterator.unary_op, make_loop, input, out, name)
+    TORCH_CHECK(out is None or can_cast(rd, out.dtype), "result type ", rd.short, " can't be cast to the desired output type ", out.dtype.short if out is not None else '')
+    res = out if out is not None else _empty_impl(input._impl.sizes(), like_strides(input), rd, input.device)
+    it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(input).build()
+    return _run(it, lambda o, x: np.copyto(o, np.absolute(x), casting='unsafe'), out)
 
 def abs(input, *, out=None) -> Tensor:
     "`|input|`, as `torch.abs`."
     def make(it):
         if it.common_dtype() is _dt.bool: _not_impl('abs_cpu', _dt.bool)
         return _uf_kernel(np.absolute, it.common_dtype())
-    return _unary(TensorIterator.unary_op, make, input, out)
+    _tensor_arg('abs', input)
+    if input.dtype.is_complex: return _complex_to_real(input, out, make, 'abs')
+    return _unary(TensorIterator.unary_op, make, input, out, 'abs')
 absolute = abs
 
 def _sigmoid_np(x, out=None, dtype=None, casting='same_kind'):
@@ -440,36 +463,37 @@ def _sigmoid_np(x, out=None, dtype=None, casting='same_kind'):
     np.exp(r, out=r); np.add(r, 1, out=r); np.reciprocal(r, out=r)
     np.copyto(out, r, casting='unsafe')
 
-def _float_unary(input, uf, out) -> Tensor:
-    return _unary(TensorIterator.unary_float_op, lambda it: _uf_kernel(uf, it.common_dtype()), input, out)
+def _float_unary(input, uf, out, name:str='') -> Tensor:
+    return _unary(TensorIterator.unary_float_op, lambda it: _uf_kernel(uf, it.common_dtype()), input, out, name)
 
 def exp(input, *, out=None) -> Tensor:
     "Elementwise `exp`; integer inputs compute in the default float dtype, as `torch.exp`."
-    return _float_unary(input, np.exp, out)
+    return _float_unary(input, np.exp, out, 'exp')
 def log(input, *, out=None) -> Tensor:
     "Elementwise `log`; integer inputs compute in the default float dtype, as `torch.log`."
-    return _float_unary(input, np.log, out)
+    return _float_unary(input, np.log, out, 'log')
 def sqrt(input, *, out=None) -> Tensor:
     "Elementwise `sqrt`; integer inputs compute in the default float dtype, as `torch.sqrt`."
-    return _float_unary(input, np.sqrt, out)
+    return _float_unary(input, np.sqrt, out, 'sqrt')
 def sin(input, *, out=None) -> Tensor:
     "Elementwise `sin`; integer inputs compute in the default float dtype, as `torch.sin`."
-    return _float_unary(input, np.sin, out)
+    return _float_unary(input, np.sin, out, 'sin')
 def cos(input, *, out=None) -> Tensor:
     "Elementwise `cos`; integer inputs compute in the default float dtype, as `torch.cos`."
-    return _float_unary(input, np.cos, out)
+    return _float_unary(input, np.cos, out, 'cos')
 def tanh(input, *, out=None) -> Tensor:
     "Elementwise `tanh`; integer inputs compute in the default float dtype, as `torch.tanh`."
-    return _float_unary(input, np.tanh, out)
+    return _float_unary(input, np.tanh, out, 'tanh')
 def reciprocal(input, *, out=None) -> Tensor:
     "Elementwise `reciprocal`; integer inputs compute in the default float dtype, as `torch.reciprocal`."
-    return _float_unary(input, np.reciprocal, out)
+    return _float_unary(input, np.reciprocal, out, 'reciprocal')
 def sigmoid(input, *, out=None) -> Tensor:
     "Elementwise `sigmoid`; integer inputs compute in the default float dtype, as `torch.sigmoid`."
-    return _float_unary(input, _sigmoid_np, out)
+    return _float_unary(input, _sigmoid_np, out, 'sigmoid')
 
 def logical_not(input, *, out=None) -> Tensor:
     "Elementwise `input == 0`; a new output is bool, an `out=` keeps its dtype."
+    _tensor_arg('logical_not', input)
     it = TensorIteratorConfig().check_all_same_dtype(False).add_output(out).add_const_input(input)
     if out is None: it.declare_static_dtype(_dt.bool)
     it = it.build()
@@ -477,7 +501,7 @@ def logical_not(input, *, out=None) -> Tensor:
 
 def bitwise_not(input, *, out=None) -> Tensor:
     "Bitwise NOT of an integral or bool tensor."
-    return _unary(TensorIterator.unary_op, _simple(np.invert, None, 'bitwise_not_cpu', True), input, out)
+    return _unary(TensorIterator.unary_op, _simple(np.invert, None, 'bitwise_not_cpu', True), input, out, 'bitwise_not')
 
 # %% ../nbs/06b_ops.ipynb #4a33015b
 def _clamp_np(x, lo, hi, o):
@@ -488,14 +512,17 @@ def _clamp_np(x, lo, hi, o):
 
 def clamp(input, min=None, max=None, *, out=None) -> Tensor:
     "Limit values to [min, max] (NaN propagates; if min > max the result is max), as `torch.clamp`."
+    _tensor_arg('clamp', input)
     TORCH_CHECK(min is not None or max is not None, "torch.clamp: At least one of 'min' or 'max' must not be None")
-    TORCH_CHECK(not input.dtype.is_complex, "clamp is not supported for complex types")
+    TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex, "clamp is not supported for complex types")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         cfg = TensorIteratorConfig().set_check_mem_overlap(True).add_output(out).add_const_input(input) \
             .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True)
         bounds = [_operand(b) for b in (min, max) if b is not None]
         for b in bounds: cfg.add_const_input(b)
         it = cfg.build()
+        TORCH_CHECK_NOT_IMPLEMENTED(not it.common_dtype().is_complex, "clamp is not supported for complex types")
+        if it.common_dtype() is _dt.bool: _not_impl('clamp_cpu', _dt.bool)
         cd = _opmath(it.common_dtype())
         def loop(o, x, *bs):
             lo = bs[0] if min is not None else None
@@ -507,7 +534,7 @@ def clamp(input, min=None, max=None, *, out=None) -> Tensor:
         rt = result_type(input, *[b for b in (min, max) if b is not None])
         TORCH_CHECK(rt is input.dtype or out is None or out._impl is not input._impl, "result type ", rt.short,
                     " can't be cast to the desired output type ", input.dtype.name)
-    TORCH_CHECK(not rt.is_complex, "clamp is not supported for complex types")
+    TORCH_CHECK_NOT_IMPLEMENTED(not rt.is_complex, "clamp is not supported for complex types")
     x = input if rt is input.dtype else _to_dtype(input, rt)
     it = TensorIterator.unary_op(out, x)
     cd = _opmath(rt)
@@ -526,6 +553,7 @@ def clamp_max(input, max, *, out=None) -> Tensor:
 
 def relu(input) -> Tensor:
     "`max(input, 0)` keeping the dtype, as `torch.relu`."
+    _tensor_arg('relu', input)
     TORCH_CHECK(input.dtype is not _dt.bool, "Boolean inputs not supported for relu")
     return clamp_min(input, 0)
 
@@ -566,26 +594,6 @@ def copy_(self:Tensor, src, non_blocking:bool=False) -> Tensor:
     si.bump_version()
     return self
 
-_FILL_CTYPES = {_dt.uint8: 'uint8_t', _dt.int8: 'int8_t', _dt.int16: 'int16_t', _dt.int32: 'int', _dt.int64: 'int64_t',
-                _dt.float16: 'c10::Half', _dt.bfloat16: 'c10::BFloat16', _dt.float32: 'float', _dt.float64: 'double'}
-
-def _checked_value(v, d:dtype):
-    "The value `v` as dtype `d`, refusing overflow like c10's `checked_convert`."
-    if d is _dt.bool or d.is_complex: return v
-    name = _FILL_CTYPES[d]
-    if isinstance(v, complex):
-        TORCH_CHECK(v.imag == 0, "value cannot be converted to type ", name, " without overflow")
-        v = v.real
-    if _is_integral(d):
-        info = np.iinfo(d.np)
-        TORCH_CHECK(not (isinstance(v, (builtins.float, np.floating)) and not math.isfinite(v)) and info.min <= v <= info.max,
-                    "value cannot be converted to type ", name, " without overflow")
-    elif d in _REDUCED or d is _dt.float32:
-        fi = np.finfo(np.float32) if d is _dt.float32 else (np.finfo(np.float16) if d is _dt.float16 else None)
-        if fi is not None and isinstance(v, numbers.Real) and math.isfinite(v):
-            TORCH_CHECK(builtins.abs(v) <= fi.max * (1 + 2 ** -11 if d is _dt.float16 else 1 + 2 ** -24), "value cannot be converted to type ", name, " without overflow")
-    return v
-
 @patch
 def fill_(self:Tensor, value) -> Tensor:
     "Set every element to `value` (a number or a 0-dim tensor), as `Tensor.fill_`."
@@ -597,10 +605,11 @@ def fill_(self:Tensor, value) -> Tensor:
         if isinstance(value, complex) and not self.dtype.is_complex: value = value.real
     TORCH_CHECK_TYPE(isinstance(value, _SCALARS), "fill_(): argument 'value' (position 1) must be Number, not ", type(value).__name__)
     if isinstance(value, np.generic): value = value.item()
-    if not from_tensor: value = _checked_value(value, self.dtype)
+    if not from_tensor: value = _checked_value(value, self.dtype)      # Note [Checked fill values]
     it = TensorIteratorConfig().set_check_mem_overlap(False).add_output(self).resize_outputs(False).check_all_same_dtype(False).build()
     if self.is_cpu:
-        v = np.array(value).astype(self.dtype.np)[()] if not isinstance(value, complex) or self.dtype.is_complex else np.array(value.real).astype(self.dtype.np)[()]
+        v = value if not from_tensor else (np.array(value).astype(self.dtype.np)[()] if not isinstance(value, complex) or self.dtype.is_complex
+                                           else np.array(value.real).astype(self.dtype.np)[()])
         it.for_each(lambda o: o.fill(v))
     self._impl.bump_version()
     return self
@@ -635,6 +644,12 @@ def to(self:Tensor, *args, dtype:dtype=None, device=None, non_blocking:bool=Fals
     if self.is_meta and dev.device_type != DeviceType.Meta:
         TORCH_CHECK_NOT_IMPLEMENTED(False, "Cannot copy out of meta tensor; no data!")
     return _to_impl(self, d, dev, memory_format)
+
+@patch
+def type_as(self:Tensor, other:Tensor) -> Tensor:
+    "`self.to(other.dtype)`: `self` itself when the dtypes already agree, as `Tensor.type_as`."
+    _tensor_arg('type_as', other, 1, 'other')
+    return self.to(other.dtype)
 
 def _conv(d):
     def f(self:Tensor, memory_format=preserve_format) -> Tensor: return self.to(d, memory_format=memory_format)
