@@ -89,7 +89,8 @@ def describe(x):
     v = None if x.device.type == 'meta' else (x.detach().double().numpy() if name in ('bfloat16', 'float16') else x.detach().numpy())
     return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v
 
-TOL = {'float16': (2e-3, 1e-3), 'bfloat16': (1.6e-2, 1e-2), 'float32': (1e-5, 1e-6), 'float64': (1e-12, 1e-13)}
+TOL = {'float16': (2e-3, 1e-3), 'bfloat16': (1.6e-2, 1e-2), 'float32': (1e-5, 1e-6), 'float64': (1e-12, 1e-13),
+       'complex64': (1e-5, 1e-6), 'complex128': (1e-12, 1e-13)}
 
 def same(a, b, tol=False, strides=True):
     "None if tinytensor tensor `a` matches torch tensor `b` (shape, strides, offset, dtype, values), else a reason."

@@ -1,0 +1,224 @@
+"Differential tests of chapter 06d's math ops against torch: random shapes, layouts, dtypes (complex too), forms, bad inputs."
+import math
+import numpy as np
+import pytest
+torch = pytest.importorskip("torch")
+import tinytensor as tt
+from tinytensor.tensor_impl import alias_with_sizes_and_strides
+from hypothesis import given, settings, strategies as st
+from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, layout, rand_shapes, rand_scalar, run_both, check_results
+
+torch.set_num_threads(1)
+
+ALL = DTYPES + ['complex64']
+N = 120                 # cases per op
+
+def cpair(rng, shape, kind='contig'):
+    "The same strided complex64 tensor in both libraries."
+    sizes, strides, off, nstore = layout(rng, shape, kind)
+    base = (np.round(rng.standard_normal(nstore) * 2, 2) + 1j * np.round(rng.standard_normal(nstore) * 2, 2)).astype(np.complex64)
+    if nstore and rng.random() < 0.3: base[rng.integers(0, nstore)] = complex(rng.choice([np.nan, np.inf, 0.0]), 1.0)
+    th = torch.empty(nstore, dtype=torch.complex64).copy_(torch.from_numpy(base))      # resizable, like pair()
+    tb = tt.empty(nstore, dtype=tt.complex64)
+    if nstore: tb.numpy()[...] = base
+    return alias_with_sizes_and_strides(tb, sizes, strides, off), torch.as_strided(th, sizes, strides, off)
+
+def operand(rng, shape, dt, kind=None, **kw):
+    kind = kind or str(rng.choice(LAYOUTS))
+    return cpair(rng, shape, kind) if dt == 'complex64' else pair(rng, shape, dt, kind, **kw)
+
+def _desc(x): return x if not isinstance(x, torch.Tensor) else (tuple(x.shape), str(x.dtype)[6:], x.stride())
+
+def _forms(rng, name, args_tt, args_th, kw, tol, ctx, bad, out_dtypes=ALL, inplace=True):
+    "Run one call as function, method, in-place method or with out=, comparing everything."
+    if any(isinstance(a, torch.Tensor) and a.is_complex() for a in args_th): tol = True
+    forms = ['func', 'method'] + (['inplace'] if inplace and hasattr(torch.Tensor, name + '_') else []) + ['out']
+    form = str(rng.choice(forms))
+    ctx = f'{name} {form} {ctx} {kw}'
+    if form == 'func': r = run_both(lambda: getattr(tt, name)(*args_tt, **kw), lambda: getattr(torch, name)(*args_th, **kw))
+    elif form == 'method':
+        r = run_both(lambda: getattr(args_tt[0], name)(*args_tt[1:], **kw), lambda: getattr(args_th[0], name)(*args_th[1:], **kw))
+    elif form == 'inplace':
+        a = args_tt[0]
+        v0 = a._version
+        r = run_both(lambda: getattr(a, name + '_')(*args_tt[1:], **kw), lambda: getattr(args_th[0], name + '_')(*args_th[1:], **kw))
+        if not isinstance(r[0], Exception):
+            if r[0] is not a: bad.append(ctx + ': in-place did not return self')
+            elif a._version != v0 + 1: bad.append(ctx + f': version {a._version} != {v0 + 1}')
+    else:
+        od = str(rng.choice(list(out_dtypes)))
+        ch = rng.random()
+        shape = tuple(args_th[0].shape) if ch < 0.7 else ((0,) if ch < 0.85 else (2,))
+        o_tt, o_th = operand(rng, shape, od, str(rng.choice(['contig', 'perm', 'slice', 'transpose'])))
+        ctx += f' out={_desc(o_th)}'
+        if tol:                             # compare at the precision the op computed in, or the out's, whichever is looser
+            try: comp = str(getattr(torch, name)(*args_th, **kw).dtype)[6:]
+            except Exception: comp = od
+            tol = max([comp, od], key=lambda d: {'bfloat16': 4, 'float16': 3, 'float32': 2, 'complex64': 2}.get(d, 0))
+        r = run_both(lambda: getattr(tt, name)(*args_tt, out=o_tt, **kw), lambda: getattr(torch, name)(*args_th, out=o_th, **kw))
+        if not isinstance(r[0], Exception):
+            if r[0] is not o_tt: bad.append(ctx + ': out= did not return out')
+            m = check_results(o_tt, o_th, tol=tol, ctx=ctx + ' (out tensor)')
+            if m: bad.append(m)
+    m = check_results(*r, tol=tol, ctx=ctx)
+    if m: bad.append(m)
+
+def _finish(bad):
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+# ---- unary ops -----------------------------------------------------------------------------------------------------
+
+EXACT_UNARY = ['floor', 'ceil', 'trunc', 'fix', 'round', 'frac', 'sign', 'sgn', 'square', 'nan_to_num', 'signbit',
+               'isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf', 'isreal', 'abs']
+FLOAT_UNARY = ['rsqrt', 'exp2', 'expm1', 'log1p', 'log2', 'log10', 'tan', 'asin', 'acos', 'atan', 'arcsin', 'arccos',
+               'arctan', 'sinh', 'cosh', 'asinh', 'acosh', 'atanh', 'arcsinh', 'arccosh', 'arctanh', 'erf', 'erfc']
+NO_OUT = {'isnan', 'isinf', 'isfinite', 'isreal'}
+
+def _unary_kw(rng, name):
+    if name == 'round' and rng.random() < 0.5: return {'decimals': int(rng.choice([-2, -1, 0, 1, 2, 3]))}
+    if name == 'nan_to_num' and rng.random() < 0.6:
+        return {k: v for k, v in dict(nan=float(rng.choice([0., -1., 2.5])), posinf=float(rng.choice([1e3, 7.])),
+                                      neginf=float(rng.choice([-1e3, -7.]))).items() if rng.random() < 0.7}
+    return {}
+
+@pytest.mark.parametrize('name', EXACT_UNARY + FLOAT_UNARY)
+def test_unary(name):
+    rng = np.random.default_rng([ord(c) for c in name] + [61])
+    bad = []
+    # a complex tensor's transcendental values and a reduced float's are compared with tolerance
+    for _ in range(N):
+        _, shape = rand_shapes(rng, 1)
+        dt = str(rng.choice(ALL))
+        # torch and ml_dtypes write different NaN bits for bfloat16 (torch sets the sign bit): no NaNs for signbit
+        a_tt, a_th = operand(rng, shape, dt, **({'special': False} if name == 'signbit' and dt != 'complex64' else {}))
+        kw = _unary_kw(rng, name)
+        tol = name in FLOAT_UNARY or dt == 'complex64'           # complex arithmetic rounds differently from ATen's
+        if name == 'isreal' and dt == 'complex64' and 0 in shape: continue     # Note in test_isreal_empty_complex
+        if name in NO_OUT:
+            r = run_both(lambda: getattr(tt, name)(a_tt), lambda: getattr(torch, name)(a_th))
+            m = check_results(*r, ctx=f'{name} {_desc(a_th)}')
+            if m: bad.append(m)
+            r = run_both(lambda: getattr(a_tt, name)(), lambda: getattr(a_th, name)())
+            m = check_results(*r, ctx=f'{name} method {_desc(a_th)}')
+            if m: bad.append(m)
+            continue
+        _forms(rng, name, (a_tt,), (a_th,), kw, tol, f'{_desc(a_th)}', bad)
+    _finish(bad)
+
+def test_unary_non_tensor_arguments():
+    for name in EXACT_UNARY + FLOAT_UNARY + ['exp', 'neg', 'abs', 'clamp']:
+        r = run_both(lambda: getattr(tt, name)([1, 2]), lambda: getattr(torch, name)([1, 2]))
+        assert isinstance(r[0], TypeError) and isinstance(r[1], TypeError), (name, r)
+
+# ---- erf against math.erf ------------------------------------------------------------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True, width=64), min_size=1, max_size=20))
+def test_erf_matches_math(xs):
+    t = tt.tensor(xs, dtype=tt.float64)
+    e, c = tt.erf(t).numpy(), tt.erfc(t).numpy()
+    for x, a, b in zip(xs, e, c):
+        if math.isnan(x): assert math.isnan(a) and math.isnan(b); continue
+        assert math.isclose(a, math.erf(x), rel_tol=1e-14, abs_tol=1e-300), (x, a, math.erf(x))
+        assert math.isclose(b, math.erfc(x), rel_tol=2e-13, abs_tol=1e-300), (x, b, math.erfc(x))
+
+@pytest.mark.parametrize('dt', ['float16', 'bfloat16', 'float32'])
+def test_erf_reduced_is_rounded_double(dt):
+    "In float32 and below our erf is the correctly rounded double result; torch's is within an ulp."
+    rng = np.random.default_rng(5)
+    a_tt, a_th = pair(rng, (4000,), dt, 'contig', special=False)
+    m = check_results(tt.erf(a_tt), torch.erf(a_th), tol=True)
+    assert m is None, m
+
+# ---- binary ops ----------------------------------------------------------------------------------------------------
+
+BINARY = ['atan2', 'arctan2', 'fmod', 'hypot']
+
+@pytest.mark.parametrize('name', BINARY)
+def test_binary(name):
+    rng = np.random.default_rng([ord(c) for c in name] + [62])
+    bad = []
+    for _ in range(N * 2):
+        (sa, sb), _ = rand_shapes(rng, 2)
+        da, db = str(rng.choice(ALL)), str(rng.choice(ALL))
+        a_tt, a_th = operand(rng, sa, da)
+        if rng.random() < 0.2:
+            s = rand_scalar(rng)
+            if name == 'fmod' and s == 0 and rng.random() < 0.5: s = 3
+            b_tt = b_th = s
+        else:
+            lo = 1 if name == 'fmod' and db in INTS and rng.random() < 0.9 else -9
+            b_tt, b_th = operand(rng, sb, db, lo=lo) if db != 'complex64' else operand(rng, sb, db)
+        _forms(rng, name, (a_tt, b_tt), (a_th, b_th), {}, name != 'fmod', f'a={_desc(a_th)} b={_desc(b_th)}', bad)
+    # a number first is refused by all three
+    for s in (2, 2.5):
+        r = run_both(lambda: getattr(tt, name)(s, tt.tensor([1., 2.])), lambda: getattr(torch, name)(s, torch.tensor([1., 2.])))
+        if not (isinstance(r[0], TypeError) and isinstance(r[1], TypeError)): bad.append(f'{name}({s}, t): {r}')
+    _finish(bad)
+
+# ---- lerp, addcmul, addcdiv ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('name', ['lerp', 'addcmul', 'addcdiv'])
+def test_ternary(name):
+    rng = np.random.default_rng([ord(c) for c in name] + [63])
+    bad = []
+    for _ in range(N * 2):
+        shapes, _ = rand_shapes(rng, 3)
+        if name == 'lerp':
+            d = str(rng.choice(ALL))
+            ds = [d, d if rng.random() < 0.85 else str(rng.choice(ALL)), d if rng.random() < 0.85 else str(rng.choice(ALL))]
+        else: ds = [str(rng.choice(ALL)) for _ in range(3)]
+        ops = [operand(rng, s, dt, special=name != 'addcdiv') if dt != 'complex64' else operand(rng, s, dt) for s, dt in zip(shapes, ds)]
+        a_tt, a_th = [o[0] for o in ops], [o[1] for o in ops]
+        kw = {}
+        if name == 'lerp' and rng.random() < 0.5:
+            w = float(rng.choice([0.25, 0.5, 0.75, -1.0, 2.0, 0.1]))
+            a_tt[2] = a_th[2] = w
+        if name != 'lerp' and rng.random() < 0.5: kw['value'] = rand_scalar(rng)
+        _forms(rng, name, tuple(a_tt), tuple(a_th), kw, True, ' '.join(str(_desc(x)) for x in a_th), bad)
+    _finish(bad)
+
+# ---- isclose, allclose, equal --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize('name', ['isclose', 'allclose', 'equal'])
+def test_closeness(name):
+    rng = np.random.default_rng([ord(c) for c in name] + [64])
+    bad = []
+    for _ in range(N * 2):
+        (sa, sb), _ = rand_shapes(rng, 2)
+        da = str(rng.choice(ALL))
+        db = da if rng.random() < 0.8 else str(rng.choice(ALL))
+        a_tt, a_th = operand(rng, sa, da)
+        if rng.random() < 0.4:              # nearly the same values
+            b_tt, b_th = a_tt.clone(), a_th.clone()
+            if da in FLOATS and b_tt.numel():
+                noise = np.asarray(np.random.default_rng(1).standard_normal(b_tt.shape) * 1e-6, dtype=np.float32)
+                b_tt = tt.add(b_tt, tt.tensor(noise).to(b_tt.dtype)); b_th = b_th + torch.from_numpy(noise).to(b_th.dtype)
+        else: b_tt, b_th = operand(rng, sb, db)
+        kw = {}
+        if name != 'equal':
+            if rng.random() < 0.5: kw['rtol'] = float(rng.choice([0., 1e-3, 0.1, -1.]))
+            if rng.random() < 0.5: kw['atol'] = float(rng.choice([0., 1e-5, 1., 2.]))
+            if rng.random() < 0.3: kw['equal_nan'] = True
+        ctx = f'{name} a={_desc(a_th)} b={_desc(b_th)} {kw}'
+        r = run_both(lambda: getattr(tt, name)(a_tt, b_tt, **kw), lambda: getattr(torch, name)(a_th, b_th, **kw))
+        if name == 'isclose': m = check_results(*r, ctx=ctx)
+        elif isinstance(r[1], Exception) or isinstance(r[0], Exception):
+            m = None if type(r[0]) is type(r[1]) else f'{ctx}: {r}'
+        else: m = None if (type(r[0]) is bool and r[0] == r[1]) else f'{ctx}: {r}'
+        if m: bad.append(m)
+    r = run_both(lambda: tt.isclose(tt.tensor([1.]), 1.), lambda: torch.isclose(torch.tensor([1.]), 1.))
+    if not (isinstance(r[0], TypeError) and isinstance(r[1], TypeError)): bad.append(f'isclose with a number: {r}')
+    _finish(bad)
+
+def test_methods_exist_like_torch():
+    "Every op that torch has as a Tensor method (and in-place method) we have too."
+    names = EXACT_UNARY + FLOAT_UNARY + BINARY + ['lerp', 'addcmul', 'addcdiv', 'isclose', 'allclose', 'equal']
+    for n in names:
+        for m in (n, n + '_'):
+            if hasattr(torch.Tensor, m): assert hasattr(tt.Tensor, m), m
+
+def test_isreal_empty_complex():
+    "Known difference: torch takes an empty complex tensor's isreal layout from its imag view; we lay it out contiguously."
+    t, th = tt.zeros(0, 3, dtype=tt.complex64), torch.zeros(0, 3, dtype=torch.complex64)
+    assert tuple(tt.isreal(t).shape) == tuple(torch.isreal(th).shape) == (0, 3)
