@@ -134,15 +134,15 @@ def _scalar_dtype(v) -> dtype:
 # c10's `overflows<To, From>` decides whether a Scalar fits a dtype:
 # - bool values, and anything stored into bool, always fit;
 # - an integer into an integer type fits its range, and an unsigned type also takes -max..-1 (it wraps);
-# - an integer into a floating type is not checked (70000 into float16 is inf);
 # - a float into an integer type must be finite and inside the range (-1.0 into uint8 overflows);
-# - a float into a floating type may be inf or nan, else must not pass the type's max (bfloat16 is
-#   filled through float, so float's max is its bound);
+# - a number into a floating type may be inf or nan, else must not pass the type's max (65504 for float16);
 # - a complex value overflows a real type when its imaginary part is not 0, and a complex type part by part.
+# One exception: filling a single float16/bfloat16 element takes ATen's scalar path (`scalar_fill`), which
+# converts without the check, so `full((1,), 70000, dtype=float16)` is inf while `full((2,), ...)` raises.
 _CTYPES = {_dt.uint8: 'uint8_t', _dt.int8: 'int8_t', _dt.int16: 'int16_t', _dt.int32: 'int', _dt.int64: 'int64_t',
            _dt.float16: 'c10::Half', _dt.bfloat16: 'c10::BFloat16', _dt.float32: 'float', _dt.float64: 'double',
            _dt.complex64: 'c10::complex<float>', _dt.complex128: 'c10::complex<double>'}
-_FMAX = {_dt.float16: 65504.0, _dt.bfloat16: float(np.finfo(np.float32).max), _dt.float32: float(np.finfo(np.float32).max)}
+_FMAX = {_dt.float16: 65504.0, _dt.bfloat16: 3.3895313892515355e38, _dt.float32: float(np.finfo(np.float32).max)}
 
 def _overflows(v, d:dtype) -> bool:
     if isinstance(v, (builtins.bool, np.bool_)) or d is _dt.bool: return False
@@ -152,21 +152,22 @@ def _overflows(v, d:dtype) -> bool:
         v = float(v.real)
     if d.is_complex: d = d.to_real()
     if isinstance(v, (numbers.Integral, np.integer)):
-        if d.is_floating_point: return False
+        if d.is_floating_point: return builtins.abs(v) > _FMAX.get(d, math.inf)
         info = np.iinfo(d.np)
         return v > info.max or v < (-info.max if info.min == 0 else info.min)
     if d.is_floating_point: return not math.isinf(v) and not math.isnan(v) and builtins.abs(v) > _FMAX.get(d, math.inf)
     info = np.iinfo(d.np)
     return not math.isfinite(v) or v < info.min or v > info.max
 
-def _checked_value(v, d:dtype):
+def _checked_value(v, d:dtype, numel:int=2):
     "The value `v` as a numpy scalar of dtype `d`, refusing overflow like c10's `checked_convert` (Note [Checked fill values])."
     if isinstance(v, np.generic): v = v.item()
-    TORCH_CHECK(not _overflows(v, d), "value cannot be converted to type ", _CTYPES.get(d, d.name), " without overflow")
+    cd = _dt.float64 if numel == 1 and d in (_dt.float16, _dt.bfloat16) else d           # scalar_fill converts through double
+    TORCH_CHECK(not _overflows(v, cd), "value cannot be converted to type ", _CTYPES.get(cd, cd.name), " without overflow")
     if isinstance(v, builtins.complex) and not d.is_complex: v = v.real
     if isinstance(v, builtins.int) and not isinstance(v, builtins.bool) and not d.is_floating_point and not d.is_complex and d is not _dt.bool:
         return np.array(v & 0xFFFFFFFFFFFFFFFF, np.uint64).astype(d.np)[()]          # two's complement wrap, as a C cast
-    return np.array(v).astype(d.np)[()]
+    with np.errstate(over='ignore'): return np.array(v).astype(d.np)[()]      # a single reduced float may become inf
 
 def _fill(t:Tensor, value) -> Tensor:
     if t.numel() and not t.is_meta: _np_write(t)[...] = value
@@ -188,7 +189,8 @@ def full(size, # the sizes
     "A tensor filled with `fill_value`."
     _no_grad(requires_grad)
     d = _check_dtype(dtype, 'full', _scalar_dtype(fill_value))
-    return _fill(empty(size, dtype=d, device=device), _checked_value(fill_value, d))
+    out = empty(size, dtype=d, device=device)
+    return _fill(out, _checked_value(fill_value, d, out.numel()))
 
 # %% ../nbs/04c_factories.ipynb #96254f19
 # Note [arange values]
@@ -403,7 +405,7 @@ def ones_like(t:Tensor, *, dtype=None, device=None, memory_format=preserve_forma
 def full_like(t:Tensor, fill_value, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
     "`fill_value` with `t`'s shape, dtype, device and layout."
     out = empty_like(t, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)
-    return _fill(out, _checked_value(fill_value, out.dtype))
+    return _fill(out, _checked_value(fill_value, out.dtype, out.numel()))
 def rand_like(t:Tensor, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
     "Uniform samples with `t`'s shape, dtype, device and layout."
     out = empty_like(t, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)

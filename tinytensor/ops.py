@@ -605,7 +605,7 @@ def fill_(self:Tensor, value) -> Tensor:
         if isinstance(value, complex) and not self.dtype.is_complex: value = value.real
     TORCH_CHECK_TYPE(isinstance(value, _SCALARS), "fill_(): argument 'value' (position 1) must be Number, not ", type(value).__name__)
     if isinstance(value, np.generic): value = value.item()
-    if not from_tensor: value = _checked_value(value, self.dtype)      # Note [Checked fill values]
+    if not from_tensor: value = _checked_value(value, self.dtype, self.numel())      # Note [Checked fill values]
     it = TensorIteratorConfig().set_check_mem_overlap(False).add_output(self).resize_outputs(False).check_all_same_dtype(False).build()
     if self.is_cpu:
         v = value if not from_tensor else (np.array(value).astype(self.dtype.np)[()] if not isinstance(value, complex) or self.dtype.is_complex
