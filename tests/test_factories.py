@@ -257,3 +257,181 @@ def test_rand_randn_seeded_and_shaped():
     assert (a.shape, a.stride(), a.dtype, b.dtype) == ((4, 5), (5, 1), tt.float32, tt.float64)
     x = np.array(tt.randn(20000).tolist())
     assert abs(x.mean()) < 0.05 and abs(x.std() - 1) < 0.05
+
+
+# ---- arange: sizes, dtypes and values as torch, for every dtype; fast fill = plain fill ------------------------------
+
+from hypothesis import given, settings, strategies as st, assume
+
+ARANGE_DTYPES = [tt.uint8, tt.int8, tt.int16, tt.int32, tt.int64, tt.float16, tt.bfloat16, tt.float32, tt.float64, None]
+
+def _arange_both(args, d):
+    kw = {} if d is None else {'dtype': d}
+    tkw = {} if d is None else {'dtype': to_torch_dtype(d)}
+    res = []
+    for f in (lambda: tt.arange(*args, **kw), lambda: torch.arange(*args, **tkw)):
+        try: res.append(f())
+        except Exception as e: res.append(e)
+    return res
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-50, 50), st.integers(-50, 50), st.sampled_from([1, 2, 3, -1, -2, 0.5, 0.25, -0.5, 1.5, -2.5, 0.125]),
+       st.sampled_from([0, 0.5, -0.25]), st.sampled_from(ARANGE_DTYPES))
+def test_arange_property_exact_steps(start, end, step, shift, d):
+    "Binary-fraction steps: every value is exact in double, so torch and tinytensor agree bit for bit (or raise alike)."
+    a, b = _arange_both((start + shift, end, step), d)
+    if isinstance(b, Exception):
+        assert type(a) is type(b), (a, b); return
+    assert not isinstance(a, Exception), (a, b)
+    test_tensor_eq(a, b)
+
+@pytest.mark.parametrize('args', [(0, 1, 0.1), (0.1, 10, 0.1), (-3.3, 7, 0.1234567), (1, 2, 0.3), (0, 100, 1 / 3)])
+@pytest.mark.parametrize('d', [tt.float32, tt.float64, tt.float16, tt.bfloat16, tt.int32, tt.int64], ids=lambda d: d.name)
+def test_arange_inexact_steps(args, d):
+    "Steps that are not binary fractions: same size and dtype; values within an ulp (Note [arange values])."
+    a, b = _arange_both(args, d)
+    if isinstance(b, Exception):
+        assert type(a) is type(b); return
+    assert tuple(a.shape) == tuple(b.shape) and a.dtype.name == str(b.dtype)[6:]
+    x, y = a.tolist(), b.tolist()
+    rel = {tt.float16: 1e-3, tt.bfloat16: 8e-3}.get(d, 1e-6 if d is tt.float32 else 1e-15)
+    assert np.allclose(x, y, rtol=rel, atol=rel), (x[:5], y[:5])
+
+def test_arange_fast_fill_equals_plain_fill():
+    from tinytensor.factories import _arange_fill, _arange_exact
+    for start, step, n, acc in [(3, -2, 1000, np.float64), (-7, 3, 999, np.float32), (5, 1, 70001, np.int64), (2 ** 40, 3, 500, np.float64)]:
+        assert _arange_exact(start, step, n, acc)
+        fast = np.empty(n, acc); _arange_fill(fast, start, step, acc, block=97)
+        plain = np.array(start).astype(acc) + np.arange(n).astype(acc) * np.array(step).astype(acc)
+        assert np.array_equal(fast, plain)
+    assert not _arange_exact(0.5, 0.1, 10, np.float64) and not _arange_exact(0, 1, 2 ** 25, np.float32)
+
+def test_arange_large_matches_numpy_speed_class():
+    "A big arange is one pass over the result's memory: 1e6 float32 values equal numpy's and torch's."
+    a = tt.arange(1e6)
+    assert a.dtype is tt.float32 and np.array_equal(a.numpy(), torch.arange(1e6).numpy())
+
+
+# ---- linspace, logspace, eye ---------------------------------------------------------------------------------------
+
+LIN_DTYPES = [None, tt.float16, tt.bfloat16, tt.float32, tt.float64, tt.int32, tt.int64, tt.uint8, tt.complex64]
+
+@pytest.mark.parametrize('d', LIN_DTYPES, ids=lambda d: d.name if d else 'default')
+@pytest.mark.parametrize('args', [(0, 10, 7), (0, 1, 5), (-3.5, 2.25, 10), (1, 1, 3), (5, -5, 11), (0, 1, 1), (0, 1, 0), (2, 100, 33),
+                                  (0.1, 0.9, 1000)])
+def test_linspace_logspace_match_torch(args, d):
+    kw, tkw = ({}, {}) if d is None else ({'dtype': d}, {'dtype': to_torch_dtype(d)})
+    for name in ('linspace', 'logspace'):
+        if name == 'logspace' and (args[1] > 30 or d in (tt.uint8, tt.bfloat16)): continue    # bfloat16 logspace: see below
+        try: b = getattr(torch, name)(*args, **tkw)
+        except Exception as e:
+            with pytest.raises(type(e)): getattr(tt, name)(*args, **kw)
+            continue
+        a = getattr(tt, name)(*args, **kw)
+        assert (tuple(a.shape), a.stride(), a.dtype.name) == (tuple(b.shape), b.stride(), str(b.dtype)[6:])
+        x, y = np.asarray(a.tolist(), dtype=complex), np.asarray(b.tolist(), dtype=complex)
+        if d is not None and not (d.is_floating_point or d.is_complex) and name == 'linspace':
+            assert np.array_equal(x, y), (name, x, y)              # integers: the same truncations as torch
+        else: assert np.allclose(x, y, rtol=8e-3 if d in (tt.float16, tt.bfloat16) else 1e-5), (name, x, y)
+
+def test_logspace_bfloat16_shape_and_rough_values():
+    "Known difference: torch's bfloat16 logspace rounds its exponents differently; we agree in shape, dtype and to ~6%."
+    a, b = tt.logspace(0, 10, 7, dtype=tt.bfloat16), torch.logspace(0, 10, 7, dtype=torch.bfloat16)
+    assert (tuple(a.shape), a.dtype.name) == (tuple(b.shape), 'bfloat16')
+    assert np.allclose(a.tolist(), b.tolist(), rtol=0.06)
+
+def test_linspace_endpoints_exact():
+    for d in (tt.float32, tt.float64, tt.float16):
+        a = tt.linspace(-1.3, 7.7, 101, dtype=d).tolist()
+        b = torch.linspace(-1.3, 7.7, 101, dtype=to_torch_dtype(d)).tolist()
+        assert (a[0], a[-1]) == (b[0], b[-1])
+
+@pytest.mark.parametrize('nm', [(0,), (1,), (3,), (2, 5), (5, 2), (0, 3), (4, 0)])
+@pytest.mark.parametrize('d', [None, tt.bool, tt.uint8, tt.int64, tt.float16, tt.complex64], ids=lambda d: d.name if d else 'default')
+def test_eye_matches_torch(nm, d):
+    kw, tkw = ({}, {}) if d is None else ({'dtype': d}, {'dtype': to_torch_dtype(d)})
+    test_tensor_eq(tt.eye(*nm, **kw), torch.eye(*nm, **tkw))
+
+
+# ---- randint, randint_like, new_*, type_as -------------------------------------------------------------------------
+
+@pytest.mark.parametrize('args', [(10, (3, 4)), (-5, 5, (100,)), (0, 2, (2, 0, 3)), (250, 256, (50,))])
+@pytest.mark.parametrize('d', [None, tt.uint8, tt.int16, tt.int64, tt.float32, tt.float64], ids=lambda d: d.name if d else 'default')
+def test_randint_shape_dtype_range(args, d):
+    kw, tkw = ({}, {}) if d is None else ({'dtype': d}, {'dtype': to_torch_dtype(d)})
+    try: b = torch.randint(*args, **tkw)
+    except Exception as e:
+        with pytest.raises(type(e)): tt.randint(*args, **kw)
+        return
+    a = tt.randint(*args, **kw)
+    assert (tuple(a.shape), a.stride(), a.dtype.name) == (tuple(b.shape), b.stride(), str(b.dtype)[6:])
+    lo, hi = (0, args[0]) if len(args) == 2 else args[:2]
+    v = np.asarray(a.tolist()).ravel()
+    assert v.size == 0 or (v.min() >= lo and v.max() < hi and np.all(v == np.floor(v)))
+
+def test_randint_like_keeps_layout():
+    x = tt.zeros(2, 3, 4, dtype=tt.float64).permute(2, 0, 1)
+    xt = torch.zeros(2, 3, 4, dtype=torch.float64).permute(2, 0, 1)
+    a, b = tt.randint_like(x, 3, 9), torch.randint_like(xt, 3, 9)
+    assert (a.shape, a.stride(), a.dtype.name) == (tuple(b.shape), b.stride(), 'float64')
+    assert set(np.asarray(a.tolist()).ravel()) <= set(range(3, 9))
+
+@pytest.mark.parametrize('d', [tt.bool, tt.uint8, tt.int32, tt.float16, tt.float64, tt.complex64], ids=lambda d: d.name)
+def test_new_methods_match_torch(d):
+    x, xt = tt.zeros(3, 2, dtype=d).t(), torch.zeros(3, 2, dtype=to_torch_dtype(d)).t()
+    for call in (lambda t: t.new_zeros(2, 3), lambda t: t.new_ones((4,)), lambda t: t.new_full((2, 2), 1),
+                 lambda t: t.new_zeros(2, dtype=t.dtype if True else None), lambda t: t.new_tensor([[1, 0], [1, 1]]),
+                 lambda t: t.new_full((3,), True), lambda t: t.new_empty(0, 2)):
+        a, b = call(x), call(xt)
+        assert (tuple(a.shape), a.stride(), a.dtype.name) == (tuple(b.shape), b.stride(), str(b.dtype)[6:])
+        if a.numel() and call is not None and 'empty' not in str(call): test_tensor_eq(a, b)
+    test_tensor_eq(x.new_ones(2, dtype=tt.int8), xt.new_ones(2, dtype=torch.int8))
+
+@pytest.mark.parametrize('src,dst', [(tt.int64, tt.float32), (tt.float32, tt.float32), (tt.float64, tt.int8), (tt.bool, tt.float16)],
+                         ids=lambda d: d.name)
+def test_type_as_matches_torch(src, dst):
+    a = tt.tensor([[1, 0], [3, 2]], dtype=src).t()
+    b = torch.tensor([[1, 0], [3, 2]], dtype=to_torch_dtype(src)).t()
+    ra, rb = a.type_as(tt.zeros(1, dtype=dst)), b.type_as(torch.zeros(1, dtype=to_torch_dtype(dst)))
+    test_tensor_eq(ra, rb)
+    assert (ra is a) == (rb is b)
+
+
+# ---- tensors as numpy-friendly Python objects ----------------------------------------------------------------------
+
+@pytest.mark.parametrize('d', [tt.bool, tt.uint8, tt.int32, tt.int64, tt.float16, tt.float32, tt.float64, tt.complex64], ids=lambda d: d.name)
+def test_array_interface_like_torch(d):
+    x = tt.tensor([[1, 0, 3], [2, 5, 7]], dtype=d).t()
+    xt = torch.tensor([[1, 0, 3], [2, 5, 7]], dtype=to_torch_dtype(d)).t()
+    a, b = np.asarray(x), np.asarray(xt)
+    assert (a.dtype, a.shape, a.strides) == (b.dtype, b.shape, b.strides) and np.array_equal(a, b)
+    assert np.shares_memory(a, x.numpy())
+    assert np.asarray(x, dtype=np.float64).dtype == np.float64
+    assert np.array(x).flags.owndata                                    # np.array copies, as for torch
+    def outcome(f):                                                     # __array_priority__: numpy defers to the tensor,
+        try: return type(f()).__name__                                  # whose operators refuse arrays, as torch's do
+        except Exception as e: return type(e).__name__
+    assert outcome(lambda: np.ones((3, 2)) + x) == outcome(lambda: np.ones((3, 2)) + xt) == 'TypeError'
+    assert outcome(lambda: x + np.ones((3, 2))) == outcome(lambda: xt + np.ones((3, 2)))
+
+def test_array_bfloat16_is_ml_dtypes():
+    "torch refuses numpy for bfloat16; tinytensor hands numpy an ml_dtypes.bfloat16 array."
+    import ml_dtypes
+    a = np.asarray(tt.tensor([1.5, 2.], dtype=tt.bfloat16))
+    assert a.dtype == ml_dtypes.bfloat16 and a.tolist() == [1.5, 2.0]
+
+def test_cpu_and_requires_grad_attribute():
+    x = tt.arange(3.)
+    assert x.cpu() is x and x.requires_grad is False and torch.arange(3.).requires_grad is False
+    with pytest.raises(RuntimeError, match='autograd is not implemented'): x.requires_grad_()
+
+
+# ---- the HTML picture stays small -------------------------------------------------------------------------------
+
+def test_repr_html_is_bounded():
+    import time
+    for x in (tt.zeros(3000, 3000), tt.zeros(3000, 3000).t(), tt.zeros(50, 60, 70).permute(2, 0, 1), tt.zeros(4)[::2]):
+        t0 = time.perf_counter()
+        h = x._repr_html_()
+        assert time.perf_counter() - t0 < 1.0
+        assert h.count('<rect') <= 2 * 48 and h.startswith('<pre>tensor(')

@@ -251,14 +251,17 @@ def arange(start, end=None, step=1, *, dtype:dtype=None, device=None, requires_g
 
 # %% ../nbs/04c_factories.ipynb #53ca1f38
 def _linspace_vals(start, end, steps:int, d:dtype) -> np.ndarray:
-    "ATen's two-sided linspace: `start + step*i` for the first half, `end - step*(steps-1-i)` for the rest."
-    cd = np.float64 if not (d.is_floating_point or d.is_complex) else (np.float32 if d in (_dt.float16, _dt.bfloat16) else d.np.type)
-    s, e = np.array(start).astype(cd)[()], np.array(end).astype(cd)[()]
+    "ATen's two-sided linspace: `start + step*i` for the first half, `end - step*(steps-1-i)` for the rest, in `d`'s arithmetic."
+    integral = not (d.is_floating_point or d.is_complex)
+    half_t = d in (_dt.float16, _dt.bfloat16)
+    cd = np.float64 if integral else (np.float32 if half_t else d.np.type)
+    rnd = (lambda x: np.asarray(x).astype(d.np).astype(cd)) if half_t else (lambda x: x)   # Half arithmetic rounds every step
+    s, e = (np.array(_checked_value(v, d)).astype(cd)[()] for v in (start, end))          # Scalar.to<scalar_t>(), checked
     if steps == 1: return np.array([s])
-    step = (e - s) / cd(steps - 1)
+    step = rnd(rnd(e - s) / cd(steps - 1))
     i = np.arange(steps).astype(cd)
     half = steps // 2
-    return np.concatenate([s + step * i[:half], e - step * (cd(steps - 1) - i[half:])])
+    return np.concatenate([rnd(s + rnd(step * i[:half])), rnd(e - rnd(step * (cd(steps - 1) - i[half:])))])
 
 def _range_factory(name, start, end, steps, dtype, device, requires_grad, f=None):
     _no_grad(requires_grad)
@@ -290,7 +293,7 @@ def eye(n:int, m:int=None, *, dtype:dtype=None, device=None, requires_grad:bool=
     m = n if m is None else m
     TORCH_CHECK(m >= 0, "m must be greater or equal to 0, got ", m)
     out = zeros(n, m, dtype=dtype, device=device)
-    if n and m and not out.is_meta: _np_write(out).reshape(-1)[::m + 1] = 1
+    if n and m and not out.is_meta: _np_write(out).reshape(-1)[:builtins.min(n, m) * (m + 1):m + 1] = 1
     return out
 
 # %% ../nbs/04c_factories.ipynb #ce69e335

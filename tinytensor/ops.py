@@ -21,7 +21,7 @@ from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype
 from .tensor_impl import Tensor, preserve_format, contiguous_format
 from .storage import _MemoryView
-from .factories import _empty_impl, _np_read, _np_write, like_strides, _check_dtype, _device_ok, _checked_value
+from .factories import tensor as _tensor_of, _empty_impl, _np_read, _np_write, like_strides, _check_dtype, _device_ok, _checked_value
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
                                         assert_no_internal_overlap)
@@ -698,14 +698,20 @@ def where(self:Tensor, condition, y) -> Tensor:
 # %% ../nbs/06b_ops.ipynb #97931a3a
 def _ok(o): return isinstance(o, (Tensor,) + _SCALARS)
 
-def _binop(f, reflected=False):
+def _nd(o):
+    "A numpy array on the right of an operator becomes a tensor, as in torch (its functions refuse arrays; `array + t` too)."
+    return _tensor_of(o) if isinstance(o, np.ndarray) else o
+
+def _binop(f, reflected=False, forward=False):
     def op(self, other):
+        if forward: other = _nd(other)
         if not _ok(other): return NotImplemented
         return f(_operand(other), self) if reflected else f(self, other)
     return op
 
 def _iop(f):
     def op(self, other):
+        other = _nd(other)
         if not _ok(other): return NotImplemented
         return f(self, other, out=self)
     return op
@@ -729,7 +735,7 @@ def _pos(self):
 for _n, _f in dict(add=add, sub=sub, mul=mul, truediv=div, floordiv=floor_divide, mod=remainder, pow=pow,
                    and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
     _n = _n.rstrip('_')
-    setattr(Tensor, f'__{_n}__', _binop(_f))
+    setattr(Tensor, f'__{_n}__', _binop(_f, forward=True))
     setattr(Tensor, f'__i{_n}__', _iop(_f))
 for _n, _f in dict(add=add, mul=mul, floordiv=floor_divide, mod=remainder, pow=pow, and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
     _n = _n.rstrip('_')
@@ -740,6 +746,7 @@ def _fast_op(uf, f):
         if type(other) is Tensor:                          # the small-op fast path, one call deep
             r = _fast_binary(self, other, uf)
             if r is not None: return r
+        other = _nd(other)
         if not _ok(other): return NotImplemented
         return f(self, other)
     return op
@@ -747,5 +754,5 @@ Tensor.__add__, Tensor.__mul__ = _fast_op(np.add, add), _fast_op(np.multiply, mu
 Tensor.__rsub__, Tensor.__rtruediv__, Tensor.__invert__, Tensor.__pos__, Tensor.__rpow__ = _rsub, _rtruediv, _invert, _pos, _rpow
 Tensor.__neg__, Tensor.__abs__ = neg, abs
 for _n, _f in dict(eq=eq, ne=ne, lt=lt, le=le, gt=gt, ge=ge).items():
-    setattr(Tensor, f'__{_n}__', _binop(_f))
+    setattr(Tensor, f'__{_n}__', _binop(_f, forward=True))
 Tensor.__hash__ = lambda self: id(self)
