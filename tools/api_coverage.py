@@ -395,7 +395,7 @@ def _short(e, n=160):
     return s if len(s) <= n else s[:n] + '...'
 
 def _tensor_info(x):
-    if isinstance(x, tt.Tensor):
+    if not isinstance(x, torch.Tensor):
         name = x.dtype.name if hasattr(x.dtype, 'name') else str(x.dtype).split('.')[-1]
         meta = getattr(x, 'is_meta', False)
         v = None if meta else np.asarray(x.numpy())
@@ -553,9 +553,12 @@ I64, F64, B, U8, I32 = 'int64', 'float64', 'bool', 'uint8', 'int32'
 def idx(*vals): return T(vals=list(vals), dtype=I64)
 def bvals(*vals): return T(vals=list(vals), dtype=B)
 
-UNARY = [P(T((2, 3))), P(T((3, 4), layout='T')), P(T((0, 3))), P(T((), F64)), P(T((2, 4), F64, layout='s')),
-         P(T((12,), kind='special')), P(T((2, 3), kind='pos')), P(T((2, 3), F64, kind='unit')),
-         P(T((3, 2), layout='x')), P(T((2, 3), I64)), P(T((2, 3), B)), P(T((3, 2), U8)), P(T((2, 3), 'float16')),
+# unary: {bool, int64, float32, float64} x {contiguous, transposed, size-0}, then special values,
+# function domains (positive, (-1, 1)), other layouts (expanded, strided with offset, 0-d), other
+# dtypes (uint8, float16) and out=.
+UNARY = [P(T(s, dt, layout=lay)) for dt in (B, I64, 'float32', F64) for s, lay in (((2, 3), 'c'), ((3, 4), 'T'), ((0, 3), 'c'))] + \
+        [P(T((12,), kind='special')), P(T((12,), F64, kind='special')), P(T((2, 3), kind='pos')), P(T((2, 3), F64, kind='unit')),
+         P(T((3, 2), layout='x')), P(T((2, 4), F64, layout='s')), P(T((), F64)), P(T((), I64)), P(T((3, 2), U8)), P(T((2, 3), 'float16')),
          P(T((2, 3)), out=T((2, 3), seed=9))]
 
 def _binary(a_kind='', b_kind='nz'):
@@ -794,7 +797,7 @@ R('rand randn', [P(2, 3, values=False), P((2, 3), dtype=D(F64), values=False), P
 R('rand_like randn_like', [P(T((2, 3)), values=False), P(T((3, 4), layout='T'), values=False), P(T((2, 3), F64), values=False),
                            P(T((2, 3), I64))])
 R('randint', [P(0, 10, (2, 3), values=False), P(5, (3,), values=False), P(0, 10, (2, 3), dtype=D(F64), values=False), P(5, 2, (3,)),
-              P(0, 10, ())])
+              P(0, 10, (), values=False)])
 R('randint_like', [P(T((2, 3)), 10, values=False), P(T((3, 4), I64, layout='T'), 0, 5, values=False), P(T((2, 3)), 5, 2)])
 R('randperm', [P(5, values=False), P(0, values=False), P(5, dtype=D(F64), values=False), P(-1),
                P(7, fn=lambda L, n: L.sort(L.randperm(n)).values, label='sort(randperm(7)).values')])
@@ -1082,7 +1085,7 @@ for op in 'eq ne lt le gt ge'.split():
 RECIPES['Tensor.__rsub__'] = RECIPES['Tensor.__radd__']
 RECIPES['Tensor.__matmul__'] = [P(T((2, 3)), T((3, 4))), P(T((3,)), T((3,))), P(T((2, 3)), T((4,))), P(T((2, 3)), 2)]
 RECIPES['Tensor.__rmatmul__'] = [P(T((3, 4)), T((2, 3))), P(T((3,)), T((3,))), P(T((3, 4)), 2)]
-for op in 'neg pos abs invert'.split(): RECIPES[f'Tensor.__{op}__'] = UNARY[:-1]
+for op in 'neg pos abs invert'.split(): RECIPES[f'Tensor.__{op}__'] = [p for p in UNARY if 'out' not in p.kw]
 R('Tensor.__bool__ Tensor.__int__ Tensor.__float__ Tensor.__index__ Tensor.__complex__',
   [P(T((1,))), P(T(vals=[[3]], dtype=I64)), P(T(vals=True, dtype=B)), P(T((2,))), P(T((0,))), P(T(vals=2.7, dtype=F64)), P(T(vals=-2, dtype=I64))])
 RECIPES['Tensor.__len__'] = [P(T((2, 3))), P(T(())), P(T((0, 3)))]
@@ -1222,13 +1225,28 @@ def report(res, verbose=False, out=sys.stdout):
                 w(f'  MISMATCH {q} ({len(f)}/{r["probes"]}): {f[0]["probe"]} -> {f[0]["diff"]}\n')
         w('\n')
 
+def selfcheck(names=None):
+    "Run every probe with torch on both sides; a failure is a recipe or comparison bug, not a tinytensor one."
+    global tt
+    saved, tt = tt, torch
+    try: res = measure(names)
+    finally: tt = saved
+    bad = {q: r for q, r in res.items() if r['status'] != 'match'}
+    for q, r in bad.items():
+        print(f'{q}: {r["status"]}', *(f'\n    {f["probe"]} -> {f["diff"]}' for f in r.get('failures', [])))
+    print(f'selfcheck: {len(res) - len(bad)}/{len(res)} names consistent')
+    return 1 if bad else 0
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--json', help='write the machine-readable result to this file')
     ap.add_argument('--verbose', action='store_true', help='show every failing probe with the difference found')
     ap.add_argument('--only', nargs='*', help='measure only these names (e.g. add Tensor.add_)')
+    ap.add_argument('--selfcheck', action='store_true',
+                    help='probe torch against itself: every name must match (checks the recipes are deterministic)')
     a = ap.parse_args(argv)
     t0 = time.time()
+    if a.selfcheck: return selfcheck(a.only or None)
     res = measure(a.only or None)
     report(res, a.verbose)
     print(f'({len(res)} names, {sum(r.get("probes", 0) for r in res.values())} probes, {time.time() - t0:.1f}s)')
