@@ -220,17 +220,17 @@ _ex('random sampling outside the Creation Ops note', "bernoulli multinomial norm
     "Tensor.bernoulli Tensor.multinomial")
 _ex('other devices and backends (CUDA, XPU, MKL-DNN, pinned memory)', """Tensor.cuda Tensor.xpu
     Tensor.to_mkldnn Tensor.record_stream Tensor.pin_memory Tensor.is_pinned
-    __cuda_array_interface__ __dlpack_c_exchange_api__""")
+    Tensor.__cuda_array_interface__ Tensor.__dlpack_c_exchange_api__""")
 _ex('inter-process sharing (torch.multiprocessing)', "Tensor.share_memory_ Tensor.is_shared")
 _ex('neural-network activation outside the torch.md op sections', "Tensor.hardshrink")
 _ex('deprecated TypedStorage and legacy tensor types', """Tensor.storage Tensor.storage_type
     set_default_tensor_type""")
 _ex('tensor subclassing and nn.Module loading hooks', "Tensor.as_subclass Tensor.module_load "
-    "__torch_function__ __torch_dispatch__")
+    "__torch_function__ Tensor.__torch_dispatch__")
 _ex('data-dependent output size needing a static bound (compile-only helper)', "Tensor.nonzero_static")
 _ex('process settings outside the measured areas (printing, FPU flags)', "set_printoptions set_flush_denormal")
 _ex('Python 2 leftovers kept by torch (__div__, __idiv__, __rdiv__, __long__, __nonzero__)',
-    "__div__ __idiv__ __rdiv__ __long__ __nonzero__")
+    "Tensor.__div__ Tensor.__idiv__ Tensor.__rdiv__ Tensor.__long__ Tensor.__nonzero__")
 EXCLUDED = dict(_r)
 
 
@@ -1198,7 +1198,14 @@ def _pct(a, b): return f'{100 * a / b:5.1f}%' if b else '   - '
 def report(res, verbose=False, out=sys.stdout):
     table = summarize(res)
     w = out.write
-    w('torch API coverage of tinytensor (names from torch.md/tensors.md; see tools/api_coverage.py)\n\n')
+    w('torch API coverage of tinytensor (names from torch.md/tensors.md; see tools/api_coverage.py)\n')
+    w(f'present% = present/total; match% = names matching torch on every probe / present; {len(EXCLUDED)} torch names '
+      f'excluded for a stated reason (EXCLUDED; listed with --verbose)\n\n')
+    if verbose:
+        by = {}
+        for n, why in EXCLUDED.items(): by.setdefault(why, []).append(n)
+        for why, ns in by.items(): w(f'  excluded, {why}: {", ".join(ns)}\n')
+        w('\n')
     w(f'{"category":<12} {"kind":<9} {"total":>5} {"present":>7} {"match":>6} {"mismatch":>8} {"unprobed":>8}   {"present%":>8} {"match%":>7}\n')
     for c in CATEGORIES + ['TOTAL']:
         for k in ('function', 'method', 'all'):
