@@ -226,7 +226,7 @@ _ex('neural-network activation outside the torch.md op sections', "Tensor.hardsh
 _ex('deprecated TypedStorage and legacy tensor types', """Tensor.storage Tensor.storage_type
     set_default_tensor_type""")
 _ex('tensor subclassing and nn.Module loading hooks', "Tensor.as_subclass Tensor.module_load "
-    "__torch_function__ Tensor.__torch_dispatch__")
+    "Tensor.__torch_function__ Tensor.__torch_dispatch__")
 _ex('data-dependent output size needing a static bound (compile-only helper)', "Tensor.nonzero_static")
 _ex('process settings outside the measured areas (printing, FPU flags)', "set_printoptions set_flush_denormal")
 _ex('Python 2 leftovers kept by torch (__div__, __idiv__, __rdiv__, __long__, __nonzero__)',
