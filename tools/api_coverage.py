@@ -578,6 +578,27 @@ def _binary(a_kind='', b_kind='nz'):
             P(T((2, 3), kind=a_kind), T((2, 3), seed=1, kind=b_kind), out=T((2, 3), seed=2))]
 BINARY = _binary()
 
+def _int_binary(b_kind=''):
+    "Integer and bool operands (bitwise ops, shifts, gcd/lcm); a float operand must raise."
+    return [P(T((2, 3), I64), T((3,), I64, seed=1, kind=b_kind)), P(T((2, 3), I32), T((), I64, seed=1, kind=b_kind)),
+            P(T((2, 3), U8), T((2, 3), 'int8', seed=1, kind=b_kind)), P(T((2, 3), 'int16'), 3), P(T((2, 3), B), T((2, 3), B, seed=1)),
+            P(T((3, 4), I64, layout='T'), T((3, 4), I64, seed=1, kind=b_kind)), P(T((0, 3), I64), T((3,), I64, kind=b_kind)),
+            P(T((2, 3), I64), T((2, 1), U8, seed=1, kind=b_kind)), P(T((2, 3), B), True), P(T((2, 3), I64), T((2, 3), B)),
+            P(T((2, 3)), T((2, 3), seed=1)), P(T((2, 3), I64), 2.5), P(T((2, 3), I64), T((4,), I64)),
+            P(T((2, 3), I64), T((2, 3), I64, seed=1, kind=b_kind), out=T((2, 3), I64, seed=2))]
+
+def _float_binary(k=''):
+    "Float operands (ops defined on floats; integer operands promote or raise)."
+    return [P(T((2, 3), kind=k), T((3,), seed=1, kind=k)), P(T((2, 3), kind=k), T((2, 1), F64, seed=1, kind=k)),
+            P(T((3, 4), F64, layout='T', kind=k), T((3, 4), F64, seed=1, kind=k)), P(T((12,), kind='special'), T((12,), kind='special', seed=1)),
+            P(T((2, 3), 'float16', kind=k), T((), F64, seed=1, kind=k)), P(T((0, 3)), T((3,), kind=k)), P(T((2, 3), kind=k), 2.0),
+            P(T((2, 3), I64, kind=k), T((2, 3), I64, seed=1, kind=k)), P(T((2, 3), I64, kind=k), T((2, 3), seed=1, kind=k)),
+            P(T((2, 4), layout='s', kind=k), T((2, 4), seed=1, kind=k)), P(T((2, 3), B), T((2, 3), B, seed=1)), P(T((2, 3)), T((4,))),
+            P(T((2, 3), kind=k), T((2, 3), seed=1, kind=k), out=T((2, 3), seed=2))]
+
+INT_UNARY = [P(T(s, dt, layout=lay)) for dt in (B, I64, I32, U8, 'int8') for s, lay in (((2, 3), 'c'), ((3, 4), 'T'))] + \
+            [P(T((0, 3), I64)), P(T((), I64)), P(T((3, 2), I64, layout='x')), P(T((2, 3))), P(T((2, 3), I64), out=T((2, 3), I64, seed=9))]
+
 def _red(extra=(), tuple_dims=True, dtype_kw=False):
     X = T((2, 3, 4))
     ps = [P(X), P(X, 0), P(X, -1, keepdim=True), P(T((2, 3), I64)), P(T((2, 3), I64), 1), P(T((2, 3), B)),
@@ -668,15 +689,18 @@ def R(names, probes):
     for n in names.split(): RECIPES[n] = probes
 
 # ---------------------------------------------------------------- pointwise
-R('abs absolute acos arccos acosh arccosh angle asin arcsin asinh arcsinh atan arctan atanh arctanh bitwise_not ceil '
+R('abs absolute acos arccos acosh arccosh angle asin arcsin asinh arcsinh atan arctan atanh arctanh ceil '
   'conj_physical cos cosh deg2rad digamma erf erfc erfinv exp exp2 expm1 fix floor frac i0 lgamma log log10 log1p log2 '
   'neg negative positive rad2deg reciprocal rsqrt sigmoid sign sgn signbit sin sinc sinh sqrt square tan tanh trunc '
   'isfinite isinf isnan isposinf isneginf isreal logical_not', UNARY)
 R('add sub subtract', BINARY + [P(T((2, 3)), T((2, 3), seed=1), alpha=2), P(T((2, 3), I64), T((2, 3), I64, seed=1), alpha=2.5),
                                 P(T((2, 3), I64), T((2, 3), I64, seed=1), alpha=3)])
-R('mul multiply atan2 arctan2 bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift copysign hypot '
-  'logaddexp logaddexp2 logical_and logical_or logical_xor nextafter xlogy float_power eq ne not_equal ge greater_equal gt '
-  'greater le less_equal lt less maximum minimum fmax fmin gcd lcm', BINARY)
+R('mul multiply logical_and logical_or logical_xor float_power eq ne not_equal ge greater_equal gt '
+  'greater le less_equal lt less maximum minimum fmax fmin', BINARY)
+R('bitwise_and bitwise_or bitwise_xor gcd lcm', _int_binary())
+R('bitwise_left_shift bitwise_right_shift', _int_binary('small'))
+R('bitwise_not', INT_UNARY)
+R('atan2 arctan2 copysign hypot logaddexp logaddexp2 nextafter xlogy', _float_binary())
 R('pow', BINARY + [P(T((2, 3), I64, kind='small'), T((2, 3), I64, kind='small', seed=1)), P(T((2, 3), kind='pos'), 0.5),
                    P(T((2, 3), I64), -1), P(T((2, 3), I64), 0)])
 R('div divide true_divide', BINARY + [P(T((2, 3)), T((2, 3), seed=1, kind='nz'), rounding_mode='floor'),
@@ -687,7 +711,7 @@ R('div divide true_divide', BINARY + [P(T((2, 3)), T((2, 3), seed=1, kind='nz'),
 RECIPES['true_divide'] = BINARY
 R('floor_divide fmod remainder', BINARY + [P(T((2, 3), I64), 0), P(T((12,), kind='special'), 0.0),
                                            P(T((2, 3), I64), T((2, 3), I64, kind='small', seed=3))])
-R('igamma igammac', _binary('pos', 'pos'))
+R('igamma igammac', _float_binary('pos'))
 R('ldexp', [P(T((2, 3)), T((2, 3), I64, kind='small')), P(T((2, 3), I64), T((2, 3), I64, kind='small')),
             P(T((12,), kind='special'), T((12,), I64, kind='small')), P(T((2, 3)), T((3,), F64, kind='small')),
             P(T((2, 3)), T((2, 3), I64, kind='small'), out=T((2, 3), seed=2))])
@@ -950,7 +974,6 @@ R('tensordot', [P(T((2, 3, 4)), T((3, 4, 5), seed=1), 2), P(T((2, 3)), T((3, 2),
 R('trace', [P(T((3, 3))), P(T((2, 3), I64)), P(T((3,))), P(T((3, 4), layout='T')), P(T((3, 3), B))])
 R('tril triu', _tri())
 R('tril_indices triu_indices', [P(3, 3), P(3, 4, 1), P(4, 3, -1), P(0, 0), P(3, 3, dtype=D(I32)), P(-1, 3)])
-R('gcd lcm', BINARY[2:7] + [P(T((2, 3), I64), 6), P(T((2, 3)), T((2, 3)))])
 
 # ---------------------------------------------------------------- BLAS
 R('mm', [P(T((2, 3)), T((3, 4), seed=1)), P(T((2, 3), I64), T((3, 4), I64, seed=1)), P(T((3, 2), layout='T'), T((3, 4), seed=1)),
@@ -1083,9 +1106,13 @@ for op in 'add sub mul truediv floordiv mod pow and or xor lshift rshift eq ne l
 for op in 'eq ne lt le gt ge'.split():
     RECIPES.pop(f'Tensor.__r{op}__', None); RECIPES.pop(f'Tensor.__i{op}__', None)
 RECIPES['Tensor.__rsub__'] = RECIPES['Tensor.__radd__']
+for op in 'and or xor lshift rshift'.split():
+    RECIPES[f'Tensor.__{op}__'] = RECIPES[f'Tensor.__i{op}__'] = [p for p in _int_binary('small') if 'out' not in p.kw]
+    RECIPES[f'Tensor.__r{op}__'] = [P(T((2, 3), I64), 2), P(T((2, 3), B), True), P(T((2, 3), U8), 3), P(T((2, 3)), 2), P(T((2, 3), I64), 2.5)]
 RECIPES['Tensor.__matmul__'] = [P(T((2, 3)), T((3, 4))), P(T((3,)), T((3,))), P(T((2, 3)), T((4,))), P(T((2, 3)), 2)]
 RECIPES['Tensor.__rmatmul__'] = [P(T((3, 4)), T((2, 3))), P(T((3,)), T((3,))), P(T((3, 4)), 2)]
-for op in 'neg pos abs invert'.split(): RECIPES[f'Tensor.__{op}__'] = [p for p in UNARY if 'out' not in p.kw]
+for op in 'neg pos abs'.split(): RECIPES[f'Tensor.__{op}__'] = [p for p in UNARY if 'out' not in p.kw]
+RECIPES['Tensor.__invert__'] = [p for p in INT_UNARY if 'out' not in p.kw]
 R('Tensor.__bool__ Tensor.__int__ Tensor.__float__ Tensor.__index__ Tensor.__complex__',
   [P(T((1,))), P(T(vals=[[3]], dtype=I64)), P(T(vals=True, dtype=B)), P(T((2,))), P(T((0,))), P(T(vals=2.7, dtype=F64)), P(T(vals=-2, dtype=I64))])
 RECIPES['Tensor.__len__'] = [P(T((2, 3))), P(T(())), P(T((0, 3)))]
