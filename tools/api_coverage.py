@@ -1,7 +1,9 @@
 """Measure how much of torch's everyday tensor API tinytensor has, and how much of it matches torch.
 
-Usage: python tools/api_coverage.py [--json out.json] [--verbose] [--only NAME ...]
-(with PYTHONPATH pointing at the checkout to measure).
+Usage: python tools/api_coverage.py [--json out.json] [--verbose] [--only NAME ...] [--selfcheck]
+(with PYTHONPATH pointing at the checkout to measure). --only measures a few names (`add`,
+`Tensor.add_`, `Tensor.__getitem__`); --selfcheck runs every probe with torch on both sides, which
+must all match (it guards the recipes against random or uninitialized values).
 
 For every name in the list below: presence (`hasattr(tt, name)` for torch functions,
 `hasattr(tt.Tensor, name)` for Tensor methods and attributes), then, for present names, probes:
