@@ -240,8 +240,11 @@ def layout_svg(filename, # a safetensors file
     c.rect(8 * sc, 10, (start - 8) * sc, 30, fill='#ddd')
     head = f'header ({start - 8} B)'
     c.text(max(start * sc / 2, text_width(head, 10) / 2 + 2), 30, head, anchor='middle')
+    lx = -20
     for i, (name, (d, shape, b, e)) in enumerate(sorted(entries.items(), key=lambda kv: kv[1][2])):
         x, w = (start + b) * sc, max((e - b) * sc, 1)
         c.rect(x, 10, w, 30, tooltip=f'{name}: {_CODE[d]} {list(shape)} [{b}, {e})', fill=palette[i % len(palette)])
-        c.text(x, 54, name, 9, rotate=30)                             # names slant down to the right
+        lx = max(x, lx + 20)                                          # names slant down to the right, 20 px apart at least
+        if lx > x: c.polyline([(x, 40), (lx, 46)], fill='none', stroke='#999')
+        c.text(lx, 54, name, 9, rotate=30)
     return c.svg(width, 90)
