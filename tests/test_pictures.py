@@ -1,9 +1,12 @@
-"""Every SVG picture the package draws shows all of its text and cells: nothing is drawn past the picture's edges.
+"""Every SVG picture the package draws shows all of its text and cells: nothing is drawn past the picture's edges,
+and no two texts overprint.
 
-SVG has no layout engine, so a picture written as a string must size itself from estimates. A monospace glyph
-advances about 0.6 em, so a text of n characters at font size f spans about n × 0.6 × f pixels from its x
-(centred on x for text-anchor="middle", ending at x for "end"). These tests parse each picture and check every
-text element and every rect against the picture's width and height (or viewBox)."""
+SVG has no layout engine, so a picture written as a string must size itself from estimates (chapter 04d's
+Note [Measuring text in SVG]). A monospace glyph advances about 0.6 em, so a text of n characters at font size f
+spans about n × 0.6 × f pixels from its x (centred on x for text-anchor="middle", ending at x for "end"). These
+tests parse each picture with xml.etree and check every text, rect and polyline against the picture's width and
+height (or viewBox), for long captions, tiny and large tensors, allocator states and replays of several sizes, and
+for the pictures stored in the notebooks' outputs."""
 import json, math, re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -32,8 +35,14 @@ def _num(s, default=0.0):
     return float(m.group(1)) if m else default
 
 
+def _angle(transform) -> float:
+    "Degrees of a `rotate(a cx cy)` transform (the only kind the pictures use), 0 without one."
+    m = re.fullmatch(r'\s*rotate\(\s*(-?[\d.]+).*\)\s*', transform or '')
+    return float(m.group(1)) if m else 0.0
+
+
 def _rotate(px, py, transform):
-    "Apply a `rotate(a cx cy)` transform (the only kind the pictures use) to one point."
+    "Apply a `rotate(a cx cy)` transform to one point."
     m = re.fullmatch(r'\s*rotate\(\s*(-?[\d.]+)(?:[\s,]+(-?[\d.]+)[\s,]+(-?[\d.]+))?\s*\)\s*', transform or '')
     if not m: return px, py
     a = math.radians(float(m.group(1))); cx, cy = float(m.group(2) or 0), float(m.group(3) or 0)
@@ -49,7 +58,7 @@ def svgs_in(markup:str) -> list:
 
 
 def text_boxes(svg:str) -> list:
-    "(text, x0, x1, top, bottom) for each text element, with font-size and text-anchor inherited as SVG does."
+    "(text, x0, x1, top, bottom, angle, corners) for each text element, font-size and text-anchor inherited as SVG does."
     root = ET.fromstring(svg)
     out = []
     def walk(el, fs, anchor):
@@ -61,7 +70,8 @@ def text_boxes(svg:str) -> list:
             x, y, w = _num(el.get('x')), _num(el.get('y')), len(s) * EM * fs
             x0 = {'middle': x - w / 2, 'end': x - w}.get(anchor, x)
             ends = [_rotate(px, py, el.get('transform')) for px, py in ((x0, y), (x0 + w, y), (x0, y - 0.75 * fs), (x0 + w, y - 0.75 * fs))]
-            out.append((s, min(p[0] for p in ends), max(p[0] for p in ends), min(p[1] for p in ends), max(p[1] for p in ends)))
+            out.append((s, min(p[0] for p in ends), max(p[0] for p in ends), min(p[1] for p in ends), max(p[1] for p in ends),
+                        _angle(el.get('transform')), ends))
         for ch in el: walk(ch, fs, anchor)
     walk(root, 16.0, 'start')
     return out
@@ -76,12 +86,19 @@ def size_of(svg:str):
     return 0.0, 0.0, _num(root.get('width')), _num(root.get('height'))
 
 
-def check_svg(svg:str, no_overlap:bool=False):
-    "Assert that every text and rect lies inside the picture (and, optionally, that no two texts overlap)."
+def _upright(corners, angle):
+    "Bounding box (x0, x1, top, bottom) of `corners` turned back by `angle` degrees about the origin."
+    a = math.radians(-angle)
+    pts = [(px * math.cos(a) - py * math.sin(a), px * math.sin(a) + py * math.cos(a)) for px, py in corners]
+    return min(p[0] for p in pts), max(p[0] for p in pts), min(p[1] for p in pts), max(p[1] for p in pts)
+
+
+def check_svg(svg:str, no_overlap:bool=True):
+    "Assert that every text, rect and polyline lies inside the picture, and (unless told not to) that no two texts overlap."
     X0, Y0, X1, Y1 = size_of(svg)
     assert X1 > X0 and Y1 > Y0, 'picture without a size'
     boxes = text_boxes(svg)
-    for s, x0, x1, top, bottom in boxes:
+    for s, x0, x1, top, bottom, *_ in boxes:
         assert x0 >= X0 - TOL and x1 <= X1 + TOL, f'text {s!r} spans x {x0:.1f}..{x1:.1f}, picture is {X0:.0f}..{X1:.0f} wide'
         assert top >= Y0 - TOL and bottom <= Y1 + TOL, f'text {s!r} spans y {top:.1f}..{bottom:.1f}, picture is {Y0:.0f}..{Y1:.0f} high'
     for el in ET.fromstring(svg).iter():
@@ -95,9 +112,14 @@ def check_svg(svg:str, no_overlap:bool=False):
                 px, py = map(float, pt.split(','))
                 assert X0 - TOL <= px <= X1 + TOL and Y0 - TOL <= py <= Y1 + TOL, f'polyline point {pt} outside the picture'
     if no_overlap:
-        for i, a in enumerate(boxes):
-            for b in boxes[i + 1:]:
-                apart = a[2] <= b[1] + TOL or b[2] <= a[1] + TOL or a[4] <= b[3] + TOL or b[4] <= a[3] + TOL
+        order = sorted(boxes, key=lambda t: t[1])
+        for i, a in enumerate(order):
+            for b in order[i + 1:]:
+                if b[1] >= a[2] - TOL: break                 # sorted by left edge: no later text reaches back to `a`
+                if a[5] == b[5]:                 # equally slanted texts: compare them upright
+                    (ax0, ax1, at, ab), (bx0, bx1, bt, bb) = (_upright(t[6], t[5]) for t in (a, b))
+                else: (ax0, ax1, at, ab), (bx0, bx1, bt, bb) = a[1:5], b[1:5]
+                apart = ax1 <= bx0 + TOL or bx1 <= ax0 + TOL or ab <= bt + TOL or bb <= at + TOL
                 assert apart, f'texts {a[0]!r} and {b[0]!r} overlap'
     return boxes
 
@@ -118,9 +140,13 @@ def test_checker_catches_overflow():
         check_svg('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20"><rect x="90" y="0" width="20" height="10"/></svg>')
     with pytest.raises(AssertionError, match='overlap'):
         check_svg('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20" font-size="10"><text x="4" y="14">MiB</text>'
-                  '<text x="60" y="14" text-anchor="end">1,024.0</text></svg>', no_overlap=True)
+                  '<text x="60" y="14" text-anchor="end">1,024.0</text></svg>')
     check_svg('<svg xmlns="http://www.w3.org/2000/svg" width="130" height="20" font-size="10"><text x="4" y="14">'
               + 'x' * 20 + '</text></svg>')
+    slanted = lambda x: f'<text x="{x}" y="20" transform="rotate(30 {x} 20)">name</text>'     # parallel, 10 px apart
+    check_svg('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="60" font-size="9">' + slanted(10) + slanted(30) + '</svg>')
+    with pytest.raises(AssertionError, match='overlap'):
+        check_svg('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="60" font-size="9">' + slanted(10) + slanted(14) + '</svg>')
 
 
 # ---------------------------------------------------------------- storage and view pictures
@@ -179,7 +205,7 @@ def test_tensor_repr_html():
                                         ((30, 40), (1, 0)), ((1, 60), (0, 1))])
 def test_iteration_order_svg(shape, perm):
     t = tt.arange(float(math.prod(shape))).view(*shape).permute(*perm)
-    check_svg(iteration_order_svg(t), no_overlap=True)
+    check_svg(iteration_order_svg(t))
 
 
 # ---------------------------------------------------------------- allocator and replay
@@ -200,7 +226,7 @@ def allocator_states():
 @pytest.mark.parametrize('width', [200, 640, 1200])
 @pytest.mark.parametrize('title', [None, 'after step 3', VERY_LONG])
 def test_memory_map_svg(state, width, title):
-    check_svg(memory_map_svg(allocator_states()[state], width=width, title=title), no_overlap=False)
+    check_svg(memory_map_svg(allocator_states()[state], width=width, title=title))
 
 
 @pytest.fixture(scope='module')
@@ -218,7 +244,7 @@ def replays():
 @pytest.mark.parametrize('width', [240, 640])
 @pytest.mark.parametrize('title', [None, 'reserved (solid) vs allocated (dashed)', VERY_LONG])
 def test_timeline_svg(replays, which, width, title):
-    check_svg(timeline_svg(replays[which], width=width, title=title), no_overlap=True)
+    check_svg(timeline_svg(replays[which], width=width, title=title))
 
 
 def test_replay_memory_maps(replays):
