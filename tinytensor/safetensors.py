@@ -18,6 +18,7 @@ from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
 from .factories import _np_read, from_numpy, storage_nbytes
 from .serialization import _umask, _write_all, _CUDA_MSG, _cuda_available
+from .printing import SvgCanvas, text_width
 
 # %% ../nbs/08b_safetensors.ipynb #d6aa6409
 class SafetensorError(Exception):
@@ -228,18 +229,22 @@ def load(data:bytes) -> dict: # the bytes of a safetensors file
 
 # %% ../nbs/08b_safetensors.ipynb #fd6836e9
 def layout_svg(filename, # a safetensors file
-               width:int=640) -> str: # pixels
+               width:int=640) -> str: # pixels of the byte bar (long names may widen the picture)
     "An SVG of a safetensors file: length field, JSON header, and each tensor's byte span."
     size = os.path.getsize(filename)
     with safe_open(filename) as f: entries, start = f._entries, f._start
     sc = width / size
     palette = ['#2a9d8f', '#e9c46a', '#f4a261', '#e76f51', '#264653', '#8ab17d']
-    parts = [f'<rect x="0" y="10" width="{8*sc:.1f}" height="30" fill="#999"/>',
-             f'<rect x="{8*sc:.1f}" y="10" width="{(start-8)*sc:.1f}" height="30" fill="#ddd"/>',
-             f'<text x="{start*sc/2:.1f}" y="30" font-size="10" text-anchor="middle">header ({start-8} B)</text>']
+    c = SvgCanvas(10)
+    c.rect(0, 10, 8 * sc, 30, fill='#999')
+    c.rect(8 * sc, 10, (start - 8) * sc, 30, fill='#ddd')
+    head = f'header ({start - 8} B)'
+    c.text(max(start * sc / 2, text_width(head, 10) / 2 + 2), 30, head, anchor='middle')
+    lx = -20
     for i, (name, (d, shape, b, e)) in enumerate(sorted(entries.items(), key=lambda kv: kv[1][2])):
         x, w = (start + b) * sc, max((e - b) * sc, 1)
-        parts.append(f'<rect x="{x:.1f}" y="10" width="{w:.1f}" height="30" fill="{palette[i % len(palette)]}">'
-                     f'<title>{name}: {_CODE[d]} {list(shape)} [{b}, {e})</title></rect>')
-        parts.append(f'<text x="{x:.1f}" y="54" font-size="9" transform="rotate(30 {x:.1f} 54)">{name}</text>')
-    return f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="90">{"".join(parts)}</svg>'
+        c.rect(x, 10, w, 30, tooltip=f'{name}: {_CODE[d]} {list(shape)} [{b}, {e})', fill=palette[i % len(palette)])
+        lx = max(x, lx + 20)                                          # names slant down to the right, 20 px apart at least
+        if lx > x: c.polyline([(x, 40), (lx, 46)], fill='none', stroke='#999')
+        c.text(lx, 54, name, 9, rotate=30)
+    return c.svg(width, 90)

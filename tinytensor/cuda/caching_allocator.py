@@ -8,6 +8,7 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_caching_allocator.html.md"""
 from __future__ import annotations
 import bisect, operator, os, sys, time
 from collections import deque
+from ..printing import SvgCanvas, text_width    # chapter 04d: SVG that fits its text
 
 # %% auto #0
 __all__ = ['kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinLargeAlloc', 'kRoundLarge',
@@ -977,36 +978,35 @@ def check_invariants(self:DeviceCachingAllocator):
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #c1448462
 BLOCK_COLORS = {'active_allocated': '#4c78a8', 'active_pending_free': '#b279a2', 'split_free': '#f58518', 'free': '#bab0ac'}
 
-def _esc(s): return str(s).replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')
-
 def memory_map_svg(snapshot, # a snapshot() dict, its 'segments' list, or a DeviceCachingAllocator
-                   width:int=640, # pixels
+                   width:int=640, # pixels (wider where the labels need it)
                    row:int=22, # pixels per segment bar
                    title:str|None=None, # caption above the bars
                   ) -> str:
     "SVG of segments as bars split into blocks (allocated / pending / split-free / free)."
     if isinstance(snapshot, DeviceCachingAllocator): snapshot = snapshot.snapshot()
     segs = snapshot['segments'] if isinstance(snapshot, dict) else snapshot
-    label_w, top = 150, 24 if title else 4
-    h = top + row * max(len(segs), 1) + 28
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" font-family="monospace" font-size="11">']
-    if title: out.append(f'<text x="4" y="15" font-weight="bold">{_esc(title)}</text>')
-    bar_w = width - label_w - 8
-    for i, s in enumerate(segs):
+    labels = [f'{s["segment_type"]} {format_size(s["total_size"])}' for s in segs]
+    label_w = max([150] + [text_width(l, 11) + 12 for l in labels])       # bars start right of the widest label
+    bar_w = max(width - label_w - 8, 100)
+    c = SvgCanvas(11)
+    top = c.caption(4, 15, title, width=label_w + bar_w, font_weight='bold') - 5 if title else 4
+    for i, (s, label) in enumerate(zip(segs, labels)):
         y = top + i * row
-        out.append(f'<text x="4" y="{y + row - 8}">{_esc(s["segment_type"])} {_esc(format_size(s["total_size"]))}</text>')
+        c.text(4, y + row - 8, label)
         x, split = label_w, len(s['blocks']) > 1
         for b in s['blocks']:
             w = bar_w * b['size'] / s['total_size']
             st = b['state'] if b['state'] != 'inactive' else ('split_free' if split else 'free')
-            out.append(f'<rect x="{x:.1f}" y="{y + 2}" width="{max(w, 0.5):.1f}" height="{row - 6}" fill="{BLOCK_COLORS[st]}" '
-                       f'stroke="white" stroke-width="0.5"><title>{b["address"]:#x} {_esc(format_size(b["size"]))} {st}</title></rect>')
+            c.rect(x, y + 2, max(w, 0.5), row - 6, tooltip=f'{b["address"]:#x} {format_size(b["size"])} {st}',
+                   fill=BLOCK_COLORS[st], stroke='white', stroke_width=0.5)
             x += w
-    y = top + row * max(len(segs), 1) + 16
-    for j, (k, c) in enumerate(BLOCK_COLORS.items()):
-        out.append(f'<rect x="{4 + j * 150}" y="{y - 9}" width="10" height="10" fill="{c}"/><text x="{18 + j * 150}" y="{y}">{k}</text>')
-    out.append('</svg>')
-    return '\n'.join(out)
+    x, y = 4, top + row * max(len(segs), 1) + 16
+    for k, col in BLOCK_COLORS.items():                                 # the legend, wrapped to the bars' width
+        if x > 4 and x + 14 + text_width(k, 11) > label_w + bar_w: x, y = 4, y + 16
+        c.rect(x, y - 9, 10, 10, fill=col)
+        x = c.text(x + 14, y, k) + 24
+    return c.svg(width)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #9fae1a36
 def is_available() -> bool:

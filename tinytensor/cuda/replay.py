@@ -8,7 +8,8 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_replay.html.md"""
 from __future__ import annotations
 import argparse, io, os, pickle, sys, types
 from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError,
-                                               AllocatorConfig, format_size, memory_map_svg, BLOCK_COLORS, _esc)
+                                               AllocatorConfig, format_size, memory_map_svg, BLOCK_COLORS)
+from ..printing import SvgCanvas, text_width
 
 # %% auto #0
 __all__ = ['TRACE_ACTIONS', 'MalformedSnapshotError', 'validate_snapshot', 'load_snapshot', 'plan_replay', 'conf_string',
@@ -309,36 +310,33 @@ def _downsample(points, n):
     return out
 
 def timeline_svg(results, # a replay() result or a list of them
-                 width:int=640, # pixels
-                 height:int=240, # pixels
+                 width:int=640, # pixels (wider where the labels need it)
+                 height:int=240, # pixels of the plot and its axes
                  title:str|None="reserved (solid) vs allocated (dashed)", # caption
                 ) -> str:
     "SVG plot of reserved and allocated bytes over the replay steps, one colour per setting."
     if isinstance(results, dict): results = [results]
     top = max([r['peak_reserved'] for r in results] + [1])
     steps = max([r['timeline'][-1][0] if r['timeline'] else 1 for r in results] + [1])
-    L, R, T, B = 70, 10, 24, 40 + 14 * len(results)
-    pw, ph = width - L - R, height - T - 40
-    H = height + 14 * len(results)
+    ticks = [(f, _fmt_mib(int(top * f))[:-4]) for f in (0, 0.5, 1)]
+    L = max(70, 4 + text_width('MiB', 11) + 10 + max(text_width(s, 11) for _, s in ticks) + 4)   # unit, gap, tick labels
+    pw, ph = max(width - L - 10, 100), max(height - 64, 60)
+    c = SvgCanvas(11)
+    T = c.caption(L, 14, title, width=pw) - 4 if title else 12
     X = lambda s: L + pw * s / steps
     Y = lambda v: T + ph - ph * v / top
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{H}" font-family="monospace" font-size="11">']
-    if title: out.append(f'<text x="{L}" y="14">{_esc(title)}</text>')
-    out.append(f'<rect x="{L}" y="{T}" width="{pw}" height="{ph}" fill="none" stroke="#999"/>')
-    for f in (0, 0.5, 1):
-        out.append(f'<text x="{L - 4}" y="{Y(top * f) + 4:.1f}" text-anchor="end">{_esc(_fmt_mib(int(top * f)))[:-4]}</text>')
-    out.append(f'<text x="4" y="{T + ph / 2:.0f}">MiB</text><text x="{L + pw / 2:.0f}" y="{T + ph + 16}" text-anchor="middle">step</text>')
+    c.rect(L, T, pw, ph, fill='none', stroke='#999')
+    for f, s in ticks: c.text(L - 4, Y(top * f) + 4, s, anchor='end')
+    c.text(4, T + ph / 2 + 4, 'MiB'); c.text(L + pw / 2, T + ph + 16, 'step', anchor='middle')
+    y = T + ph + 32
     for i, r in enumerate(results):
-        c = _PALETTE[i % len(_PALETTE)]
+        col = _PALETTE[i % len(_PALETTE)]
         pts = _downsample(r['timeline'], 2 * pw)
-        for j, dash in ((2, ''), (1, ' stroke-dasharray="4 3"')):
-            d = " ".join(f"{X(p[0]):.1f},{Y(p[j]):.1f}" for p in pts)
-            out.append(f'<polyline points="{d}" fill="none" stroke="{c}" stroke-width="1.5"{dash}/>')
-        y = T + ph + 32 + 14 * i
-        out.append(f'<rect x="{L}" y="{y - 9}" width="10" height="10" fill="{c}"/>'
-                   f'<text x="{L + 16}" y="{y}">{_esc(r["conf"] or "(default)")}: peak reserved {_esc(_fmt_mib(r["peak_reserved"]))}</text>')
-    out.append('</svg>')
-    return "\n".join(out)
+        for j, dash in ((2, None), (1, '4 3')):
+            c.polyline([(X(p[0]), Y(p[j])) for p in pts], fill='none', stroke=col, stroke_width=1.5, stroke_dasharray=dash)
+        c.rect(L, y - 9, 10, 10, fill=col)
+        y = c.caption(L + 16, y, f'{r["conf"] or "(default)"}: peak reserved {_fmt_mib(r["peak_reserved"])}', width=pw - 16, leading=1.3)
+    return c.svg(width)
 
 # %% ../../nbs/07a_cuda_replay.ipynb #d2b1ae92
 def history_frames(trace, conf=None, # settings (default: the snapshot's own)
