@@ -598,3 +598,106 @@ def test_deferred_crc_catches_a_flip_in_a_large_record(tmp_path):
         (tmp_path / 'f.pt').write_bytes(bytes(b))
         with pytest.raises(RuntimeError, match='CRC-32 mismatch'): tt.load(tmp_path / 'f.pt')
     tensor_eq(tt.load(tmp_path / 'big.pt')['x'], x)
+
+# ---------------------------------------------------------------- hostile sizes: refused before memory is spent
+def _set_sizes(raw:bytes, member:str, csize=None, size=None) -> bytes:
+    "Patch the sizes the central directory of a zip declares for `member`."
+    b = bytearray(raw)
+    c = b.rfind(b'PK\x01\x02', 0, b.rfind(member.encode()))        # its central directory entry
+    if csize is not None: struct.pack_into('<I', b, c + 20, csize)
+    if size is not None: struct.pack_into('<I', b, c + 24, size)
+    return bytes(b)
+
+def test_mmap_refuses_record_larger_than_the_file(tmp_path):
+    # a record declaring 64 MiB uncompressed but holding 4 bytes: mapping it would reach past the file (SIGBUS)
+    pkl = io.BytesIO(); ser.TorchPickler(pkl).dump(tt.empty(1 << 24)); pkl = pkl.getvalue()
+    _checkpoint_with_pickle(tmp_path / 'a.pt', pkl, {'data/0': b'\x00' * 4})
+    raw = _set_sizes((tmp_path / 'a.pt').read_bytes(), 'archive/data/0', size=1 << 26)
+    (tmp_path / 'b.pt').write_bytes(raw)
+    assert len(raw) < 1000
+    for mm in (True, False):
+        with pytest.raises(RuntimeError, match='failed reading zip archive'): tt.load(tmp_path / 'b.pt', mmap=mm)
+    with pytest.raises(RuntimeError): torch.load(tmp_path / 'b.pt', weights_only=True, mmap=True)
+
+_CHILD = r'''
+import resource, sys, pickle
+import tinytensor as tt
+def rss(): return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+with open('/proc/self/statm') as f: vm = int(f.read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (vm + (1 << 30), resource.RLIM_INFINITY))   # a safety net for the machine
+before = rss()
+try:
+    tt.load(sys.argv[1]); print('LOADED')
+except BaseException as e: print('ERR', type(e).__name__, str(e)[-300:].replace('\n', ' '))
+print('GREW', rss() - before)
+'''
+
+def _load_in_child(path):
+    "Load `path` in a child process under a 1 GiB address-space cap: (exception name and message, peak memory growth)."
+    import subprocess
+    r = subprocess.run([sys.executable, '-c', _CHILD, str(path)], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, 'OMP_NUM_THREADS': '1', 'OPENBLAS_NUM_THREADS': '1'})
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0 and lines and lines[-1].startswith('GREW'), r.stdout + r.stderr
+    return lines[-2], int(lines[-1].split()[1])
+
+_SMALL = 8 << 20           # what a refusal may cost beyond the (tiny) file
+
+def _deflated_checkpoint(path, records:dict, declared:dict=None):
+    "A checkpoint whose records are deflate-compressed (by zipfile), with sizes patched to `declared`."
+    with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as z:
+        for k, v in records.items(): z.writestr('archive/' + k, v)
+    raw = path.read_bytes()
+    for k, size in (declared or {}).items(): raw = _set_sizes(raw, 'archive/' + k, size=size)
+    path.write_bytes(raw)
+
+@pytest.mark.skipif(not os.path.exists('/proc/self/statm'), reason='needs /proc')
+def test_memo_index_bomb_refused(tmp_path):
+    for pkl in (b'\x80\x02Nr\xff\xff\xff\xff.', b'\x80\x02Np4294967295\n.', b'\x80\x02Nr\x00\x00\x00\x10.'):
+        _checkpoint_with_pickle(tmp_path / 'm.pt', pkl)
+        err, grew = _load_in_child(tmp_path / 'm.pt')
+        assert err.startswith('ERR UnpicklingError') and 'memo' in err, err
+        assert grew < _SMALL, grew
+    _checkpoint_with_pickle(tmp_path / 'ok.pt', b'\x80\x02Nr\x03\x00\x00\x00h\x03.')
+    assert tt.load(tmp_path / 'ok.pt') is None                      # small indexes, even out of order, are fine
+
+@pytest.mark.skipif(not os.path.exists('/proc/self/statm'), reason='needs /proc')
+@pytest.mark.parametrize('op', [b'\x8e', b'\x96', b'\x8d'])          # BINBYTES8, BYTEARRAY8, BINUNICODE8
+def test_counted_opcodes_claiming_a_tebibyte(op, tmp_path):
+    _checkpoint_with_pickle(tmp_path / 'c.pt', b'\x80\x05' + op + struct.pack('<Q', 1 << 40) + b'abc.')
+    err, grew = _load_in_child(tmp_path / 'c.pt')
+    assert err.startswith('ERR UnpicklingError'), err
+    assert grew < _SMALL
+    for wo in (True, False):
+        with pytest.raises(pickle.UnpicklingError): tt.load(tmp_path / 'c.pt', weights_only=wo)
+    with pytest.raises(pickle.UnpicklingError): torch.load(tmp_path / 'c.pt', weights_only=True)
+
+@pytest.mark.skipif(not os.path.exists('/proc/self/statm'), reason='needs /proc')
+@pytest.mark.parametrize('member', ['data.pkl', 'byteorder'])
+def test_compressed_record_declaring_8_gib(member, tmp_path):
+    recs = {'data.pkl': pickle.dumps(None, protocol=2), 'byteorder': b'little', 'version': b'3\n'}
+    _deflated_checkpoint(tmp_path / 'z.pt', recs, {member: 0xFFFFFFFE})
+    err, grew = _load_in_child(tmp_path / 'z.pt')
+    assert err.startswith('ERR RuntimeError'), err
+    assert grew < _SMALL, grew
+
+@pytest.mark.skipif(not os.path.exists('/proc/self/statm'), reason='needs /proc')
+def test_deflate_bomb_bounded_by_declared_size(tmp_path):
+    pkl = pickle.dumps(None, protocol=2)
+    bomb = pkl + b'\x00' * (600 << 20)                                # deflates to about 0.6 MB
+    recs = {'data.pkl': bomb, 'byteorder': b'little', 'version': b'3\n'}
+    _deflated_checkpoint(tmp_path / 'z.pt', recs, {'data.pkl': len(pkl)})
+    assert (tmp_path / 'z.pt').stat().st_size < (1 << 20)
+    err, grew = _load_in_child(tmp_path / 'z.pt')
+    assert err.startswith('ERR RuntimeError'), err
+    assert grew < _SMALL, grew
+
+@pytest.mark.parametrize('size, stride, offset, exc', [
+    ((0, 2**70), (1, 1), 0, TypeError), ((2,), (2**64,), 0, TypeError), ((2,), (1,), 2**80, ValueError),
+    ((2**32, 2**32), (1, 1), 0, RuntimeError), ((0, 2**63), (1, 1), 0, TypeError), ((2**62, 4, 0), (1, 1, 1), 0, RuntimeError)])
+def test_rebuild_tensor_overflow_like_torch(size, stride, offset, exc):
+    st = ser.TypedStorage(tt.Storage(16), tt.float32)
+    with pytest.raises(exc, match='Overflow|overflow'): ser._rebuild_tensor(st, offset, size, stride)
+    tst = torch.storage.TypedStorage(wrap_storage=torch.UntypedStorage(16), dtype=torch.float32, _internal=True)
+    with pytest.raises(exc, match='Overflow|overflow'): torch._utils._rebuild_tensor(tst, offset, size, stride)
+    assert ser._rebuild_tensor(st, 0, (0, 2**62, 4), (1, 1, 1)).shape == torch._utils._rebuild_tensor(tst, 0, (0, 2**62, 4), (1, 1, 1)).shape

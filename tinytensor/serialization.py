@@ -307,13 +307,21 @@ def _zip64_extra(extra:bytes, csize:int, size:int, off:int):
         pos += 4 + n
     TORCH_CHECK(False, "PytorchStreamReader failed reading zip archive: ZIP64 field missing")
 
-def _bad_entry(sig, flags, off, cd_off, name, prefix, duplicate):
+_MAX_INFLATE = 1032                           # deflate cannot expand data more than 1032:1 (RFC 1951's longest match per bit)
+
+def _bad_entry(sig, flags, off, cd_off, name, prefix, duplicate, method, csize, size):
     msg = "PytorchStreamReader failed reading zip archive: "
     if sig != 0x02014b50: TORCH_CHECK(False, msg, "failed finding central directory (bad directory entry)")
     if flags & 1: TORCH_CHECK(False, msg, "record '", name, "' is encrypted")
     if _bad_name(name): TORCH_CHECK(False, msg, "unsafe record name '", name, "'")
     if not prefix or not name.startswith(prefix): TORCH_CHECK(False, msg, "record '", name, "' is outside the archive folder '", prefix, "'")
     if duplicate: TORCH_CHECK(False, msg, "duplicate record '", name, "'")
+    if method == 0 and csize != size:
+        TORCH_CHECK(False, msg, "stored record '", name, "' declares ", size, " bytes but holds ", csize)
+    if method != 0 and size > _MAX_INFLATE * csize + 64:
+        TORCH_CHECK(False, msg, "record '", name, "' declares ", size, " bytes, more than its ", csize, " compressed bytes can hold")
+    if off + 30 + csize > cd_off:
+        TORCH_CHECK(False, msg, "record '", name, "' of ", csize, " bytes at offset ", off, " runs past the data area (", cd_off, " bytes)")
     TORCH_CHECK(False, msg, "record '", name, "' starts past the data area (offset ", off, ", directory at ", cd_off, ")")
 
 class PyTorchStreamReader:
@@ -363,9 +371,10 @@ class PyTorchStreamReader:
                 csize, size, off = _zip64_extra(cd[end:end + el], csize, size, off)
             if prefix is None: prefix = name[:name.find('/') + 1]; plen = len(prefix)     # the archive folder, 'name/'
             short = name[plen:]
-            if sig != 0x02014b50 or flags & 1 or off + 30 > cd_off or not name.startswith(prefix) or short in records \
-                    or (('..' in name or '\\' in name or ':' in name or '\x00' in name or name[:1] == '/') and _bad_name(name)):
-                _bad_entry(sig, flags, off, cd_off, name, prefix, short in records)
+            if sig != 0x02014b50 or flags & 1 or off + 30 + csize > cd_off or not name.startswith(prefix) or short in records \
+                    or (('..' in name or '\\' in name or ':' in name or '\x00' in name or name[:1] == '/') and _bad_name(name)) \
+                    or (csize != size if method == 0 else size > _MAX_INFLATE * csize + 64):
+                _bad_entry(sig, flags, off, cd_off, name, prefix, short in records, method, csize, size)
             records[short] = (off, csize, size, method, crc)
             pos = end + el + cl
         return prefix, records, cd_off
@@ -422,12 +431,12 @@ class PyTorchStreamReader:
             except RuntimeError as e: raise RuntimeError(str(e).replace('file:', f'file {name}:')) from None
         elif method == 8:                                   # deflate (zipfile.ZIP_DEFLATED), as miniz can read
             raw = self._read_at(off, csize)
-            try:
+            try:                                            # never more than the declared size (+1 to see it overflow)
                 d = zlib.decompressobj(-15)
-                out = d.decompress(raw, size) + d.flush()
+                out = d.decompress(raw, size + 1)
             except zlib.error as e: raise RuntimeError(f"PytorchStreamReader failed reading file {name}: {e}") from None
-            TORCH_CHECK(len(raw) == csize and len(out) == size, "PytorchStreamReader failed reading file ", name,
-                        ": compressed data is truncated or corrupted")
+            TORCH_CHECK(len(raw) == csize and len(out) == size and d.eof, "PytorchStreamReader failed reading file ", name,
+                        ": compressed data is truncated, corrupted or longer than its declared ", size, " bytes")
             mv[:] = out
             got = zlib.crc32(out)
         else: TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": unsupported compression method ", method)
@@ -563,26 +572,42 @@ class _Loader:
         return self._target_device(location, storage)
 
 # %% ../nbs/08a_serialization.ipynb #65ed2187
+_INT64_MAX = (1 << 63) - 1
+
 def _bad_shape(size, stride):
     for what, x in (('size', size), ('stride', stride)):
         if not isinstance(x, tuple) or not all(type(v) is int for v in x):
             TORCH_CHECK(False, "_rebuild_tensor: ", what, " must be a tuple of ints, got ", repr(x)[:80])
+        for i, v in enumerate(x):
+            if v > _INT64_MAX:
+                TORCH_CHECK_TYPE(False, "set_(): argument '", what, "' failed to unpack the object at pos ", i + 1,
+                                 " with error \"Overflow when unpacking long long\"")
     TORCH_CHECK(len(size) == len(stride), "dimensionality of sizes (", len(size), ") must match dimensionality of strides (",
                 len(stride), ")")
     TORCH_CHECK(False, "setStorage: sizes ", list(size), " and strides ", list(stride), " must be non-negative")
+
+def _numel_overflows(size) -> bool:
+    "Whether c10's left-to-right int64 product of `size` overflows before a zero ends it (`safe_multiply_u64`)."
+    n = 1
+    for v in size:
+        n *= v
+        if n > _INT64_MAX: return True
+    return False
 
 def _rebuild_tensor(storage, storage_offset, size, stride) -> Tensor:
     "Make a tensor over a loaded storage, checking that the view fits (torch's `_rebuild_tensor` / `set_`)."
     # See Note [Cheap checks]
     if type(storage) is not TypedStorage: TORCH_CHECK(False, "_rebuild_tensor: expected a storage, got ", type(storage).__name__)
     if type(storage_offset) is not int or storage_offset < 0: TORCH_CHECK(False, "Tensor: invalid storage offset ", storage_offset)
+    if storage_offset > _INT64_MAX: TORCH_CHECK_VALUE(False, "Overflow when unpacking long long")
     if type(size) is not tuple or type(stride) is not tuple or len(size) != len(stride): _bad_shape(size, stride)
     for v in size:
-        if type(v) is not int or v < 0: _bad_shape(size, stride)
+        if type(v) is not int or v < 0 or v > _INT64_MAX: _bad_shape(size, stride)
     for v in stride:
-        if type(v) is not int or v < 0: _bad_shape(size, stride)
+        if type(v) is not int or v < 0 or v > _INT64_MAX: _bad_shape(size, stride)
     d, st = storage.dtype, storage._untyped
     layout = _contiguous_layouts.get(size) or _contiguous_layout(size)
+    if layout[1] > _INT64_MAX or (layout[1] == 0 and _numel_overflows(size)): TORCH_CHECK(False, "numel: integer multiplication overflow")
     if layout[0].strides == stride:                            # contiguous: reuse chapter 04b's cached layout
         need, stride = layout[1] * d.itemsize, None
     else: need = storage_nbytes(size, stride, d.itemsize)
@@ -651,9 +676,10 @@ def _refuse_setstate(self, state):
 
 for _cls in (_dt.dtype, Device, Size, Storage, Tensor, TypedStorage, _StorageType): _cls.__setstate__ = _refuse_setstate
 
-def _has_ext_opcode(data:bytes) -> bool:
-    try: return any(op.name.startswith('EXT') for op, _, _ in pickletools.genops(data))
-    except ValueError: return False                     # malformed: the unpickler itself reports it
+def _peek_all(f) -> bytes:
+    "The rest of the binary file `f`, leaving its position where it was."
+    pos = f.tell(); data = f.read(); f.seek(pos)
+    return data
 
 class WeightsOnlyUnpickler(pickle.Unpickler):
     "CPython's C unpickler, restricted to tensors, containers and plain values (torch's `weights_only=True`)."
@@ -672,19 +698,72 @@ class WeightsOnlyUnpickler(pickle.Unpickler):
         return obj
 
     def load(self):
-        "Unpickle; `EXT` opcodes are refused whenever `copyreg` could resolve them; stand-ins never come out."
-        if copyreg._extension_registry or copyreg._extension_cache:
-            pos = self.file.tell(); data = self.file.read(); self.file.seek(pos)
-            if _has_ext_opcode(data): _refuse("Unsupported operand EXT in a weights_only load (copyreg extension codes)")
+        "Unpickle after `_scan_pickle`; `EXT` opcodes are refused whenever `copyreg` could resolve them; stand-ins never come out."
+        if _scan_pickle(_peek_all(self.file)) and (copyreg._extension_registry or copyreg._extension_cache):
+            _refuse("Unsupported operand EXT in a weights_only load (copyreg extension codes)")
         r = super().load()
         return r.target if isinstance(r, _Allowed) else r
+
+# %% ../nbs/08a_serialization.ipynb #2c1c8e17
+# Note [Scanning a pickle]: CPython's C unpickler trusts the numbers a pickle states. `LONG_BINPUT 2**32` grows its memo
+# to that index (tens of GiB) and `BINBYTES8 2**40` asks for a TiB before reading a byte. One pass over the opcodes,
+# which runs nothing, refuses those first: memo indexes past the pickle's own length (a real pickler numbers its memo
+# from 0, one entry per opcode at most) and counted arguments longer than the bytes that remain.
+_STOP, _MEMO4, _MEMONL, _FRAME, _EXT = 'stop', 'memo4', 'memonl', 'frame', 'ext'
+_COUNT = {-2: (1, False), -3: (4, True), -4: (4, False), -5: (8, False)}       # pickletools' TAKEN_FROM_ARGUMENT* sizes
+_OPS = [None] * 256                                                              # opcode byte -> what follows it
+for _op in pickletools.opcodes:
+    _n = _op.arg.n if _op.arg is not None else 0
+    _OPS[ord(_op.code)] = ({'STOP': _STOP, 'LONG_BINPUT': _MEMO4, 'PUT': _MEMONL, 'FRAME': _FRAME}.get(_op.name)
+                           or (_EXT if _op.name.startswith('EXT') else None)
+                           or (-11 if _op.arg is not None and _op.arg.name == 'stringnl_noescape_pair' else _n))
+
+def _scan_pickle(data) -> bool:
+    "Walk a pickle's opcodes without running it; refuse huge memo indexes and over-long counts (UnpicklingError). True if it uses EXT."
+    n, pos, ext, find, ops = len(data), 0, False, data.find, _OPS
+    memo_max = max(n, 1 << 16)
+    while pos < n:
+        k = ops[data[pos]]
+        pos += 1
+        if k == 0: continue
+        if k.__class__ is int:
+            if k > 0: pos += k
+            elif k == -1: pos = find(b'\n', pos) + 1 or n
+            elif k == -11: pos = find(b'\n', find(b'\n', pos) + 1) + 1 or n
+            else:
+                w, signed = _COUNT[k]
+                m = int.from_bytes(data[pos:pos + w], 'little', signed=signed)
+                pos += w
+                if m > n - pos: _refuse(f"pickle data was truncated: an opcode at byte {pos - w - 1} claims {m} bytes, "
+                                        f"{n - pos} remain")
+                if m > 0: pos += m
+        elif k is _MEMO4 or k is _MEMONL:
+            if k is _MEMO4: i = int.from_bytes(data[pos:pos + 4], 'little'); pos += 4
+            else:
+                e = find(b'\n', pos)
+                if e < 0: return ext
+                try: i = int(data[pos:e])
+                except ValueError: return ext                    # malformed: the unpickler itself reports it
+                pos = e + 1
+            if i > memo_max: _refuse(f"memo index {i} at byte {pos} is larger than the whole pickle ({n} bytes)")
+        elif k is _FRAME:
+            m = int.from_bytes(data[pos:pos + 8], 'little'); pos += 8
+            if m > n - pos: _refuse(f"pickle frame of {m} bytes, only {n - pos} remain")
+        elif k is _EXT: ext = True; pos += {0x82: 1, 0x83: 2, 0x84: 4}[data[pos - 1]]
+        else: return ext                                          # STOP (or an unknown opcode: the unpickler reports it)
+    return ext
+
 
 # %% ../nbs/08a_serialization.ipynb #30d1f59e
 class FullUnpickler(pickle.Unpickler):
     "Unrestricted unpickler (`weights_only=False`): torch tensor globals map to tinytensor, anything else is imported."
     def __init__(self, file, loader, **kwargs):   # kwargs: pickle.Unpickler's (encoding, errors, fix_imports)
         super().__init__(file, **{'encoding': 'utf-8', **kwargs})
-        self.persistent_load = loader.persistent_load
+        self.file, self.persistent_load = file, loader.persistent_load
+    def load(self):
+        "Unpickle after `_scan_pickle` (a trusted file may still be a damaged one)."
+        _scan_pickle(_peek_all(self.file))
+        return super().load()
     def find_class(self, module, name):
         obj = _SAFE_GLOBALS.get(('builtins' if module == '__builtin__' else module, name))
         return obj if obj is not None else super().find_class(module, name)
