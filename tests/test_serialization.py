@@ -701,3 +701,50 @@ def test_rebuild_tensor_overflow_like_torch(size, stride, offset, exc):
     tst = torch.storage.TypedStorage(wrap_storage=torch.UntypedStorage(16), dtype=torch.float32, _internal=True)
     with pytest.raises(exc, match='Overflow|overflow'): torch._utils._rebuild_tensor(tst, offset, size, stride)
     assert ser._rebuild_tensor(st, 0, (0, 2**62, 4), (1, 1, 1)).shape == torch._utils._rebuild_tensor(tst, 0, (0, 2**62, 4), (1, 1, 1)).shape
+
+# ---------------------------------------------------------------- saving without surprises
+@pytest.mark.parametrize('saver', ['tt', 'safetensors'])
+def test_overwrite_keeps_mode_and_writes_through_symlinks(saver, tmp_path):
+    from tinytensor import safetensors as tst
+    save = (lambda p: tt.save({'x': tt.arange(3)}, p)) if saver == 'tt' else (lambda p: tst.save_file({'x': tt.arange(3)}, p))
+    p = tmp_path / 'ck.bin'
+    save(p); os.chmod(p, 0o600)
+    save(p)
+    assert os.stat(p).st_mode & 0o777 == 0o600                      # an overwrite keeps the file's mode
+    os.symlink('ck.bin', tmp_path / 'link.bin')
+    load = (lambda q: tt.load(q)['x']) if saver == 'tt' else (lambda q: tst.load_file(q)['x'])
+    p.write_bytes(b'old'); save(tmp_path / 'link.bin')
+    assert os.path.islink(tmp_path / 'link.bin')                       # written through the link, as torch does
+    tensor_eq(load(p), tt.arange(3))
+    assert os.stat(p).st_mode & 0o777 == 0o600
+    torch.save(torch.ones(1), tmp_path / 'link.bin')
+    assert os.path.islink(tmp_path / 'link.bin')
+    assert sorted(os.listdir(tmp_path)) == ['ck.bin', 'link.bin']
+
+def test_stale_temporaries_are_cleaned(tmp_path):
+    import fcntl, time
+    p = tmp_path / 'ck.pt'
+    stale = tmp_path / '.ck.pt.tinytensor-dead1234.tmp'              # left by a save that was killed
+    stale.write_bytes(b'partial'); os.utime(stale, (time.time() - 3600,) * 2)
+    other = tmp_path / '.ck.pt.something-else.tmp'; other.write_bytes(b'not ours')
+    live = tmp_path / '.ck.pt.tinytensor-live5678.tmp'; live.write_bytes(b'being written')
+    os.utime(live, (time.time() - 3600,) * 2)
+    with open(live, 'rb') as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)                                # a save in progress holds its lock
+        tt.save({'x': tt.arange(3)}, p)
+    assert sorted(os.listdir(tmp_path)) == sorted(['ck.pt', other.name, live.name])
+    names = []
+    orig = ser.PyTorchStreamWriter.write_end_of_file
+    def peek(self):
+        names.extend(n for n in os.listdir(tmp_path) if n.endswith('.tmp'))
+        return orig(self)
+    ser.PyTorchStreamWriter.write_end_of_file = peek
+    try: tt.save({'x': tt.arange(3)}, p)
+    finally: ser.PyTorchStreamWriter.write_end_of_file = orig
+    assert [n for n in names if n.startswith('.ck.pt.tinytensor-')] and all(n.startswith('.ck.pt.') for n in names)
+
+def test_missing_folder_error_names_the_users_path(tmp_path):
+    p = tmp_path / 'no' / 'such' / 'ck.pt'
+    with pytest.raises(RuntimeError, match='Parent directory .*no/such does not exist') as e: tt.save({'x': tt.arange(3)}, p)
+    assert '.tmp' not in str(e.value)
+    with pytest.raises(RuntimeError, match='Parent directory .*no/such does not exist'): torch.save(torch.ones(1), p)

@@ -8,7 +8,7 @@ Docs: https://tinytensor.github.io/tinytensor/safetensors.html.md"""
 __all__ = ['SafetensorError', 'save', 'save_file', 'safe_open', 'load_file', 'load', 'layout_svg']
 
 # %% ../nbs/08b_safetensors.ipynb #d23c972f
-import json, math, mmap as _mmap, os, struct, sys, tempfile
+import json, math, mmap as _mmap, os, re, struct, sys
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
 from .intrusive_ptr import make_intrusive
@@ -17,7 +17,7 @@ from .storage import StorageImpl
 from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
 from .factories import _np_read, from_numpy, storage_nbytes
-from .serialization import _umask, _write_all, _CUDA_MSG, _cuda_available
+from .serialization import atomic_write, _write_all, _CUDA_MSG, _cuda_available
 
 # %% ../nbs/08b_safetensors.ipynb #d6aa6409
 class SafetensorError(Exception):
@@ -94,25 +94,16 @@ def save(tensors:dict, # name -> tensor
     return head + b''.join(bytes(_tensor_bytes(t)) for _, t in order)
 
 def save_file(tensors:dict, # name -> tensor
-              filename, # path to write (atomically: temporary file + os.replace)
+              filename, # path to write (atomically, keeping its mode, through symlinks: chapter 08a's `atomic_write`)
               metadata:dict=None): # optional str -> str pairs stored under `__metadata__`
     "Write `tensors` to `filename` in the safetensors format."
     head, order = _prepare(tensors, metadata)
-    path = os.fspath(filename)
-    fd, tmp = tempfile.mkstemp(prefix='.' + os.path.basename(path) + '.', suffix='.tmp',
-                               dir=os.path.dirname(os.path.abspath(path)))
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, 'wb') as f:
-            f.write(head)
-            for _, t in order:
-                b = _tensor_bytes(t)
-                if len(b): _write_all(f, memoryview(b).cast('B'))
-        os.replace(tmp, path)
-    except BaseException:
-        try: os.unlink(tmp)
-        except OSError: pass
-        raise
+    def write(f):
+        f.write(head)
+        for _, t in order:
+            b = _tensor_bytes(t)
+            if len(b): _write_all(f, memoryview(b).cast('B'))
+    atomic_write(filename, write)
 
 # %% ../nbs/08b_safetensors.ipynb #091c061d
 def _err(msg): raise SafetensorError(f"Error while deserializing header: {msg}")
