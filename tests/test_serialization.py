@@ -748,3 +748,29 @@ def test_missing_folder_error_names_the_users_path(tmp_path):
     with pytest.raises(RuntimeError, match='Parent directory .*no/such does not exist') as e: tt.save({'x': tt.arange(3)}, p)
     assert '.tmp' not in str(e.value)
     with pytest.raises(RuntimeError, match='Parent directory .*no/such does not exist'): torch.save(torch.ones(1), p)
+
+# ---------------------------------------------------------------- tensors as Python objects
+def test_tensor_pickle_copy_deepcopy_like_torch(tmp_path):
+    import copy
+    tt.save({'x': tt.arange(3)}, tmp_path / 'x.pt'); tt.load(tmp_path / 'x.pt')      # a load changes nothing for later copies
+    for d in (tt.float32, tt.bfloat16, tt.bool, tt.complex64, tt.int64):
+        base = tt.arange(12, dtype=tt.float32).to(d)
+        v = alias_with_sizes_and_strides(base, (2, 3), (1, 4), 1)
+        tb = torch.arange(12, dtype=torch.float32).to(getattr(torch, d.name))
+        tv = tb.as_strided((2, 3), (1, 4), 1)
+        for a, ta in ((base, tb), (v, tv)):
+            c, tc = copy.copy(a), copy.copy(ta)                    # shallow: the same storage, as torch's
+            tensor_eq(c, tc)
+            assert (_tt_sid(c) == _tt_sid(a)) and (_torch_sid(tc) == _torch_sid(ta))
+        got, want = copy.deepcopy([base, v]), copy.deepcopy([tb, tv])
+        for x, tx in zip(got, want): tensor_eq(x, tx)
+        assert _tt_sid(got[0]) == _tt_sid(got[1]) and _torch_sid(want[0]) == _torch_sid(want[1])   # views keep sharing
+        assert _tt_sid(got[0]) != _tt_sid(base) and got[1].untyped_storage().nbytes() == want[1].untyped_storage().nbytes()
+        for proto in range(2, pickle.HIGHEST_PROTOCOL + 1):
+            p = pickle.loads(pickle.dumps([base, v, {'again': v}], protocol=proto))
+            tensor_eq(p[0], tb); tensor_eq(p[1], tv); tensor_eq(p[2]['again'], tv)
+            assert _tt_sid(p[0]) == _tt_sid(p[1]) == _tt_sid(p[2]['again']) != _tt_sid(base)   # one storage, as torch.save
+    m = tt.empty(2, 3, device='meta')
+    assert copy.deepcopy(m).is_meta and pickle.loads(pickle.dumps(m)).shape == (2, 3)
+    s = tt.Storage(8); s[0] = 7
+    for c in (copy.deepcopy(s), pickle.loads(pickle.dumps(s))): assert c.tolist() == s.tolist() and c.data_ptr() != s.data_ptr()

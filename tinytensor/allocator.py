@@ -26,6 +26,8 @@ _SUPPORTED = {'cpu': DeviceType.CPU, 'cuda': DeviceType.CUDA, 'meta': DeviceType
 _DEVICE_RE = re.compile(r'([a-zA-Z_]+)(?::([1-9]\d*|0))?')
 
 # %% ../nbs/02_allocator.ipynb #626aff8c
+_set = object.__setattr__                     # devices and dtypes are immutable, as torch's: only __init__ sets attributes
+
 class Device:
     "A device type plus optional index, parsed like `c10::Device` (`'cpu'`, `'cuda:1'`, `'meta'`)."
     __slots__ = ('type', 'index', 'device_type')
@@ -33,7 +35,7 @@ class Device:
                  index:int=None): # device index; must not be given if `type` has one
         if isinstance(type, Device):
             TORCH_CHECK(index is None, "type (string) must not include an index because index was passed explicitly: ", type)
-            self.type, self.index, self.device_type = type.type, type.index, type.device_type
+            _set(self, 'type', type.type); _set(self, 'index', type.index); _set(self, 'device_type', type.device_type)
             return
         TORCH_CHECK_TYPE(isinstance(type, str), "device(): argument 'type' must be str, not ", builtins.type(type).__name__)
         TORCH_CHECK_TYPE(index is None or (isinstance(index, int) and not isinstance(index, bool)),
@@ -48,7 +50,9 @@ class Device:
             TORCH_CHECK(index is None, "type (string) must not include an index because index was passed explicitly: ", type)
             index = int(m.group(2))
         TORCH_CHECK(index is None or index >= 0, "Device index must not be negative")
-        self.type, self.index, self.device_type = name, index, _SUPPORTED[name]
+        _set(self, 'type', name); _set(self, 'index', index); _set(self, 'device_type', _SUPPORTED[name])
+
+    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of 'torch.device' objects is not writable")
 
     def __repr__(self): return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
     def __str__(self): return self.type if self.index is None else f'{self.type}:{self.index}'

@@ -15,7 +15,8 @@ try: import fcntl
 except ImportError: fcntl = None              # no advisory locks (Windows): stale temporaries are left alone
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
-from .intrusive_ptr import make_intrusive
+from fastcore.basics import patch
+from .intrusive_ptr import intrusive_ptr, make_intrusive
 from .allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator
 from .storage import StorageImpl, Storage
 from . import dtypes as _dt
@@ -496,7 +497,8 @@ class PyTorchStreamReader:
 class _StorageType:
     "Stand-in for a legacy storage class such as `torch.FloatStorage` found in a pickle."
     __slots__ = ('name', 'dtype')
-    def __init__(self, name, dtype): self.name, self.dtype = name, dtype
+    def __init__(self, name, dtype): object.__setattr__(self, 'name', name); object.__setattr__(self, 'dtype', dtype)
+    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of '{self!r}' is not writable")
     def __repr__(self): return f'torch.{self.name}'
     def __reduce__(self): return (_storage_type, (self.name,))
 
@@ -508,7 +510,8 @@ _STORAGE_TYPES['UntypedStorage'] = _UNTYPED = _StorageType('UntypedStorage', _dt
 class TypedStorage:
     "A loaded storage together with the dtype it was saved as (what `torch.load` returns for a bare typed storage)."
     __slots__ = ('_untyped', 'dtype')
-    def __init__(self, untyped:Storage, dtype): self._untyped, self.dtype = untyped, dtype
+    def __init__(self, untyped:Storage, dtype): object.__setattr__(self, '_untyped', untyped); object.__setattr__(self, 'dtype', dtype)
+    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of 'TypedStorage' objects is not writable")
     def untyped(self) -> Storage:
         "The underlying untyped storage."
         return self._untyped
@@ -701,11 +704,6 @@ _C_TYPES = (collections.OrderedDict, set, frozenset, complex, bytearray)   # imm
 _WEIGHTS_ONLY_GLOBALS = {k: _allowed(v) if callable(v) and not any(v is c for c in _C_TYPES) else v
                          for k, v in _SAFE_GLOBALS.items()}
 
-def _refuse_setstate(self, state):
-    _refuse(f"Can only BUILD (set state on) OrderedDict, Counter and plain containers, not {type(self).__name__} objects")
-
-for _cls in (_dt.dtype, Device, Size, Storage, Tensor, TypedStorage, _StorageType): _cls.__setstate__ = _refuse_setstate
-
 def _peek_all(f) -> bytes:
     "The rest of the binary file `f`, leaving its position where it was."
     pos = f.tell(); data = f.read(); f.seek(pos)
@@ -731,7 +729,9 @@ class WeightsOnlyUnpickler(pickle.Unpickler):
         "Unpickle after `_scan_pickle`; `EXT` opcodes are refused whenever `copyreg` could resolve them; stand-ins never come out."
         if _scan_pickle(_peek_all(self.file)) and (copyreg._extension_registry or copyreg._extension_cache):
             _refuse("Unsupported operand EXT in a weights_only load (copyreg extension codes)")
-        r = super().load()
+        try: r = super().load()
+        except AttributeError as e:                      # BUILD on an object with no state to set: Note [BUILD]
+            _refuse(f"Can only BUILD (set state on) OrderedDict, Counter and plain containers ({e})")
         return r.target if isinstance(r, _Allowed) else r
 
 # %% ../nbs/08a_serialization.ipynb #2c1c8e17
@@ -797,6 +797,46 @@ class FullUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         obj = _SAFE_GLOBALS.get(('builtins' if module == '__builtin__' else module, name))
         return obj if obj is not None else super().find_class(module, name)
+
+# %% ../nbs/08a_serialization.ipynb #7d5d4590
+def _strong_handle(s) -> intrusive_ptr:
+    "A new strong handle to `s`: an unpickled `intrusive_ptr[StorageImpl]`, or the `StorageImpl` of `copy.copy`."
+    if type(s) is intrusive_ptr: return s.copy()
+    TORCH_CHECK_TYPE(isinstance(s, StorageImpl), "expected a StorageImpl, got ", type(s).__name__)
+    s._incref()
+    return intrusive_ptr._adopt(s)
+
+def _storage_from_bytes(data, device:str) -> intrusive_ptr:
+    "Unpickle a `StorageImpl`: fresh memory holding `data` (bytes), or `data` bytes of nothing on the meta device."
+    dev = canonical_device(device)
+    if dev.device_type == DeviceType.Meta: return make_intrusive(StorageImpl, data, None, None, True, dev)
+    impl = make_intrusive(StorageImpl, len(data), None, get_allocator(DeviceType.CPU), True, CPU)
+    if data: impl.get().mutable_bytes()[:] = np.frombuffer(data, np.uint8)
+    return impl
+
+@patch
+def __reduce__(self:StorageImpl):
+    TORCH_CHECK(self.device.device_type != DeviceType.CUDA, "pickling CUDA storages is not supported; move them to the CPU first")
+    if self.device.device_type == DeviceType.Meta: return (_storage_from_bytes, (self._nbytes, 'meta'))
+    return (_storage_from_bytes, (self.const_bytes().tobytes(), 'cpu'))
+
+def _rebuild_from_storage(storage, dtype, storage_offset:int, size:tuple, stride:tuple) -> Tensor:
+    "The tensor `Tensor.__reduce_ex__` describes, over `storage` (shared, not copied)."
+    return Tensor._make(TensorImpl(_strong_handle(storage), dtype, size, stride, storage_offset))
+
+@patch
+def __reduce_ex__(self:Tensor, protocol):
+    impl = self._impl
+    return (_rebuild_from_storage, (impl.storage_.get(), impl.dtype_, impl.storage_offset_, tuple(impl.sizes()), tuple(impl.strides())))
+
+@patch
+def __setstate__(self:Tensor, state):
+    _refuse(f"Can only BUILD (set state on) OrderedDict, Counter and plain containers, not Tensor objects")
+
+@patch
+def __reduce__(self:Storage): return (_storage_wrap, (self.impl,))
+
+def _storage_wrap(storage) -> Storage: return Storage._adopt(_strong_handle(storage))
 
 # %% ../nbs/08a_serialization.ipynb #b184e84b
 _WO_MSG = ("Weights only load failed. This file can still be loaded, to do so you have two options, do those steps only "
