@@ -119,8 +119,7 @@ def test_plain_objects_map_to_torch_types(tmp_path):
     obj = {'dt': tt.bfloat16, 'dev': tt.device('cpu'), 'size': tt.Size([2, 3]), 'od': collections.OrderedDict(a=1),
            'set': {1, 2}, 'c': 1 + 2j, 'ba': bytearray(b'ab'), 'storage': tt.zeros(3, dtype=tt.uint8).untyped_storage()}
     tt.save(obj, tmp_path / 'o.pt')
-    with pytest.raises(pickle.UnpicklingError, match='UntypedStorage'):     # torch's weights_only refuses bare storages
-        torch.load(tmp_path / 'o.pt', weights_only=True)
+    assert torch.load(tmp_path / 'o.pt', weights_only=True)['storage'].nbytes() == 3    # a bare storage, as torch writes one
     t = torch.load(tmp_path / 'o.pt', weights_only=False)
     assert t['dt'] is torch.bfloat16 and t['dev'] == torch.device('cpu') and t['size'] == torch.Size([2, 3])
     assert isinstance(t['size'], torch.Size) and t['od'] == {'a': 1} and t['set'] == {1, 2} and t['c'] == 1 + 2j
@@ -774,3 +773,27 @@ def test_tensor_pickle_copy_deepcopy_like_torch(tmp_path):
     assert copy.deepcopy(m).is_meta and pickle.loads(pickle.dumps(m)).shape == (2, 3)
     s = tt.Storage(8); s[0] = 7
     for c in (copy.deepcopy(s), pickle.loads(pickle.dumps(s))): assert c.tolist() == s.tolist() and c.data_ptr() != s.data_ptr()
+
+# ---------------------------------------------------------------- bare storages and torch-only dtypes
+@pytest.mark.filterwarnings('ignore:TypedStorage is deprecated')
+def test_bare_storages_written_as_torch_writes_them(tmp_path):
+    s = tt.Storage(8); s[3] = 9
+    tt.save(s, tmp_path / 's.pt'); torch.save(torch.UntypedStorage(8), tmp_path / 'ts.pt')
+    pkl = lambda p: zipfile.ZipFile(p).read(zipfile.ZipFile(p).namelist()[0].split('/')[0] + '/data.pkl')
+    assert b'ctorch.storage\nUntypedStorage\n' in pkl(tmp_path / 's.pt') and b'ctorch.storage\nUntypedStorage\n' in pkl(tmp_path / 'ts.pt')
+    got = torch.load(tmp_path / 's.pt', weights_only=True)
+    assert type(got) is type(torch.load(tmp_path / 'ts.pt', weights_only=True)) and got.tolist() == s.tolist()
+    torch.save(torch.arange(4, dtype=torch.int32).storage(), tmp_path / 'typed.pt')
+    typed = tt.load(tmp_path / 'typed.pt')
+    tt.save({'s': typed}, tmp_path / 'typed2.pt')
+    assert b'tinytensor' not in pkl(tmp_path / 'typed2.pt') and b'ctorch\nIntStorage\n' in pkl(tmp_path / 'typed2.pt')
+    back = torch.load(tmp_path / 'typed2.pt', weights_only=True)['s']
+    assert back.dtype == torch.int32 and back.tolist() == [0, 1, 2, 3]
+
+@pytest.mark.parametrize('name', ['uint16', 'uint32', 'uint64', 'float8_e4m3fn', 'float8_e5m2', 'complex32'])
+def test_torch_only_dtypes_named_in_the_error(name, tmp_path):
+    torch.save({'x': torch.zeros(3, dtype=getattr(torch, name))}, tmp_path / 'u.pt')
+    for wo in (True, False):
+        with pytest.raises(RuntimeError, match=f'dtype torch.{name} is not supported'): tt.load(tmp_path / 'u.pt', weights_only=wo)
+    torch.save({'x': torch.arange(3, dtype=torch.int16)[1:]}, tmp_path / 'ok.pt')   # v3 rebuilds of supported dtypes load
+    tensor_eq(tt.load(tmp_path / 'ok.pt')['x'], torch.arange(3, dtype=torch.int16)[1:])

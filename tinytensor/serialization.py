@@ -194,7 +194,7 @@ class TorchPickler(pickle._Pickler):
         entry = self.storages.get(id(impl))
         if entry is None: entry = self.storages[id(impl)] = (str(len(self.storages)), impl, d)
         TORCH_CHECK(entry[2] is d, "Cannot save multiple tensors or storages that view the same data as different types")
-        typ = _Global('torch', 'UntypedStorage' if obj.untyped else _storage_type_name(d))
+        typ = _Global('torch.storage', 'UntypedStorage') if obj.untyped else _Global('torch', _storage_type_name(d))
         return ('storage', typ, entry[0], _location(impl.device), impl.nbytes() // d.itemsize)
 
     def _save_tensor(self, t):
@@ -521,6 +521,8 @@ class TypedStorage:
     def __repr__(self): return f'TypedStorage(dtype={self.dtype}, size={self.size()})'
     def __reduce__(self): return (TypedStorage, (self._untyped, self.dtype))
 
+TorchPickler.dispatch[TypedStorage] = lambda self, s: self.save(_StorageRef(s._untyped.impl, s.dtype))   # as torch.FloatStorage
+
 def _drop_mapping(ctx): pass                      # the mapping goes with the DataPtr's context (see Note below)
 
 def _swap_bytes(b:np.ndarray, d):
@@ -662,6 +664,14 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
         TORCH_CHECK(False, "tinytensor.load: tensor metadata (conjugate/negative bits) is not supported: ", repr(metadata)[:80])
     return _rebuild_tensor(storage, storage_offset, size, stride)
 
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks, dtype, metadata=None) -> Tensor:
+    "torch's `_rebuild_tensor_v3`: an untyped storage plus the dtype, which torch writes for dtypes without a legacy storage class."
+    if type(dtype) is _TorchOnlyDtype:
+        TORCH_CHECK(False, "dtype ", dtype, " is not supported by tinytensor (a tensor of shape ", list(size) if type(size) is tuple else size,
+                    " in this file); tinytensor has ", ", ".join(d.name for d in _dt.all_dtypes))
+    if type(dtype) is not _dt.dtype or type(storage) is not Storage: TORCH_CHECK(False, "_rebuild_tensor_v3: expected an untyped storage and a dtype")
+    return _rebuild_tensor_v2(TypedStorage(storage, dtype), storage_offset, size, stride, requires_grad, backward_hooks, metadata)
+
 def _rebuild_parameter(data, requires_grad, backward_hooks, state=None) -> Tensor:
     "An `nn.Parameter` loads as its plain tensor (tinytensor has no `Parameter`)."
     TORCH_CHECK(isinstance(data, Tensor), "_rebuild_parameter: expected a tensor")
@@ -672,8 +682,22 @@ def _encode(s, enc='latin1'):
     TORCH_CHECK_TYPE(isinstance(s, str) and enc in ('latin1', 'latin-1'), "_codecs.encode: only (str, 'latin1') is allowed")
     return s.encode(enc)
 
+class _TorchOnlyDtype:
+    "A torch dtype tinytensor does not have (uint16, float8, complex32, ...), as named in a pickle: tensors of it are refused by name."
+    __slots__ = ('name',)
+    def __init__(self, name): object.__setattr__(self, 'name', name)
+    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not writable")
+    def __repr__(self): return f'torch.{self.name}'
+
+_TORCH_ONLY_DTYPES = {n: _TorchOnlyDtype(n) for n in (
+    'uint16', 'uint32', 'uint64', 'complex32', 'chalf', 'float8_e4m3fn', 'float8_e5m2', 'float8_e4m3fnuz', 'float8_e5m2fnuz',
+    'float8_e8m0fnu', 'float4_e2m1fn_x2', 'qint8', 'quint8', 'qint32', 'quint4x2', 'quint2x4',
+    'bits1x8', 'bits2x4', 'bits4x2', 'bits8', 'bits16')}
+
 _SAFE_GLOBALS = {
     ('torch._utils', '_rebuild_tensor_v2'): _rebuild_tensor_v2, ('torch._utils', '_rebuild_tensor'): _rebuild_tensor,
+    ('torch._utils', '_rebuild_tensor_v3'): _rebuild_tensor_v3,
+    **{('torch', n): d for n, d in _TORCH_ONLY_DTYPES.items()},
     ('torch._utils', '_rebuild_parameter'): _rebuild_parameter,
     ('torch._utils', '_rebuild_parameter_with_state'): _rebuild_parameter,
     ('collections', 'OrderedDict'): collections.OrderedDict, ('collections', 'Counter'): collections.Counter,
