@@ -108,6 +108,31 @@ def save_file(tensors:dict, # name -> tensor
 # %% ../nbs/08b_safetensors.ipynb #091c061d
 def _err(msg): raise SafetensorError(f"Error while deserializing header: {msg}")
 
+# Note [Bounded header]: `json.loads` builds whatever the header describes before we look at it: 100 MB of `[]`
+# become tens of millions of lists (gigabytes), and deep nesting raises RecursionError. One regular expression, run on
+# the raw bytes first, admits only what a safetensors header can be: an object whose values are tensor entries (at
+# most three members, whose values are strings, numbers or flat lists of at most 1024 numbers) or a `__metadata__`
+# object of strings. It uses possessive quantifiers, so it never backtracks and keeps no state per repetition: it
+# costs time linear in the header and no memory, and what json then builds is small per byte of header.
+_S = rb'"(?:[^"\\\x00-\x1f]|\\.)*+"'                                  # a JSON string
+_N = rb'-?\d++(?:\.\d++)?+(?:[eE][-+]?+\d++)?+'                       # a JSON number
+_W = rb'[ \t\n\r]*+'
+_LIST = rb'\[' + _W + rb'(?:' + _N + rb'(?:' + _W + rb',' + _W + _N + rb'){0,1023}+' + _W + rb')?+\]'   # flat, numbers only
+_VAL = rb'(?:' + _S + rb'|' + _LIST + rb'|' + _N + rb')'
+_MEM = _S + _W + rb':' + _W + _VAL
+_ENTRY = rb'\{' + _W + rb'(?:' + _MEM + rb'(?:' + _W + rb',' + _W + _MEM + rb'){0,2}+' + _W + rb')?+\}'       # dtype, shape, data_offsets
+_SS = _S + _W + rb':' + _W + _S
+_META = rb'\{' + _W + rb'(?:' + _SS + rb'(?:' + _W + rb',' + _W + _SS + rb')*+' + _W + rb')?+\}'             # str -> str
+_TOPMEM = _S + _W + rb':' + _W + rb'(?:' + _ENTRY + rb'|' + _META + rb')'
+_HEADER_SHAPE = re.compile(_W + rb'\{' + _W + rb'(?:' + _TOPMEM + rb'(?:' + _W + rb',' + _W + _TOPMEM + rb')*+' + _W + rb')?+\}' + _W)
+
+_INT64_MAX = (1 << 63) - 1
+_SMALL_HEADER = 1 << 16                  # a header this small may be handed to json even when it is malformed
+
+def _bad_shape():
+    _err("InvalidHeaderDeserialization: the header must be a JSON object of tensor entries (dtype, shape, data_offsets) "
+         "and an optional __metadata__ object of strings; nested or other values are refused (see Note [Bounded header])")
+
 def _parse_header(head:bytes, file_size:int):
     "Validate a safetensors header; return ({name: (dtype, shape, begin, end)}, metadata, data_start)."
     if file_size < 8 or len(head) < 8: _err("HeaderTooSmall: the file is shorter than 8 bytes")
@@ -115,8 +140,11 @@ def _parse_header(head:bytes, file_size:int):
     if n > _MAX_HEADER: _err(f"HeaderTooLarge: header of {n} bytes (limit {_MAX_HEADER})")
     if 8 + n > file_size: _err(f"InvalidHeaderLength: header of {n} bytes but the file has {file_size} bytes")
     if len(head) < 8 + n: _err("InvalidHeaderLength: truncated header")
+    shaped = _HEADER_SHAPE.fullmatch(head, 8, 8 + n) is not None
+    if not shaped and n > _SMALL_HEADER: _bad_shape()         # a small one is parsed first, for a precise message
     try: header = json.loads(head[8:8 + n].decode('utf-8'))
     except (UnicodeDecodeError, ValueError) as e: _err(f"InvalidHeaderDeserialization: invalid JSON in header: {e}")
+    except RecursionError: _bad_shape()
     if not isinstance(header, dict): _err("InvalidHeaderDeserialization: the header is not a JSON object")
     meta = header.pop('__metadata__', None)
     if meta is not None and not (isinstance(meta, dict) and all(isinstance(v, str) for v in meta.values())):
@@ -128,7 +156,7 @@ def _parse_header(head:bytes, file_size:int):
         code, shape, offs = e['dtype'], e['shape'], e['data_offsets']
         if code not in _ENUM_ORDER: _err(f"InvalidHeaderDeserialization: unknown dtype {code!r} for tensor '{name}'")
         if code not in _BY_CODE: raise SafetensorError(f"tinytensor cannot represent dtype {code} (tensor '{name}')")
-        if not (isinstance(shape, list) and all(type(s) is int and s >= 0 for s in shape)):
+        if not (isinstance(shape, list) and all(type(s) is int and 0 <= s <= _INT64_MAX for s in shape)):
             _err(f"InvalidHeaderDeserialization: bad shape {shape!r} for tensor '{name}'")
         if not (isinstance(offs, list) and len(offs) == 2 and all(type(o) is int and o >= 0 for o in offs)):
             _err(f"InvalidHeaderDeserialization: bad data_offsets {offs!r} for tensor '{name}'")
@@ -140,6 +168,7 @@ def _parse_header(head:bytes, file_size:int):
         pos = e
     if pos != file_size - 8 - n: _err(f"MetadataIncompleteBuffer: incomplete metadata, file not fully covered "
                                       f"(tensors cover {pos} bytes, buffer has {file_size - 8 - n})")
+    if not shaped: _bad_shape()
     return entries, meta, 8 + n
 
 # %% ../nbs/08b_safetensors.ipynb #da16b3a7
