@@ -838,11 +838,16 @@ def _storage_from_bytes(data, device:str) -> intrusive_ptr:
     if data: impl.get().mutable_bytes()[:] = np.frombuffer(data, np.uint8)
     return impl
 
+def _by_name(fn:str):
+    "The package's `tinytensor.serialization.fn`: what a pickle names, even when this chapter's cells run elsewhere."
+    import tinytensor.serialization as m
+    return getattr(m, fn)
+
 @patch
 def __reduce__(self:StorageImpl):
     TORCH_CHECK(self.device.device_type != DeviceType.CUDA, "pickling CUDA storages is not supported; move them to the CPU first")
-    if self.device.device_type == DeviceType.Meta: return (_storage_from_bytes, (self._nbytes, 'meta'))
-    return (_storage_from_bytes, (self.const_bytes().tobytes(), 'cpu'))
+    if self.device.device_type == DeviceType.Meta: return (_by_name('_storage_from_bytes'), (self._nbytes, 'meta'))
+    return (_by_name('_storage_from_bytes'), (self.const_bytes().tobytes(), 'cpu'))
 
 def _rebuild_from_storage(storage, dtype, storage_offset:int, size:tuple, stride:tuple) -> Tensor:
     "The tensor `Tensor.__reduce_ex__` describes, over `storage` (shared, not copied)."
@@ -851,14 +856,14 @@ def _rebuild_from_storage(storage, dtype, storage_offset:int, size:tuple, stride
 @patch
 def __reduce_ex__(self:Tensor, protocol):
     impl = self._impl
-    return (_rebuild_from_storage, (impl.storage_.get(), impl.dtype_, impl.storage_offset_, tuple(impl.sizes()), tuple(impl.strides())))
+    return (_by_name('_rebuild_from_storage'), (impl.storage_.get(), impl.dtype_, impl.storage_offset_, tuple(impl.sizes()), tuple(impl.strides())))
 
 @patch
 def __setstate__(self:Tensor, state):
     _refuse(f"Can only BUILD (set state on) OrderedDict, Counter and plain containers, not Tensor objects")
 
 @patch
-def __reduce__(self:Storage): return (_storage_wrap, (self.impl,))
+def __reduce__(self:Storage): return (_by_name('_storage_wrap'), (self.impl,))
 
 def _storage_wrap(storage) -> Storage: return Storage._adopt(_strong_handle(storage))
 
