@@ -9,6 +9,7 @@ from tinytensor.cuda.caching_allocator import (
 import tinytensor.cuda as ttc
 
 KiB, MiB = 1 << 10, 1 << 20
+pytestmark = pytest.mark.usefixtures('clean_slate')     # these tests compare allocator statistics
 
 
 def make(conf="", capacity=8 << 30, **kw):

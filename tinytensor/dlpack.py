@@ -10,12 +10,12 @@ __all__ = ['DLPACK_MAJOR_VERSION', 'DLPACK_MINOR_VERSION', 'DLPACK_FLAG_BITMASK_
            'DLManagedTensor', 'DLManagedTensorVersioned', 'dl_dtype', 'from_dl_dtype', 'from_dlpack', 'dltensor_html']
 
 # %% ../nbs/08c_dlpack.ipynb #d5e420b3
-import ctypes, enum
+import ctypes, enum, gc, sys
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
 from .intrusive_ptr import make_intrusive
-from .allocator import DataPtr, Device, DeviceType, CPU
+from .allocator import DataPtr, ReadOnlyDataPtr, Device, DeviceType, CPU
 from .storage import StorageImpl
 from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
@@ -74,8 +74,10 @@ _TO_DL = {_dt.bool: (6, 8), _dt.uint8: (1, 8), _dt.int8: (0, 8), _dt.int16: (0, 
 _FROM_DL = {v: k for k, v in _TO_DL.items()}
 
 def dl_dtype(d) -> tuple:
-    "The DLPack `(code, bits, lanes)` of a tinytensor dtype."
-    return (*_TO_DL[d], 1)
+    "The DLPack `(code, bits, lanes)` of a tinytensor dtype (BufferError if DLPack has none)."
+    code = _TO_DL.get(d)
+    if code is None: raise BufferError(f"dtype {d} is not supported by DLPack export")
+    return (*code, 1)
 
 def from_dl_dtype(code:int, bits:int, lanes:int=1):
     "The tinytensor dtype of a DLPack dtype triple (BufferError if there is none)."
@@ -89,8 +91,7 @@ def _capi(name, restype, *argtypes):
     "A private prototype of a CPython C-API function (never touch the shared `ctypes.pythonapi` attributes)."
     return ctypes.PYFUNCTYPE(restype, *argtypes)((name, ctypes.pythonapi))
 
-_CapsuleDestructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-_PyCapsule_New = _capi('PyCapsule_New', ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p, _CapsuleDestructor)
+_PyCapsule_New = _capi('PyCapsule_New', ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)   # no destructor
 _PyCapsule_IsValid = _capi('PyCapsule_IsValid', ctypes.c_int, ctypes.py_object, ctypes.c_void_p)
 _PyCapsule_GetPointer = _capi('PyCapsule_GetPointer', ctypes.c_void_p, ctypes.py_object, ctypes.c_void_p)
 _PyCapsule_SetName = _capi('PyCapsule_SetName', ctypes.c_int, ctypes.py_object, ctypes.c_void_p)
@@ -105,20 +106,24 @@ def _call_deleter(addr:int, versioned:bool):
     if m.deleter: m.deleter(addr)
 
 # %% ../nbs/08c_dlpack.ipynb #0b2c149d
-_WORDS = (ctypes.c_uint64 * (1 << 56)).from_address(0)    # all of memory as 64-bit words, for call-free reads
+_exported = {}                       # address of a managed struct -> what keeps its memory, metadata and capsule alive
 
-@_CapsuleDestructor
-def _capsule_destructor(cap):
-    # see Note [callbacks without calls]
-    w = cap >> 3
-    name = _WORDS[w + 3]
-    if name == _DLTENSOR or name == _DLTENSOR_V:
-        try: del _exported[_WORDS[w + 2]]
-        except KeyError: pass
+def _sweep(exported=_exported, refcount=sys.getrefcount, valid=_PyCapsule_IsValid):
+    "Release the exports whose capsule nobody consumed and only `_exported` still holds (Note [capsules we keep])."
+    global _sweep_at
+    for addr, e in list(exported.items()):
+        cap = e[-1]                          # references: the entry, `cap`, refcount's argument
+        if refcount(cap) <= 3 and (valid(cap, _DLTENSOR) or valid(cap, _DLTENSOR_V)): exported.pop(addr, None)
+    _sweep_at = max(64, 2 * len(exported))
+
+def _sweep_after_gc(phase, info, exported=_exported, sweep=_sweep):
+    if phase == 'stop' and exported: sweep()
+
+_sweep_at = 64
+gc.callbacks[:] = [c for c in gc.callbacks if getattr(c, '__qualname__', None) != '_sweep_after_gc'] + [_sweep_after_gc]
+
 
 # %% ../nbs/08c_dlpack.ipynb #07e5a489
-_exported = {}                       # address of a managed struct -> what keeps its memory and metadata alive
-
 @DLDeleter
 def _tt_deleter(addr):
     # see Note [callbacks without calls]; a dict `del` is atomic under the GIL
@@ -152,28 +157,32 @@ def __dlpack__(self:Tensor, *, stream=None, # CUDA consumers' stream; must be No
         raise AssertionError("stream should be None on cpu.")
     if dl_device is not None and tuple(dl_device) != tuple(dev):
         raise BufferError(f"Cannot export a tensor on {tuple(dev)} to DLPack device {tuple(dl_device)} (no cross-device copy here)")
+    code = dl_dtype(self.dtype)                    # refuse what DLPack cannot describe before anything is made
     t = _contiguous_copy(self) if copy else self
     versioned = max_version is not None and max_version[0] >= 1
     impl = t._impl
     n, st = impl.dim(), impl.storage_.get()
+    read_only = st.data_ptr().read_only
+    if read_only and not versioned:
+        raise BufferError("Cannot export a read-only tensor as a legacy DLPack capsule, which cannot mark it read-only; "
+                          "ask for max_version >= (1, 0)")
     shape, strides = (ctypes.c_int64 * max(n, 1))(*impl.sizes()), (ctypes.c_int64 * max(n, 1))(*impl.strides())
     m = DLManagedTensorVersioned() if versioned else DLManagedTensor()
     dl = m.dl_tensor
     dl.data = (st.mutable_data() + impl.storage_offset_ * impl.dtype_.itemsize) if impl.numel_ and st.data() else None
     dl.device = DLDevice(*dev)
-    dl.ndim, dl.dtype = n, DLDataType(*dl_dtype(impl.dtype_))
+    dl.ndim, dl.dtype = n, DLDataType(*code)
     dl.shape, dl.strides = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64)), ctypes.cast(strides, ctypes.POINTER(ctypes.c_int64))
     dl.byte_offset = 0
     m.deleter = _tt_deleter
     if versioned:
         m.version = DLPackVersion(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION)
-        m.flags = DLPACK_FLAG_BITMASK_IS_COPIED if copy else 0
+        m.flags = (DLPACK_FLAG_BITMASK_IS_COPIED if copy else 0) | (DLPACK_FLAG_BITMASK_READ_ONLY if read_only else 0)
     addr = ctypes.addressof(m)
-    _exported[addr] = (m, shape, strides, impl.storage_.copy(), st.data_ptr(), t)
-    try: return _PyCapsule_New(addr, _DLTENSOR_V if versioned else _DLTENSOR, _capsule_destructor)
-    except BaseException:
-        _exported.pop(addr, None)
-        raise
+    if len(_exported) >= _sweep_at: _sweep()
+    cap = _PyCapsule_New(addr, _DLTENSOR_V if versioned else _DLTENSOR, None)
+    _exported[addr] = (m, shape, strides, impl.storage_.copy(), st.data_ptr(), t, cap)   # see Note [capsules we keep]
+    return cap
 
 # %% ../nbs/08c_dlpack.ipynb #f40905b0
 class _DLOwner:
@@ -186,7 +195,7 @@ def _release_dl(owner:_DLOwner): _call_deleter(owner.addr, owner.versioned)
 _CONSUMED_MSG = ("from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed only once, so you "
                  "might have already constructed a tensor from it once.")
 
-def _from_capsule(cap) -> Tensor:
+def _from_capsule(cap, read_only:bool=False) -> Tensor:
     TORCH_CHECK_TYPE(type(cap).__name__ == 'PyCapsule', "from_dlpack: expected an object with __dlpack__ or a DLPack capsule, got ",
                      type(cap).__name__)
     if _PyCapsule_IsValid(cap, _DLTENSOR_V): versioned = True
@@ -218,7 +227,8 @@ def _from_capsule(cap) -> Tensor:
         _call_deleter(addr, versioned)
         _PyCapsule_SetName(cap, _name(b'used_dltensor_versioned' if versioned else b'used_dltensor'))
         raise
-    dp = DataPtr(ptr if nbytes else 0, _DLOwner(addr, versioned), _release_dl, device)
+    read_only = read_only or (versioned and m.flags & DLPACK_FLAG_BITMASK_READ_ONLY)
+    dp = (ReadOnlyDataPtr if read_only else DataPtr)(ptr if nbytes else 0, _DLOwner(addr, versioned), _release_dl, device)
     _PyCapsule_SetName(cap, _name(b'used_dltensor_versioned' if versioned else b'used_dltensor'))
     st = make_intrusive(StorageImpl, nbytes, dp, None, False, device)
     return Tensor._make(TensorImpl(st, d, sizes, strides))
@@ -238,7 +248,7 @@ def from_dlpack(ext_tensor, # an object with `__dlpack__`/`__dlpack_device__`, o
     else:
         TORCH_CHECK(device is None and copy is None, "from_dlpack: device and copy cannot be used with a capsule")
         cap = ext_tensor
-    t = _from_capsule(cap)
+    t = _from_capsule(cap, isinstance(ext_tensor, np.ndarray) and not ext_tensor.flags.writeable)
     if device is not None:
         from tinytensor.allocator import canonical_device
         TORCH_CHECK(canonical_device(device) == t.device, "from_dlpack: cannot move a ", t.device, " tensor to ", device, " here")
