@@ -411,7 +411,7 @@ def test_bad_input_leaves_allocator_consistent():
     ("garbage_collection_threshold:0", "too small"), ("garbage_collection_threshold:1", "too big"),
     ("roundup_power2_divisions:3", "power of 2"), ("roundup_power2_divisions:[3:2]", "intervals have to be power of 2"),
     ("roundup_power2_divisions:[4:3]", "power of 2 or 0"), ("roundup_power2_divisions:[4:2", "Expected ',' or ']'"),
-    ("expandable_segments:maybe", "True or False"), ("expandable_segments:True", "not supported"),
+    ("expandable_segments:maybe", "True or False"),
     ("backend:cudaMallocAsync", "not supported"), ("nonsense:1", "Unrecognized CachingAllocator option: nonsense"),
     (":1", "Unexpected ':'"), ("max_split_size_mb 256", "Expected ':'"), ("max_split_size_mb:256:1", "Expected ','")])
 def test_malformed_settings(conf, msg):

@@ -7,13 +7,13 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_replay.html.md"""
 # %% ../../nbs/07a_cuda_replay.ipynb #8d0aa090
 from __future__ import annotations
 import argparse, io, os, pickle, sys, types
-from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError,
-                                               AllocatorConfig, format_size, memory_map_svg, BLOCK_COLORS, _esc)
+from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError, AllocatorConfig,
+                                               format_size, memory_map_svg, BLOCK_COLORS, _esc, round_size, get_allocation_size, kSmallSize)
 
 # %% auto #0
-__all__ = ['TRACE_ACTIONS', 'MalformedSnapshotError', 'validate_snapshot', 'load_snapshot', 'plan_replay', 'conf_string',
-           'replay', 'demo_snapshot', 'recorded_stats', 'compare', 'sparkline', 'format_report', 'timeline_svg',
-           'history_frames', 'history_slider', 'usable_conf', 'build_parser', 'main']
+__all__ = ['TRACE_ACTIONS', 'SEGMENT_ACTIONS', 'MalformedSnapshotError', 'validate_snapshot', 'load_snapshot', 'plan_replay',
+           'conf_string', 'recorded_setup', 'replay', 'demo_snapshot', 'recorded_stats', 'compare', 'sparkline',
+           'format_report', 'timeline_svg', 'history_frames', 'history_slider', 'usable_conf', 'build_parser', 'main']
 
 # %% ../../nbs/07a_cuda_replay.ipynb #508a6fc5
 class MalformedSnapshotError(ValueError):
@@ -73,22 +73,20 @@ def load_snapshot(src, # path, bytes, binary file, snapshot dict or a list of tr
 
 # %% ../../nbs/07a_cuda_replay.ipynb #1b2d4631
 _FREE_ACTIONS = ('free_requested', 'free_completed', 'free')
+SEGMENT_ACTIONS = ('segment_alloc', 'segment_free', 'segment_map', 'segment_unmap')
 
 def _pick_device(snap, device):
     traces = snap['device_traces']
     if device is None:
         device = max(range(len(traces)), key=lambda d: len(traces[d])) if traces else 0
-    _check(0 <= device < max(len(traces), 1), f"no device_traces for device {device}")
+    _check(_isint(device) and 0 <= device < max(len(traces), 1), f"no device_traces for device {device}")
     return device, (traces[device] if traces else [])
 
-def plan_replay(snap:dict, # a validated snapshot
-                device:int|None=None, # device whose trace to replay (default: the longest)
-               ) -> dict:
-    "Work out the replay program: allocations live before the trace, the alloc/free ops and deferred frees."
-    device, trace = _pick_device(snap, device)
-    ops = [e for e in trace if e['action'] in ('alloc',) + _FREE_ACTIONS]
+def _prelude(snap, device, trace):
+    "Allocations live before the trace began: freed in the trace before being allocated, or live in the final segments."
     first = {}
-    for e in ops: first.setdefault(e['addr'], e)
+    for e in trace:
+        if e['action'] in ('alloc',) + _FREE_ACTIONS: first.setdefault(e['addr'], e)
     pre = {a: (e['size'], e.get('stream', 0)) for a, e in first.items() if e['action'] != 'alloc'}
     for s in snap['segments']:
         if s.get('device', device) != device: continue
@@ -96,30 +94,49 @@ def plan_replay(snap:dict, # a validated snapshot
             addr = b.get('address')
             if b.get('state') in ('active_allocated', 'active_pending_free') and _isint(addr) and addr not in first:
                 pre[addr] = (b.get('requested_size') or b['size'], s.get('stream', 0))
-    # Note [Deferred frees]: which free_requested must wait for a later free_completed
-    program, pending_complete = [], {}
-    later_completed = {}
-    for i in range(len(ops) - 1, -1, -1):
-        e = ops[i]
-        if e['action'] == 'free_completed': later_completed[e['addr']] = i
-        elif e['action'] == 'alloc': later_completed.pop(e['addr'], None)
-        elif e['action'] == 'free_requested':
-            j = later_completed.get(e['addr'])
-            pending_complete[i] = j
-    skip = set()
-    for i, e in enumerate(ops):
-        if i in skip: continue
-        a = e['action']
-        if a == 'alloc': program.append(('alloc', e['addr'], e['size'], e.get('stream', 0)))
-        elif a == 'free_requested':
-            j = pending_complete.get(i)
-            if j is None or j == i + 1:
-                program.append(('free', e['addr']))
-                if j is not None: skip.add(j)
-            else: program.append(('free_deferred', e['addr']))
-        elif a == 'free_completed': program.append(('complete', e['addr']))
-        else: program.append(('free', e['addr']))
-    return {'device': device, 'prelude': sorted((a, s, st) for a, (s, st) in pre.items()), 'program': program}
+    return sorted((a, s, st) for a, (s, st) in pre.items())
+
+def plan_replay(snap:dict, # a validated snapshot
+                device:int|None=None, # device whose trace to replay (default: the longest)
+               ) -> dict:
+    "Turn a trace into replay operations: allocations live before it, mallocs, frees, deferred frees, OOMs, cache releases."
+    device, trace = _pick_device(snap, device)
+    program, where, n, nseg = [], [], len(trace), 0
+    i = 0
+    while i < n:
+        # Note [Reading a trace]: a run of entries between two calls belongs to the call that ends it
+        j = i
+        while j < n and trace[j]['action'] not in ('alloc', 'oom', 'free_requested', 'free'): j += 1
+        end = trace[j] if j < n else None
+        nxt = (end['size'], end.get('stream', 0)) if end is not None and end['action'] in ('alloc', 'oom') else None
+        seen_release = any(trace[k]['action'] in ('segment_free', 'segment_unmap') for k in range(i, j))
+        released = False
+        for k in range(i, j):
+            e = trace[k]; a = e['action']
+            if a in SEGMENT_ACTIONS:
+                if a in ('segment_free', 'segment_unmap'):
+                    program.append(('segment', nseg, nxt)); where.append(k); released = True
+                nseg += 1
+            elif a == 'free_completed':
+                # completed by process_events (0), by the synchronize of a retry (1), or either: decide when replaying (2)
+                mode = 1 if released else (2 if seen_release and nxt is not None else 0)
+                program.append(('complete', e['addr'], mode, nxt)); where.append(k)
+        if end is None: break
+        a = end['action']
+        if a == 'alloc': program.append(('alloc', end['addr'], end['size'], end.get('stream', 0)))
+        elif a == 'oom': program.append(('oom', end['size'], end.get('stream', 0)))
+        elif a == 'free': program.append(('free', end['addr']))
+        else:
+            f = trace[j + 1] if j + 1 < n else None
+            if f is not None and f['action'] == 'free_completed' and f['addr'] == end['addr']:
+                program.append(('free', end['addr'])); where.append(j); j += 1
+                i = j + 1
+                continue
+            program.append(('free_deferred', end['addr']))
+        where.append(j)
+        i = j + 1
+    return {'device': device, 'prelude': _prelude(snap, device, trace), 'program': program, 'where': where,
+            'segment_events': [(e['action'], e['size']) for e in trace if e['action'] in SEGMENT_ACTIONS]}
 
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fba
 def conf_string(conf) -> str:
@@ -130,60 +147,128 @@ def conf_string(conf) -> str:
     if isinstance(conf, str): return conf
     raise TypeError(f"settings must be a string or a dict, got {type(conf).__name__}")
 
+def recorded_setup(snap:dict, # a validated snapshot
+                   meta:dict|None=None, # what the recording run noted (a NAME.json beside the snapshot)
+                  ) -> dict:
+    "Settings, memory fraction and device memory the snapshot was recorded under (None where unknown)."
+    st, meta = snap.get('allocator_settings') or {}, meta or {}
+    conf = st.get('PYTORCH_CUDA_ALLOC_CONF', meta.get('PYTORCH_CUDA_ALLOC_CONF', '')) or ''
+    frac = st.get('memory_fraction', meta.get('memory_fraction'))
+    cap = st.get('total_memory', meta.get('mem_get_info_total', meta.get('total_memory')))
+    return {'conf': conf, 'memory_fraction': frac, 'capacity': cap}
+
+def _recorded_addresses(trace, total):
+    "Segment addresses of the recorded run: cudaMalloc results in order, and the bases of its expandable segments."
+    segs, bases = [], []
+    for e in trace:
+        a = e['action']
+        if a == 'segment_alloc': segs.append(e['addr'])
+        elif a == 'segment_map' and not any(b <= e['addr'] < b + total + total // 8 for b in bases): bases.append(e['addr'])
+    return segs, bases
+
+def _with_expandable(conf:str, on) -> str:
+    if on is None: return conf
+    return _with_option(conf, 'expandable_segments', 'True' if on else 'False')
+
+def _would_release(a, size, stream) -> bool:
+    "Whether `a.malloc(size, stream)` would give cached memory back (garbage collection or a retry) before allocating."
+    cfg = a.config
+    rs = round_size(size, cfg)
+    pool = a.small_blocks if rs <= kSmallSize else a.large_blocks
+    if a._find_free_block(pool, stream, rs) is not None: return False
+    alloc_size = get_allocation_size(rs)
+    if a.set_fraction:
+        if cfg.garbage_collection_threshold > 0 and a.total_allocated_memory > int(cfg.garbage_collection_threshold * a.allowed_memory_maximum): return True
+        if a.total_allocated_memory + alloc_size > a.allowed_memory_maximum: return True
+    return a.backend.mem_get_info()[0] < (rs if cfg.expandable_segments else alloc_size)
+
+# %% ../../nbs/07a_cuda_replay.ipynb #c2e70fbb
 def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace entries
-           conf="", # settings: "max_split_size_mb:256,..." or {"max_split_size_mb": 256}
+           conf=None, # settings: "max_split_size_mb:256,..." or {"max_split_size_mb": 256}; None: the recorded ones
            device:int|None=None, # device whose trace to replay (default: the longest)
-           capacity:int=80 << 30, # simulated device memory in bytes
-           memory_fraction:float|None=None, # like torch.cuda.set_per_process_memory_fraction
+           capacity:int|None=None, # simulated device memory in bytes (default: the recorded device's, else 80 GiB)
+           memory_fraction:float|None=None, # like torch.cuda.set_per_process_memory_fraction (default: the recorded one)
+           expandable_segments:bool|None=None, # what-if: turn expandable segments on or off
            record_snapshots:bool=False, # keep a snapshot after every step (for the history slider)
-           max_steps:int|None=None, # stop after this many alloc/free steps
+           max_steps:int|None=None, # stop after this many steps
+           meta:dict|None=None, # what the recording run noted (NAME.json beside the snapshot): fraction, device memory
           ) -> dict:
     "Replay a recorded alloc/free sequence through the simulated caching allocator under `conf`."
     snap = load_snapshot(trace)
+    rec = recorded_setup(snap, meta)
     plan = plan_replay(snap, device)
-    cfg = AllocatorConfig(conf_string(conf))
+    conf = usable_conf(rec['conf']) if conf is None else conf_string(conf)
+    cfg = AllocatorConfig(_with_expandable(conf, expandable_segments))
+    capacity = rec['capacity'] or (80 << 30) if capacity is None else capacity
+    if memory_fraction is None: memory_fraction = rec['memory_fraction']
+    trace_entries = _pick_device(snap, plan['device'])[1]
+    segs, bases = _recorded_addresses(trace_entries, capacity)
     step = [0]
-    a = DeviceCachingAllocator(SimulatedBackend(capacity=capacity), conf=cfg, device=plan['device'], clock=lambda: step[0])
+    a = DeviceCachingAllocator(SimulatedBackend(capacity=capacity, addresses=segs, va_addresses=bases), conf=cfg,
+                               device=plan['device'], clock=lambda: step[0])
     if memory_fraction is None and cfg.garbage_collection_threshold > 0: memory_fraction = 1.0
     if memory_fraction is not None: a.set_per_process_memory_fraction(memory_fraction)
     a.record_memory_history('all')
-    addr_map, events, skipped = {}, {}, 0
+    addr_map, events, skipped, diverged = {}, {}, 0, None
     timeline, frames = [], []
     alloc_b, res_b = a._allocated_bytes[0], a._reserved_bytes[0]
     peak_res, alloc_at_peak = -1, 0
-    def malloc(addr, size, stream):
-        nonlocal skipped
-        if addr in addr_map: skipped += 1
-        try: addr_map[addr] = a.malloc(size, stream) if size > 0 else 0
+    malloc, free = a.malloc, a.free
+    for addr, size, stream in plan['prelude']:
+        try: addr_map[addr] = malloc(size, stream) if size > 0 else 0
         except OutOfMemoryError: addr_map[addr] = None
-    for addr, size, stream in plan['prelude']: malloc(addr, size, stream)
-    next_stream = -1
+    next_stream, where = -1, plan['where']
     program = plan['program'] if max_steps is None else plan['program'][:max_steps]
-    for step[0], op in enumerate(program, 1):
-        kind, addr = op[0], op[1]
-        if kind == 'alloc': malloc(addr, op[2], op[3])
-        elif kind == 'complete':
-            ev = events.pop(addr, None)
-            if ev is not None: ev.done = True
-            elif addr_map.get(addr): a.free(addr_map.pop(addr))      # live before the trace, free requested earlier
-            else: skipped += 1
-        else:
-            if addr not in addr_map: skipped += 1; continue
-            p = addr_map.pop(addr)
-            if not p: continue                          # its alloc hit OOM (or was 0 bytes)
-            if kind == 'free_deferred':
-                a.record_stream(p, next_stream)
-                a.free(p)
-                events[addr] = a.cuda_events[next_stream][-1][0]
+    for k, op in enumerate(program):
+        step[0] = k + 1
+        kind = op[0]
+        if kind == 'alloc':
+            addr = op[1]
+            if addr in addr_map: skipped += 1
+            try: p = malloc(op[2], op[3])
+            except OutOfMemoryError:
+                p = None
+                if diverged is None: diverged = (where[k], f"torch allocated {op[2]} bytes; the replay ran out of memory")
+            addr_map[addr] = p
+            if p is not None and p != addr and diverged is None and not segs == bases == []:
+                diverged = (where[k], f"torch placed {op[2]} bytes at {addr:#x}, the replay at {p:#x}")
+        elif kind == 'free':
+            p = addr_map.pop(op[1], 0)
+            if p: free(p)
+            elif p == 0: skipped += 1
+        elif kind == 'free_deferred':
+            p = addr_map.pop(op[1], 0)
+            if p:
+                a.record_stream(p, next_stream)        # Note [Deferred frees]: one private stream per deferred free
+                free(p)
+                events[op[1]] = a.cuda_events[next_stream][-1][0]
                 next_stream -= 1
-            else: a.free(p)
+            elif p == 0: skipped += 1
+        elif kind == 'complete':
+            ev = events.pop(op[1], None)
+            if ev is None:
+                p = addr_map.pop(op[1], None)                       # live before the trace, free requested earlier
+                if p: free(p)
+                elif p is None: skipped += 1
+            elif not ev.done and (op[2] == 0 or (op[2] == 2 and not _would_release(a, *op[3]))):
+                ev.done = True
+                a.process_events()
+        elif kind == 'oom':
+            try: p = malloc(op[1], op[2])
+            except OutOfMemoryError: p = None
+            if p is not None:
+                free(p)
+                if diverged is None: diverged = (where[k], f"torch ran out of memory for {op[1]} bytes; the replay did not")
+        else:                                                    # a segment the recorded run gave back
+            if op[1] >= a.num_device_alloc + a.num_device_free and (op[2] is None or not _would_release(a, *op[2])):
+                a.empty_cache()                                  # Note [Inferring empty_cache]
         r = res_b[0]
         if r > peak_res: peak_res, alloc_at_peak = r, alloc_b[0]
         timeline.append((step[0], alloc_b[0], r))
         if record_snapshots: frames.append(a.snapshot()['segments'])
     st = a.memory_stats()
     seg_events = [dict(step=e['time_us'], action=e['action'], addr=e['addr'], size=e['size'], stream=e['stream'])
-                  for e in a._trace if e['action'] in ('segment_alloc', 'segment_free')]
+                  for e in a._trace if e['action'] in SEGMENT_ACTIONS]
     peak_res = max(peak_res, st['reserved_bytes.all.peak'])
     res = {'conf': cfg.conf, 'device': plan['device'], 'capacity': capacity, 'memory_fraction': memory_fraction,
            'steps': len(program), 'prelude': len(plan['prelude']), 'skipped': skipped,
@@ -192,8 +277,10 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
            'fragmentation': 1 - alloc_at_peak / peak_res if peak_res > 0 else 0.0,
            'segment_allocs': st['num_device_alloc'], 'segment_frees': st['num_device_free'],
            'num_alloc_retries': st['num_alloc_retries'], 'num_ooms': st['num_ooms'],
+           'num_device_alloc': st['num_device_alloc'], 'num_device_free': st['num_device_free'],
            'final_allocated': st['allocated_bytes.all.current'], 'final_reserved': st['reserved_bytes.all.current'],
-           'timeline': timeline, 'segment_events': seg_events, 'stats': st, 'allocator': a}
+           'timeline': timeline, 'segment_events': seg_events, 'stats': st, 'allocator': a,
+           'first_divergence': diverged}
     if record_snapshots: res['frames'] = frames
     return res
 
@@ -364,7 +451,7 @@ def history_slider(trace, conf=None, max_steps:int=500, width:int=640):
     return W.VBox([s, out])
 
 def usable_conf(conf:str) -> str:
-    "A recorded conf string minus options the simulator cannot replay (expandable_segments, backend)."
+    "A recorded conf string minus options that do not change what the simulator does (backend, pinned memory, locking)."
     parts, depth, cur = [], 0, ''
     for ch in conf or '':
         if ch == '[': depth += 1
@@ -373,7 +460,7 @@ def usable_conf(conf:str) -> str:
         else: cur += ch
     parts.append(cur)
     keep = [p for p in parts if p.strip() and p.split(':')[0].strip() not in
-            ('expandable_segments', 'backend', 'pinned_use_cuda_host_register', 'pinned_num_register_threads', 'pinned_use_background_threads', 'release_lock_on_cudamalloc')]
+            ('backend', 'pinned_use_cuda_host_register', 'pinned_num_register_threads', 'pinned_use_background_threads', 'release_lock_on_cudamalloc')]
     return ",".join(p.strip() for p in keep)
 
 # %% ../../nbs/07a_cuda_replay.ipynb #517ec0ed
