@@ -110,7 +110,7 @@ def plan_replay(snap:dict, # a validated snapshot
         end = trace[j] if j < n else None
         nxt = (end['size'], end.get('stream', 0)) if end is not None and end['action'] in ('alloc', 'oom') else None
         seen_release = any(trace[k]['action'] in ('segment_free', 'segment_unmap') for k in range(i, j))
-        released = False
+        released, later = False, sum(trace[k]['action'] == 'free_completed' for k in range(i, j))
         for k in range(i, j):
             e = trace[k]; a = e['action']
             if a in SEGMENT_ACTIONS:
@@ -120,7 +120,8 @@ def plan_replay(snap:dict, # a validated snapshot
             elif a == 'free_completed':
                 # completed by process_events (0), by the synchronize of a retry (1), or either: decide when replaying (2)
                 mode = 1 if released else (2 if seen_release and nxt is not None else 0)
-                program.append(('complete', e['addr'], mode, nxt)); where.append(k)
+                program.append(('complete', e['addr'], mode, nxt, later)); where.append(k)
+                later -= 1
         if end is None: break
         a = end['action']
         if a == 'alloc': program.append(('alloc', end['addr'], end['size'], end.get('stream', 0)))
@@ -169,6 +170,18 @@ def _recorded_addresses(trace, total):
 def _with_expandable(conf:str, on) -> str:
     if on is None: return conf
     return _with_option(conf, 'expandable_segments', 'True' if on else 'False')
+
+def _would_retry(a, size, stream) -> bool:
+    "Whether `a.malloc(size, stream)` would still fail to allocate after garbage collection (and so synchronize and retry)."
+    cfg = a.config
+    rs = round_size(size, cfg)
+    pool = a.small_blocks if rs <= kSmallSize else a.large_blocks
+    if a._find_free_block(pool, stream, rs) is not None: return False
+    alloc_size, total = get_allocation_size(rs), a.total_allocated_memory
+    if a.set_fraction and cfg.garbage_collection_threshold > 0:
+        total -= sum(b.size for b in a.large_blocks.blocks if not b.is_split())    # at most what collection frees
+    if a.set_fraction and total + alloc_size > a.allowed_memory_maximum: return True
+    return a.backend.mem_get_info()[0] + a.total_allocated_memory - total < (rs if cfg.expandable_segments else alloc_size)
 
 def _would_release(a, size, stream) -> bool:
     "Whether `a.malloc(size, stream)` would give cached memory back (garbage collection or a retry) before allocating."
@@ -250,7 +263,7 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
                 p = addr_map.pop(op[1], None)                       # live before the trace, free requested earlier
                 if p: free(p)
                 elif p is None: skipped += 1
-            elif not ev.done and (op[2] == 0 or (op[2] == 2 and not _would_release(a, *op[3]))):
+            elif not ev.done and (op[2] == 0 or (op[2] == 2 and (op[4] < len(events) or not _would_retry(a, *op[3])))):
                 ev.done = True
                 a.process_events()
         elif kind == 'oom':
