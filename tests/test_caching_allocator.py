@@ -457,9 +457,10 @@ def test_module_wrappers(monkeypatch, tmp_path):
 
 # ---------------------------------------------------------------- stress: invariants after every operation
 
-@pytest.mark.parametrize("conf", ["", "max_split_size_mb:64,roundup_power2_divisions:[1:4,>:2]"])
+@pytest.mark.parametrize("conf", ["", "max_split_size_mb:64,roundup_power2_divisions:[1:4,>:2]",
+                                  "expandable_segments:True", "expandable_segments:True,roundup_power2_divisions:4"])
 def test_random_ops_keep_invariants(conf):
-    n = 50_000                                                # x2 settings = 100,000 checked operations
+    n = 50_000 if 'expandable' not in conf else 25_000     # 100,000 checked operations, and 50,000 with expandable segments
     rng = random.Random(hash(conf) & 0xffff)
     a = make(conf, capacity=1 << 30)
     sizes = [0, 1, 511, 512, 513, 4000, 70_000, MiB - 1, MiB, MiB + 1, 3 * MiB, 10 * MiB - 1, 10 * MiB,
@@ -481,7 +482,7 @@ def test_random_ops_keep_invariants(conf):
         a.check_invariants()
     for p, _ in live: a.free(p)
     a.empty_cache()
-    assert a.check_invariants() and a.memory_reserved() == 0 and not a.segments
+    assert a.check_invariants() and a.memory_reserved() == 0 and not a.segments and not a.expandable_segments_
     st = a.memory_stats()
     assert st['num_ooms'] == ooms and st['allocated_bytes.all.current'] == 0
     assert time.perf_counter() - t0 < 60

@@ -6,74 +6,135 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_replay.html.md"""
 
 # %% ../../nbs/07a_cuda_replay.ipynb #8d0aa090
 from __future__ import annotations
-import argparse, io, os, pickle, sys, types
+import argparse, gzip, io, json, os, pickle, struct, sys, types, zlib
 from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError, AllocatorConfig,
                                                format_size, memory_map_svg, BLOCK_COLORS, _esc, round_size, get_allocation_size, kSmallSize)
 
 # %% auto #0
-__all__ = ['TRACE_ACTIONS', 'SEGMENT_ACTIONS', 'MalformedSnapshotError', 'validate_snapshot', 'load_snapshot', 'plan_replay',
-           'conf_string', 'recorded_setup', 'replay', 'demo_snapshot', 'recorded_stats', 'compare', 'sparkline',
-           'format_report', 'timeline_svg', 'history_frames', 'history_slider', 'usable_conf', 'build_parser', 'main']
+__all__ = ['SEGMENT_ACTIONS', 'TRACE_ACTIONS', 'FIDELITY_FIGURES', 'MalformedSnapshotError', 'validate_snapshot', 'load_snapshot',
+           'load_metadata', 'plan_replay', 'conf_string', 'recorded_setup', 'replay', 'demo_snapshot', 'recorded_stats',
+           'fidelity', 'compare', 'sparkline', 'format_report', 'timeline_svg', 'history_frames', 'history_slider',
+           'usable_conf', 'build_parser', 'main']
 
 # %% ../../nbs/07a_cuda_replay.ipynb #508a6fc5
 class MalformedSnapshotError(ValueError):
     "The file or object is not a memory snapshot in torch's structure."
 
-class _PlainUnpickler(pickle.Unpickler):
+class _PlainUnpickler(pickle._Unpickler):
+    "Python's own unpickler, refusing every class and every memo index a pickler would not write."
+    dispatch = dict(pickle._Unpickler.dispatch)
     def find_class(self, module, name):
         raise MalformedSnapshotError(f"snapshot pickle refers to {module}.{name}; a memory snapshot holds only plain Python data")
+    def _memo_put(self, idx):
+        # Note [Memo indices]: picklers number memo entries 0, 1, 2, ...; a far index would only make a reader allocate
+        if not 0 <= idx <= len(self.memo):
+            raise MalformedSnapshotError(f"malformed memory snapshot: pickle memo index {idx} out of order")
+        self.memo[idx] = self.stack[-1]
+    def _put(self): self._memo_put(int(self.readline()[:-1]))
+    def _binput(self): self._memo_put(self.read(1)[0])
+    def _long_binput(self): self._memo_put(int.from_bytes(self.read(4), 'little'))
+    dispatch[pickle.PUT[0]], dispatch[pickle.BINPUT[0]], dispatch[pickle.LONG_BINPUT[0]] = _put, _binput, _long_binput
 
+SEGMENT_ACTIONS = ('segment_alloc', 'segment_free', 'segment_map', 'segment_unmap')
 TRACE_ACTIONS = ('alloc', 'free_requested', 'free_completed', 'segment_alloc', 'segment_free', 'segment_map',
-                 'segment_unmap', 'snapshot', 'oom', 'free', 'annotate')
+                 'segment_unmap', 'snapshot', 'oom', 'free', 'annotate', 'user_defined')
 
 def _check(cond, msg):
     if not cond: raise MalformedSnapshotError(f"malformed memory snapshot: {msg}")
 
 def _isint(v): return isinstance(v, int) and not isinstance(v, bool)
 
+def _check_settings(st):
+    _check(st is None or isinstance(st, dict), f"'allocator_settings' must be a dict, got {type(st).__name__}")
+    if st:
+        conf = st.get('PYTORCH_CUDA_ALLOC_CONF', '')
+        _check(conf is None or isinstance(conf, str), f"'PYTORCH_CUDA_ALLOC_CONF' must be a string, got {type(conf).__name__}")
+        for k in ('memory_fraction', 'total_memory'):
+            v = st.get(k)
+            _check(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0), f"'{k}' must be a non-negative number")
+
 def validate_snapshot(snap) -> dict:
     "Check `snap` has torch's snapshot structure; returns it or raises `MalformedSnapshotError`."
     _check(isinstance(snap, dict), f"expected a dict, got {type(snap).__name__}")
     _check('segments' in snap or 'device_traces' in snap, "neither 'segments' nor 'device_traces' present")
+    _check_settings(snap.get('allocator_settings'))
     segs = snap.setdefault('segments', [])
     _check(isinstance(segs, list), "'segments' must be a list")
+    seen = set()                    # Note [Shared objects]: each distinct object is checked once
     for i, s in enumerate(segs):
+        if id(s) in seen: continue
         _check(isinstance(s, dict), f"segment {i} is not a dict")
-        for k in ('address', 'total_size'): _check(_isint(s.get(k)), f"segment {i} has no integer '{k}'")
-        _check(isinstance(s.get('blocks', []), list), f"segment {i}: 'blocks' must be a list")
-        for j, b in enumerate(s.get('blocks', [])):
-            _check(isinstance(b, dict) and _isint(b.get('size')), f"segment {i} block {j} has no integer 'size'")
+        for k in ('address', 'total_size'): _check(_isint(s.get(k)) and s[k] >= 0, f"segment {i} has no non-negative integer '{k}'")
+        _check(_isint(s.get('stream', 0)), f"segment {i} has a non-integer 'stream'")
+        _check(_isint(s.get('device', 0)), f"segment {i} has a non-integer 'device'")
+        blocks = s.get('blocks', [])
+        _check(isinstance(blocks, list), f"segment {i}: 'blocks' must be a list")
+        if id(blocks) not in seen:
+            for j, b in enumerate(blocks):
+                if id(b) in seen: continue
+                _check(isinstance(b, dict) and _isint(b.get('size')) and b['size'] >= 0, f"segment {i} block {j} has no non-negative integer 'size'")
+                for k in ('address', 'requested_size'):
+                    _check(k not in b or (_isint(b[k]) and b[k] >= 0), f"segment {i} block {j} has a bad '{k}'")
+                _check(isinstance(b.get('state', ''), str), f"segment {i} block {j} has a non-string 'state'")
+                seen.add(id(b))
+            seen.add(id(blocks))
+        seen.add(id(s))
     traces = snap.setdefault('device_traces', [])
     _check(isinstance(traces, list) and all(isinstance(t, list) for t in traces), "'device_traces' must be a list of lists")
     for d, t in enumerate(traces):
+        if id(t) in seen: continue
         for i, e in enumerate(t):
+            if id(e) in seen: continue
             _check(isinstance(e, dict) and isinstance(e.get('action'), str), f"trace entry {i} of device {d} has no 'action'")
             a = e['action']
             _check(a in TRACE_ACTIONS, f"trace entry {i} of device {d} has unknown action {a!r}")
-            if a in ('alloc', 'free_requested', 'free_completed', 'free', 'segment_alloc', 'segment_free'):
+            if a in ('alloc', 'free_requested', 'free_completed', 'free') or a in SEGMENT_ACTIONS:
                 _check(_isint(e.get('addr')) and _isint(e.get('size')), f"trace entry {i} ({a}) of device {d} needs integer 'addr' and 'size'")
                 _check(e['size'] >= 0, f"trace entry {i} ({a}) of device {d} has a negative size")
-                _check(_isint(e.get('stream', 0)), f"trace entry {i} ({a}) of device {d} has a non-integer 'stream'")
+            elif a == 'oom':
+                _check(_isint(e.get('size')) and e['size'] >= 0, f"trace entry {i} (oom) of device {d} needs a non-negative integer 'size'")
+            _check(_isint(e.get('stream', 0)), f"trace entry {i} ({a}) of device {d} has a non-integer 'stream'")
+            seen.add(id(e))
+        seen.add(id(t))
     return snap
 
-def load_snapshot(src, # path, bytes, binary file, snapshot dict or a list of trace entries
+def _read_pickle(f):
+    head = f.peek(4)[:4] if hasattr(f, 'peek') else b''
+    if head[:2] == b'\x1f\x8b': f = gzip.GzipFile(fileobj=f)
+    elif head == b'PK\x03\x04':
+        raise MalformedSnapshotError("malformed memory snapshot: this is a zip archive (a torch.save file?), not a _dump_snapshot pickle")
+    return _PlainUnpickler(f).load()
+
+def load_snapshot(src, # path (.pickle or .pickle.gz), bytes, binary file, snapshot dict or a list of trace entries
                  ) -> dict:
-    "Read and check a memory snapshot (a `_dump_snapshot` pickle) without importing torch."
+    "Read and check a memory snapshot (a `_dump_snapshot` pickle, gzipped or not) without importing torch."
     if isinstance(src, list): src = {'segments': [], 'device_traces': [src]}
     if isinstance(src, dict): return validate_snapshot(src)
     try:
-        if isinstance(src, (bytes, bytearray)): data = _PlainUnpickler(io.BytesIO(src)).load()
-        elif hasattr(src, 'read'): data = _PlainUnpickler(src).load()
+        if isinstance(src, (bytes, bytearray)): data = _read_pickle(io.BufferedReader(io.BytesIO(src)))
+        elif hasattr(src, 'read'): data = _read_pickle(src if hasattr(src, 'peek') else io.BufferedReader(src))
         else:
-            with open(os.fspath(src), 'rb') as f: data = _PlainUnpickler(f).load()
+            with open(os.fspath(src), 'rb') as f: data = _read_pickle(f)
     except MalformedSnapshotError: raise
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError, AttributeError) as e:
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError, AttributeError,
+            gzip.BadGzipFile, zlib.error, RecursionError, struct.error) as e:
         raise MalformedSnapshotError(f"malformed memory snapshot: not a readable pickle ({type(e).__name__}: {e})") from None
     return validate_snapshot(data)
 
+def load_metadata(path, # a snapshot's path: NAME.pickle[.gz] -> NAME.json
+                 ) -> dict|None:
+    "The recording run's notes beside a snapshot file (settings, memory fraction, device memory, memory_stats), if present."
+    if not isinstance(path, (str, os.PathLike)): return None
+    p = os.fspath(path)
+    for ext in ('.gz', '.pickle', '.pkl'):
+        if p.endswith(ext): p = p[:-len(ext)]
+    try:
+        with open(p + '.json') as f: meta = json.load(f)
+    except (OSError, ValueError): return None
+    return meta if isinstance(meta, dict) else None
+
 # %% ../../nbs/07a_cuda_replay.ipynb #1b2d4631
 _FREE_ACTIONS = ('free_requested', 'free_completed', 'free')
-SEGMENT_ACTIONS = ('segment_alloc', 'segment_free', 'segment_map', 'segment_unmap')
 
 def _pick_device(snap, device):
     traces = snap['device_traces']
@@ -323,28 +384,66 @@ def demo_snapshot(steps:int=6, # training steps to record
 # %% ../../nbs/07a_cuda_replay.ipynb #f6baeee5
 def recorded_stats(trace, # snapshot (dict or path)
                    device:int|None=None, # default: the longest trace
+                   meta:dict|None=None, # NAME.json beside the snapshot: torch's own memory_stats() at the end
                   ) -> dict:
-    "Peak reserved and requested, segment allocs/frees and OOMs of the recorded run itself."
+    "Peak reserved and requested, segment allocs/frees and OOMs of the recorded run itself (torch's own counters where known)."
     snap = load_snapshot(trace)
     device, t = _pick_device(snap, device)
-    plan = plan_replay(snap, device)
+    prelude = _prelude(snap, device, t)
+    grow, shrink = ('segment_alloc', 'segment_map'), ('segment_free', 'segment_unmap')
     end_res = sum(s['total_size'] for s in snap['segments'] if s.get('device', device) == device)
-    res = end_res - sum(e['size'] for e in t if e['action'] == 'segment_alloc') + sum(e['size'] for e in t if e['action'] == 'segment_free')
-    req = sum(s for _, s, _ in plan['prelude'])
+    res = end_res - sum(e['size'] for e in t if e['action'] in grow) + sum(e['size'] for e in t if e['action'] in shrink)
+    req = sum(s for _, s, _ in prelude)
     peak_res, peak_req = res, req
-    live = {a: sz for a, sz, _ in plan['prelude']}
+    live = {a: sz for a, sz, _ in prelude}
     for e in t:
         act = e['action']
-        if act == 'segment_alloc': res += e['size']
-        elif act == 'segment_free': res -= e['size']
+        if act in grow: res += e['size']
+        elif act in shrink: res -= e['size']
         elif act == 'alloc': req += e['size']; live[e['addr']] = e['size']
         elif act in ('free_completed', 'free'): req -= live.pop(e['addr'], 0)
         peak_res, peak_req = max(peak_res, res), max(peak_req, req)
-    return {'conf': (snap.get('allocator_settings') or {}).get('PYTORCH_CUDA_ALLOC_CONF', ''),
-            'peak_reserved': peak_res if res >= 0 else None, 'peak_requested': peak_req,
-            'segment_allocs': sum(e['action'] == 'segment_alloc' for e in t),
-            'segment_frees': sum(e['action'] == 'segment_free' for e in t),
-            'num_ooms': sum(e['action'] == 'oom' for e in t)}
+    out = {'conf': (snap.get('allocator_settings') or {}).get('PYTORCH_CUDA_ALLOC_CONF', ''),
+           'peak_reserved': peak_res if res >= 0 else None, 'peak_requested': peak_req, 'peak_allocated': None,
+           'final_reserved': end_res, 'segment_allocs': sum(e['action'] in grow for e in t),
+           'segment_frees': sum(e['action'] in shrink for e in t), 'num_ooms': sum(e['action'] == 'oom' for e in t),
+           'num_alloc_retries': None, 'segment_events': [(e['action'], e['size']) for e in t if e['action'] in SEGMENT_ACTIONS]}
+    st = (meta or {}).get('memory_stats')
+    if isinstance(st, dict) and device == 0:           # the recording script's stats are device 0's
+        for k, key in (('peak_reserved', 'reserved_bytes.all.peak'), ('peak_allocated', 'allocated_bytes.all.peak'),
+                       ('peak_requested', 'requested_bytes.all.peak'), ('final_reserved', 'reserved_bytes.all.current'),
+                       ('segment_allocs', 'num_device_alloc'), ('segment_frees', 'num_device_free'),
+                       ('num_ooms', 'num_ooms'), ('num_alloc_retries', 'num_alloc_retries')):
+            if _isint(st.get(key)): out[k] = st[key]
+    out['num_device_alloc'], out['num_device_free'] = out['segment_allocs'], out['segment_frees']
+    return out
+
+FIDELITY_FIGURES = ('peak_reserved', 'peak_allocated', 'final_reserved', 'num_alloc_retries', 'num_ooms',
+                    'num_device_alloc', 'num_device_free')
+
+def _seg_label(ev): return f"{ev[0]} {format_size(ev[1])}"
+
+def fidelity(trace, # snapshot (dict or path)
+             meta:dict|None=None, # NAME.json beside the snapshot (settings, memory fraction, device memory, torch's stats)
+             result:dict|None=None, # a replay() of it under the recorded setup (made here if None)
+            ) -> dict:
+    "Compare a replay under the recorded setup with the recorded run: every figure, the segment events, the first divergence."
+    snap = load_snapshot(trace)
+    r = result if result is not None else replay(snap, meta=meta)
+    rec = recorded_stats(snap, r['device'], meta)
+    rows = [(f, rec.get(f), r[f], rec.get(f) is None or rec.get(f) == r[f]) for f in FIDELITY_FIGURES]
+    theirs, ours = rec['segment_events'], [(e['action'], e['size']) for e in r['segment_events']]
+    k = next((i for i, (x, y) in enumerate(zip(theirs, ours)) if x != y), None if len(theirs) == len(ours) else min(len(theirs), len(ours)))
+    rows.append(('segment events', len(theirs), len(ours), k is None))
+    why = None
+    if k is not None:
+        why = (f"segment event {k + 1}: torch {_seg_label(theirs[k]) if k < len(theirs) else '(none)'}, "
+               f"replay {_seg_label(ours[k]) if k < len(ours) else '(none)'}")
+    elif r['first_divergence'] is not None: why = f"trace entry {r['first_divergence'][0]}: {r['first_divergence'][1]}"
+    else:
+        bad = [f for f, _, _, ok in rows if not ok]
+        if bad: why = "figures differ: " + ", ".join(bad)
+    return {'rows': rows, 'exact': all(ok for *_, ok in rows) and why is None, 'first_divergence': why, 'result': r}
 
 # %% ../../nbs/07a_cuda_replay.ipynb #ab817986
 def compare(trace, confs:list, **kwargs) -> list:
