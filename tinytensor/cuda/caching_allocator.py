@@ -26,7 +26,7 @@ __all__ = ['kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinL
 class OutOfMemoryError(RuntimeError):
     "Raised when the allocator cannot find or create a block, like `torch.OutOfMemoryError`."
 
-from ..checks import TORCH_CHECK      # chapter 00's c10-style checks (standard library only)
+from ..checks import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED      # chapter 00's c10-style checks (standard library only)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #2d9cef31
 kMinBlockSize  = 512                # all sizes are rounded to at least 512 bytes
@@ -132,7 +132,7 @@ class AllocatorConfig:
             elif key == 'backend':
                 v = self._value(toks, i, key)
                 TORCH_CHECK(v in ('native', 'cudaMallocAsync'), "Unknown allocator backend, options are native and cudaMallocAsync, got ", v)
-                TORCH_CHECK(v == 'native', "backend:cudaMallocAsync is not supported by tinytensor's caching allocator")
+                TORCH_CHECK_NOT_IMPLEMENTED(v == 'native', "backend:cudaMallocAsync is not supported by tinytensor's caching allocator")
             else:
                 raise RuntimeError(f"Unrecognized CachingAllocator option: {key}")
             i += 1

@@ -473,14 +473,13 @@ def format_report(results:list, # replay() results
                  ) -> str:
     "Side-by-side table of replay results (and the recorded run), with reserved-memory sparklines."
     cols = ([('recorded', recorded)] if recorded else []) + [(r['conf'] or '(default)', r) for r in results]
-    rows = [('peak allocated', lambda r: _fmt_mib(r.get('peak_allocated'))),
+    def n(key): return lambda r: "-" if r.get(key) is None else str(r[key])
+    rows = [('peak allocated', lambda r: "cannot replay" if 'error' in r else _fmt_mib(r.get('peak_allocated'))),
             ('peak requested', lambda r: _fmt_mib(r.get('peak_requested'))),
             ('peak reserved', lambda r: _fmt_mib(r.get('peak_reserved'))),
             ('fragmentation @peak', lambda r: f"{100 * r['fragmentation']:.1f} %" if 'fragmentation' in r else "-"),
-            ('segment allocs', lambda r: str(r.get('segment_allocs', '-'))),
-            ('segment frees', lambda r: str(r.get('segment_frees', '-'))),
-            ('alloc retries', lambda r: str(r.get('num_alloc_retries', '-'))),
-            ('OOMs', lambda r: str(r.get('num_ooms', '-'))),
+            ('segment allocs', n('segment_allocs')), ('segment frees', n('segment_frees')),
+            ('alloc retries', n('num_alloc_retries')), ('OOMs', n('num_ooms')),
             ('final reserved', lambda r: _fmt_mib(r.get('final_reserved')))]
     table = [[''] + [c for c, _ in cols]] + [[name] + [f(r) for _, r in cols] for name, f in rows]
     ws = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
@@ -488,6 +487,8 @@ def format_report(results:list, # replay() results
     for k, row in enumerate(table):
         lines.append("  ".join(row[0].ljust(ws[0]) if i == 0 else row[i].rjust(ws[i]) for i in range(len(row))).rstrip())
         if k == 0: lines.append("-" * len(lines[0]))
+    lines += [f"{label}: cannot replay: {r['error']}" for label, r in cols if 'error' in r]
+    results = [r for r in results if 'error' not in r]
     top = max((r['peak_reserved'] for r in results), default=0)
     if results and top:
         lines += ["", f"reserved memory over the trace (full bar = {_fmt_mib(top)}):"]
@@ -604,53 +605,96 @@ def _with_option(base:str, key:str, value) -> str:
 def build_parser() -> argparse.ArgumentParser:
     "The argument parser of `tinytensor replay`."
     p = argparse.ArgumentParser(prog='tinytensor replay', description=
-        "Replay a torch.cuda.memory._dump_snapshot pickle through tinytensor's simulated caching allocator "
-        "under other settings and compare peak memory side by side (no GPU, no torch needed).")
-    p.add_argument('snapshot', help='snapshot pickle written by torch.cuda.memory._dump_snapshot')
-    p.add_argument('--max-split-size-mb', type=int, nargs='+', action='extend', default=[], metavar='N')
-    p.add_argument('--roundup-power2-divisions', nargs='+', action='extend', default=[], metavar='N|[..]')
-    p.add_argument('--garbage-collection-threshold', type=float, nargs='+', action='extend', default=[], metavar='F')
-    p.add_argument('--max-non-split-rounding-mb', type=int, nargs='+', action='extend', default=[], metavar='N')
-    p.add_argument('--conf', action='append', default=[], help='a whole PYTORCH_CUDA_ALLOC_CONF string (repeatable)')
+        "Replay a torch.cuda.memory._dump_snapshot pickle (.pickle or .pickle.gz) through tinytensor's simulated caching "
+        "allocator, first under the recorded settings (checked against torch's own figures), then under other settings, "
+        "side by side (no GPU, no torch needed). A NAME.json beside NAME.pickle[.gz] supplies the recorded memory fraction, "
+        "device memory and torch's memory_stats().")
+    p.add_argument('snapshot', help='snapshot pickle written by torch.cuda.memory._dump_snapshot (optionally gzipped)')
+    w = p.add_argument_group('what-if settings (each value adds a column: the baseline with that one setting changed)')
+    w.add_argument('--max-split-size-mb', type=int, nargs='+', action='extend', default=[], metavar='N',
+                   help='blocks of N MiB or more are never split (N >= 20)')
+    w.add_argument('--roundup-power2-divisions', nargs='+', action='extend', default=[], metavar='N|[..]',
+                   help='round requests up to N steps between powers of two, e.g. 4 or [256:1,>:8]')
+    w.add_argument('--garbage-collection-threshold', type=float, nargs='+', action='extend', default=[], metavar='F',
+                   help='free old cached blocks once reserved memory passes F of the allowed memory (0 < F < 1)')
+    w.add_argument('--max-non-split-rounding-mb', type=int, nargs='+', action='extend', default=[], metavar='N',
+                   help='an oversize request may take a cached block up to N MiB larger')
+    w.add_argument('--expandable-segments', action='store_true',
+                   help='map memory into one growing segment per stream and pool instead of cudaMalloc segments')
+    w.add_argument('--conf', action='append', default=[], help='a whole PYTORCH_CUDA_ALLOC_CONF string (repeatable)')
     p.add_argument('--base-conf', default=None, help="baseline settings (default: the snapshot's own)")
     p.add_argument('--device', type=int, default=None, help='device trace to replay (default: the longest)')
-    p.add_argument('--capacity', type=_parse_bytes, default=80 << 30, help='simulated device memory, e.g. 80GiB (default)')
-    p.add_argument('--memory-fraction', type=float, default=None, help='like torch.cuda.set_per_process_memory_fraction')
+    p.add_argument('--capacity', type=_parse_bytes, default=None, help='simulated device memory, e.g. 80GiB (default: the recorded device\'s, else 80GiB)')
+    p.add_argument('--memory-fraction', type=float, default=None, help='like torch.cuda.set_per_process_memory_fraction (default: the recorded one)')
     p.add_argument('--width', type=int, default=60, help='sparkline width')
     p.add_argument('--svg', default=None, help='also write the reserved/allocated timeline as SVG to this path')
     return p
 
+def _replay_column(snap, conf, **kw):
+    "One column of the comparison: a replay, or the reason this setting cannot be replayed."
+    try: return replay(snap, conf, **kw)
+    except NotImplementedError as e: return {'conf': conf, 'error': str(e)}
+
+def _fidelity_line(snap, meta, r0) -> str:
+    f = fidelity(snap, meta, r0)
+    n = sum(1 for row in f['rows'][:-1] if row[1] is not None)
+    if f['exact']: return f"replay under the recorded settings: exact ({n} figures and {f['rows'][-1][1]} segment events match torch's)"
+    return f"replay under the recorded settings: not exact, first divergence at {f['first_divergence']}"
+
 def main(argv:list|None=None) -> int:
-    "`tinytensor replay SNAPSHOT [options]`: print the side-by-side report; 0 on success, 2 on bad input."
+    "`tinytensor replay SNAPSHOT [options]`: print the side-by-side report; 0 on success, 2 on bad input, 1 on other failures."
     p = build_parser()
     try: args = p.parse_args(sys.argv[1:] if argv is None else list(argv))
-    except SystemExit as e: return 0 if e.code == 0 else 2
+    except SystemExit as e: return 0 if e.code in (0, None) else 2
     try:
+        if args.svg and not os.path.isdir(os.path.dirname(os.path.abspath(args.svg))):
+            raise FileNotFoundError(f"cannot write {args.svg}: folder {os.path.dirname(os.path.abspath(args.svg))} does not exist")
         snap = load_snapshot(args.snapshot)
-        recorded_conf = (snap.get('allocator_settings') or {}).get('PYTORCH_CUDA_ALLOC_CONF', '') or ''
+        meta = load_metadata(args.snapshot)
+        rec_setup = recorded_setup(snap, meta)
+        recorded_conf = rec_setup['conf']
         base = usable_conf(recorded_conf) if args.base_conf is None else args.base_conf
         confs = [base]
         for key, vals in (('max_split_size_mb', args.max_split_size_mb), ('roundup_power2_divisions', args.roundup_power2_divisions),
                           ('garbage_collection_threshold', args.garbage_collection_threshold),
-                          ('max_non_split_rounding_mb', args.max_non_split_rounding_mb)):
+                          ('max_non_split_rounding_mb', args.max_non_split_rounding_mb),
+                          ('expandable_segments', ['True'] if args.expandable_segments else [])):
             confs += [_with_option(base, key, v) for v in vals]
         confs += args.conf
-        for c in confs: AllocatorConfig(c)            # reject bad settings before replaying anything
-        kw = dict(device=args.device, capacity=args.capacity, memory_fraction=args.memory_fraction)
-        results = [replay(snap, c, **kw) for c in confs]
-        rec = recorded_stats(snap, results[0]['device'])
+        for c in confs:                                # reject malformed settings before replaying anything
+            try: AllocatorConfig(c)
+            except NotImplementedError: pass           # valid, but not replayable: reported in its column
+        capacity = args.capacity if args.capacity is not None else (rec_setup['capacity'] or 80 << 30)
+        frac = args.memory_fraction if args.memory_fraction is not None else rec_setup['memory_fraction']
+        kw = dict(device=args.device, capacity=capacity, memory_fraction=frac, meta=meta)
+        results = [_replay_column(snap, c, **kw) for c in confs]
+        ok = [r for r in results if 'error' not in r]
+        dev = ok[0]['device'] if ok else _pick_device(snap, args.device)[0]
+        rec = recorded_stats(snap, dev, meta)
+        exact = None
+        if 'error' not in results[0] and args.base_conf is None and args.capacity is None and args.memory_fraction is None:
+            exact = _fidelity_line(snap, meta, results[0])
+        r0 = ok[0] if ok else None
+        steps, prelude = (r0['steps'], r0['prelude']) if r0 else (0, 0)
+        limit = f"capacity {format_size(capacity)}" + (f", memory fraction {frac:g} ({format_size(int(frac * capacity))} allowed)" if frac is not None else "")
+        print(f"replayed {steps} trace operations of device {dev} from {args.snapshot}"
+              f" ({prelude} allocations live before the trace began; {limit})")
+        if recorded_conf: print(f"recorded with PYTORCH_CUDA_ALLOC_CONF={recorded_conf}")
+        print(format_report(results, recorded=rec, width=args.width))
+        if exact: print(exact)
+        if any(r.get('skipped') for r in ok): print(f"note: {ok[0]['skipped']} trace entries did not match a live allocation and were skipped")
+        if args.svg:
+            with open(args.svg, 'w') as f: f.write(timeline_svg(ok))
+            print(f"timeline written to {args.svg}")
+    except BrokenPipeError: raise
+    except MemoryError:
+        print("tinytensor replay: error: out of memory while reading or replaying the snapshot", file=sys.stderr); return 1
     except (OSError, ValueError, RuntimeError, TypeError) as e:
         print(f"tinytensor replay: error: {e}", file=sys.stderr)
         return 2
-    r0 = results[0]
-    print(f"replayed {r0['steps']} alloc/free operations of device {r0['device']} from {args.snapshot}"
-          f" ({r0['prelude']} allocations live before the trace began; capacity {format_size(args.capacity)})")
-    if recorded_conf: print(f"recorded with PYTORCH_CUDA_ALLOC_CONF={recorded_conf}")
-    print(format_report(results, recorded=rec, width=args.width))
-    if any(r['skipped'] for r in results): print(f"note: {r0['skipped']} trace entries did not match a live allocation and were skipped")
-    if args.svg:
-        with open(args.svg, 'w') as f: f.write(timeline_svg(results))
-        print(f"timeline written to {args.svg}")
+    except Exception as e:                            # never a traceback: one line saying what went wrong
+        print(f"tinytensor replay: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
     return 0
 
 # %% ../../nbs/07a_cuda_replay.ipynb #111d30d5
