@@ -12,9 +12,9 @@ from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, OutOfM
 
 # %% auto #0
 __all__ = ['SEGMENT_ACTIONS', 'TRACE_ACTIONS', 'FIDELITY_FIGURES', 'MalformedSnapshotError', 'validate_snapshot', 'load_snapshot',
-           'load_metadata', 'plan_replay', 'conf_string', 'recorded_setup', 'replay', 'demo_snapshot', 'recorded_stats',
-           'fidelity', 'compare', 'sparkline', 'format_report', 'timeline_svg', 'history_frames', 'history_slider',
-           'usable_conf', 'build_parser', 'main']
+           'load_metadata', 'plan_replay', 'conf_string', 'usable_conf', 'recorded_setup', 'replay', 'demo_snapshot',
+           'recorded_stats', 'fidelity', 'compare', 'sparkline', 'format_report', 'timeline_svg', 'history_frames',
+           'history_slider', 'build_parser', 'main']
 
 # %% ../../nbs/07a_cuda_replay.ipynb #508a6fc5
 class MalformedSnapshotError(ValueError):
@@ -208,6 +208,32 @@ def conf_string(conf) -> str:
     if isinstance(conf, dict): return ",".join(f"{k}:{v}" for k, v in conf.items())
     if isinstance(conf, str): return conf
     raise TypeError(f"settings must be a string or a dict, got {type(conf).__name__}")
+
+def usable_conf(conf:str) -> str:
+    "A recorded conf string minus options that do not change what the simulator does (backend, pinned memory, locking)."
+    parts, depth, cur = [], 0, ''
+    for ch in conf or '':
+        if ch == '[': depth += 1
+        elif ch == ']': depth -= 1
+        if ch == ',' and depth == 0: parts.append(cur); cur = ''
+        else: cur += ch
+    parts.append(cur)
+    keep = [p for p in parts if p.strip() and p.split(':')[0].strip() not in
+            ('backend', 'pinned_use_cuda_host_register', 'pinned_num_register_threads', 'pinned_use_background_threads', 'release_lock_on_cudamalloc')]
+    return ",".join(p.strip() for p in keep)
+
+def _with_option(base:str, key:str, value) -> str:
+    "`base` settings with `key` set to `value` (replacing any earlier value)."
+    # roundup lists contain commas: split only at depth 0
+    parts, depth, cur = [], 0, ''
+    for ch in usable_conf(base):
+        if ch == '[': depth += 1
+        elif ch == ']': depth -= 1
+        if ch == ',' and depth == 0: parts.append(cur); cur = ''
+        else: cur += ch
+    parts.append(cur)
+    kept = [p for p in parts if p and p.split(':')[0].strip() != key]
+    return ",".join(kept + [f"{key}:{value}"])
 
 def recorded_setup(snap:dict, # a validated snapshot
                    meta:dict|None=None, # what the recording run noted (a NAME.json beside the snapshot)
@@ -563,19 +589,6 @@ def history_slider(trace, conf=None, max_steps:int=500, width:int=640):
     s.observe(show, names='value')
     return W.VBox([s, out])
 
-def usable_conf(conf:str) -> str:
-    "A recorded conf string minus options that do not change what the simulator does (backend, pinned memory, locking)."
-    parts, depth, cur = [], 0, ''
-    for ch in conf or '':
-        if ch == '[': depth += 1
-        elif ch == ']': depth -= 1
-        if ch == ',' and depth == 0: parts.append(cur); cur = ''
-        else: cur += ch
-    parts.append(cur)
-    keep = [p for p in parts if p.strip() and p.split(':')[0].strip() not in
-            ('backend', 'pinned_use_cuda_host_register', 'pinned_num_register_threads', 'pinned_use_background_threads', 'release_lock_on_cudamalloc')]
-    return ",".join(p.strip() for p in keep)
-
 # %% ../../nbs/07a_cuda_replay.ipynb #517ec0ed
 def _parse_bytes(s:str) -> int:
     units = {'': 1, 'b': 1, 'k': 1 << 10, 'kb': 10**3, 'kib': 1 << 10, 'm': 1 << 20, 'mb': 10**6, 'mib': 1 << 20,
@@ -588,19 +601,6 @@ def _parse_bytes(s:str) -> int:
     except ValueError: raise argparse.ArgumentTypeError(f"bad size {s!r}") from None
     if v <= 0: raise argparse.ArgumentTypeError(f"size must be positive, got {s!r}")
     return int(v * units[unit])
-
-def _with_option(base:str, key:str, value) -> str:
-    "`base` settings with `key` set to `value` (replacing any earlier value)."
-    # roundup lists contain commas: split only at depth 0
-    parts, depth, cur = [], 0, ''
-    for ch in usable_conf(base):
-        if ch == '[': depth += 1
-        elif ch == ']': depth -= 1
-        if ch == ',' and depth == 0: parts.append(cur); cur = ''
-        else: cur += ch
-    parts.append(cur)
-    kept = [p for p in parts if p and p.split(':')[0].strip() != key]
-    return ",".join(kept + [f"{key}:{value}"])
 
 def build_parser() -> argparse.ArgumentParser:
     "The argument parser of `tinytensor replay`."
