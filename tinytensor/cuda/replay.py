@@ -81,20 +81,19 @@ def validate_snapshot(snap) -> dict:
         seen.add(id(s))
     traces = snap.setdefault('device_traces', [])
     _check(isinstance(traces, list) and all(isinstance(t, list) for t in traces), "'device_traces' must be a list of lists")
+    addr_actions, known = frozenset(('alloc', 'free_requested', 'free_completed', 'free') + SEGMENT_ACTIONS), frozenset(TRACE_ACTIONS)
     for d, t in enumerate(traces):
         if id(t) in seen: continue
         for i, e in enumerate(t):
-            if id(e) in seen: continue
-            _check(isinstance(e, dict) and isinstance(e.get('action'), str), f"trace entry {i} of device {d} has no 'action'")
-            a = e['action']
-            _check(a in TRACE_ACTIONS, f"trace entry {i} of device {d} has unknown action {a!r}")
-            if a in ('alloc', 'free_requested', 'free_completed', 'free') or a in SEGMENT_ACTIONS:
-                _check(_isint(e.get('addr')) and _isint(e.get('size')), f"trace entry {i} ({a}) of device {d} needs integer 'addr' and 'size'")
-                _check(e['size'] >= 0, f"trace entry {i} ({a}) of device {d} has a negative size")
+            if type(e) is not dict or type(a := e.get('action')) is not str: _check(False, f"trace entry {i} of device {d} has no 'action'")
+            if a in addr_actions:
+                if type(e.get('addr')) is not int or type(size := e.get('size')) is not int:
+                    _check(False, f"trace entry {i} ({a}) of device {d} needs integer 'addr' and 'size'")
+                _check(size >= 0, f"trace entry {i} ({a}) of device {d} has a negative size")
             elif a == 'oom':
-                _check(_isint(e.get('size')) and e['size'] >= 0, f"trace entry {i} (oom) of device {d} needs a non-negative integer 'size'")
-            _check(_isint(e.get('stream', 0)), f"trace entry {i} ({a}) of device {d} has a non-integer 'stream'")
-            seen.add(id(e))
+                _check(type(size := e.get('size')) is int and size >= 0, f"trace entry {i} (oom) of device {d} needs a non-negative integer 'size'")
+            else: _check(a in known, f"trace entry {i} of device {d} has unknown action {a!r}")
+            if type(e.get('stream', 0)) is not int: _check(False, f"trace entry {i} ({a}) of device {d} has a non-integer 'stream'")
         seen.add(id(t))
     return snap
 
