@@ -1,6 +1,6 @@
 """Chapter 07: the CUDA caching allocator, checked against layouts derived by hand from PyTorch's rules
 (c10/cuda/CUDACachingAllocator.cpp) and against torch's own Python helpers where they run without a GPU."""
-import pickle, random, time
+import pickle, random, time, zlib
 import pytest
 
 from tinytensor.cuda.caching_allocator import (
@@ -461,7 +461,7 @@ def test_module_wrappers(monkeypatch, tmp_path):
                                   "expandable_segments:True", "expandable_segments:True,roundup_power2_divisions:4"])
 def test_random_ops_keep_invariants(conf):
     n = 50_000 if 'expandable' not in conf else 25_000     # 100,000 checked operations, and 50,000 with expandable segments
-    rng = random.Random(hash(conf) & 0xffff)
+    rng = random.Random(zlib.crc32(conf.encode()))          # the same operations on every run
     a = make(conf, capacity=1 << 30)
     sizes = [0, 1, 511, 512, 513, 4000, 70_000, MiB - 1, MiB, MiB + 1, 3 * MiB, 10 * MiB - 1, 10 * MiB,
              20 * MiB, 20 * MiB + 1, 40 * MiB, 70 * MiB, 130 * MiB]
@@ -482,7 +482,9 @@ def test_random_ops_keep_invariants(conf):
         a.check_invariants()
     for p, _ in live: a.free(p)
     a.empty_cache()
-    assert a.check_invariants() and a.memory_reserved() == 0 and not a.segments and not a.expandable_segments_
+    assert a.check_invariants() and a.memory_reserved() == 0 and not a.segments
+    # an expandable segment whose first mapping ran out of memory keeps its (empty) address range, as in torch
+    assert all(es.mapped_bytes() == 0 for es in a.expandable_segments_)
     st = a.memory_stats()
     assert st['num_ooms'] == ooms and st['allocated_bytes.all.current'] == 0
     assert time.perf_counter() - t0 < 60
