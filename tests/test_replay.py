@@ -231,6 +231,7 @@ def test_pictures_and_helpers():
     (lambda s: s['segments'][0]['blocks'][0].update(requested_size='5'), "bad 'requested_size'"),
     (lambda s: s['segments'][0].update(stream='7'), "non-integer 'stream'"),
     (lambda s: s['device_traces'][0][3].update(stream='7'), "non-integer 'stream'"),
+    (lambda s: s['device_traces'][0][4].update(stream=-1), "non-integer 'stream' or a negative one"),
     (lambda s: s['segments'][0].update(total_size=-1), "non-negative integer 'total_size'"),
     (lambda s: s['segments'][0]['blocks'][0].update(size=-512), "non-negative integer 'size'"),
     (lambda s: s['device_traces'][0].append(ev('oom', 0, 'big')), "oom"),
@@ -294,6 +295,17 @@ def test_cli_never_prints_a_traceback(snap_path, tmp_path, monkeypatch):
     monkeypatch.setattr(R, 'load_snapshot', boom)
     rc, out, err = run_main([snap_path])
     assert rc == 1 and 'out of memory' in err and len(err.strip().splitlines()) == 1
+
+
+def test_expandable_needs_a_mapping_backend():
+    class NoVM:                                   # like CupyBackend: cudaMalloc only, no virtual memory mapping
+        def __init__(self): self.b = SimulatedBackend()
+        def __getattr__(self, name):
+            if name in ('reserve', 'map', 'unmap', 'release'): raise AttributeError(name)
+            return getattr(self.b, name)
+    with pytest.raises(RuntimeError, match="reserve and map virtual memory"):
+        DeviceCachingAllocator(NoVM(), conf="expandable_segments:True")
+    assert DeviceCachingAllocator(NoVM(), conf="expandable_segments:False").malloc(512)
 
 
 def test_cli_columns_help_and_recorded_fraction(snap_path, tmp_path):

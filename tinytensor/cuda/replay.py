@@ -65,7 +65,7 @@ def validate_snapshot(snap) -> dict:
         if id(s) in seen: continue
         _check(isinstance(s, dict), f"segment {i} is not a dict")
         for k in ('address', 'total_size'): _check(_isint(s.get(k)) and s[k] >= 0, f"segment {i} has no non-negative integer '{k}'")
-        _check(_isint(s.get('stream', 0)), f"segment {i} has a non-integer 'stream'")
+        _check(_isint(s.get('stream', 0)) and s.get('stream', 0) >= 0, f"segment {i} has a non-integer 'stream' or a negative one")
         _check(_isint(s.get('device', 0)), f"segment {i} has a non-integer 'device'")
         blocks = s.get('blocks', [])
         _check(isinstance(blocks, list), f"segment {i}: 'blocks' must be a list")
@@ -93,7 +93,7 @@ def validate_snapshot(snap) -> dict:
             elif a == 'oom':
                 _check(type(size := e.get('size')) is int and size >= 0, f"trace entry {i} (oom) of device {d} needs a non-negative integer 'size'")
             else: _check(a in known, f"trace entry {i} of device {d} has unknown action {a!r}")
-            if type(e.get('stream', 0)) is not int: _check(False, f"trace entry {i} ({a}) of device {d} has a non-integer 'stream'")
+            if type(st := e.get('stream', 0)) is not int or st < 0: _check(False, f"trace entry {i} ({a}) of device {d} has a non-integer 'stream' or a negative one")
         seen.add(id(t))
     return snap
 
