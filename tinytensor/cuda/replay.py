@@ -163,8 +163,15 @@ def plan_replay(snap:dict, # a validated snapshot
     device, trace = _pick_device(snap, device)
     program, where, n, nseg = [], [], len(trace), 0
     i = 0
+    # Note [Reading a trace]
+    # ~~~~~~~~~~~~~~~~~~~~~~
+    # torch records trace entries while a call holds the allocator lock, so the entries of one call are contiguous
+    # and end with the call's own entry: `alloc` or `oom` for malloc, `free_requested` for free. Everything between
+    # two such entries (segment_alloc/free/map/unmap, free_completed of deferred frees) belongs to the call that
+    # ends the run, or, if a free ends it or nothing does, to an `empty_cache` or a completion polled in between.
+    # `nxt` is the malloc ending the run, if any: replaying decides with it whether a completion or a released
+    # segment was that malloc's own doing (see Notes [Deferred frees] and [Inferring empty_cache]).
     while i < n:
-        # Note [Reading a trace]: a run of entries between two calls belongs to the call that ends it
         j = i
         while j < n and trace[j]['action'] not in ('alloc', 'oom', 'free_requested', 'free'): j += 1
         end = trace[j] if j < n else None
@@ -338,7 +345,16 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
         elif kind == 'free_deferred':
             p = addr_map.pop(op[1], 0)
             if p:
-                a.record_stream(p, next_stream)        # Note [Deferred frees]: one private stream per deferred free
+                # Note [Deferred frees]
+                # ~~~~~~~~~~~~~~~~~~~~~
+                # A free whose free_completed comes later was used on other streams: torch recorded an event per stream
+                # and freed the block once `process_events` (at a malloc, or a free in newer torch) saw them done, or when
+                # a retry or `empty_cache` synchronized. The trace shows when, so each such block gets a use on a private
+                # stream (no head-of-line blocking between them) whose event is marked done where the trace completes it.
+                # A completion inside a malloc's run that comes after a segment_free was the retry's synchronize (mode 1)
+                # and is left to our retry; one before such a segment_free (mode 2) was the retry's only if every pending
+                # event completes there and the malloc would really retry (`_would_retry`).
+                a.record_stream(p, next_stream)
                 free(p)
                 events[op[1]] = a.cuda_events[next_stream][-1][0]
                 next_stream -= 1
@@ -360,7 +376,13 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
                 if diverged is None: diverged = (where[k], f"torch ran out of memory for {op[1]} bytes; the replay did not")
         else:                                                    # a segment the recorded run gave back
             if op[1] >= a.num_device_alloc + a.num_device_free and (op[2] is None or not _would_release(a, *op[2])):
-                a.empty_cache()                                  # Note [Inferring empty_cache]
+                # Note [Inferring empty_cache]
+                # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+                # A trace has no entry for torch.cuda.empty_cache(), only its effect: segment_free/segment_unmap of every
+                # whole cached segment. When the trace gives back a segment that we have not (our count of cudaFree/unmap
+                # calls is behind) and the call ending the run is not a malloc that would itself release memory (garbage
+                # collection or a retry, `_would_release`), the program emptied the cache here: so do we.
+                a.empty_cache()
         r = res_b[0]
         if r > peak_res: peak_res, alloc_at_peak = r, alloc_b[0]
         timeline.append((step[0], alloc_b[0], r))
