@@ -176,8 +176,8 @@ def plan_replay(snap:dict, # a validated snapshot
         while j < n and trace[j]['action'] not in ('alloc', 'oom', 'free_requested', 'free'): j += 1
         end = trace[j] if j < n else None
         nxt = (end['size'], end.get('stream', 0)) if end is not None and end['action'] in ('alloc', 'oom') else None
-        seen_release = any(trace[k]['action'] in ('segment_free', 'segment_unmap') for k in range(i, j))
-        released, later = False, sum(trace[k]['action'] == 'free_completed' for k in range(i, j))
+        seen_release = j > i and any(trace[k]['action'] in ('segment_free', 'segment_unmap') for k in range(i, j))
+        released, later = False, (sum(trace[k]['action'] == 'free_completed' for k in range(i, j)) if j > i else 0)
         for k in range(i, j):
             e = trace[k]; a = e['action']
             if a in SEGMENT_ACTIONS:
@@ -289,6 +289,11 @@ def _would_release(a, size, stream) -> bool:
     return a.backend.mem_get_info()[0] < (rs if cfg.expandable_segments else alloc_size)
 
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fbb
+class _ReplayAllocator(DeviceCachingAllocator):
+    "The allocator a replay drives: its history keeps only segment events (the replay counts everything else itself)."
+    def _record(self, action, addr, size, stream):
+        if action in SEGMENT_ACTIONS: DeviceCachingAllocator._record(self, action, addr, size, stream)
+
 def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace entries
            conf=None, # settings: "max_split_size_mb:256,..." or {"max_split_size_mb": 256}; None: the recorded ones
            device:int|None=None, # device whose trace to replay (default: the longest)
@@ -310,8 +315,8 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
     trace_entries = _pick_device(snap, plan['device'])[1]
     segs, bases = _recorded_addresses(trace_entries, capacity)
     step = [0]
-    a = DeviceCachingAllocator(SimulatedBackend(capacity=capacity, addresses=segs, va_addresses=bases), conf=cfg,
-                               device=plan['device'], clock=lambda: step[0])
+    a = _ReplayAllocator(SimulatedBackend(capacity=capacity, addresses=segs, va_addresses=bases), conf=cfg,
+                         device=plan['device'], clock=lambda: step[0])
     if memory_fraction is None and cfg.garbage_collection_threshold > 0: memory_fraction = 1.0
     if memory_fraction is not None: a.set_per_process_memory_fraction(memory_fraction)
     a.record_memory_history('all')
