@@ -583,7 +583,7 @@ def timeline_svg(results, # a replay() result or a list of them
     y = T + ph + 32
     for i, r in enumerate(results):
         col = _PALETTE[i % len(_PALETTE)]
-        pts = _downsample(r['timeline'], 2 * pw)
+        pts = _downsample(r['timeline'], int(2 * pw))
         for j, dash in ((2, None), (1, '4 3')):
             c.polyline([(X(p[0]), Y(p[j])) for p in pts], fill='none', stroke=col, stroke_width=1.5, stroke_dasharray=dash)
         c.rect(L, y - 9, 10, 10, fill=col)
