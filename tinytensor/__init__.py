@@ -17,6 +17,7 @@ from . import testing
 from .views import *
 from .view_pictures import *
 from .more_views import *
+from .indexing import *
 from . import cuda
 from .serialization import save, load
 from . import safetensors

@@ -529,8 +529,9 @@ def relu(input) -> Tensor:
     TORCH_CHECK(input.dtype is not _dt.bool, "Boolean inputs not supported for relu")
     return clamp_min(input, 0)
 
-def where(condition, input, other, *, out=None) -> Tensor:
-    "Elementwise `input if condition else other`, as `torch.where(cond, x, y)`."
+def where(condition, input=None, other=None, *, out=None) -> Tensor:
+    "Elementwise `input if condition else other`, as `torch.where(cond, x, y)`; `where(cond)` is `cond.nonzero(as_tuple=True)`."
+    if input is None and other is None and out is None and isinstance(condition, Tensor): return condition.nonzero(as_tuple=True)
     TORCH_CHECK_TYPE(isinstance(condition, Tensor), "where(): argument 'condition' (position 1) must be Tensor, not ", type(condition).__name__)
     x, y = _operand(input, 'input'), _operand(other)
     rt = result_type(x, y)

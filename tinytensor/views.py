@@ -13,7 +13,7 @@ __all__ = ['compute_storage_nbytes', 'infer_size', 'compute_stride', 'IndexingHo
 import builtins, operator, warnings, math
 import numpy as np
 from fastcore.basics import patch
-from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, wrap_dim
+from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED, wrap_dim
 from .intrusive_ptr import intrusive_ptr
 from .storage import lazy_clone_storage, clone_storage
 from . import dtypes as _dt
@@ -547,14 +547,22 @@ def __setitem__(self:Tensor, idx, value):
     ti = type(idx)
     if ti is not int and ti is not slice and _is_advanced(idx): return IndexingHooks.setitem(self, idx, value)
     dst = self[idx]
-    if not isinstance(value, Tensor): value = _scalar_tensor(value, dst)
+    _copy_to(dst, value if isinstance(value, Tensor) else _scalar_tensor(value, dst))
+
+def _copy_to(dst:Tensor, value:Tensor):
+    "`copy_to` in `TensorIndexing.h`: drop `value`'s leading size-1 dims, then copy it (broadcast) into `dst`."
     dsz, vsz = dst._impl.sizes_and_strides_.sizes, value._impl.sizes_and_strides_.sizes
     if dsz == vsz: dst.copy_(value); return
     if not vsz: dst.fill_(value); return
+    value = _slice_prefix_1s(value)
+    dst.copy_(value.expand(dsz))
+
+def _slice_prefix_1s(value:Tensor) -> Tensor:
+    "`value` without its leading size-1 dims (`slicePrefix1sSize`), so `t[0] = ones(1, 3)` fits a `(3,)` target."
+    vsz = value._impl.sizes_and_strides_.sizes
     k = 0
     while k < len(vsz) and vsz[k] == 1: k += 1
-    if k: value = value.view(vsz[k:])
-    dst.copy_(value.expand(dsz))
+    return value.view(vsz[k:]) if k else value
 
 def _is_advanced(idx) -> bool:
     "Whether an index holds a tensor, a sequence or a bool (advanced indexing)."
