@@ -535,17 +535,20 @@ class IndexingHooks:
     getitem = None                 # (tensor, index tuple) -> Tensor: ATen's `index`, a copy
     setitem = None                 # (tensor, index tuple, value) -> None: ATen's `index_put_`
 
+Tensor._indexing_hooks = IndexingHooks     # reached through the class, so a re-run of this cell keeps one table
+
 def _advanced_getitem(self:Tensor, idx):
     "Hand an index with tensors, lists or bools to the advanced-indexing hook."
-    TORCH_CHECK_NOT_IMPLEMENTED(IndexingHooks.getitem is not None, "advanced indexing needs tinytensor.indexing")
-    return IndexingHooks.getitem(self, idx)
+    hooks = Tensor._indexing_hooks
+    TORCH_CHECK_NOT_IMPLEMENTED(hooks.getitem is not None, "advanced indexing needs tinytensor.indexing")
+    return hooks.getitem(self, idx)
 
 # %% ../nbs/05a_views.ipynb #c33c772b
 @patch
 def __setitem__(self:Tensor, idx, value):
     "Write `value` (number or broadcastable tensor) into `self[idx]` (basic indices: through the view)."
     ti = type(idx)
-    if ti is not int and ti is not slice and _is_advanced(idx): return IndexingHooks.setitem(self, idx, value)
+    if ti is not int and ti is not slice and _is_advanced(idx): return Tensor._indexing_hooks.setitem(self, idx, value)
     dst = self[idx]
     _copy_to(dst, value if isinstance(value, Tensor) else _scalar_tensor(value, dst))
 
