@@ -9,7 +9,7 @@ __all__ = ['apply_slicing', 'expand_tensors', 'has_contiguous_subspace', 'transp
            'index_placement_html', 'index_select', 'gather', 'scatter', 'scatter_add', 'take', 'masked_fill',
            'masked_select', 'nonzero', 'index_put_', 'index_put']
 
-# %% ../nbs/05d_indexing.ipynb #6326ca6b
+# %% ../nbs/05d_indexing.ipynb #7024021e
 import builtins, operator, warnings
 import numpy as np
 from fastcore.basics import patch
@@ -21,7 +21,7 @@ from .views import (_index_type_error, _slice_args, _slice, _int, _broadcast_pai
                               _slice_prefix_1s, _scalar_tensor, _assert_no_partial_overlap)
 from .tensor_iterator import TensorIteratorConfig
 
-# %% ../nbs/05d_indexing.ipynb #5211d9c5
+# %% ../nbs/05d_indexing.ipynb #dacf613f
 def _index_tuple(idx) -> tuple:
     "The index as a tuple of items, reading short lists of slices/tensors/sequences as tuples (`treatSequenceAsTuple`)."
     if type(idx) is tuple: return idx
@@ -37,7 +37,7 @@ def _index_from_data(data) -> Tensor:
     t = tensor(data)
     return t if t.dtype in (_dt.bool, _dt.uint8) else tensor(data, dtype=_dt.int64)
 
-# %% ../nbs/05d_indexing.ipynb #b4ffc132
+# %% ../nbs/05d_indexing.ipynb #a73cfa2f
 _INDEX_DTYPES = (_dt.int64, _dt.int32, _dt.uint8, _dt.bool)
 
 def _is_mask(t:Tensor) -> bool: return t.dtype is _dt.bool or t.dtype is _dt.uint8
@@ -84,7 +84,7 @@ def _aten_indices(recorded) -> list:
         d = dim + (t.dim() if _is_mask(t) else 1)
     return out
 
-# %% ../nbs/05d_indexing.ipynb #450fc828
+# %% ../nbs/05d_indexing.ipynb #ca60011b
 def _check_index_types(indices):
     "`checkIndexTensorTypes`: index tensors must be int64, int32, uint8 or bool."
     for t in indices:
@@ -117,7 +117,7 @@ def transpose_to_front(self:Tensor, indices:list) -> tuple:
     dims = [i for i, t in enumerate(indices) if t is not None] + [i for i, t in enumerate(indices) if t is None]
     return self.permute(dims), [indices[i] for i in dims]
 
-# %% ../nbs/05d_indexing.ipynb #e7a04db4
+# %% ../nbs/05d_indexing.ipynb #30fd173b
 def _index_values_check(indices:list, sizes:list):
     "Index values must lie in [-size, size) of their dim (`index ... is out of bounds for dimension ... with size ...`)."
     for k, (t, size) in enumerate(zip(indices, sizes)):
@@ -172,7 +172,7 @@ def index(self:Tensor, indices:list) -> Tensor:
     if out.numel() and not out.is_meta: _np_write(out)[...] = _np_read(self)[_np_index(self, indices)]
     return out
 
-# %% ../nbs/05d_indexing.ipynb #10b630d6
+# %% ../nbs/05d_indexing.ipynb #35b3da91
 def index_placement_html(shape:tuple, # the indexed tensor's shape
                          indexed:tuple, # which dims get an index tensor
                          index_shape:tuple) -> str: # the broadcast shape of the index tensors
@@ -192,7 +192,7 @@ def index_placement_html(shape:tuple, # the indexed tensor's shape
     return (f'<table style="border-collapse:collapse;text-align:center"><tr><td>input</td>{row1}</tr>'
             f'<tr><td>result ({how})</td>{row2}</tr></table>')
 
-# %% ../nbs/05d_indexing.ipynb #99aacc3e
+# %% ../nbs/05d_indexing.ipynb #4719c777
 def _getitem(self:Tensor, idx) -> Tensor:
     "Advanced `t[idx]`: the basic parts as views, then ATen's `index` (a copy)."
     result, recorded = apply_slicing(self, idx)
@@ -256,7 +256,7 @@ def _setitem(self:Tensor, idx, value):
 
 Tensor._indexing_hooks.getitem, Tensor._indexing_hooks.setitem = _getitem, _setitem
 
-# %% ../nbs/05d_indexing.ipynb #e4534ccb
+# %% ../nbs/05d_indexing.ipynb #5145077d
 @patch
 def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
     "The slices of `self` at the positions in the 1-d `index` along `dim` (a new contiguous tensor)."
@@ -320,7 +320,7 @@ def gather(self:Tensor, dim:int, index:Tensor, *, sparse_grad:bool=False) -> Ten
         _np_write(out)[...] = _np_read(self).reshape(self.shape or (1,))[_dim_coords(a, d)].reshape(index.shape)
     return out
 
-# %% ../nbs/05d_indexing.ipynb #fe79df4e
+# %% ../nbs/05d_indexing.ipynb #fc91a680
 def _scatter_(self:Tensor, dim:int, index:Tensor, src, reduce:str, name:str) -> Tensor:
     "The write behind scatter_ and scatter_add_: `self[..index..] = src` (or `+=`, `*=`), bumping the version."
     d = wrap_dim(_int(dim, name, 'dim'), builtins.max(self.dim(), 1))
@@ -377,7 +377,7 @@ def take(self:Tensor, index:Tensor) -> Tensor:
     if out.numel() and not out.is_meta: _np_write(out)[...] = np.ravel(_np_read(self))[_np_read(index)]
     return out
 
-# %% ../nbs/05d_indexing.ipynb #a8f907dc
+# %% ../nbs/05d_indexing.ipynb #bd5eedfc
 _CTYPE = dict(uint8='unsigned char', int8='signed char', int16='short int', int32='int', int64='long int', float32='float',
               float64='double', float16='c10::Half', bfloat16='c10::BFloat16', complex64='c10::complex<float>',
               complex128='c10::complex<double>')
@@ -392,8 +392,9 @@ def masked_fill_(self:Tensor, mask:Tensor, value) -> Tensor:
         value = value.item()
     shape = _broadcast_pair(tuple(mask.shape), tuple(self.shape))
     TORCH_CHECK(shape == tuple(self.shape), "output with shape ", list(self.shape), " doesn't match the broadcast shape ", list(shape))
-    v = _scalar_tensor(value, self)
-    if self.numel() and not self.is_meta: np.copyto(_np_write(self), _np_read(v), where=np.broadcast_to(_np_read(mask), shape))
+    # the kernel converts the number under c10's overflow check, as `fill_` of several elements does (Note [Scalar overflow])
+    v = empty(2, dtype=self.dtype, device=self.device).fill_(value)
+    if self.numel() and not self.is_meta: np.copyto(_np_write(self), _np_read(v)[0], where=np.broadcast_to(_np_read(mask), shape))
     self._impl.bump_version()
     return self
 
@@ -427,7 +428,7 @@ def nonzero(self:Tensor, *, as_tuple:bool=False):
     if n and self.dim(): _np_write(out)[...] = np.stack(np.nonzero(a), axis=1)
     return out
 
-# %% ../nbs/05d_indexing.ipynb #1547fb7f
+# %% ../nbs/05d_indexing.ipynb #5fce1a0a
 def index_select(input:Tensor, dim:int, index:Tensor) -> Tensor:
     "`input.index_select(dim, index)`."
     return input.index_select(dim, index)
