@@ -574,7 +574,7 @@ def _copy_kernel(self:Tensor, src, non_blocking:bool=False) -> Tensor:
 def _copy_between_devices(self:Tensor, src:Tensor) -> Tensor:
     "`self.copy_(src)` where the two live on different devices: stage densely, one `copy_bytes`, unstage."
     si = self._impl
-    shape = infer_size(src._impl.sizes(), si.sizes())
+    shape = infer_size(si.sizes(), src._impl.sizes())
     TORCH_CHECK(shape == si.sizes(), "output with shape ", list(si.sizes()), " doesn't match the broadcast shape ", list(shape))
     if si.numel_ == 0: si.bump_version(); return self
     s = src.expand(shape) if src._impl.sizes() != shape else src

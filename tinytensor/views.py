@@ -296,7 +296,7 @@ def _copy_numpy(self:Tensor, src:Tensor, non_blocking:bool=False) -> Tensor:
     if not same:
         assert_no_internal_overlap(self)
         assert_no_partial_overlap(self, src)
-        shape = _broadcast_pair(si.sizes_and_strides_.sizes, di.sizes_and_strides_.sizes)
+        shape = _broadcast_pair(di.sizes_and_strides_.sizes, si.sizes_and_strides_.sizes)   # a = self, b = src, as torch
         TORCH_CHECK(shape == di.sizes_and_strides_.sizes, "output with shape ", list(di.sizes_and_strides_.sizes),
                     " doesn't match the broadcast shape ", list(shape))
         if di.numel_ and not self.is_meta and not src.is_meta:
@@ -319,10 +319,15 @@ def _fill_numpy(self:Tensor, value) -> Tensor:
     self._impl.version_counter_.bump()
     return self
 
-# Note [copy_ and fill_ kernels]: the methods are defined once, here; their kernels sit in this table, like a
-# dispatcher entry. Chapter 06b installs the TensorIterator kernels (casts, devices) with
-# `inplace_kernels['copy_'] = ...`, and every caller (clone, contiguous, reshape, to) picks them up unchanged.
-inplace_kernels = {'copy_': _copy_numpy, 'fill_': _fill_numpy}
+# Note [copy_ and fill_ kernels]: the methods are defined once, here; their kernels sit in one table kept on the
+# Tensor class, like a dispatcher entry. Chapter 06b installs the TensorIterator kernels (casts, devices) with
+# `inplace_kernels.update(...)`, and every caller (clone, contiguous, reshape, to) picks them up unchanged.
+# `setdefault` registers this chapter's kernels only where none is installed yet, so running this cell again
+# (as the docs build does) keeps chapter 06b's.
+inplace_kernels = Tensor.__dict__.get('_inplace_kernels') or {}
+Tensor._inplace_kernels = inplace_kernels
+inplace_kernels.setdefault('copy_', _copy_numpy)
+inplace_kernels.setdefault('fill_', _fill_numpy)
 
 @patch
 def copy_(self:Tensor, src, # the values to copy (broadcast to self's shape, cast to self's dtype)
