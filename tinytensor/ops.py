@@ -623,6 +623,7 @@ def _fill_kernel(self:Tensor, value) -> Tensor:
     if not from_tensor: value = _checked_value(value, self.dtype)
     it = TensorIteratorConfig().set_check_mem_overlap(False).add_output(self).resize_outputs(False).check_all_same_dtype(False).build()
     v = np.array(value).astype(self.dtype.np)[()] if not isinstance(value, complex) or self.dtype.is_complex else np.array(value.real).astype(self.dtype.np)[()]
+    if self.dtype is _dt.bfloat16 and not self.is_cpu: v = v.item()     # device arrays compute bfloat16 in float32 (07c)
     it.for_each(lambda o: o.fill(v))      # every device: `fill` of its own arrays (meta: nothing to do)
     self._impl.bump_version()
     return self

@@ -95,7 +95,7 @@ class BF16Array:
         _bf16_convert()[1](x, self.payload)
     def fill(self, v):
         import ml_dtypes
-        self.payload.fill(np.asarray(v, dtype=ml_dtypes.bfloat16).view(np.uint16))
+        self.payload.fill(int(np.asarray(v, dtype=ml_dtypes.bfloat16).view(np.uint16)))
     def astype(self, dt, copy:bool=True): return self.to_f32().astype(dt, copy=False)
     def __array_ufunc__(self, *a, **k): not_implemented('bfloat16 ufunc outside a kernel', DeviceType.CUDA)
     def __array_function__(self, *a, **k): not_implemented('bfloat16 function outside a kernel', DeviceType.CUDA)
