@@ -19,11 +19,11 @@ from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype
 from .allocator import CPU
 from .tensor_impl import Tensor
-from .factories import _empty_impl, zeros_like, ones_like, like_strides, _CTYPES, _checked_value
+from .factories import _empty_impl, zeros_like, ones_like, like_strides
 from .tensor_iterator import TensorIterator, TensorIteratorConfig, result_type
 from .ops import (_REDUCED, _SCALARS, _opmath, _uf_kernel, _is_integral, _not_impl, _tensor_arg, _tensor_only, _unary,
                             _float_unary, _binary, _run, _operand, _check_int_zero, _method, _inplace,
-                            pow, eq, ne, le, abs, add, mul, sub, bitwise_or, bitwise_and)
+                            _checked_value, _FILL_CTYPES as _CTYPES, pow, eq, ne, le, abs, add, mul, sub, bitwise_or, bitwise_and)
 from .reductions import all as _all
 
 # %% ../nbs/06d_math.ipynb #e41987dc
@@ -397,7 +397,7 @@ def _pointwise3(name, input, t1, t2, value, out, divide:bool) -> Tensor:
     d = it.common_dtype()
     if d is _dt.bool: _not_impl(name + '_cpu_out', d)
     cd = _opmath(d)
-    v = _checked_value(value, d) if _is_integral(d) else np.array(value).astype(cd)[()]    # value.to<scalar_t>(): checked
+    v = np.array(_checked_value(value, d) if _is_integral(d) else value).astype(cd)[()]    # value.to<scalar_t>(): checked
     op = np.divide if divide else np.multiply
     def loop(o, x, a, b):
         r = op(np.multiply(a, v, dtype=cd), b, dtype=cd, casting='unsafe')
