@@ -414,10 +414,12 @@ def full_like(t:Tensor, fill_value, *, dtype=None, device=None, memory_format=pr
 def rand_like(t:Tensor, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
     "Uniform samples with `t`'s shape, dtype, device and layout."
     out = empty_like(t, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)
+    if _on_accelerator(out.device): not_implemented('rand_like', out.device)
     return _random(_uniform, None, None, None, 'rand', out)
 def randn_like(t:Tensor, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
     "Normal samples with `t`'s shape, dtype, device and layout."
     out = empty_like(t, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)
+    if _on_accelerator(out.device): not_implemented('randn_like', out.device)
     return _random(_normal, None, None, None, 'randn', out)
 
 # %% ../nbs/04c_factories.ipynb #7d9f816a
