@@ -7,7 +7,7 @@ Docs: https://tinytensor.github.io/tinytensor/products.html.md"""
 # %% auto #0
 __all__ = ['ger', 'mm', 'bmm', 'mv', 'dot', 'outer', 'einsum']
 
-# %% ../nbs/06f_products.ipynb #fd162f9e
+# %% ../nbs/06f_products.ipynb #f972c5ce
 import builtins, math
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
@@ -18,7 +18,7 @@ from .tensor_iterator import _new_tensor, _errs_off, _errs_on
 from .ops import _REDUCED, _not_impl, mul
 from .reductions import matmul, sum
 
-# %% ../nbs/06f_products.ipynb #6f8b8034
+# %% ../nbs/06f_products.ipynb #d9725017
 def _is_tensor_arg(name, argname, pos, x):
     TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument '", argname, "' (position ", pos, ") must be Tensor, not ", type(x).__name__)
 
@@ -60,7 +60,7 @@ def outer(input, vec2, *, out=None) -> Tensor:
 
 ger = outer
 
-# %% ../nbs/06f_products.ipynb #055f34e0
+# %% ../nbs/06f_products.ipynb #dc938e92
 def _einsum_args(args):
     "Split `einsum`'s arguments: an equation string with tensors (or one list of them), or the sublist form."
     if args and isinstance(args[0], str):
@@ -114,7 +114,7 @@ def _einsum_parse(eq:str, ops:list):
         out = ell_labels + builtins.sorted(ch for ch, c in counts.items() if c == 1)
     return labels, out, ell_labels
 
-# %% ../nbs/06f_products.ipynb #d4d11030
+# %% ../nbs/06f_products.ipynb #3bee47b7
 def _label_view(op:Tensor, labels:list, order:list) -> Tensor:
     "View `op` with one dim per label of `order` (repeated labels become a diagonal: strides add), as einsum's permute/diagonal."
     size, stride = {}, {}
@@ -144,10 +144,11 @@ def einsum(*args) -> Tensor:
     if len(ops) == 1:                                        # one operand: a view, plus a sum over the contracted labels
         v = _label_view(ops[0], labels[0], out + summed)
         return sum(v, tuple(range(len(out), len(out) + len(summed)))) if summed else v
-    d = ops[0].dtype
-    for op in ops[1:]: TORCH_CHECK(op.dtype is d, "expected scalar type ", d.short, " but found ", op.dtype.short)
-    if d is _dt.bool and summed: _not_impl('bmm', d)
     shape = tuple(sizes[l] for l in out)
+    d = ops[-1].dtype                                        # bmm's result takes its second operand's dtype
+    if math.prod(shape) and builtins.all(sizes[l] for l in summed):   # an empty result or contraction never reaches a kernel
+        for op in ops[1:]: TORCH_CHECK(op.dtype is ops[0].dtype, "expected scalar type ", ops[0].dtype.short, " but found ", op.dtype.short)
+        if d is _dt.bool and summed: _not_impl('bmm', d)
     res = _new_tensor(shape, None, d, ops[0].device)
     if res.numel() and not res.is_meta:
         names = {l: chr(ord('a') + i) if i < 26 else chr(ord('A') + i - 26) for i, l in enumerate(dict.fromkeys(c for l in labels for c in l))}
@@ -158,7 +159,7 @@ def einsum(*args) -> Tensor:
         finally: _errs_on(tok)
     return res
 
-# %% ../nbs/06f_products.ipynb #b9a830ae
+# %% ../nbs/06f_products.ipynb #22979fa1
 for _n, _f in dict(mm=mm, bmm=bmm, mv=mv, dot=dot, outer=outer, ger=outer).items():
     def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
     _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = _f.__doc__

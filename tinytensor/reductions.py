@@ -199,7 +199,7 @@ def _check_nonempty(name, input, dim, mask):
         TORCH_CHECK_INDEX(not (m and s == 0), name, "(): Expected reduction dim ", d, " to have non-zero size.")
 
 def _minmax_reduce(name, uf_float, uf_bool, input, dim, keepdim, out):
-    if input.dtype.is_complex: _not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
+    if input.dtype.is_complex and input.numel(): _not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
     mask = _dim_mask(dim, input.dim())
     _check_nonempty(name, input, dim, mask)
     it, res, _ = make_reduction(name, input, dim, keepdim, input.dtype, out)
@@ -394,9 +394,11 @@ linalg = SimpleNamespace(vector_norm=linalg_vector_norm)
 
 def norm(input, p='fro', dim=None, keepdim:bool=False, out=None, dtype=None) -> Tensor:
     "Vector norm over `dim` (`p` a number, `inf`, `-inf` or 'fro'), as the deprecated `torch.norm`."
+    if isinstance(dim, numbers.Integral): dim = (dim,)
+    if p == 'fro' and dim is not None:
+        TORCH_CHECK(len(dim) <= 2, "linalg.matrix_norm: dim must be a 2-tuple. Got ", ' '.join(str(d) for d in dim))
     if p is None or p == 'fro': p = 2
     TORCH_CHECK_NOT_IMPLEMENTED(not isinstance(p, str), "norm(): p='", p, "' needs a matrix decomposition, which this chapter does not implement")
-    if isinstance(dim, numbers.Integral): dim = (dim,)
     return linalg_vector_norm(input, p, dim, keepdim, dtype=dtype, out=out)
 
 # %% ../nbs/06c_reductions.ipynb #b3b719d4
@@ -465,7 +467,7 @@ def _mm_checks(kind, a, b, sa, sb):
     elif kind == 'mv':
         TORCH_CHECK(da is db, "addmv input tensors must have the same dtype, but got ", db.short, ", ", da.short, ", and ", db.short)
         TORCH_CHECK(sa[1] == sb[0], "size mismatch, got input (", sa[0], "), mat (", sa[0], "x", sa[1], "), vec (", sb[0], ")")
-        if da is _dt.bool: _not_impl('addmv_impl_cpu', da)
+        if da is _dt.bool and sa[0] * sa[1]: _not_impl('addmv_impl_cpu', da)   # addmv returns early when mat is empty
     elif kind == 'mm':
         TORCH_CHECK(sa[1] == sb[0], "mat1 and mat2 shapes cannot be multiplied (", sa[0], "x", sa[1], " and ", sb[0], "x", sb[1], ")")
         TORCH_CHECK(da is db, "expected m1 and m2 to have the same dtype, but got: ", _ctype(da), " != ", _ctype(db))
@@ -474,7 +476,7 @@ def _mm_checks(kind, a, b, sa, sb):
     else:
         TORCH_CHECK(sb[-2] == sa[-1], "Expected size for first two dimensions of batch2 tensor to be: [", sa[0], ", ", sa[-1],
                     "] but got: [", sb[0], ", ", sb[-2], "].")
-        if sa[0] == 0: return                                          # empty batch: bmm returns early
+        if sa[0] * sa[1] * sb[-1] == 0 or sa[-1] == 0: return         # empty result or k == 0: bmm returns (or zero-fills) before dispatch
         if da is _dt.bool: _not_impl('bmm', da)
         TORCH_CHECK(da is db, "expected scalar type ", da.short, " but found ", db.short)
 
@@ -485,6 +487,7 @@ def matmul(input, other, *, out=None) -> Tensor:
     d1, d2 = a.dim(), b.dim()
     TORCH_CHECK(d1 != 0 and d2 != 0, "both arguments to matmul need to be at least 1D, but they are ", d1, "D and ", d2, "D")
     s1, s2 = a._impl.sizes(), b._impl.sizes()
+    bmm_path = False
     if d1 == 1 and d2 == 1: _mm_checks('dot', a, b, s1, s2); shape = ()
     elif d1 == 2 and d2 == 1: _mm_checks('mv', a, b, s1, s2); shape = (s1[0],)
     elif d1 == 1 and d2 == 2: _mm_checks('mm', a, b, (1, s1[0]), s2); shape = (s2[1],)
@@ -506,9 +509,10 @@ def matmul(input, other, *, out=None) -> Tensor:
         batch = infer_size(s1[:builtins.max(d1 - 2, 0)], s2[:builtins.max(d2 - 2, 0)])
         bp = math.prod(batch)
         _mm_checks('bmm', a, b, (bp, n, m1), (bp, m2, p))
+        bmm_path = True
         shape = tuple(batch) + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ())
     d = a.dtype
-    if d1 == 2 and d2 > 2 and math.prod(shape) == 0: d = b.dtype       # computed as (b.mT @ a.mT).mT
+    if bmm_path: d = b.dtype                                           # bmm's meta function takes batch2's options
     res = out if out is not None else _new_tensor(shape, None, d, a.device)
     if out is not None:
         TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", d.name, ", but got ", out.dtype.name, " instead")

@@ -8,7 +8,7 @@ Docs: https://tinytensor.github.io/tinytensor/scans_sorting.html.md"""
 __all__ = ['sort_return', 'topk_return', 'median_return', 'nanmedian_return', 'cumsum', 'cumprod', 'softmax', 'log_softmax',
            'sort', 'argsort', 'msort', 'topk', 'median', 'nanmedian', 'unique', 'unique_consecutive']
 
-# %% ../nbs/06e_scans_sorting.ipynb #fbaf2390
+# %% ../nbs/06e_scans_sorting.ipynb #0a7263e8
 import builtins, math, numbers
 from collections import namedtuple
 import numpy as np
@@ -17,14 +17,14 @@ from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHEC
 from .allocator import CPU
 from . import dtypes as _dt
 from .dtypes import dtype
-from .tensor_impl import Tensor
+from .tensor_impl import Tensor, contiguous_strides
 from .factories import _np_read, _np_write, like_strides, _empty_impl
 from .views import movedim
 from .tensor_iterator import _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on
 from .ops import _REDUCED, _is_integral, _not_impl
 from .reductions import amax, sum, _reduced_shape, _finish_out
 
-# %% ../nbs/06e_scans_sorting.ipynb #fb4c4d11
+# %% ../nbs/06e_scans_sorting.ipynb #1edcf947
 def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
     "A fresh contiguous result, or `out=` checked for dtype and resized (ATen's `resize_output`)."
     if out is None: return _new_tensor(tuple(shape), None, d, like.device)
@@ -32,7 +32,7 @@ def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
     _resize_output(out, tuple(shape))
     return out
 
-# %% ../nbs/06e_scans_sorting.ipynb #bdef33e7
+# %% ../nbs/06e_scans_sorting.ipynb #c0204631
 def _cpu_acc(d:dtype):
     "ATen's CPU `acc_type`: float -> double, half/bfloat16 -> float, integers -> int64."
     if d is _dt.float32: return np.dtype(np.float64)
@@ -65,21 +65,22 @@ def cumprod(input, dim:int, *, dtype=None, out=None) -> Tensor:
     "Running products along `dim`, as `torch.cumprod`; integral and bool inputs give int64."
     return _cum_op('cumprod', np.cumprod, input, dim, dtype, out)
 
-# %% ../nbs/06e_scans_sorting.ipynb #b557fdd8
+# %% ../nbs/06e_scans_sorting.ipynb #4fcbadf5
 def _softmax(name, log:bool, input, dim, dtype):
     TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral) and not isinstance(dim, builtins.bool), name, "(): argument 'dim' must be int, not ", type(dim).__name__)
     TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(dtype).__name__)
     d = wrap_dim(dim, input.dim())
     x = input if dtype is None or dtype is input.dtype else _to_dtype(input, dtype)
     od = x.dtype
+    if x.numel() == 0: return _new_tensor(x._impl.sizes(), None, od, x.device)    # nothing to compute: no dtype dispatch either
     if not od.is_floating_point: _not_impl(name + "_kernel_impl", od)
-    if x.numel() == 0: return _new_tensor(x._impl.sizes(), None, od, x.device)
     x = x.contiguous() if od not in _REDUCED else _to_dtype(x.contiguous(), _dt.float32)   # half kernels compute in float
     shifted = x - amax(x, d, True)
     e = shifted.exp()
     s = sum(e, d, True)
     r = shifted - s.log() if log else e / s
-    return r if r.dtype is od else _to_dtype(r, od)
+    if r.dtype is od and r._impl.strides() == contiguous_strides(r._impl.sizes()): return r
+    return _new_tensor(x._impl.sizes(), None, od, x.device).copy_(r)   # exactly contiguous strides, size-1 dims included
 
 def softmax(input, dim, dtype=None) -> Tensor:
     "`exp(x - max) / sum(exp(x - max))` along `dim` (required), as `torch.softmax`; `dtype=` casts first."
@@ -89,7 +90,7 @@ def log_softmax(input, dim, dtype=None) -> Tensor:
     "`x - max - log(sum(exp(x - max)))` along `dim` (required), as `torch.log_softmax`."
     return _softmax('log_softmax', True, input, dim, dtype)
 
-# %% ../nbs/06e_scans_sorting.ipynb #97899f2d
+# %% ../nbs/06e_scans_sorting.ipynb #aa386d89
 sort_return = namedtuple('sort', ['values', 'indices'])
 topk_return = namedtuple('topk', ['values', 'indices'])
 
@@ -134,7 +135,7 @@ def msort(input, *, out=None) -> Tensor:
     "Sorted along dim 0, as `torch.msort`."
     return _finish_out(sort(input, 0).values, out)
 
-# %% ../nbs/06e_scans_sorting.ipynb #1ef27d9d
+# %% ../nbs/06e_scans_sorting.ipynb #4679890b
 def topk(input, k:int, dim:int=-1, largest:bool=True, sorted:bool=True, *, out=None):
     "`(values, indices)` of the `k` largest (or smallest) elements along `dim`, as `torch.topk`; contiguous results."
     _check_sortable('topk', input)
@@ -157,7 +158,7 @@ def topk(input, k:int, dim:int=-1, largest:bool=True, sorted:bool=True, *, out=N
         return topk_return(_finish_out(vals, out[0]), _finish_out(idx, out[1]))
     return topk_return(vals, idx)
 
-# %% ../nbs/06e_scans_sorting.ipynb #b350de71
+# %% ../nbs/06e_scans_sorting.ipynb #ba7b222d
 median_return = namedtuple('median', ['values', 'indices'])
 nanmedian_return = namedtuple('nanmedian', ['values', 'indices'])
 
@@ -173,7 +174,9 @@ def _median_pick(a:np.ndarray, axis:int, ignore_nan:bool):
     return np.take_along_axis(s, pos, axis), np.take_along_axis(i, pos, axis)
 
 def _median(name, ret, ignore_nan, input, dim, keepdim, out):
-    TORCH_CHECK_NOT_IMPLEMENTED(input.dtype is not _dt.bool and not input.dtype.is_complex, '"', name, '_cpu" not implemented for \'', input.dtype.short, "'")
+    ok = input.dtype is not _dt.bool and not input.dtype.is_complex
+    TORCH_CHECK_NOT_IMPLEMENTED(ok or (dim is None and input.numel() == 0), '"', name, '_cpu' if dim is None else '_out', '" not implemented for \'',
+                                input.dtype.short, "'")
     if dim is None:                                          # the median of all elements, a 0-dim tensor
         res = _new_tensor((), None, input.dtype, input.device)
         if not input.is_meta:
@@ -205,7 +208,7 @@ def nanmedian(input, dim=None, keepdim:bool=False, *, out=None):
     "`median` ignoring NaN (NaN only where a row is all NaN), as `torch.nanmedian`."
     return _median('nanmedian', nanmedian_return, True, input, dim, keepdim, out)
 
-# %% ../nbs/06e_scans_sorting.ipynb #8c7ce9f4
+# %% ../nbs/06e_scans_sorting.ipynb #963365a0
 def _unique_out(input, vals, inv, cnt, return_inverse, return_counts, inv_shape, moved_dim=None):
     "Wrap numpy results as torch does: values alone, or a tuple with the inverse and/or counts asked for."
     if moved_dim is None: v = _from_numpy_like(vals, input)
@@ -225,8 +228,10 @@ def _from_numpy_like(a:np.ndarray, like:Tensor) -> Tensor:
 
 def _rows(input, d):
     "The input as a 2-D numpy array with `dim` first: one row per slice (what `unique_dim` compares)."
+    sizes = input._impl.sizes()
+    TORCH_CHECK(sizes[d] == 0 or builtins.all(s for s in sizes), "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
     a = np.moveaxis(_np_read(input), d, 0)
-    return _sort_key(np.ascontiguousarray(a).reshape(a.shape[0], -1)), a.shape
+    return _sort_key(np.ascontiguousarray(a).reshape(a.shape[0], math.prod(a.shape[1:]))), a.shape
 
 def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:bool=False, dim=None):
     "Sorted unique elements (or slices along `dim`), with the inverse map and counts if asked, as `torch.unique`."
@@ -236,12 +241,12 @@ def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:boo
         else: u, inv, cnt = np.unique(a, return_inverse=True, return_counts=True, equal_nan=False)
         return _unique_out(input, u, inv, cnt, return_inverse, return_counts, input._impl.sizes())
     d = wrap_dim(dim, input.dim(), False)
-    sizes = input._impl.sizes()
-    TORCH_CHECK(sizes[d] == 0 or builtins.all(s for s in sizes), "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
     rows, shp = _rows(input, d)
-    if rows.shape[0] == 0: u, inv, cnt = rows, np.zeros(0, np.int64), np.zeros(0, np.int64)
-    else: u, inv, cnt = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
-    return _unique_out(input, u.reshape((u.shape[0],) + shp[1:]), inv.reshape(-1), cnt, return_inverse, return_counts, (sizes[d],), d)
+    if rows.shape[0] == 0:                                    # an empty dim: an empty contiguous result of the input's shape
+        e = np.zeros(0, np.int64)
+        return _unique_out(input, np.zeros(input._impl.sizes(), rows.dtype), e, e, return_inverse, return_counts, (0,))
+    u, inv, cnt = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
+    return _unique_out(input, u.reshape((u.shape[0],) + shp[1:]), inv.reshape(-1), cnt, return_inverse, return_counts, (shp[0],), d)
 
 def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=False, dim=None):
     "Collapse runs of equal consecutive elements (or slices along `dim`), as `torch.unique_consecutive`."
@@ -257,9 +262,11 @@ def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=Fals
     cnt = np.diff(np.append(first, n))
     u = rows[first].reshape((len(first),) + tuple(shp[1:])) if dim is not None else rows[first].reshape(-1)
     inv_shape = input._impl.sizes() if dim is None else (n,)
-    return _unique_out(input, u, inv, cnt, return_inverse, return_counts, inv_shape, None if dim is None else d)
+    moved = None if dim is None or n == 0 else d
+    if moved is None and dim is not None: u = u.reshape(input._impl.sizes())
+    return _unique_out(input, u, inv, cnt, return_inverse, return_counts, inv_shape, moved)
 
-# %% ../nbs/06e_scans_sorting.ipynb #600872db
+# %% ../nbs/06e_scans_sorting.ipynb #27a4ce3d
 for _n, _f in dict(cumsum=cumsum, cumprod=cumprod, softmax=softmax, log_softmax=log_softmax, sort=sort, argsort=argsort, msort=msort,
                    topk=topk, median=median, nanmedian=nanmedian, unique_consecutive=unique_consecutive).items():
     def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
