@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 torch = pytest.importorskip("torch")
+from hypothesis import given, settings, strategies as st
 import tinytensor as tt
 from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, run_both, check_results, same
 
@@ -188,3 +189,25 @@ def test_new_reduction_errors():
         assert type(r[0]) is type(r[1]) is exc, r
     r = tt.std_mean(tt.tensor([1., 2., 3., 4.]), 0)
     assert type(r) is tuple and r[0].dtype is tt.float32 and r[1].tolist() == 2.5
+
+def test_new_reduction_out():
+    x_th = torch.tensor([[3., 1., 2.], [0., 5., 4.]]); x_tt = tt.tensor(x_th.tolist())
+    for name, args in [('std', (1,)), ('var', (0,)), ('norm', (2, 1)), ('logsumexp', (1,)), ('nansum', (0,)), ('nanmean', (1,))]:
+        o_tt, o_th = tt.empty(0), torch.empty(0)
+        a, b = getattr(tt, name)(x_tt, *args, out=o_tt), getattr(torch, name)(x_th, *args, out=o_th)
+        assert a is o_tt and same(o_tt, o_th, tol=True) is None, name
+    with pytest.raises(RuntimeError, match='Expected out tensor to have dtype'): tt.std(x_tt, 0, out=tt.empty(0, dtype=tt.float64))
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.lists(st.integers(0, 4), min_size=0, max_size=4), data=st.data())
+def test_var_norm_property(shape, data):
+    "var/std/norm over any set of dims of any shape (size-0 and size-1 dims included) agree with torch."
+    nd = len(shape)
+    dims = tuple(data.draw(st.lists(st.integers(0, max(nd - 1, 0)), unique=True, max_size=nd))) if nd else ()
+    keep, corr = data.draw(st.booleans()), data.draw(st.sampled_from([0, 1, 2]))
+    a = np.random.default_rng(len(shape) + sum(shape)).standard_normal(shape)
+    x_tt, x_th = tt.from_numpy(a.copy()), torch.from_numpy(a)
+    for f in (lambda lib, x: lib.var(x, dims or None, correction=corr, keepdim=keep), lambda lib, x: lib.std(x, dims or None, keepdim=keep),
+              lambda lib, x: lib.norm(x, 2, dims or None, keep), lambda lib, x: lib.norm(x, 1, dims or None, keep)):
+        r = run_both(lambda: f(tt, x_tt), lambda: f(torch, x_th))
+        assert check_results(*r, tol=True) is None, (shape, dims, keep, corr, r)

@@ -73,7 +73,7 @@ def test_scan_out_and_errors():
 # --- sort, argsort, msort, topk ------------------------------------------------------------------------------
 
 def sort_case(rng, name):
-    shape, dt, x_tt, x_th = _input(rng, DTYPES + ['complex64'] * (name == 'sort'), lo=-3, hi=4) if False else _input(rng, DTYPES, lo=-3, hi=4)
+    shape, dt, x_tt, x_th = _input(rng, DTYPES, lo=-3, hi=4)
     nd = len(shape)
     dim = _dim(rng, nd)
     method = bool(rng.random() < 0.5)
@@ -85,17 +85,17 @@ def sort_case(rng, name):
     ctx = f'{name} {shape}/{dt}/{x_th.stride()} {args} {kw}'
     r = run_both(lambda: _call(tt, x_tt, name, args, kw, method), lambda: _call(torch, x_th, name, args, kw, method))
     if isinstance(r[0], Exception) or isinstance(r[1], Exception): return check_results(*r, ctx=ctx)
-    determined = kw.get('stable') or nd == 0 or x_th.shape[dim] <= 16 or _unique_rows(x_th, dim)
+    determined = kw.get('stable') or nd == 0 or _unique_rows(x_th, dim)   # torch's non-stable sort (x86-simd-sort or std::sort) orders ties its own way
     if name == 'sort':
         if type(r[0]).__name__ != 'sort' or r[0].values is not r[0][0]: return ctx + ': not a sort named tuple'
         if determined: return check_results(tuple(r[0]), tuple(r[1]), ctx=ctx)
         m = check_results(r[0].values, r[1].values, ctx=ctx) or check_results(r[0].indices.sort(dim).values, r[1].indices.sort(dim).values, ctx=ctx)
         if not m and not _indices_consistent(x_tt, r[0].values, r[0].indices, dim): m = ctx + ': indices do not pick the values'
         return m
-    if name == 'argsort' and not determined:
-        a = torch.gather(x_th, dim, torch.from_numpy(r[0].numpy())) if nd else x_th
-        return check_results(tt.from_numpy(a.numpy() if dt != 'bfloat16' else a.float().numpy()).to(r[0].dtype) if False else r[0], r[1], ctx=ctx) if False else \
-            (None if same(tt.tensor(0), torch.tensor(0)) is None and torch.equal(a.double().nan_to_num(1e9), torch.gather(x_th, dim, r[1]).double().nan_to_num(1e9) if nd else a.double()) else ctx + ': argsort picks different values')
+    if name == 'argsort' and not determined:                    # ties: both index lists must pick the same values
+        picked_tt = torch.gather(x_th, dim, torch.from_numpy(r[0].numpy())).double().nan_to_num(1e9)
+        picked_th = torch.gather(x_th, dim, r[1]).double().nan_to_num(1e9)
+        return None if torch.equal(picked_tt, picked_th) else ctx + ': argsort picks different values'
     return check_results(r[0], r[1], ctx=ctx)
 
 @pytest.mark.parametrize('name', ['sort', 'argsort', 'msort'])
@@ -119,7 +119,7 @@ def topk_case(rng):
     if isinstance(r[0], Exception) or isinstance(r[1], Exception): return check_results(*r, ctx=ctx)
     if type(r[0]).__name__ != 'topk': return ctx + ': not a topk named tuple'
     if _unique_rows(x_th, dim if nd else 0): return check_results(tuple(r[0]), tuple(r[1]), ctx=ctx)
-    m = check_results(r[0].values, r[1].values, ctx=ctx) or check_results(r[0].indices, r[1].indices, ctx=ctx) and None
+    m = check_results(r[0].values, r[1].values, ctx=ctx)
     if not m and not _indices_consistent(x_tt, r[0].values, r[0].indices, dim if nd else 0): m = ctx + ': indices do not pick the values'
     return m
 
@@ -159,7 +159,7 @@ def median_case(rng, name):
     vals = r[0].values if args[1] or nd == 0 else r[0].values.unsqueeze(d)
     idx = r[0].indices if args[1] or nd == 0 else r[0].indices.unsqueeze(d)
     if not m and not _indices_consistent(x_tt, vals, idx, d): m = ctx + ': indices do not pick the values'
-    return m or (same(r[0].indices, r[1].indices) and None)
+    return m
 
 @pytest.mark.parametrize('name', ['median', 'nanmedian'])
 def test_median(name):
@@ -218,3 +218,22 @@ def test_sort_property(shape, data):
     assert same(a.values, b.values) is None and same(a.indices, b.indices) is None
     c = tt.cumsum(x_tt, dim)
     assert same(c, torch.cumsum(x_th, dim)) is None
+
+# --- out= ---------------------------------------------------------------------------------------------------------
+
+def test_out_variants():
+    "out= tensors are resized, filled and returned, as torch does."
+    x_th = torch.tensor([[3., 1., 2.], [0., 5., 4.]]); x_tt = tt.tensor(x_th.tolist())
+    calls = [lambda lib, x, o: lib.sort(x, 1, out=(o(lib), o(lib, 'int64'))),
+             lambda lib, x, o: lib.topk(x, 2, out=(o(lib), o(lib, 'int64'))),
+             lambda lib, x, o: lib.median(x, 0, out=(o(lib), o(lib, 'int64'))),
+             lambda lib, x, o: lib.cumprod(x, 1, out=o(lib)),
+             lambda lib, x, o: lib.msort(x, out=o(lib))]
+    for f in calls:
+        outs = {}
+        def o(lib, dt='float32'):
+            t = lib.empty(0, dtype=getattr(lib, dt)); outs.setdefault(lib.__name__, []).append(t); return t
+        a, b = f(tt, x_tt, o), f(torch, x_th, o)
+        a = a if isinstance(a, tuple) else (a,); b = b if isinstance(b, tuple) else (b,)
+        for p, q, ot in zip(a, b, outs['tinytensor']):
+            assert p is ot and same(p, q) is None, (p, q)

@@ -339,8 +339,7 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt):
     dev = _real_abs(x - m)
     v = sum(dev * dev, dim, keepdim) / builtins.max(0, n - c)
     if take_sqrt: v = v.sqrt()
-    mean_ = mean(x, dim, keepdim)
-    return _to_dtype(v, d.to_real()), _to_dtype(mean_, d)
+    return _to_dtype(v, d.to_real()), _to_dtype(m if keepdim else m.reshape(v._impl.sizes()), d)
 
 # %% ../nbs/06c_reductions.ipynb #3b29610f
 def var(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None, out=None) -> Tensor:
