@@ -7,18 +7,14 @@ Docs: https://tinytensor.github.io/tinytensor/products.html.md"""
 # %% auto #0
 __all__ = ['ger', 'mm', 'bmm', 'mv', 'dot', 'outer', 'einsum']
 
-# %% ../nbs/06f_products.ipynb #f972c5ce
-import builtins, math
-import numpy as np
-from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
-from . import dtypes as _dt
-from .tensor_impl import Tensor, alias_with_sizes_and_strides
-from .factories import _np_read, _np_write
-from .tensor_iterator import _new_tensor, _errs_off, _errs_on
-from .ops import _REDUCED, _not_impl, mul
-from .reductions import matmul, sum
+# %% ../nbs/06f_products.ipynb #3fbdf0c6
+import builtins
+from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
+from .tensor_impl import Tensor
+from .ops import mul
+from .reductions import matmul
 
-# %% ../nbs/06f_products.ipynb #d9725017
+# %% ../nbs/06f_products.ipynb #6f405f31
 def _is_tensor_arg(name, argname, pos, x):
     TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument '", argname, "' (position ", pos, ") must be Tensor, not ", type(x).__name__)
 
@@ -60,106 +56,173 @@ def outer(input, vec2, *, out=None) -> Tensor:
 
 ger = outer
 
-# %% ../nbs/06f_products.ipynb #dc938e92
+# %% ../nbs/06f_products.ipynb #01cf5e98
+_ELL = 52                                                    # the code ATen gives "..." (labels are 0..51)
+
+def _subscript(ch:str) -> int:
+    "ATen's `label_to_subscript`: 'A'-'Z' -> 0-25, 'a'-'z' -> 26-51 (so upper case sorts first)."
+    return ord(ch) - ord('A') if ch.isupper() else ord(ch) - ord('a') + 26
+
+def _label(s:int) -> str:
+    return chr(ord('A') + s) if s < 26 else chr(ord('a') + s - 26)
+
 def _einsum_args(args):
-    "Split `einsum`'s arguments: an equation string with tensors (or one list of them), or the sublist form."
+    "Split `einsum`'s arguments: an equation with tensors (or one list of them), or the sublist form (as `torch/functional.py`)."
     if args and isinstance(args[0], str):
         ops = args[1:]
         if len(ops) == 1 and isinstance(ops[0], (list, tuple)): ops = tuple(ops[0])
         return args[0], list(ops)
-    letters = lambda sub: ''.join('...' if s is Ellipsis else chr(ord('A') + s if s < 26 else ord('a') + s - 26) for s in sub)
+    def letters(sub):
+        for s in sub:
+            TORCH_CHECK_VALUE(s is Ellipsis or 0 <= s < 52, "einsum(): subscript in subscript list is not within the valid range [0, 52)")
+        return ''.join('...' if s is Ellipsis else _label(s) for s in sub)
     n = len(args) // 2
-    ops, subs = list(args[0:2 * n:2]), [letters(s) for s in args[1:2 * n:2]]
-    eq = ','.join(subs) + ('->' + letters(args[-1]) if len(args) % 2 else '')
-    return eq, ops
+    eq = ','.join(letters(s) for s in args[1:2 * n:2]) + ('->' + letters(args[-1]) if len(args) % 2 else '')
+    return eq, list(args[0:2 * n:2])
 
 def _einsum_parse(eq:str, ops:list):
-    "Labels of each operand (ellipsis expanded to '.0', '.1', ...) and of the output, with torch's checks and messages."
+    "Parse as ATen's `einsum` does: each operand's labels, and every label's index in the aligned (output + contracted) order."
     TORCH_CHECK(len(ops) > 0, "einsum(): must provide at least one operand")
-    lhs, arrow, rhs = eq.replace(' ', '').partition('->')
-    terms = lhs.split(',')
-    TORCH_CHECK(len(terms) <= len(ops), "einsum(): fewer operands were provided than specified in the equation")
-    TORCH_CHECK(len(terms) >= len(ops), "einsum(): more operands were provided than specified in the equation")
-    pos, labels, ell = 0, [], 0
-    for k, (t, op) in enumerate(zip(terms, ops)):
+    arrow = eq.find('->')
+    lhs = eq if arrow < 0 else eq[:arrow]
+    op_labels, ell_in_input, cur, i = [[] for _ in ops], False, 0, 0
+    while i < len(lhs):
+        ch = lhs[i]
+        if ch == '.':
+            TORCH_CHECK(not ell_in_input, "einsum(): found '.' for operand ", cur, " for which an ellipsis was already found")
+            TORCH_CHECK(i + 2 < len(lhs) and lhs[i + 1] == '.' and lhs[i + 2] == '.', "einsum(): found '.' for operand ", cur, " that is not part of any ellipsis")
+            op_labels[cur].append(_ELL); ell_in_input = True; i += 2
+        elif ch == ',':
+            cur += 1
+            TORCH_CHECK(cur < len(ops), "einsum(): fewer operands were provided than specified in the equation")
+            ell_in_input = False
+        elif ch != ' ':
+            TORCH_CHECK(ch.isascii() and ch.isalpha(), "einsum(): invalid subscript given at index ", i, " in the equation string, subscripts must be in [a-zA-Z]")
+            op_labels[cur].append(_subscript(ch))
+        i += 1
+    TORCH_CHECK(cur == len(ops) - 1, "einsum(): more operands were provided than specified in the equation")
+    count, ell_num_dim = [0] * 52, 0
+    for k, (op, labels) in enumerate(zip(ops, op_labels)):
         TORCH_CHECK_TYPE(isinstance(op, Tensor), "einsum(): expected Tensor operands, got ", type(op).__name__)
-        n_named = len(t.replace('...', ''))
-        for i, ch in enumerate(t.replace('...', '')):
-            TORCH_CHECK(ch.isascii() and ch.isalpha(), "einsum(): invalid subscript given at index ", pos + t.find(ch), " in the equation string, subscripts must be in [a-zA-Z]")
-        if '...' in t:
-            TORCH_CHECK(op.dim() >= n_named, "einsum(): the number of subscripts in the equation (", n_named, ") is more than the number of dimensions (",
-                        op.dim(), ") for operand ", k)
-            ne_ = op.dim() - n_named
-            ell = builtins.max(ell, ne_)
-            a, b = t.split('...')
-            labels.append(list(a) + [f'.{ne_ - 1 - j}' for j in range(ne_)] + list(b))
-        else:
-            TORCH_CHECK(op.dim() == n_named, "einsum(): the number of subscripts in the equation (", n_named, ") does not match the number of ",
-                        "dimensions (", op.dim(), ") for operand ", k, " and no ellipsis was given")
-            labels.append(list(t))
-        pos += len(t) + 1
-    ell_labels = [f'.{ell - 1 - j}' for j in range(ell)]
-    if arrow:
-        a, _, b = rhs.partition('...')
-        for ch in rhs.replace('...', ''):
-            TORCH_CHECK(ch.isascii() and ch.isalpha(), "einsum(): invalid subscript given at index ", eq.find(ch), " in the equation string, subscripts must be in [a-zA-Z]")
-            TORCH_CHECK(rhs.count(ch) == 1, "einsum(): output subscript ", ch, " appears more than once in the output")
-            TORCH_CHECK(builtins.any(ch in l for l in labels), "einsum(): output subscript ", ch, " does not appear in the equation for any input operand")
-        out = list(a) + (ell_labels if '...' in rhs else []) + list(b)
-    else:
-        counts = {}
+        n, has_ell = len(labels), _ELL in labels
         for l in labels:
-            for ch in l:
-                if not ch.startswith('.'): counts[ch] = counts.get(ch, 0) + 1
-        out = ell_labels + builtins.sorted(ch for ch, c in counts.items() if c == 1)
-    return labels, out, ell_labels
+            if l == _ELL: n -= 1; ell_num_dim = builtins.max(ell_num_dim, op.dim() - n)
+            else: count[l] += 1
+        TORCH_CHECK(n <= op.dim() if has_ell else n == op.dim(), "einsum(): the number of subscripts in the equation (", n,
+                    ") is more than the number of dimensions (" if has_ell else ") does not match the number of dimensions (", op.dim(),
+                    ") for operand ", k, "" if has_ell else " and no ellipsis was given")
+    perm_index, ell_index, ell_in_output, index = 0, 0, False, [-1] * 52
+    if arrow < 0:                                            # implicit output: ellipsis dims, then labels used once, in label order
+        perm_index, ell_in_output = ell_num_dim, True
+        for l in range(52):
+            if count[l] == 1: index[l] = perm_index; perm_index += 1
+    else:
+        rhs, i = eq[arrow + 2:], 0
+        while i < len(rhs):
+            ch = rhs[i]
+            if ch == '.':
+                TORCH_CHECK(not ell_in_output, "einsum(): found '.' for output but an ellipsis (...) was already found")
+                TORCH_CHECK(i + 2 < len(rhs) and rhs[i + 1] == '.' and rhs[i + 2] == '.', "einsum(): found '.' for output that is not part of any ellipsis (...)")
+                ell_index, ell_in_output = perm_index, True; perm_index += ell_num_dim; i += 2
+            elif ch != ' ':
+                TORCH_CHECK(ch.isascii() and ch.isalpha(), "einsum(): invalid subscript given at index ", len(lhs) + 2 + i,
+                            " in the equation string, subscripts must be in [a-zA-Z]")
+                s = _subscript(ch)
+                TORCH_CHECK(count[s] > 0 and index[s] == -1, "einsum(): output subscript ", ch,
+                            " appears more than once in the output" if index[s] > -1 else " does not appear in the equation for any input operand")
+                index[s] = perm_index; perm_index += 1
+            i += 1
+    out_num_dim = perm_index
+    if not ell_in_output: ell_index = perm_index; perm_index += ell_num_dim     # ellipsis dims not in the output are summed
+    for l in range(52):
+        if count[l] > 0 and index[l] == -1: index[l] = perm_index; perm_index += 1
+    return op_labels, index, out_num_dim, perm_index, ell_num_dim, ell_index
 
-# %% ../nbs/06f_products.ipynb #3bee47b7
-def _label_view(op:Tensor, labels:list, order:list) -> Tensor:
-    "View `op` with one dim per label of `order` (repeated labels become a diagonal: strides add), as einsum's permute/diagonal."
-    size, stride = {}, {}
-    for l, s, st in zip(labels, op._impl.sizes(), op._impl.strides()):
-        if l in size:
-            TORCH_CHECK(size[l] == s, "einsum(): subscript ", l, " is repeated for operand but the sizes don't match, ", size[l], " != ", s)
-            stride[l] += st
-        else: size[l], stride[l] = s, st
-    return alias_with_sizes_and_strides(op, tuple(size[l] for l in order), tuple(stride[l] for l in order), op.storage_offset())
+# %% ../nbs/06f_products.ipynb #36acacdb
+def _einsum_align(ops, op_labels, index, perm_index, ell_num_dim, ell_index):
+    "Views of the operands with one dim per aligned label (diagonals for repeats, size-1 dims for missing labels), and how many operands have each dim."
+    label_size, ell_sizes, dim_counts, aligned = [1] * 52, [1] * ell_num_dim, [0] * perm_index, []
+    for i, op in enumerate(ops):
+        perm, dim = [-1] * perm_index, 0
+        for s in op_labels[i]:
+            if s == _ELL:
+                ndim = ops[i].dim() - (len(op_labels[i]) - 1)
+                for j in range(ell_num_dim - ndim, ell_num_dim):
+                    sz = op._impl.sizes()[dim]
+                    if sz != 1:
+                        TORCH_CHECK(ell_sizes[j] in (1, sz), "einsum(): dimension ", dim, " covered by ellipsis in operand ", i, "has size ", sz,
+                                    " which does not broadcast with previously seen ellipsis with size ", ell_sizes[j], " for the respective dimension")
+                        ell_sizes[j] = sz; dim_counts[ell_index + j] += 1
+                    perm[ell_index + j] = dim; dim += 1
+            elif perm[index[s]] == -1:
+                sz = op._impl.sizes()[dim]
+                if sz != 1:
+                    TORCH_CHECK(label_size[s] in (1, sz), "einsum(): subscript ", _label(s), " has size ", sz, " for operand ", i,
+                                " which does not broadcast with previously seen size ", label_size[s])
+                    label_size[s] = sz; dim_counts[index[s]] += 1
+                perm[index[s]] = dim; dim += 1
+            else:                                            # a repeated label: take the diagonal
+                prev = perm[index[s]]
+                a, b = op._impl.sizes()[dim], op._impl.sizes()[prev]
+                TORCH_CHECK(a == b, "einsum(): subscript ", _label(s), " is repeated for operand ", i, " but the sizes don't match, ", a, " != ", b)
+                op = op.diagonal(0, prev, dim).movedim(-1, prev)
+        for k, v in enumerate(perm):
+            if v == -1: op = op.unsqueeze(dim); perm[k] = dim; dim += 1
+        aligned.append(op.permute(*perm))
+    return aligned, dim_counts
 
+# %% ../nbs/06f_products.ipynb #d57c2314
+def _sumproduct_pair(left:Tensor, right:Tensor, sum_dims:list) -> Tensor:
+    "`(left * right).sum(sum_dims, keepdim=True)` through one `bmm`, as ATen's `sumproduct_pair` (operands of equal rank)."
+    if not sum_dims: return mul(left, right)
+    lro, lo, ro, lro_size, lo_size, ro_size, sum_size = [], [], [], 1, 1, 1, 1
+    for i in range(left.dim()):
+        ls, rs = left._impl.sizes()[i], right._impl.sizes()[i]
+        sl, sr = ls != 1, rs != 1
+        if i in sum_dims:
+            if sl and sr: TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); sum_size *= ls
+            elif sl: left = left.sum(i, True)                # only one side has it: sum it right away
+            elif sr: right = right.sum(i, True)
+        elif sl and sr: TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); lro.append(i); lro_size *= ls
+        elif sl: lo.append(i); lo_size *= ls
+        else: ro.append(i); ro_size *= rs
+    if lo and ro and ro[-1] < lo[0]:                         # swap_lo_ro: then bmm writes the output in its natural order
+        left, right, lo, ro, lo_size, ro_size = right, left, ro, lo, ro_size, lo_size
+    out_size = [left._impl.sizes()[d] for d in lro + lo] + [1] * len(sum_dims) + [right._impl.sizes()[d] for d in ro]
+    operm = [0] * len(out_size)
+    for i, d in enumerate(lro + lo + sum_dims + ro): operm[d] = i
+    l = left.permute(*(lro + lo + sum_dims + ro)).reshape(lro_size, lo_size, sum_size)
+    r = right.permute(*(lro + sum_dims + ro + lo)).reshape(lro_size, sum_size, ro_size)
+    return bmm(l, r).view(out_size).permute(*operm)
+
+# %% ../nbs/06f_products.ipynb #ea86c192
 def einsum(*args) -> Tensor:
-    "Einstein summation over labelled dims, as `torch.einsum` (equation or sublist form; `...` broadcasts)."
+    "Einstein summation over labelled dims, as `torch.einsum` (equation or sublist form; `...` broadcasts); ATen's algorithm, step for step."
     eq, ops = _einsum_args(args)
-    labels, out, ell = _einsum_parse(eq, ops)
-    sizes = {}
-    for k, (l, op) in enumerate(zip(labels, ops)):
-        for ch, s in zip(l, op._impl.sizes()):
-            prev = sizes.get(ch)
-            if ch.startswith('.'):                           # ellipsis dims broadcast
-                TORCH_CHECK(prev is None or prev == s or prev == 1 or s == 1, "einsum(): operands do not broadcast with remapped shapes (original->remapped)")
-                sizes[ch] = s if prev in (None, 1) else prev
-            else:
-                TORCH_CHECK(prev is None or prev == s or s == 1 or prev == 1, "einsum(): subscript ", ch, " has size ", s, " for operand ", k,
-                            " which does not broadcast with previously seen size ", prev)
-                sizes[ch] = s if prev in (None, 1) else prev
-    summed = [l for l in dict.fromkeys(c for l in labels for c in l) if l not in out]
-    if len(ops) == 1:                                        # one operand: a view, plus a sum over the contracted labels
-        v = _label_view(ops[0], labels[0], out + summed)
-        return sum(v, tuple(range(len(out), len(out) + len(summed)))) if summed else v
-    shape = tuple(sizes[l] for l in out)
-    d = ops[-1].dtype                                        # bmm's result takes its second operand's dtype
-    if math.prod(shape) and builtins.all(sizes[l] for l in summed):   # an empty result or contraction never reaches a kernel
-        for op in ops[1:]: TORCH_CHECK(op.dtype is ops[0].dtype, "expected scalar type ", ops[0].dtype.short, " but found ", op.dtype.short)
-        if d is _dt.bool and summed: _not_impl('bmm', d)
-    res = _new_tensor(shape, None, d, ops[0].device)
-    if res.numel() and not res.is_meta:
-        names = {l: chr(ord('a') + i) if i < 26 else chr(ord('A') + i - 26) for i, l in enumerate(dict.fromkeys(c for l in labels for c in l))}
-        spec = ','.join(''.join(names[c] for c in l) for l in labels) + '->' + ''.join(names[c] for c in out)
-        arrs = [_np_read(op).astype(np.float32) if d in _REDUCED else _np_read(op) for op in ops]
-        tok = _errs_off()
-        try: np.copyto(_np_write(res), np.einsum(spec, *arrs, optimize=len(ops) > 2), casting='unsafe')
-        finally: _errs_on(tok)
-    return res
+    op_labels, index, out_num_dim, perm_index, ell_num_dim, ell_index = _einsum_parse(eq, ops)
+    aligned, dim_counts = _einsum_align(ops, op_labels, index, perm_index, ell_num_dim, ell_index)
+    while len(aligned) > 1:                                  # contract left to right (no opt_einsum path)
+        a, b = aligned.pop(0), aligned.pop(0)
+        sum_dims, a_sum, b_sum = [], [], []
+        for d in range(out_num_dim, perm_index):
+            sa, sb = a._impl.sizes()[d] != 1, b._impl.sizes()[d] != 1
+            if sa and sb:
+                TORCH_CHECK(a._impl.sizes()[d] == b._impl.sizes()[d], "non-broadcast dimensions must match")
+                dim_counts[d] -= 1
+                if dim_counts[d] == 1: sum_dims.append(d); dim_counts[d] = 0     # no later operand has it: contract now
+            elif dim_counts[d] == 1:
+                if sa: a_sum.append(d); dim_counts[d] = 0
+                elif sb: b_sum.append(d); dim_counts[d] = 0
+        if a_sum: a = a.sum(a_sum, True)
+        if b_sum: b = b.sum(b_sum, True)
+        aligned.insert(0, _sumproduct_pair(a, b, sum_dims))
+    r = aligned[0]
+    if perm_index > out_num_dim:
+        if len(ops) > 1: return r.view(list(r._impl.sizes()[:out_num_dim]))     # the contracted dims are all size 1 by now
+        return r.sum(list(range(out_num_dim, perm_index)))
+    return r
 
-# %% ../nbs/06f_products.ipynb #22979fa1
+# %% ../nbs/06f_products.ipynb #4857e530
 for _n, _f in dict(mm=mm, bmm=bmm, mv=mv, dot=dot, outer=outer, ger=outer).items():
     def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
     _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = _f.__doc__
