@@ -85,7 +85,7 @@ def sort_case(rng, name):
     ctx = f'{name} {shape}/{dt}/{x_th.stride()} {args} {kw}'
     r = run_both(lambda: _call(tt, x_tt, name, args, kw, method), lambda: _call(torch, x_th, name, args, kw, method))
     if isinstance(r[0], Exception) or isinstance(r[1], Exception): return check_results(*r, ctx=ctx)
-    determined = kw.get('stable') or nd == 0 or _unique_rows(x_th, dim)   # torch's non-stable sort (x86-simd-sort or std::sort) orders ties its own way
+    determined = True                      # ties too: stable sorts, and libstdc++'s std::sort replayed for non-stable ones
     if name == 'sort':
         if type(r[0]).__name__ != 'sort' or r[0].values is not r[0][0]: return ctx + ': not a sort named tuple'
         if determined: return check_results(tuple(r[0]), tuple(r[1]), ctx=ctx)
@@ -118,7 +118,7 @@ def topk_case(rng):
     r = run_both(lambda: _call(tt, x_tt, 'topk', args, kw, method), lambda: _call(torch, x_th, 'topk', args, kw, method))
     if isinstance(r[0], Exception) or isinstance(r[1], Exception): return check_results(*r, ctx=ctx)
     if type(r[0]).__name__ != 'topk': return ctx + ': not a topk named tuple'
-    if _unique_rows(x_th, dim if nd else 0): return check_results(tuple(r[0]), tuple(r[1]), ctx=ctx)
+    return check_results(tuple(r[0]), tuple(r[1]), ctx=ctx)          # indices of ties too (libstdc++ replayed)
     m = check_results(r[0].values, r[1].values, ctx=ctx)
     if not m and not _indices_consistent(x_tt, r[0].values, r[0].indices, dim if nd else 0): m = ctx + ': indices do not pick the values'
     return m
@@ -128,14 +128,41 @@ def test_topk():
     bad = [m for m in (topk_case(rng) for _ in range(2 * N)) if m]
     assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
 
+def long_row_case(rng, name):
+    "A long dim (17..300 elements) of few distinct values: the tie order of std::sort / nth_element / partial_sort matters."
+    n = int(rng.integers(17, 300))
+    shape = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(0, 3)))]
+    pos = int(rng.integers(0, len(shape) + 1)); shape.insert(pos, n)
+    dt = str(rng.choice(['int64', 'int32', 'int8', 'uint8', 'float32', 'float64', 'float16', 'bfloat16'] + ['bool'] * (name == 'sort')))
+    x_tt, x_th = pair(rng, tuple(shape), dt, str(rng.choice(LAYOUTS)), special=rng.random() < 0.3, lo=-2, hi=3)
+    if name == 'sort': kw = dict(dim=pos, descending=bool(rng.random() < 0.5), stable=bool(rng.random() < 0.3)); args = []
+    else: args, kw = [int(rng.integers(0, n + 1)), pos], dict(largest=bool(rng.random() < 0.5), sorted=bool(rng.random() < 0.7))
+    r = run_both(lambda: getattr(tt, name)(x_tt, *args, **kw), lambda: getattr(torch, name)(x_th, *args, **kw))
+    return check_results(tuple(r[0]), tuple(r[1]), ctx=f'{name} {tuple(shape)}/{dt}/{x_th.stride()} {args} {kw}')
+
+@pytest.mark.parametrize('name', ['sort', 'topk'])
+def test_tie_order_long_rows(name):
+    rng = np.random.default_rng([ord(c) for c in name] + [17])
+    bad = [m for m in (long_row_case(rng, name) for _ in range(N)) if m]
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def test_sort_radix_and_long_rows():
+    "1-D ascending integer sorts of >= 32768 elements are stable (fbgemm's radix sort); all rows replayed up to _STD_SORT_MAX."
+    x = np.random.default_rng(0).integers(0, 5, 40000)
+    a, b = tt.sort(tt.from_numpy(x)), torch.sort(torch.from_numpy(x))
+    assert same(a.indices, b.indices) is None
+    x = np.random.default_rng(1).integers(0, 5, (2, 3000)).astype(np.float32)
+    a, b = tt.sort(tt.from_numpy(x), descending=True), torch.sort(torch.from_numpy(x), descending=True)
+    assert same(a.indices, b.indices) is None
+
 def test_topk_ties_and_errors():
     with pytest.raises(RuntimeError, match='selected index k out of range'): tt.ones(3).topk(4)
     with pytest.raises(RuntimeError, match='selected index k out of range'): tt.ones(3).topk(-1)
     with pytest.raises(RuntimeError, match='topk does not support complex dtypes on CPU'): tt.ones(3, dtype=tt.complex64).topk(1)
     with pytest.raises(RuntimeError, match='Sort does not support complex dtypes on CPU'): tt.ones(3, dtype=tt.complex64).sort()
     with pytest.raises(IndexError, match='Dimension out of range'): tt.ones(3).topk(1, 1)
-    r = tt.topk(tt.tensor([1, 1, 1, 1, 2, 2]), 3)          # torch picks [5, 4, 3] (std::partial_sort); we pick ties in index order
-    assert r.values.tolist() == [2, 2, 1] and sorted(r.indices.tolist()[:2]) == [4, 5]
+    r = tt.topk(tt.tensor([1, 1, 1, 1, 2, 2]), 3)          # nth_element, then std::sort of the first two: torch's [5, 4, 3]
+    assert r.values.tolist() == [2, 2, 1] and r.indices.tolist() == [5, 4, 3]
     r = tt.tensor([[3., 1.]]).topk(0)
     assert r.values.shape == (1, 0) and r.values.stride() == torch.ones(1, 2).topk(0).values.stride()
 
@@ -154,7 +181,7 @@ def median_case(rng, name):
     if type(r[0]).__name__ != name: return ctx + ': not a named tuple'
     d = args[0] % max(nd, 1)
     if nd and x_th.stride(d) == 0 and x_th.shape[d] > 1: return None     # torch 2.13 reads wrong elements along a stride-0 dim (see test_median_expanded)
-    if _unique_rows(x_th, d): return check_results(tuple(r[0]), tuple(r[1]), ctx=ctx)
+    return check_results(tuple(r[0]), tuple(r[1]), ctx=ctx)          # ATen breaks ties by index: determined
     m = check_results(r[0].values, r[1].values, ctx=ctx)
     vals = r[0].values if args[1] or nd == 0 else r[0].values.unsqueeze(d)
     idx = r[0].indices if args[1] or nd == 0 else r[0].indices.unsqueeze(d)

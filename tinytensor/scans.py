@@ -8,7 +8,7 @@ Docs: https://tinytensor.github.io/tinytensor/scans_sorting.html.md"""
 __all__ = ['sort_return', 'topk_return', 'median_return', 'nanmedian_return', 'cumsum', 'cumprod', 'softmax', 'log_softmax',
            'sort', 'argsort', 'msort', 'topk', 'median', 'nanmedian', 'unique', 'unique_consecutive']
 
-# %% ../nbs/06e_scans_sorting.ipynb #0a7263e8
+# %% ../nbs/06e_scans_sorting.ipynb #48a3a59e
 import builtins, math, numbers
 from collections import namedtuple
 import numpy as np
@@ -20,11 +20,11 @@ from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides
 from .factories import _np_read, _np_write, like_strides, _empty_impl
 from .views import movedim
-from .tensor_iterator import _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on
+from .tensor_iterator import GRAIN_SIZE, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on
 from .ops import _REDUCED, _is_integral, _not_impl
 from .reductions import amax, sum, _reduced_shape, _finish_out
 
-# %% ../nbs/06e_scans_sorting.ipynb #1edcf947
+# %% ../nbs/06e_scans_sorting.ipynb #b4768190
 def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
     "A fresh contiguous result, or `out=` checked for dtype and resized (ATen's `resize_output`)."
     if out is None: return _new_tensor(tuple(shape), None, d, like.device)
@@ -32,7 +32,7 @@ def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
     _resize_output(out, tuple(shape))
     return out
 
-# %% ../nbs/06e_scans_sorting.ipynb #c0204631
+# %% ../nbs/06e_scans_sorting.ipynb #3b9afbbe
 def _cpu_acc(d:dtype):
     "ATen's CPU `acc_type`: float -> double, half/bfloat16 -> float, integers -> int64."
     if d is _dt.float32: return np.dtype(np.float64)
@@ -65,7 +65,7 @@ def cumprod(input, dim:int, *, dtype=None, out=None) -> Tensor:
     "Running products along `dim`, as `torch.cumprod`; integral and bool inputs give int64."
     return _cum_op('cumprod', np.cumprod, input, dim, dtype, out)
 
-# %% ../nbs/06e_scans_sorting.ipynb #4fcbadf5
+# %% ../nbs/06e_scans_sorting.ipynb #0ad63ed3
 def _softmax(name, log:bool, input, dim, dtype):
     TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral) and not isinstance(dim, builtins.bool), name, "(): argument 'dim' must be int, not ", type(dim).__name__)
     TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(dtype).__name__)
@@ -90,7 +90,118 @@ def log_softmax(input, dim, dtype=None) -> Tensor:
     "`x - max - log(sum(exp(x - max)))` along `dim` (required), as `torch.log_softmax`."
     return _softmax('log_softmax', True, input, dim, dtype)
 
-# %% ../nbs/06e_scans_sorting.ipynb #aa386d89
+# %% ../nbs/06e_scans_sorting.ipynb #0e516da8
+# Note [Emulating libstdc++'s algorithms]
+# ATen's CPU topk calls std::partial_sort (when k * 64 <= n) or std::nth_element followed by std::sort of the first
+# k - 1 elements, with a comparator that looks at values only. Which of several *equal* values lands where is
+# therefore decided by the C++ library's algorithms, not by the values. torch's Linux wheels are built with GCC, so
+# these are libstdc++'s (bits/stl_algo.h, bits/stl_heap.h), transcribed here operation for operation:
+# introsort/introselect with a median-of-three pivot, insertion sort below 16 (or 3) elements, heap select.
+def _lg(n:int) -> int: return n.bit_length() - 1
+
+def _push_heap(a, first, hole, top, value, comp):
+    parent = (hole - 1) // 2
+    while hole > top and comp(a[first + parent], value):
+        a[first + hole] = a[first + parent]; hole = parent; parent = (hole - 1) // 2
+    a[first + hole] = value
+
+def _adjust_heap(a, first, hole, n, value, comp):
+    top, child = hole, hole
+    while child < (n - 1) // 2:
+        child = 2 * (child + 1)
+        if comp(a[first + child], a[first + child - 1]): child -= 1
+        a[first + hole] = a[first + child]; hole = child
+    if n % 2 == 0 and child == (n - 2) // 2:
+        child = 2 * (child + 1)
+        a[first + hole] = a[first + child - 1]; hole = child - 1
+    _push_heap(a, first, hole, top, value, comp)
+
+def _pop_heap(a, first, last, result, comp):
+    value = a[result]; a[result] = a[first]
+    _adjust_heap(a, first, 0, last - first, value, comp)
+
+def _make_heap(a, first, last, comp):
+    n = last - first
+    if n < 2: return
+    parent = (n - 2) // 2
+    while True:
+        _adjust_heap(a, first, parent, n, a[first + parent], comp)
+        if parent == 0: return
+        parent -= 1
+
+def _heap_select(a, first, middle, last, comp):
+    _make_heap(a, first, middle, comp)
+    for i in range(middle, last):
+        if comp(a[i], a[first]): _pop_heap(a, first, middle, i, comp)
+
+def _partial_sort(a, first, middle, last, comp):
+    "`std::partial_sort`: heap select, then sort the heap."
+    _heap_select(a, first, middle, last, comp)
+    while middle - first > 1:
+        middle -= 1
+        _pop_heap(a, first, middle, middle, comp)
+
+def _insertion_sort(a, first, last, comp):
+    for i in range(first + 1, last):
+        v = a[i]
+        if comp(v, a[first]): a[first + 1:i + 1] = a[first:i]; a[first] = v
+        else:
+            j = i
+            while comp(v, a[j - 1]): a[j] = a[j - 1]; j -= 1
+            a[j] = v
+
+def _partition_pivot(a, first, last, comp):
+    "`__unguarded_partition_pivot`: median of (first+1, mid, last-1) moved to `first`, then Hoare partition."
+    mid, x, y, z = first + (last - first) // 2, first + 1, first + (last - first) // 2, last - 1
+    if comp(a[x], a[y]):
+        m = y if comp(a[y], a[z]) else z if comp(a[x], a[z]) else x
+    else:
+        m = x if comp(a[x], a[z]) else z if comp(a[y], a[z]) else y
+    a[first], a[m] = a[m], a[first]
+    lo, hi, pivot = first + 1, last, a[first]
+    while True:
+        while comp(a[lo], pivot): lo += 1
+        hi -= 1
+        while comp(pivot, a[hi]): hi -= 1
+        if not lo < hi: return lo
+        a[lo], a[hi] = a[hi], a[lo]; lo += 1
+
+def _introsort_loop(a, first, last, depth, comp):
+    while last - first > 16:
+        if depth == 0: _partial_sort(a, first, last, last, comp); return
+        depth -= 1
+        cut = _partition_pivot(a, first, last, comp)
+        _introsort_loop(a, cut, last, depth, comp)
+        last = cut
+
+def _std_sort(a, first, last, comp):
+    "`std::sort` (introsort, then a final insertion sort)."
+    if last - first < 2: return
+    _introsort_loop(a, first, last, 2 * _lg(last - first), comp)
+    if last - first > 16:
+        _insertion_sort(a, first, first + 16, comp)
+        for i in range(first + 16, last):                    # __unguarded_insertion_sort
+            v, j = a[i], i
+            while comp(v, a[j - 1]): a[j] = a[j - 1]; j -= 1
+            a[j] = v
+    else: _insertion_sort(a, first, last, comp)
+
+def _nth_element(a, first, nth, last, comp):
+    "`std::nth_element` (introselect)."
+    if first == last or nth == last: return
+    depth = 2 * _lg(last - first)
+    while last - first > 3:
+        if depth == 0:
+            _heap_select(a, first, nth + 1, last, comp)
+            a[first], a[nth] = a[nth], a[first]
+            return
+        depth -= 1
+        cut = _partition_pivot(a, first, last, comp)
+        if cut <= nth: first = cut
+        else: last = cut
+    _insertion_sort(a, first, last, comp)
+
+# %% ../nbs/06e_scans_sorting.ipynb #f216b87f
 sort_return = namedtuple('sort', ['values', 'indices'])
 topk_return = namedtuple('topk', ['values', 'indices'])
 
@@ -105,11 +216,42 @@ def _argsort(a:np.ndarray, axis:int, descending:bool) -> np.ndarray:
     rev = np.flip(a, axis)                                   # stable descending = reversed stable ascending of the reversed row
     return np.flip(n - 1 - np.argsort(rev, axis=axis, kind='stable'), axis)
 
+def _key_comp(largest:bool):
+    "ATen's `KeyValueCompDesc`/`KeyValueCompAsc` on (value, index) pairs: values only, NaN the largest."
+    if largest: return lambda x, y: (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
+    return lambda x, y: (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
+
+def _rows_with_ties(rows:np.ndarray) -> np.ndarray:
+    "For each row of a 2-D array: do two elements compare equal (two NaNs included)?"
+    if rows.shape[1] < 2: return np.zeros(rows.shape[0], bool)
+    s = np.sort(rows, axis=1)
+    ties = (s[:, 1:] == s[:, :-1]).any(axis=1)
+    if rows.dtype.kind == 'f': ties |= np.isnan(rows).sum(axis=1) > 1
+    return ties
+
+_STD_SORT_MAX = 4096                                         # longest row whose tie order we reproduce (Python time ~ n log n)
+
+def _sort_indices(a:np.ndarray, axis:int, descending:bool, stable:bool) -> np.ndarray:
+    "Indices that sort `a` along `axis` in the order torch's CPU kernel leaves equal values in (Note [Emulating libstdc++'s algorithms])."
+    key = _sort_key(a)
+    i = _argsort(key, axis, descending)
+    n = a.shape[axis]
+    if stable or n <= 16 or a.strides[axis] == 0: return i   # std::sort below 17 elements is an insertion sort: stable
+    if a.ndim == 1 and not descending and a.dtype.kind in 'iu' and a.size >= GRAIN_SIZE: return i   # fbgemm's radix sort: stable
+    rows = np.moveaxis(key, axis, -1).reshape(-1, n)
+    idx = np.ascontiguousarray(np.moveaxis(i, axis, -1)).reshape(-1, n)
+    comp = _key_comp(descending)
+    for r in np.flatnonzero(_rows_with_ties(rows)) if n <= _STD_SORT_MAX else ():
+        q = list(zip(rows[r].tolist(), range(n)))
+        _std_sort(q, 0, n, comp)
+        idx[r] = [j for _, j in q]
+    return np.moveaxis(idx.reshape(np.moveaxis(i, axis, -1).shape), -1, axis)
+
 def _check_sortable(name, input):
     TORCH_CHECK(not input.dtype.is_complex, name, " does not support complex dtypes on CPU")
 
 def sort(input, dim:int=-1, descending:bool=False, stable:bool=False, *, out=None):
-    "`(values, indices)` sorted along `dim` (stable; NaN largest), as `torch.sort`; results keep a dense input's strides."
+    "`(values, indices)` sorted along `dim` (NaN largest), as `torch.sort`; results keep a dense input's strides."
     _check_sortable('Sort', input)
     d = wrap_dim(dim, input.dim())
     st = like_strides(input)                                 # sort's meta function: the input's strides when dense, else inferred dense ones
@@ -119,7 +261,7 @@ def sort(input, dim:int=-1, descending:bool=False, stable:bool=False, *, out=Non
         a = _np_read(input)
         if a.ndim == 0: _np_write(vals)[...] = a; _np_write(idx)[...] = 0
         else:
-            i = _argsort(_sort_key(a), d, descending)
+            i = _sort_indices(a, d, descending, stable)
             _np_write(idx)[...] = i
             _np_write(vals)[...] = np.take_along_axis(a, i, d)
     if out is not None:
@@ -135,7 +277,28 @@ def msort(input, *, out=None) -> Tensor:
     "Sorted along dim 0, as `torch.msort`."
     return _finish_out(sort(input, 0).values, out)
 
-# %% ../nbs/06e_scans_sorting.ipynb #4679890b
+# %% ../nbs/06e_scans_sorting.ipynb #373f7756
+def _topk_row(vals:list, k:int, largest:bool, sorted:bool) -> list:
+    "ATen's `topk_impl_loop` for one row: (value, index) pairs of the top `k`, in the order libstdc++ leaves them."
+    n, q = len(vals), list(zip(vals, range(len(vals))))
+    comp = _key_comp(largest)
+    if k * 64 <= n: _partial_sort(q, 0, k, n, comp)
+    else:
+        _nth_element(q, 0, k - 1, n, comp)
+        if sorted: _std_sort(q, 0, k - 1, comp)
+    return q[:k]
+
+def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> np.ndarray:
+    "Indices of the top `k` along `axis`: numpy where the answer cannot depend on the algorithm, `_topk_row` elsewhere."
+    n = a.shape[axis]
+    key = _sort_key(a)
+    rows = np.moveaxis(key, axis, -1).reshape(-1, n)
+    idx = np.ascontiguousarray(_argsort(rows, 1, largest)[:, :k])        # fast path: rows of distinct values, fully sorted
+    slow = _rows_with_ties(rows) if (sorted or k * 64 <= n) else np.ones(rows.shape[0], bool)
+    for r in np.flatnonzero(slow): idx[r] = [j for _, j in _topk_row(rows[r].tolist(), k, largest, sorted)]
+    shape = np.moveaxis(key, axis, -1).shape[:-1] + (k,)
+    return np.moveaxis(idx.reshape(shape), -1, axis)
+
 def topk(input, k:int, dim:int=-1, largest:bool=True, sorted:bool=True, *, out=None):
     "`(values, indices)` of the `k` largest (or smallest) elements along `dim`, as `torch.topk`; contiguous results."
     _check_sortable('topk', input)
@@ -151,14 +314,14 @@ def topk(input, k:int, dim:int=-1, largest:bool=True, sorted:bool=True, *, out=N
         a = _np_read(input)
         if a.ndim == 0: _np_write(vals)[...] = a; _np_write(idx)[...] = 0
         else:
-            i = np.take(_argsort(_sort_key(a), d, largest), np.arange(k), axis=d)
+            i = _topk_indices(a, k, d, largest, sorted)
             _np_write(idx)[...] = i
             _np_write(vals)[...] = np.take_along_axis(a, i, d)
     if out is not None:
         return topk_return(_finish_out(vals, out[0]), _finish_out(idx, out[1]))
     return topk_return(vals, idx)
 
-# %% ../nbs/06e_scans_sorting.ipynb #ba7b222d
+# %% ../nbs/06e_scans_sorting.ipynb #c9ee806f
 median_return = namedtuple('median', ['values', 'indices'])
 nanmedian_return = namedtuple('nanmedian', ['values', 'indices'])
 
@@ -208,7 +371,7 @@ def nanmedian(input, dim=None, keepdim:bool=False, *, out=None):
     "`median` ignoring NaN (NaN only where a row is all NaN), as `torch.nanmedian`."
     return _median('nanmedian', nanmedian_return, True, input, dim, keepdim, out)
 
-# %% ../nbs/06e_scans_sorting.ipynb #963365a0
+# %% ../nbs/06e_scans_sorting.ipynb #203fc073
 def _unique_out(input, vals, inv, cnt, return_inverse, return_counts, inv_shape, moved_dim=None):
     "Wrap numpy results as torch does: values alone, or a tuple with the inverse and/or counts asked for."
     if moved_dim is None: v = _from_numpy_like(vals, input)
@@ -266,7 +429,7 @@ def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=Fals
     if moved is None and dim is not None: u = u.reshape(input._impl.sizes())
     return _unique_out(input, u, inv, cnt, return_inverse, return_counts, inv_shape, moved)
 
-# %% ../nbs/06e_scans_sorting.ipynb #27a4ce3d
+# %% ../nbs/06e_scans_sorting.ipynb #ba1e12a0
 for _n, _f in dict(cumsum=cumsum, cumprod=cumprod, softmax=softmax, log_softmax=log_softmax, sort=sort, argsort=argsort, msort=msort,
                    topk=topk, median=median, nanmedian=nanmedian, unique_consecutive=unique_consecutive).items():
     def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
