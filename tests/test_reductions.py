@@ -143,7 +143,7 @@ def _new_red_args(rng, name, nd):
 
 def new_reduction_case(rng, name):
     _, shape = rand_shapes(rng, 1, maxdim=4)
-    dt = str(rng.choice(DTYPES + ['complex64'] if name in ('std', 'var', 'norm', 'count_nonzero') else DTYPES))
+    dt = str(rng.choice(DTYPES + ['complex64'] if name in ('std', 'var', 'norm', 'count_nonzero', 'logsumexp') else DTYPES))
     if dt == 'complex64':
         x_th = torch.randn(shape, dtype=torch.complex64); x_tt = tt.from_numpy(x_th.numpy().copy())
     else: x_tt, x_th = pair(rng, shape, dt, str(rng.choice(LAYOUTS)), special=rng.random() < 0.5)
@@ -208,6 +208,8 @@ def test_var_norm_property(shape, data):
     a = np.random.default_rng(len(shape) + sum(shape)).standard_normal(shape)
     x_tt, x_th = tt.from_numpy(a.copy()), torch.from_numpy(a)
     for f in (lambda lib, x: lib.var(x, dims or None, correction=corr, keepdim=keep), lambda lib, x: lib.std(x, dims or None, keepdim=keep),
-              lambda lib, x: lib.norm(x, 2, dims or None, keep), lambda lib, x: lib.norm(x, 1, dims or None, keep)):
+              lambda lib, x: lib.norm(x, 2, dims or None, keep), lambda lib, x: lib.norm(x, 1, dims or None, keep),
+              lambda lib, x: lib.logsumexp(x, dims or None, keep), lambda lib, x: lib.nanmean(x, dims or None, keep),
+              lambda lib, x: lib.count_nonzero(x, dims or None), lambda lib, x: lib.var_mean(x, dims or None, keepdim=keep)):
         r = run_both(lambda: f(tt, x_tt), lambda: f(torch, x_th))
         assert check_results(*r, tol=True) is None, (shape, dims, keep, corr, r)

@@ -312,6 +312,11 @@ def _real_abs(x:Tensor) -> Tensor:
     if not res.is_meta and res.numel(): np.abs(_np_read(x), out=_np_write(res))
     return res
 
+def _as_result(t:Tensor, d:dtype) -> Tensor:
+    "`t` as a reduction's result: dtype `d` and exactly contiguous strides (a composite's last elementwise op may leave others)."
+    if t.dtype is d and t._impl.strides() == contiguous_strides(t._impl.sizes()): return t
+    return _new_tensor(t._impl.sizes(), None, d, t.device).copy_(t)
+
 def _finish_out(res:Tensor, out:Tensor, name:str='') -> Tensor:
     "Copy a computed result into `out=` (dtype must match, resized as ATen's `resize_output`), as structured ops do."
     if out is None: return res
@@ -339,7 +344,7 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt):
     dev = _real_abs(x - m)
     v = sum(dev * dev, dim, keepdim) / builtins.max(0, n - c)
     if take_sqrt: v = v.sqrt()
-    return _to_dtype(v, d.to_real()), _to_dtype(m if keepdim else m.reshape(v._impl.sizes()), d)
+    return _as_result(v, d.to_real()), _as_result(m if keepdim else m.reshape(v._impl.sizes()), d)
 
 # %% ../nbs/06c_reductions.ipynb #3b29610f
 def var(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None, out=None) -> Tensor:
@@ -387,7 +392,7 @@ def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None
     elif ord == 1: r = sum(a, dims, keepdim)
     elif ord == 2: r = sum(a * a, dims, keepdim).sqrt()
     else: r = sum(a ** ord, dims, keepdim) ** (1.0 / ord)
-    return _finish_out(r if r.dtype is od else _to_dtype(r, od), out)
+    return _finish_out(_as_result(r, od), out)
 
 linalg = SimpleNamespace(vector_norm=linalg_vector_norm)
 
@@ -401,20 +406,26 @@ def norm(input, p='fro', dim=None, keepdim:bool=False, out=None, dtype=None) -> 
     return linalg_vector_norm(input, p, dim, keepdim, dtype=dtype, out=out)
 
 # %% ../nbs/06c_reductions.ipynb #b3b719d4
+def _real(x:Tensor) -> Tensor:
+    "The real part of a complex tensor (a new real tensor); `x` itself otherwise, as `at::real`."
+    if not x.dtype.is_complex: return x
+    res = _new_tensor(x._impl.sizes(), None, x.dtype.to_real(), x.device)
+    if not res.is_meta and res.numel(): np.copyto(_np_write(res), _np_read(x).real)
+    return res
+
 def logsumexp(input, dim, keepdim:bool=False, *, out=None) -> Tensor:
     "`log(sum(exp(x)))` over `dim`, shifted by the max for stability (ATen's `logsumexp`); integers give float."
     TORCH_CHECK_TYPE(dim is not None, "logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
-    TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex, '"logsumexp" not implemented for \'', input.dtype.short, "'")
     mask = _dim_mask(dim, input.dim())
     TORCH_CHECK(not (isinstance(dim, (tuple, list)) and not dim and input.dim()), "output with shape [] doesn't match the broadcast shape ",
                 [1] * input.dim())
-    x = input if input.dtype.is_floating_point else _to_dtype(input, _dt.get_default_dtype())
-    if x.numel() == 0: return _finish_out(sum(x.exp(), dim, keepdim).log(), out)
-    maxes = amax(x, dim, True)
+    x = input if input.dtype.is_floating_point or input.dtype.is_complex else _to_dtype(input, _dt.get_default_dtype())
+    if x.numel() == 0: return _finish_out(_as_result(sum(x.exp(), dim, keepdim).log(), x.dtype), out)
+    maxes = amax(_real(x), dim, True)                           # complex: the max of the real parts
     maxes = where(abs(maxes) == math.inf, 0, maxes)             # masked_fill_(|max| == inf, 0): all -inf rows give -inf, not nan
     r = sum((x - maxes).exp(), dim, keepdim).log()
     r = r + (maxes if keepdim else maxes.reshape(r._impl.sizes()))
-    return _finish_out(r, out)
+    return _finish_out(_as_result(r, x.dtype), out)
 
 # %% ../nbs/06c_reductions.ipynb #a9f4ea31
 def count_nonzero(input, dim=None) -> Tensor:
@@ -432,7 +443,8 @@ def nanmean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Ten
     TORCH_CHECK(input.dtype.is_floating_point or input.dtype.is_complex,
                 "nanmean(): expected input to have floating point or complex dtype but got ", input.dtype.short)
     cnt = sum(eq(input, input), dim, keepdim)
-    return _finish_out(nansum(input, dim, keepdim, dtype=dtype) / cnt, out)
+    s = nansum(input, dim, keepdim, dtype=dtype)
+    return _finish_out(_as_result(s / cnt, s.dtype), out)
 
 # %% ../nbs/06c_reductions.ipynb #8eee8a8f
 for _n, _f in dict(std=std, var=var, norm=norm, logsumexp=logsumexp, count_nonzero=count_nonzero, nansum=nansum, nanmean=nanmean).items():
