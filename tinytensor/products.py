@@ -1,4 +1,4 @@
-"""`mm`, `bmm`, `mv`, `dot`, `outer`/`ger` and `einsum`: the named products, with torch's rank and dtype checks, all computed by chapter 06c's `matmul`.
+"""`mm`, `bmm`, `mv`, `dot`, `outer`/`ger` and `einsum`: the named products with torch's rank and dtype checks, reaching chapter 06c's `matmul`; `einsum` rewritten into views, sums and `bmm` as ATen does.
 
 Docs: https://tinytensor.github.io/tinytensor/products.html.md"""
 
