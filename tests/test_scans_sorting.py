@@ -264,3 +264,20 @@ def test_out_variants():
         a = a if isinstance(a, tuple) else (a,); b = b if isinstance(b, tuple) else (b,)
         for p, q, ot in zip(a, b, outs['tinytensor']):
             assert p is ot and same(p, q) is None, (p, q)
+
+def test_fast_paths_equal_plain_paths():
+    "topk's partition path and sort's numpy path give what replaying libstdc++ on every row gives."
+    from tinytensor.scans import _topk_indices, _topk_row, _sort_indices, _std_sort, _key_comp
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        n = int(rng.integers(1, 200))
+        rows = rng.standard_normal((3, n)).astype(np.float32) if rng.random() < 0.5 else rng.integers(-50, 50, (3, n))
+        if rng.random() < 0.3: rows[0, rng.integers(0, n)] = rows[0, 0]
+        k, largest, srt = int(rng.integers(0, n + 1)), bool(rng.random() < 0.5), bool(rng.random() < 0.7)
+        plain = np.array([[j for _, j in _topk_row(r.tolist(), k, largest, srt)] for r in rows]).reshape(3, k)
+        assert np.array_equal(_topk_indices(rows, k, 1, largest, srt), plain)
+        desc = bool(rng.random() < 0.5)
+        plain = []
+        for r in rows:
+            q = list(zip(r.tolist(), range(n))); _std_sort(q, 0, n, _key_comp(desc)); plain.append([j for _, j in q])
+        assert np.array_equal(_sort_indices(rows, 1, desc, False), np.array(plain))

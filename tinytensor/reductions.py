@@ -341,7 +341,7 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt):
     acc = _dt.complex128 if d.is_complex else _dt.float64
     x = _to_dtype(input, acc) if d is not acc else input
     m = mean(x, dim, True)
-    dev = _real_abs(x - m)
+    dev = _real_abs(x - m) if d.is_complex else x - m
     v = sum(dev * dev, dim, keepdim) / builtins.max(0, n - c)
     if take_sqrt: v = v.sqrt()
     return _as_result(v, d.to_real()), _as_result(m if keepdim else m.reshape(v._impl.sizes()), d)

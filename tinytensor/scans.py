@@ -288,14 +288,28 @@ def _topk_row(vals:list, k:int, largest:bool, sorted:bool) -> list:
         if sorted: _std_sort(q, 0, k - 1, comp)
     return q[:k]
 
+def _topk_fast(rows:np.ndarray, k:int, largest:bool):
+    "Top `k` of each row by partition, plus a mask of the rows where that answer is unique (no NaN, no tie within or at the edge of the top `k`)."
+    n = rows.shape[1]
+    m = builtins.min(k + 1, n)                               # the top k and the first element left out
+    part = np.argpartition(rows, n - m if largest else m - 1, axis=1)
+    cand = part[:, n - m:] if largest else part[:, :m]
+    order = np.argsort(np.take_along_axis(rows, cand, 1), axis=1, kind='stable')
+    if largest: order = order[:, ::-1]
+    cand = np.take_along_axis(cand, order, 1)
+    v = np.take_along_axis(rows, cand, 1)
+    ok = ~(v[:, 1:] == v[:, :-1]).any(axis=1) if m > 1 else np.ones(rows.shape[0], bool)
+    if rows.dtype.kind == 'f': ok &= ~np.isnan(rows).any(axis=1)
+    return np.ascontiguousarray(cand[:, :k]), ok
+
 def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> np.ndarray:
-    "Indices of the top `k` along `axis`: numpy where the answer cannot depend on the algorithm, `_topk_row` elsewhere."
+    "Indices of the top `k` along `axis`: by partition where the answer cannot depend on the algorithm, `_topk_row` elsewhere."
     n = a.shape[axis]
     key = _sort_key(a)
     rows = np.moveaxis(key, axis, -1).reshape(-1, n)
-    idx = np.ascontiguousarray(_argsort(rows, 1, largest)[:, :k])        # fast path: rows of distinct values, fully sorted
-    slow = _rows_with_ties(rows) if (sorted or k * 64 <= n) else np.ones(rows.shape[0], bool)
-    for r in np.flatnonzero(slow): idx[r] = [j for _, j in _topk_row(rows[r].tolist(), k, largest, sorted)]
+    idx, ok = _topk_fast(rows, k, largest)                   # fast path
+    if not (sorted or k * 64 <= n): ok[:] = False            # nth_element leaves the top k unsorted: replay it
+    for r in np.flatnonzero(~ok): idx[r] = [j for _, j in _topk_row(rows[r].tolist(), k, largest, sorted)]
     shape = np.moveaxis(key, axis, -1).shape[:-1] + (k,)
     return np.moveaxis(idx.reshape(shape), -1, axis)
 
