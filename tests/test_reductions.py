@@ -196,7 +196,13 @@ def test_new_reduction_out():
         o_tt, o_th = tt.empty(0), torch.empty(0)
         a, b = getattr(tt, name)(x_tt, *args, out=o_tt), getattr(torch, name)(x_th, *args, out=o_th)
         assert a is o_tt and same(o_tt, o_th, tol=True) is None, name
-    with pytest.raises(RuntimeError, match='Expected out tensor to have dtype'): tt.std(x_tt, 0, out=tt.empty(0, dtype=tt.float64))
+    # out= of another dtype: torch computes into it where it can (float), refuses it otherwise, with these exception types
+    for name, args in [('std', (1,)), ('var', (0,)), ('norm', (2, 1)), ('logsumexp', (1,)), ('nansum', (0,)), ('nanmean', (1,))]:
+        for od in ['float64', 'float16', 'bfloat16', 'int64', 'bool']:
+            for dt in ['float32', 'float16', 'int64']:
+                r = run_both(lambda: getattr(tt, name)(x_tt.to(getattr(tt, dt)), *args, out=tt.empty(0, dtype=getattr(tt, od))),
+                             lambda: getattr(torch, name)(x_th.to(getattr(torch, dt)), *args, out=torch.empty(0, dtype=getattr(torch, od))))
+                assert check_results(*r, tol=od if od in ('float16', 'bfloat16') else 'float32') is None, (name, od, dt, r)   # float32 transcendentals inside
 
 @settings(max_examples=40, deadline=None)
 @given(shape=st.lists(st.integers(0, 4), min_size=0, max_size=4), data=st.data())

@@ -64,7 +64,9 @@ def test_scan_out_and_errors():
     x = tt.tensor([[1, 2], [3, 4]]); o = tt.empty(0, dtype=tt.int64)
     r = tt.cumsum(x, 0, out=o)
     assert r is o and o.tolist() == [[1, 2], [4, 6]]
-    with pytest.raises(RuntimeError, match='Expected out tensor to have dtype'): tt.cumsum(x, 0, out=tt.empty(0))
+    o = tt.empty(0, dtype=tt.int32)                              # without dtype=, out='s dtype is the result dtype
+    assert tt.cumprod(x.to(tt.float32), 1, out=o) is o and o.tolist() == [[1, 2], [3, 12]] and o.dtype is tt.int32
+    with pytest.raises(RuntimeError, match='Expected out tensor to have dtype'): tt.cumsum(x, 0, dtype=tt.int64, out=tt.empty(0))
     for f in (lambda lib, x: lib.softmax(x, None), lambda lib, x: x.softmax(), lambda lib, x: lib.softmax(x.long(), 0),
               lambda lib, x: lib.log_softmax(x, 2), lambda lib, x: lib.cumprod(x, -3), lambda lib, x: lib.cumsum(x, 0, dtype=1)):
         r = run_both(lambda: f(tt, tt.ones(2, 3)), lambda: f(torch, torch.ones(2, 3)))

@@ -22,7 +22,7 @@ from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides, alias_with_sizes_and_strides
 from .factories import _np_read, _np_write
 from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_threads, _new_tensor, _to_dtype,
-                                        _resize_output, _errs_off, _errs_on, infer_size)
+                                        _resize_output, _errs_off, _errs_on, infer_size, can_cast)
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
@@ -317,10 +317,11 @@ def _as_result(t:Tensor, d:dtype) -> Tensor:
     if t.dtype is d and t._impl.strides() == contiguous_strides(t._impl.sizes()): return t
     return _new_tensor(t._impl.sizes(), None, d, t.device).copy_(t)
 
-def _finish_out(res:Tensor, out:Tensor, name:str='') -> Tensor:
-    "Copy a computed result into `out=` (dtype must match, resized as ATen's `resize_output`), as structured ops do."
+def _finish_out(res:Tensor, out:Tensor, cast:bool=False) -> Tensor:
+    "Copy a computed result into `out=` (resized as ATen's `resize_output`): same dtype, or with `cast` any dtype `can_cast` allows."
     if out is None: return res
-    TORCH_CHECK(out.dtype is res.dtype, "Expected out tensor to have dtype ", res.dtype.name, ", but got ", out.dtype.name, " instead")
+    if cast: TORCH_CHECK(can_cast(res.dtype, out.dtype), "result type ", res.dtype.short, " can't be cast to the desired output type ", out.dtype.short)
+    else: TORCH_CHECK(out.dtype is res.dtype, "Expected out tensor to have dtype ", res.dtype.name, ", but got ", out.dtype.name, " instead")
     _resize_output(out, res._impl.sizes())
     return out.copy_(res)
 
@@ -331,7 +332,7 @@ def _correction(name, dim, unbiased, correction):
     if correction is None: correction = 1 if unbiased is None else int(unbiased)
     return dim, correction
 
-def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt):
+def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=None):
     "Two-pass variance in float64 (ATen accumulates `std`/`var` in double on CPU), then cast to the real dtype."
     d = input.dtype
     TORCH_CHECK(d.is_floating_point or d.is_complex, "std and var only support floating point and complex dtypes")
@@ -344,16 +345,19 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt):
     dev = _real_abs(x - m) if d.is_complex else x - m
     v = sum(dev * dev, dim, keepdim) / builtins.max(0, n - c)
     if take_sqrt: v = v.sqrt()
-    return _as_result(v, d.to_real()), _as_result(m if keepdim else m.reshape(v._impl.sizes()), d)
+    od = d.to_real()
+    if out is not None and out.dtype.is_floating_point: od = out.dtype          # computed straight into out's dtype, as std_var_out
+    if out is not None and out.dtype.is_complex and not d.is_complex: _not_impl(name + '_cpu', out.dtype)
+    return _as_result(v, od), _as_result(m if keepdim else m.reshape(v._impl.sizes()), d)
 
 # %% ../nbs/06c_reductions.ipynb #3b29610f
 def var(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None, out=None) -> Tensor:
     "Variance over `dim` with Bessel's `correction` (default 1; legacy `unbiased`), as `torch.var`."
-    return _finish_out(_var_impl('var', input, dim, unbiased, keepdim, correction, False)[0], out)
+    return _finish_out(_var_impl('var', input, dim, unbiased, keepdim, correction, False, out)[0], out, True)
 
 def std(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None, out=None) -> Tensor:
     "Standard deviation over `dim` (`sqrt` of `var`), as `torch.std`."
-    return _finish_out(_var_impl('std', input, dim, unbiased, keepdim, correction, True)[0], out)
+    return _finish_out(_var_impl('std', input, dim, unbiased, keepdim, correction, True, out)[0], out, True)
 
 def var_mean(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None) -> tuple:
     "`(var, mean)` in one pass, as `torch.var_mean`."
@@ -420,12 +424,13 @@ def logsumexp(input, dim, keepdim:bool=False, *, out=None) -> Tensor:
     TORCH_CHECK(not (isinstance(dim, (tuple, list)) and not dim and input.dim()), "output with shape [] doesn't match the broadcast shape ",
                 [1] * input.dim())
     x = input if input.dtype.is_floating_point or input.dtype.is_complex else _to_dtype(input, _dt.get_default_dtype())
-    if x.numel() == 0: return _finish_out(_as_result(sum(x.exp(), dim, keepdim).log(), x.dtype), out)
+    od = out.dtype if out is not None and out.dtype.is_floating_point and not x.dtype.is_complex else x.dtype   # sum_out into out's dtype
+    if x.numel() == 0: return _finish_out(_as_result(sum(x.exp(), dim, keepdim, dtype=od).log(), od), out, True)
     maxes = amax(_real(x), dim, True)                           # complex: the max of the real parts
     maxes = where(abs(maxes) == math.inf, 0, maxes)             # masked_fill_(|max| == inf, 0): all -inf rows give -inf, not nan
-    r = sum((x - maxes).exp(), dim, keepdim).log()
+    r = sum((x - maxes).exp(), dim, keepdim, dtype=od).log()
     r = r + (maxes if keepdim else maxes.reshape(r._impl.sizes()))
-    return _finish_out(_as_result(r, x.dtype), out)
+    return _finish_out(_as_result(r, od), out, True)
 
 # %% ../nbs/06c_reductions.ipynb #a9f4ea31
 def count_nonzero(input, dim=None) -> Tensor:
@@ -435,6 +440,7 @@ def count_nonzero(input, dim=None) -> Tensor:
 def nansum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
     "`sum` treating NaN as zero, as `torch.nansum`."
     TORCH_CHECK(not input.dtype.is_complex, "nansum on CPU does not support complex inputs")
+    if out is not None and dtype is None and input.dtype.is_floating_point and not out.dtype.is_floating_point: _not_impl('nansum_cpu', out.dtype)
     x = where(ne(input, input), 0, input) if input.dtype.is_floating_point else input
     return sum(x, dim, keepdim, dtype=dtype, out=out)
 
@@ -442,9 +448,10 @@ def nanmean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Ten
     "`mean` of the non-NaN elements (`nansum / count`), as `torch.nanmean`."
     TORCH_CHECK(input.dtype.is_floating_point or input.dtype.is_complex,
                 "nanmean(): expected input to have floating point or complex dtype but got ", input.dtype.short)
+    if out is not None and not out.dtype.is_floating_point and input.dtype.is_floating_point: _not_impl('nansum_cpu', out.dtype)
     cnt = sum(eq(input, input), dim, keepdim)
-    s = nansum(input, dim, keepdim, dtype=dtype)
-    return _finish_out(_as_result(s / cnt, s.dtype), out)
+    s = nansum(input, dim, keepdim, dtype=dtype or (out.dtype if out is not None and out.dtype.is_floating_point else None))
+    return _finish_out(_as_result(s / cnt, s.dtype), out, True)
 
 # %% ../nbs/06c_reductions.ipynb #8eee8a8f
 for _n, _f in dict(std=std, var=var, norm=norm, logsumexp=logsumexp, count_nonzero=count_nonzero, nansum=nansum, nanmean=nanmean).items():

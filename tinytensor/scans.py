@@ -45,7 +45,8 @@ def _cum_op(name, np_fn, input, dim, dtype, out):
     "Shared body of `cumsum`/`cumprod`: contiguous result, input cast to the result dtype, accumulate in `acc_type`."
     TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(dtype).__name__)
     d = wrap_dim(dim, input.dim())
-    od = dtype or (_dt.int64 if _is_integral(input.dtype, True) else input.dtype)
+    od = dtype or (out.dtype if out is not None else _dt.int64 if _is_integral(input.dtype, True) else input.dtype)   # meta_func_cum_ops
+    if od is _dt.bool: _not_impl(name + '_out_cpu', od)
     res = _result(input._impl.sizes(), od, input, out)
     if not res.is_meta and res.numel():
         tok = _errs_off()
