@@ -283,3 +283,15 @@ def test_fast_paths_equal_plain_paths():
         for r in rows:
             q = list(zip(r.tolist(), range(n))); _std_sort(q, 0, n, _key_comp(desc)); plain.append([j for _, j in q])
         assert np.array_equal(_sort_indices(rows, 1, desc, False), np.array(plain))
+
+def test_meta_device():
+    "On the meta device every op of chapters 06c-06f computes only shapes, strides and dtypes — torch's."
+    x_th, x_tt = torch.empty(2, 3, device='meta'), tt.empty(2, 3, device='meta')
+    calls = [lambda lib, x: x.std(1), lambda lib, x: x.var(0), lambda lib, x: x.norm(), lambda lib, x: x.logsumexp(1),
+             lambda lib, x: x.count_nonzero(0), lambda lib, x: x.nansum(0), lambda lib, x: x.nanmean(), lambda lib, x: lib.std_mean(x, 0)[1],
+             lambda lib, x: x.cumsum(1), lambda lib, x: x.softmax(1), lambda lib, x: x.log_softmax(0), lambda lib, x: x.sort(1)[0],
+             lambda lib, x: x.argsort(1), lambda lib, x: x.topk(2)[1], lambda lib, x: x.median(1)[0], lambda lib, x: x.msort(),
+             lambda lib, x: x.mm(x.T), lambda lib, x: x[0].outer(x[0]), lambda lib, x: lib.einsum('ij,kj->ik', x, x), lambda lib, x: x.mv(x[0])]
+    for f in calls:
+        a, b = f(tt, x_tt), f(torch, x_th)
+        assert (tuple(a.shape), a.stride(), a.dtype.name, a.device.type) == (tuple(b.shape), b.stride(), str(b.dtype)[6:], 'meta')

@@ -20,7 +20,7 @@ from .allocator import DeviceType, CPU
 from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides, alias_with_sizes_and_strides
-from .factories import _np_read, _np_write
+from .factories import _np_read, _np_write, zeros
 from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_threads, _new_tensor, _to_dtype,
                                         _resize_output, _errs_off, _errs_on, infer_size, can_cast)
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
@@ -427,7 +427,7 @@ def logsumexp(input, dim, keepdim:bool=False, *, out=None) -> Tensor:
     od = out.dtype if out is not None and out.dtype.is_floating_point and not x.dtype.is_complex else x.dtype   # sum_out into out's dtype
     if x.numel() == 0: return _finish_out(_as_result(sum(x.exp(), dim, keepdim, dtype=od).log(), od), out, True)
     maxes = amax(_real(x), dim, True)                           # complex: the max of the real parts
-    maxes = where(abs(maxes) == math.inf, 0, maxes)             # masked_fill_(|max| == inf, 0): all -inf rows give -inf, not nan
+    maxes = where(abs(maxes) == math.inf, zeros((), dtype=maxes.dtype, device=maxes.device), maxes)             # masked_fill_(|max| == inf, 0): all -inf rows give -inf, not nan
     r = sum((x - maxes).exp(), dim, keepdim, dtype=od).log()
     r = r + (maxes if keepdim else maxes.reshape(r._impl.sizes()))
     return _finish_out(_as_result(r, od), out, True)
@@ -441,7 +441,7 @@ def nansum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tens
     "`sum` treating NaN as zero, as `torch.nansum`."
     TORCH_CHECK(not input.dtype.is_complex, "nansum on CPU does not support complex inputs")
     if out is not None and dtype is None and input.dtype.is_floating_point and not out.dtype.is_floating_point: _not_impl('nansum_cpu', out.dtype)
-    x = where(ne(input, input), 0, input) if input.dtype.is_floating_point else input
+    x = where(ne(input, input), zeros((), dtype=input.dtype, device=input.device), input) if input.dtype.is_floating_point else input
     return sum(x, dim, keepdim, dtype=dtype, out=out)
 
 def nanmean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
