@@ -295,3 +295,21 @@ def test_meta_device():
     for f in calls:
         a, b = f(tt, x_tt), f(torch, x_th)
         assert (tuple(a.shape), a.stride(), a.dtype.name, a.device.type) == (tuple(b.shape), b.stride(), str(b.dtype)[6:], 'meta')
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.lists(st.integers(0, 5), min_size=1, max_size=3), data=st.data())
+def test_along_dim_property(shape, data):
+    "softmax, log_softmax, cumprod, topk, median, argsort along any dim of a permuted int-valued float tensor: torch's results."
+    nd = len(shape)
+    dim = data.draw(st.integers(-nd, nd - 1))
+    perm = data.draw(st.permutations(range(nd)))
+    rng = np.random.default_rng(sum(shape) * 7 + nd)
+    base = rng.integers(-2, 3, [shape[p] for p in perm]).astype(np.float32)
+    inv = [int(i) for i in np.argsort(perm)]
+    x_th, x_tt = torch.from_numpy(base).permute(inv), tt.from_numpy(base.copy()).permute(*inv)
+    k = data.draw(st.integers(0, shape[dim]))
+    largest = data.draw(st.booleans())
+    for f in (lambda lib, x: lib.softmax(x, dim), lambda lib, x: lib.log_softmax(x, dim), lambda lib, x: lib.cumprod(x, dim),
+              lambda lib, x: tuple(lib.topk(x, k, dim, largest)), lambda lib, x: tuple(lib.median(x, dim)), lambda lib, x: lib.argsort(x, dim)):
+        r = run_both(lambda: f(tt, x_tt), lambda: f(torch, x_th))
+        assert check_results(*r, tol=True) is None, (shape, perm, dim, k, check_results(*r, tol=True))
