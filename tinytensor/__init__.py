@@ -8,6 +8,7 @@ from .checks import *
 from .intrusive_ptr import *
 from .allocator import *
 from .storage import *
+from .backends import *
 from .dtypes import *
 from .tensor_impl import *
 from .factories import *
@@ -16,6 +17,9 @@ from .allocator import Device as device
 from . import testing
 from .views import *
 from .view_pictures import *
+from .more_views import *
+from .indexing import *
+from .joining import *
 from . import cuda
 from .serialization import save, load
 from . import safetensors

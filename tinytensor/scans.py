@@ -386,6 +386,12 @@ def nanmedian(input, dim=None, keepdim:bool=False, *, out=None):
     "`median` ignoring NaN (NaN only where a row is all NaN), as `torch.nanmedian`."
     return _median('nanmedian', nanmedian_return, True, input, dim, keepdim, out)
 
+# %% ../nbs/06e_scans_sorting.ipynb #df7e0fd5
+sort_return.__doc__ = "The `(values, indices)` named tuple `sort` returns, like `torch.return_types.sort`."
+topk_return.__doc__ = "The `(values, indices)` named tuple `topk` returns, like `torch.return_types.topk`."
+median_return.__doc__ = "The `(values, indices)` named tuple `median(input, dim)` returns, like `torch.return_types.median`."
+nanmedian_return.__doc__ = "The `(values, indices)` named tuple `nanmedian(input, dim)` returns, like `torch.return_types.nanmedian`."
+
 # %% ../nbs/06e_scans_sorting.ipynb #203fc073
 def _unique_out(input, vals, inv, cnt, return_inverse, return_counts, inv_shape, moved_dim=None):
     "Wrap numpy results as torch does: values alone, or a tuple with the inverse and/or counts asked for."

@@ -1,0 +1,78 @@
+"The API coverage tool (tools/api_coverage.py): its probes pass on a correct op and catch every kind of difference."
+import importlib.util, json, sys
+from pathlib import Path
+import pytest
+import tinytensor as tt
+
+_path = Path(__file__).resolve().parent.parent / 'tools' / 'api_coverage.py'
+_spec = importlib.util.spec_from_file_location('api_coverage', _path)
+cov = importlib.util.module_from_spec(_spec); sys.modules['api_coverage'] = cov; _spec.loader.exec_module(cov)
+T, P = cov.T, cov.P
+
+def test_correct_op_matches():
+    for p in (P(T((2, 3))), P(T((3, 4), layout='T')), P(T((2, 3), 'int64')), P(T((0, 3)))):
+        assert cov.run_probe('neg', p, False) is None
+
+def test_wrong_dtype_detected(monkeypatch):
+    orig = tt.neg
+    monkeypatch.setattr(tt, 'neg', lambda x: orig(x).to(tt.float64))
+    d = cov.run_probe('neg', P(T((2, 3))), False)
+    assert d and 'dtype float64 != torch float32' in d
+    r = cov.measure(['neg'])['neg']
+    assert r['present'] and r['status'] == 'mismatch' and r['failures']
+
+def test_wrong_values_detected(monkeypatch):
+    orig = tt.neg
+    monkeypatch.setattr(tt, 'neg', lambda x: orig(x) + 1)
+    assert 'values differ' in cov.run_probe('neg', P(T((2, 3))), False)
+    # a difference below the tolerance passes only where a tolerance applies
+    monkeypatch.setattr(tt, 'neg', lambda x: orig(x) * (1 + 1e-13))
+    assert cov.run_probe('neg', P(T((2, 3), 'float64')), True) is None
+    assert 'values differ' in cov.run_probe('neg', P(T((2, 3), 'float64')), False)
+
+def test_wrong_layout_and_view_detected(monkeypatch):
+    orig = tt.neg
+    monkeypatch.setattr(tt, 'neg', lambda x: orig(x).contiguous())          # torch keeps a transposed layout
+    assert 'strides' in cov.run_probe('neg', P(T((3, 4), layout='T')), False)
+    orig_reshape = tt.reshape
+    monkeypatch.setattr(tt, 'reshape', lambda x, s: orig_reshape(x, s).clone())
+    assert 'torch returns a view' in cov.run_probe('reshape', P(T((2, 3)), (3, 2)), False)
+
+def test_exceptions_compared(monkeypatch):
+    # torch raises RuntimeError for mismatched shapes: a different class or no error is a mismatch
+    p = P(T((2, 3)), T((4,)))
+    assert cov.run_probe('add', p, False) is None
+    def bad(a, b): raise TypeError('nope')
+    monkeypatch.setattr(tt, 'add', bad)
+    assert 'exception TypeError' in cov.run_probe('add', p, False)
+    monkeypatch.setattr(tt, 'add', lambda a, b: a)
+    assert 'torch raises RuntimeError' in cov.run_probe('add', p, False)
+
+def test_inplace_must_return_self_and_mutate(monkeypatch):
+    p = P(T((2, 3)))
+    assert cov.run_probe('Tensor.neg_', p, False) is None
+    monkeypatch.setattr(tt.Tensor, 'neg_', lambda self: self.neg())          # does not mutate
+    assert 'input #0 after the call' in cov.run_probe('Tensor.neg_', p, False)
+
+def test_missing_name_reported(monkeypatch):
+    monkeypatch.delattr(tt, 'neg')
+    r = cov.measure(['neg'])['neg']
+    assert not r['present'] and r['status'] == 'missing'
+
+def test_name_list_and_recipes():
+    assert len(cov.NAMES) > 500 and not set(cov.NAMES) & set(cov.EXCLUDED)
+    assert set(cov.NAMES.values()) <= set(cov.CATEGORIES)
+    assert [q for q in cov.NAMES if not cov.recipes_for(q)] == []             # every name has probes
+
+def test_summary_and_json(tmp_path):
+    out = tmp_path / 'cov.json'
+    assert cov.main(['--only', 'add', 'Tensor.add_', 'Tensor.__add__', '--json', str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert set(doc['names']) == {'add', 'Tensor.add_', 'Tensor.__add__'}
+    row = doc['summary']['TOTAL']['all']
+    assert row['total'] == 3 and row['present'] == row['match'] + row['mismatch'] + row['unprobed']
+
+def test_recipes_deterministic():
+    "torch against itself must match on every probe (a sample of names): no recipe compares random or uninitialized values."
+    names = list(cov.NAMES)[::7]
+    assert cov.selfcheck(names) == 0
