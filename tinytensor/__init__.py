@@ -27,3 +27,5 @@ from .dlpack import from_dlpack
 from .tensor_iterator import *
 from .ops import *
 from .reductions import *
+from .scans import *
+from .products import *
