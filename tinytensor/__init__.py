@@ -23,3 +23,4 @@ from .dlpack import from_dlpack
 from .tensor_iterator import *
 from .ops import *
 from .reductions import *
+from .shape_ops import *
