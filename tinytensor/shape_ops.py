@@ -25,7 +25,7 @@ from .dtypes import dtype
 from .storage import Storage
 from .tensor_impl import Tensor, contiguous_strides, contiguous_format
 from .factories import _np_read, _np_write, empty_like, zeros, tensor as _tensor
-from .tensor_iterator import TensorIterator, _new_tensor, result_type, _to_dtype, _resize_output, wrapped_scalar_tensor
+from .tensor_iterator import TensorIterator, TensorIteratorConfig, _new_tensor, result_type, _to_dtype, _resize_output, wrapped_scalar_tensor
 from .ops import (_binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
                             mul, sub, add, logical_xor, eq)
 from .views import broadcast_shapes, broadcast_to
@@ -154,8 +154,8 @@ def diagflat(input:Tensor, offset:int=0) -> Tensor:
 
 def trace(input:Tensor) -> Tensor:
     "Sum of the main diagonal of a matrix (integral inputs give int64), as `torch.trace`."
-    TORCH_CHECK(input.dim() == 2, "trace: expected a matrix, but got tensor with dim ", input.dim())
     if input.dtype is _dt.bool: _not_impl('trace', input.dtype)
+    TORCH_CHECK(input.dim() == 2, "trace: expected a matrix, but got tensor with dim ", input.dim())
     return _sum(input.diagonal())
 
 for _n, _f in dict(diag=diag, diag_embed=diag_embed, diagflat=diagflat, trace=trace).items():
@@ -170,13 +170,16 @@ def _int_tuple(v) -> tuple:
 def roll(input:Tensor, shifts, dims=None) -> Tensor:
     "Circular shift of elements by `shifts` along `dims` (the flattened tensor if `dims` is None), as `torch.roll`."
     shifts, dims = _int_tuple(shifts), (() if dims is None else _int_tuple(dims))
-    TORCH_CHECK(len(shifts) > 0, "`shifts` required")
-    if len(dims) == 0 and len(shifts) == 1:
-        flat = np.ascontiguousarray(_np_read(input)).reshape(-1)
-        return _from_np(np.roll(flat, shifts[0]).reshape(input.shape), input.dtype, input.device)
-    TORCH_CHECK(len(shifts) == len(dims), "shifts and dimensions must align. shifts: ", len(shifts), ", dims:", len(dims))
-    axes = tuple(wrap_dim(d, input.dim()) for d in dims)
-    return _from_np(np.roll(_np_read(input), shifts, axes), input.dtype, input.device)
+    if len(shifts) != 1 or len(dims) != 1:                       # ATen's roll_common: flatten, or one dim at a time
+        TORCH_CHECK(len(shifts) > 0, "`shifts` required")
+        if len(dims) == 0 and len(shifts) == 1:
+            flat = np.ascontiguousarray(_np_read(input)).reshape(-1)
+            return _from_np(np.roll(flat, shifts[0]).reshape(input.shape), input.dtype, input.device)
+        TORCH_CHECK(len(shifts) == len(dims), "shifts and dimensions must align. shifts: ", len(shifts), ", dims:", len(dims))
+        return roll(roll(input, shifts[0], dims[0]), shifts[1:], dims[1:])
+    if input.numel() == 0: return input.clone()                  # checked before the dim, as in ATen
+    d = wrap_dim(dims[0], input.dim(), wrap_scalar=False)
+    return _from_np(np.roll(_np_read(input), shifts[0], d), input.dtype, input.device)
 
 def _flip_dims(input:Tensor, dims) -> Tensor:
     "A copy of `input` reversed along `dims`, laid out like `input` (ATen's `flip`: `empty_like` + a backwards copy)."
@@ -247,7 +250,7 @@ def block_diag(*tensors) -> Tensor:
     for i, t in enumerate(tensors):
         TORCH_CHECK(t.dim() <= 2, "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input ", i, " has ", t.dim(), " dimensions")
         mats.append(t.reshape(1, 1) if t.dim() == 0 else t.reshape(1, -1) if t.dim() == 1 else t)
-    d = result_type(*mats) if mats else _dt.get_default_dtype()
+    d = result_type(*tensors) if tensors else _dt.get_default_dtype()
     rows, cols = builtins.sum(m.shape[0] for m in mats), builtins.sum(m.shape[1] for m in mats)
     res = zeros(rows if mats else 1, cols, dtype=d)
     r = c = 0
@@ -286,8 +289,8 @@ def tensordot(a:Tensor, b:Tensor, dims=2, out=None) -> Tensor:
                     " and second has size ", b.shape[y], " in dim ", y)
     fa, fb = [d for d in range(a.dim()) if d not in da], [d for d in range(b.dim()) if d not in db]
     k = math.prod(a.shape[d] for d in da)
-    am = a.permute(*fa, *da).reshape(math.prod(a.shape[d] for d in fa), k)
-    bm = b.permute(*db, *fb).reshape(k, math.prod(b.shape[d] for d in fb))
+    am = (a.permute(tuple(fa + da)) if a.dim() else a).reshape(math.prod(a.shape[d] for d in fa), k)
+    bm = (b.permute(tuple(db + fb)) if b.dim() else b).reshape(k, math.prod(b.shape[d] for d in fb))
     res = matmul(am, bm).view(tuple(a.shape[d] for d in fa) + tuple(b.shape[d] for d in fb))
     if out is None: return res
     _resize_output(out, res.shape); out.copy_(res)
@@ -339,7 +342,10 @@ def repeat_interleave(input:Tensor, repeats=None, dim:int=None, *, output_size:i
         return _from_np(np.repeat(np.arange(len(r)), r), input.dtype, input.device)
     x = _np_read(input)
     if dim is None: x, axis = np.ascontiguousarray(x).reshape(-1), 0
-    else: axis = wrap_dim(dim, input.dim())
+    elif isinstance(repeats, Tensor): axis = wrap_dim(dim, input.dim(), wrap_scalar=False)
+    else:                                                          # ATen: input.unsqueeze(dim + 1), out of range for 0-d
+        axis = wrap_dim(dim, input.dim())
+        TORCH_CHECK_INDEX(input.dim() > 0, "Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     n = x.shape[axis] if x.ndim else 1
     if isinstance(repeats, Tensor):
         r = _repeat_counts(repeats)
@@ -349,7 +355,9 @@ def repeat_interleave(input:Tensor, repeats=None, dim:int=None, *, output_size:i
     else:
         TORCH_CHECK(int(repeats) >= 0, "Repeats must be non-negative")
         r = np.full(n, int(repeats))
-    TORCH_CHECK(output_size is None or output_size == r.sum(), "allocated size does not match required size")
+        TORCH_CHECK(output_size is None or output_size == n * int(repeats), "repeat_interleave: Invalid output_size, expected ",
+                    n * int(repeats), " but got ", output_size)
+    TORCH_CHECK(output_size is None or output_size == r.sum() or len(r) == 0, "allocated size does not match required size")
     if x.ndim == 0: x = x.reshape(1)
     return _from_np(np.repeat(x, r, axis), input.dtype, input.device)
 
@@ -366,7 +374,7 @@ def _concat(tensors, dim:int) -> Tensor:
         for k in range(ref.dim()):
             TORCH_CHECK(k == dim or t.shape[k] == ref.shape[k], "Sizes of tensors must match except in dimension ", dim, ". Expected size ",
                         ref.shape[k], " but got size ", t.shape[k], " for tensor number ", i, " in the list.")
-    return _from_np(np.concatenate([_np_read(t) for t in tensors], dim), d, ref.device)
+    return _from_np(np.concatenate([_np_read(t if t.dtype is d else _to_dtype(t, d)) for t in tensors], dim), d, ref.device)
 
 def diff(input:Tensor, n:int=1, dim:int=-1, prepend:Tensor=None, append:Tensor=None) -> Tensor:
     "The `n`-th forward difference along `dim`, after concatenating `prepend`/`append`, as `torch.diff`."
@@ -430,7 +438,7 @@ def searchsorted(sorted_sequence:Tensor, input, *, out_int32:bool=False, right:b
                 "value tensor must match, but we got boundaries tensor ", list(bd.shape), " and input value tensor ", list(vin.shape))
     ct = result_type(bd, vin)
     npd = np.float32 if ct in _REDUCED else ct.np
-    b = np.ascontiguousarray(_np_read(bd)).astype(npd).reshape(-1, bd.shape[-1])
+    b = np.ascontiguousarray(_np_read(bd)).astype(npd).reshape(math.prod(bd.shape[:-1]), bd.shape[-1])
     if sorter is not None:
         s = np.ascontiguousarray(_np_read(sorter)).reshape(b.shape)
         TORCH_CHECK(((s >= 0) & (s < b.shape[1])).all(), "torch.searchsorted(): sorter index out of range")
@@ -448,14 +456,16 @@ def bucketize(input, boundaries:Tensor, *, out_int32:bool=False, right:bool=Fals
     TORCH_CHECK(boundaries.dim() == 1, "boundaries tensor must be 1 dimension, but got dim(", boundaries.dim(), ")")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
 
-# %% ../nbs/06g_shape_ops.ipynb #b11daa30
+# %% ../nbs/06g_shape_ops.ipynb #16ba2a43
 cummax_return = namedtuple('cummax', ['values', 'indices'])
 cummin_return = namedtuple('cummin', ['values', 'indices'])
 
 def _cum_extreme(input:Tensor, dim:int, greater:bool, ret):
-    d = wrap_dim(dim, input.dim())
+    name = ret.__name__
+    TORCH_CHECK_INDEX(input.dim() > 0 or dim in (0, -1), name, "(): Expected reduction dim -1 or 0 for scalar but got ", dim)
     vals, idx = _new_tensor(input.shape, None, input.dtype, input.device), _new_tensor(input.shape, None, _dt.int64, input.device)
-    if input.numel() == 0: return ret(vals, idx)
+    if input.numel() == 0: return ret(vals, idx)               # ATen checks `dim` only for non-empty tensors of 1+ dims
+    d = wrap_dim(dim, input.dim()) if input.dim() else 0
     x = _np_read(input)
     if x.ndim == 0: x = x.reshape(1)
     x = np.moveaxis(x, d, 0)
@@ -763,11 +773,11 @@ def _blas_update(input:Tensor, prod:Tensor, beta, alpha, name:str) -> Tensor:
     with np.errstate(all='ignore'):
         if d is _dt.bool:
             r = builtins.bool(alpha) & p
-            if beta: r = r | (builtins.bool(beta) & _np_read(input.expand(*prod.shape)))
+            if beta: r = r | (builtins.bool(beta) & _np_read(broadcast_to(input, prod.shape)))
         else:
             r = p.astype(acc) if alpha == 1 else acc(alpha) * p.astype(acc) if d in _REDUCED else np.asarray(alpha, acc) * p.astype(acc)
             if beta != 0:
-                x = _np_read(input.expand(*prod.shape)).astype(acc)
+                x = _np_read(broadcast_to(input, prod.shape)).astype(acc)
                 r = r + (x if beta == 1 else np.asarray(beta, acc) * x)
     return _from_np(r, d, prod.device)
 
@@ -795,18 +805,36 @@ def addmv(input:Tensor, mat:Tensor, vec:Tensor, *, beta=1, alpha=1, out=None) ->
                 input.dim(), ", ", mat.dim(), ", ", vec.dim())
     TORCH_CHECK(mat.shape[1] == vec.shape[0] and (input.numel() == 1 or input.shape[0] == mat.shape[0]),
                 "size mismatch, got input (", input.shape[0] if input.dim() else 1, "), mat (", mat.shape[0], "x", mat.shape[1], "), vec (", vec.shape[0], ")")
+    if mat.numel() == 0 and beta != 0:                   # ATen's shortcut: result = input * beta, input not expanded
+        return _into(out, _blas_update(input, _from_np(np.zeros(tuple(input.shape)), mat.dtype), beta, 0, 'addmv'))
     return _into(out, _blas_update(input, matmul(mat, vec), beta, alpha, 'addmv'))
 
 def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     "`beta * input + alpha * outer(vec1, vec2)` with type promotion, as `torch.addr`."
     for i, v in ((1, vec1), (2, vec2)): TORCH_CHECK(v.dim() == 1, "addr: Expected 1-D argument vec", i, ", but got ", v.dim(), "-D")
-    d = result_type(input, vec1, vec2)
-    if _is_integral(d):
+    x = input.expand(vec1.shape[0], vec2.shape[0])
+    res = out if out is not None else _new_tensor((0,), None, result_type(x, vec1, vec2), input.device)
+    it = TensorIteratorConfig().add_output(res).add_const_input(x).add_const_input(vec1.reshape(vec1.shape[0], 1)) \
+        .add_const_input(vec2).promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True) \
+        .enforce_safe_casting_to_output(True).build()
+    d = it.common_dtype()
+    if _is_integral(d, True) and d is not _dt.bool:
         for n, s in (('beta', beta), ('alpha', alpha)):
             TORCH_CHECK(not isinstance(s, (builtins.float, np.floating)), "For integral input tensors, argument ", n, " must not be a floating point number.")
-    prod = mul(_to_dtype(vec1, d).unsqueeze(1), _to_dtype(vec2, d).unsqueeze(0))
-    shape = broadcast_shapes(input.shape, prod.shape)
-    return _into(out, _blas_update(_to_dtype(input, d), broadcast_to(prod, shape).contiguous(), beta, alpha, 'addr'))
+    if d is _dt.bool:
+        def loop(o, x, a, b):
+            r = np.logical_and(np.logical_and(a, b), builtins.bool(alpha))
+            np.copyto(o, np.logical_or(r, np.logical_and(x, builtins.bool(beta))) if beta else r)
+    else:
+        acc = np.float32 if d in _REDUCED else d.np
+        def loop(o, x, a, b):
+            with np.errstate(all='ignore'):
+                r = np.multiply(a, b, dtype=acc) * np.asarray(alpha, acc)
+                if beta != 0: r = r + np.asarray(beta, acc) * x.astype(acc)
+            np.copyto(o, r, casting='unsafe')
+    it.for_each(loop)
+    if out is not None: out._impl.bump_version()
+    return it.output()
 
 # %% ../nbs/06g_shape_ops.ipynb #85d36046
 def _check_batches(b1:Tensor, b2:Tensor):
@@ -868,7 +896,7 @@ def chain_matmul(*matrices, out=None) -> Tensor:
     for i, m in enumerate(matrices):
         TORCH_CHECK(m.dim() == 2, "Expected 2-dimensional tensor, but got ", m.dim(), "-dimensional tensor for argument #", i + 1,
                     " 'matrices' (while checking arguments for chain_matmul)")
-    res = matrices[0].clone(memory_format=contiguous_format) if len(matrices) == 1 else matrices[0]
+    res = matrices[0].clone() if len(matrices) == 1 else matrices[0]
     for m in matrices[1:]: res = matmul(res, m)
     return _into(out, res)
 
