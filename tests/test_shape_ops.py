@@ -431,3 +431,14 @@ def test_contains():
         r = run_both(lambda: el in t_tt, lambda: el_th in t_th)
         if isinstance(r[1], Exception): assert type(r[0]) is type(r[1]), (el, r)
         else: assert r[0] == r[1], (el, r)
+
+def test_meta_shapes():
+    "On the meta device the ops that support it give torch's shapes, strides and dtypes and touch no data."
+    for shape in [(3, 4), (2, 0, 3), (4, 3)]:
+        a, b = tt.empty(*shape, device='meta').transpose(0, 1), torch.empty(*shape, device='meta').transpose(0, 1)
+        calls = [lambda L, x: L.tril(x, 1), lambda L, x: L.triu(x), lambda L, x: L.roll(x, 1), lambda L, x: L.roll(x, 1, 0),
+                 lambda L, x: L.fliplr(x), lambda L, x: L.flipud(x), lambda L, x: L.rot90(x), lambda L, x: L.rot90(x, 2),
+                 lambda L, x: L.logcumsumexp(x, 0), lambda L, x: tuple(L.cummax(x, 1)), lambda L, x: L.atleast_3d(x)]
+        for i, f in enumerate(calls):
+            m = check_results(*run_both(lambda: f(tt, a), lambda: f(torch, b)), ctx=f'meta call {i} {shape}')
+            assert not m, m

@@ -29,7 +29,7 @@ from .tensor_iterator import TensorIterator, TensorIteratorConfig, _new_tensor, 
 from .ops import (_binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
                             mul, sub, add, logical_xor, eq)
 from .views import broadcast_shapes, broadcast_to
-from .reductions import matmul, sum as _sum, any as _any
+from .reductions import matmul, _ctype, sum as _sum, any as _any
 
 # %% ../nbs/06g_shape_ops.ipynb #60487e06
 def _from_np(a, d:dtype, device=CPU) -> Tensor:
@@ -50,6 +50,9 @@ def _tri_keep(t:Tensor, k:int, lower:bool, name:str) -> np.ndarray:
 
 def _tri(input:Tensor, k, lower:bool, name:str, out=None) -> Tensor:
     keep = _tri_keep(input, k, lower, name)
+    TORCH_CHECK(out is None or out.dtype is input.dtype, "Expected out tensor to have dtype ", _ctype(input.dtype), ", but got ",
+                _ctype(out.dtype) if out is not None else '', " instead")
+    if input.is_meta and out is None: return _new_tensor(input.shape, None, input.dtype, input.device)
     x = _np_read(input)
     res = np.where(keep, x, np.zeros((), x.dtype))
     if out is None: return _from_np(res, input.dtype, input.device)
@@ -109,7 +112,7 @@ def _tri_indices(row, col, offset, dtype, device, lower) -> Tensor:
     TORCH_CHECK(row >= 0, "row must be non-negative, got", row)
     TORCH_CHECK(col >= 0, "col must be non-negative, got", col)
     d = _dt.int64 if dtype is None else dtype
-    TORCH_CHECK(d in (_dt.int64, _dt.int32, _dt.int16, _dt.int8, _dt.uint8), "\"tril_indices\" not implemented for '", d.short, "'")
+    if not _is_integral(d): _not_impl('tril_indices' if lower else 'triu_indices', d)
     i, j = np.nonzero(np.tri(row, col, offset, dtype=bool) if lower else ~np.tri(row, col, offset - 1, dtype=bool))
     return _from_np(np.stack([i, j]).reshape(2, -1), d)
 
@@ -173,19 +176,23 @@ def roll(input:Tensor, shifts, dims=None) -> Tensor:
     if len(shifts) != 1 or len(dims) != 1:                       # ATen's roll_common: flatten, or one dim at a time
         TORCH_CHECK(len(shifts) > 0, "`shifts` required")
         if len(dims) == 0 and len(shifts) == 1:
+            if input.is_meta:                                      # torch's meta path (a Python reference) clones an empty input
+                return input.clone() if input.numel() == 0 else _new_tensor(input.shape, None, input.dtype, input.device)
             flat = np.ascontiguousarray(_np_read(input)).reshape(-1)
             return _from_np(np.roll(flat, shifts[0]).reshape(input.shape), input.dtype, input.device)
         TORCH_CHECK(len(shifts) == len(dims), "shifts and dimensions must align. shifts: ", len(shifts), ", dims:", len(dims))
         return roll(roll(input, shifts[0], dims[0]), shifts[1:], dims[1:])
     if input.numel() == 0: return input.clone()                  # checked before the dim, as in ATen
     d = wrap_dim(dims[0], input.dim(), wrap_scalar=False)
+    if input.is_meta: return _new_tensor(input.shape, None, input.dtype, input.device)
     return _from_np(np.roll(_np_read(input), shifts[0], d), input.dtype, input.device)
 
 def _flip_dims(input:Tensor, dims) -> Tensor:
     "A copy of `input` reversed along `dims`, laid out like `input` (ATen's `flip`: `empty_like` + a backwards copy)."
     axes = tuple(wrap_dim(d, input.dim()) for d in dims)
+    if input.is_meta and input.numel() == 0: return _new_tensor(input.shape, None, input.dtype, input.device)  # torch's meta kernel
     res = empty_like(input)
-    if res.numel(): np.copyto(_np_write(res), np.flip(_np_read(input), axes))
+    if res.numel() and not res.is_meta: np.copyto(_np_write(res), np.flip(_np_read(input), axes))
     return res
 
 def fliplr(input:Tensor) -> Tensor:
@@ -219,8 +226,10 @@ for _n, _f in dict(roll=roll, fliplr=fliplr, flipud=flipud, rot90=rot90).items()
     _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = f"See `{_n}`."
     setattr(Tensor, _n, _m)
 
-# %% ../nbs/06g_shape_ops.ipynb #52ad3795
+# %% ../nbs/06g_shape_ops.ipynb #7d5834de
 def _atleast(tensors, f):
+    for t in (tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors):
+        TORCH_CHECK_TYPE(isinstance(t, Tensor), f.__name__.replace('_a', 'atleast_') + "d(): expected Tensor or a sequence of Tensors, got ", type(t).__name__)
     if len(tensors) == 1 and isinstance(tensors[0], Tensor): return f(tensors[0])
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)): tensors = tensors[0]
     return tuple(f(t) for t in tensors)
@@ -464,7 +473,7 @@ def _cum_extreme(input:Tensor, dim:int, greater:bool, ret):
     name = ret.__name__
     TORCH_CHECK_INDEX(input.dim() > 0 or dim in (0, -1), name, "(): Expected reduction dim -1 or 0 for scalar but got ", dim)
     vals, idx = _new_tensor(input.shape, None, input.dtype, input.device), _new_tensor(input.shape, None, _dt.int64, input.device)
-    if input.numel() == 0: return ret(vals, idx)               # ATen checks `dim` only for non-empty tensors of 1+ dims
+    if input.numel() == 0 or input.is_meta: return ret(vals, idx)   # ATen checks `dim` only for non-empty tensors of 1+ dims
     d = wrap_dim(dim, input.dim()) if input.dim() else 0
     x = _np_read(input)
     if x.ndim == 0: x = x.reshape(1)
@@ -494,6 +503,7 @@ def logcumsumexp(input:Tensor, dim:int, *, out=None) -> Tensor:
     "`log(cumsum(exp(input)))` along `dim`, computed stably, as `torch.logcumsumexp` (floating dtypes only)."
     d = wrap_dim(dim, input.dim())
     if not input.dtype.is_floating_point: _not_impl('logcumsumexp_out_cpu', input.dtype)
+    if input.is_meta and out is None: return _new_tensor(input.shape, None, input.dtype, input.device)
     x = _np_read(input)
     acc = np.float32 if input.dtype in _REDUCED else x.dtype
     with np.errstate(all='ignore'):
