@@ -19,15 +19,15 @@ from collections import namedtuple
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED, wrap_dim
-from .allocator import DeviceType, CPU, Device
+from .allocator import CPU, Device
 from . import dtypes as _dt
 from .dtypes import dtype
 from .storage import Storage
-from .tensor_impl import Tensor, contiguous_strides, contiguous_format
-from .factories import _np_read, _np_write, empty_like, zeros, tensor as _tensor
+from .tensor_impl import Tensor, contiguous_format
+from .factories import _np_read, _np_write, empty_like, zeros
 from .tensor_iterator import TensorIterator, TensorIteratorConfig, _new_tensor, result_type, _to_dtype, _resize_output, wrapped_scalar_tensor
 from .ops import (_binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
-                            mul, sub, add, logical_xor, eq)
+                            mul, sub, logical_xor, eq)
 from .views import broadcast_shapes, broadcast_to
 from .reductions import matmul, _ctype, sum as _sum, any as _any
 
