@@ -23,7 +23,7 @@ from .allocator import CPU, Device
 from . import dtypes as _dt
 from .dtypes import dtype
 from .storage import Storage
-from .tensor_impl import Tensor, contiguous_format
+from .tensor_impl import Tensor, contiguous_format, channels_last
 from .factories import _np_read, _np_write, empty_like, zeros
 from .tensor_iterator import TensorIterator, TensorIteratorConfig, _new_tensor, result_type, _to_dtype, _resize_output, wrapped_scalar_tensor
 from .ops import (_binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
@@ -654,11 +654,10 @@ def const_data_ptr(self:Tensor) -> int:
     "Address of the first element, for reading (the same address as `data_ptr()`)."
     return self.data_ptr()
 
-# %% ../nbs/06g_shape_ops.ipynb #cba91318
+# %% ../nbs/06g_shape_ops.ipynb #d7348e1a
 @patch
 def dim_order(self:Tensor, *, ambiguity_check=False) -> tuple:
     "The dims ordered from outermost to innermost in memory, as `Tensor.dim_order`."
-    from tinytensor.tensor_impl import channels_last
     nd, sizes, strides = self.dim(), self.shape, self.stride()
     if ambiguity_check is not False:
         TORCH_CHECK(not (nd == 4 and self.is_contiguous() and self.is_contiguous(memory_format=channels_last)),
