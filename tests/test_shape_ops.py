@@ -442,3 +442,30 @@ def test_meta_shapes():
         for i, f in enumerate(calls):
             m = check_results(*run_both(lambda: f(tt, a), lambda: f(torch, b)), ctx=f'meta call {i} {shape}')
             assert not m, m
+
+def test_out_and_inplace_variants():
+    "`out=` results (resized, dtype-checked) and in-place BLAS updates return the given tensor, as torch's."
+    rng = np.random.default_rng(21)
+    x_tt, x_th = pair(rng, (3, 4), 'float32', 'transpose', special=False)
+    v_tt, v_th = pair(rng, (3, 3), 'float32', 'contig', special=False)
+    cases = [('tril', lambda L, x, o: L.tril(x, 1, out=o), 'float32'), ('triu', lambda L, x, o: L.triu(x, out=o), 'int32'),
+             ('searchsorted', lambda L, x, o: L.searchsorted(L.tensor([0., 1.]), x, out=o), 'int64'),
+             ('logcumsumexp', lambda L, x, o: L.logcumsumexp(x, 1, out=o), 'float32'),
+             ('cross', lambda L, x, o: L.cross(x[:3, :3] if x.shape[0] > 2 else x, x[:3, :3], dim=0, out=o), 'float32'),
+             ('kron', lambda L, x, o: L.kron(L.ones(2, 1), L.ones(1, 2), out=o), 'float32'),
+             ('diag', lambda L, x, o: L.diag(x, out=o), 'float32')]
+    for name, f, odt in cases:
+        for shape in [(0,), (3, 4), (2,)]:
+            o_tt, o_th = tt.empty(*shape, dtype=getattr(tt, odt)), torch.empty(*shape, dtype=getattr(torch, odt))
+            r = run_both(lambda: f(tt, x_tt, o_tt), lambda: f(torch, x_th, o_th))
+            m = check_results(*r, tol=True, ctx=f'{name} out{shape}/{odt}')
+            assert not m, m
+            if not isinstance(r[1], Exception): assert r[0] is o_tt and r[1] is o_th
+    for name, args in [('addmm_', lambda L: (L.ones(3, 2), L.ones(2, 3))), ('addr_', lambda L: (L.ones(3), L.ones(3))),
+                       ('baddbmm_', lambda L: (L.ones(1, 3, 2), L.ones(1, 2, 3)))]:
+        s_tt, s_th = (v_tt.clone(), v_th.clone()) if name != 'baddbmm_' else (v_tt.clone().unsqueeze(0), v_th.clone().unsqueeze(0))
+        r_tt, r_th = getattr(s_tt, name)(*args(tt), beta=0.5, alpha=2), getattr(s_th, name)(*args(torch), beta=0.5, alpha=2)
+        assert r_tt is s_tt and not same(s_tt, s_th, tol=True), name
+    b_tt, b_th = tt.ones(5), torch.ones(5)
+    m = check_results(*run_both(lambda: b_tt.addmm_(tt.ones(3, 4), tt.ones(4, 5)), lambda: b_th.addmm_(torch.ones(3, 4), torch.ones(4, 5))))
+    assert not m, m
