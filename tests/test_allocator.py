@@ -6,6 +6,7 @@ from tinytensor.allocator import (Device, DataPtr, DefaultCPUAllocator, CPUCachi
                                   set_allocator, DeviceType, memory_stats)
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.usefixtures('clean_slate')     # these tests compare allocator statistics
 
 DEVICE_STRINGS = ['cpu', 'cuda', 'cuda:1', 'cuda:0', 'meta', 'cpu:0', 'cuda:12', 'gpu', 'cuda:-1', 'cuda:x', 'cuda:01',
                   'cuda: 1', 'CPU', 'cuda:1:2', '', 'cuda:', ':1', 'meta:0']

@@ -2,7 +2,8 @@
 import pytest
 import tinytensor as tt
 
-pytestmark = pytest.mark.skipif(tt.cuda.is_available(), reason='a CUDA device is present')
+pytestmark = [pytest.mark.skipif(tt.cuda.is_available(), reason='a CUDA device is present'),
+              pytest.mark.usefixtures('clean_slate')]     # compares allocator statistics
 
 
 def test_nothing_is_available():

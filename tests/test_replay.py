@@ -79,20 +79,23 @@ def test_plan_prelude_and_deferred():
     X, P = BASE + 2 * MiB, BASE
     assert plan['prelude'] == [(P, MiB + 5, 0), (X, 2 * MiB, 0)]
     kinds = [op[0] for op in plan['program']]
-    assert kinds == ['free', 'alloc', 'alloc', 'free', 'alloc', 'free_deferred', 'alloc', 'complete']
+    assert kinds == ['free', 'alloc', 'alloc', 'free', 'alloc', 'free_deferred', 'alloc', 'complete', 'oom']
 
 
 def test_replay_torch_like_snapshot():
-    r = replay(torch_like_snapshot())
+    r = replay(torch_like_snapshot(), capacity=100 * MiB)       # small enough for the recorded OOM to happen again
+    assert r['num_ooms'] == 1
+    big = replay(torch_like_snapshot())                          # on 80 GiB the 900 MiB request fits: a divergence
+    assert big['first_divergence'] is not None and big['num_ooms'] == 0
     # prelude: 1 MiB+5 gets a 20 MiB segment, the 2 MiB block fits its remainder; 3, 3 MiB fit too; 50 MiB: new segment
-    assert r['prelude'] == 2 and r['steps'] == 8 and r['skipped'] == 0
+    assert r['prelude'] == 2 and r['steps'] == 9 and r['skipped'] == 0
     assert r['peak_requested'] == MiB + 5 + 50 * MiB + 3 * MiB + 3 * MiB      # X freed; A' still pending at the peak
     assert r['segment_allocs'] == 2 and r['peak_reserved'] == 20 * MiB + 50 * MiB
     a = r['allocator']
     assert a.check_invariants()
     assert r['final_allocated'] == (MiB + 512) + 50 * MiB + 3 * MiB
-    assert [b['state'] for b in a.snapshot()['segments'][0]['blocks']][:4] == [
-        'active_allocated', 'active_allocated', 'active_pending_free', 'inactive']     # completes at the next malloc
+    assert [b['state'] for b in a.snapshot()['segments'][0]['blocks']][:3] == [
+        'active_allocated', 'active_allocated', 'inactive']     # completed where the trace says
     assert 0 < r['fragmentation'] < 1
     rec = recorded_stats(torch_like_snapshot())
     assert rec['segment_allocs'] == 2 and rec['num_ooms'] == 1 and rec['conf'].endswith('max_split_size_mb:100')
@@ -161,13 +164,12 @@ def test_main_prints_comparison(snap_path, tmp_path):
     assert rc == 0, err
     lines = out.splitlines()
     header = lines[[i for i, l in enumerate(lines) if l and set(l) == {'-'}][0] - 1]
-    assert header.split()[:2] == ['recorded', 'max_split_size_mb:100']
+    assert header.split()[:2] == ['recorded', 'expandable_segments:False,max_split_size_mb:100']
     for col in ('max_split_size_mb:20', 'max_split_size_mb:200', 'roundup_power2_divisions:4', 'garbage_collection_threshold:0.7'):
         assert col in out
     for row in ('peak allocated', 'peak reserved', 'fragmentation @peak', 'segment allocs', 'segment frees', 'alloc retries', 'OOMs'):
         assert any(l.startswith(row) for l in out.splitlines()), row
     assert 'reserved memory over the trace' in out and '2 allocations live before the trace began' in out
-    assert 'expandable_segments' not in header
     assert svg.read_text().startswith('<svg')
 
 
@@ -193,7 +195,7 @@ def test_main_errors(tmp_path, snap_path):
 
 
 def test_malformed_snapshot_objects():
-    for bad, msg in [({'segments': [{'address': 1}]}, "no integer 'total_size'"),
+    for bad, msg in [({'segments': [{'address': 1}]}, "integer 'total_size'"),
                      ({'device_traces': [[{'action': 'alloc', 'addr': 1, 'size': -5}]]}, 'negative size'),
                      ({'device_traces': [[{'action': 'alloc', 'addr': 1, 'size': 5, 'stream': 'x'}]]}, "non-integer 'stream'"),
                      ({'device_traces': {}}, 'list of lists'), ({}, 'neither')]:
@@ -216,6 +218,122 @@ def test_pictures_and_helpers():
     assert rep.splitlines()[0].split() == ['recorded', '(default)', 'max_split_size_mb:40']
     frames = history_frames(s, max_steps=10)
     assert len(frames) == 10 and all(isinstance(f, list) for f in frames)
-    assert usable_conf("expandable_segments:True,max_split_size_mb:64") == "max_split_size_mb:64"
+    assert usable_conf("backend:native,expandable_segments:True,max_split_size_mb:64") == "expandable_segments:True,max_split_size_mb:64"
     assert sparkline([0, 1, 2, 3, 4, 5, 6, 7, 8], width=9) == " ▁▂▃▄▅▆▇█"
     assert ttc.replay(s, "")["peak_reserved"] == rs[0]["peak_reserved"] and ttc.replay.main is main
+
+
+# ---------------------------------------------------------------- hardening: bad input gives one clear error
+
+@pytest.mark.parametrize("change, msg", [
+    (lambda s: s.update(allocator_settings=['max_split_size_mb:100']), "'allocator_settings' must be a dict"),
+    (lambda s: s['allocator_settings'].update(PYTORCH_CUDA_ALLOC_CONF=5), "must be a string"),
+    (lambda s: s['segments'][0]['blocks'][0].update(requested_size='5'), "bad 'requested_size'"),
+    (lambda s: s['segments'][0].update(stream='7'), "non-integer 'stream'"),
+    (lambda s: s['device_traces'][0][3].update(stream='7'), "non-integer 'stream'"),
+    (lambda s: s['device_traces'][0][4].update(stream=-1), "non-integer 'stream' or a negative one"),
+    (lambda s: s['segments'][0].update(total_size=-1), "non-negative integer 'total_size'"),
+    (lambda s: s['segments'][0]['blocks'][0].update(size=-512), "non-negative integer 'size'"),
+    (lambda s: s['device_traces'][0].append(ev('oom', 0, 'big')), "oom"),
+])
+def test_validation_catches_what_replay_would_trip_on(change, msg):
+    s = torch_like_snapshot()
+    change(s)
+    with pytest.raises(MalformedSnapshotError, match=msg): replay(s)
+    rc, out, err = run_main_obj(s)
+    assert rc == 2 and msg.split("'")[0] in err and 'Traceback' not in err
+
+
+def run_main_obj(snap, *extra):
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, 's.pickle')
+        with open(p, 'wb') as f: pickle.dump(snap, f)
+        return run_main([p, *extra])
+
+
+def test_shared_references_validate_in_linear_time():
+    import time
+    entry_list = [ev('alloc', BASE + i * 512, 512) for i in range(50)] + [ev('free_requested', BASE, 512), ev('free_completed', BASE, 512)]
+    s = {'segments': [], 'device_traces': [entry_list] * 20_000}
+    data = pickle.dumps(s)
+    assert len(data) < 100_000
+    t = time.perf_counter(); snap = load_snapshot(data); dt = time.perf_counter() - t
+    assert dt < 2.0 and len(snap['device_traces']) == 20_000
+
+
+def test_huge_memo_index_refused_cheaply():
+    import tracemalloc
+    bad = b'\x80\x02]r\x00\x00\x00\x01.'                 # PROTO 2, EMPTY_LIST, LONG_BINPUT 2**24, STOP
+    worse = b'\x80\x02]r' + (2 ** 32 - 1).to_bytes(4, 'little') + b'.'
+    tracemalloc.start()
+    for data in (bad, worse):
+        with pytest.raises(MalformedSnapshotError, match='memo index'): load_snapshot(data)
+    peak = tracemalloc.get_traced_memory()[1]; tracemalloc.stop()
+    assert peak < 10 << 20
+    ok = pickle.dumps({'segments': [], 'device_traces': [[ev('alloc', BASE, 512)] * 3]}, protocol=2)
+    assert len(load_snapshot(ok)['device_traces'][0]) == 3        # ordinary memo use still reads
+
+
+def test_gzip_zip_and_truncated_inputs(tmp_path):
+    import gzip, zipfile
+    good = tmp_path / "s.pickle.gz"; good.write_bytes(gzip.compress(pickle.dumps(torch_like_snapshot())))
+    assert load_snapshot(str(good))['device_traces'][0][0]['action'] == 'free_requested'
+    trunc = tmp_path / "t.pickle.gz"; trunc.write_bytes(good.read_bytes()[:-20])
+    z = tmp_path / "model.pt"
+    with zipfile.ZipFile(z, 'w') as f: f.writestr('archive/data.pkl', b'x')
+    for path, msg in [(trunc, 'not a readable pickle'), (z, 'zip archive')]:
+        rc, out, err = run_main([str(path)])
+        assert rc == 2 and msg in err and len(err.strip().splitlines()) == 1 and 'Traceback' not in err
+
+
+def test_cli_never_prints_a_traceback(snap_path, tmp_path, monkeypatch):
+    rc, out, err = run_main([snap_path, '--svg', str(tmp_path / 'missing' / 'x.svg')])
+    assert rc != 0 and 'does not exist' in err and len(err.strip().splitlines()) == 1 and out == ''
+    import tinytensor.cuda.replay as R
+    def boom(*a, **k): raise MemoryError()
+    monkeypatch.setattr(R, 'load_snapshot', boom)
+    rc, out, err = run_main([snap_path])
+    assert rc == 1 and 'out of memory' in err and len(err.strip().splitlines()) == 1
+
+
+def test_expandable_needs_a_mapping_backend():
+    class NoVM:                                   # like CupyBackend: cudaMalloc only, no virtual memory mapping
+        def __init__(self): self.b = SimulatedBackend()
+        def __getattr__(self, name):
+            if name in ('reserve', 'map', 'unmap', 'release'): raise AttributeError(name)
+            return getattr(self.b, name)
+    with pytest.raises(RuntimeError, match="reserve and map virtual memory"):
+        DeviceCachingAllocator(NoVM(), conf="expandable_segments:True")
+    assert DeviceCachingAllocator(NoVM(), conf="expandable_segments:False").malloc(512)
+
+
+def test_cli_columns_help_and_recorded_fraction(snap_path, tmp_path):
+    rc, out, err = run_main([snap_path, '--conf', 'backend:cudaMallocAsync', '--expandable-segments'])
+    assert rc == 0, err
+    assert 'cannot replay' in out and 'expandable_segments:True' in out
+    s = torch_like_snapshot(); s['allocator_settings']['memory_fraction'] = 0.5
+    rc, out, err = run_main_obj(s)
+    assert rc == 0 and 'memory fraction 0.5' in out.splitlines()[0] and '40.00 GiB allowed' in out.splitlines()[0]
+    helptext = io.StringIO()
+    with contextlib.redirect_stdout(helptext): assert main(['--help']) == 0
+    for flag in ('--max-split-size-mb', '--roundup-power2-divisions', '--garbage-collection-threshold',
+                 '--max-non-split-rounding-mb', '--expandable-segments'):
+        line = [l for l in helptext.getvalue().splitlines() if l.strip().startswith(flag)][0]
+        rest = helptext.getvalue().split(line)[1].splitlines()[0].strip() or line
+        assert len(line.split()) > 2 or rest, flag                # each what-if flag says what it does
+
+
+def test_console_script_help_version_and_pipe():
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    run = lambda *a, **k: subprocess.run([sys.executable, '-c', 'import sys; from tinytensor.cli import main; sys.exit(main())', *a],
+                                          capture_output=True, text=True, env=env, timeout=120, **k)
+    r = run('tour', '--help')
+    assert r.returncode == 0 and 'usage: tinytensor tour' in r.stdout and '== 1.' not in r.stdout
+    r = run('--version')
+    assert r.returncode == 0 and r.stdout.startswith('tinytensor ')
+    code = 'import sys; from tinytensor.cli import main; sys.exit(main())'
+    p = subprocess.Popen(f'{sys.executable} -c "{code}" tour | head -1', shell=True, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)
+    out, err = p.communicate(timeout=120)
+    assert out.startswith('==') and 'Traceback' not in err and 'BrokenPipe' not in err

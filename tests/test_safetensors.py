@@ -165,3 +165,52 @@ def test_truncated_files(tmp_path):
     for cut in range(0, len(raw), 7):
         (tmp_path / 't').write_bytes(raw[:cut])
         with pytest.raises(tst.SafetensorError): tst.load_file(tmp_path / 't')
+
+# ---------------------------------------------------------------- hostile headers
+def _with_header(header:bytes) -> bytes:
+    header += b' ' * (-(8 + len(header)) % 8)
+    return struct.pack('<Q', len(header)) + header
+
+def _both_refuse(data:bytes, tmp_path):
+    with pytest.raises(tst.SafetensorError): tst.load(data)
+    with pytest.raises(Exception, match='(?i)safetensor|deserializ|overflow'): st_numpy.load(data)   # the official library too
+    (tmp_path / 'h.safetensors').write_bytes(data)
+    with pytest.raises(tst.SafetensorError): tst.load_file(tmp_path / 'h.safetensors')
+
+@pytest.mark.parametrize('header', [
+    b'[' * 100_000 + b']' * 100_000,                                                     # nested 100,000 deep
+    b'{"a":' * 100_000 + b'1' + b'}' * 100_000,
+    b'{"a":{"dtype":"F32","shape":[0,' + str(2**70).encode() + b'],"data_offsets":[0,0]}}',   # beyond 64 bits
+    b'{"a":{"dtype":"F32","shape":[0,' + str(2**64).encode() + b'],"data_offsets":[0,0]}}',
+    b'{"a":{"dtype":"F32","shape":[' + str(2**40).encode() + b',' + str(2**40).encode() + b'],"data_offsets":[0,0]}}',
+    b'{"a":{"dtype":"F32","shape":[[1]],"data_offsets":[0,0]}}',
+    b'{"a":{"dtype":"F32","shape":[],"data_offsets":[0,4],"x":[]}}'],
+    ids=['deep_lists', 'deep_objects', 'dim_2**70', 'dim_2**64', 'numel_overflow', 'nested_shape', 'extra_key'])
+def test_hostile_headers_refused_like_the_library(header, tmp_path):
+    _both_refuse(_with_header(header), tmp_path)
+
+_CHILD = r'''
+import resource, sys
+from tinytensor import safetensors as tst
+def rss(): return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+with open('/proc/self/statm') as f: vm = int(f.read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (vm + (1 << 30), resource.RLIM_INFINITY))
+before = rss()
+try: tst.load_file(sys.argv[1]); print('LOADED')
+except BaseException as e: print('ERR', type(e).__name__, str(e)[:200])
+print('GREW', rss() - before)
+'''
+
+@pytest.mark.skipif(not os.path.exists('/proc/self/statm'), reason='needs /proc')
+@pytest.mark.parametrize('kind', ['list_of_lists', 'lists_in_an_entry', 'lists_at_top'])
+def test_header_of_lists_refused_without_memory(kind, tmp_path):
+    import subprocess, sys
+    n = 30 << 20                                                     # 30 MB of header, as cheap to write as to refuse
+    if kind == 'list_of_lists': h = b'[' + b'[],' * (n // 3) + b'[]]'
+    elif kind == 'lists_in_an_entry': h = b'{"a":{"dtype":"F32","shape":[],"data_offsets":[0,0],"x":[' + b'[],' * (n // 3) + b'[]]}}'
+    else: h = b'{' + b''.join(b'"%d":[],' % i for i in range(n // 12)) + b'"z":[]}'
+    (tmp_path / 'h.safetensors').write_bytes(_with_header(h))
+    r = subprocess.run([sys.executable, '-c', _CHILD, str(tmp_path / 'h.safetensors')], capture_output=True, text=True, timeout=120)
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0 and lines[-2].startswith('ERR SafetensorError'), r.stdout + r.stderr
+    assert int(lines[-1].split()[1]) < len(h) + (8 << 20), lines      # the header itself, and a few MiB

@@ -119,8 +119,7 @@ def test_plain_objects_map_to_torch_types(tmp_path):
     obj = {'dt': tt.bfloat16, 'dev': tt.device('cpu'), 'size': tt.Size([2, 3]), 'od': collections.OrderedDict(a=1),
            'set': {1, 2}, 'c': 1 + 2j, 'ba': bytearray(b'ab'), 'storage': tt.zeros(3, dtype=tt.uint8).untyped_storage()}
     tt.save(obj, tmp_path / 'o.pt')
-    with pytest.raises(pickle.UnpicklingError, match='UntypedStorage'):     # torch's weights_only refuses bare storages
-        torch.load(tmp_path / 'o.pt', weights_only=True)
+    assert torch.load(tmp_path / 'o.pt', weights_only=True)['storage'].nbytes() == 3    # a bare storage, as torch writes one
     t = torch.load(tmp_path / 'o.pt', weights_only=False)
     assert t['dt'] is torch.bfloat16 and t['dev'] == torch.device('cpu') and t['size'] == torch.Size([2, 3])
     assert isinstance(t['size'], torch.Size) and t['od'] == {'a': 1} and t['set'] == {1, 2} and t['c'] == 1 + 2j
@@ -598,3 +597,203 @@ def test_deferred_crc_catches_a_flip_in_a_large_record(tmp_path):
         (tmp_path / 'f.pt').write_bytes(bytes(b))
         with pytest.raises(RuntimeError, match='CRC-32 mismatch'): tt.load(tmp_path / 'f.pt')
     tensor_eq(tt.load(tmp_path / 'big.pt')['x'], x)
+
+# ---------------------------------------------------------------- hostile sizes: refused before memory is spent
+def _set_sizes(raw:bytes, member:str, csize=None, size=None) -> bytes:
+    "Patch the sizes the central directory of a zip declares for `member`."
+    b = bytearray(raw)
+    c = b.rfind(b'PK\x01\x02', 0, b.rfind(member.encode()))        # its central directory entry
+    if csize is not None: struct.pack_into('<I', b, c + 20, csize)
+    if size is not None: struct.pack_into('<I', b, c + 24, size)
+    return bytes(b)
+
+def test_mmap_refuses_record_larger_than_the_file(tmp_path):
+    # a record declaring 64 MiB uncompressed but holding 4 bytes: mapping it would reach past the file (SIGBUS)
+    pkl = io.BytesIO(); ser.TorchPickler(pkl).dump(tt.empty(1 << 24)); pkl = pkl.getvalue()
+    _checkpoint_with_pickle(tmp_path / 'a.pt', pkl, {'data/0': b'\x00' * 4})
+    raw = _set_sizes((tmp_path / 'a.pt').read_bytes(), 'archive/data/0', size=1 << 26)
+    (tmp_path / 'b.pt').write_bytes(raw)
+    assert len(raw) < 1000
+    for mm in (True, False):
+        with pytest.raises(RuntimeError, match='failed reading zip archive'): tt.load(tmp_path / 'b.pt', mmap=mm)
+    with pytest.raises(RuntimeError): torch.load(tmp_path / 'b.pt', weights_only=True, mmap=True)
+
+_CHILD = r'''
+import resource, sys, pickle
+import tinytensor as tt
+def rss(): return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+with open('/proc/self/statm') as f: vm = int(f.read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (vm + (1 << 30), resource.RLIM_INFINITY))   # a safety net for the machine
+before = rss()
+try:
+    tt.load(sys.argv[1]); print('LOADED')
+except BaseException as e: print('ERR', type(e).__name__, str(e)[-300:].replace('\n', ' '))
+print('GREW', rss() - before)
+'''
+
+def _load_in_child(path):
+    "Load `path` in a child process under a 1 GiB address-space cap: (exception name and message, peak memory growth)."
+    import subprocess
+    r = subprocess.run([sys.executable, '-c', _CHILD, str(path)], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, 'OMP_NUM_THREADS': '1', 'OPENBLAS_NUM_THREADS': '1'})
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0 and lines and lines[-1].startswith('GREW'), r.stdout + r.stderr
+    return lines[-2], int(lines[-1].split()[1])
+
+_SMALL = 8 << 20           # what a refusal may cost beyond the (tiny) file
+
+def _deflated_checkpoint(path, records:dict, declared:dict=None):
+    "A checkpoint whose records are deflate-compressed (by zipfile), with sizes patched to `declared`."
+    with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as z:
+        for k, v in records.items(): z.writestr('archive/' + k, v)
+    raw = path.read_bytes()
+    for k, size in (declared or {}).items(): raw = _set_sizes(raw, 'archive/' + k, size=size)
+    path.write_bytes(raw)
+
+@pytest.mark.skipif(not os.path.exists('/proc/self/statm'), reason='needs /proc')
+def test_memo_index_bomb_refused(tmp_path):
+    for pkl in (b'\x80\x02Nr\xff\xff\xff\xff.', b'\x80\x02Np4294967295\n.', b'\x80\x02Nr\x00\x00\x00\x10.'):
+        _checkpoint_with_pickle(tmp_path / 'm.pt', pkl)
+        err, grew = _load_in_child(tmp_path / 'm.pt')
+        assert err.startswith('ERR UnpicklingError') and 'memo' in err, err
+        assert grew < _SMALL, grew
+    _checkpoint_with_pickle(tmp_path / 'ok.pt', b'\x80\x02Nr\x03\x00\x00\x00h\x03.')
+    assert tt.load(tmp_path / 'ok.pt') is None                      # small indexes, even out of order, are fine
+
+@pytest.mark.skipif(not os.path.exists('/proc/self/statm'), reason='needs /proc')
+@pytest.mark.parametrize('op', [b'\x8e', b'\x96', b'\x8d'])          # BINBYTES8, BYTEARRAY8, BINUNICODE8
+def test_counted_opcodes_claiming_a_tebibyte(op, tmp_path):
+    _checkpoint_with_pickle(tmp_path / 'c.pt', b'\x80\x05' + op + struct.pack('<Q', 1 << 40) + b'abc.')
+    err, grew = _load_in_child(tmp_path / 'c.pt')
+    assert err.startswith('ERR UnpicklingError'), err
+    assert grew < _SMALL
+    for wo in (True, False):
+        with pytest.raises(pickle.UnpicklingError): tt.load(tmp_path / 'c.pt', weights_only=wo)
+    with pytest.raises(pickle.UnpicklingError): torch.load(tmp_path / 'c.pt', weights_only=True)
+
+@pytest.mark.skipif(not os.path.exists('/proc/self/statm'), reason='needs /proc')
+@pytest.mark.parametrize('member', ['data.pkl', 'byteorder'])
+def test_compressed_record_declaring_8_gib(member, tmp_path):
+    recs = {'data.pkl': pickle.dumps(None, protocol=2), 'byteorder': b'little', 'version': b'3\n'}
+    _deflated_checkpoint(tmp_path / 'z.pt', recs, {member: 0xFFFFFFFE})
+    err, grew = _load_in_child(tmp_path / 'z.pt')
+    assert err.startswith('ERR RuntimeError'), err
+    assert grew < _SMALL, grew
+
+@pytest.mark.skipif(not os.path.exists('/proc/self/statm'), reason='needs /proc')
+def test_deflate_bomb_bounded_by_declared_size(tmp_path):
+    pkl = pickle.dumps(None, protocol=2)
+    bomb = pkl + b'\x00' * (600 << 20)                                # deflates to about 0.6 MB
+    recs = {'data.pkl': bomb, 'byteorder': b'little', 'version': b'3\n'}
+    _deflated_checkpoint(tmp_path / 'z.pt', recs, {'data.pkl': len(pkl)})
+    assert (tmp_path / 'z.pt').stat().st_size < (1 << 20)
+    err, grew = _load_in_child(tmp_path / 'z.pt')
+    assert err.startswith('ERR RuntimeError'), err
+    assert grew < _SMALL, grew
+
+@pytest.mark.parametrize('size, stride, offset, exc', [
+    ((0, 2**70), (1, 1), 0, TypeError), ((2,), (2**64,), 0, TypeError), ((2,), (1,), 2**80, ValueError),
+    ((2**32, 2**32), (1, 1), 0, RuntimeError), ((0, 2**63), (1, 1), 0, TypeError), ((2**62, 4, 0), (1, 1, 1), 0, RuntimeError)])
+def test_rebuild_tensor_overflow_like_torch(size, stride, offset, exc):
+    st = ser.TypedStorage(tt.Storage(16), tt.float32)
+    with pytest.raises(exc, match='Overflow|overflow'): ser._rebuild_tensor(st, offset, size, stride)
+    tst = torch.storage.TypedStorage(wrap_storage=torch.UntypedStorage(16), dtype=torch.float32, _internal=True)
+    with pytest.raises(exc, match='Overflow|overflow'): torch._utils._rebuild_tensor(tst, offset, size, stride)
+    assert ser._rebuild_tensor(st, 0, (0, 2**62, 4), (1, 1, 1)).shape == torch._utils._rebuild_tensor(tst, 0, (0, 2**62, 4), (1, 1, 1)).shape
+
+# ---------------------------------------------------------------- saving without surprises
+@pytest.mark.parametrize('saver', ['tt', 'safetensors'])
+def test_overwrite_keeps_mode_and_writes_through_symlinks(saver, tmp_path):
+    from tinytensor import safetensors as tst
+    save = (lambda p: tt.save({'x': tt.arange(3)}, p)) if saver == 'tt' else (lambda p: tst.save_file({'x': tt.arange(3)}, p))
+    p = tmp_path / 'ck.bin'
+    save(p); os.chmod(p, 0o600)
+    save(p)
+    assert os.stat(p).st_mode & 0o777 == 0o600                      # an overwrite keeps the file's mode
+    os.symlink('ck.bin', tmp_path / 'link.bin')
+    load = (lambda q: tt.load(q)['x']) if saver == 'tt' else (lambda q: tst.load_file(q)['x'])
+    p.write_bytes(b'old'); save(tmp_path / 'link.bin')
+    assert os.path.islink(tmp_path / 'link.bin')                       # written through the link, as torch does
+    tensor_eq(load(p), tt.arange(3))
+    assert os.stat(p).st_mode & 0o777 == 0o600
+    torch.save(torch.ones(1), tmp_path / 'link.bin')
+    assert os.path.islink(tmp_path / 'link.bin')
+    assert sorted(os.listdir(tmp_path)) == ['ck.bin', 'link.bin']
+
+def test_stale_temporaries_are_cleaned(tmp_path):
+    import fcntl, time
+    p = tmp_path / 'ck.pt'
+    stale = tmp_path / '.ck.pt.tinytensor-dead1234.tmp'              # left by a save that was killed
+    stale.write_bytes(b'partial'); os.utime(stale, (time.time() - 3600,) * 2)
+    other = tmp_path / '.ck.pt.something-else.tmp'; other.write_bytes(b'not ours')
+    live = tmp_path / '.ck.pt.tinytensor-live5678.tmp'; live.write_bytes(b'being written')
+    os.utime(live, (time.time() - 3600,) * 2)
+    with open(live, 'rb') as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)                                # a save in progress holds its lock
+        tt.save({'x': tt.arange(3)}, p)
+    assert sorted(os.listdir(tmp_path)) == sorted(['ck.pt', other.name, live.name])
+    names = []
+    orig = ser.PyTorchStreamWriter.write_end_of_file
+    def peek(self):
+        names.extend(n for n in os.listdir(tmp_path) if n.endswith('.tmp'))
+        return orig(self)
+    ser.PyTorchStreamWriter.write_end_of_file = peek
+    try: tt.save({'x': tt.arange(3)}, p)
+    finally: ser.PyTorchStreamWriter.write_end_of_file = orig
+    assert [n for n in names if n.startswith('.ck.pt.tinytensor-')] and all(n.startswith('.ck.pt.') for n in names)
+
+def test_missing_folder_error_names_the_users_path(tmp_path):
+    p = tmp_path / 'no' / 'such' / 'ck.pt'
+    with pytest.raises(RuntimeError, match='Parent directory .*no/such does not exist') as e: tt.save({'x': tt.arange(3)}, p)
+    assert '.tmp' not in str(e.value)
+    with pytest.raises(RuntimeError, match='Parent directory .*no/such does not exist'): torch.save(torch.ones(1), p)
+
+# ---------------------------------------------------------------- tensors as Python objects
+def test_tensor_pickle_copy_deepcopy_like_torch(tmp_path):
+    import copy
+    tt.save({'x': tt.arange(3)}, tmp_path / 'x.pt'); tt.load(tmp_path / 'x.pt')      # a load changes nothing for later copies
+    for d in (tt.float32, tt.bfloat16, tt.bool, tt.complex64, tt.int64):
+        base = tt.arange(12, dtype=tt.float32).to(d)
+        v = alias_with_sizes_and_strides(base, (2, 3), (1, 4), 1)
+        tb = torch.arange(12, dtype=torch.float32).to(getattr(torch, d.name))
+        tv = tb.as_strided((2, 3), (1, 4), 1)
+        for a, ta in ((base, tb), (v, tv)):
+            c, tc = copy.copy(a), copy.copy(ta)                    # shallow: the same storage, as torch's
+            tensor_eq(c, tc)
+            assert (_tt_sid(c) == _tt_sid(a)) and (_torch_sid(tc) == _torch_sid(ta))
+        got, want = copy.deepcopy([base, v]), copy.deepcopy([tb, tv])
+        for x, tx in zip(got, want): tensor_eq(x, tx)
+        assert _tt_sid(got[0]) == _tt_sid(got[1]) and _torch_sid(want[0]) == _torch_sid(want[1])   # views keep sharing
+        assert _tt_sid(got[0]) != _tt_sid(base) and got[1].untyped_storage().nbytes() == want[1].untyped_storage().nbytes()
+        for proto in range(2, pickle.HIGHEST_PROTOCOL + 1):
+            p = pickle.loads(pickle.dumps([base, v, {'again': v}], protocol=proto))
+            tensor_eq(p[0], tb); tensor_eq(p[1], tv); tensor_eq(p[2]['again'], tv)
+            assert _tt_sid(p[0]) == _tt_sid(p[1]) == _tt_sid(p[2]['again']) != _tt_sid(base)   # one storage, as torch.save
+    m = tt.empty(2, 3, device='meta')
+    assert copy.deepcopy(m).is_meta and pickle.loads(pickle.dumps(m)).shape == (2, 3)
+    s = tt.Storage(8); s[0] = 7
+    for c in (copy.deepcopy(s), pickle.loads(pickle.dumps(s))): assert c.tolist() == s.tolist() and c.data_ptr() != s.data_ptr()
+
+# ---------------------------------------------------------------- bare storages and torch-only dtypes
+@pytest.mark.filterwarnings('ignore:TypedStorage is deprecated')
+def test_bare_storages_written_as_torch_writes_them(tmp_path):
+    s = tt.Storage(8); s[3] = 9
+    tt.save(s, tmp_path / 's.pt'); torch.save(torch.UntypedStorage(8), tmp_path / 'ts.pt')
+    pkl = lambda p: zipfile.ZipFile(p).read(zipfile.ZipFile(p).namelist()[0].split('/')[0] + '/data.pkl')
+    assert b'ctorch.storage\nUntypedStorage\n' in pkl(tmp_path / 's.pt') and b'ctorch.storage\nUntypedStorage\n' in pkl(tmp_path / 'ts.pt')
+    got = torch.load(tmp_path / 's.pt', weights_only=True)
+    assert type(got) is type(torch.load(tmp_path / 'ts.pt', weights_only=True)) and got.tolist() == s.tolist()
+    torch.save(torch.arange(4, dtype=torch.int32).storage(), tmp_path / 'typed.pt')
+    typed = tt.load(tmp_path / 'typed.pt')
+    tt.save({'s': typed}, tmp_path / 'typed2.pt')
+    assert b'tinytensor' not in pkl(tmp_path / 'typed2.pt') and b'ctorch\nIntStorage\n' in pkl(tmp_path / 'typed2.pt')
+    back = torch.load(tmp_path / 'typed2.pt', weights_only=True)['s']
+    assert back.dtype == torch.int32 and back.tolist() == [0, 1, 2, 3]
+
+@pytest.mark.parametrize('name', ['uint16', 'uint32', 'uint64', 'float8_e4m3fn', 'float8_e5m2', 'complex32'])
+def test_torch_only_dtypes_named_in_the_error(name, tmp_path):
+    torch.save({'x': torch.zeros(3, dtype=getattr(torch, name))}, tmp_path / 'u.pt')
+    for wo in (True, False):
+        with pytest.raises(RuntimeError, match=f'dtype torch.{name} is not supported'): tt.load(tmp_path / 'u.pt', weights_only=wo)
+    torch.save({'x': torch.arange(3, dtype=torch.int16)[1:]}, tmp_path / 'ok.pt')   # v3 rebuilds of supported dtypes load
+    tensor_eq(tt.load(tmp_path / 'ok.pt')['x'], torch.arange(3, dtype=torch.int16)[1:])

@@ -5,6 +5,8 @@ import tinytensor as tt
 from tinytensor.storage import Storage, StorageImpl, lazy_clone_storage
 from tinytensor.allocator import memory_stats
 
+pytestmark = pytest.mark.usefixtures('clean_slate')     # these tests compare allocator statistics
+
 
 def allocated(): return memory_stats()['allocated_bytes.current']
 

@@ -139,8 +139,51 @@ def gen_op(r, x, rng):
     ops = ['view', 'view', 'reshape', 'view_dtype', 'getitem', 'getitem', 'getitem', 'setitem', 'select', 'narrow',
            'transpose', 'swapaxes', 't', 'T', 'mT', 'permute', 'movedim', 'expand', 'broadcast_to', 'squeeze', 'unsqueeze',
            'flatten', 'unflatten', 'unfold', 'diagonal', 'split', 'split_list', 'chunk', 'unbind', 'contiguous', 'clone',
-           'as_strided', 'detach', 'copy_', 'fill_', 'zero_', 'lazy_clone', 'iter', 'is_contiguous_fmt', 'broadcast_tensors']
+           'as_strided', 'detach', 'copy_', 'fill_', 'zero_', 'lazy_clone', 'iter', 'is_contiguous_fmt', 'broadcast_tensors',
+           'tensor_split', 'hsplit', 'vsplit', 'dsplit', 'ravel', 'real', 'imag', 'view_as_real', 'view_as_complex', 'mH',
+           'adjoint', 'H', 't_', 'transpose_', 'swapdims_', 'squeeze_', 'unsqueeze_', 'as_strided_', 'fn_forms']
     op = r.choice(ops)
+    cplx = str(x.dtype).endswith(('complex64', 'complex128'))
+    if op == 'tensor_split':
+        d = rdim(r, n); c = r.random()
+        if c < 0.4: k = r.choice([1, 2, 3, 5, 0 if r.random() < 0.1 else 2]); return op, lambda L, t: L.m.tensor_split(t, k, d)
+        idx = [r.randint(-6, 6) for _ in range(r.randint(0, 3))]
+        if c < 0.8: return op, lambda L, t: t.tensor_split(idx, dim=d)
+        return op, lambda L, t: t.tensor_split(L.m.tensor(idx, dtype=L.m.int64), d)
+    if op in ('hsplit', 'vsplit', 'dsplit'):
+        k = r.choice([1, 2, 3, [1, 3], [0, -1, 5]]); return op, lambda L, t: getattr(L.m, op)(t, k)
+    if op == 'ravel':
+        m = r.random() < 0.5; return op, lambda L, t: t.ravel() if m else L.m.ravel(t)
+    if op in ('real', 'imag'): return op, lambda L, t: getattr(t, op)
+    if op == 'view_as_real': return op, lambda L, t: L.m.view_as_real(t)
+    if op == 'view_as_complex':
+        if str(x.dtype).endswith('float16'): op = 'view_as_real'
+        return op, lambda L, t: getattr(L.m, op)(t)
+    if op in ('mH', 'H', 'adjoint'):
+        if cplx: op = 'mT'                         # complex: torch returns a lazily conjugated view, tinytensor a copy
+        return op, lambda L, t: t.adjoint() if op == 'adjoint' else getattr(t, op)
+    if op == 't_': return op, lambda L, t: t.t_()
+    if op in ('transpose_', 'swapdims_'):
+        a, b = rdim(r, n), rdim(r, n); return op, lambda L, t: getattr(t, op)(a, b)
+    if op == 'squeeze_':
+        d = rdim(r, n); all_ = r.random() < 0.5; return op, lambda L, t: t.squeeze_() if all_ else t.squeeze_(d)
+    if op == 'unsqueeze_':
+        d = rdim(r, n + 1); return op, lambda L, t: t.unsqueeze_(d)
+    if op == 'as_strided_':
+        k = r.randint(0, 3)
+        nel = x.untyped_storage().nbytes() // max(x.element_size(), 1)
+        sz = tuple(r.randint(0, 4) for _ in range(k)); st = tuple(r.randint(0, 5) for _ in range(k))
+        off = r.choice([None, r.randint(0, nel + 2)])
+        fn = r.random() < 0.3
+        return op, lambda L, t: L.m.as_strided_(t, sz, st, off) if fn else t.as_strided_(sz, st, off)
+    if op == 'fn_forms':
+        a, b = rdim(r, n), rdim(r, n); size = shape[a] if -n <= a < n and n else 1
+        k = r.choice(['select', 't', 'swapdims', 'swapaxes', 'moveaxis', 'unflatten'])
+        i = r.randint(-size, size)
+        return op, {'select': lambda L, t: L.m.select(t, a, i), 't': lambda L, t: L.m.t(t),
+                    'swapdims': lambda L, t: L.m.swapdims(t, a, b), 'swapaxes': lambda L, t: L.m.swapaxes(t, a, b),
+                    'moveaxis': lambda L, t: L.m.moveaxis(t, a, b),
+                    'unflatten': lambda L, t: L.m.unflatten(t, a, (1, -1))}[k]
     if op == 'view':
         s = rand_view_shape(r, shape)
         return op, (lambda L, t: t.view(*s)) if r.random() < 0.5 else (lambda L, t: t.view(s))
@@ -339,3 +382,62 @@ def test_chains_cover_noncontiguous_inputs():
         for prev, op in zip(log[1:], log[2:]):
             if prev in ('transpose', 'permute', 'expand', 'getitem', 't', 'movedim', 'unfold', 'diagonal'): seen.add(prev)
     assert {'transpose', 'permute', 'expand', 'getitem'} <= seen
+
+
+# ---- overflow checks and small torch details of views
+
+def both(f):
+    "Run `f(lib)` on tinytensor and torch: the same result geometry, or the same exception class and message."
+    out = []
+    for L in (tt, torch):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                out.append(('ok', f(L)))
+        except Exception as e: out.append(('err', e))
+    (ka, a), (kb, b) = out
+    assert ka == kb, f'tinytensor {ka} {a!r}, torch {kb} {b!r}'
+    if ka == 'err': assert type(a) is type(b) and str(b).split('\n')[0].replace('torch.', 'tinytensor.') in str(a), f'{type(a).__name__}: {a} vs {type(b).__name__}: {b}'
+    return a, b
+
+@pytest.mark.parametrize('f', [
+    lambda L: L.tensor(1.).expand(4, 2**63 - 1, 3), lambda L: L.tensor([1.]).expand(2**62, 4),
+    lambda L: L.tensor([1.]).expand(2**62, 4, 0), lambda L: L.zeros(3, 4).expand(2**62, 2**2, 3, 4),
+    lambda L: L.zeros(3, 4)[::2**62], lambda L: L.zeros(3, 4)[:, ::2**62], lambda L: L.zeros(3, 4)[1:, 2**62::2**62],
+    lambda L: L.zeros(3, 4)[:, ::2**63], lambda L: L.zeros(3, 4)[::2**63 - 1], lambda L: L.arange(3.)[::2**63 - 1],
+    lambda L: L.arange(12.).view(6, 2)[::2**62, 1], lambda L: L.arange(3.)[2**64:], lambda L: L.arange(3.)[-2**64:2**65],
+    lambda L: L.arange(12.)[1::2**62 + 5], lambda L: L.arange(12.)[::2**64],
+    lambda L: L.zeros(3, 4).as_strided([1, 4], (2**63 - 1, 3)), lambda L: L.zeros(3, 4).as_strided((2**63 - 1, 3), [1, 4])])
+def test_view_overflow_like_torch(f):
+    a, b = both(f)
+    if isinstance(b, torch.Tensor): assert_tensor_eq(a, b)
+
+def test_huge_stride_view_converts_to_numpy():
+    "A size-1 dim may carry any stride: torch accepts it, and numpy sees the same (wrapped) byte strides."
+    a, b = both(lambda L: L.arange(12.).view(3, 4).as_strided([1, 4], (2**63 - 1, 3)))
+    assert a.numpy().strides == b.numpy().strides and a.numpy().tolist() == b.numpy().tolist()
+
+def test_data_ptr_of_empty_tensor_is_zero():
+    for f in (lambda L: L.zeros(0), lambda L: L.zeros(3)[3:], lambda L: L.zeros(2, 3)[:, 1:1], lambda L: L.zeros(4)[1:]):
+        a, b = both(f)
+        assert (a.data_ptr() == 0) == (b.data_ptr() == 0)
+
+@pytest.mark.parametrize('dt', ['uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64',
+                                'bool', 'complex64', 'complex128'])
+@pytest.mark.parametrize('n', [0, 1, 2])
+def test_scalar_casts_in_setitem_full_fill(dt, n):
+    "`t[i] = v`, `full` and `fill_` convert Python numbers as torch does: wrap, overflow errors, inf for half."
+    vals = [1e40, 1e6, 70000., 65504 * (1 + 2**-12), 3.5e38, float('inf'), float('nan'), -1, 255, 256, -129, -255, -256,
+            2**63 - 1, -2**63, 1 + 2j, 2j, 1e39j, True, -0.5, 255.9, 2**64]
+    for v in vals:
+        def setitem(L):
+            x = L.zeros(max(n, 1), dtype=getattr(L, dt)); x[0] = v; return x
+        for f in (setitem, lambda L: L.full((n,), v, dtype=getattr(L, dt)), lambda L: L.zeros(n, dtype=getattr(L, dt)).fill_(v)):
+            a, b = both(f)
+            if isinstance(b, torch.Tensor): assert_tensor_eq(a, b)
+
+def test_setitem_refuses_non_numbers():
+    for v in ([1, 2], (1,), None, 'a'):
+        def f(L):
+            x = L.zeros(2); x[0] = v
+        both(f)

@@ -16,6 +16,9 @@ from .allocator import Device as device
 from . import testing
 from .views import *
 from .view_pictures import *
+from .more_views import *
+from .indexing import *
+from .joining import *
 from . import cuda
 from .serialization import save, load
 from . import safetensors

@@ -8,7 +8,7 @@ Docs: https://tinytensor.github.io/tinytensor/cli.html.md"""
 __all__ = ['tour', 'main']
 
 # %% ../nbs/09_cli.ipynb #70184988
-import argparse, gc, sys
+import argparse, gc, os, sys
 import tinytensor as tt
 from .printing import storage_text
 from .allocator import get_allocator
@@ -49,15 +49,31 @@ def tour(out=None):
     return end['allocated_bytes.current'] - start['allocated_bytes.current']
 
 # %% ../nbs/09_cli.ipynb #94a7697a
+def _run(argv):
+    p = argparse.ArgumentParser(prog='tinytensor', description="PyTorch's tensor core, rebuilt in Python as a book you can run.")
+    p.add_argument('--version', action='version', version=f"tinytensor {tt.__version__}")
+    sub = p.add_subparsers(dest='command', metavar='{tour,replay}')
+    sub.add_parser('tour', help='walk through the layers of one tensor', description='Walk through one tensor: storage, views, refcounts, allocator.')
+    sub.add_parser('replay', help='allocator what-if on a memory snapshot', add_help=False)
+    if not argv: p.print_help(); return 2
+    if argv[0] == 'replay':                     # replay has its own parser (chapter 07a)
+        from tinytensor.cuda.replay import main as replay_main
+        return replay_main(argv[1:])
+    try: args = p.parse_args(argv)
+    except SystemExit as e: return 0 if e.code in (0, None) else 2
+    tour(); return 0
+
 def main(argv=None) -> int:
     "Entry point of the `tinytensor` console script."
     argv = sys.argv[1:] if argv is None else list(argv)
-    p = argparse.ArgumentParser(prog='tinytensor', description="PyTorch's tensor core, rebuilt in Python as a book you can run.")
-    p.add_argument('command', choices=['tour', 'replay'], help='tour: walk through the layers; replay: allocator what-if on a snapshot')
-    if not argv or argv[0] in ('-h', '--help'):
-        p.print_help(); return 0 if argv else 2
-    args, rest = p.parse_args(argv[:1]), argv[1:]
-    if args.command == 'tour':
-        tour(); return 0
-    from tinytensor.cuda.replay import main as replay_main
-    return replay_main(rest)
+    try:
+        rc = _run(argv)
+        sys.stdout.flush()
+        return rc
+    except BrokenPipeError:
+        # Note [Broken pipe]: `tinytensor ... | head` closed our stdout: stop quietly, as Python's docs advise
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        print("tinytensor: interrupted", file=sys.stderr); return 130

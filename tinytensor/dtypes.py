@@ -20,10 +20,12 @@ class dtype:
     "A scalar type: torch's name, item size, numpy dtype and category."
     __slots__ = ('name', 'itemsize', 'np', 'is_floating_point', 'is_complex', 'is_signed', '_cat', 'short')
     def __init__(self, name, npdtype, cat, short):
-        self.name, self.np, self._cat, self.short = name, np.dtype(npdtype), cat, short
-        self.itemsize = self.np.itemsize
-        self.is_floating_point, self.is_complex = cat == 2, cat == 3
-        self.is_signed = name not in ('bool', 'uint8')
+        s = object.__setattr__                       # immutable, as torch's dtypes: only __init__ sets attributes
+        s(self, 'name', name); s(self, 'np', np.dtype(npdtype)); s(self, '_cat', cat); s(self, 'short', short)
+        s(self, 'itemsize', self.np.itemsize)
+        s(self, 'is_floating_point', cat == 2); s(self, 'is_complex', cat == 3)
+        s(self, 'is_signed', name not in ('bool', 'uint8'))
+    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not writable")
     def __repr__(self): return f'tinytensor.{self.name}'
     def __reduce__(self): return (_dtype_by_name, (self.name,))
     def to_real(self):

@@ -140,7 +140,11 @@ def full(size, # the sizes
          dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "A tensor filled with `fill_value`."
     d = _check_dtype(dtype, 'full', _scalar_dtype(fill_value))
-    return _fill(empty(size, dtype=d, device=device), fill_value)
+    t = empty(size, dtype=d, device=device)
+    if isinstance(fill_value, Tensor) or not hasattr(Tensor, 'fill_'): return _fill(t, fill_value)
+    t.fill_(fill_value)                # ATen's `full` is `empty` + `fill_`: the overflow check of chapter 06 (Note [Scalar overflow])
+    t._impl.version_counter_.set_version(0)
+    return t
 
 # %% ../nbs/04c_factories.ipynb #96254f19
 def arange(start, end=None, step=1, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
@@ -370,6 +374,10 @@ def from_numpy(a:np.ndarray) -> Tensor:
     st = make_intrusive(StorageImpl, nbytes, dp, None, False, CPU)
     return Tensor._make(TensorImpl(st, d, a.shape, strides))
 
+def _wrap64(v:int) -> int:
+    "A byte stride as torch's `tensor_to_numpy` computes it (int64 multiplication, which wraps)."
+    return ((v + (1 << 63)) & ((1 << 64) - 1)) - (1 << 63)
+
 @patch
 def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
     "A numpy array sharing the tensor's memory; it keeps the storage alive."
@@ -380,7 +388,7 @@ def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
     st.mutable_bytes()                                       # exporting writable memory: materialize COW
     typestr = '<u2' if d is _dt.bfloat16 else d.np.str
     mv = _MemoryView(st.data_ptr(), st.nbytes(), owner=impl.storage_.copy(), typestr=typestr, shape=impl.sizes(),
-                     strides=tuple(s * isz for s in impl.strides()), offset=impl.storage_offset_ * isz)
+                     strides=tuple(_wrap64(s * isz) for s in impl.strides()), offset=impl.storage_offset_ * isz)
     if impl.numel_ == 0: mv.__array_interface__['data'] = (0, False); mv.__array_interface__['strides'] = None
     arr = np.asarray(mv)
     return arr.view(d.np) if d is _dt.bfloat16 else arr

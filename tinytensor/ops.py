@@ -529,8 +529,9 @@ def relu(input) -> Tensor:
     TORCH_CHECK(input.dtype is not _dt.bool, "Boolean inputs not supported for relu")
     return clamp_min(input, 0)
 
-def where(condition, input, other, *, out=None) -> Tensor:
-    "Elementwise `input if condition else other`, as `torch.where(cond, x, y)`."
+def where(condition, input=None, other=None, *, out=None) -> Tensor:
+    "Elementwise `input if condition else other`, as `torch.where(cond, x, y)`; `where(cond)` is `cond.nonzero(as_tuple=True)`."
+    if input is None and other is None and out is None and isinstance(condition, Tensor): return condition.nonzero(as_tuple=True)
     TORCH_CHECK_TYPE(isinstance(condition, Tensor), "where(): argument 'condition' (position 1) must be Tensor, not ", type(condition).__name__)
     x, y = _operand(input, 'input'), _operand(other)
     rt = result_type(x, y)
@@ -567,23 +568,37 @@ def copy_(self:Tensor, src, non_blocking:bool=False) -> Tensor:
     return self
 
 _FILL_CTYPES = {_dt.uint8: 'uint8_t', _dt.int8: 'int8_t', _dt.int16: 'int16_t', _dt.int32: 'int', _dt.int64: 'int64_t',
-                _dt.float16: 'c10::Half', _dt.bfloat16: 'c10::BFloat16', _dt.float32: 'float', _dt.float64: 'double'}
+                _dt.float16: 'c10::Half', _dt.bfloat16: 'c10::BFloat16', _dt.float32: 'float', _dt.float64: 'double',
+                _dt.complex64: 'c10::complex<float>'}
+_FMAX = {_dt.float16: 65504.0, _dt.bfloat16: 3.3895313892515355e38, _dt.float32: 3.4028234663852886e38,
+         _dt.complex64: 3.4028234663852886e38}
 
-def _checked_value(v, d:dtype):
-    "The value `v` as dtype `d`, refusing overflow like c10's `checked_convert`."
-    if d is _dt.bool or d.is_complex: return v
+def _checked_value(v, d:dtype, scalar_fill:bool=False): # scalar_fill: ATen's one-element CPU path (`scalar_fill`)
+    "The value `v` as dtype `d`, refusing overflow like c10's `checked_convert` (negative ints wrap into unsigned types)."
+    # Note [Scalar overflow]: c10's `overflows<To, From>` is strict (`f > max`), lets infinities and NaN through for
+    # floating types, and lets a negative *integer* wrap into an unsigned type if its magnitude fits (uint8: -1 -> 255).
+    # `at::detail::scalar_fill` (fill_ of one element, `t[i] = v`, `full` of one element) converts float16/bfloat16
+    # without the check, so there they round to inf.
+    if type(v) is int and not -(1 << 63) <= v < 1 << 64:     # the argument parser's Scalar: int64 or uint64
+        raise OverflowError("int too big to convert" if v > 0 else "can't convert negative int to unsigned")
+    if d is _dt.bool or d is _dt.complex128: return v
     name = _FILL_CTYPES[d]
+    if d is _dt.complex64:
+        c = complex(v)
+        for part in (c.real, c.imag):
+            TORCH_CHECK(not math.isfinite(part) or builtins.abs(part) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
+        return v
     if isinstance(v, complex):
-        TORCH_CHECK(v.imag == 0, "value cannot be converted to type ", name, " without overflow")
+        TORCH_CHECK(v.imag == 0, "value cannot be converted to type ", 'double' if scalar_fill and d in _REDUCED else name, " without overflow")
         v = v.real
     if _is_integral(d):
         info = np.iinfo(d.np)
-        TORCH_CHECK(not (isinstance(v, (builtins.float, np.floating)) and not math.isfinite(v)) and info.min <= v <= info.max,
-                    "value cannot be converted to type ", name, " without overflow")
-    elif d in _REDUCED or d is _dt.float32:
-        fi = np.finfo(np.float32) if d is _dt.float32 else (np.finfo(np.float16) if d is _dt.float16 else None)
-        if fi is not None and isinstance(v, numbers.Real) and math.isfinite(v):
-            TORCH_CHECK(builtins.abs(v) <= fi.max * (1 + 2 ** -11 if d is _dt.float16 else 1 + 2 ** -24), "value cannot be converted to type ", name, " without overflow")
+        if isinstance(v, (builtins.float, np.floating)): ok = math.isfinite(v) and info.min <= v <= info.max
+        elif info.min == 0 and v < 0: ok = -v <= info.max       # unsigned: two's-complement wrap
+        else: ok = info.min <= v <= info.max
+        TORCH_CHECK(ok, "value cannot be converted to type ", name, " without overflow")
+    elif d in _FMAX and not (scalar_fill and d in _REDUCED) and isinstance(v, numbers.Real) and math.isfinite(v):
+        TORCH_CHECK(builtins.abs(v) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
     return v
 
 @patch
@@ -597,10 +612,13 @@ def fill_(self:Tensor, value) -> Tensor:
         if isinstance(value, complex) and not self.dtype.is_complex: value = value.real
     TORCH_CHECK_TYPE(isinstance(value, _SCALARS), "fill_(): argument 'value' (position 1) must be Number, not ", type(value).__name__)
     if isinstance(value, np.generic): value = value.item()
-    if not from_tensor: value = _checked_value(value, self.dtype)
+    if not from_tensor: value = _checked_value(value, self.dtype, self._impl.numel_ == 1 and self.is_cpu)
+    if self.dtype is _dt.bool: value = builtins.bool(value)     # any nonzero number, complex included, is True
     it = TensorIteratorConfig().set_check_mem_overlap(False).add_output(self).resize_outputs(False).check_all_same_dtype(False).build()
     if self.is_cpu:
-        v = np.array(value).astype(self.dtype.np)[()] if not isinstance(value, complex) or self.dtype.is_complex else np.array(value.real).astype(self.dtype.np)[()]
+        if isinstance(value, int) and value < 0 and self.dtype.np.kind == 'u': value += 1 << (8 * self.dtype.itemsize)
+        with np.errstate(over='ignore', invalid='ignore'):
+            v = np.array(value).astype(self.dtype.np)[()] if not isinstance(value, complex) or self.dtype.is_complex else np.array(value.real).astype(self.dtype.np)[()]
         it.for_each(lambda o: o.fill(v))
     self._impl.bump_version()
     return self

@@ -283,6 +283,10 @@ def min(input, dim=None, keepdim:bool=False, *, other=None):
     "`min(t)`: the minimum; `min(t, dim)`: (values, indices); `min(t, other)`: `minimum`."
     return _max_min('min', min_return, np.argmin, amin, minimum, input, dim, keepdim, other)
 
+# %% ../nbs/06c_reductions.ipynb #238e1e60
+max_return.__doc__ = "The `(values, indices)` named tuple `max(input, dim)` returns, like `torch.return_types.max`."
+min_return.__doc__ = "The `(values, indices)` named tuple `min(input, dim)` returns, like `torch.return_types.min`."
+
 # %% ../nbs/06c_reductions.ipynb #7a0f36ba
 for _n, _f in dict(sum=sum, prod=prod, mean=mean, amax=amax, amin=amin, all=all, any=any, argmax=argmax, argmin=argmin).items():
     def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)

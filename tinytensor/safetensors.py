@@ -8,7 +8,7 @@ Docs: https://tinytensor.github.io/tinytensor/safetensors.html.md"""
 __all__ = ['SafetensorError', 'save', 'save_file', 'safe_open', 'load_file', 'load', 'layout_svg']
 
 # %% ../nbs/08b_safetensors.ipynb #d23c972f
-import json, math, mmap as _mmap, os, struct, sys, tempfile
+import json, math, mmap as _mmap, os, re, struct, sys
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
 from .intrusive_ptr import make_intrusive
@@ -17,7 +17,8 @@ from .storage import StorageImpl
 from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
 from .factories import _np_read, from_numpy, storage_nbytes
-from .serialization import _umask, _write_all, _CUDA_MSG, _cuda_available
+from .serialization import atomic_write, _write_all, _CUDA_MSG, _cuda_available
+from .printing import SvgCanvas, text_width
 
 # %% ../nbs/08b_safetensors.ipynb #d6aa6409
 class SafetensorError(Exception):
@@ -94,28 +95,44 @@ def save(tensors:dict, # name -> tensor
     return head + b''.join(bytes(_tensor_bytes(t)) for _, t in order)
 
 def save_file(tensors:dict, # name -> tensor
-              filename, # path to write (atomically: temporary file + os.replace)
+              filename, # path to write (atomically, keeping its mode, through symlinks: chapter 08a's `atomic_write`)
               metadata:dict=None): # optional str -> str pairs stored under `__metadata__`
     "Write `tensors` to `filename` in the safetensors format."
     head, order = _prepare(tensors, metadata)
-    path = os.fspath(filename)
-    fd, tmp = tempfile.mkstemp(prefix='.' + os.path.basename(path) + '.', suffix='.tmp',
-                               dir=os.path.dirname(os.path.abspath(path)))
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, 'wb') as f:
-            f.write(head)
-            for _, t in order:
-                b = _tensor_bytes(t)
-                if len(b): _write_all(f, memoryview(b).cast('B'))
-        os.replace(tmp, path)
-    except BaseException:
-        try: os.unlink(tmp)
-        except OSError: pass
-        raise
+    def write(f):
+        f.write(head)
+        for _, t in order:
+            b = _tensor_bytes(t)
+            if len(b): _write_all(f, memoryview(b).cast('B'))
+    atomic_write(filename, write)
 
 # %% ../nbs/08b_safetensors.ipynb #091c061d
 def _err(msg): raise SafetensorError(f"Error while deserializing header: {msg}")
+
+# Note [Bounded header]: `json.loads` builds whatever the header describes before we look at it: 100 MB of `[]`
+# become tens of millions of lists (gigabytes), and deep nesting raises RecursionError. One regular expression, run on
+# the raw bytes first, admits only what a safetensors header can be: an object whose values are tensor entries (at
+# most three members, whose values are strings, numbers or flat lists of at most 1024 numbers) or a `__metadata__`
+# object of strings. It uses possessive quantifiers, so it never backtracks and keeps no state per repetition: it
+# costs time linear in the header and no memory, and what json then builds is small per byte of header.
+_S = rb'"(?:[^"\\\x00-\x1f]|\\.)*+"'                                  # a JSON string
+_N = rb'-?\d++(?:\.\d++)?+(?:[eE][-+]?+\d++)?+'                       # a JSON number
+_W = rb'[ \t\n\r]*+'
+_LIST = rb'\[' + _W + rb'(?:' + _N + rb'(?:' + _W + rb',' + _W + _N + rb'){0,1023}+' + _W + rb')?+\]'   # flat, numbers only
+_VAL = rb'(?:' + _S + rb'|' + _LIST + rb'|' + _N + rb')'
+_MEM = _S + _W + rb':' + _W + _VAL
+_ENTRY = rb'\{' + _W + rb'(?:' + _MEM + rb'(?:' + _W + rb',' + _W + _MEM + rb'){0,2}+' + _W + rb')?+\}'       # dtype, shape, data_offsets
+_SS = _S + _W + rb':' + _W + _S
+_META = rb'\{' + _W + rb'(?:' + _SS + rb'(?:' + _W + rb',' + _W + _SS + rb')*+' + _W + rb')?+\}'             # str -> str
+_TOPMEM = _S + _W + rb':' + _W + rb'(?:' + _ENTRY + rb'|' + _META + rb')'
+_HEADER_SHAPE = re.compile(_W + rb'\{' + _W + rb'(?:' + _TOPMEM + rb'(?:' + _W + rb',' + _W + _TOPMEM + rb')*+' + _W + rb')?+\}' + _W)
+
+_INT64_MAX = (1 << 63) - 1
+_SMALL_HEADER = 1 << 16                  # a header this small may be handed to json even when it is malformed
+
+def _bad_shape():
+    _err("InvalidHeaderDeserialization: the header must be a JSON object of tensor entries (dtype, shape, data_offsets) "
+         "and an optional __metadata__ object of strings; nested or other values are refused (see Note [Bounded header])")
 
 def _parse_header(head:bytes, file_size:int):
     "Validate a safetensors header; return ({name: (dtype, shape, begin, end)}, metadata, data_start)."
@@ -124,8 +141,11 @@ def _parse_header(head:bytes, file_size:int):
     if n > _MAX_HEADER: _err(f"HeaderTooLarge: header of {n} bytes (limit {_MAX_HEADER})")
     if 8 + n > file_size: _err(f"InvalidHeaderLength: header of {n} bytes but the file has {file_size} bytes")
     if len(head) < 8 + n: _err("InvalidHeaderLength: truncated header")
+    shaped = _HEADER_SHAPE.fullmatch(head, 8, 8 + n) is not None
+    if not shaped and n > _SMALL_HEADER: _bad_shape()         # a small one is parsed first, for a precise message
     try: header = json.loads(head[8:8 + n].decode('utf-8'))
     except (UnicodeDecodeError, ValueError) as e: _err(f"InvalidHeaderDeserialization: invalid JSON in header: {e}")
+    except RecursionError: _bad_shape()
     if not isinstance(header, dict): _err("InvalidHeaderDeserialization: the header is not a JSON object")
     meta = header.pop('__metadata__', None)
     if meta is not None and not (isinstance(meta, dict) and all(isinstance(v, str) for v in meta.values())):
@@ -137,7 +157,7 @@ def _parse_header(head:bytes, file_size:int):
         code, shape, offs = e['dtype'], e['shape'], e['data_offsets']
         if code not in _ENUM_ORDER: _err(f"InvalidHeaderDeserialization: unknown dtype {code!r} for tensor '{name}'")
         if code not in _BY_CODE: raise SafetensorError(f"tinytensor cannot represent dtype {code} (tensor '{name}')")
-        if not (isinstance(shape, list) and all(type(s) is int and s >= 0 for s in shape)):
+        if not (isinstance(shape, list) and all(type(s) is int and 0 <= s <= _INT64_MAX for s in shape)):
             _err(f"InvalidHeaderDeserialization: bad shape {shape!r} for tensor '{name}'")
         if not (isinstance(offs, list) and len(offs) == 2 and all(type(o) is int and o >= 0 for o in offs)):
             _err(f"InvalidHeaderDeserialization: bad data_offsets {offs!r} for tensor '{name}'")
@@ -149,6 +169,7 @@ def _parse_header(head:bytes, file_size:int):
         pos = e
     if pos != file_size - 8 - n: _err(f"MetadataIncompleteBuffer: incomplete metadata, file not fully covered "
                                       f"(tensors cover {pos} bytes, buffer has {file_size - 8 - n})")
+    if not shaped: _bad_shape()
     return entries, meta, 8 + n
 
 # %% ../nbs/08b_safetensors.ipynb #da16b3a7
@@ -228,18 +249,22 @@ def load(data:bytes) -> dict: # the bytes of a safetensors file
 
 # %% ../nbs/08b_safetensors.ipynb #fd6836e9
 def layout_svg(filename, # a safetensors file
-               width:int=640) -> str: # pixels
+               width:int=640) -> str: # pixels of the byte bar (long names may widen the picture)
     "An SVG of a safetensors file: length field, JSON header, and each tensor's byte span."
     size = os.path.getsize(filename)
     with safe_open(filename) as f: entries, start = f._entries, f._start
     sc = width / size
     palette = ['#2a9d8f', '#e9c46a', '#f4a261', '#e76f51', '#264653', '#8ab17d']
-    parts = [f'<rect x="0" y="10" width="{8*sc:.1f}" height="30" fill="#999"/>',
-             f'<rect x="{8*sc:.1f}" y="10" width="{(start-8)*sc:.1f}" height="30" fill="#ddd"/>',
-             f'<text x="{start*sc/2:.1f}" y="30" font-size="10" text-anchor="middle">header ({start-8} B)</text>']
+    c = SvgCanvas(10)
+    c.rect(0, 10, 8 * sc, 30, fill='#999')
+    c.rect(8 * sc, 10, (start - 8) * sc, 30, fill='#ddd')
+    head = f'header ({start - 8} B)'
+    c.text(max(start * sc / 2, text_width(head, 10) / 2 + 2), 30, head, anchor='middle')
+    lx = -20
     for i, (name, (d, shape, b, e)) in enumerate(sorted(entries.items(), key=lambda kv: kv[1][2])):
         x, w = (start + b) * sc, max((e - b) * sc, 1)
-        parts.append(f'<rect x="{x:.1f}" y="10" width="{w:.1f}" height="30" fill="{palette[i % len(palette)]}">'
-                     f'<title>{name}: {_CODE[d]} {list(shape)} [{b}, {e})</title></rect>')
-        parts.append(f'<text x="{x:.1f}" y="54" font-size="9" transform="rotate(30 {x:.1f} 54)">{name}</text>')
-    return f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="90">{"".join(parts)}</svg>'
+        c.rect(x, 10, w, 30, tooltip=f'{name}: {_CODE[d]} {list(shape)} [{b}, {e})', fill=palette[i % len(palette)])
+        lx = max(x, lx + 20)                                          # names slant down to the right, 20 px apart at least
+        if lx > x: c.polyline([(x, 40), (lx, 46)], fill='none', stroke='#999')
+        c.text(lx, 54, name, 9, rotate=30)
+    return c.svg(width, 90)

@@ -21,12 +21,12 @@ class _MemoryView:
     __slots__ = ('_dp', '_owner', '__array_interface__')
     def __init__(self, dp, nbytes, owner=None, typestr='|u1', shape=None, strides=None, offset=0):
         self._dp, self._owner = dp, owner
-        self.__array_interface__ = {'data': (dp.get() + offset if nbytes else 0, False), 'typestr': typestr,
+        self.__array_interface__ = {'data': (dp.get() + offset if nbytes else 0, dp.read_only), 'typestr': typestr,
                                     'shape': (nbytes,) if shape is None else shape, 'strides': strides, 'version': 3}
 
 def bytes_of(dp:DataPtr, # the memory to expose
              nbytes:int) -> np.ndarray: # how many bytes
-    "A 1-d uint8 numpy array over the bytes of `dp`, whose base keeps `dp` alive."
+    "A 1-d uint8 numpy array over the bytes of `dp`, whose base keeps `dp` alive (read-only if `dp` is)."
     return np.asarray(_MemoryView(dp, nbytes))
 
 # %% ../nbs/03_storage.ipynb #8e0ffefc

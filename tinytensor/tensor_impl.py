@@ -375,8 +375,9 @@ class Tensor:
         "numel() * element_size(): the bytes the elements would take if dense."
         return self._impl.numel_ * self._impl.dtype_.itemsize
     def data_ptr(self) -> int:
-        "Address of the first element (storage data + offset * itemsize)."
+        "Address of the first element (storage data + offset * itemsize); 0 for a tensor with no elements, as c10's `data()`."
         impl = self._impl
+        if impl.numel_ == 0: return 0
         return impl.storage_.get().mutable_data() + impl.storage_offset_ * impl.dtype_.itemsize if impl.storage_.get().data() else 0
     def untyped_storage(self) -> Storage:
         "A new handle to the tensor's storage."

@@ -22,6 +22,7 @@ from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dty
 from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides
 from .storage import resize_bytes
 from .factories import _empty_impl, empty_like, _np_read, _np_write, _scalar_dtype, storage_nbytes, like_strides
+from .printing import SvgCanvas, text_width
 
 # %% ../nbs/06a_tensor_iterator.ipynb #b4a5fbaf
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
@@ -725,14 +726,15 @@ def iteration_order_svg(t:Tensor, cell:int=28) -> str:
     st = impl.strides()
     order = sorted(((r, c) for r in range(rows) for c in range(cols)), key=lambda rc: rc[0] * st[0] + rc[1] * st[1])
     rank = {rc: i for i, rc in enumerate(order)}
-    w, h = cols * cell + 10, rows * cell + 40
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="monospace" font-size="11">']
-    for (r, c), i in rank.items():
+    cw = builtins.max(cell, text_width(str(rows * cols - 1), 11) + 8)        # cells as wide as the largest number
+    c = SvgCanvas(11)
+    for (r, k), i in rank.items():
         hue = int(220 * i / builtins.max(1, rows * cols - 1))
-        parts.append(f'<rect x="{5 + c * cell}" y="{5 + r * cell}" width="{cell - 2}" height="{cell - 2}" fill="hsl({hue},70%,80%)" stroke="#555"/>'
-                     f'<text x="{5 + c * cell + cell / 2 - 1}" y="{5 + r * cell + cell / 2 + 3}" text-anchor="middle">{i}</text>')
-    parts.append(f'<text x="5" y="{rows * cell + 25}">shape {list(impl.sizes())} strides {list(st)} → iterator shape {it.shape_}, out strides {list(it.output().stride())}</text></svg>')
-    return ''.join(parts)
+        c.rect(5 + k * cw, 5 + r * cell, cw - 2, cell - 2, fill=f'hsl({hue},70%,80%)', stroke='#555')
+        c.text(5 + k * cw + cw / 2 - 1, 5 + r * cell + cell / 2 + 3, i, anchor='middle')
+    c.caption(5, rows * cell + 25, f'shape {list(impl.sizes())} strides {list(st)} → iterator shape {it.shape_}, '
+              f'out strides {list(it.output().stride())}', width=cols * cw)
+    return c.svg()
 
 # %% ../nbs/06a_tensor_iterator.ipynb #8fe44245
 def _cfg_ops(cfg, out, *ins):

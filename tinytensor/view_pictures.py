@@ -10,7 +10,7 @@ __all__ = ['view_svg', 'views_gallery', 'explore_html', 'StrideExplorer', 'strid
 # %% ../nbs/05b_view_pictures.ipynb #642336e6
 import html
 from .tensor_impl import Tensor
-from .printing import element_offsets
+from .printing import element_offsets, SvgCanvas, text_width
 from . import views as _views  # noqa: F401  (registers the view methods used below)
 
 # %% ../nbs/05b_view_pictures.ipynb #19e31b66
@@ -24,7 +24,7 @@ def _fmt(v) -> str:
 def view_svg(t:Tensor, # the view to draw (CPU or meta)
              title:str=None, # caption; defaults to the geometry
              max_cells:int=48, # storage cells drawn at most
-             cell:int=30) -> str: # cell size in pixels
+             cell:int=30) -> str: # cell size in pixels (wider where a label needs it)
     "SVG: `t`'s storage as a row of cells, and `t`'s elements as a grid labelled with the storage cell each reads."
     isz = t.element_size()
     nst = t.untyped_storage().nbytes() // isz
@@ -39,32 +39,28 @@ def view_svg(t:Tensor, # the view to draw (CPU or meta)
     if t.is_cpu and nst:
         vals = t.untyped_storage().impl.const_bytes()[:n * isz].view(t.dtype.np).tolist()
     title = title or f'sizes {list(sz)}  strides {list(t.stride())}  offset {t.storage_offset()}'
-    W = 20 + max(n, cols) * cell
-    gy = 72 + cell
-    H = gy + rows * cell + 30
-    p = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="monospace" font-size="10">',
-         f'<text x="4" y="14" font-size="12">{html.escape(title)}</text>',
-         f'<text x="4" y="30" fill="#555">storage ({nst} × {t.dtype.name}{", first " + str(n) if n < nst else ""})</text>']
+    cw = max([cell] + [text_width(f'→{o}', 10) + 6 for _, o in offs] +                 # cells as wide as their widest label
+             [text_width(f'{k}×{hits[k]}', 8) + 8 for k in range(n) if hits.get(k, 0) > 1])
+    c = SvgCanvas(10)
+    dy = c.caption(4, 14, title, 12, width=10 + max(n, cols) * cw) - 29                 # a wrapped caption pushes the rest down
+    c.text(4, 30 + dy, f'storage ({nst} × {t.dtype.name}{", first " + str(n) if n < nst else ""})', fill='#555')
     for k in range(n):
-        x = 10 + k * cell
+        x, y = 10 + k * cw, 36 + dy
         used = hits.get(k, 0)
-        fill = '#c6dbef' if used == 1 else ('#fdae6b' if used > 1 else '#eeeeee')
-        v = _fmt(vals[k]) if k < len(vals) else ''
-        p.append(f'<rect x="{x}" y="36" width="{cell - 2}" height="{cell - 2}" fill="{fill}" stroke="#999"/>'
-                 f'<text x="{x + 2}" y="45" fill="#777" font-size="8">{k}</text>'
-                 f'<text x="{x + 3}" y="{36 + cell - 8}" font-size="9">{html.escape(v[:5])}</text>')
-        if used > 1: p.append(f'<text x="{x + cell - 14}" y="45" fill="#a63603" font-size="8">×{used}</text>')
-    p.append(f'<text x="4" y="{gy - 6}" fill="#555">view elements → storage cell they read</text>')
-    if not offs and t.numel(): p.append(f'<text x="10" y="{gy + 14}">(too many elements to draw)</text>')
+        c.rect(x, y, cw - 2, cell - 2, fill='#c6dbef' if used == 1 else ('#fdae6b' if used > 1 else '#eeeeee'), stroke='#999')
+        c.text(x + 2, y + 9, k, 8, fill='#777')
+        c.text(x + 3, y + cell - 8, (_fmt(vals[k]) if k < len(vals) else '')[:5], 9)
+        if used > 1: c.text(x + cw - 4, y + 9, f'×{used}', 8, anchor='end', fill='#a63603')
+    gy = 72 + cell + dy
+    c.text(4, gy - 6, 'view elements → storage cell they read', fill='#555')
+    if not offs and t.numel(): c.text(10, gy + 14, '(too many elements to draw)')
     for e, (idx, o) in enumerate(offs):
-        r, c = divmod(e, max(cols, 1))
-        x, y = 10 + c * cell, gy + r * cell
-        col = _PALETTE[r % len(_PALETTE)]
-        p.append(f'<rect x="{x}" y="{y}" width="{cell - 2}" height="{cell - 2}" fill="{col}" opacity="0.85"/>'
-                 f'<text x="{x + 3}" y="{y + cell - 10}" fill="white" font-size="10">→{o}</text>')
-    if t.numel() == 0: p.append(f'<text x="10" y="{gy + 14}">(no elements)</text>')
-    p.append('</svg>')
-    return ''.join(p)
+        r, col = divmod(e, max(cols, 1))
+        x, y = 10 + col * cw, gy + r * cell
+        c.rect(x, y, cw - 2, cell - 2, fill=_PALETTE[r % len(_PALETTE)], opacity=0.85)
+        c.text(x + 3, y + cell - 10, f'→{o}', fill='white')
+    if t.numel() == 0: c.text(10, gy + 14, '(no elements)')
+    return c.svg()
 
 # %% ../nbs/05b_view_pictures.ipynb #9a91ba2d
 def views_gallery() -> str:

@@ -8,24 +8,26 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_caching_allocator.html.md"""
 from __future__ import annotations
 import bisect, operator, os, sys, time
 from collections import deque
+from ..printing import SvgCanvas, text_width    # chapter 04d: SVG that fits its text
 
 # %% auto #0
 __all__ = ['kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinLargeAlloc', 'kRoundLarge',
            'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB', 'STAT_NAMES', 'STAT_TYPES', 'STAT_FIELDS',
            'BLOCK_COLORS', 'OutOfMemoryError', 'format_size', 'AllocatorConfig', 'roundup_power2_next_division',
            'round_size', 'get_allocation_size', 'SimEvent', 'SimulatedBackend', 'CupyBackend', 'Block', 'BlockPool',
-           'DeviceCachingAllocator', 'record_memory_history', 'should_split', 'set_per_process_memory_fraction',
-           'record_stream', 'process_events', 'synchronize_and_free_events', 'free', 'release_cached_blocks',
-           'empty_cache', 'malloc', 'memory_stats', 'memory_allocated', 'memory_reserved', 'max_memory_allocated',
-           'max_memory_reserved', 'reset_peak_memory_stats', 'reset_accumulated_memory_stats', 'format_memory_summary',
-           'memory_summary', 'segment_blocks', 'snapshot', 'check_invariants', 'memory_map_svg', 'is_available',
-           'device_count', 'current_device', 'get_allocator', 'set_allocator', 'memory_snapshot']
+           'ExpandableSegment', 'DeviceCachingAllocator', 'record_memory_history', 'should_split',
+           'set_per_process_memory_fraction', 'record_stream', 'process_events', 'synchronize_and_free_events', 'free',
+           'release_cached_blocks', 'empty_cache', 'malloc', 'memory_stats', 'memory_allocated', 'memory_reserved',
+           'max_memory_allocated', 'max_memory_reserved', 'reset_peak_memory_stats', 'reset_accumulated_memory_stats',
+           'format_memory_summary', 'memory_summary', 'segment_blocks', 'snapshot', 'check_invariants',
+           'memory_map_svg', 'is_available', 'device_count', 'current_device', 'get_allocator', 'set_allocator',
+           'memory_snapshot']
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #f324dc9d
 class OutOfMemoryError(RuntimeError):
     "Raised when the allocator cannot find or create a block, like `torch.OutOfMemoryError`."
 
-from ..checks import TORCH_CHECK      # chapter 00's c10-style checks (standard library only)
+from ..checks import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED      # chapter 00's c10-style checks (standard library only)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #2d9cef31
 kMinBlockSize  = 512                # all sizes are rounded to at least 512 bytes
@@ -118,7 +120,6 @@ class AllocatorConfig:
                 i = self._parse_roundup(toks, i)
             elif key == 'expandable_segments':
                 self.expandable_segments = self._bool(self._value(toks, i, key), key)
-                TORCH_CHECK(not self.expandable_segments, "expandable_segments:True is not supported by tinytensor's caching allocator")
             elif key == 'release_lock_on_cudamalloc':
                 self.release_lock_on_cudamalloc = self._bool(self._value(toks, i, key), key)
             elif key == 'pinned_use_cuda_host_register':
@@ -132,7 +133,7 @@ class AllocatorConfig:
             elif key == 'backend':
                 v = self._value(toks, i, key)
                 TORCH_CHECK(v in ('native', 'cudaMallocAsync'), "Unknown allocator backend, options are native and cudaMallocAsync, got ", v)
-                TORCH_CHECK(v == 'native', "backend:cudaMallocAsync is not supported by tinytensor's caching allocator")
+                TORCH_CHECK_NOT_IMPLEMENTED(v == 'native', "backend:cudaMallocAsync is not supported by tinytensor's caching allocator")
             else:
                 raise RuntimeError(f"Unrecognized CachingAllocator option: {key}")
             i += 1
@@ -231,18 +232,41 @@ class SimulatedBackend:
                  alignment:int=512, # every segment's bytes are rounded up to this
                  base:int=0x7f0000000000, # first address handed out
                  events_complete:bool=False, # True: events are done as soon as recorded
+                 addresses=(), # addresses to hand out for the 1st, 2nd, ... malloc (a recorded run's)
+                 va_addresses=(), # bases to hand out for the 1st, 2nd, ... reserved virtual range
                 ):
         TORCH_CHECK(capacity >= 0, "capacity must be >= 0, got ", capacity)
         TORCH_CHECK(_is_pow2(alignment), "alignment must be a power of two, got ", alignment)
         self.capacity, self.alignment, self.events_complete = capacity, alignment, events_complete
-        self.used, self._next, self._live, self._events = 0, base, {}, []
+        self.used, self._live, self._events = 0, {}, []
+        self._planned, self._va_planned = list(addresses), list(va_addresses)
+        self._starts, self._ends = [], []          # live address ranges, sorted (segments and virtual ranges)
+        top = max([a + (1 << 40) for a in self._planned + self._va_planned] + [base])
+        self._next = (top + (1 << 21) - 1) & -(1 << 21)   # unplanned addresses start above every planned one
+
+    def _take(self, planned, n):
+        "The next planned address if its range is free, else a fresh one."
+        addr = planned.pop(0) if planned else None
+        if addr is None or not self._range_free(addr, n):
+            addr, self._next = self._next, self._next + ((n + (1 << 21) - 1) & -(1 << 21))
+        i = bisect.bisect_left(self._starts, addr)
+        self._starts.insert(i, addr); self._ends.insert(i, addr + n)
+        return addr
+
+    def _range_free(self, addr, n):
+        i = bisect.bisect_right(self._starts, addr)
+        if i and self._ends[i - 1] > addr: return False
+        return i == len(self._starts) or self._starts[i] >= addr + n
+
+    def _drop(self, addr):
+        i = bisect.bisect_left(self._starts, addr)
+        del self._starts[i]; del self._ends[i]
 
     def malloc(self, nbytes:int) -> int|None:
         "Reserve `nbytes` (rounded to the alignment); the address, or None when out of memory."
         n = (nbytes + self.alignment - 1) & -self.alignment
         if self.used + n > self.capacity: return None
-        addr = self._next
-        self._next += n
+        addr = self._take(self._planned, n)
         self.used += n
         self._live[addr] = n
         return addr
@@ -252,6 +276,25 @@ class SimulatedBackend:
         n = self._live.pop(addr, None)
         TORCH_CHECK(n is not None, "SimulatedBackend.free: unknown address ", hex(addr))
         self.used -= n
+        self._drop(addr)
+
+    def reserve(self, nbytes:int) -> int:
+        "Reserve a virtual address range without memory behind it (`cuMemAddressReserve`)."
+        return self._take(self._va_planned, nbytes)
+
+    def release(self, addr:int):
+        "Give a reserved virtual range back (`cuMemAddressFree`)."
+        self._drop(addr)
+
+    def map(self, nbytes:int) -> bool:
+        "Back `nbytes` of a reserved range with memory (`cuMemCreate` + `cuMemMap`); False when out of memory."
+        if self.used + nbytes > self.capacity: return False
+        self.used += nbytes
+        return True
+
+    def unmap(self, nbytes:int):
+        "Unmap and release `nbytes` of pages (`cuMemUnmap` + `cuMemRelease`)."
+        self.used -= nbytes
 
     def mem_get_info(self):
         "(free, total) bytes, like `cudaMemGetInfo`."
@@ -321,14 +364,21 @@ class CupyBackend:
 class Block:
     "A piece of a segment (`Block` in CUDACachingAllocator.cpp)."
     __slots__ = ('device', 'stream', 'size', 'requested_size', 'pool', 'ptr', 'allocated',
-                 'prev', 'next', 'stream_uses', 'event_count', 'gc_count_base')
+                 'prev', 'next', 'stream_uses', 'event_count', 'gc_count_base', 'mapped', 'expandable')
     def __init__(self, device, stream, size, pool, ptr):
         self.device, self.stream, self.size, self.pool, self.ptr = device, stream, size, pool, ptr
         self.requested_size, self.allocated, self.prev, self.next = 0, False, None, None
         self.stream_uses, self.event_count, self.gc_count_base = None, 0, 0
+        self.mapped, self.expandable = True, None     # pages behind it; its ExpandableSegment, if any
     def is_split(self) -> bool:
         "True when the block shares its segment with other blocks."
         return self.prev is not None or self.next is not None
+    def splice(self, before, after):
+        "Link this block between `before` and `after` (either may be None)."
+        if before is not None: before.next = self
+        self.prev = before
+        if after is not None: after.prev = self
+        self.next = after
     def gc_count(self) -> int:
         "Age: `get_free_block` calls on its pool since the block was cached."
         return self.pool.get_free_blocks_call_count - self.gc_count_base
@@ -338,9 +388,10 @@ class Block:
 
 class BlockPool:
     "Free cached blocks ordered by (stream, size, ptr) (`BlockPool`)."
-    __slots__ = ('keys', 'blocks', 'is_small', 'stat_index', 'get_free_blocks_call_count')
+    __slots__ = ('keys', 'blocks', 'ukeys', 'unmapped', 'is_small', 'stat_index', 'get_free_blocks_call_count')
     def __init__(self, is_small:bool):
         self.keys, self.blocks, self.is_small = [], [], is_small
+        self.ukeys, self.unmapped = [], []          # unmapped ranges of expandable segments, by (stream, ptr)
         self.stat_index = 1 if is_small else 2       # StatType::SMALL_POOL / LARGE_POOL
         self.get_free_blocks_call_count = 0
     def insert_into_blocks(self, b:Block):
@@ -355,8 +406,56 @@ class BlockPool:
         i = bisect.bisect_left(self.keys, k)
         TORCH_CHECK(i < len(self.keys) and self.keys[i] == k, "internal error: block not in pool ", b)
         del self.keys[i]; del self.blocks[i]
+    def insert_unmapped(self, b:Block):
+        "Track unmapped block `b` of an expandable segment."
+        k = (b.stream, b.ptr)
+        i = bisect.bisect_left(self.ukeys, k)
+        self.ukeys.insert(i, k); self.unmapped.insert(i, b)
+    def erase_unmapped(self, b:Block):
+        "Stop tracking unmapped block `b`."
+        k = (b.stream, b.ptr)
+        i = bisect.bisect_left(self.ukeys, k)
+        TORCH_CHECK(i < len(self.ukeys) and self.ukeys[i] == k, "internal error: block not in unmapped set ", b)
+        del self.ukeys[i]; del self.unmapped[i]
     def __len__(self): return len(self.keys)
     def __repr__(self): return f"BlockPool({'small' if self.is_small else 'large'}, {len(self)} blocks)"
+
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #e5a1c0de
+class ExpandableSegment:
+    "A virtual address range of 9/8 of device memory, mapped page by page (`ExpandableSegment`)."
+    __slots__ = ('backend', 'stream', 'pool', 'ptr', 'segment_size', 'max_handles', 'handles')
+    def __init__(self, backend, stream:int, pool:BlockPool, segment_size:int, total_memory:int):
+        self.backend, self.stream, self.pool, self.segment_size = backend, stream, pool, segment_size
+        self.max_handles = -(-(total_memory + total_memory // 8) // segment_size)
+        self.ptr = backend.reserve(self.max_handles * segment_size)
+        self.handles = []                                  # True where a page is mapped (trimmed at the end)
+    def size(self) -> int:
+        "Bytes of address space."
+        return self.max_handles * self.segment_size
+    def map(self, ptr:int, size:int):
+        "Map the pages covering [ptr, ptr+size); (start, bytes mapped), bytes 0 when out of memory."
+        ss = self.segment_size
+        begin, end = (ptr - self.ptr) // ss, -(-(ptr + size - self.ptr) // ss)
+        if begin == end: return self.ptr + begin * ss, 0
+        if not self.backend.map((end - begin) * ss): return self.ptr + begin * ss, 0
+        if end > len(self.handles): self.handles += [False] * (end - len(self.handles))
+        for i in range(begin, end):
+            TORCH_CHECK(not self.handles[i], "internal error: page mapped twice")
+            self.handles[i] = True
+        return self.ptr + begin * ss, (end - begin) * ss
+    def unmap(self, ptr:int, size:int):
+        "Unmap the whole pages inside [ptr, ptr+size); (start, bytes unmapped)."
+        ss = self.segment_size
+        begin, end = -(-(ptr - self.ptr) // ss), (ptr + size - self.ptr) // ss
+        if begin >= end: return ptr, 0
+        self.backend.unmap((end - begin) * ss)
+        for i in range(begin, end): self.handles[i] = False
+        while self.handles and not self.handles[-1]: self.handles.pop()
+        return self.ptr + begin * ss, (end - begin) * ss
+    def mapped_bytes(self) -> int:
+        "Bytes of pages mapped."
+        return sum(self.handles) * self.segment_size
+    def __repr__(self): return f"ExpandableSegment({self.ptr:#x}, stream={self.stream}, mapped={format_size(self.mapped_bytes())})"
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #8dfe570b
 STAT_NAMES = ('allocation', 'segment', 'active', 'inactive_split', 'allocated_bytes',
@@ -408,6 +507,9 @@ class DeviceCachingAllocator:
         self.pending_blocks = set()         # freed, waiting for events (active but not allocated)
         self.cuda_events = {}               # stream -> deque[(event, Block)]
         self.segments = {}                  # segment address -> [size, pool, stream]
+        self.expandable_segments_ = []      # live ExpandableSegments (expandable_segments:True)
+        TORCH_CHECK(not self.config.expandable_segments or hasattr(self.backend, 'reserve'),
+                    "expandable_segments:True needs a backend that can reserve and map virtual memory; ", type(self.backend).__name__, " cannot")
         self.total_allocated_memory = 0     # bytes cudaMalloc'd (== reserved)
         self.allowed_memory_maximum, self.set_fraction = 0, False
         self.clock = clock
@@ -448,28 +550,53 @@ def _record(self:DeviceCachingAllocator, action, addr, size, stream):
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #9ecb334f
 @_patch
-def _get_free_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int, size:int):
-    cfg = self.config
-    if self.set_fraction and cfg.garbage_collection_threshold > 0: pool.get_free_blocks_call_count += 1
+def _find_free_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int, size:int):
+    "Index in `pool` of the block `get_free_block` would take for `size` bytes on `stream`, or None (changes nothing)."
     keys = pool.keys
     i = bisect.bisect_left(keys, (stream, size))
     if i == len(keys): return None
     k = keys[i]
     if k[0] != stream: return None
+    if pool.blocks[i].expandable is not None:
+        i = self._expandable_fit(pool, stream, i)
+        if i is None: return None
+        k = keys[i]
+    cfg = self.config
     msz = cfg.max_split_size
     if size < msz:
         if k[1] >= msz: return None
     elif k[1] >= size + cfg.max_non_split_rounding_size: return None
+    return i
+
+@_patch
+def _get_free_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int, size:int):
+    if self.set_fraction and self.config.garbage_collection_threshold > 0: pool.get_free_blocks_call_count += 1
+    i = self._find_free_block(pool, stream, size)
+    if i is None: return None
     b = pool.blocks[i]
-    del keys[i]; del pool.blocks[i]
+    del pool.keys[i]; del pool.blocks[i]
     return b
+
+@_patch
+def _expandable_fit(self:DeviceCachingAllocator, pool:BlockPool, stream:int, i:int):
+    "Index of the block to use when best fit landed on an expandable segment's block `pool.blocks[i]` (None: none)."
+    keys, blocks, n = pool.keys, pool.blocks, len(pool.keys)
+    if self.config.expandable_segments:
+        # Note [Expandable best fit]: a block followed by unmapped space counts as the size it can grow to
+        def grow(b): return b.size + (b.next.size if b.next is not None and not b.next.mapped else 0)
+        while blocks[i].expandable is not None and i + 1 < n and keys[i + 1][0] == stream and grow(blocks[i + 1]) < grow(blocks[i]):
+            i += 1
+        return i
+    i += 1                                # expandable segments were turned off: skip their blocks
+    while i < n and blocks[i].expandable is not None and keys[i][0] == stream: i += 1
+    return None if i == n or keys[i][0] != stream else i
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #9ac097ca
 @_patch
 def should_split(self:DeviceCachingAllocator, block:Block, size:int) -> bool:
     "Whether to split `block` for a request of `size` rounded bytes."
     remaining = block.size - size
-    if block.pool.is_small: return remaining >= kMinBlockSize
+    if block.pool.is_small or self.config.expandable_segments: return remaining >= kMinBlockSize
     return size < self.config.max_split_size and remaining > kSmallSize
 
 @_patch
@@ -477,9 +604,11 @@ def _alloc_found_block(self:DeviceCachingAllocator, block:Block, pool:BlockPool,
     si = pool.stat_index
     already_split = block.prev is not None or block.next is not None
     remaining = block.size - size
-    if remaining >= kMinBlockSize and (pool.is_small or (remaining > kSmallSize and size < self.config.max_split_size)):
+    es = block.expandable
+    if remaining >= kMinBlockSize and (pool.is_small or self.config.expandable_segments or (remaining > kSmallSize and size < self.config.max_split_size)):
         rem = block                                   # Note [Split]: the old block becomes the remainder
         block = Block(rem.device, stream, size, pool, rem.ptr)
+        block.expandable = es
         block.prev = rem.prev
         if block.prev is not None: block.prev.next = block
         block.next = rem
@@ -487,11 +616,12 @@ def _alloc_found_block(self:DeviceCachingAllocator, block:Block, pool:BlockPool,
         rem.ptr += size
         rem.size = remaining
         pool.insert_into_blocks(rem)
-        if already_split: _dec(self._inactive_split_bytes, si, size)
+        if es is not None: pass                       # expandable segments stay out of inactive_split
+        elif already_split: _dec(self._inactive_split_bytes, si, size)
         else:
             _inc(self._inactive_split, si, 1)
             _inc(self._inactive_split_bytes, si, remaining)
-    elif already_split:
+    elif already_split and es is None:
         _dec(self._inactive_split, si, 1)
         _dec(self._inactive_split_bytes, si, block.size)
     block.allocated = True
@@ -510,9 +640,10 @@ def _alloc_found_block(self:DeviceCachingAllocator, block:Block, pool:BlockPool,
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #a5b5cc66
 @_patch
-def _alloc_block(self:DeviceCachingAllocator, pool:BlockPool, alloc_size:int, stream:int, is_retry:bool=False):
+def _alloc_block(self:DeviceCachingAllocator, pool:BlockPool, alloc_size:int, stream:int, is_retry:bool=False, size:int=0):
     if is_retry: self.num_alloc_retries += 1
     if self.set_fraction and self.total_allocated_memory + alloc_size > self.allowed_memory_maximum: return None
+    if self.config.expandable_segments: return self._try_allocate_expandable_block(pool, stream, size)
     ptr = self.backend.malloc(alloc_size)
     if ptr is None: return None
     TORCH_CHECK(ptr not in self.segments, "backend returned an address already in use: ", hex(ptr))
@@ -539,7 +670,7 @@ def set_per_process_memory_fraction(self:DeviceCachingAllocator,
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #8237dc61
 @_patch
 def _release_block(self:DeviceCachingAllocator, block:Block):
-    TORCH_CHECK(block.prev is None and block.next is None, "internal error: releasing part of a segment")
+    TORCH_CHECK(block.prev is None and block.next is None and block.expandable is None, "internal error: releasing part of a segment")
     self.backend.free(block.ptr)
     self.total_allocated_memory -= block.size
     pool, si = block.pool, block.pool.stat_index
@@ -553,8 +684,13 @@ def _release_block(self:DeviceCachingAllocator, block:Block):
 
 @_patch
 def _release_blocks(self:DeviceCachingAllocator, pool:BlockPool):
+    to_unmap = []
     for b in list(pool.blocks):
-        if b.prev is None and b.next is None: self._release_block(b)
+        if b.expandable is not None: to_unmap.append(b)     # unmapping changes the pool: collect first
+        elif b.prev is None and b.next is None: self._release_block(b)
+    for b in to_unmap:
+        self._unmap_block(b)
+        if b.prev is None and b.next is None: self._release_expandable_segment(b)
 
 @_patch
 def _release_available_cached_blocks(self:DeviceCachingAllocator, pool:BlockPool, stream:int, size:int) -> bool:
@@ -577,6 +713,101 @@ def _release_available_cached_blocks(self:DeviceCachingAllocator, pool:BlockPool
     if blocks[i].is_split(): return False
     self._release_block(blocks[i])
     return True
+
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #e5a1c0e1
+@_patch
+def _find_expandable_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int, size:int) -> Block:
+    "Lowest free-or-unmapped address range of this stream's expandable segment with room for `size` (a new segment if none)."
+    def allocatable(b): return b is not None and not b.allocated and b.event_count == 0 and not b.stream_uses
+    def has_room(b):
+        n = 0
+        while n < size and allocatable(b): n += b.size; b = b.next
+        return n >= size
+    i = bisect.bisect_left(pool.ukeys, (stream, -1))
+    while i < len(pool.ukeys) and pool.ukeys[i][0] == stream:
+        c = pool.unmapped[i]
+        if allocatable(c.prev): c = c.prev           # a free block right before the unmapped range
+        if has_room(c): return c
+        i += 1
+    total = self.backend.mem_get_info()[1]
+    es = ExpandableSegment(self.backend, stream, pool, kSmallBuffer if pool.is_small else kLargeBuffer, total)
+    self.expandable_segments_.append(es)
+    c = Block(self.device, stream, es.size(), pool, es.ptr)
+    c.mapped, c.expandable = False, es
+    pool.insert_unmapped(c)
+    return c
+
+@_patch
+def _map_block(self:DeviceCachingAllocator, to_map:Block, size:int) -> bool:
+    "Map pages for the first `size` bytes of unmapped block `to_map` and merge it with free neighbours."
+    es, pool = to_map.expandable, to_map.pool
+    ptr, mapped = es.map(to_map.ptr, size)
+    if mapped == 0: return False
+    pool.erase_unmapped(to_map)
+    to_map.mapped = True
+    if mapped < to_map.size:                    # the rest stays unmapped: to_map -> rest -> next
+        rest = Block(to_map.device, to_map.stream, to_map.size - mapped, pool, to_map.ptr + mapped)
+        rest.mapped, rest.expandable = False, es
+        rest.splice(to_map, to_map.next)
+        pool.insert_unmapped(rest)
+        to_map.size = mapped
+    self._try_merge_blocks(to_map, to_map.prev, pool)
+    self._try_merge_blocks(to_map, to_map.next, pool)
+    pool.insert_into_blocks(to_map)
+    self.total_allocated_memory += mapped
+    _inc(self._reserved_bytes, pool.stat_index, mapped)
+    self.num_device_alloc += 1
+    if self._trace is not None: self._record('segment_map', ptr, mapped, to_map.stream)
+    return True
+
+@_patch
+def _try_allocate_expandable_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int, size:int):
+    "Map enough pages of this stream's expandable segment for a `size`-byte block; the block or None."
+    c = self._find_expandable_block(pool, stream, size)
+    if not c.mapped and not self._map_block(c, min(c.size, size)): return None
+    while c.size < size:                        # free -> unmapped: map some of the unmapped part and merge
+        nxt = c.next
+        if not self._map_block(nxt, min(size - c.size, nxt.size)): return None
+        c = nxt
+    pool.erase(c)
+    return c
+
+@_patch
+def _unmap_block(self:DeviceCachingAllocator, block:Block):
+    "Unmap the whole pages inside free block `block`; the slivers before and after stay mapped and free."
+    es, pool = block.expandable, block.pool
+    ptr, unmapped = es.unmap(block.ptr, block.size)
+    if unmapped == 0: return
+    pool.erase(block)
+    before = ptr - block.ptr
+    if before > 0:
+        b = Block(block.device, block.stream, before, pool, block.ptr)
+        b.expandable = es
+        b.splice(block.prev, block)
+        pool.insert_into_blocks(b)
+    after = block.size - (before + unmapped)
+    if after > 0:
+        b = Block(block.device, block.stream, after, pool, ptr + unmapped)
+        b.expandable = es
+        b.splice(block, block.next)
+        pool.insert_into_blocks(b)
+    block.ptr, block.size, block.mapped = ptr, unmapped, False
+    self._try_merge_blocks(block, block.prev, pool)
+    self._try_merge_blocks(block, block.next, pool)
+    pool.insert_unmapped(block)
+    self.total_allocated_memory -= unmapped
+    _dec(self._reserved_bytes, pool.stat_index, unmapped)
+    self.num_device_free += 1
+    if self._trace is not None: self._record('segment_unmap', ptr, unmapped, block.stream)
+
+@_patch
+def _release_expandable_segment(self:DeviceCachingAllocator, block:Block):
+    "Give back the address range of an expandable segment whose every page is unmapped (`block` spans it)."
+    es = block.expandable
+    TORCH_CHECK(block.size == es.size() and not block.mapped, "internal error: block disagrees with segment")
+    self.expandable_segments_.remove(es)
+    block.pool.erase_unmapped(block)
+    self.backend.release(es.ptr)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #305dfca1
 @_patch
@@ -652,8 +883,9 @@ def synchronize_and_free_events(self:DeviceCachingAllocator):
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #0cc914b0
 @_patch
 def _try_merge_blocks(self:DeviceCachingAllocator, dst:Block, src:Block|None, pool:BlockPool) -> int:
-    if src is None or src.allocated or src.event_count > 0 or src.stream_uses: return 0
-    pool.erase(src)
+    if src is None or src.allocated or src.event_count > 0 or src.stream_uses or src.mapped != dst.mapped: return 0
+    if src.mapped: pool.erase(src)
+    else: pool.erase_unmapped(src)
     if dst.prev is src:
         dst.ptr = src.ptr
         dst.prev = src.prev
@@ -673,16 +905,19 @@ def _free_block(self:DeviceCachingAllocator, block:Block):
     net_blocks = net_bytes = 0
     prev, nxt = block.prev, block.next
     if prev is not None and not prev.allocated and prev.event_count == 0:
-        net_bytes -= self._try_merge_blocks(block, prev, pool); net_blocks -= 1
+        m = self._try_merge_blocks(block, prev, pool)
+        if m: net_bytes -= m; net_blocks -= 1
     if nxt is not None and not nxt.allocated and nxt.event_count == 0:
-        net_bytes -= self._try_merge_blocks(block, nxt, pool); net_blocks -= 1
+        m = self._try_merge_blocks(block, nxt, pool)
+        if m: net_bytes -= m; net_blocks -= 1
     pool.insert_into_blocks(block)
-    if block.prev is not None or block.next is not None:
-        net_blocks += 1; net_bytes += block.size
-    if net_blocks > 0: _inc(self._inactive_split, si, net_blocks)
-    elif net_blocks < 0: _dec(self._inactive_split, si, -net_blocks)
-    if net_bytes > 0: _inc(self._inactive_split_bytes, si, net_bytes)
-    elif net_bytes < 0: _dec(self._inactive_split_bytes, si, -net_bytes)
+    if block.expandable is None:              # expandable segments stay out of inactive_split
+        if block.prev is not None or block.next is not None:
+            net_blocks += 1; net_bytes += block.size
+        if net_blocks > 0: _inc(self._inactive_split, si, net_blocks)
+        elif net_blocks < 0: _dec(self._inactive_split, si, -net_blocks)
+        if net_bytes > 0: _inc(self._inactive_split_bytes, si, net_bytes)
+        elif net_bytes < 0: _dec(self._inactive_split_bytes, si, -net_bytes)
     _dec(self._active, si, 1)
     _dec(self._active_bytes, si, original_size)
     _dec(self._requested_bytes, si, block.requested_size)
@@ -756,9 +991,9 @@ def malloc(self:DeviceCachingAllocator,
     if block is None:
         alloc_size = get_allocation_size(size)
         if self.set_fraction and self.config.garbage_collection_threshold > 0: self._garbage_collect_cached_blocks()
-        block = (self._alloc_block(pool, alloc_size, stream)
-                 or (self._release_available_cached_blocks(pool, stream, size) and self._alloc_block(pool, alloc_size, stream))
-                 or (self.release_cached_blocks() and self._alloc_block(pool, alloc_size, stream, is_retry=True)))
+        block = (self._alloc_block(pool, alloc_size, stream, False, size)
+                 or (self._release_available_cached_blocks(pool, stream, size) and self._alloc_block(pool, alloc_size, stream, False, size))
+                 or (self.release_cached_blocks() and self._alloc_block(pool, alloc_size, stream, True, size)))
         if not block:
             if self._trace is not None: self._record('oom', self.backend.mem_get_info()[0], size, stream)
             self.num_ooms += 1
@@ -885,15 +1120,36 @@ def _all_blocks(self:DeviceCachingAllocator) -> dict:
     return d
 
 @_patch
+def _expandable_chains(self:DeviceCachingAllocator) -> list:
+    "[(ExpandableSegment, [all its blocks, mapped or not, in address order])]."
+    heads = {}
+    for pool in (self.small_blocks, self.large_blocks):
+        for b in pool.unmapped:
+            if b.prev is None: heads[id(b.expandable)] = b
+    for b in list(self.allocated_blocks.values()) + list(self.pending_blocks) + self.small_blocks.blocks + self.large_blocks.blocks:
+        if b.expandable is not None and b.prev is None: heads[id(b.expandable)] = b
+    out = []
+    for es in self.expandable_segments_:
+        blocks, b = [], heads.get(id(es))
+        while b is not None: blocks.append(b); b = b.next
+        out.append((es, blocks))
+    return out
+
+@_patch
 def segment_blocks(self:DeviceCachingAllocator) -> list:
-    "[(segment address, size, pool, stream, [blocks in address order])] sorted by address."
+    "[(segment address, size, pool, stream, [blocks in address order])] sorted by address; an expandable segment gives one per mapped range."
     by_ptr, out = self._all_blocks(), []
     for addr in sorted(self.segments):
         size, pool, stream = self.segments[addr]
         blocks, b = [], by_ptr.get(addr)
         while b is not None: blocks.append(b); b = b.next
         out.append((addr, size, pool, stream, blocks))
-    return out
+    for es, chain in self._expandable_chains():
+        run = []
+        for b in chain + [None]:
+            if b is not None and b.mapped: run.append(b); continue
+            if run: out.append((run[0].ptr, sum(x.size for x in run), es.pool, es.stream, run)); run = []
+    return sorted(out, key=lambda t: t[0])
 
 def _block_state(b):
     if b.allocated: return 'active_allocated'
@@ -911,7 +1167,7 @@ def snapshot(self:DeviceCachingAllocator) -> dict:
                      'allocated_size': sum(x['size'] for x in binfo if x['state'] == 'active_allocated'),
                      'active_size': sum(x['size'] for x in active), 'requested_size': sum(x['requested_size'] for x in active),
                      'stream': stream, 'segment_type': 'small' if pool.is_small else 'large',
-                     'segment_pool_id': (0, 0), 'is_expandable': False, 'frames': [], 'blocks': binfo})
+                     'segment_pool_id': (0, 0), 'is_expandable': blocks[0].expandable is not None, 'frames': [], 'blocks': binfo})
     if self._trace is not None: self._record('snapshot', 0, self._active_bytes[0][0], 0)
     traces = [[] for _ in range(self.device)] + [list(self._trace or ())]
     return {'segments': segs, 'device_traces': traces, 'allocator_settings': self.config.settings()}
@@ -934,6 +1190,7 @@ def check_invariants(self:DeviceCachingAllocator):
     seen = 0
     msz = self.config.max_split_size
     for addr, size, pool, stream, blocks in self.segment_blocks():
+        if blocks[0].expandable is not None: continue          # checked below
         assert blocks and blocks[0].prev is None, f"segment {addr:#x} has no head block"
         i = pool.stat_index
         for c in (0, i): cur['segment'][c] += 1; cur['reserved_bytes'][c] += size
@@ -965,48 +1222,90 @@ def check_invariants(self:DeviceCachingAllocator):
                 for c in (0, i): cur['inactive_split'][c] += 1; cur['inactive_split_bytes'][c] += b.size
         assert end == addr + size, f"blocks of segment {addr:#x} cover {end - addr} of {size} bytes"
         seen += len(blocks)
+    seen += self._check_expandable(cur, pooled)
     assert seen == len(self.allocated_blocks) + len(self.pending_blocks) + len(pooled), "blocks outside any segment"
     for n in STAT_NAMES:
         got = [s[0] for s in getattr(self, '_' + n)]
         assert got == cur[n], f"stat {n}: counters {got} != sums over blocks {cur[n]}"
-    assert self._oversize_allocations[0] == ovs_alloc and self._oversize_segments[0] == ovs_seg, "oversize stats"
+    assert self._oversize_allocations[0] == ovs_alloc + cur.get('oversize', 0) and self._oversize_segments[0] == ovs_seg, "oversize stats"
     assert self.total_allocated_memory == cur['reserved_bytes'][0], "total_allocated_memory != reserved"
     assert sum(q.__len__() for q in self.cuda_events.values()) >= len(self.pending_blocks), "pending block without event"
     return True
 
+@_patch
+def _check_expandable(self:DeviceCachingAllocator, cur:dict, pooled:dict) -> int:
+    "Check every expandable segment's chain and add its blocks to the sums `cur`; the number of mapped blocks."
+    seen, unmapped = 0, 0
+    for es, chain in self._expandable_chains():
+        i, ss = es.pool.stat_index, es.segment_size
+        assert chain and chain[0].ptr == es.ptr, f"{es} has no head block"
+        end, mapped_sum = es.ptr, 0
+        for j, b in enumerate(chain):
+            assert b.ptr == end and b.size > 0, f"gap or overlap at {end:#x} in {es}"
+            assert b.expandable is es and b.pool is es.pool and b.stream == es.stream, f"bad block {b} in {es}"
+            assert j == 0 or b.prev is chain[j - 1], "broken prev link"
+            end += b.size
+            pages = range((b.ptr - es.ptr) // ss, -(-(b.ptr + b.size - es.ptr) // ss))
+            free = not b.allocated and b.event_count == 0
+            if j and free and not chain[j - 1].allocated and chain[j - 1].event_count == 0:
+                assert chain[j - 1].mapped != b.mapped, f"unmerged free neighbours at {b.ptr:#x}"
+            if not b.mapped:
+                assert free and (b.ptr - es.ptr) % ss == 0 and b.size % ss == 0, f"bad unmapped block {b}"
+                assert all(p >= len(es.handles) or not es.handles[p] for p in pages), f"unmapped block {b} over mapped pages"
+                assert b in es.pool.unmapped, f"unmapped block {b} not tracked"
+                unmapped += 1
+                continue
+            assert all(p < len(es.handles) and es.handles[p] for p in pages), f"mapped block {b} over unmapped pages"
+            mapped_sum += b.size
+            seen += 1
+            if b.allocated:
+                assert self.allocated_blocks.get(b.ptr) is b, f"allocated block {b} not in map"
+                for c in (0, i): cur['allocation'][c] += 1; cur['allocated_bytes'][c] += b.size
+                cur['oversize'] = cur.get('oversize', 0) + (b.size >= self.config.max_split_size)
+            elif b.event_count: assert b in self.pending_blocks, f"pending block {b} not tracked"
+            else: assert id(b) in pooled, f"free block {b} missing from its pool"
+            if b.allocated or b.event_count:
+                for c in (0, i): cur['active'][c] += 1; cur['active_bytes'][c] += b.size; cur['requested_bytes'][c] += b.requested_size
+        assert end == es.ptr + es.size(), f"blocks of {es} cover {end - es.ptr} of {es.size()} bytes"
+        assert mapped_sum == es.mapped_bytes(), f"{es}: mapped blocks {mapped_sum} != mapped pages {es.mapped_bytes()}"
+        for c in (0, i): cur['reserved_bytes'][c] += mapped_sum
+    for pool in (self.small_blocks, self.large_blocks):
+        assert pool.ukeys == [(b.stream, b.ptr) for b in pool.unmapped] and pool.ukeys == sorted(pool.ukeys), "stale unmapped keys"
+    assert unmapped == len(self.small_blocks.unmapped) + len(self.large_blocks.unmapped), "unmapped blocks outside any segment"
+    return seen
+
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #c1448462
 BLOCK_COLORS = {'active_allocated': '#4c78a8', 'active_pending_free': '#b279a2', 'split_free': '#f58518', 'free': '#bab0ac'}
 
-def _esc(s): return str(s).replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')
-
 def memory_map_svg(snapshot, # a snapshot() dict, its 'segments' list, or a DeviceCachingAllocator
-                   width:int=640, # pixels
+                   width:int=640, # pixels (wider where the labels need it)
                    row:int=22, # pixels per segment bar
                    title:str|None=None, # caption above the bars
                   ) -> str:
     "SVG of segments as bars split into blocks (allocated / pending / split-free / free)."
     if isinstance(snapshot, DeviceCachingAllocator): snapshot = snapshot.snapshot()
     segs = snapshot['segments'] if isinstance(snapshot, dict) else snapshot
-    label_w, top = 150, 24 if title else 4
-    h = top + row * max(len(segs), 1) + 28
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" font-family="monospace" font-size="11">']
-    if title: out.append(f'<text x="4" y="15" font-weight="bold">{_esc(title)}</text>')
-    bar_w = width - label_w - 8
-    for i, s in enumerate(segs):
+    labels = [f'{s["segment_type"]} {format_size(s["total_size"])}' for s in segs]
+    label_w = max([150] + [text_width(l, 11) + 12 for l in labels])       # bars start right of the widest label
+    bar_w = max(width - label_w - 8, 100)
+    c = SvgCanvas(11)
+    top = c.caption(4, 15, title, width=label_w + bar_w, font_weight='bold') - 5 if title else 4
+    for i, (s, label) in enumerate(zip(segs, labels)):
         y = top + i * row
-        out.append(f'<text x="4" y="{y + row - 8}">{_esc(s["segment_type"])} {_esc(format_size(s["total_size"]))}</text>')
+        c.text(4, y + row - 8, label)
         x, split = label_w, len(s['blocks']) > 1
         for b in s['blocks']:
             w = bar_w * b['size'] / s['total_size']
             st = b['state'] if b['state'] != 'inactive' else ('split_free' if split else 'free')
-            out.append(f'<rect x="{x:.1f}" y="{y + 2}" width="{max(w, 0.5):.1f}" height="{row - 6}" fill="{BLOCK_COLORS[st]}" '
-                       f'stroke="white" stroke-width="0.5"><title>{b["address"]:#x} {_esc(format_size(b["size"]))} {st}</title></rect>')
+            c.rect(x, y + 2, max(w, 0.5), row - 6, tooltip=f'{b["address"]:#x} {format_size(b["size"])} {st}',
+                   fill=BLOCK_COLORS[st], stroke='white', stroke_width=0.5)
             x += w
-    y = top + row * max(len(segs), 1) + 16
-    for j, (k, c) in enumerate(BLOCK_COLORS.items()):
-        out.append(f'<rect x="{4 + j * 150}" y="{y - 9}" width="10" height="10" fill="{c}"/><text x="{18 + j * 150}" y="{y}">{k}</text>')
-    out.append('</svg>')
-    return '\n'.join(out)
+    x, y = 4, top + row * max(len(segs), 1) + 16
+    for k, col in BLOCK_COLORS.items():                                 # the legend, wrapped to the bars' width
+        if x > 4 and x + 14 + text_width(k, 11) > label_w + bar_w: x, y = 4, y + 16
+        c.rect(x, y - 9, 10, 10, fill=col)
+        x = c.text(x + 14, y, k) + 24
+    return c.svg(width)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #9fae1a36
 def is_available() -> bool:

@@ -6,70 +6,132 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_replay.html.md"""
 
 # %% ../../nbs/07a_cuda_replay.ipynb #8d0aa090
 from __future__ import annotations
-import argparse, io, os, pickle, sys, types
-from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError,
-                                               AllocatorConfig, format_size, memory_map_svg, BLOCK_COLORS, _esc)
+import argparse, gzip, io, json, os, pickle, struct, sys, types, zlib
+from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError, AllocatorConfig,
+                                               format_size, memory_map_svg, BLOCK_COLORS, round_size, get_allocation_size, kSmallSize)
+from ..printing import SvgCanvas, text_width
 
 # %% auto #0
-__all__ = ['TRACE_ACTIONS', 'MalformedSnapshotError', 'validate_snapshot', 'load_snapshot', 'plan_replay', 'conf_string',
-           'replay', 'demo_snapshot', 'recorded_stats', 'compare', 'sparkline', 'format_report', 'timeline_svg',
-           'history_frames', 'history_slider', 'usable_conf', 'build_parser', 'main']
+__all__ = ['SEGMENT_ACTIONS', 'TRACE_ACTIONS', 'FIDELITY_FIGURES', 'MalformedSnapshotError', 'validate_snapshot', 'load_snapshot',
+           'load_metadata', 'plan_replay', 'conf_string', 'usable_conf', 'recorded_setup', 'replay', 'demo_snapshot',
+           'recorded_stats', 'fidelity', 'compare', 'sparkline', 'format_report', 'timeline_svg', 'history_frames',
+           'history_slider', 'build_parser', 'main']
 
 # %% ../../nbs/07a_cuda_replay.ipynb #508a6fc5
 class MalformedSnapshotError(ValueError):
     "The file or object is not a memory snapshot in torch's structure."
 
-class _PlainUnpickler(pickle.Unpickler):
+class _PlainUnpickler(pickle._Unpickler):
+    "Python's own unpickler, refusing every class and every memo index a pickler would not write."
+    dispatch = dict(pickle._Unpickler.dispatch)
     def find_class(self, module, name):
         raise MalformedSnapshotError(f"snapshot pickle refers to {module}.{name}; a memory snapshot holds only plain Python data")
+    def _memo_put(self, idx):
+        # Note [Memo indices]: picklers number memo entries 0, 1, 2, ...; a far index would only make a reader allocate
+        if not 0 <= idx <= len(self.memo):
+            raise MalformedSnapshotError(f"malformed memory snapshot: pickle memo index {idx} out of order")
+        self.memo[idx] = self.stack[-1]
+    def _put(self): self._memo_put(int(self.readline()[:-1]))
+    def _binput(self): self._memo_put(self.read(1)[0])
+    def _long_binput(self): self._memo_put(int.from_bytes(self.read(4), 'little'))
+    dispatch[pickle.PUT[0]], dispatch[pickle.BINPUT[0]], dispatch[pickle.LONG_BINPUT[0]] = _put, _binput, _long_binput
 
+SEGMENT_ACTIONS = ('segment_alloc', 'segment_free', 'segment_map', 'segment_unmap')
 TRACE_ACTIONS = ('alloc', 'free_requested', 'free_completed', 'segment_alloc', 'segment_free', 'segment_map',
-                 'segment_unmap', 'snapshot', 'oom', 'free', 'annotate')
+                 'segment_unmap', 'snapshot', 'oom', 'free', 'annotate', 'user_defined')
 
 def _check(cond, msg):
     if not cond: raise MalformedSnapshotError(f"malformed memory snapshot: {msg}")
 
 def _isint(v): return isinstance(v, int) and not isinstance(v, bool)
 
+def _check_settings(st):
+    _check(st is None or isinstance(st, dict), f"'allocator_settings' must be a dict, got {type(st).__name__}")
+    if st:
+        conf = st.get('PYTORCH_CUDA_ALLOC_CONF', '')
+        _check(conf is None or isinstance(conf, str), f"'PYTORCH_CUDA_ALLOC_CONF' must be a string, got {type(conf).__name__}")
+        for k in ('memory_fraction', 'total_memory'):
+            v = st.get(k)
+            _check(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0), f"'{k}' must be a non-negative number")
+
 def validate_snapshot(snap) -> dict:
     "Check `snap` has torch's snapshot structure; returns it or raises `MalformedSnapshotError`."
     _check(isinstance(snap, dict), f"expected a dict, got {type(snap).__name__}")
     _check('segments' in snap or 'device_traces' in snap, "neither 'segments' nor 'device_traces' present")
+    _check_settings(snap.get('allocator_settings'))
     segs = snap.setdefault('segments', [])
     _check(isinstance(segs, list), "'segments' must be a list")
+    seen = set()                    # Note [Shared objects]: each distinct object is checked once
     for i, s in enumerate(segs):
+        if id(s) in seen: continue
         _check(isinstance(s, dict), f"segment {i} is not a dict")
-        for k in ('address', 'total_size'): _check(_isint(s.get(k)), f"segment {i} has no integer '{k}'")
-        _check(isinstance(s.get('blocks', []), list), f"segment {i}: 'blocks' must be a list")
-        for j, b in enumerate(s.get('blocks', [])):
-            _check(isinstance(b, dict) and _isint(b.get('size')), f"segment {i} block {j} has no integer 'size'")
+        for k in ('address', 'total_size'): _check(_isint(s.get(k)) and s[k] >= 0, f"segment {i} has no non-negative integer '{k}'")
+        _check(_isint(s.get('stream', 0)) and s.get('stream', 0) >= 0, f"segment {i} has a non-integer 'stream' or a negative one")
+        _check(_isint(s.get('device', 0)), f"segment {i} has a non-integer 'device'")
+        blocks = s.get('blocks', [])
+        _check(isinstance(blocks, list), f"segment {i}: 'blocks' must be a list")
+        if id(blocks) not in seen:
+            for j, b in enumerate(blocks):
+                if id(b) in seen: continue
+                _check(isinstance(b, dict) and _isint(b.get('size')) and b['size'] >= 0, f"segment {i} block {j} has no non-negative integer 'size'")
+                for k in ('address', 'requested_size'):
+                    _check(k not in b or (_isint(b[k]) and b[k] >= 0), f"segment {i} block {j} has a bad '{k}'")
+                _check(isinstance(b.get('state', ''), str), f"segment {i} block {j} has a non-string 'state'")
+                seen.add(id(b))
+            seen.add(id(blocks))
+        seen.add(id(s))
     traces = snap.setdefault('device_traces', [])
     _check(isinstance(traces, list) and all(isinstance(t, list) for t in traces), "'device_traces' must be a list of lists")
+    addr_actions, known = frozenset(('alloc', 'free_requested', 'free_completed', 'free') + SEGMENT_ACTIONS), frozenset(TRACE_ACTIONS)
     for d, t in enumerate(traces):
+        if id(t) in seen: continue
         for i, e in enumerate(t):
-            _check(isinstance(e, dict) and isinstance(e.get('action'), str), f"trace entry {i} of device {d} has no 'action'")
-            a = e['action']
-            _check(a in TRACE_ACTIONS, f"trace entry {i} of device {d} has unknown action {a!r}")
-            if a in ('alloc', 'free_requested', 'free_completed', 'free', 'segment_alloc', 'segment_free'):
-                _check(_isint(e.get('addr')) and _isint(e.get('size')), f"trace entry {i} ({a}) of device {d} needs integer 'addr' and 'size'")
-                _check(e['size'] >= 0, f"trace entry {i} ({a}) of device {d} has a negative size")
-                _check(_isint(e.get('stream', 0)), f"trace entry {i} ({a}) of device {d} has a non-integer 'stream'")
+            if type(e) is not dict or type(a := e.get('action')) is not str: _check(False, f"trace entry {i} of device {d} has no 'action'")
+            if a in addr_actions:
+                if type(e.get('addr')) is not int or type(size := e.get('size')) is not int:
+                    _check(False, f"trace entry {i} ({a}) of device {d} needs integer 'addr' and 'size'")
+                _check(size >= 0, f"trace entry {i} ({a}) of device {d} has a negative size")
+            elif a == 'oom':
+                _check(type(size := e.get('size')) is int and size >= 0, f"trace entry {i} (oom) of device {d} needs a non-negative integer 'size'")
+            else: _check(a in known, f"trace entry {i} of device {d} has unknown action {a!r}")
+            if type(st := e.get('stream', 0)) is not int or st < 0: _check(False, f"trace entry {i} ({a}) of device {d} has a non-integer 'stream' or a negative one")
+        seen.add(id(t))
     return snap
 
-def load_snapshot(src, # path, bytes, binary file, snapshot dict or a list of trace entries
+def _read_pickle(f):
+    head = f.peek(4)[:4] if hasattr(f, 'peek') else b''
+    if head[:2] == b'\x1f\x8b': f = gzip.GzipFile(fileobj=f)
+    elif head == b'PK\x03\x04':
+        raise MalformedSnapshotError("malformed memory snapshot: this is a zip archive (a torch.save file?), not a _dump_snapshot pickle")
+    return _PlainUnpickler(f).load()
+
+def load_snapshot(src, # path (.pickle or .pickle.gz), bytes, binary file, snapshot dict or a list of trace entries
                  ) -> dict:
-    "Read and check a memory snapshot (a `_dump_snapshot` pickle) without importing torch."
+    "Read and check a memory snapshot (a `_dump_snapshot` pickle, gzipped or not) without importing torch."
     if isinstance(src, list): src = {'segments': [], 'device_traces': [src]}
     if isinstance(src, dict): return validate_snapshot(src)
     try:
-        if isinstance(src, (bytes, bytearray)): data = _PlainUnpickler(io.BytesIO(src)).load()
-        elif hasattr(src, 'read'): data = _PlainUnpickler(src).load()
+        if isinstance(src, (bytes, bytearray)): data = _read_pickle(io.BufferedReader(io.BytesIO(src)))
+        elif hasattr(src, 'read'): data = _read_pickle(src if hasattr(src, 'peek') else io.BufferedReader(src))
         else:
-            with open(os.fspath(src), 'rb') as f: data = _PlainUnpickler(f).load()
+            with open(os.fspath(src), 'rb') as f: data = _read_pickle(f)
     except MalformedSnapshotError: raise
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError, AttributeError) as e:
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError, AttributeError,
+            gzip.BadGzipFile, zlib.error, RecursionError, struct.error) as e:
         raise MalformedSnapshotError(f"malformed memory snapshot: not a readable pickle ({type(e).__name__}: {e})") from None
     return validate_snapshot(data)
+
+def load_metadata(path, # a snapshot's path: NAME.pickle[.gz] -> NAME.json
+                 ) -> dict|None:
+    "The recording run's notes beside a snapshot file (settings, memory fraction, device memory, memory_stats), if present."
+    if not isinstance(path, (str, os.PathLike)): return None
+    p = os.fspath(path)
+    for ext in ('.gz', '.pickle', '.pkl'):
+        if p.endswith(ext): p = p[:-len(ext)]
+    try:
+        with open(p + '.json') as f: meta = json.load(f)
+    except (OSError, ValueError): return None
+    return meta if isinstance(meta, dict) else None
 
 # %% ../../nbs/07a_cuda_replay.ipynb #1b2d4631
 _FREE_ACTIONS = ('free_requested', 'free_completed', 'free')
@@ -78,17 +140,14 @@ def _pick_device(snap, device):
     traces = snap['device_traces']
     if device is None:
         device = max(range(len(traces)), key=lambda d: len(traces[d])) if traces else 0
-    _check(0 <= device < max(len(traces), 1), f"no device_traces for device {device}")
+    _check(_isint(device) and 0 <= device < max(len(traces), 1), f"no device_traces for device {device}")
     return device, (traces[device] if traces else [])
 
-def plan_replay(snap:dict, # a validated snapshot
-                device:int|None=None, # device whose trace to replay (default: the longest)
-               ) -> dict:
-    "Work out the replay program: allocations live before the trace, the alloc/free ops and deferred frees."
-    device, trace = _pick_device(snap, device)
-    ops = [e for e in trace if e['action'] in ('alloc',) + _FREE_ACTIONS]
+def _prelude(snap, device, trace):
+    "Allocations live before the trace began: freed in the trace before being allocated, or live in the final segments."
     first = {}
-    for e in ops: first.setdefault(e['addr'], e)
+    for e in trace:
+        if e['action'] in ('alloc',) + _FREE_ACTIONS: first.setdefault(e['addr'], e)
     pre = {a: (e['size'], e.get('stream', 0)) for a, e in first.items() if e['action'] != 'alloc'}
     for s in snap['segments']:
         if s.get('device', device) != device: continue
@@ -96,30 +155,57 @@ def plan_replay(snap:dict, # a validated snapshot
             addr = b.get('address')
             if b.get('state') in ('active_allocated', 'active_pending_free') and _isint(addr) and addr not in first:
                 pre[addr] = (b.get('requested_size') or b['size'], s.get('stream', 0))
-    # Note [Deferred frees]: which free_requested must wait for a later free_completed
-    program, pending_complete = [], {}
-    later_completed = {}
-    for i in range(len(ops) - 1, -1, -1):
-        e = ops[i]
-        if e['action'] == 'free_completed': later_completed[e['addr']] = i
-        elif e['action'] == 'alloc': later_completed.pop(e['addr'], None)
-        elif e['action'] == 'free_requested':
-            j = later_completed.get(e['addr'])
-            pending_complete[i] = j
-    skip = set()
-    for i, e in enumerate(ops):
-        if i in skip: continue
-        a = e['action']
-        if a == 'alloc': program.append(('alloc', e['addr'], e['size'], e.get('stream', 0)))
-        elif a == 'free_requested':
-            j = pending_complete.get(i)
-            if j is None or j == i + 1:
-                program.append(('free', e['addr']))
-                if j is not None: skip.add(j)
-            else: program.append(('free_deferred', e['addr']))
-        elif a == 'free_completed': program.append(('complete', e['addr']))
-        else: program.append(('free', e['addr']))
-    return {'device': device, 'prelude': sorted((a, s, st) for a, (s, st) in pre.items()), 'program': program}
+    return sorted((a, s, st) for a, (s, st) in pre.items())
+
+def plan_replay(snap:dict, # a validated snapshot
+                device:int|None=None, # device whose trace to replay (default: the longest)
+               ) -> dict:
+    "Turn a trace into replay operations: allocations live before it, mallocs, frees, deferred frees, OOMs, cache releases."
+    device, trace = _pick_device(snap, device)
+    program, where, n, nseg = [], [], len(trace), 0
+    i = 0
+    # Note [Reading a trace]
+    # ~~~~~~~~~~~~~~~~~~~~~~
+    # torch records trace entries while a call holds the allocator lock, so the entries of one call are contiguous
+    # and end with the call's own entry: `alloc` or `oom` for malloc, `free_requested` for free. Everything between
+    # two such entries (segment_alloc/free/map/unmap, free_completed of deferred frees) belongs to the call that
+    # ends the run, or, if a free ends it or nothing does, to an `empty_cache` or a completion polled in between.
+    # `nxt` is the malloc ending the run, if any: replaying decides with it whether a completion or a released
+    # segment was that malloc's own doing (see Notes [Deferred frees] and [Inferring empty_cache]).
+    while i < n:
+        j = i
+        while j < n and trace[j]['action'] not in ('alloc', 'oom', 'free_requested', 'free'): j += 1
+        end = trace[j] if j < n else None
+        nxt = (end['size'], end.get('stream', 0)) if end is not None and end['action'] in ('alloc', 'oom') else None
+        seen_release = j > i and any(trace[k]['action'] in ('segment_free', 'segment_unmap') for k in range(i, j))
+        released, later = False, (sum(trace[k]['action'] == 'free_completed' for k in range(i, j)) if j > i else 0)
+        for k in range(i, j):
+            e = trace[k]; a = e['action']
+            if a in SEGMENT_ACTIONS:
+                if a in ('segment_free', 'segment_unmap'):
+                    program.append(('segment', nseg, nxt)); where.append(k); released = True
+                nseg += 1
+            elif a == 'free_completed':
+                # completed by process_events (0), by the synchronize of a retry (1), or either: decide when replaying (2)
+                mode = 1 if released else (2 if seen_release and nxt is not None else 0)
+                program.append(('complete', e['addr'], mode, nxt, later)); where.append(k)
+                later -= 1
+        if end is None: break
+        a = end['action']
+        if a == 'alloc': program.append(('alloc', end['addr'], end['size'], end.get('stream', 0)))
+        elif a == 'oom': program.append(('oom', end['size'], end.get('stream', 0)))
+        elif a == 'free': program.append(('free', end['addr']))
+        else:
+            f = trace[j + 1] if j + 1 < n else None
+            if f is not None and f['action'] == 'free_completed' and f['addr'] == end['addr']:
+                program.append(('free', end['addr'])); where.append(j); j += 1
+                i = j + 1
+                continue
+            program.append(('free_deferred', end['addr']))
+        where.append(j)
+        i = j + 1
+    return {'device': device, 'prelude': _prelude(snap, device, trace), 'program': program, 'where': where,
+            'segment_events': [(e['action'], e['size']) for e in trace if e['action'] in SEGMENT_ACTIONS]}
 
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fba
 def conf_string(conf) -> str:
@@ -130,60 +216,186 @@ def conf_string(conf) -> str:
     if isinstance(conf, str): return conf
     raise TypeError(f"settings must be a string or a dict, got {type(conf).__name__}")
 
+def usable_conf(conf:str) -> str:
+    "A recorded conf string minus options that do not change what the simulator does (backend, pinned memory, locking)."
+    parts, depth, cur = [], 0, ''
+    for ch in conf or '':
+        if ch == '[': depth += 1
+        elif ch == ']': depth -= 1
+        if ch == ',' and depth == 0: parts.append(cur); cur = ''
+        else: cur += ch
+    parts.append(cur)
+    keep = [p for p in parts if p.strip() and p.split(':')[0].strip() not in
+            ('backend', 'pinned_use_cuda_host_register', 'pinned_num_register_threads', 'pinned_use_background_threads', 'release_lock_on_cudamalloc')]
+    return ",".join(p.strip() for p in keep)
+
+def _with_option(base:str, key:str, value) -> str:
+    "`base` settings with `key` set to `value` (replacing any earlier value)."
+    # roundup lists contain commas: split only at depth 0
+    parts, depth, cur = [], 0, ''
+    for ch in usable_conf(base):
+        if ch == '[': depth += 1
+        elif ch == ']': depth -= 1
+        if ch == ',' and depth == 0: parts.append(cur); cur = ''
+        else: cur += ch
+    parts.append(cur)
+    kept = [p for p in parts if p and p.split(':')[0].strip() != key]
+    return ",".join(kept + [f"{key}:{value}"])
+
+def recorded_setup(snap:dict, # a validated snapshot
+                   meta:dict|None=None, # what the recording run noted (a NAME.json beside the snapshot)
+                  ) -> dict:
+    "Settings, memory fraction and device memory the snapshot was recorded under (None where unknown)."
+    st, meta = snap.get('allocator_settings') or {}, meta or {}
+    conf = st.get('PYTORCH_CUDA_ALLOC_CONF', meta.get('PYTORCH_CUDA_ALLOC_CONF', '')) or ''
+    frac = st.get('memory_fraction', meta.get('memory_fraction'))
+    cap = st.get('total_memory', meta.get('mem_get_info_total', meta.get('total_memory')))
+    return {'conf': conf, 'memory_fraction': frac, 'capacity': cap}
+
+def _recorded_addresses(trace, total):
+    "Segment addresses of the recorded run: cudaMalloc results in order, and the bases of its expandable segments."
+    segs, bases = [], []
+    for e in trace:
+        a = e['action']
+        if a == 'segment_alloc': segs.append(e['addr'])
+        elif a == 'segment_map' and not any(b <= e['addr'] < b + total + total // 8 for b in bases): bases.append(e['addr'])
+    return segs, bases
+
+def _with_expandable(conf:str, on) -> str:
+    if on is None: return conf
+    return _with_option(conf, 'expandable_segments', 'True' if on else 'False')
+
+def _would_retry(a, size, stream) -> bool:
+    "Whether `a.malloc(size, stream)` would still fail to allocate after garbage collection (and so synchronize and retry)."
+    cfg = a.config
+    rs = round_size(size, cfg)
+    pool = a.small_blocks if rs <= kSmallSize else a.large_blocks
+    if a._find_free_block(pool, stream, rs) is not None: return False
+    alloc_size, total = get_allocation_size(rs), a.total_allocated_memory
+    if a.set_fraction and cfg.garbage_collection_threshold > 0:
+        total -= sum(b.size for b in a.large_blocks.blocks if not b.is_split())    # at most what collection frees
+    if a.set_fraction and total + alloc_size > a.allowed_memory_maximum: return True
+    return a.backend.mem_get_info()[0] + a.total_allocated_memory - total < (rs if cfg.expandable_segments else alloc_size)
+
+def _would_release(a, size, stream) -> bool:
+    "Whether `a.malloc(size, stream)` would give cached memory back (garbage collection or a retry) before allocating."
+    cfg = a.config
+    rs = round_size(size, cfg)
+    pool = a.small_blocks if rs <= kSmallSize else a.large_blocks
+    if a._find_free_block(pool, stream, rs) is not None: return False
+    alloc_size = get_allocation_size(rs)
+    if a.set_fraction:
+        if cfg.garbage_collection_threshold > 0 and a.total_allocated_memory > int(cfg.garbage_collection_threshold * a.allowed_memory_maximum): return True
+        if a.total_allocated_memory + alloc_size > a.allowed_memory_maximum: return True
+    return a.backend.mem_get_info()[0] < (rs if cfg.expandable_segments else alloc_size)
+
+# %% ../../nbs/07a_cuda_replay.ipynb #c2e70fbb
+class _ReplayAllocator(DeviceCachingAllocator):
+    "The allocator a replay drives: its history keeps only segment events (the replay counts everything else itself)."
+    def _record(self, action, addr, size, stream):
+        if action in SEGMENT_ACTIONS: DeviceCachingAllocator._record(self, action, addr, size, stream)
+
 def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace entries
-           conf="", # settings: "max_split_size_mb:256,..." or {"max_split_size_mb": 256}
+           conf=None, # settings: "max_split_size_mb:256,..." or {"max_split_size_mb": 256}; None: the recorded ones
            device:int|None=None, # device whose trace to replay (default: the longest)
-           capacity:int=80 << 30, # simulated device memory in bytes
-           memory_fraction:float|None=None, # like torch.cuda.set_per_process_memory_fraction
+           capacity:int|None=None, # simulated device memory in bytes (default: the recorded device's, else 80 GiB)
+           memory_fraction:float|None=None, # like torch.cuda.set_per_process_memory_fraction (default: the recorded one)
+           expandable_segments:bool|None=None, # what-if: turn expandable segments on or off
            record_snapshots:bool=False, # keep a snapshot after every step (for the history slider)
-           max_steps:int|None=None, # stop after this many alloc/free steps
+           max_steps:int|None=None, # stop after this many steps
+           meta:dict|None=None, # what the recording run noted (NAME.json beside the snapshot): fraction, device memory
           ) -> dict:
     "Replay a recorded alloc/free sequence through the simulated caching allocator under `conf`."
     snap = load_snapshot(trace)
+    rec = recorded_setup(snap, meta)
     plan = plan_replay(snap, device)
-    cfg = AllocatorConfig(conf_string(conf))
+    conf = usable_conf(rec['conf']) if conf is None else conf_string(conf)
+    cfg = AllocatorConfig(_with_expandable(conf, expandable_segments))
+    capacity = rec['capacity'] or (80 << 30) if capacity is None else capacity
+    if memory_fraction is None: memory_fraction = rec['memory_fraction']
+    trace_entries = _pick_device(snap, plan['device'])[1]
+    segs, bases = _recorded_addresses(trace_entries, capacity)
     step = [0]
-    a = DeviceCachingAllocator(SimulatedBackend(capacity=capacity), conf=cfg, device=plan['device'], clock=lambda: step[0])
+    a = _ReplayAllocator(SimulatedBackend(capacity=capacity, addresses=segs, va_addresses=bases), conf=cfg,
+                         device=plan['device'], clock=lambda: step[0])
     if memory_fraction is None and cfg.garbage_collection_threshold > 0: memory_fraction = 1.0
     if memory_fraction is not None: a.set_per_process_memory_fraction(memory_fraction)
     a.record_memory_history('all')
-    addr_map, events, skipped = {}, {}, 0
+    addr_map, events, skipped, diverged = {}, {}, 0, None
     timeline, frames = [], []
     alloc_b, res_b = a._allocated_bytes[0], a._reserved_bytes[0]
     peak_res, alloc_at_peak = -1, 0
-    def malloc(addr, size, stream):
-        nonlocal skipped
-        if addr in addr_map: skipped += 1
-        try: addr_map[addr] = a.malloc(size, stream) if size > 0 else 0
+    malloc, free = a.malloc, a.free
+    for addr, size, stream in plan['prelude']:
+        try: addr_map[addr] = malloc(size, stream) if size > 0 else 0
         except OutOfMemoryError: addr_map[addr] = None
-    for addr, size, stream in plan['prelude']: malloc(addr, size, stream)
-    next_stream = -1
+    next_stream, where = -1, plan['where']
     program = plan['program'] if max_steps is None else plan['program'][:max_steps]
-    for step[0], op in enumerate(program, 1):
-        kind, addr = op[0], op[1]
-        if kind == 'alloc': malloc(addr, op[2], op[3])
-        elif kind == 'complete':
-            ev = events.pop(addr, None)
-            if ev is not None: ev.done = True
-            elif addr_map.get(addr): a.free(addr_map.pop(addr))      # live before the trace, free requested earlier
-            else: skipped += 1
-        else:
-            if addr not in addr_map: skipped += 1; continue
-            p = addr_map.pop(addr)
-            if not p: continue                          # its alloc hit OOM (or was 0 bytes)
-            if kind == 'free_deferred':
+    for k, op in enumerate(program):
+        step[0] = k + 1
+        kind = op[0]
+        if kind == 'alloc':
+            addr = op[1]
+            if addr in addr_map: skipped += 1
+            try: p = malloc(op[2], op[3])
+            except OutOfMemoryError:
+                p = None
+                if diverged is None: diverged = (where[k], f"torch allocated {op[2]} bytes; the replay ran out of memory")
+            addr_map[addr] = p
+            if p is not None and p != addr and diverged is None and not segs == bases == []:
+                diverged = (where[k], f"torch placed {op[2]} bytes at {addr:#x}, the replay at {p:#x}")
+        elif kind == 'free':
+            p = addr_map.pop(op[1], 0)
+            if p: free(p)
+            elif p == 0: skipped += 1
+        elif kind == 'free_deferred':
+            p = addr_map.pop(op[1], 0)
+            if p:
+                # Note [Deferred frees]
+                # ~~~~~~~~~~~~~~~~~~~~~
+                # A free whose free_completed comes later was used on other streams: torch recorded an event per stream
+                # and freed the block once `process_events` (at a malloc, or a free in newer torch) saw them done, or when
+                # a retry or `empty_cache` synchronized. The trace shows when, so each such block gets a use on a private
+                # stream (no head-of-line blocking between them) whose event is marked done where the trace completes it.
+                # A completion inside a malloc's run that comes after a segment_free was the retry's synchronize (mode 1)
+                # and is left to our retry; one before such a segment_free (mode 2) was the retry's only if every pending
+                # event completes there and the malloc would really retry (`_would_retry`).
                 a.record_stream(p, next_stream)
-                a.free(p)
-                events[addr] = a.cuda_events[next_stream][-1][0]
+                free(p)
+                events[op[1]] = a.cuda_events[next_stream][-1][0]
                 next_stream -= 1
-            else: a.free(p)
+            elif p == 0: skipped += 1
+        elif kind == 'complete':
+            ev = events.pop(op[1], None)
+            if ev is None:
+                p = addr_map.pop(op[1], None)                       # live before the trace, free requested earlier
+                if p: free(p)
+                elif p is None: skipped += 1
+            elif not ev.done and (op[2] == 0 or (op[2] == 2 and (op[4] < len(events) or not _would_retry(a, *op[3])))):
+                ev.done = True
+                a.process_events()
+        elif kind == 'oom':
+            try: p = malloc(op[1], op[2])
+            except OutOfMemoryError: p = None
+            if p is not None:
+                free(p)
+                if diverged is None: diverged = (where[k], f"torch ran out of memory for {op[1]} bytes; the replay did not")
+        else:                                                    # a segment the recorded run gave back
+            if op[1] >= a.num_device_alloc + a.num_device_free and (op[2] is None or not _would_release(a, *op[2])):
+                # Note [Inferring empty_cache]
+                # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+                # A trace has no entry for torch.cuda.empty_cache(), only its effect: segment_free/segment_unmap of every
+                # whole cached segment. When the trace gives back a segment that we have not (our count of cudaFree/unmap
+                # calls is behind) and the call ending the run is not a malloc that would itself release memory (garbage
+                # collection or a retry, `_would_release`), the program emptied the cache here: so do we.
+                a.empty_cache()
         r = res_b[0]
         if r > peak_res: peak_res, alloc_at_peak = r, alloc_b[0]
         timeline.append((step[0], alloc_b[0], r))
         if record_snapshots: frames.append(a.snapshot()['segments'])
     st = a.memory_stats()
     seg_events = [dict(step=e['time_us'], action=e['action'], addr=e['addr'], size=e['size'], stream=e['stream'])
-                  for e in a._trace if e['action'] in ('segment_alloc', 'segment_free')]
+                  for e in a._trace if e['action'] in SEGMENT_ACTIONS]
     peak_res = max(peak_res, st['reserved_bytes.all.peak'])
     res = {'conf': cfg.conf, 'device': plan['device'], 'capacity': capacity, 'memory_fraction': memory_fraction,
            'steps': len(program), 'prelude': len(plan['prelude']), 'skipped': skipped,
@@ -192,8 +404,10 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
            'fragmentation': 1 - alloc_at_peak / peak_res if peak_res > 0 else 0.0,
            'segment_allocs': st['num_device_alloc'], 'segment_frees': st['num_device_free'],
            'num_alloc_retries': st['num_alloc_retries'], 'num_ooms': st['num_ooms'],
+           'num_device_alloc': st['num_device_alloc'], 'num_device_free': st['num_device_free'],
            'final_allocated': st['allocated_bytes.all.current'], 'final_reserved': st['reserved_bytes.all.current'],
-           'timeline': timeline, 'segment_events': seg_events, 'stats': st, 'allocator': a}
+           'timeline': timeline, 'segment_events': seg_events, 'stats': st, 'allocator': a,
+           'first_divergence': diverged}
     if record_snapshots: res['frames'] = frames
     return res
 
@@ -223,28 +437,66 @@ def demo_snapshot(steps:int=6, # training steps to record
 # %% ../../nbs/07a_cuda_replay.ipynb #f6baeee5
 def recorded_stats(trace, # snapshot (dict or path)
                    device:int|None=None, # default: the longest trace
+                   meta:dict|None=None, # NAME.json beside the snapshot: torch's own memory_stats() at the end
                   ) -> dict:
-    "Peak reserved and requested, segment allocs/frees and OOMs of the recorded run itself."
+    "Peak reserved and requested, segment allocs/frees and OOMs of the recorded run itself (torch's own counters where known)."
     snap = load_snapshot(trace)
     device, t = _pick_device(snap, device)
-    plan = plan_replay(snap, device)
+    prelude = _prelude(snap, device, t)
+    grow, shrink = ('segment_alloc', 'segment_map'), ('segment_free', 'segment_unmap')
     end_res = sum(s['total_size'] for s in snap['segments'] if s.get('device', device) == device)
-    res = end_res - sum(e['size'] for e in t if e['action'] == 'segment_alloc') + sum(e['size'] for e in t if e['action'] == 'segment_free')
-    req = sum(s for _, s, _ in plan['prelude'])
+    res = end_res - sum(e['size'] for e in t if e['action'] in grow) + sum(e['size'] for e in t if e['action'] in shrink)
+    req = sum(s for _, s, _ in prelude)
     peak_res, peak_req = res, req
-    live = {a: sz for a, sz, _ in plan['prelude']}
+    live = {a: sz for a, sz, _ in prelude}
     for e in t:
         act = e['action']
-        if act == 'segment_alloc': res += e['size']
-        elif act == 'segment_free': res -= e['size']
+        if act in grow: res += e['size']
+        elif act in shrink: res -= e['size']
         elif act == 'alloc': req += e['size']; live[e['addr']] = e['size']
         elif act in ('free_completed', 'free'): req -= live.pop(e['addr'], 0)
         peak_res, peak_req = max(peak_res, res), max(peak_req, req)
-    return {'conf': (snap.get('allocator_settings') or {}).get('PYTORCH_CUDA_ALLOC_CONF', ''),
-            'peak_reserved': peak_res if res >= 0 else None, 'peak_requested': peak_req,
-            'segment_allocs': sum(e['action'] == 'segment_alloc' for e in t),
-            'segment_frees': sum(e['action'] == 'segment_free' for e in t),
-            'num_ooms': sum(e['action'] == 'oom' for e in t)}
+    out = {'conf': (snap.get('allocator_settings') or {}).get('PYTORCH_CUDA_ALLOC_CONF', ''),
+           'peak_reserved': peak_res if res >= 0 else None, 'peak_requested': peak_req, 'peak_allocated': None,
+           'final_reserved': end_res, 'segment_allocs': sum(e['action'] in grow for e in t),
+           'segment_frees': sum(e['action'] in shrink for e in t), 'num_ooms': sum(e['action'] == 'oom' for e in t),
+           'num_alloc_retries': None, 'segment_events': [(e['action'], e['size']) for e in t if e['action'] in SEGMENT_ACTIONS]}
+    st = (meta or {}).get('memory_stats')
+    if isinstance(st, dict) and device == 0:           # the recording script's stats are device 0's
+        for k, key in (('peak_reserved', 'reserved_bytes.all.peak'), ('peak_allocated', 'allocated_bytes.all.peak'),
+                       ('peak_requested', 'requested_bytes.all.peak'), ('final_reserved', 'reserved_bytes.all.current'),
+                       ('segment_allocs', 'num_device_alloc'), ('segment_frees', 'num_device_free'),
+                       ('num_ooms', 'num_ooms'), ('num_alloc_retries', 'num_alloc_retries')):
+            if _isint(st.get(key)): out[k] = st[key]
+    out['num_device_alloc'], out['num_device_free'] = out['segment_allocs'], out['segment_frees']
+    return out
+
+FIDELITY_FIGURES = ('peak_reserved', 'peak_allocated', 'final_reserved', 'num_alloc_retries', 'num_ooms',
+                    'num_device_alloc', 'num_device_free')
+
+def _seg_label(ev): return f"{ev[0]} {format_size(ev[1])}"
+
+def fidelity(trace, # snapshot (dict or path)
+             meta:dict|None=None, # NAME.json beside the snapshot (settings, memory fraction, device memory, torch's stats)
+             result:dict|None=None, # a replay() of it under the recorded setup (made here if None)
+            ) -> dict:
+    "Compare a replay under the recorded setup with the recorded run: every figure, the segment events, the first divergence."
+    snap = load_snapshot(trace)
+    r = result if result is not None else replay(snap, meta=meta)
+    rec = recorded_stats(snap, r['device'], meta)
+    rows = [(f, rec.get(f), r[f], rec.get(f) is None or rec.get(f) == r[f]) for f in FIDELITY_FIGURES]
+    theirs, ours = rec['segment_events'], [(e['action'], e['size']) for e in r['segment_events']]
+    k = next((i for i, (x, y) in enumerate(zip(theirs, ours)) if x != y), None if len(theirs) == len(ours) else min(len(theirs), len(ours)))
+    rows.append(('segment events', len(theirs), len(ours), k is None))
+    why = None
+    if k is not None:
+        why = (f"segment event {k + 1}: torch {_seg_label(theirs[k]) if k < len(theirs) else '(none)'}, "
+               f"replay {_seg_label(ours[k]) if k < len(ours) else '(none)'}")
+    elif r['first_divergence'] is not None: why = f"trace entry {r['first_divergence'][0]}: {r['first_divergence'][1]}"
+    else:
+        bad = [f for f, _, _, ok in rows if not ok]
+        if bad: why = "figures differ: " + ", ".join(bad)
+    return {'rows': rows, 'exact': all(ok for *_, ok in rows) and why is None, 'first_divergence': why, 'result': r}
 
 # %% ../../nbs/07a_cuda_replay.ipynb #ab817986
 def compare(trace, confs:list, **kwargs) -> list:
@@ -274,14 +526,13 @@ def format_report(results:list, # replay() results
                  ) -> str:
     "Side-by-side table of replay results (and the recorded run), with reserved-memory sparklines."
     cols = ([('recorded', recorded)] if recorded else []) + [(r['conf'] or '(default)', r) for r in results]
-    rows = [('peak allocated', lambda r: _fmt_mib(r.get('peak_allocated'))),
+    def n(key): return lambda r: "-" if r.get(key) is None else str(r[key])
+    rows = [('peak allocated', lambda r: "cannot replay" if 'error' in r else _fmt_mib(r.get('peak_allocated'))),
             ('peak requested', lambda r: _fmt_mib(r.get('peak_requested'))),
             ('peak reserved', lambda r: _fmt_mib(r.get('peak_reserved'))),
             ('fragmentation @peak', lambda r: f"{100 * r['fragmentation']:.1f} %" if 'fragmentation' in r else "-"),
-            ('segment allocs', lambda r: str(r.get('segment_allocs', '-'))),
-            ('segment frees', lambda r: str(r.get('segment_frees', '-'))),
-            ('alloc retries', lambda r: str(r.get('num_alloc_retries', '-'))),
-            ('OOMs', lambda r: str(r.get('num_ooms', '-'))),
+            ('segment allocs', n('segment_allocs')), ('segment frees', n('segment_frees')),
+            ('alloc retries', n('num_alloc_retries')), ('OOMs', n('num_ooms')),
             ('final reserved', lambda r: _fmt_mib(r.get('final_reserved')))]
     table = [[''] + [c for c, _ in cols]] + [[name] + [f(r) for _, r in cols] for name, f in rows]
     ws = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
@@ -289,6 +540,8 @@ def format_report(results:list, # replay() results
     for k, row in enumerate(table):
         lines.append("  ".join(row[0].ljust(ws[0]) if i == 0 else row[i].rjust(ws[i]) for i in range(len(row))).rstrip())
         if k == 0: lines.append("-" * len(lines[0]))
+    lines += [f"{label}: cannot replay: {r['error']}" for label, r in cols if 'error' in r]
+    results = [r for r in results if 'error' not in r]
     top = max((r['peak_reserved'] for r in results), default=0)
     if results and top:
         lines += ["", f"reserved memory over the trace (full bar = {_fmt_mib(top)}):"]
@@ -309,36 +562,33 @@ def _downsample(points, n):
     return out
 
 def timeline_svg(results, # a replay() result or a list of them
-                 width:int=640, # pixels
-                 height:int=240, # pixels
+                 width:int=640, # pixels (wider where the labels need it)
+                 height:int=240, # pixels of the plot and its axes
                  title:str|None="reserved (solid) vs allocated (dashed)", # caption
                 ) -> str:
     "SVG plot of reserved and allocated bytes over the replay steps, one colour per setting."
     if isinstance(results, dict): results = [results]
     top = max([r['peak_reserved'] for r in results] + [1])
     steps = max([r['timeline'][-1][0] if r['timeline'] else 1 for r in results] + [1])
-    L, R, T, B = 70, 10, 24, 40 + 14 * len(results)
-    pw, ph = width - L - R, height - T - 40
-    H = height + 14 * len(results)
+    ticks = [(f, _fmt_mib(int(top * f))[:-4]) for f in (0, 0.5, 1)]
+    L = max(70, 4 + text_width('MiB', 11) + 10 + max(text_width(s, 11) for _, s in ticks) + 4)   # unit, gap, tick labels
+    pw, ph = max(width - L - 10, 100), max(height - 64, 60)
+    c = SvgCanvas(11)
+    T = c.caption(L, 14, title, width=pw) - 4 if title else 12
     X = lambda s: L + pw * s / steps
     Y = lambda v: T + ph - ph * v / top
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{H}" font-family="monospace" font-size="11">']
-    if title: out.append(f'<text x="{L}" y="14">{_esc(title)}</text>')
-    out.append(f'<rect x="{L}" y="{T}" width="{pw}" height="{ph}" fill="none" stroke="#999"/>')
-    for f in (0, 0.5, 1):
-        out.append(f'<text x="{L - 4}" y="{Y(top * f) + 4:.1f}" text-anchor="end">{_esc(_fmt_mib(int(top * f)))[:-4]}</text>')
-    out.append(f'<text x="4" y="{T + ph / 2:.0f}">MiB</text><text x="{L + pw / 2:.0f}" y="{T + ph + 16}" text-anchor="middle">step</text>')
+    c.rect(L, T, pw, ph, fill='none', stroke='#999')
+    for f, s in ticks: c.text(L - 4, Y(top * f) + 4, s, anchor='end')
+    c.text(4, T + ph / 2 + 4, 'MiB'); c.text(L + pw / 2, T + ph + 16, 'step', anchor='middle')
+    y = T + ph + 32
     for i, r in enumerate(results):
-        c = _PALETTE[i % len(_PALETTE)]
-        pts = _downsample(r['timeline'], 2 * pw)
-        for j, dash in ((2, ''), (1, ' stroke-dasharray="4 3"')):
-            d = " ".join(f"{X(p[0]):.1f},{Y(p[j]):.1f}" for p in pts)
-            out.append(f'<polyline points="{d}" fill="none" stroke="{c}" stroke-width="1.5"{dash}/>')
-        y = T + ph + 32 + 14 * i
-        out.append(f'<rect x="{L}" y="{y - 9}" width="10" height="10" fill="{c}"/>'
-                   f'<text x="{L + 16}" y="{y}">{_esc(r["conf"] or "(default)")}: peak reserved {_esc(_fmt_mib(r["peak_reserved"]))}</text>')
-    out.append('</svg>')
-    return "\n".join(out)
+        col = _PALETTE[i % len(_PALETTE)]
+        pts = _downsample(r['timeline'], int(2 * pw))
+        for j, dash in ((2, None), (1, '4 3')):
+            c.polyline([(X(p[0]), Y(p[j])) for p in pts], fill='none', stroke=col, stroke_width=1.5, stroke_dasharray=dash)
+        c.rect(L, y - 9, 10, 10, fill=col)
+        y = c.caption(L + 16, y, f'{r["conf"] or "(default)"}: peak reserved {_fmt_mib(r["peak_reserved"])}', width=pw - 16, leading=1.3)
+    return c.svg(width)
 
 # %% ../../nbs/07a_cuda_replay.ipynb #d2b1ae92
 def history_frames(trace, conf=None, # settings (default: the snapshot's own)
@@ -363,19 +613,6 @@ def history_slider(trace, conf=None, max_steps:int=500, width:int=640):
     s.observe(show, names='value')
     return W.VBox([s, out])
 
-def usable_conf(conf:str) -> str:
-    "A recorded conf string minus options the simulator cannot replay (expandable_segments, backend)."
-    parts, depth, cur = [], 0, ''
-    for ch in conf or '':
-        if ch == '[': depth += 1
-        elif ch == ']': depth -= 1
-        if ch == ',' and depth == 0: parts.append(cur); cur = ''
-        else: cur += ch
-    parts.append(cur)
-    keep = [p for p in parts if p.strip() and p.split(':')[0].strip() not in
-            ('expandable_segments', 'backend', 'pinned_use_cuda_host_register', 'pinned_num_register_threads', 'pinned_use_background_threads', 'release_lock_on_cudamalloc')]
-    return ",".join(p.strip() for p in keep)
-
 # %% ../../nbs/07a_cuda_replay.ipynb #517ec0ed
 def _parse_bytes(s:str) -> int:
     units = {'': 1, 'b': 1, 'k': 1 << 10, 'kb': 10**3, 'kib': 1 << 10, 'm': 1 << 20, 'mb': 10**6, 'mib': 1 << 20,
@@ -389,69 +626,99 @@ def _parse_bytes(s:str) -> int:
     if v <= 0: raise argparse.ArgumentTypeError(f"size must be positive, got {s!r}")
     return int(v * units[unit])
 
-def _with_option(base:str, key:str, value) -> str:
-    "`base` settings with `key` set to `value` (replacing any earlier value)."
-    # roundup lists contain commas: split only at depth 0
-    parts, depth, cur = [], 0, ''
-    for ch in usable_conf(base):
-        if ch == '[': depth += 1
-        elif ch == ']': depth -= 1
-        if ch == ',' and depth == 0: parts.append(cur); cur = ''
-        else: cur += ch
-    parts.append(cur)
-    kept = [p for p in parts if p and p.split(':')[0].strip() != key]
-    return ",".join(kept + [f"{key}:{value}"])
-
 def build_parser() -> argparse.ArgumentParser:
     "The argument parser of `tinytensor replay`."
     p = argparse.ArgumentParser(prog='tinytensor replay', description=
-        "Replay a torch.cuda.memory._dump_snapshot pickle through tinytensor's simulated caching allocator "
-        "under other settings and compare peak memory side by side (no GPU, no torch needed).")
-    p.add_argument('snapshot', help='snapshot pickle written by torch.cuda.memory._dump_snapshot')
-    p.add_argument('--max-split-size-mb', type=int, nargs='+', action='extend', default=[], metavar='N')
-    p.add_argument('--roundup-power2-divisions', nargs='+', action='extend', default=[], metavar='N|[..]')
-    p.add_argument('--garbage-collection-threshold', type=float, nargs='+', action='extend', default=[], metavar='F')
-    p.add_argument('--max-non-split-rounding-mb', type=int, nargs='+', action='extend', default=[], metavar='N')
-    p.add_argument('--conf', action='append', default=[], help='a whole PYTORCH_CUDA_ALLOC_CONF string (repeatable)')
+        "Replay a torch.cuda.memory._dump_snapshot pickle (.pickle or .pickle.gz) through tinytensor's simulated caching "
+        "allocator, first under the recorded settings (checked against torch's own figures), then under other settings, "
+        "side by side (no GPU, no torch needed). A NAME.json beside NAME.pickle[.gz] supplies the recorded memory fraction, "
+        "device memory and torch's memory_stats().")
+    p.add_argument('snapshot', help='snapshot pickle written by torch.cuda.memory._dump_snapshot (optionally gzipped)')
+    w = p.add_argument_group('what-if settings (each value adds a column: the baseline with that one setting changed)')
+    w.add_argument('--max-split-size-mb', type=int, nargs='+', action='extend', default=[], metavar='N',
+                   help='blocks of N MiB or more are never split (N >= 20)')
+    w.add_argument('--roundup-power2-divisions', nargs='+', action='extend', default=[], metavar='N|[..]',
+                   help='round requests up to N steps between powers of two, e.g. 4 or [256:1,>:8]')
+    w.add_argument('--garbage-collection-threshold', type=float, nargs='+', action='extend', default=[], metavar='F',
+                   help='free old cached blocks once reserved memory passes F of the allowed memory (0 < F < 1)')
+    w.add_argument('--max-non-split-rounding-mb', type=int, nargs='+', action='extend', default=[], metavar='N',
+                   help='an oversize request may take a cached block up to N MiB larger')
+    w.add_argument('--expandable-segments', action='store_true',
+                   help='map memory into one growing segment per stream and pool instead of cudaMalloc segments')
+    w.add_argument('--conf', action='append', default=[], help='a whole PYTORCH_CUDA_ALLOC_CONF string (repeatable)')
     p.add_argument('--base-conf', default=None, help="baseline settings (default: the snapshot's own)")
     p.add_argument('--device', type=int, default=None, help='device trace to replay (default: the longest)')
-    p.add_argument('--capacity', type=_parse_bytes, default=80 << 30, help='simulated device memory, e.g. 80GiB (default)')
-    p.add_argument('--memory-fraction', type=float, default=None, help='like torch.cuda.set_per_process_memory_fraction')
+    p.add_argument('--capacity', type=_parse_bytes, default=None, help='simulated device memory, e.g. 80GiB (default: the recorded device\'s, else 80GiB)')
+    p.add_argument('--memory-fraction', type=float, default=None, help='like torch.cuda.set_per_process_memory_fraction (default: the recorded one)')
     p.add_argument('--width', type=int, default=60, help='sparkline width')
     p.add_argument('--svg', default=None, help='also write the reserved/allocated timeline as SVG to this path')
     return p
 
+def _replay_column(snap, conf, **kw):
+    "One column of the comparison: a replay, or the reason this setting cannot be replayed."
+    try: return replay(snap, conf, **kw)
+    except NotImplementedError as e: return {'conf': conf, 'error': str(e)}
+
+def _fidelity_line(snap, meta, r0) -> str:
+    f = fidelity(snap, meta, r0)
+    n = sum(1 for row in f['rows'][:-1] if row[1] is not None)
+    if f['exact']: return f"replay under the recorded settings: exact ({n} figures and {f['rows'][-1][1]} segment events match torch's)"
+    return f"replay under the recorded settings: not exact, first divergence at {f['first_divergence']}"
+
 def main(argv:list|None=None) -> int:
-    "`tinytensor replay SNAPSHOT [options]`: print the side-by-side report; 0 on success, 2 on bad input."
+    "`tinytensor replay SNAPSHOT [options]`: print the side-by-side report; 0 on success, 2 on bad input, 1 on other failures."
     p = build_parser()
     try: args = p.parse_args(sys.argv[1:] if argv is None else list(argv))
-    except SystemExit as e: return 0 if e.code == 0 else 2
+    except SystemExit as e: return 0 if e.code in (0, None) else 2
     try:
+        if args.svg and not os.path.isdir(os.path.dirname(os.path.abspath(args.svg))):
+            raise FileNotFoundError(f"cannot write {args.svg}: folder {os.path.dirname(os.path.abspath(args.svg))} does not exist")
         snap = load_snapshot(args.snapshot)
-        recorded_conf = (snap.get('allocator_settings') or {}).get('PYTORCH_CUDA_ALLOC_CONF', '') or ''
+        meta = load_metadata(args.snapshot)
+        rec_setup = recorded_setup(snap, meta)
+        recorded_conf = rec_setup['conf']
         base = usable_conf(recorded_conf) if args.base_conf is None else args.base_conf
         confs = [base]
         for key, vals in (('max_split_size_mb', args.max_split_size_mb), ('roundup_power2_divisions', args.roundup_power2_divisions),
                           ('garbage_collection_threshold', args.garbage_collection_threshold),
-                          ('max_non_split_rounding_mb', args.max_non_split_rounding_mb)):
+                          ('max_non_split_rounding_mb', args.max_non_split_rounding_mb),
+                          ('expandable_segments', ['True'] if args.expandable_segments else [])):
             confs += [_with_option(base, key, v) for v in vals]
         confs += args.conf
-        for c in confs: AllocatorConfig(c)            # reject bad settings before replaying anything
-        kw = dict(device=args.device, capacity=args.capacity, memory_fraction=args.memory_fraction)
-        results = [replay(snap, c, **kw) for c in confs]
-        rec = recorded_stats(snap, results[0]['device'])
+        for c in confs:                                # reject malformed settings before replaying anything
+            try: AllocatorConfig(c)
+            except NotImplementedError: pass           # valid, but not replayable: reported in its column
+        capacity = args.capacity if args.capacity is not None else (rec_setup['capacity'] or 80 << 30)
+        frac = args.memory_fraction if args.memory_fraction is not None else rec_setup['memory_fraction']
+        kw = dict(device=args.device, capacity=capacity, memory_fraction=frac, meta=meta)
+        results = [_replay_column(snap, c, **kw) for c in confs]
+        ok = [r for r in results if 'error' not in r]
+        dev = ok[0]['device'] if ok else _pick_device(snap, args.device)[0]
+        rec = recorded_stats(snap, dev, meta)
+        exact = None
+        if 'error' not in results[0] and args.base_conf is None and args.capacity is None and args.memory_fraction is None:
+            exact = _fidelity_line(snap, meta, results[0])
+        r0 = ok[0] if ok else None
+        steps, prelude = (r0['steps'], r0['prelude']) if r0 else (0, 0)
+        limit = f"capacity {format_size(capacity)}" + (f", memory fraction {frac:g} ({format_size(int(frac * capacity))} allowed)" if frac is not None else "")
+        print(f"replayed {steps} trace operations of device {dev} from {args.snapshot}"
+              f" ({prelude} allocations live before the trace began; {limit})")
+        if recorded_conf: print(f"recorded with PYTORCH_CUDA_ALLOC_CONF={recorded_conf}")
+        print(format_report(results, recorded=rec, width=args.width))
+        if exact: print(exact)
+        if any(r.get('skipped') for r in ok): print(f"note: {ok[0]['skipped']} trace entries did not match a live allocation and were skipped")
+        if args.svg:
+            with open(args.svg, 'w') as f: f.write(timeline_svg(ok))
+            print(f"timeline written to {args.svg}")
+    except BrokenPipeError: raise
+    except MemoryError:
+        print("tinytensor replay: error: out of memory while reading or replaying the snapshot", file=sys.stderr); return 1
     except (OSError, ValueError, RuntimeError, TypeError) as e:
         print(f"tinytensor replay: error: {e}", file=sys.stderr)
         return 2
-    r0 = results[0]
-    print(f"replayed {r0['steps']} alloc/free operations of device {r0['device']} from {args.snapshot}"
-          f" ({r0['prelude']} allocations live before the trace began; capacity {format_size(args.capacity)})")
-    if recorded_conf: print(f"recorded with PYTORCH_CUDA_ALLOC_CONF={recorded_conf}")
-    print(format_report(results, recorded=rec, width=args.width))
-    if any(r['skipped'] for r in results): print(f"note: {r0['skipped']} trace entries did not match a live allocation and were skipped")
-    if args.svg:
-        with open(args.svg, 'w') as f: f.write(timeline_svg(results))
-        print(f"timeline written to {args.svg}")
+    except Exception as e:                            # never a traceback: one line saying what went wrong
+        print(f"tinytensor replay: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
     return 0
 
 # %% ../../nbs/07a_cuda_replay.ipynb #111d30d5

@@ -1,0 +1,257 @@
+"Differential tests of the advanced-indexing chapter against torch: t[idx], t[idx] = v, index_put_, gather/scatter, masks."
+import warnings
+import numpy as np
+import pytest
+torch = pytest.importorskip("torch")
+from hypothesis import given, settings, strategies as st, HealthCheck
+import tinytensor as tt
+from ttgen import pair, LAYOUTS, run_both, check_results, same
+
+DTS = ['float32', 'float64', 'int64', 'int32', 'uint8', 'bool', 'float16', 'bfloat16']
+
+class Idx:
+    "An index item drawn once and built in either library (tensors are made per library)."
+    def __init__(self, kind, data=None, dtype='int64'): self.kind, self.data, self.dtype = kind, data, dtype
+    def build(self, lib):
+        if self.kind == 'tensor':
+            a = np.asarray(self.data)
+            return lib.tensor(a.tolist(), dtype=getattr(lib, self.dtype)) if a.size else lib.empty(a.shape, dtype=getattr(lib, self.dtype))
+        return self.data
+    def __repr__(self): return f'{self.kind}:{self.data!r}:{self.dtype}'
+
+def build(idx, lib): return tuple(x.build(lib) if isinstance(x, Idx) else x for x in idx)
+
+def rand_tensor_index(rng, size, shape=None, unique=False, oob=0.03, dtype=None):
+    shape = shape if shape is not None else tuple(int(v) for v in rng.integers(0, 3, rng.integers(0, 3)))
+    n = int(np.prod(shape)) if shape else 1
+    if unique:
+        if n > size: shape, n = (size,), size
+        vals = rng.permutation(size)[:n] if size else np.zeros(0, np.int64)
+        vals = np.where(rng.random(n) < 0.3, vals - size, vals)
+    elif size == 0: vals = np.zeros(n, np.int64) if rng.random() < 0.5 else np.zeros(0, np.int64)
+    else: vals = rng.integers(-size, size, n)
+    if oob and len(vals) and rng.random() < oob: vals[0] = size + 1
+    vals = np.asarray(vals, np.int64)
+    if vals.size != n: shape = (vals.size,)
+    return Idx('tensor', vals.reshape(shape), dtype or rng.choice(['int64', 'int64', 'int32']))
+
+def rand_index(rng, shape, unique=False):
+    "A random mix of ints, slices, None, ..., int tensors, lists, masks and Python bools for a tensor of `shape`."
+    items, d, n, used_ellipsis = [], 0, len(shape), False
+    while d < n and rng.random() < 0.85:
+        c = rng.random()
+        size = shape[d]
+        if c < 0.12 and size: items.append(int(rng.integers(-size, size))); d += 1
+        elif c < 0.3:
+            a, b = (int(v) for v in rng.integers(-size - 1, size + 2, 2))
+            items.append(slice(rng.choice([None, a]), rng.choice([None, b]), rng.choice([None, 1, 2, 3]))); d += 1
+        elif c < 0.36: items.append(None)
+        elif c < 0.40 and not used_ellipsis:
+            items.append(Ellipsis); used_ellipsis = True; d = n - int(rng.integers(0, n - d + 1))
+        elif c < 0.72: items.append(rand_tensor_index(rng, size, unique=unique)); d += 1
+        elif c < 0.78:
+            items.append(rand_tensor_index(rng, size, unique=unique).data.tolist() if not unique else rand_tensor_index(rng, size, unique=True)); d += 1
+        elif c < 0.93:
+            k = int(rng.integers(1, min(3, n - d) + 1))
+            ms = list(shape[d:d + k])
+            if rng.random() < 0.05 and ms: ms[0] += 1                      # a mask of the wrong shape
+            items.append(Idx('tensor', (rng.random(ms) < 0.5).tolist() if ms else bool(rng.random() < 0.5), 'bool')); d += k
+        else: items.append(bool(rng.random() < 0.7))
+    return tuple(items)
+
+def gen_input(seed, dts=DTS, maxdim=4):
+    rng = np.random.default_rng(seed)
+    nd = int(rng.integers(0, maxdim + 1))
+    shape = tuple(int(v) for v in rng.choice([0, 1, 2, 3, 4], nd, p=[0.05, 0.2, 0.3, 0.25, 0.2]))
+    dt = str(rng.choice(dts)); kind = str(rng.choice(LAYOUTS))
+    a, b = pair(rng, shape, dt, kind, lo=-5, hi=6)
+    return rng, shape, dt, a, b
+
+@pytest.mark.parametrize('block', range(6))
+def test_getitem_random(block):
+    "x[idx] with mixed advanced/basic indices on random layouts: same shape, strides, offset, dtype, values or error type."
+    n_adv = 0
+    for seed in range(block * 400, (block + 1) * 400):
+        rng, shape, dt, a, b = gen_input(seed)
+        idx = rand_index(rng, shape)
+        ra, rb = run_both(lambda: a[build(idx, tt)], lambda: b[build(idx, torch)])
+        msg = check_results(ra, rb, ctx=f'seed {seed}: {dt}{shape} strides {b.stride()} [{idx}]')
+        assert msg is None, msg
+        if isinstance(rb, torch.Tensor):
+            assert (ra._base is None) == (rb._base is None), f'seed {seed}: view-ness differs for {idx}'
+            n_adv += rb._base is None
+    assert n_adv > 100                                           # most draws really exercised advanced indexing
+
+@pytest.mark.parametrize('block', range(4))
+def test_setitem_random(block):
+    "x[idx] = v (numbers and tensors, broadcast): same values in x and the same version bump, or the same error."
+    for seed in range(10000 + block * 300, 10000 + (block + 1) * 300):
+        rng, shape, dt, a, b = gen_input(seed)
+        if a.is_non_overlapping_and_dense() is False and 0 in b.stride(): continue    # writes into expanded tensors race
+        idx = rand_index(rng, shape, unique=True)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                tshape = tuple(b[build(idx, torch)].shape)
+        except Exception: tshape = (2,)
+        c = rng.random()
+        if c < 0.4: v = {'bool': True, 'uint8': 7}.get(dt, int(rng.integers(-3, 4)) if 'int' in dt else float(rng.integers(-3, 4)) + 0.5)
+        else:
+            vs = list(tshape[int(rng.integers(0, len(tshape) + 1)):]) if tshape else []
+            vs = [1 if rng.random() < 0.2 else s for s in vs]
+            if rng.random() < 0.1: vs = [1] + vs
+            if rng.random() < 0.05: vs = vs + [3]
+            vdt = dt if rng.random() < 0.9 else 'float64'
+            v = ('t', rng.integers(0, 5, int(np.prod(vs)) if vs else 1).reshape(vs), vdt)
+        def mk(lib):
+            if isinstance(v, tuple): return lib.tensor(v[1].tolist(), dtype=getattr(lib, v[2])) if v[1].size else lib.empty(v[1].shape, dtype=getattr(lib, v[2]))
+            return v
+        if b.numel() and real_overlap(b): continue
+        def fa(): a[build(idx, tt)] = mk(tt); return a
+        def fb(): b[build(idx, torch)] = mk(torch); return b
+        va, vb = a._version, b._version
+        ra, rb = run_both(fa, fb)
+        msg = check_results(ra, rb, ctx=f'seed {seed}: {dt}{shape} strides {b.stride()} [{idx}] = {v!r}')
+        assert msg is None, msg
+        if not isinstance(rb, Exception): assert a._version - va == b._version - vb, f'seed {seed}: version'
+
+def real_overlap(t):
+    if any(st == 0 and sz > 1 for sz, st in zip(t.shape, t.stride())): return True
+    return False
+
+@pytest.mark.parametrize('dt', ['float64', 'int64', 'int32', 'bool', 'float16'])
+def test_index_put_accumulate(dt):
+    "Repeated indices add up with accumulate=True (values chosen so that any summation order gives the same result)."
+    for seed in range(60):
+        rng, shape, _, a, b = gen_input(20000 + seed, dts=[dt], maxdim=3)
+        if not shape or 0 in b.stride(): continue
+        k = int(rng.integers(1, len(shape) + 1))
+        idx = [rand_tensor_index(rng, shape[d], shape=(5,), oob=0.05, dtype='int64') for d in range(k)]
+        vshape = (5,) + tuple(shape[k:])
+        vals = rng.integers(0, 3, int(np.prod(vshape))).reshape(vshape)
+        f = lambda lib, t: t.index_put_(tuple(i.build(lib) for i in idx), lib.tensor(vals.tolist(), dtype=t.dtype), accumulate=True)
+        ra, rb = run_both(lambda: f(tt, a), lambda: f(torch, b))
+        msg = check_results(ra, rb, ctx=f'seed {seed}: {shape} {idx}')
+        assert msg is None, msg
+
+def both_call(f, seed, ctx=''):
+    ra, rb = run_both(lambda: f(tt), lambda: f(torch))
+    msg = check_results(ra, rb, ctx=f'seed {seed} {ctx}')
+    assert msg is None, msg
+    return ra, rb
+
+@pytest.mark.parametrize('block', range(2))
+def test_dim_ops_random(block):
+    "index_select, gather, scatter(_add), take on random layouts, index shapes, dims and dtypes."
+    for seed in range(30000 + block * 150, 30000 + (block + 1) * 150):
+        rng, shape, dt, a, b = gen_input(seed, maxdim=3)
+        X = {tt: a, torch: b}
+        n = len(shape); d = int(rng.integers(-max(n, 1), max(n, 1)))
+        size = shape[d] if n else 1
+        isel = rand_tensor_index(rng, size, shape=(int(rng.integers(0, 4)),), oob=0.05)
+        isel.data = np.abs(isel.data) if rng.random() < 0.9 else isel.data
+        both_call(lambda L: X[L].index_select(d, isel.build(L)), seed, 'index_select')
+        ishape = tuple(int(rng.integers(0, s + 1)) if i != (d % max(n, 1)) else int(rng.integers(0, 4)) for i, s in enumerate(shape))
+        if rng.random() < 0.05 and ishape: ishape = (ishape[0] + 2,) + ishape[1:]
+        vals = rng.integers(0, max(size, 1), int(np.prod(ishape)) if ishape else 1)
+        if rng.random() < 0.05 and vals.size: vals[0] = size
+        gi = Idx('tensor', vals.reshape(ishape), 'int64')
+        both_call(lambda L: L.gather(X[L], d, gi.build(L)), seed, f'gather {d} {gi}')
+        src = rng.integers(0, 5, int(np.prod(ishape)) if ishape else 1).reshape(ishape)
+        mk_src = lambda L: L.tensor(src.tolist(), dtype=X[L].dtype) if src.size else L.empty(src.shape, dtype=X[L].dtype)
+        # scatter with duplicate targets writes in kernel order: compare only scatter_add there and scatter with one value
+        both_call(lambda L: X[L].scatter(d, gi.build(L), 2), seed, 'scatter value')
+        if dt not in ('bool',):
+            both_call(lambda L: L.scatter_add(X[L], d, gi.build(L), mk_src(L)), seed, 'scatter_add')
+        uniq = len({tuple(np.delete(np.array(np.unravel_index(i, ishape)), d % max(n, 1))) + (v,) for i, v in enumerate(vals.ravel())}) == vals.size if ishape else True
+        if uniq: both_call(lambda L: X[L].scatter(d, gi.build(L), mk_src(L)), seed, 'scatter src')
+        ti = rand_tensor_index(rng, b.numel(), oob=0.05, dtype='int64')
+        both_call(lambda L: X[L].take(ti.build(L)), seed, 'take')
+
+@pytest.mark.parametrize('block', range(2))
+def test_mask_ops_random(block):
+    "masked_fill(_), masked_select, nonzero (+ as_tuple), where(cond) with broadcast masks."
+    for seed in range(40000 + block * 200, 40000 + (block + 1) * 200):
+        rng, shape, dt, a, b = gen_input(seed)
+        X = {tt: a, torch: b}
+        ms = list(shape[int(rng.integers(0, len(shape) + 1)):]) if shape else []
+        ms = [1 if rng.random() < 0.3 else s for s in ms]
+        if rng.random() < 0.15: ms = [2] + ms
+        m = Idx('tensor', (rng.random(ms) < 0.5).tolist() if ms else bool(rng.random() < 0.5), 'bool')
+        v = {'bool': False, 'uint8': 3}.get(dt, -2 if 'int' in dt else 1.5)
+        both_call(lambda L: X[L].masked_fill(m.build(L), v), seed, 'masked_fill')
+        both_call(lambda L: X[L].masked_select(m.build(L)), seed, 'masked_select')
+        if 0 not in b.stride() or not b.numel():
+            both_call(lambda L: X[L].clone().masked_fill_(m.build(L), L.tensor(v)), seed, 'masked_fill_')
+        both_call(lambda L: X[L].nonzero(), seed, 'nonzero')
+        both_call(lambda L: L.nonzero(X[L], as_tuple=True), seed, 'nonzero as_tuple')
+        both_call(lambda L: L.where(X[L] != 0), seed, 'where')
+
+@pytest.mark.parametrize('f', [
+    lambda L: L.arange(6.).view(2, 3)[L.tensor([0.5])], lambda L: L.arange(6.).view(2, 3)[L.tensor([1], dtype=L.int16)],
+    lambda L: L.arange(6.).view(2, 3)[[0, 1], [0, 1, 2]], lambda L: L.arange(6.).view(2, 3)[L.ones(3, dtype=L.bool)],
+    lambda L: L.arange(6.).view(2, 3)[:, [5]], lambda L: L.arange(6.).view(2, 3)[1.5], lambda L: L.arange(6.)[[0.7, 2]],
+    lambda L: L.zeros(0, 3)[[0]], lambda L: L.zeros(0, 3)[[]], lambda L: L.zeros(2, 0)[:, [0]],
+    lambda L: L.arange(6.).index_select(0, L.tensor([[0]])), lambda L: L.arange(6.).index_select(0, L.tensor([1.])),
+    lambda L: L.arange(6.).gather(0, L.tensor([-1])), lambda L: L.arange(6.).view(2, 3).gather(1, L.zeros(1, 1, 1, dtype=L.int64)),
+    lambda L: L.arange(6.).scatter(0, L.tensor([1]), L.ones(1, dtype=L.int64)), lambda L: L.arange(6.).take(L.tensor([6])),
+    lambda L: L.zeros(0).take(L.tensor([0])), lambda L: L.arange(6.).take(L.tensor([1], dtype=L.int32)),
+    lambda L: L.zeros(3).masked_fill(L.ones(3, dtype=L.uint8), 1.), lambda L: L.zeros(3).masked_fill(L.ones(3, dtype=L.bool), L.ones(1)),
+    lambda L: L.zeros(3).masked_fill_(L.ones(2, 3, dtype=L.bool), 1.), lambda L: L.zeros(3).masked_select(L.ones(3, dtype=L.uint8)),
+    lambda L: L.zeros(2, dtype=L.float16).masked_fill_(L.ones(2, dtype=L.bool), 1e40),
+    lambda L: L.zeros(2, dtype=L.uint8).masked_fill_(L.ones(2, dtype=L.bool), -1),
+    lambda L: L.zeros(2, dtype=L.uint8).masked_fill(L.ones(2, dtype=L.bool), 300),
+    lambda L: L.zeros(3).index_put_((L.tensor([0]), L.tensor([0])), L.tensor(1.)),
+    lambda L: L.zeros(3).index_put_((L.tensor([0, 1]),), L.tensor([1, 2])),
+    lambda L: L.zeros(3).index_put_((L.tensor([0, 1]),), L.ones(3)),
+    lambda L: L.zeros(2, 3).index_put_((L.ones(2, 3, dtype=L.bool),), L.tensor(7, dtype=L.int64)),
+    lambda L: L.zeros(2, 3).index_put_((L.ones(3, dtype=L.bool),), L.tensor(7.))])
+def test_indexing_errors_and_edges(f):
+    ra, rb = run_both(lambda: f(tt), lambda: f(torch))
+    msg = check_results(ra, rb)
+    assert msg is None, msg
+    if isinstance(rb, Exception):
+        assert str(rb).split('\n')[0].replace('torch.', 'tinytensor.')[:40] in str(ra), f'{ra} vs {rb}'
+
+def test_false_index_writes_nothing_and_true_adds_a_dim():
+    for L in (tt, torch):
+        x = L.zeros(2); v = x._version
+        x[False] = 1.
+        assert x.tolist() == [0., 0.] and x._version == v
+    ra, rb = run_both(lambda: tt.arange(4.)[True, None, False], lambda: torch.arange(4.)[True, None, False])
+    assert check_results(ra, rb) is None
+
+@st.composite
+def layouts_and_indices(draw):
+    "A shape, a permutation of it (a non-contiguous layout), and an index of slices and broadcastable int tensors."
+    nd = draw(st.integers(1, 4))
+    shape = draw(st.lists(st.integers(0, 4), min_size=nd, max_size=nd))
+    perm = draw(st.permutations(range(nd)))
+    items, bshape = [], tuple(draw(st.lists(st.integers(1, 3), min_size=0, max_size=2)))
+    for d in range(nd):
+        c = draw(st.sampled_from(['slice', 'tensor', 'tensor', 'none']))
+        if c == 'slice':
+            items.append(slice(draw(st.integers(-5, 5)), draw(st.one_of(st.none(), st.integers(-5, 5))), draw(st.integers(1, 3))))
+        elif c == 'none': items.append(None); items.append(slice(None))
+        else:
+            n = int(np.prod(bshape)) if bshape else 1
+            vals = draw(st.lists(st.integers(-shape[d], max(shape[d] - 1, 0)), min_size=n, max_size=n))
+            sub = bshape[draw(st.integers(0, len(bshape))):]                  # a suffix: broadcasts with the others
+            items.append(np.array(vals[:int(np.prod(sub)) if sub else 1], np.int64).reshape(sub))
+    return shape, perm, items
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(layouts_and_indices())
+def test_getitem_property(case):
+    "Property: on a permuted layout, x[idx] agrees with torch in shape, strides, offset and values (or both raise)."
+    shape, perm, items = case
+    phys = [shape[p] for p in perm]
+    base = np.arange(int(np.prod(phys)) if phys else 1, dtype=np.float32).reshape(phys)
+    inv = list(np.argsort(perm))
+    a = tt.tensor(base).permute(*inv) if base.size else tt.empty(phys).permute(*inv)
+    b = torch.tensor(base).permute(*inv) if base.size else torch.empty(phys).permute(*inv)
+    mk = lambda L: tuple(L.tensor(x.tolist(), dtype=L.int64) if isinstance(x, np.ndarray) and x.size else
+                         (L.empty(x.shape, dtype=L.int64) if isinstance(x, np.ndarray) else x) for x in items)
+    ra, rb = run_both(lambda: a[mk(tt)], lambda: b[mk(torch)])
+    msg = check_results(ra, rb, ctx=f'{shape} perm {perm} {items}')
+    assert msg is None, msg
