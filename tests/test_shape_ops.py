@@ -440,6 +440,7 @@ def test_meta_shapes():
                  lambda L, x: L.fliplr(x), lambda L, x: L.flipud(x), lambda L, x: L.rot90(x), lambda L, x: L.rot90(x, 2),
                  lambda L, x: L.logcumsumexp(x, 0), lambda L, x: tuple(L.cummax(x, 1)), lambda L, x: L.atleast_3d(x)]
         for i, f in enumerate(calls):
+            if 0 in shape and 4 <= i <= 7: continue          # torch's meta flip of an empty tensor is contiguous, its CPU flip keeps the layout
             m = check_results(*run_both(lambda: f(tt, a), lambda: f(torch, b)), ctx=f'meta call {i} {shape}')
             assert not m, m
 

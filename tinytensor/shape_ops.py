@@ -1,4 +1,4 @@
-"""`tril`/`triu`, `diag`, `roll`, `rot90`, `atleast_*`, `block_diag`, `kron`, `tensordot`, `meshgrid`, `repeat_interleave`, `diff`, `searchsorted`, `cummax`, `gcd`, `cross`, the tensor predicates, the scalar-conversion protocols, and the products built on `matmul`.
+"""`tril`/`triu`, `diag`, `roll`, `rot90`, `block_diag`, `kron`, `tensordot`, `meshgrid`, `repeat_interleave`, `diff`, `searchsorted`, `cummax`, `gcd`, `cross`, the tensor predicates, the scalar-conversion protocols, and the products built on `matmul`.
 
 Docs: https://tinytensor.github.io/tinytensor/shape_ops.html.md"""
 
@@ -6,12 +6,12 @@ Docs: https://tinytensor.github.io/tinytensor/shape_ops.html.md"""
 
 # %% auto #0
 __all__ = ['cummax_return', 'cummin_return', 'tril', 'triu', 'tri_svg', 'tril_indices', 'triu_indices', 'diag', 'diag_embed',
-           'diagflat', 'trace', 'roll', 'fliplr', 'flipud', 'rot90', 'atleast_1d', 'atleast_2d', 'atleast_3d',
-           'block_diag', 'kron', 'tensordot', 'meshgrid', 'repeat_interleave', 'diff', 'searchsorted', 'bucketize',
-           'cummax', 'cummin', 'logcumsumexp', 'gcd', 'lcm', 'cross', 'cartesian_prod', 'is_tensor', 'is_storage',
-           'is_complex', 'is_floating_point', 'is_nonzero', 'numel', 'is_conj', 'resolve_conj', 'resolve_neg',
-           'get_default_device', 'set_default_device', 'bitwise_left_shift', 'bitwise_right_shift', 'addmm', 'addmv',
-           'addr', 'baddbmm', 'addbmm', 'inner', 'vdot', 'matrix_power', 'chain_matmul']
+           'diagflat', 'trace', 'roll', 'rot90', 'block_diag', 'kron', 'tensordot', 'meshgrid', 'repeat_interleave',
+           'diff', 'searchsorted', 'bucketize', 'cummax', 'cummin', 'logcumsumexp', 'gcd', 'lcm', 'cross',
+           'cartesian_prod', 'is_tensor', 'is_storage', 'is_complex', 'is_floating_point', 'is_nonzero', 'numel',
+           'is_conj', 'resolve_conj', 'resolve_neg', 'get_default_device', 'set_default_device', 'bitwise_left_shift',
+           'bitwise_right_shift', 'addmm', 'addmv', 'addr', 'baddbmm', 'addbmm', 'inner', 'vdot', 'matrix_power',
+           'chain_matmul']
 
 # %% ../nbs/06g_shape_ops.ipynb #8996a9f4
 import builtins, math, numbers, warnings
@@ -24,11 +24,12 @@ from . import dtypes as _dt
 from .dtypes import dtype
 from .storage import Storage
 from .tensor_impl import Tensor, contiguous_format, channels_last
-from .factories import _np_read, _np_write, empty_like, zeros
+from .factories import _np_read, _np_write, zeros
 from .tensor_iterator import TensorIterator, TensorIteratorConfig, _new_tensor, result_type, _to_dtype, _resize_output, wrapped_scalar_tensor
 from .ops import (_binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
                             mul, sub, logical_xor, eq)
 from .views import broadcast_shapes, broadcast_to
+from .joining import cat
 from .reductions import matmul, _ctype, sum as _sum, any as _any
 
 # %% ../nbs/06g_shape_ops.ipynb #60487e06
@@ -166,8 +167,9 @@ for _n, _f in dict(diag=diag, diag_embed=diag_embed, diagflat=diagflat, trace=tr
     _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = f"See `{_n}`."
     setattr(Tensor, _n, _m)
 
-# %% ../nbs/06g_shape_ops.ipynb #dd386e21
+# %% ../nbs/06g_shape_ops.ipynb #5900d0e1
 def _int_tuple(v) -> tuple:
+    "An int or a sequence of ints as a tuple of ints."
     return (int(v),) if isinstance(v, (numbers.Integral, Tensor)) else tuple(int(x) for x in v)
 
 def roll(input:Tensor, shifts, dims=None) -> Tensor:
@@ -187,24 +189,6 @@ def roll(input:Tensor, shifts, dims=None) -> Tensor:
     if input.is_meta: return _new_tensor(input.shape, None, input.dtype, input.device)
     return _from_np(np.roll(_np_read(input), shifts[0], d), input.dtype, input.device)
 
-def _flip_dims(input:Tensor, dims) -> Tensor:
-    "A copy of `input` reversed along `dims`, laid out like `input` (ATen's `flip`: `empty_like` + a backwards copy)."
-    axes = tuple(wrap_dim(d, input.dim()) for d in dims)
-    if input.is_meta and input.numel() == 0: return _new_tensor(input.shape, None, input.dtype, input.device)  # torch's meta kernel
-    res = empty_like(input)
-    if res.numel() and not res.is_meta: np.copyto(_np_write(res), np.flip(_np_read(input), axes))
-    return res
-
-def fliplr(input:Tensor) -> Tensor:
-    "Reverse the order of columns (dim 1), as `torch.fliplr`."
-    TORCH_CHECK(input.dim() >= 2, "Input must be >= 2-d.")
-    return _flip_dims(input, (1,))
-
-def flipud(input:Tensor) -> Tensor:
-    "Reverse the order of rows (dim 0), as `torch.flipud`."
-    TORCH_CHECK(input.dim() >= 1, "Input must be >= 1-d.")
-    return _flip_dims(input, (0,))
-
 # %% ../nbs/06g_shape_ops.ipynb #e583fd60
 def rot90(input:Tensor, k:int=1, dims=(0, 1)) -> Tensor:
     "Rotate by 90 degrees `k` times in the plane `dims` (from the first towards the second), as `torch.rot90`."
@@ -216,43 +200,17 @@ def rot90(input:Tensor, k:int=1, dims=(0, 1)) -> Tensor:
                 dims[0], " and dim1 = ", dims[1])
     d0, d1 = wrap_dim(dims[0], nd), wrap_dim(dims[1], nd)
     k = k % 4
-    if k == 1: return _flip_dims(input, (d1,)).transpose(d0, d1)
-    if k == 2: return _flip_dims(input, (d0, d1))
-    if k == 3: return _flip_dims(input, (d0,)).transpose(d0, d1)
+    if k == 1: return input.flip(d1).transpose(d0, d1)
+    if k == 2: return input.flip(d0, d1)
+    if k == 3: return input.flip(d0).transpose(d0, d1)
     return input.clone(memory_format=contiguous_format)
 
-for _n, _f in dict(roll=roll, fliplr=fliplr, flipud=flipud, rot90=rot90).items():
+for _n, _f in dict(roll=roll, rot90=rot90).items():
     def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
     _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = f"See `{_n}`."
     setattr(Tensor, _n, _m)
 
-# %% ../nbs/06g_shape_ops.ipynb #7d5834de
-def _atleast(tensors, f):
-    for t in (tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors):
-        TORCH_CHECK_TYPE(isinstance(t, Tensor), f.__name__.replace('_a', 'atleast_') + "d(): expected Tensor or a sequence of Tensors, got ", type(t).__name__)
-    if len(tensors) == 1 and isinstance(tensors[0], Tensor): return f(tensors[0])
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)): tensors = tensors[0]
-    return tuple(f(t) for t in tensors)
-
-def _a1(t): return t.reshape(1) if t.dim() == 0 else t
-def _a2(t): return t.reshape(1, 1) if t.dim() == 0 else t.unsqueeze(0) if t.dim() == 1 else t
-def _a3(t):
-    nd = t.dim()
-    if nd == 0: return t.reshape(1, 1, 1)
-    if nd == 1: return t.unsqueeze(0).unsqueeze(-1)
-    return t.unsqueeze(-1) if nd == 2 else t
-
-def atleast_1d(*tensors):
-    "`input` viewed with at least 1 dim (or a tuple, for several inputs), as `torch.atleast_1d`."
-    return _atleast(tensors, _a1)
-def atleast_2d(*tensors):
-    "`input` viewed with at least 2 dims (a 1-d input becomes a row), as `torch.atleast_2d`."
-    return _atleast(tensors, _a2)
-def atleast_3d(*tensors):
-    "`input` viewed with at least 3 dims (1-d: `(1, n, 1)`, 2-d: `(m, n, 1)`), as `torch.atleast_3d`."
-    return _atleast(tensors, _a3)
-
-# %% ../nbs/06g_shape_ops.ipynb #c6400cb5
+# %% ../nbs/06g_shape_ops.ipynb #7b5f681a
 def block_diag(*tensors) -> Tensor:
     "A block-diagonal matrix with the (0, 1 or 2-d) `tensors` on its diagonal, as `torch.block_diag`."
     mats = []
@@ -280,7 +238,7 @@ def kron(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     _resize_output(out, res.shape); out.copy_(res)
     return out
 
-# %% ../nbs/06g_shape_ops.ipynb #994fb959
+# %% ../nbs/06g_shape_ops.ipynb #4c7664d7
 def tensordot(a:Tensor, b:Tensor, dims=2, out=None) -> Tensor:
     "Sum of products over `dims` (an int: the last/first `dims` dims; or two lists), as `torch.tensordot`."
     if isinstance(dims, Tensor): dims = dims.tolist() if dims.dim() else dims.item()
@@ -310,7 +268,7 @@ def kron(self:Tensor, other:Tensor) -> Tensor:
     "See `kron`."
     return kron(self, other)
 
-# %% ../nbs/06g_shape_ops.ipynb #dba80828
+# %% ../nbs/06g_shape_ops.ipynb #8ce72179
 def meshgrid(*tensors, indexing:str=None) -> tuple:
     "Expanded views forming a coordinate grid of the 0/1-d `tensors` (`indexing` 'ij' or 'xy'), as `torch.meshgrid`."
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)): tensors = tuple(tensors[0])
@@ -334,7 +292,7 @@ def meshgrid(*tensors, indexing:str=None) -> tuple:
     if swap: grids[0], grids[1] = grids[1], grids[0]
     return tuple(grids)
 
-# %% ../nbs/06g_shape_ops.ipynb #8d2b0f88
+# %% ../nbs/06g_shape_ops.ipynb #847b686f
 def _repeat_counts(repeats:Tensor) -> np.ndarray:
     TORCH_CHECK(repeats.dim() <= 1, "repeats must be 0-dim or 1-dim tensor")
     if repeats.dtype not in (_dt.int32, _dt.int64): _not_impl('repeat_interleave_cpu', repeats.dtype)
@@ -375,16 +333,7 @@ def repeat_interleave(self:Tensor, repeats, dim:int=None, *, output_size:int=Non
     "See `repeat_interleave`."
     return repeat_interleave(self, repeats, dim, output_size=output_size)
 
-# %% ../nbs/06g_shape_ops.ipynb #0de5d33e
-def _concat(tensors, dim:int) -> Tensor:
-    "Concatenate along `dim` into a new contiguous tensor of the promoted dtype (what `diff` needs of `cat`)."
-    d, ref = result_type(*tensors), tensors[0]
-    for i, t in enumerate(tensors):
-        for k in range(ref.dim()):
-            TORCH_CHECK(k == dim or t.shape[k] == ref.shape[k], "Sizes of tensors must match except in dimension ", dim, ". Expected size ",
-                        ref.shape[k], " but got size ", t.shape[k], " for tensor number ", i, " in the list.")
-    return _from_np(np.concatenate([_np_read(t if t.dtype is d else _to_dtype(t, d)) for t in tensors], dim), d, ref.device)
-
+# %% ../nbs/06g_shape_ops.ipynb #15582827
 def diff(input:Tensor, n:int=1, dim:int=-1, prepend:Tensor=None, append:Tensor=None) -> Tensor:
     "The `n`-th forward difference along `dim`, after concatenating `prepend`/`append`, as `torch.diff`."
     TORCH_CHECK(input.dim() >= 1, "diff expects input to be at least one-dimensional")
@@ -395,7 +344,7 @@ def diff(input:Tensor, n:int=1, dim:int=-1, prepend:Tensor=None, append:Tensor=N
     if n == 0: return input.clone()
     t = input
     if prepend is not None or append is not None:
-        t = _concat([p for p in (prepend, input, append) if p is not None], d)
+        t = cat([p for p in (prepend, input, append) if p is not None], d)
     n = builtins.min(n, t.shape[d])
     for _ in range(n):
         m = t.shape[d] - 1
@@ -408,7 +357,7 @@ def diff(self:Tensor, n:int=1, dim:int=-1, prepend:Tensor=None, append:Tensor=No
     "See `diff`."
     return diff(self, n, dim, prepend, append)
 
-# %% ../nbs/06g_shape_ops.ipynb #e70f9401
+# %% ../nbs/06g_shape_ops.ipynb #bdb93663
 def _bsearch(b:np.ndarray, v:np.ndarray, right:bool) -> np.ndarray:
     "Per row of `b` (rows, n) and `v` (rows, m): ATen's lower/upper bound, vectorized over all values."
     rows, n = b.shape
@@ -424,7 +373,7 @@ def _bsearch(b:np.ndarray, v:np.ndarray, right:bool) -> np.ndarray:
             lo = np.where(active & go_right, mid + 1, lo)
             hi = np.where(active & ~go_right, mid, hi)
 
-# %% ../nbs/06g_shape_ops.ipynb #5c1fbfdf
+# %% ../nbs/06g_shape_ops.ipynb #6f753b64
 def searchsorted(sorted_sequence:Tensor, input, *, out_int32:bool=False, right:bool=False, side:str=None, sorter:Tensor=None, out=None) -> Tensor:
     "Insertion indices of `input` into the innermost rows of `sorted_sequence`, as `torch.searchsorted`."
     bd = sorted_sequence
@@ -465,7 +414,7 @@ def bucketize(input, boundaries:Tensor, *, out_int32:bool=False, right:bool=Fals
     TORCH_CHECK(boundaries.dim() == 1, "boundaries tensor must be 1 dimension, but got dim(", boundaries.dim(), ")")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
 
-# %% ../nbs/06g_shape_ops.ipynb #16ba2a43
+# %% ../nbs/06g_shape_ops.ipynb #65f9f15a
 cummax_return = namedtuple('cummax', ['values', 'indices'])
 cummin_return = namedtuple('cummin', ['values', 'indices'])
 
@@ -498,7 +447,7 @@ def cummin(input:Tensor, dim:int):
     "Running minimum along `dim` and its index (ties: the later index; NaN propagates), as `torch.cummin`."
     return _cum_extreme(input, dim, False, cummin_return)
 
-# %% ../nbs/06g_shape_ops.ipynb #c6bf875a
+# %% ../nbs/06g_shape_ops.ipynb #5097e304
 def logcumsumexp(input:Tensor, dim:int, *, out=None) -> Tensor:
     "`log(cumsum(exp(input)))` along `dim`, computed stably, as `torch.logcumsumexp` (floating dtypes only)."
     d = wrap_dim(dim, input.dim())
@@ -517,7 +466,7 @@ for _n, _f in dict(cummax=cummax, cummin=cummin, logcumsumexp=logcumsumexp).item
     _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = f"See `{_n}`."
     setattr(Tensor, _n, _m)
 
-# %% ../nbs/06g_shape_ops.ipynb #32d3b30b
+# %% ../nbs/06g_shape_ops.ipynb #1214c97c
 def _integral_kernel(uf, name):
     def make(it):
         d = it.common_dtype()
@@ -542,7 +491,7 @@ for _n, _f in dict(gcd=gcd, lcm=lcm).items():
     _mi.__name__ = _mi.__qualname__ = _n + '_'; _mi.__doc__ = f"In-place `{_n}`."
     setattr(Tensor, _n, _m); setattr(Tensor, _n + '_', _mi)
 
-# %% ../nbs/06g_shape_ops.ipynb #8a716fa8
+# %% ../nbs/06g_shape_ops.ipynb #5df522a8
 def cross(input:Tensor, other:Tensor, dim:int=None, *, out=None) -> Tensor:
     "Cross product of 3-vectors along `dim` (default: the first dim of size 3, deprecated), as `torch.cross`."
     if dim is None:
@@ -570,7 +519,7 @@ def cross(self:Tensor, other:Tensor, dim:int=None) -> Tensor:
     "See `cross`."
     return cross(self, other, dim)
 
-# %% ../nbs/06g_shape_ops.ipynb #66e0e209
+# %% ../nbs/06g_shape_ops.ipynb #b29a2271
 def cartesian_prod(*tensors) -> Tensor:
     "All combinations of the elements of 1-d `tensors`, one per row, as `torch.cartesian_prod`."
     for t in tensors: TORCH_CHECK(t.dim() == 1, "Expect a 1D vector, but got shape ", list(t.shape))
@@ -578,7 +527,7 @@ def cartesian_prod(*tensors) -> Tensor:
     grids = meshgrid(*tensors, indexing='ij')
     return _from_np(np.stack([_np_read(g).reshape(-1) for g in grids], 1), tensors[0].dtype, tensors[0].device)
 
-# %% ../nbs/06g_shape_ops.ipynb #5aa24a37
+# %% ../nbs/06g_shape_ops.ipynb #94ecb206
 def _need_tensor(name, x):
     TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument 'input' (position 1) must be Tensor, not ", type(x).__name__)
 
@@ -621,7 +570,7 @@ def resolve_neg(input) -> Tensor:
     "`input` itself: there is never a pending negation to materialize."
     _need_tensor('resolve_neg', input); return input
 
-# %% ../nbs/06g_shape_ops.ipynb #1e796e7c
+# %% ../nbs/06g_shape_ops.ipynb #1d3b9b90
 @patch
 def is_signed(self:Tensor) -> bool:
     "True unless the dtype is bool or an unsigned integer type."
@@ -654,7 +603,7 @@ def const_data_ptr(self:Tensor) -> int:
     "Address of the first element, for reading (the same address as `data_ptr()`)."
     return self.data_ptr()
 
-# %% ../nbs/06g_shape_ops.ipynb #d7348e1a
+# %% ../nbs/06g_shape_ops.ipynb #3fbeb7d5
 @patch
 def dim_order(self:Tensor, *, ambiguity_check=False) -> tuple:
     "The dims ordered from outermost to innermost in memory, as `Tensor.dim_order`."
@@ -678,7 +627,7 @@ def dim_order(self:Tensor, *, ambiguity_check=False) -> tuple:
             elif c < 0: break
     return tuple(reversed(perm))
 
-# %% ../nbs/06g_shape_ops.ipynb #b524c83a
+# %% ../nbs/06g_shape_ops.ipynb #b5e43f24
 _LEGACY = {'float32': 'Float', 'float64': 'Double', 'float16': 'Half', 'bfloat16': 'BFloat16', 'uint8': 'Byte', 'int8': 'Char',
            'int16': 'Short', 'int32': 'Int', 'int64': 'Long', 'bool': 'Bool', 'complex64': 'ComplexFloat', 'complex128': 'ComplexDouble'}
 
@@ -696,7 +645,7 @@ def type(self:Tensor, dtype=None, non_blocking:bool=False, **kwargs):
     TORCH_CHECK_TYPE(isinstance(dtype, _dt.dtype), "type(): argument 'dtype' must be torch.dtype, not ", builtins.type(dtype).__name__)
     return self.to(dtype)
 
-# %% ../nbs/06g_shape_ops.ipynb #51ef13b7
+# %% ../nbs/06g_shape_ops.ipynb #c8e0fc01
 def get_default_device() -> Device:
     "The device factories allocate on by default: always the CPU here."
     return Device('cpu')
@@ -706,7 +655,7 @@ def set_default_device(device):
     dev = None if device is None else (device if isinstance(device, Device) else Device(device))
     TORCH_CHECK(dev is None or dev.type == 'cpu', "set_default_device: tinytensor only supports 'cpu' as the default device, got ", dev)
 
-# %% ../nbs/06g_shape_ops.ipynb #83895ef5
+# %% ../nbs/06g_shape_ops.ipynb #c9e579d7
 @patch
 def __contains__(self:Tensor, element) -> bool:
     "`element in self`: does any element equal `element` (a number or a tensor)?"
@@ -717,7 +666,7 @@ def __contains__(self:Tensor, element) -> bool:
 @patch
 def __reversed__(self:Tensor) -> Tensor:
     "`reversed(self)`: a copy flipped along dim 0 (a 0-d tensor is returned as is)."
-    return self if self.dim() == 0 else _flip_dims(self, (0,))
+    return self if self.dim() == 0 else self.flip(0)
 
 @patch
 def __format__(self:Tensor, format_spec:str) -> str:
@@ -725,7 +674,7 @@ def __format__(self:Tensor, format_spec:str) -> str:
     if self.dim() == 0 and not self.is_meta: return self.item().__format__(format_spec)
     return object.__format__(self, format_spec)
 
-# %% ../nbs/06g_shape_ops.ipynb #d0668249
+# %% ../nbs/06g_shape_ops.ipynb #5c0cfc6c
 def _shift_kernel(left:bool):
     def make(it):
         d = it.common_dtype()
@@ -753,7 +702,7 @@ def bitwise_right_shift(input, other, *, out=None) -> Tensor:
     "`input >> other` for integral tensors (arithmetic for signed types), as `torch.bitwise_right_shift`."
     return _binary(TensorIterator.binary_op, _shift_kernel(False), input, other, out)
 
-# %% ../nbs/06g_shape_ops.ipynb #ca359964
+# %% ../nbs/06g_shape_ops.ipynb #0f92e832
 def _shift_op(f, reflected=False, inplace=False):
     def op(self, other):
         if not _ok(other): return NotImplemented
@@ -772,7 +721,7 @@ for _f in (bitwise_left_shift, bitwise_right_shift):
     _mi.__name__ = _mi.__qualname__ = _f.__name__ + '_'; _mi.__doc__ = f"In-place `{_f.__name__}`."
     setattr(Tensor, _f.__name__, _m); setattr(Tensor, _f.__name__ + '_', _mi)
 
-# %% ../nbs/06g_shape_ops.ipynb #5081c519
+# %% ../nbs/06g_shape_ops.ipynb #69134791
 def _blas_update(input:Tensor, prod:Tensor, beta, alpha, name:str) -> Tensor:
     "`beta * input + alpha * prod` into a new contiguous tensor (`input` not read when beta == 0)."
     d = prod.dtype
@@ -807,7 +756,7 @@ def _into(out, res):
     _resize_output(out, res.shape); out.copy_(res)
     return out
 
-# %% ../nbs/06g_shape_ops.ipynb #5bc17709
+# %% ../nbs/06g_shape_ops.ipynb #1e9673e6
 def addmv(input:Tensor, mat:Tensor, vec:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     "`beta * input + alpha * (mat @ vec)`, as `torch.addmv`."
     TORCH_CHECK(mat.dim() == 2 and vec.dim() == 1 and input.dim() <= 1, "vector + matrix @ vector expected, got ",
@@ -845,7 +794,7 @@ def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -
     if out is not None: out._impl.bump_version()
     return it.output()
 
-# %% ../nbs/06g_shape_ops.ipynb #85d36046
+# %% ../nbs/06g_shape_ops.ipynb #bc286855
 def _check_batches(b1:Tensor, b2:Tensor):
     TORCH_CHECK(b1.dim() == 3, "batch1 must be a 3D tensor")
     TORCH_CHECK(b2.dim() == 3, "batch2 must be a 3D tensor")
@@ -867,7 +816,7 @@ def addbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=N
         zeros(batch1.shape[1], batch2.shape[2], dtype=p.dtype)
     return _into(out, _blas_update(input, s, beta, alpha, 'addbmm'))
 
-# %% ../nbs/06g_shape_ops.ipynb #4a6f4dd6
+# %% ../nbs/06g_shape_ops.ipynb #92eae2ea
 def inner(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     "Sum of products over the last dims of both (a product if either is 0-d), as `torch.inner`."
     if input.dim() == 0 or other.dim() == 0: return _into(out, mul(input, other))
@@ -909,7 +858,7 @@ def chain_matmul(*matrices, out=None) -> Tensor:
     for m in matrices[1:]: res = matmul(res, m)
     return _into(out, res)
 
-# %% ../nbs/06g_shape_ops.ipynb #04b2989f
+# %% ../nbs/06g_shape_ops.ipynb #ea28fe7c
 for _f in (addmm, addmv, addr, baddbmm, addbmm):
     def _m(self, a, b, *, beta=1, alpha=1, _f=_f): return _f(self, a, b, beta=beta, alpha=alpha)
     def _mi(self, a, b, *, beta=1, alpha=1, _f=_f):
