@@ -414,9 +414,11 @@ def bucketize(input, boundaries:Tensor, *, out_int32:bool=False, right:bool=Fals
     TORCH_CHECK(boundaries.dim() == 1, "boundaries tensor must be 1 dimension, but got dim(", boundaries.dim(), ")")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
 
-# %% ../nbs/06g_shape_ops.ipynb #65f9f15a
+# %% ../nbs/06g_shape_ops.ipynb #6c3c17e9
 cummax_return = namedtuple('cummax', ['values', 'indices'])
 cummin_return = namedtuple('cummin', ['values', 'indices'])
+cummax_return.__doc__ = "The `(values, indices)` named tuple `cummax(input, dim)` returns, like `torch.return_types.cummax`."
+cummin_return.__doc__ = "The `(values, indices)` named tuple `cummin(input, dim)` returns, like `torch.return_types.cummin`."
 
 def _cum_extreme(input:Tensor, dim:int, greater:bool, ret):
     name = ret.__name__
@@ -466,7 +468,7 @@ for _n, _f in dict(cummax=cummax, cummin=cummin, logcumsumexp=logcumsumexp).item
     _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = f"See `{_n}`."
     setattr(Tensor, _n, _m)
 
-# %% ../nbs/06g_shape_ops.ipynb #1214c97c
+# %% ../nbs/06g_shape_ops.ipynb #32d3b30b
 def _integral_kernel(uf, name):
     def make(it):
         d = it.common_dtype()
@@ -491,7 +493,7 @@ for _n, _f in dict(gcd=gcd, lcm=lcm).items():
     _mi.__name__ = _mi.__qualname__ = _n + '_'; _mi.__doc__ = f"In-place `{_n}`."
     setattr(Tensor, _n, _m); setattr(Tensor, _n + '_', _mi)
 
-# %% ../nbs/06g_shape_ops.ipynb #5df522a8
+# %% ../nbs/06g_shape_ops.ipynb #8a716fa8
 def cross(input:Tensor, other:Tensor, dim:int=None, *, out=None) -> Tensor:
     "Cross product of 3-vectors along `dim` (default: the first dim of size 3, deprecated), as `torch.cross`."
     if dim is None:
@@ -519,7 +521,7 @@ def cross(self:Tensor, other:Tensor, dim:int=None) -> Tensor:
     "See `cross`."
     return cross(self, other, dim)
 
-# %% ../nbs/06g_shape_ops.ipynb #b29a2271
+# %% ../nbs/06g_shape_ops.ipynb #66e0e209
 def cartesian_prod(*tensors) -> Tensor:
     "All combinations of the elements of 1-d `tensors`, one per row, as `torch.cartesian_prod`."
     for t in tensors: TORCH_CHECK(t.dim() == 1, "Expect a 1D vector, but got shape ", list(t.shape))
@@ -527,7 +529,7 @@ def cartesian_prod(*tensors) -> Tensor:
     grids = meshgrid(*tensors, indexing='ij')
     return _from_np(np.stack([_np_read(g).reshape(-1) for g in grids], 1), tensors[0].dtype, tensors[0].device)
 
-# %% ../nbs/06g_shape_ops.ipynb #94ecb206
+# %% ../nbs/06g_shape_ops.ipynb #5aa24a37
 def _need_tensor(name, x):
     TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument 'input' (position 1) must be Tensor, not ", type(x).__name__)
 
@@ -570,7 +572,7 @@ def resolve_neg(input) -> Tensor:
     "`input` itself: there is never a pending negation to materialize."
     _need_tensor('resolve_neg', input); return input
 
-# %% ../nbs/06g_shape_ops.ipynb #1d3b9b90
+# %% ../nbs/06g_shape_ops.ipynb #1e796e7c
 @patch
 def is_signed(self:Tensor) -> bool:
     "True unless the dtype is bool or an unsigned integer type."
@@ -603,7 +605,7 @@ def const_data_ptr(self:Tensor) -> int:
     "Address of the first element, for reading (the same address as `data_ptr()`)."
     return self.data_ptr()
 
-# %% ../nbs/06g_shape_ops.ipynb #3fbeb7d5
+# %% ../nbs/06g_shape_ops.ipynb #d7348e1a
 @patch
 def dim_order(self:Tensor, *, ambiguity_check=False) -> tuple:
     "The dims ordered from outermost to innermost in memory, as `Tensor.dim_order`."
@@ -627,7 +629,7 @@ def dim_order(self:Tensor, *, ambiguity_check=False) -> tuple:
             elif c < 0: break
     return tuple(reversed(perm))
 
-# %% ../nbs/06g_shape_ops.ipynb #b5e43f24
+# %% ../nbs/06g_shape_ops.ipynb #b524c83a
 _LEGACY = {'float32': 'Float', 'float64': 'Double', 'float16': 'Half', 'bfloat16': 'BFloat16', 'uint8': 'Byte', 'int8': 'Char',
            'int16': 'Short', 'int32': 'Int', 'int64': 'Long', 'bool': 'Bool', 'complex64': 'ComplexFloat', 'complex128': 'ComplexDouble'}
 
@@ -645,7 +647,7 @@ def type(self:Tensor, dtype=None, non_blocking:bool=False, **kwargs):
     TORCH_CHECK_TYPE(isinstance(dtype, _dt.dtype), "type(): argument 'dtype' must be torch.dtype, not ", builtins.type(dtype).__name__)
     return self.to(dtype)
 
-# %% ../nbs/06g_shape_ops.ipynb #c8e0fc01
+# %% ../nbs/06g_shape_ops.ipynb #51ef13b7
 def get_default_device() -> Device:
     "The device factories allocate on by default: always the CPU here."
     return Device('cpu')
@@ -655,7 +657,7 @@ def set_default_device(device):
     dev = None if device is None else (device if isinstance(device, Device) else Device(device))
     TORCH_CHECK(dev is None or dev.type == 'cpu', "set_default_device: tinytensor only supports 'cpu' as the default device, got ", dev)
 
-# %% ../nbs/06g_shape_ops.ipynb #c9e579d7
+# %% ../nbs/06g_shape_ops.ipynb #83895ef5
 @patch
 def __contains__(self:Tensor, element) -> bool:
     "`element in self`: does any element equal `element` (a number or a tensor)?"
@@ -674,7 +676,7 @@ def __format__(self:Tensor, format_spec:str) -> str:
     if self.dim() == 0 and not self.is_meta: return self.item().__format__(format_spec)
     return object.__format__(self, format_spec)
 
-# %% ../nbs/06g_shape_ops.ipynb #5c0cfc6c
+# %% ../nbs/06g_shape_ops.ipynb #d0668249
 def _shift_kernel(left:bool):
     def make(it):
         d = it.common_dtype()
@@ -702,7 +704,7 @@ def bitwise_right_shift(input, other, *, out=None) -> Tensor:
     "`input >> other` for integral tensors (arithmetic for signed types), as `torch.bitwise_right_shift`."
     return _binary(TensorIterator.binary_op, _shift_kernel(False), input, other, out)
 
-# %% ../nbs/06g_shape_ops.ipynb #0f92e832
+# %% ../nbs/06g_shape_ops.ipynb #ca359964
 def _shift_op(f, reflected=False, inplace=False):
     def op(self, other):
         if not _ok(other): return NotImplemented
@@ -721,7 +723,7 @@ for _f in (bitwise_left_shift, bitwise_right_shift):
     _mi.__name__ = _mi.__qualname__ = _f.__name__ + '_'; _mi.__doc__ = f"In-place `{_f.__name__}`."
     setattr(Tensor, _f.__name__, _m); setattr(Tensor, _f.__name__ + '_', _mi)
 
-# %% ../nbs/06g_shape_ops.ipynb #69134791
+# %% ../nbs/06g_shape_ops.ipynb #5081c519
 def _blas_update(input:Tensor, prod:Tensor, beta, alpha, name:str) -> Tensor:
     "`beta * input + alpha * prod` into a new contiguous tensor (`input` not read when beta == 0)."
     d = prod.dtype
@@ -756,7 +758,7 @@ def _into(out, res):
     _resize_output(out, res.shape); out.copy_(res)
     return out
 
-# %% ../nbs/06g_shape_ops.ipynb #1e9673e6
+# %% ../nbs/06g_shape_ops.ipynb #5bc17709
 def addmv(input:Tensor, mat:Tensor, vec:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     "`beta * input + alpha * (mat @ vec)`, as `torch.addmv`."
     TORCH_CHECK(mat.dim() == 2 and vec.dim() == 1 and input.dim() <= 1, "vector + matrix @ vector expected, got ",
@@ -794,7 +796,7 @@ def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -
     if out is not None: out._impl.bump_version()
     return it.output()
 
-# %% ../nbs/06g_shape_ops.ipynb #bc286855
+# %% ../nbs/06g_shape_ops.ipynb #85d36046
 def _check_batches(b1:Tensor, b2:Tensor):
     TORCH_CHECK(b1.dim() == 3, "batch1 must be a 3D tensor")
     TORCH_CHECK(b2.dim() == 3, "batch2 must be a 3D tensor")
@@ -816,7 +818,7 @@ def addbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=N
         zeros(batch1.shape[1], batch2.shape[2], dtype=p.dtype)
     return _into(out, _blas_update(input, s, beta, alpha, 'addbmm'))
 
-# %% ../nbs/06g_shape_ops.ipynb #92eae2ea
+# %% ../nbs/06g_shape_ops.ipynb #4a6f4dd6
 def inner(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     "Sum of products over the last dims of both (a product if either is 0-d), as `torch.inner`."
     if input.dim() == 0 or other.dim() == 0: return _into(out, mul(input, other))
@@ -858,7 +860,7 @@ def chain_matmul(*matrices, out=None) -> Tensor:
     for m in matrices[1:]: res = matmul(res, m)
     return _into(out, res)
 
-# %% ../nbs/06g_shape_ops.ipynb #ea28fe7c
+# %% ../nbs/06g_shape_ops.ipynb #04b2989f
 for _f in (addmm, addmv, addr, baddbmm, addbmm):
     def _m(self, a, b, *, beta=1, alpha=1, _f=_f): return _f(self, a, b, beta=beta, alpha=alpha)
     def _mi(self, a, b, *, beta=1, alpha=1, _f=_f):
