@@ -8,6 +8,7 @@ from .checks import *
 from .intrusive_ptr import *
 from .allocator import *
 from .storage import *
+from .backends import *
 from .dtypes import *
 from .tensor_impl import *
 from .factories import *

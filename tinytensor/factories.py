@@ -10,13 +10,14 @@ __all__ = ['storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full', 
            'rand_like', 'randn_like', 'tensor', 'from_numpy']
 
 # %% ../nbs/04c_factories.ipynb #aaf68f79
-import builtins, math, numbers
+import builtins, math, numbers, sys
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED
 from .intrusive_ptr import make_intrusive
 from .allocator import DataPtr, DeviceType, CPU, canonical_device, get_allocator
 from .storage import StorageImpl, _MemoryView
+from .backends import get_backend, not_implemented
 from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype
 from .tensor_impl import (Tensor, TensorImpl, contiguous_format, channels_last, channels_last_3d, preserve_format,
@@ -44,28 +45,37 @@ def _check_dtype(d, fname, default=None):
     return d
 
 def _device_ok(device):
+    "Parse a `device=` argument; an accelerator's backend (chapter 03a) checks it and fills in the index."
     d = canonical_device(device)
-    if d.device_type == DeviceType.CUDA:
-        try:
-            from tinytensor import cuda as _cuda
-            avail = _cuda.is_available()
-        except ImportError: avail = False
-        TORCH_CHECK(avail, "Torch not compiled with CUDA enabled: no usable CUDA device (tinytensor needs CuPy and an NVIDIA GPU)")
+    if d.device_type != DeviceType.CPU and d.device_type != DeviceType.Meta: d = get_backend(d.device_type).check_device(d)
     return d
 
-def storage_nbytes(sizes, strides, itemsize:int) -> int:
-    "Bytes a storage needs for these sizes and strides, as ATen's `computeStorageNbytes`."
-    n = 1
+def _on_accelerator(d) -> bool:
+    "True for a device whose memory the host cannot read directly (not cpu, not meta)."
+    return d.device_type != DeviceType.CPU and d.device_type != DeviceType.Meta
+
+_I64_MAX = (1 << 63) - 1
+
+def storage_nbytes(sizes, strides, itemsize:int, # element geometry and bytes per element
+                   storage_offset:int=0) -> int: # first element's position, in elements
+    "Bytes a storage needs for this geometry, with overflow checks, as ATen's `computeStorageNbytes`."
+    TORCH_CHECK(len(sizes) == len(strides), "dimensionality of sizes (", len(sizes), ") must match dimensionality of strides (",
+                len(strides), ")")
+    n, bad = storage_offset + 1, False
     for s, st in zip(sizes, strides):
         if s == 0: return 0
-        TORCH_CHECK(st >= 0, "Storage size calculation overflowed with sizes=", list(sizes), " and strides=", list(strides))
-        n += (s - 1) * st
-    return n * itemsize
+        if s < 0 or st < 0: bad = True
+        else: n += st * (s - 1)
+    n *= itemsize
+    TORCH_CHECK(not bad and 0 <= n <= _I64_MAX, "Storage size calculation overflowed with sizes=", list(sizes),
+                " and strides=", list(strides))
+    return n
 
 # %% ../nbs/04c_factories.ipynb #bac84db8
 def _empty_impl(sizes, strides, d, device) -> Tensor:
     nbytes = storage_nbytes(sizes, strides, d.itemsize) if strides is not None else d.itemsize * math.prod(sizes)
-    st = make_intrusive(StorageImpl, nbytes, None, get_allocator(device.device_type) if device.device_type != DeviceType.Meta else None,
+    dt = device.device_type
+    st = make_intrusive(StorageImpl, nbytes, None, get_allocator(dt) if dt == DeviceType.CPU else get_backend(dt).allocator(device),
                         True, device)
     return Tensor._make(TensorImpl(st, d, sizes, strides))
 
@@ -93,8 +103,11 @@ def empty_strided(size, # sizes
 # %% ../nbs/04c_factories.ipynb #118335a8
 def _np_view(t:Tensor, mutable:bool) -> np.ndarray:
     impl = t._impl
-    TORCH_CHECK(impl.device_.device_type == DeviceType.CPU,
-                "can't access the data of a ", impl.device_.type, " tensor from numpy on the host")
+    if impl.device_.device_type != DeviceType.CPU:
+        if _on_accelerator(impl.device_):              # Note [host arrays of device tensors]
+            if mutable: not_implemented(sys._getframe(2).f_code.co_name, impl.device_)
+            return _host_copy(t)
+        TORCH_CHECK(False, "can't access the data of a ", impl.device_.type, " tensor from numpy on the host")
     d = impl.dtype_
     if impl.numel_ == 0: return np.empty(impl.sizes_and_strides_.sizes, d.np)
     st = impl.storage_.get()
@@ -112,6 +125,23 @@ def _np_write(t:Tensor) -> np.ndarray:
     "A numpy view of `t`'s elements for writing (internal; materializes copy-on-write)."
     return _np_view(t, True)
 
+# Note [host arrays of device tensors]: a kernel that only *reads* values on the host (printing, `item`,
+# `tolist`, saving) gets a host copy of a device tensor, made through the device backend, which waits for
+# the device as torch's `.cpu()` does. A kernel that would *write* device memory through a host array has
+# no device kernel: `_np_write` raises torch's NotImplementedError naming it, instead of skipping the work.
+def _host_copy(t:Tensor) -> np.ndarray:
+    "A numpy array holding a copy of a device tensor's values (synchronises)."
+    out = _empty_impl(t._impl.sizes(), None, t._impl.dtype_, CPU)
+    out.copy_(t)
+    return _np_view(out, False)
+
+def _to_device(t:Tensor, device) -> Tensor:
+    "A CPU tensor made on the host, copied to `device` (factories for accelerators fill on the host, as torch.tensor does)."
+    out = _empty_impl(t._impl.sizes(), t._impl.strides(), t._impl.dtype_, device)
+    out.copy_(t)
+    out._impl.version_counter_.set_version(0)
+    return out
+
 # %% ../nbs/04c_factories.ipynb #3dea6eac
 def _scalar_dtype(v) -> dtype:
     "The dtype torch infers for a Python (or numpy) scalar."
@@ -124,7 +154,9 @@ def _scalar_dtype(v) -> dtype:
     raise TypeError(f"new(): invalid data type '{type(v).__name__}'")
 
 def _fill(t:Tensor, value) -> Tensor:
-    if t.numel() and not t.is_meta: _np_write(t)[...] = value
+    if t.numel() and not t.is_meta:
+        if t.is_cpu: _np_write(t)[...] = value
+        else: t.fill_(value); t._impl.version_counter_.set_version(0)
     return t
 
 def zeros(*size, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
@@ -157,6 +189,7 @@ def arange(start, end=None, step=1, *, dtype:dtype=None, device=None, requires_g
     integral = builtins.all(isinstance(a, numbers.Integral) for a in args)
     d = _check_dtype(dtype, 'arange', _dt.int64 if integral else get_default_dtype())
     n = math.ceil((float(end) - float(start)) / float(step)) if not integral else -((start - end) // step)
+    if device is not None and _on_accelerator(_device_ok(device)): return _to_device(arange(start, end, step, dtype=d), _device_ok(device))
     out = empty(n, dtype=d, device=device)
     if n and not out.is_meta:
         if not (d.is_floating_point or d.is_complex):     # integral accumulate type: start and step truncated
@@ -178,6 +211,7 @@ def initial_seed() -> int:
     return _gen[1]
 
 def _random(sampler, size, dtype, device, name):
+    if device is not None and _on_accelerator(_device_ok(device)): return _to_device(_random(sampler, size, dtype, None, name), _device_ok(device))
     out = empty(*size, dtype=dtype, device=device)
     TORCH_CHECK_NOT_IMPLEMENTED(out.dtype.is_floating_point or out.dtype.is_complex, '"check_uniform_bounds" not implemented for \'', out.dtype.short, "'")
     if out.numel() and not out.is_meta:
@@ -334,6 +368,7 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
            device=None, requires_grad:bool=False) -> Tensor:
     "A new tensor holding a copy of `data`, as `torch.tensor`."
     if isinstance(data, (str, bytes)): raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if device is not None and _on_accelerator(_device_ok(device)): return _to_device(tensor(data, dtype), _device_ok(device))
     sizes = _compute_sizes(data)
     d = _check_dtype(dtype, 'tensor') if dtype is not None else (_infer_dtype(data) or get_default_dtype())
     if isinstance(data, np.ndarray) and builtins.all(st >= 0 for st in data.strides) and data.dtype.itemsize:
@@ -382,7 +417,7 @@ def _wrap64(v:int) -> int:
 def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
     "A numpy array sharing the tensor's memory; it keeps the storage alive."
     impl = self._impl
-    TORCH_CHECK_TYPE(impl.device_.device_type == DeviceType.CPU, "can't convert ", impl.device_.type,
+    TORCH_CHECK_TYPE(impl.device_.device_type == DeviceType.CPU, "can't convert ", impl.device_,
                      " device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.")
     d, isz, st = impl.dtype_, impl.dtype_.itemsize, impl.storage_.get()
     st.mutable_bytes()                                       # exporting writable memory: materialize COW

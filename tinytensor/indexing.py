@@ -18,7 +18,7 @@ from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format
 from .factories import tensor, empty, empty_strided, _np_read, _np_write
 from .views import (_index_type_error, _slice_args, _slice, _int, _broadcast_pair, _copy_to,
-                              _slice_prefix_1s, _scalar_tensor, _assert_no_partial_overlap)
+                              _slice_prefix_1s, _scalar_tensor, assert_no_partial_overlap)
 from .tensor_iterator import TensorIteratorConfig
 
 # %% ../nbs/05d_indexing.ipynb #dacf613f
@@ -224,7 +224,7 @@ def index_put_(self:Tensor, indices, # a tuple of index tensors (None: whole dim
     if not accumulate:
         mask = _masked_fill_dispatch(self, indices, values)
         if mask is not None: return self.masked_fill_(mask, values.reshape(()))
-    for t in [values] + [t for t in indices if t is not None]: _assert_no_partial_overlap(self._impl, t._impl)
+    for t in [values] + [t for t in indices if t is not None]: assert_no_partial_overlap(self, t)
     me, full = make_info(self, indices)
     if builtins.all(t is None for t in full): return self.copy_(values)
     src, idx, sizes = _restrided(me, full)

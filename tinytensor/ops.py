@@ -21,10 +21,12 @@ from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype
 from .tensor_impl import Tensor, preserve_format, contiguous_format
 from .storage import _MemoryView
+from .views import inplace_kernels
+from .backends import copy_bytes
 from .factories import _empty_impl, _np_read, _np_write, like_strides, _check_dtype, _device_ok
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
-                                        assert_no_internal_overlap)
+                                        assert_no_internal_overlap, infer_size, copy_loop)
 
 # %% ../nbs/06b_ops.ipynb #66cdc6cf
 _REDUCED = (_dt.float16, _dt.bfloat16)
@@ -39,6 +41,7 @@ def _uf_kernel(uf, d:dtype):
         def loop(o, *ins): uf(*ins, out=o, dtype=np.float32, casting='unsafe')
     else:
         def loop(o, *ins): uf(*ins, out=o)
+    loop.ufunc = uf                       # lets a device backend run its own kernel for this ufunc (chapter 07c)
     return loop
 
 def _is_integral(d:dtype, include_bool:bool=False) -> bool:
@@ -547,9 +550,8 @@ def where(condition, input=None, other=None, *, out=None) -> Tensor:
     return _run(it, loop, out)
 
 # %% ../nbs/06b_ops.ipynb #b4d1eec6
-@patch
-def copy_(self:Tensor, src, non_blocking:bool=False) -> Tensor:
-    "Copy `src` (broadcast, cast) into `self` in place, as `Tensor.copy_`."
+def _copy_kernel(self:Tensor, src, non_blocking:bool=False) -> Tensor:
+    "TensorIterator kernel of `Tensor.copy_`: broadcast `src`, cast, write into `self`."
     if not isinstance(src, Tensor):
         TORCH_CHECK_TYPE(isinstance(src, _SCALARS), "copy_(): argument 'other' (position 1) must be Tensor, not ", type(src).__name__)
         src = wrapped_scalar_tensor(src)
@@ -560,11 +562,33 @@ def copy_(self:Tensor, src, non_blocking:bool=False) -> Tensor:
         return self
     TORCH_CHECK_NOT_IMPLEMENTED(not (ri.device_.device_type == DeviceType.Meta and si.device_.device_type != DeviceType.Meta),
                                 "Cannot copy out of meta tensor; no data!")
+    if si.device_ is not ri.device_ and si.device_ != ri.device_ and DeviceType.Meta not in (si.device_.device_type, ri.device_.device_type):
+        return _copy_between_devices(self, src)
     it = TensorIteratorConfig().add_output(self).add_const_input(src).resize_outputs(False) \
         .check_all_same_dtype(False).check_all_same_device(False).build()
-    if si.device_.device_type == DeviceType.CPU:
-        it.for_each(lambda o, s: np.copyto(o, s, casting='unsafe'))
+    it.for_each(copy_loop)                # CPU threads, or one call of the device's namespace (chapter 03a)
     si.bump_version()
+    return self
+
+# Note [copy between devices]: as ATen's `copy_kernel_cuda`, the bytes cross in one memcpy of a dense block in the
+# destination's dtype; broadcasting, casting and strides are handled on either side by same-device copies.
+def _copy_between_devices(self:Tensor, src:Tensor) -> Tensor:
+    "`self.copy_(src)` where the two live on different devices: stage densely, one `copy_bytes`, unstage."
+    si = self._impl
+    shape = infer_size(si.sizes(), src._impl.sizes())
+    TORCH_CHECK(shape == si.sizes(), "output with shape ", list(si.sizes()), " doesn't match the broadcast shape ", list(shape))
+    if si.numel_ == 0: si.bump_version(); return self
+    s = src.expand(shape) if src._impl.sizes() != shape else src
+    ri = s._impl
+    if ri.dtype_ is not si.dtype_ or not ri.is_contiguous_:
+        s = _empty_impl(shape, None, si.dtype_, ri.device_).copy_(s)      # cast and densify where the source lives
+    direct = si.is_contiguous_
+    dst = self if direct else _empty_impl(shape, None, si.dtype_, si.device_)
+    isz = si.dtype_.itemsize
+    copy_bytes(dst._impl.storage_.get(), dst._impl.storage_offset_ * isz, s._impl.storage_.get(), s._impl.storage_offset_ * isz,
+               si.numel_ * isz)
+    if direct: si.bump_version()
+    else: _copy_kernel(self, dst)
     return self
 
 _FILL_CTYPES = {_dt.uint8: 'uint8_t', _dt.int8: 'int8_t', _dt.int16: 'int16_t', _dt.int32: 'int', _dt.int64: 'int64_t',
@@ -601,9 +625,8 @@ def _checked_value(v, d:dtype, scalar_fill:bool=False): # scalar_fill: ATen's on
         TORCH_CHECK(builtins.abs(v) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
     return v
 
-@patch
-def fill_(self:Tensor, value) -> Tensor:
-    "Set every element to `value` (a number or a 0-dim tensor), as `Tensor.fill_`."
+def _fill_kernel(self:Tensor, value) -> Tensor:
+    "TensorIterator kernel of `Tensor.fill_`: checked conversion of `value`, then one fill per block."
     from_tensor = isinstance(value, Tensor)
     if from_tensor:                       # a 0-dim tensor value is cast like copy_ (no overflow check, imag dropped)
         TORCH_CHECK(value.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", value.dim(), " dimensions.")
@@ -615,18 +638,15 @@ def fill_(self:Tensor, value) -> Tensor:
     if not from_tensor: value = _checked_value(value, self.dtype, self._impl.numel_ == 1 and self.is_cpu)
     if self.dtype is _dt.bool: value = builtins.bool(value)     # any nonzero number, complex included, is True
     it = TensorIteratorConfig().set_check_mem_overlap(False).add_output(self).resize_outputs(False).check_all_same_dtype(False).build()
-    if self.is_cpu:
-        if isinstance(value, int) and value < 0 and self.dtype.np.kind == 'u': value += 1 << (8 * self.dtype.itemsize)
-        with np.errstate(over='ignore', invalid='ignore'):
-            v = np.array(value).astype(self.dtype.np)[()] if not isinstance(value, complex) or self.dtype.is_complex else np.array(value.real).astype(self.dtype.np)[()]
-        it.for_each(lambda o: o.fill(v))
+    if isinstance(value, int) and value < 0 and self.dtype.np.kind == 'u': value += 1 << (8 * self.dtype.itemsize)
+    with np.errstate(over='ignore', invalid='ignore'):
+        v = np.array(value).astype(self.dtype.np)[()] if not isinstance(value, complex) or self.dtype.is_complex else np.array(value.real).astype(self.dtype.np)[()]
+    if self.dtype is _dt.bfloat16 and not self.is_cpu: v = v.item()     # device arrays compute bfloat16 in float32 (07c)
+    it.for_each(lambda o: o.fill(v))      # every device: `fill` of its own arrays (meta: nothing to do)
     self._impl.bump_version()
     return self
 
-@patch
-def zero_(self:Tensor) -> Tensor:
-    "Fill with zeros."
-    return self.fill_(0)
+inplace_kernels.update({'copy_': _copy_kernel, 'fill_': _fill_kernel})   # Note [copy_ and fill_ kernels] (chapter 05a)
 
 def _to_impl(t:Tensor, d:dtype=None, device=None, memory_format=preserve_format) -> Tensor:
     "A new tensor with `t`'s values in dtype `d` on `device`, laid out per `memory_format` (preserve: like `t`)."

@@ -20,7 +20,8 @@ from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides, alias_with_sizes_and_strides
 from .factories import _np_read, _np_write
 from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_threads, _new_tensor, _to_dtype,
-                                        _resize_output, _errs_off, _errs_on, infer_size)
+                                        _resize_output, _errs_off, _errs_on, infer_size, tensor_view)
+from .backends import _backends
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
@@ -73,6 +74,7 @@ def reduction_layout_html(sizes=(2, 3, 4), dims=(0, 1, 2, (0, 2), None)) -> str:
 
 # %% ../nbs/06c_reductions.ipynb #ef0d0ef6
 def _whole_views(it:TensorIterator):
+    if it.common_device_.device_type: return it.device_views()        # a device: its backend's arrays (chapter 03a)
     shape = it.shape_
     order = list(range(len(shape) - 1, -1, -1))
     shp = tuple(shape[d] for d in order)
@@ -86,6 +88,11 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
     if it.is_meta_ or it.operands_[0].tensor.numel() == 0: return
     o, x = _whole_views(it)
     axes = tuple(a for a in range(o.ndim) if o.strides[a] == 0 and o.shape[a] != 1)
+    if it.common_device_.device_type:                                  # a device: one call, its own grid
+        tok = _errs_off()
+        idx = tuple(0 if a in axes else slice(None) for a in range(o.ndim)) + (Ellipsis,)
+        try: return _backends[it.common_device_.device_type].launch(lambda o, x: reduce_fn(x, axes, o[idx]), [o, x], 1)
+        finally: _errs_on(tok)
     keep = [a for a in range(o.ndim) if a not in axes]
     osq = np.lib.stride_tricks.as_strided(o, tuple(o.shape[a] for a in keep), tuple(o.strides[a] for a in keep))  # drop the stride-0 axes
     nt = get_num_threads()
@@ -377,10 +384,12 @@ def matmul(input, other, *, out=None) -> Tensor:
         TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", d.name, ", but got ", out.dtype.name, " instead")
         _resize_output(out, shape)
     if not res.is_meta and res.numel():
-        x, y = _np_read(a), _np_read(b)
+        TORCH_CHECK(a.device == b.device, "Expected all tensors to be on the same device, but found at least two devices, ",
+                    a.device, " and ", b.device, "!")
+        x, y = tensor_view(a), tensor_view(b)                      # arrays of the operands' device (chapter 03a)
         if d in _REDUCED: x, y = x.astype(np.float32), y.astype(np.float32)
         tok = _errs_off()
-        try: np.copyto(_np_write(res), np.matmul(x, y), casting='unsafe')
+        try: np.copyto(tensor_view(res, True), np.matmul(x, y), casting='unsafe')
         finally: _errs_on(tok)
     if out is not None: out._impl.bump_version()
     return res

@@ -22,6 +22,7 @@ from .storage import StorageImpl, Storage
 from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl, Size, _contiguous_layouts, _contiguous_layout, cached_contiguous_strides
 from .factories import storage_nbytes
+from .backends import host_bytes, storage_to
 
 # %% ../nbs/08a_serialization.ipynb #80652682
 _ZIP64_LIMIT = 0xFFFFFFFF              # sizes/offsets at or above this need ZIP64 fields
@@ -189,8 +190,8 @@ class TorchPickler(pickle._Pickler):
     def persistent_id(self, obj):
         if type(obj) is not _StorageRef: return None
         impl, d = obj.impl, obj.dtype
-        TORCH_CHECK(impl.device.device_type == DeviceType.CPU,
-                    "tinytensor.save can only write CPU storages, got one on ", impl.device)
+        TORCH_CHECK(impl.device.device_type != DeviceType.Meta,
+                    "tinytensor.save cannot write storages of the ", impl.device, " device (they hold no data)")
         entry = self.storages.get(id(impl))
         if entry is None: entry = self.storages[id(impl)] = (str(len(self.storages)), impl, d)
         TORCH_CHECK(entry[2] is d, "Cannot save multiple tensors or storages that view the same data as different types")
@@ -221,7 +222,7 @@ def _write_archive(obj, f, archive_name:str, byteorder:str=sys.byteorder):
     w.write_record('.storage_alignment', b'64')
     w.write_record('byteorder', byteorder.encode())
     for key, impl, d in sorted(pickler.storages.values(), key=lambda e: int(e[0])):
-        w.write_record(f'data/{key}', impl.const_bytes() if impl.nbytes() else b'')
+        w.write_record(f'data/{key}', host_bytes(impl) if impl.nbytes() else b'')   # a device storage: a host copy (03a)
     w.write_record('version', b'3\n')
     w.write_record('.data/serialization_id', str(secrets.randbits(128)).zfill(40).encode())
     w.write_end_of_file()
@@ -582,7 +583,7 @@ class _Loader:
         dev = canonical_device(location)
         if dev.device_type == DeviceType.CUDA:
             TORCH_CHECK(_cuda_available(), _CUDA_MSG)
-            TORCH_CHECK(False, "tinytensor.load cannot place storages on CUDA yet; use map_location='cpu'")
+            return storage_to(storage, dev)                  # chapter 03a: a new storage on the device, one copy
         if dev.device_type == DeviceType.Meta: return Storage._adopt(make_intrusive(StorageImpl, storage.nbytes(), None, None, False, dev))
         return storage
 

@@ -253,7 +253,7 @@ class TensorImpl:
     def storage_impl(self) -> StorageImpl: return self.storage_.get()
     def is_contiguous(self, fmt=None) -> bool:
         "Contiguity in memory format `fmt` (contiguous_format by default)."
-        if fmt is None or fmt is contiguous_format: return self.is_contiguous_
+        if fmt is None or fmt is contiguous_format or fmt is preserve_format: return self.is_contiguous_   # as c10's default branch
         if fmt is channels_last: return self.is_channels_last_contiguous_
         if fmt is channels_last_3d: return self.is_channels_last_3d_contiguous_
         TORCH_CHECK(False, "is_contiguous: unsupported memory format ", fmt)

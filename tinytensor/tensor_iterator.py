@@ -6,9 +6,8 @@ Docs: https://tinytensor.github.io/tinytensor/tensor_iterator.html.md"""
 
 # %% auto #0
 __all__ = ['GRAIN_SIZE', 'HUGEPAGE_THRESHOLD', 'TILE', 'TILE_J', 'set_num_threads', 'get_num_threads', 'in_parallel_region',
-           'parallel_for', 'has_internal_overlap', 'assert_no_internal_overlap', 'get_overlap_status',
-           'assert_no_partial_overlap', 'assert_no_overlap', 'infer_size', 'wrapped_scalar_tensor', 'result_type',
-           'can_cast', 'OperandInfo', 'TensorIteratorConfig', 'TensorIterator', 'iteration_order_svg']
+           'parallel_for', 'wrapped_scalar_tensor', 'result_type', 'can_cast', 'OperandInfo', 'TensorIteratorConfig',
+           'TensorIterator', 'iteration_order_svg', 'tensor_view', 'copy_loop']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #e4660572
 import os, math, threading, warnings, builtins, numbers
@@ -23,6 +22,7 @@ from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, 
 from .storage import resize_bytes
 from .factories import _empty_impl, empty_like, _np_read, _np_write, _scalar_dtype, storage_nbytes, like_strides
 from .printing import SvgCanvas, text_width
+from .backends import _backends, get_backend
 
 # %% ../nbs/06a_tensor_iterator.ipynb #b4a5fbaf
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
@@ -106,56 +106,8 @@ def _new_tensor(sizes:tuple, strides, d:dtype, device=CPU) -> Tensor:
     return t
 
 # %% ../nbs/06a_tensor_iterator.ipynb #84f38705
-def has_internal_overlap(t:Tensor) -> str:
-    "'No', 'Yes' or 'TooHard': may two elements of `t` share memory? (`at::has_internal_overlap`)"
-    impl = t._impl
-    if impl.is_non_overlapping_and_dense_: return 'No'
-    for s, st in zip(impl.sizes(), impl.strides()):
-        if s > 1 and st == 0: return 'Yes'
-    return 'TooHard'
-
-def assert_no_internal_overlap(t:Tensor):
-    "Refuse to write into a tensor whose elements alias each other."
-    TORCH_CHECK(has_internal_overlap(t) != 'Yes', "unsupported operation: more than one element of the written-to tensor "
-                "refers to a single memory location. Please clone() the tensor before performing the operation.")
-
-def get_overlap_status(a:Tensor, b:Tensor) -> str:
-    "'No', 'Full', 'Partial' or 'TooHard': how do the memories of `a` and `b` overlap? (`at::get_overlap_status`)"
-    ai, bi = a._impl, b._impl
-    if ai is bi: return 'Full'
-    if ai.numel_ == 0 or bi.numel_ == 0: return 'No'
-    if not ai.is_non_overlapping_and_dense_ or not bi.is_non_overlapping_and_dense_: return 'TooHard'
-    if ai.storage_.get() is bi.storage_.get():
-        a0, b0 = ai.storage_offset_ * ai.dtype_.itemsize, bi.storage_offset_ * bi.dtype_.itemsize
-        a1, b1 = a0 + ai.numel_ * ai.dtype_.itemsize, b0 + bi.numel_ * bi.dtype_.itemsize
-        if a0 == b0 and a1 == b1: return 'Full' if ai.strides() == bi.strides() else 'Partial'
-        if a0 < b1 and b0 < a1: return 'Partial'
-    return 'No'
-
-_PARTIAL_MSG = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
-                "memory location. Please clone() the tensor before performing the operation.")
-def assert_no_partial_overlap(a:Tensor, b:Tensor):
-    "Refuse a write where `a` and `b` overlap partly."
-    TORCH_CHECK(get_overlap_status(a, b) != 'Partial', _PARTIAL_MSG)
-
-def assert_no_overlap(a:Tensor, b:Tensor):
-    "Refuse a write where `a` and `b` overlap at all (partly or fully)."
-    TORCH_CHECK(get_overlap_status(a, b) not in ('Partial', 'Full'), _PARTIAL_MSG)
-
-# %% ../nbs/06a_tensor_iterator.ipynb #99d0aca1
-def infer_size(a, b) -> tuple:
-    "The broadcast of shapes `a` and `b`, as ATen's `infer_size`."
-    na, nb = len(a), len(b)
-    n = builtins.max(na, nb)
-    out = [0] * n
-    for i in range(n - 1, -1, -1):
-        off = n - 1 - i
-        sa = a[na - 1 - off] if na - 1 - off >= 0 else 1
-        sb = b[nb - 1 - off] if nb - 1 - off >= 0 else 1
-        TORCH_CHECK(sa == sb or sa == 1 or sb == 1, "The size of tensor a (", sa, ") must match the size of tensor b (",
-                    sb, ") at non-singleton dimension ", i)
-        out[i] = sb if sa == 1 else sa
-    return tuple(out)
+from .views import (has_internal_overlap, assert_no_internal_overlap, get_overlap_status,
+                              assert_no_partial_overlap, assert_no_overlap, _broadcast_pair as infer_size)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #04d36af1
 def _combine_categories(higher, lower):
@@ -406,6 +358,7 @@ def _to_dtype(t:Tensor, d:dtype) -> Tensor:
     out = _empty_impl(t._impl.sizes(), like_strides(t), d, t._impl.device_)
     if out._impl.numel_ and out._impl.device_.device_type == DeviceType.CPU:
         np.copyto(_np_write(out), _np_read(t), casting='unsafe')
+    elif out._impl.numel_ and out._impl.device_.device_type != DeviceType.Meta: out.copy_(t)   # a device: its own copy kernel
     return out
 
 @patch
@@ -470,10 +423,10 @@ def compute_types(self:TensorIterator, config):
         if config.enforce_safe_casting_to_output_ and op.is_output and cur is not common_dtype:
             TORCH_CHECK(can_cast(common_dtype, cur), "result type ", common_dtype.short,
                         " can't be cast to the desired output type ", cur.short)
-        if common_device.device_type == DeviceType.CPU and not self.is_meta_:
+        if not self.is_meta_:                                # every device with data computes in the common dtype
             if config.cast_common_dtype_to_outputs_ and op.is_output and cur is not common_dtype:
                 op.original_tensor = op.tensor
-                op.tensor = _new_tensor(op.tensor._impl.sizes(), None, common_dtype, CPU)
+                op.tensor = _new_tensor(op.tensor._impl.sizes(), None, common_dtype, common_device)
                 op.target_dtype = common_dtype
             if config.promote_inputs_to_common_dtype_ and not op.is_output and cur is not common_dtype:
                 op.original_tensor = op.tensor
@@ -711,11 +664,15 @@ def cast_outputs(self:TensorIterator):
     "Copy each output temporary back into the user's tensor (casting), as ATen's `cast_outputs`."
     for op in self.operands_[:self.num_outputs_]:
         if op.original_tensor is not None and op.original_tensor._impl.numel_:
-            np.copyto(_np_write(op.original_tensor), _np_read(op.tensor), casting='unsafe')
+            if op.original_tensor._impl.device_.device_type == DeviceType.CPU:
+                np.copyto(_np_write(op.original_tensor), _np_read(op.tensor), casting='unsafe')
+            else:                                        # a device: one copy loop through its backend
+                TensorIteratorConfig().add_output(op.original_tensor).add_const_input(op.tensor).resize_outputs(False) \
+                    .check_all_same_dtype(False).build().for_each(copy_loop)
 @patch
-def __repr__(self:TensorIterator):
-    return (f'TensorIterator(shape={self.shape_}, common_dtype={self.common_dtype_}, fast_setup={self.fast_setup_type_},\n  ' +
-            '\n  '.join(repr(op) for op in self.operands_) + ')')
+def __repr__(it:TensorIterator):
+    return (f'TensorIterator(shape={it.shape_}, common_dtype={it.common_dtype_}, fast_setup={it.fast_setup_type_},\n  ' +
+            '\n  '.join(repr(op) for op in it.operands_) + ')')
 
 # %% ../nbs/06a_tensor_iterator.ipynb #08064680
 def iteration_order_svg(t:Tensor, cell:int=28) -> str:
@@ -894,8 +851,46 @@ def for_each(self:TensorIterator, loop, # called as loop(*views): outputs first,
     "Run `loop` over the whole iteration space: serially if small, else in threads (and tiles if layouts conflict)."
     n = self.numel()
     if n == 0 or self.is_meta_: return
+    if self.common_device_.device_type: return self._device_for_each(loop)     # not the CPU (DeviceType.CPU == 0)
     bases = self._bases()
     dims = self._tile_dims()
     if dims is not None: return self._tiled_for_each(loop, bases, dims)
     if n < grain_size or _threads['n'] == 1: return self.serial_for_each(loop, 0, n, bases)
     parallel_for(0, n, grain_size, lambda b, e: self.serial_for_each(loop, b, e, bases))
+
+@patch
+def device_views(self:TensorIterator, backend=None) -> list:
+    "One array per operand over the whole iteration space (numpy order), made by the device backend (chapter 03a)."
+    backend = backend or _backends[self.common_device_.device_type]
+    shape, nout = self.shape_, self.num_outputs_
+    order = range(len(shape) - 1, -1, -1)
+    shp = tuple(shape[d] for d in order)
+    views = []
+    for i, op in enumerate(self.operands_):
+        impl = op.tensor._impl
+        if impl.device_.device_type == DeviceType.CPU:     # a CPU scalar beside device operands: pass its value
+            views.append(_np_read(op.tensor)[()]); continue
+        views.append(backend.array(impl.storage_.get(), impl.dtype_, shp, tuple(op.stride_bytes[d] for d in order),
+                                   impl.storage_offset_ * impl.dtype_.itemsize, i < nout))
+    return views
+
+@patch
+def _device_for_each(self:TensorIterator, loop, backend=None):
+    "Run `loop` once over whole-iteration arrays of the device's array namespace (the device runs its own grid)."
+    backend = backend or _backends[self.common_device_.device_type]
+    views = self.device_views(backend)
+    tok = _errs_off()
+    try: backend.launch(loop, views, self.num_outputs_)
+    finally: _errs_on(tok)
+
+def tensor_view(t:Tensor, write:bool=False):
+    "An array of `t`'s elements in its device's namespace: numpy on the CPU, the backend's array elsewhere (no copy)."
+    impl = t._impl
+    if impl.device_.device_type == DeviceType.CPU: return _np_write(t) if write else _np_read(t)
+    isz = impl.dtype_.itemsize
+    return get_backend(impl.device_).array(impl.storage_.get(), impl.dtype_, impl.sizes_and_strides_.sizes,
+                                           tuple(s * isz for s in impl.sizes_and_strides_.strides), impl.storage_offset_ * isz, write)
+
+def copy_loop(o, s):
+    "The loop of `copy_`: cast `s` into `o` (`xp.copyto`, dispatched by the arrays' own namespace)."
+    np.copyto(o, s, casting='unsafe')
