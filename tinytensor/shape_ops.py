@@ -1,4 +1,4 @@
-"""`tril`/`triu`, `diag`, `roll`, `rot90`, `block_diag`, `kron`, `tensordot`, `meshgrid`, `repeat_interleave`, `diff`, `searchsorted`, `cummax`, `gcd`, `cross`, the tensor predicates, the scalar-conversion protocols, and the products built on `matmul`.
+"""`tril`/`triu`, `diag`, `roll`, `rot90`, `block_diag`, `kron`, `tensordot`, `meshgrid`, `repeat_interleave`, `diff`, `searchsorted`, `cummax`, `gcd`, `cross`, the tensor predicates, the Python protocols `in`, `reversed`, `<<`, `>>` and `format`, and the products built on `matmul`.
 
 Docs: https://tinytensor.github.io/tinytensor/shape_ops.html.md"""
 
