@@ -29,3 +29,4 @@ from .ops import *
 from .reductions import *
 from .scans import *
 from .products import *
+from .shape_ops import *
