@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 torch = pytest.importorskip("torch")
+from hypothesis import given, settings, strategies as st
 import tinytensor as tt
 from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, run_both, check_results, same
 
@@ -110,3 +111,111 @@ def test_matmul():
 
 def test_case_count():
     assert len(REDUCTIONS) * N_RED >= 1000
+
+# --- std/var, norm, logsumexp, count_nonzero, nansum, nanmean -------------------------------------------------
+
+NEW_REDUCTIONS = ['std', 'var', 'std_mean', 'var_mean', 'norm', 'vector_norm', 'logsumexp', 'count_nonzero', 'nansum', 'nanmean']
+
+def _new_red_args(rng, name, nd):
+    "Positional args and kwargs (as strings naming tt/torch attributes where needed) for one call."
+    dim = _dim_arg(rng, nd, 'sum')
+    keep = bool(rng.random() < 0.4)
+    if name in ('std', 'var', 'std_mean', 'var_mean'):
+        r = rng.random()
+        if r < 0.15: return ([bool(rng.random() < 0.5)], {})                          # legacy std(unbiased)
+        if r < 0.35: return ([dim, bool(rng.random() < 0.5), keep], {})               # std(dim, unbiased, keepdim)
+        kw = {'keepdim': keep}
+        if rng.random() < 0.7: kw['correction'] = [0, 1, 2, 1.5][int(rng.integers(4))]
+        return ([dim], kw)
+    if name in ('norm', 'vector_norm'):
+        p = [2, 1, float('inf'), float('-inf'), 0, 3, 0.5, -1, 'fro'][int(rng.integers(9 if name == 'norm' else 8))]
+        kw = {'keepdim': keep}
+        if rng.random() < 0.15: kw['dtype'] = 'float64'
+        d = dim if dim is None or isinstance(dim, tuple) or name == 'vector_norm' else dim
+        return ([p, d], kw)
+    if name == 'logsumexp':
+        if dim is None: dim = int(rng.integers(-max(nd, 1), max(nd, 1)))
+        return ([dim, keep], {})
+    if name == 'count_nonzero': return ([dim], {})
+    kw = {'keepdim': keep}
+    if name == 'nansum' and rng.random() < 0.2: kw['dtype'] = str(rng.choice(['float32', 'float64', 'int64']))
+    return ([dim], kw)
+
+def new_reduction_case(rng, name):
+    _, shape = rand_shapes(rng, 1, maxdim=4)
+    dt = str(rng.choice(DTYPES + ['complex64'] if name in ('std', 'var', 'norm', 'count_nonzero', 'logsumexp') else DTYPES))
+    if dt == 'complex64':
+        x_th = torch.randn(shape, dtype=torch.complex64); x_tt = tt.from_numpy(x_th.numpy().copy())
+    else: x_tt, x_th = pair(rng, shape, dt, str(rng.choice(LAYOUTS)), special=rng.random() < 0.5)
+    args, kw = _new_red_args(rng, name, len(shape))
+    ctx = f'{name} {shape}/{dt}/{x_th.stride()} args={args} {kw}'
+    def call(lib, x):
+        k = {key: (getattr(lib, v) if key == 'dtype' else v) for key, v in kw.items()}
+        if name == 'vector_norm': return lib.linalg.vector_norm(x, *args, **k)
+        if name in ('std_mean', 'var_mean') or rng_method is False: return getattr(lib, name)(x, *args, **k)
+        return getattr(x, name)(*args, **k)
+    rng_method = bool(rng.random() < 0.5)
+    r = run_both(lambda: call(tt, x_tt), lambda: call(torch, x_th))
+    if isinstance(r[1], tuple) and not isinstance(r[0], Exception) and type(r[0]) is not tuple: return ctx + ': not a plain tuple'
+    bad = check_results(*r, tol=True, ctx=ctx)
+    if bad and 'values differ' in bad and not isinstance(r[0], Exception):
+        # float accumulation order: compare with a tolerance scaled like the sums involved
+        outs = r if not isinstance(r[1], tuple) else (r[0][0], r[1][0])
+        a = outs[0].numpy().astype(np.complex128 if outs[0].dtype.is_complex else np.float64); b = (outs[1].detach().double() if not outs[1].is_complex() else outs[1].detach()).numpy().astype(a.dtype)
+        rt = {'float16': 4e-3, 'bfloat16': 3e-2}.get(outs[0].dtype.name, 1e-5)
+        if np.allclose(a, b, rtol=rt, atol=rt, equal_nan=True) and (not isinstance(r[1], tuple) or check_results(r[0][1], r[1][1], tol=True) is None): return None
+    if bad and isinstance(r[1], tuple) and x_th.numel() and x_th.double().isinf().any() and check_results(r[0][0], r[1][0], tol=True) is None:
+        return None        # the mean of var_mean next to an inf: torch's sequential Welford update gives NaN or inf by position
+    return bad
+
+@pytest.mark.parametrize('name', NEW_REDUCTIONS)
+def test_new_reductions(name):
+    rng = np.random.default_rng([ord(c) for c in name] + [7])
+    bad = [m for m in (new_reduction_case(rng, name) for _ in range(150)) if m]
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def test_new_reduction_errors():
+    with pytest.raises(RuntimeError, match='std and var only support floating point and complex dtypes'): tt.ones(2, dtype=tt.int64).std()
+    with pytest.raises(RuntimeError, match='dim 0 appears multiple times in the list of dims'): tt.ones(2, 3).var((0, 0))
+    with pytest.raises(IndexError, match='Dimension out of range'): tt.ones(2, 3).std(2)
+    with pytest.raises(RuntimeError, match='linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long'): tt.ones(2, dtype=tt.int64).norm()
+    with pytest.raises(RuntimeError, match='cannot compute the inf norm on the dimension 0because this dimension is empty'): tt.ones(0, 3).norm(float('inf'), 0)
+    with pytest.raises(TypeError, match="logsumexp\\(\\): argument 'dim'"): tt.ones(2).logsumexp(None)
+    with pytest.raises(RuntimeError, match='nanmean\\(\\): expected input to have floating point or complex dtype but got Int'): tt.ones(2, dtype=tt.int32).nanmean()
+    with pytest.raises(RuntimeError, match='nansum on CPU does not support complex inputs'): tt.ones(2, dtype=tt.complex64).nansum()
+    for f, exc in [(lambda x: x.amax(), NotImplementedError), (lambda x: x.amin(0), NotImplementedError), (lambda x: x.max(), NotImplementedError),
+                   (lambda x: x.min(), NotImplementedError), (lambda x: x.max(0), RuntimeError), (lambda x: x.argmin(), RuntimeError)]:
+        r = run_both(lambda: f(tt.ones(2, dtype=tt.complex64)), lambda: f(torch.ones(2, dtype=torch.complex64)))
+        assert type(r[0]) is type(r[1]) is exc, r
+    r = tt.std_mean(tt.tensor([1., 2., 3., 4.]), 0)
+    assert type(r) is tuple and r[0].dtype is tt.float32 and r[1].tolist() == 2.5
+
+def test_new_reduction_out():
+    x_th = torch.tensor([[3., 1., 2.], [0., 5., 4.]]); x_tt = tt.tensor(x_th.tolist())
+    for name, args in [('std', (1,)), ('var', (0,)), ('norm', (2, 1)), ('logsumexp', (1,)), ('nansum', (0,)), ('nanmean', (1,))]:
+        o_tt, o_th = tt.empty(0), torch.empty(0)
+        a, b = getattr(tt, name)(x_tt, *args, out=o_tt), getattr(torch, name)(x_th, *args, out=o_th)
+        assert a is o_tt and same(o_tt, o_th, tol=True) is None, name
+    # out= of another dtype: torch computes into it where it can (float), refuses it otherwise, with these exception types
+    for name, args in [('std', (1,)), ('var', (0,)), ('norm', (2, 1)), ('logsumexp', (1,)), ('nansum', (0,)), ('nanmean', (1,))]:
+        for od in ['float64', 'float16', 'bfloat16', 'int64', 'bool']:
+            for dt in ['float32', 'float16', 'int64']:
+                r = run_both(lambda: getattr(tt, name)(x_tt.to(getattr(tt, dt)), *args, out=tt.empty(0, dtype=getattr(tt, od))),
+                             lambda: getattr(torch, name)(x_th.to(getattr(torch, dt)), *args, out=torch.empty(0, dtype=getattr(torch, od))))
+                assert check_results(*r, tol=od if od in ('float16', 'bfloat16') else 'float32') is None, (name, od, dt, r)   # float32 transcendentals inside
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.lists(st.integers(0, 4), min_size=0, max_size=4), data=st.data())
+def test_var_norm_property(shape, data):
+    "var/std/norm over any set of dims of any shape (size-0 and size-1 dims included) agree with torch."
+    nd = len(shape)
+    dims = tuple(data.draw(st.lists(st.integers(0, max(nd - 1, 0)), unique=True, max_size=nd))) if nd else ()
+    keep, corr = data.draw(st.booleans()), data.draw(st.sampled_from([0, 1, 2]))
+    a = np.random.default_rng(len(shape) + sum(shape)).standard_normal(shape)
+    x_tt, x_th = tt.from_numpy(a.copy()), torch.from_numpy(a)
+    for f in (lambda lib, x: lib.var(x, dims or None, correction=corr, keepdim=keep), lambda lib, x: lib.std(x, dims or None, keepdim=keep),
+              lambda lib, x: lib.norm(x, 2, dims or None, keep), lambda lib, x: lib.norm(x, 1, dims or None, keep),
+              lambda lib, x: lib.logsumexp(x, dims or None, keep), lambda lib, x: lib.nanmean(x, dims or None, keep),
+              lambda lib, x: lib.count_nonzero(x, dims or None), lambda lib, x: lib.var_mean(x, dims or None, keepdim=keep)):
+        r = run_both(lambda: f(tt, x_tt), lambda: f(torch, x_th))
+        assert check_results(*r, tol=True) is None, (shape, dims, keep, corr, r)

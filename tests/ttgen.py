@@ -89,8 +89,7 @@ def describe(x):
     v = None if x.device.type == 'meta' else (x.detach().double().numpy() if name in ('bfloat16', 'float16') else x.detach().numpy())
     return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v
 
-TOL = {'float16': (2e-3, 1e-3), 'bfloat16': (1.6e-2, 1e-2), 'float32': (1e-5, 1e-6), 'float64': (1e-12, 1e-13),
-       'complex64': (1e-5, 1e-6), 'complex128': (1e-12, 1e-13)}
+TOL = {'float16': (2e-3, 1e-3), 'bfloat16': (1.6e-2, 1e-2), 'float32': (1e-5, 1e-6), 'float64': (1e-12, 1e-13), 'complex64': (1e-5, 1e-6), 'complex128': (1e-12, 1e-13)}
 
 def same(a, b, tol=False, strides=True):
     "None if tinytensor tensor `a` matches torch tensor `b` (shape, strides, offset, dtype, values), else a reason."
@@ -101,6 +100,8 @@ def same(a, b, tol=False, strides=True):
     if sa[3] != sb[3]: return f'dtype {sa[3]} != {sb[3]}'
     if sa[4] is None or sb[4] is None: return None
     x, y = np.asarray(sa[4]), np.asarray(sb[4])
+    if x.dtype.kind == 'c' or y.dtype.kind == 'c':                   # complex: real and imaginary parts separately
+        x, y = np.concatenate([x.real.ravel(), x.imag.ravel()]), np.concatenate([y.real.ravel(), y.imag.ravel()])
     if x.dtype.kind in 'fc' or y.dtype.kind in 'fc':
         x64, y64 = x.astype(np.float64), y.astype(np.float64)
         key = tol if isinstance(tol, str) else sa[3]

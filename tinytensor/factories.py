@@ -594,11 +594,6 @@ def __array__(self:Tensor, dtype=None, copy=None) -> np.ndarray:
     return a.copy() if copy else a
 Tensor.__array_priority__ = 1000
 
-@patch
-def cpu(self:Tensor, memory_format=preserve_format) -> Tensor:
-    "`self` when it is already on the CPU, else a copy there, as `Tensor.cpu`."
-    return self if self.device.type == 'cpu' else self.to('cpu', memory_format=memory_format)
-
 @patch(as_prop=True)
 def requires_grad(self:Tensor) -> bool:
     "Always False: tinytensor has no autograd."
@@ -635,12 +630,17 @@ def __bool__(self:Tensor):
     n = self.numel()
     TORCH_CHECK(n == 1, "Boolean value of Tensor with more than one value is ambiguous" if n > 1 else "Boolean value of Tensor with no values is ambiguous")
     return builtins.bool(self.item())
+def _scalar_of(t:Tensor):
+    TORCH_CHECK_VALUE(t.numel() == 1, "only one element tensors can be converted to Python scalars")
+    return t.item()
 @patch
-def __float__(self:Tensor): return builtins.float(self.item())
+def __float__(self:Tensor): return builtins.float(_scalar_of(self))
 @patch
-def __int__(self:Tensor): return builtins.int(self.item().real if isinstance(self.item(), complex) else self.item())
+def __int__(self:Tensor):
+    v = _scalar_of(self)
+    return builtins.int(v.real if isinstance(v, complex) else v)
 @patch
-def __complex__(self:Tensor): return builtins.complex(self.item())
+def __complex__(self:Tensor): return builtins.complex(_scalar_of(self))
 @patch
 def __index__(self:Tensor):
     TORCH_CHECK_TYPE(not (self.is_floating_point() or self.is_complex()) and self.numel() == 1,

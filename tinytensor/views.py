@@ -475,7 +475,7 @@ def _check_huge_slice(sizes:list, strides:list):
     for v in strides:
         TORCH_CHECK(v >= -(1 << 62), "IntArrayRef contains an int that cannot be represented as a SymInt: ", v)
     TORCH_CHECK(builtins.min(strides) >= 0, "as_strided: Negative strides are not supported at the moment, got strides: ", list(strides))
-    if builtins.min(sizes) < 0: compute_storage_nbytes(sizes, strides, 1)
+    if builtins.min(sizes) < 0: storage_nbytes(sizes, strides, 1)
 
 @patch
 def __getitem__(self:Tensor, idx):

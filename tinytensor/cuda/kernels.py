@@ -13,29 +13,26 @@ import functools, math
 import numpy as np
 from ..allocator import DeviceType
 from ..backends import not_implemented
+from ..printing import SvgCanvas, text_width
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #c19be9ec
 def coalescing_svg(n:int=8, # cells per side of the drawn tile
                    cell:int=18) -> str:
     "SVG: a warp reading a row of A (coalesced), a column of B.T (strided), and the shared-memory tile that fixes it."
-    def grid(x0, title, color, hl):
-        out = [f'<text x="{x0}" y="14" font-size="12">{title}</text>']
+    panels = [('A: warp reads a row', '#4c78a8', lambda r, c: r == 0, ['1 transaction per 32 threads']),
+              ('B.T: same warp, one row of B apart', '#e45756', lambda r, c: c == 0, ['32 transactions per 32 threads']),
+              ('tile in shared memory', '#54a24b', lambda r, c: True,
+               ['load B rows coalesced, read back transposed', '(33 columns: no bank conflicts)'])]
+    cv, x0, y = SvgCanvas(11), 5, n * cell + 40
+    for title, color, hl, notes in panels:      # each panel is as wide as its grid or its widest text
+        cv.text(x0, 14, title, size=12)
         for r in range(n):
             for c in range(n):
-                fill = color if hl(r, c) else '#f4f4f4'
-                out.append(f'<rect x="{x0 + c * cell}" y="{22 + r * cell}" width="{cell - 1}" height="{cell - 1}" fill="{fill}" stroke="#999"/>')
-        return out
-    w = 3 * (n * cell + 40) + 10
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{n * cell + 70}" font-family="sans-serif">']
-    parts += grid(5, 'A: warp reads a row', '#4c78a8', lambda r, c: r == 0)
-    parts += grid(n * cell + 45, 'B.T: same warp, one row of B apart', '#e45756', lambda r, c: c == 0)
-    parts += grid(2 * (n * cell + 40) + 5, 'tile in shared memory', '#54a24b', lambda r, c: True)
-    y = n * cell + 40
-    parts.append(f'<text x="5" y="{y}" font-size="11">1 transaction per 32 threads</text>')
-    parts.append(f'<text x="{n * cell + 45}" y="{y}" font-size="11">32 transactions per 32 threads</text>')
-    parts.append(f'<text x="{2 * (n * cell + 40) + 5}" y="{y}" font-size="11">load B rows coalesced, read back transposed</text>')
-    parts.append(f'<text x="{2 * (n * cell + 40) + 5}" y="{y + 14}" font-size="11">(33 columns: no bank conflicts)</text>')
-    return ''.join(parts) + "</svg>"
+                cv.rect(x0 + c * cell, 22 + r * cell, cell - 1, cell - 1, fill=color if hl(r, c) else '#f4f4f4', stroke='#999')
+        right = max([x0 + n * cell, x0 + text_width(title, 12)] + [cv.text(x0, y + 14 * i, s) for i, s in enumerate(notes)])
+        x0 = right + 20
+    return cv.svg()
+
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #6c932217
 BF16_PREAMBLE = r"""

@@ -1,0 +1,315 @@
+"Differential tests of chapter 06e (scans, softmax, sorting, topk, median, unique) against torch."
+import numpy as np
+import pytest
+torch = pytest.importorskip("torch")
+from hypothesis import given, settings, strategies as st
+import tinytensor as tt
+from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, run_both, check_results, same
+
+torch.set_num_threads(1)
+N = 150
+
+def _input(rng, dtypes=DTYPES, maxdim=4, lo=-9, hi=10):
+    _, shape = rand_shapes(rng, 1, maxdim=maxdim)
+    dt = str(rng.choice(dtypes))
+    x_tt, x_th = pair(rng, shape, dt, str(rng.choice(LAYOUTS)), special=rng.random() < 0.5, lo=lo, hi=hi)
+    return shape, dt, x_tt, x_th
+
+def _dim(rng, nd):
+    return int(rng.integers(-max(nd, 1), max(nd, 1))) if rng.random() < 0.95 else max(nd, 1) + 1
+
+def _call(lib, x, name, args, kw, method):
+    k = {key: (getattr(lib, v) if key == 'dtype' else v) for key, v in kw.items()}
+    return getattr(x, name)(*args, **k) if method else getattr(lib, name)(x, *args, **k)
+
+def _np(t):
+    return t.numpy().astype(np.float64) if t.dtype in (tt.float16, tt.bfloat16) else t.numpy()
+
+def _indices_consistent(x_tt, vals, idx, dim):
+    "The tinytensor indices pick the tinytensor values out of the input."
+    a = _np(x_tt)
+    if a.ndim == 0: return idx.item() == 0
+    got = np.take_along_axis(a, idx.numpy().reshape(vals.shape if vals.dim() == a.ndim else np.expand_dims(idx.numpy(), dim).shape), dim)
+    v = _np(vals).reshape(got.shape)
+    return bool(np.all((got == v) | (np.isnan(got.astype(np.float64)) & np.isnan(v.astype(np.float64)))))
+
+def _unique_rows(x_th, dim):
+    "True when no row along `dim` holds two equal values (so every index is determined)."
+    a = x_th.double().numpy() if x_th.dtype != torch.bool else x_th.numpy()
+    if a.ndim == 0 or a.size == 0: return True
+    a = np.moveaxis(a, dim, -1).reshape(-1, a.shape[dim])
+    s = np.sort(a, axis=1)
+    return not np.any(s[:, 1:] == s[:, :-1])
+
+# --- cumsum, cumprod, softmax, log_softmax ------------------------------------------------------------------
+
+def scan_case(rng, name):
+    floats_only = name in ('softmax', 'log_softmax')
+    shape, dt, x_tt, x_th = _input(rng, DTYPES if not floats_only or rng.random() < 0.15 else FLOATS, lo=-3, hi=4)
+    args, kw = [_dim(rng, len(shape))], {}
+    if rng.random() < 0.25: kw['dtype'] = str(rng.choice(['float32', 'float64', 'int64', 'int32', 'float16']))
+    if floats_only and kw.get('dtype', 'float') not in FLOATS: kw.pop('dtype', None)
+    method = bool(rng.random() < 0.5)
+    ctx = f'{name} {shape}/{dt}/{x_th.stride()} {args} {kw} method={method}'
+    r = run_both(lambda: _call(tt, x_tt, name, args, kw, method), lambda: _call(torch, x_th, name, args, kw, method))
+    return check_results(*r, tol=True, ctx=ctx)
+
+@pytest.mark.parametrize('name', ['cumsum', 'cumprod', 'softmax', 'log_softmax'])
+def test_scans(name):
+    rng = np.random.default_rng([ord(c) for c in name])
+    bad = [m for m in (scan_case(rng, name) for _ in range(N)) if m]
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def test_scan_out_and_errors():
+    x = tt.tensor([[1, 2], [3, 4]]); o = tt.empty(0, dtype=tt.int64)
+    r = tt.cumsum(x, 0, out=o)
+    assert r is o and o.tolist() == [[1, 2], [4, 6]]
+    o = tt.empty(0, dtype=tt.int32)                              # without dtype=, out='s dtype is the result dtype
+    assert tt.cumprod(x.to(tt.float32), 1, out=o) is o and o.tolist() == [[1, 2], [3, 12]] and o.dtype is tt.int32
+    with pytest.raises(RuntimeError, match='Expected out tensor to have dtype'): tt.cumsum(x, 0, dtype=tt.int64, out=tt.empty(0))
+    for f in (lambda lib, x: lib.softmax(x, None), lambda lib, x: x.softmax(), lambda lib, x: lib.softmax(x.long(), 0),
+              lambda lib, x: lib.log_softmax(x, 2), lambda lib, x: lib.cumprod(x, -3), lambda lib, x: lib.cumsum(x, 0, dtype=1)):
+        r = run_both(lambda: f(tt, tt.ones(2, 3)), lambda: f(torch, torch.ones(2, 3)))
+        assert isinstance(r[0], Exception) and type(r[0]) is type(r[1]), r
+
+# --- sort, argsort, msort, topk ------------------------------------------------------------------------------
+
+def sort_case(rng, name):
+    shape, dt, x_tt, x_th = _input(rng, DTYPES, lo=-3, hi=4)
+    nd = len(shape)
+    dim = _dim(rng, nd)
+    method = bool(rng.random() < 0.5)
+    if name == 'msort': args, kw, dim = [], {}, 0
+    else:
+        args, kw = [dim], {}
+        if rng.random() < 0.5: kw['descending'] = bool(rng.random() < 0.5)
+        if rng.random() < 0.5: kw['stable'] = bool(rng.random() < 0.5); kw['dim'] = args.pop()   # torch: stable= only with keyword dim
+    ctx = f'{name} {shape}/{dt}/{x_th.stride()} {args} {kw}'
+    r = run_both(lambda: _call(tt, x_tt, name, args, kw, method), lambda: _call(torch, x_th, name, args, kw, method))
+    if isinstance(r[0], Exception) or isinstance(r[1], Exception): return check_results(*r, ctx=ctx)
+    determined = True                      # ties too: stable sorts, and libstdc++'s std::sort replayed for non-stable ones
+    if name == 'sort':
+        if type(r[0]).__name__ != 'sort' or r[0].values is not r[0][0]: return ctx + ': not a sort named tuple'
+        if determined: return check_results(tuple(r[0]), tuple(r[1]), ctx=ctx)
+        m = check_results(r[0].values, r[1].values, ctx=ctx) or check_results(r[0].indices.sort(dim).values, r[1].indices.sort(dim).values, ctx=ctx)
+        if not m and not _indices_consistent(x_tt, r[0].values, r[0].indices, dim): m = ctx + ': indices do not pick the values'
+        return m
+    if name == 'argsort' and not determined:                    # ties: both index lists must pick the same values
+        picked_tt = torch.gather(x_th, dim, torch.from_numpy(r[0].numpy())).double().nan_to_num(1e9)
+        picked_th = torch.gather(x_th, dim, r[1]).double().nan_to_num(1e9)
+        return None if torch.equal(picked_tt, picked_th) else ctx + ': argsort picks different values'
+    return check_results(r[0], r[1], ctx=ctx)
+
+@pytest.mark.parametrize('name', ['sort', 'argsort', 'msort'])
+def test_sort(name):
+    rng = np.random.default_rng([ord(c) for c in name] + [3])
+    bad = [m for m in (sort_case(rng, name) for _ in range(N)) if m]
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def topk_case(rng):
+    shape, dt, x_tt, x_th = _input(rng, [d for d in DTYPES if d != 'bool'] + ['bool'] * (rng.random() < 0.05), lo=-20, hi=20)
+    nd = len(shape)
+    dim = _dim(rng, nd)
+    n = shape[dim] if nd and -nd <= dim < nd else 1
+    k = int(rng.integers(-1 if rng.random() < 0.05 else 0, n + 1 + (rng.random() < 0.05)))
+    kw = {}
+    if rng.random() < 0.5: kw['largest'] = bool(rng.random() < 0.5)
+    args = [k, dim]
+    ctx = f'topk {shape}/{dt}/{x_th.stride()} {args} {kw}'
+    method = bool(rng.random() < 0.5)
+    r = run_both(lambda: _call(tt, x_tt, 'topk', args, kw, method), lambda: _call(torch, x_th, 'topk', args, kw, method))
+    if isinstance(r[0], Exception) or isinstance(r[1], Exception): return check_results(*r, ctx=ctx)
+    if type(r[0]).__name__ != 'topk': return ctx + ': not a topk named tuple'
+    return check_results(tuple(r[0]), tuple(r[1]), ctx=ctx)          # indices of ties too (libstdc++ replayed)
+    m = check_results(r[0].values, r[1].values, ctx=ctx)
+    if not m and not _indices_consistent(x_tt, r[0].values, r[0].indices, dim if nd else 0): m = ctx + ': indices do not pick the values'
+    return m
+
+def test_topk():
+    rng = np.random.default_rng(42)
+    bad = [m for m in (topk_case(rng) for _ in range(2 * N)) if m]
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def long_row_case(rng, name):
+    "A long dim (17..300 elements) of few distinct values: the tie order of std::sort / nth_element / partial_sort matters."
+    n = int(rng.integers(17, 300))
+    shape = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(0, 3)))]
+    pos = int(rng.integers(0, len(shape) + 1)); shape.insert(pos, n)
+    dt = str(rng.choice(['int64', 'int32', 'int8', 'uint8', 'float32', 'float64', 'float16', 'bfloat16'] + ['bool'] * (name == 'sort')))
+    x_tt, x_th = pair(rng, tuple(shape), dt, str(rng.choice(LAYOUTS)), special=rng.random() < 0.3, lo=-2, hi=3)
+    if name == 'sort': kw = dict(dim=pos, descending=bool(rng.random() < 0.5), stable=bool(rng.random() < 0.3)); args = []
+    else: args, kw = [int(rng.integers(0, n + 1)), pos], dict(largest=bool(rng.random() < 0.5), sorted=bool(rng.random() < 0.7))
+    r = run_both(lambda: getattr(tt, name)(x_tt, *args, **kw), lambda: getattr(torch, name)(x_th, *args, **kw))
+    return check_results(tuple(r[0]), tuple(r[1]), ctx=f'{name} {tuple(shape)}/{dt}/{x_th.stride()} {args} {kw}')
+
+@pytest.mark.parametrize('name', ['sort', 'topk'])
+def test_tie_order_long_rows(name):
+    rng = np.random.default_rng([ord(c) for c in name] + [17])
+    bad = [m for m in (long_row_case(rng, name) for _ in range(N)) if m]
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def test_sort_radix_and_long_rows():
+    "1-D ascending integer sorts of >= 32768 elements are stable (fbgemm's radix sort); all rows replayed up to _STD_SORT_MAX."
+    x = np.random.default_rng(0).integers(0, 5, 40000)
+    a, b = tt.sort(tt.from_numpy(x)), torch.sort(torch.from_numpy(x))
+    assert same(a.indices, b.indices) is None
+    x = np.random.default_rng(1).integers(0, 5, (2, 3000)).astype(np.float32)
+    a, b = tt.sort(tt.from_numpy(x), descending=True), torch.sort(torch.from_numpy(x), descending=True)
+    assert same(a.indices, b.indices) is None
+
+def test_topk_ties_and_errors():
+    with pytest.raises(RuntimeError, match='selected index k out of range'): tt.ones(3).topk(4)
+    with pytest.raises(RuntimeError, match='selected index k out of range'): tt.ones(3).topk(-1)
+    with pytest.raises(RuntimeError, match='topk does not support complex dtypes on CPU'): tt.ones(3, dtype=tt.complex64).topk(1)
+    with pytest.raises(RuntimeError, match='Sort does not support complex dtypes on CPU'): tt.ones(3, dtype=tt.complex64).sort()
+    with pytest.raises(IndexError, match='Dimension out of range'): tt.ones(3).topk(1, 1)
+    r = tt.topk(tt.tensor([1, 1, 1, 1, 2, 2]), 3)          # nth_element, then std::sort of the first two: torch's [5, 4, 3]
+    assert r.values.tolist() == [2, 2, 1] and r.indices.tolist() == [5, 4, 3]
+    r = tt.tensor([[3., 1.]]).topk(0)
+    assert r.values.shape == (1, 0) and r.values.stride() == torch.ones(1, 2).topk(0).values.stride()
+
+# --- median, nanmedian -----------------------------------------------------------------------------------------
+
+def median_case(rng, name):
+    shape, dt, x_tt, x_th = _input(rng, [d for d in DTYPES if d != 'bool'] + ['bool', 'complex64'][:int(rng.random() < 0.05)], lo=-20, hi=20)
+    nd = len(shape)
+    with_dim = rng.random() < 0.7
+    args = [_dim(rng, nd), bool(rng.random() < 0.4)] if with_dim else []
+    if not with_dim and x_th.numel() == 0 and dt not in FLOATS: return None      # torch returns a NaN cast to an integer
+    ctx = f'{name} {shape}/{dt}/{x_th.stride()} {args}'
+    method = bool(rng.random() < 0.5)
+    r = run_both(lambda: _call(tt, x_tt, name, args, {}, method), lambda: _call(torch, x_th, name, args, {}, method))
+    if isinstance(r[0], Exception) or isinstance(r[1], Exception) or not with_dim: return check_results(*r, ctx=ctx)
+    if type(r[0]).__name__ != name: return ctx + ': not a named tuple'
+    d = args[0] % max(nd, 1)
+    if nd and x_th.stride(d) == 0 and x_th.shape[d] > 1: return None     # torch 2.13 reads wrong elements along a stride-0 dim (see test_median_expanded)
+    return check_results(tuple(r[0]), tuple(r[1]), ctx=ctx)          # ATen breaks ties by index: determined
+    m = check_results(r[0].values, r[1].values, ctx=ctx)
+    vals = r[0].values if args[1] or nd == 0 else r[0].values.unsqueeze(d)
+    idx = r[0].indices if args[1] or nd == 0 else r[0].indices.unsqueeze(d)
+    if not m and not _indices_consistent(x_tt, vals, idx, d): m = ctx + ': indices do not pick the values'
+    return m
+
+@pytest.mark.parametrize('name', ['median', 'nanmedian'])
+def test_median(name):
+    rng = np.random.default_rng([ord(c) for c in name])
+    bad = [m for m in (median_case(rng, name) for _ in range(N)) if m]
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+def test_median_expanded():
+    "Along an expanded (stride-0) dim every element is the same, so that element is the median; torch 2.13 reads past it."
+    x = tt.arange(-20, 0, dtype=tt.int8).as_strided((4, 3), (0, 0), 2)
+    assert tt.median(x, 0).values.tolist() == [-18] * 3 and tt.nanmedian(x, 0, True).values.tolist() == [[-18] * 3]
+
+def test_median_errors():
+    for f in (lambda lib, x: x.median(0), lambda lib, x: lib.median(x.bool(), 1), lambda lib, x: x.to(lib.complex64).median(1), lambda lib, x: x.median(3)):
+        r = run_both(lambda: f(tt, tt.ones(0, 3)), lambda: f(torch, torch.ones(0, 3)))
+        assert isinstance(r[0], Exception) and type(r[0]) is type(r[1]), r
+
+# --- unique, unique_consecutive ---------------------------------------------------------------------------------
+
+def unique_case(rng, name):
+    shape, dt, x_tt, x_th = _input(rng, DTYPES, maxdim=3, lo=-2, hi=3)
+    nd = len(shape)
+    kw = {}
+    if rng.random() < 0.5: kw['return_inverse'] = bool(rng.random() < 0.6)
+    if rng.random() < 0.5: kw['return_counts'] = bool(rng.random() < 0.6)
+    if rng.random() < 0.4: kw['dim'] = _dim(rng, nd) if nd else 0
+    if kw.get('dim') is not None and dt in FLOATS and x_th.numel() and x_th.double().isnan().any(): return None   # NaN rows: order not defined
+    ctx = f'{name} {shape}/{dt}/{x_th.stride()} {kw}'
+    method = bool(rng.random() < 0.5)
+    r = run_both(lambda: _call(tt, x_tt, name, [], kw, method), lambda: _call(torch, x_th, name, [], kw, method))
+    if isinstance(r[1], tuple) and not isinstance(r[0], tuple): return ctx + ': not a tuple'
+    return check_results(*r, ctx=ctx)
+
+@pytest.mark.parametrize('name', ['unique', 'unique_consecutive'])
+def test_unique(name):
+    rng = np.random.default_rng([ord(c) for c in name] + [1])
+    bad = [m for m in (unique_case(rng, name) for _ in range(N)) if m]
+    assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+# --- properties ---------------------------------------------------------------------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.lists(st.integers(0, 4), min_size=1, max_size=3), data=st.data())
+def test_sort_property(shape, data):
+    "sort along any dim of any permuted layout: torch's values, indices and strides."
+    nd = len(shape)
+    dim = data.draw(st.integers(-nd, nd - 1))
+    perm = data.draw(st.permutations(range(nd)))
+    desc = data.draw(st.booleans())
+    rng = np.random.default_rng(sum(shape) + nd)
+    base = rng.integers(-3, 4, [shape[p] for p in perm]).astype(np.float32)
+    inv = list(np.argsort(perm))
+    x_th = torch.from_numpy(base).permute(inv)
+    x_tt = tt.from_numpy(base.copy()).permute(*inv)
+    a, b = tt.sort(x_tt, dim, descending=desc, stable=True), torch.sort(x_th, dim=dim, descending=desc, stable=True)
+    assert same(a.values, b.values) is None and same(a.indices, b.indices) is None
+    c = tt.cumsum(x_tt, dim)
+    assert same(c, torch.cumsum(x_th, dim)) is None
+
+# --- out= ---------------------------------------------------------------------------------------------------------
+
+def test_out_variants():
+    "out= tensors are resized, filled and returned, as torch does."
+    x_th = torch.tensor([[3., 1., 2.], [0., 5., 4.]]); x_tt = tt.tensor(x_th.tolist())
+    calls = [lambda lib, x, o: lib.sort(x, 1, out=(o(lib), o(lib, 'int64'))),
+             lambda lib, x, o: lib.topk(x, 2, out=(o(lib), o(lib, 'int64'))),
+             lambda lib, x, o: lib.median(x, 0, out=(o(lib), o(lib, 'int64'))),
+             lambda lib, x, o: lib.cumprod(x, 1, out=o(lib)),
+             lambda lib, x, o: lib.msort(x, out=o(lib))]
+    for f in calls:
+        outs = {}
+        def o(lib, dt='float32'):
+            t = lib.empty(0, dtype=getattr(lib, dt)); outs.setdefault(lib.__name__, []).append(t); return t
+        a, b = f(tt, x_tt, o), f(torch, x_th, o)
+        a = a if isinstance(a, tuple) else (a,); b = b if isinstance(b, tuple) else (b,)
+        for p, q, ot in zip(a, b, outs['tinytensor']):
+            assert p is ot and same(p, q) is None, (p, q)
+
+def test_fast_paths_equal_plain_paths():
+    "topk's partition path and sort's numpy path give what replaying libstdc++ on every row gives."
+    from tinytensor.scans import _topk_indices, _topk_row, _sort_indices, _std_sort, _key_comp
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        n = int(rng.integers(1, 200))
+        rows = rng.standard_normal((3, n)).astype(np.float32) if rng.random() < 0.5 else rng.integers(-50, 50, (3, n))
+        if rng.random() < 0.3: rows[0, rng.integers(0, n)] = rows[0, 0]
+        k, largest, srt = int(rng.integers(0, n + 1)), bool(rng.random() < 0.5), bool(rng.random() < 0.7)
+        plain = np.array([[j for _, j in _topk_row(r.tolist(), k, largest, srt)] for r in rows]).reshape(3, k)
+        assert np.array_equal(_topk_indices(rows, k, 1, largest, srt), plain)
+        desc = bool(rng.random() < 0.5)
+        plain = []
+        for r in rows:
+            q = list(zip(r.tolist(), range(n))); _std_sort(q, 0, n, _key_comp(desc)); plain.append([j for _, j in q])
+        assert np.array_equal(_sort_indices(rows, 1, desc, False), np.array(plain))
+
+def test_meta_device():
+    "On the meta device every op of chapters 06c-06f computes only shapes, strides and dtypes — torch's."
+    x_th, x_tt = torch.empty(2, 3, device='meta'), tt.empty(2, 3, device='meta')
+    calls = [lambda lib, x: x.std(1), lambda lib, x: x.var(0), lambda lib, x: x.norm(), lambda lib, x: x.logsumexp(1),
+             lambda lib, x: x.count_nonzero(0), lambda lib, x: x.nansum(0), lambda lib, x: x.nanmean(), lambda lib, x: lib.std_mean(x, 0)[1],
+             lambda lib, x: x.cumsum(1), lambda lib, x: x.softmax(1), lambda lib, x: x.log_softmax(0), lambda lib, x: x.sort(1)[0],
+             lambda lib, x: x.argsort(1), lambda lib, x: x.topk(2)[1], lambda lib, x: x.median(1)[0], lambda lib, x: x.msort(),
+             lambda lib, x: x.mm(x.T), lambda lib, x: x[0].outer(x[0]), lambda lib, x: lib.einsum('ij,kj->ik', x, x), lambda lib, x: x.mv(x[0])]
+    for f in calls:
+        a, b = f(tt, x_tt), f(torch, x_th)
+        assert (tuple(a.shape), a.stride(), a.dtype.name, a.device.type) == (tuple(b.shape), b.stride(), str(b.dtype)[6:], 'meta')
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.lists(st.integers(0, 5), min_size=1, max_size=3), data=st.data())
+def test_along_dim_property(shape, data):
+    "softmax, log_softmax, cumprod, topk, median, argsort along any dim of a permuted int-valued float tensor: torch's results."
+    nd = len(shape)
+    dim = data.draw(st.integers(-nd, nd - 1))
+    perm = data.draw(st.permutations(range(nd)))
+    rng = np.random.default_rng(sum(shape) * 7 + nd)
+    base = rng.integers(-2, 3, [shape[p] for p in perm]).astype(np.float32)
+    inv = [int(i) for i in np.argsort(perm)]
+    x_th, x_tt = torch.from_numpy(base).permute(inv), tt.from_numpy(base.copy()).permute(*inv)
+    k = data.draw(st.integers(0, shape[dim]))
+    largest = data.draw(st.booleans())
+    for f in (lambda lib, x: lib.softmax(x, dim), lambda lib, x: lib.log_softmax(x, dim), lambda lib, x: lib.cumprod(x, dim),
+              lambda lib, x: tuple(lib.topk(x, k, dim, largest)), lambda lib, x: tuple(lib.median(x, dim)), lambda lib, x: lib.argsort(x, dim)):
+        r = run_both(lambda: f(tt, x_tt), lambda: f(torch, x_th))
+        assert check_results(*r, tol=True) is None, (shape, perm, dim, k, check_results(*r, tol=True))
