@@ -1,6 +1,6 @@
 """Chapter 04 benchmark: tensor creation and metadata access, tinytensor vs numpy vs torch in one run.
 
-Prints median times and the ratio tinytensor/torch. Target (issue #2): `tt.empty(1024)` within 8x of torch.
+Prints median times and the ratio tinytensor/torch. Target: `tt.empty(1024)` within 8x of torch.
 Run: python bench/bench_factories.py
 """
 import statistics, time

@@ -1,6 +1,6 @@
 """Chapter 06 benchmark: elementwise ops and reductions, tinytensor vs numpy vs torch (2 threads) in one run.
 
-Targets (issue #4): large elementwise ops no slower than numpy (tt/np <= 1.05); `A + B.T` at least 2x faster than
+Targets: large elementwise ops no slower than numpy (tt/np <= 1.05); `A + B.T` at least 2x faster than
 numpy and torch (tiling); `a + b` on 4x4 within 8x of torch. Prints median times and the ratios.
 Run: python bench/bench_ops.py
 """

@@ -1,4 +1,4 @@
-"Without CuPy or a GPU, CUDA degrades cleanly (issue #8): nothing is available, every CUDA request raises torch's kind of error."
+"Without CuPy or a GPU, CUDA degrades cleanly: nothing is available, every CUDA request raises torch's kind of error."
 import pytest
 import tinytensor as tt
 

@@ -1,4 +1,4 @@
-"""The book's own checks (issue #7): docs processing works without Quarto, every public name is documented,
+"""The book's own checks: docs processing works without Quarto, every public name is documented,
 every chapter has a diagram and a picture, and no cell only prints."""
 import importlib, inspect, json, pkgutil, re
 from pathlib import Path

@@ -241,7 +241,7 @@ def test_versions_and_meta():
     assert e.dtype is tt.float32 and e.is_meta
 
 def test_case_count():
-    "The acceptance counts: at least 3,000 random cases over the ops."
+    "Enough coverage: at least 3,000 random cases over the ops."
     n = len(BINARY) * N_BINARY + len(OPS) * N_OPERATOR + len(UNARY) * N_UNARY + 250 + 250 + 400
     assert n >= 3000, n
 
