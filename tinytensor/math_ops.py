@@ -22,7 +22,7 @@ from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype
 from .allocator import CPU
 from .tensor_impl import Tensor
-from .factories import _empty_impl, zeros_like, ones_like, like_strides
+from .factories import _empty_impl, full, zeros_like, ones_like, like_strides
 from .tensor_iterator import TensorIterator, TensorIteratorConfig, result_type, can_cast
 from .ops import (_REDUCED, _SCALARS, _opmath, _uf_kernel, _is_integral, _not_impl, _tensor_arg, _tensor_only, _unary,
                             _float_unary, _binary, _run, _operand, _check_int_zero, _method, _inplace,
@@ -529,10 +529,29 @@ def fmin(input, other, *, out=None) -> Tensor:
     "Elementwise minimum where a NaN loses to a number, as `torch.fmin`."
     return _fmax_fmin('fmin', np.fmin, np.logical_and, input, other, out)
 
+def _pow2(input, other) -> Tensor:
+    "ATen's `_pow2`: `2.0 ** other`, the 2.0 a 0-dim tensor of `input`'s dtype unless that is integral or float32."
+    if _is_integral(input.dtype, True) or input.dtype is _dt.float32: return pow(2.0, other)
+    TORCH_CHECK_NOT_IMPLEMENTED(not (input.dtype.is_complex and other.dtype is _dt.float16 and other.dim() > 0),
+                                '"pow" not implemented for \'ComplexHalf\'')          # the promoted type is torch's complex32
+    return pow(full((), 2.0, dtype=input.dtype, device=input.device), other)
+
+def _ldexp_loop(o, x, e):                              # ldexp_kernel: std::ldexp(double(x), int(exp)), cast to x's type
+    np.copyto(o, np.ldexp(x.astype(np.float64), e.astype(np.int32)), casting='unsafe')
+
 def ldexp(input, other, *, out=None) -> Tensor:
-    "`input * 2 ** other`, ATen's `mul(input, pow(2.0, other))`, as `torch.ldexp`."
+    "`input * 2 ** other`, exact for a floating `input` and an integral `other`, as `torch.ldexp`."
     _tensor_arg('ldexp', input); _tensor_only('ldexp', other)
-    return mul(input, pow(2.0, other), out=out)
+    TORCH_CHECK(out is None or not _is_integral(out.dtype, True), "ldexp can't be cast to the desired output type ",
+                out.dtype.short if out is not None else '')
+    if _is_integral(other.dtype, True) and input.dtype.is_floating_point:
+        TORCH_CHECK(out is None or out.dtype is input.dtype, "!needs_dynamic_casting<func_t>::check(iter) INTERNAL ASSERT FAILED: "
+                    "the kernel writes `input`'s dtype only")
+        res = out if out is not None else _empty_impl(input._impl.sizes(), like_strides(input), input.dtype, input.device)
+        it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(input).add_const_input(other).build()
+        if other.dtype is _dt.bool: _not_impl('ldexp_cpu_exp', other.dtype)
+        return _run(it, _ldexp_loop, out)
+    return mul(input, _pow2(input, other), out=out)
 
 def float_power(input, exponent, *, out=None) -> Tensor:
     "`input ** exponent` computed in float64 (complex128 if either is complex), as `torch.float_power`."
@@ -648,7 +667,8 @@ def conj_physical(input, *, out=None) -> Tensor:
     def make(it):
         if it.common_dtype().is_complex: return _uf_kernel(np.conjugate, it.common_dtype())
         return lambda o, x: np.copyto(o, x)                             # conj of a real number is a copy
-    return _unary(TensorIterator.unary_op, make, input, out, 'conj_physical')
+    res = out if out is not None else _empty_impl(input._impl.sizes(), like_strides(input), input.dtype, input.device)
+    return _unary(TensorIterator.unary_op, make, input, res, 'conj_physical')     # ATen: empty_like, then the out= form
 
 greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 
