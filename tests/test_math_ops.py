@@ -329,3 +329,17 @@ def test_frexp():
         m = check_results(*r, ctx=ctx)
         if m: bad.append(m)
     _finish(bad)
+
+def test_new_unary_special_values():
+    "nan, +-inf, +-0.0, subnormals and the ends of logit's domain, in every floating dtype, exact where the op is."
+    sp = [0.0, -0.0, 1.0, -1.0, 0.5, 0.25, 0.999, 2.0, -3.5, 180.0, float('inf'), -float('inf'), float('nan'), 1e-40, 1e-30]
+    bad = []
+    for dt in FLOATS:
+        x_th, x_tt = torch.tensor(sp, dtype=getattr(torch, dt)), tt.tensor(sp, dtype=getattr(tt, dt))
+        for name, kw in [('deg2rad', {}), ('rad2deg', {}), ('logit', {}), ('logit', {'eps': 0.1}), ('sinc', {}), ('angle', {}),
+                         ('conj_physical', {}), ('frexp', {})]:
+            r = run_both(lambda: getattr(tt, name)(x_tt, **kw), lambda: getattr(torch, name)(x_th, **kw))
+            if name == 'frexp': r = tuple(r[0]), tuple(r[1])
+            m = check_results(*r, tol=name in ('logit', 'sinc'), ctx=f'{name} {dt} {kw}')
+            if m: bad.append(m)
+    _finish(bad)

@@ -529,6 +529,7 @@ def fmin(input, other, *, out=None) -> Tensor:
     "Elementwise minimum where a NaN loses to a number, as `torch.fmin`."
     return _fmax_fmin('fmin', np.fmin, np.logical_and, input, other, out)
 
+# %% ../nbs/06d_math.ipynb #b9d24727
 def _pow2(input, other) -> Tensor:
     "ATen's `_pow2`: `2.0 ** other`, the 2.0 a 0-dim tensor of `input`'s dtype unless that is integral or float32."
     if _is_integral(input.dtype, True) or input.dtype is _dt.float32: return pow(2.0, other)
@@ -653,6 +654,7 @@ def frexp(input, *, out=None):
     if out is not None: m._impl.bump_version(); e._impl.bump_version()
     return _frexp_return(it.output(0), it.output(1))
 
+# %% ../nbs/06d_math.ipynb #5995a52c
 def positive(input) -> Tensor:
     "`input` itself (bool refused, as for unary `+`), as `torch.positive`."
     _tensor_arg('positive', input)
