@@ -615,7 +615,7 @@ def sinc(input, *, out=None) -> Tensor:
 
 # %% ../nbs/06d_math.ipynb #cbc2f29b
 def _angle_np(x, out=None, dtype=None, casting='same_kind'):
-    if x.dtype.kind == 'c': return np.copyto(out, np.angle(x), casting='unsafe')
+    if x.dtype.kind == 'c': return np.copyto(out, np.angle(x.astype(np.complex128)), casting='unsafe')   # correctly rounded, as atan2f
     cd = np.dtype(dtype or out.dtype)
     x = np.asarray(x).astype(cd, copy=False)
     np.copyto(out, np.where(np.isnan(x), x, np.where(x < 0, np.array(np.pi, cd), np.array(0, cd))), casting='unsafe')
@@ -631,7 +631,7 @@ def angle(input, *, out=None) -> Tensor:
                 out.dtype.short if out is not None else '')
     res = out if out is not None else _empty_impl(input._impl.sizes(), None, rd, input.device)    # contiguous, as ATen's copy
     it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(input).build()
-    return _run(it, lambda o, x: np.copyto(o, np.angle(x), casting='unsafe'), out)
+    return _run(it, lambda o, x: _angle_np(x, out=o), out)
 
 _frexp_return = namedtuple('frexp', ['mantissa', 'exponent'])
 
