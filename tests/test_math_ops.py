@@ -69,16 +69,19 @@ def _finish(bad):
 # ---- unary ops -----------------------------------------------------------------------------------------------------
 
 EXACT_UNARY = ['floor', 'ceil', 'trunc', 'fix', 'round', 'frac', 'sign', 'sgn', 'square', 'nan_to_num', 'signbit',
-               'isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf', 'isreal', 'abs']
+               'isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf', 'isreal', 'abs', 'deg2rad', 'rad2deg', 'positive',
+               'conj_physical']
 FLOAT_UNARY = ['rsqrt', 'exp2', 'expm1', 'log1p', 'log2', 'log10', 'tan', 'asin', 'acos', 'atan', 'arcsin', 'arccos',
-               'arctan', 'sinh', 'cosh', 'asinh', 'acosh', 'atanh', 'arcsinh', 'arccosh', 'arctanh', 'erf', 'erfc']
-NO_OUT = {'isnan', 'isinf', 'isfinite', 'isreal'}
+               'arctan', 'sinh', 'cosh', 'asinh', 'acosh', 'atanh', 'arcsinh', 'arccosh', 'arctanh', 'erf', 'erfc', 'logit',
+               'sinc', 'angle']
+NO_OUT = {'isnan', 'isinf', 'isfinite', 'isreal', 'positive'}
 
 def _unary_kw(rng, name):
     if name == 'round' and rng.random() < 0.5: return {'decimals': int(rng.choice([-2, -1, 0, 1, 2, 3]))}
     if name == 'nan_to_num' and rng.random() < 0.6:
         return {k: v for k, v in dict(nan=float(rng.choice([0., -1., 2.5])), posinf=float(rng.choice([1e3, 7.])),
                                       neginf=float(rng.choice([-1e3, -7.]))).items() if rng.random() < 0.7}
+    if name == 'logit' and rng.random() < 0.6: return {'eps': float(rng.choice([0.0, 0.1, 0.25, 0.5, -1.0]))}
     return {}
 
 @pytest.mark.parametrize('name', EXACT_UNARY + FLOAT_UNARY)
@@ -101,12 +104,14 @@ def test_unary(name):
             r = run_both(lambda: getattr(a_tt, name)(), lambda: getattr(a_th, name)())
             m = check_results(*r, ctx=f'{name} method {_desc(a_th)}')
             if m: bad.append(m)
+            if name == 'positive' and not isinstance(r[1], Exception) and (r[0] is not a_tt) != (r[1] is not a_th):
+                bad.append(f'positive {_desc(a_th)}: returns self in one library only')
             continue
         _forms(rng, name, (a_tt,), (a_th,), kw, tol, f'{_desc(a_th)}', bad)
     _finish(bad)
 
 def test_unary_non_tensor_arguments():
-    for name in EXACT_UNARY + FLOAT_UNARY + ['exp', 'neg', 'abs', 'clamp']:
+    for name in EXACT_UNARY + FLOAT_UNARY + ['exp', 'neg', 'abs', 'clamp', 'frexp']:
         r = run_both(lambda: getattr(tt, name)([1, 2]), lambda: getattr(torch, name)([1, 2]))
         assert isinstance(r[0], TypeError) and isinstance(r[1], TypeError), (name, r)
 
@@ -213,7 +218,8 @@ def test_closeness(name):
 
 def test_methods_exist_like_torch():
     "Every op that torch has as a Tensor method (and in-place method) we have too."
-    names = EXACT_UNARY + FLOAT_UNARY + BINARY + ['lerp', 'addcmul', 'addcdiv', 'isclose', 'allclose', 'equal']
+    names = EXACT_UNARY + FLOAT_UNARY + BINARY + MORE_BINARY + ALIASES + ['lerp', 'addcmul', 'addcdiv', 'isclose', 'allclose',
+                                                                        'equal', 'frexp']
     for n in names:
         for m in (n, n + '_'):
             if hasattr(torch.Tensor, m): assert hasattr(tt.Tensor, m), m
@@ -222,3 +228,118 @@ def test_isreal_empty_complex():
     "Known difference: torch takes an empty complex tensor's isreal layout from its imag view; we lay it out contiguously."
     t, th = tt.zeros(0, 3, dtype=tt.complex64), torch.zeros(0, 3, dtype=torch.complex64)
     assert tuple(tt.isreal(t).shape) == tuple(torch.isreal(th).shape) == (0, 3)
+
+# ---- more binary ops and the comparison aliases ---------------------------------------------------------------------
+
+MORE_BINARY = ['copysign', 'xlogy', 'logaddexp', 'logaddexp2', 'nextafter', 'fmax', 'fmin', 'ldexp', 'float_power']
+EXACT_BINARY = {'copysign', 'nextafter', 'fmax', 'fmin'}
+ALIASES = ['greater', 'greater_equal', 'less', 'less_equal', 'not_equal']
+
+@pytest.mark.parametrize('name', MORE_BINARY + ALIASES)
+def test_binary_more(name):
+    rng = np.random.default_rng([ord(c) for c in name] + [65])
+    bad = []
+    tol = name not in EXACT_BINARY and name not in ALIASES
+    for _ in range(N * 2):
+        (sa, sb), _ = rand_shapes(rng, 2)
+        da = str(rng.choice(ALL))
+        db = da if rng.random() < 0.5 else str(rng.choice(ALL))        # same dtype half the time: kernels, not only errors
+        # torch and ml_dtypes write different NaN bits for bfloat16 (torch sets the sign bit): copysign would see them
+        kw = lambda d: {'special': False} if name == 'copysign' and d == 'bfloat16' else {}
+        a_tt, a_th = operand(rng, sa, da, **kw(da))
+        if rng.random() < 0.2: b_tt = b_th = rand_scalar(rng)
+        else: b_tt, b_th = operand(rng, sb, db, **kw(db))
+        if name == 'float_power' and _complex_zero_base(a_th, b_th): continue
+        if name == 'ldexp' and isinstance(b_th, torch.Tensor) and not b_th.is_complex():   # keep 2**other in range
+            b_tt, b_th = tt.clamp(b_tt, -20, 20) if db != 'bool' else b_tt, torch.clamp(b_th, -20, 20) if db != 'bool' else b_th
+        _forms(rng, name, (a_tt, b_tt), (a_th, b_th), {}, tol, f'a={_desc(a_th)} b={_desc(b_th)}', bad)
+        if rng.random() < 0.15:                 # a number first: accepted by xlogy and float_power only
+            s = rand_scalar(rng)
+            if name == 'float_power' and _complex_zero_base(s, a_th): continue
+            r = run_both(lambda: getattr(tt, name)(s, a_tt), lambda: getattr(torch, name)(s, a_th))
+            m = check_results(*r, tol=tol, ctx=f'{name}({s}, {_desc(a_th)})')
+            if m: bad.append(m)
+    _finish(bad)
+
+def _complex_zero_base(a, b):
+    "Known difference of chapter 06b's pow: complex `0 ** z` with Re z < 0 is inf+nanj in torch, nan+nanj here."
+    cplx = any(isinstance(v, complex) or (isinstance(v, torch.Tensor) and v.is_complex()) for v in (a, b))
+    zero = (a == 0) if not isinstance(a, torch.Tensor) else bool((a == 0).any())
+    return cplx and zero
+
+def test_aliases_are_the_comparisons():
+    for alias, op in zip(ALIASES, ['gt', 'ge', 'lt', 'le', 'ne']):
+        assert getattr(tt, alias) is getattr(tt, op) and getattr(torch, alias)(torch.tensor([1, 2]), 1).tolist() == \
+            getattr(tt, alias)(tt.tensor([1, 2]), 1).tolist()
+
+def test_binary_more_special_values():
+    "Every pair of special values, float32 and float64, exact where the op is exact."
+    sp = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, float('inf'), -float('inf'), float('nan'), 1e-30, -3.5]
+    a, b = np.meshgrid(sp, sp)
+    bad = []
+    for dt in ['float32', 'float64', 'float16', 'bfloat16']:
+        x_th, y_th = (torch.tensor(v.ravel(), dtype=getattr(torch, dt)) for v in (a, b))
+        x_tt, y_tt = (tt.tensor(v.ravel().tolist(), dtype=getattr(tt, dt)) for v in (a, b))
+        for name in MORE_BINARY:
+            if name == 'copysign' and dt == 'bfloat16': continue          # NaN sign bits differ (see test_binary_more)
+            r = run_both(lambda: getattr(tt, name)(x_tt, y_tt), lambda: getattr(torch, name)(x_th, y_th))
+            m = check_results(*r, tol=name not in EXACT_BINARY, ctx=f'{name} {dt}')
+            if m: bad.append(m)
+    _finish(bad)
+
+def test_float_power_dtypes():
+    "float_power's result, out= and in-place accept only float64 (complex128 with a complex operand)."
+    bad = []
+    for da in ALL + ['float64', 'complex128']:
+        for od in ['float32', 'float64', 'complex128']:
+            a_th = torch.tensor([1, 2], dtype=getattr(torch, da)); a_tt = tt.tensor([1, 2], dtype=getattr(tt, da))
+            o_th, o_tt = torch.empty(2, dtype=getattr(torch, od)), tt.empty(2, dtype=getattr(tt, od))
+            r = run_both(lambda: tt.float_power(a_tt, 2, out=o_tt), lambda: torch.float_power(a_th, 2, out=o_th))
+            m = check_results(*r, tol=True, ctx=f'float_power {da} out={od}')
+            if m: bad.append(m)
+            r = run_both(lambda: a_tt.float_power_(2.5), lambda: a_th.float_power_(2.5))
+            m = check_results(*r, tol=True, ctx=f'float_power_ {da}')
+            if m: bad.append(m)
+    _finish(bad)
+
+# ---- frexp: two outputs --------------------------------------------------------------------------------------------
+
+def test_frexp():
+    rng = np.random.default_rng(66)
+    bad = []
+    for _ in range(N):
+        _, shape = rand_shapes(rng, 1)
+        dt = str(rng.choice(ALL))
+        a_tt, a_th = operand(rng, shape, dt)
+        ctx = f'frexp {_desc(a_th)}'
+        form = rng.random()
+        if form < 0.4: r = run_both(lambda: tt.frexp(a_tt), lambda: torch.frexp(a_th))
+        elif form < 0.7: r = run_both(lambda: a_tt.frexp(), lambda: a_th.frexp())
+        else:
+            md, ed = (dt, 'int32') if rng.random() < 0.7 else (str(rng.choice(FLOATS)), str(rng.choice(['int32', 'int64', 'float32'])))
+            oshape = tuple(a_th.shape) if rng.random() < 0.8 else (0,)
+            m_tt, m_th = operand(rng, oshape, md, 'contig') if md != 'complex64' else operand(rng, oshape, 'float32', 'contig')
+            e_tt, e_th = operand(rng, oshape, ed, str(rng.choice(['contig', 'transpose'])))
+            ctx += f' out=({md}, {ed})'
+            r = run_both(lambda: tt.frexp(a_tt, out=(m_tt, e_tt)), lambda: torch.frexp(a_th, out=(m_th, e_th)))
+            if not isinstance(r[0], Exception) and (r[0][0] is not m_tt or r[0][1] is not e_tt): bad.append(ctx + ': out not returned')
+        if not isinstance(r[0], Exception):
+            if tuple(r[0]._fields) != ('mantissa', 'exponent'): bad.append(ctx + f': fields {r[0]._fields}')
+            r = (tuple(r[0]), tuple(r[1]))
+        m = check_results(*r, ctx=ctx)
+        if m: bad.append(m)
+    _finish(bad)
+
+def test_new_unary_special_values():
+    "nan, +-inf, +-0.0, subnormals and the ends of logit's domain, in every floating dtype, exact where the op is."
+    sp = [0.0, -0.0, 1.0, -1.0, 0.5, 0.25, 0.999, 2.0, -3.5, 180.0, float('inf'), -float('inf'), float('nan'), 1e-40, 1e-30]
+    bad = []
+    for dt in FLOATS:
+        x_th, x_tt = torch.tensor(sp, dtype=getattr(torch, dt)), tt.tensor(sp, dtype=getattr(tt, dt))
+        for name, kw in [('deg2rad', {}), ('rad2deg', {}), ('logit', {}), ('logit', {'eps': 0.1}), ('sinc', {}), ('angle', {}),
+                         ('conj_physical', {}), ('frexp', {})]:
+            r = run_both(lambda: getattr(tt, name)(x_tt, **kw), lambda: getattr(torch, name)(x_th, **kw))
+            if name == 'frexp': r = tuple(r[0]), tuple(r[1])
+            m = check_results(*r, tol=name in ('logit', 'sinc'), ctx=f'{name} {dt} {kw}')
+            if m: bad.append(m)
+    _finish(bad)
