@@ -1,4 +1,4 @@
-import ctypes, gc
+import ctypes, gc, os
 import numpy as np
 import pytest
 import tinytensor as tt
@@ -113,3 +113,113 @@ def test_global_stats_return_to_start():
     end = memory_stats()
     assert end['allocated_bytes.current'] == start['allocated_bytes.current']
     assert end['allocation.current'] == start['allocation.current']
+
+
+# --- the bounded CPU caching allocator (Note [CPU cache cap]) ---
+from hypothesis import given, settings, strategies as st
+from tinytensor.allocator import DEFAULT_CPU_CACHE_MAX
+
+
+def _check_consistent(c, live):
+    s = c.memory_stats()
+    assert s['allocated_bytes.current'] == sum(live.values())
+    assert s['allocation.current'] == len(live)
+    assert s['cached_bytes.current'] == sum(n * len(ps) for n, ps in c._available.items())
+    assert s['reserved_bytes.current'] == s['allocated_bytes.current'] + s['cached_bytes.current']
+    assert s['reserved_bytes.current'] == sum(c._sizes.values())        # every owned block is live or cached
+    assert 0 <= s['cached_bytes.current'] <= c.max_cached_bytes
+    assert s['reserved_bytes.peak'] >= s['reserved_bytes.current']
+    assert s['num_allocs'] - s['num_frees'] == len(live)
+
+
+def test_default_cap_is_documented_fraction_of_memory():
+    assert CPUCachingAllocator().max_cached_bytes == DEFAULT_CPU_CACHE_MAX > 0
+    assert CPUCachingAllocator(123).max_cached_bytes == 123
+
+
+def test_cap_is_honoured_and_overflow_goes_back_to_libc():
+    c = CPUCachingAllocator(max_cached_bytes=3 * 1000)
+    blocks = [c.allocate(1000) for _ in range(5)]
+    addrs = {b.get() for b in blocks}
+    del blocks
+    s = c.memory_stats()
+    assert s['cached_bytes.current'] == 3000 and s['allocated_bytes.current'] == 0
+    assert len(c._sizes) == 3 and set(c._sizes) <= addrs
+    big = c.allocate(5000); del big                       # larger than the cap: never cached
+    assert c.memory_stats()['cached_bytes.current'] == 3000
+    c.set_max_cached_bytes(1500)
+    assert c.memory_stats()['cached_bytes.current'] == 1000
+    with pytest.raises(RuntimeError, match='non-negative'): c.set_max_cached_bytes(-1)
+    c.empty_cache()
+
+
+def test_zero_cap_caches_nothing():
+    c = CPUCachingAllocator(0)
+    a = c.allocate(64); del a
+    assert c.memory_stats()['cached_bytes.current'] == 0 and c._sizes == {}
+
+
+def test_empty_cache_returns_everything_but_live_blocks():
+    c = CPUCachingAllocator()
+    keep = c.allocate(256)
+    xs = [c.allocate(n) for n in (64, 128, 128, 4096)]
+    del xs
+    assert c.memory_stats()['cached_bytes.current'] == 64 + 128 + 128 + 4096
+    c.empty_cache()
+    s = c.memory_stats()
+    assert (s['cached_bytes.current'], s['reserved_bytes.current'], s['allocated_bytes.current']) == (0, 256, 256)
+    assert list(c._sizes) == [keep.get()]
+    del keep; c.empty_cache()
+    assert c.memory_stats()['reserved_bytes.current'] == 0
+
+
+def test_same_size_reuses_same_address():
+    c = CPUCachingAllocator()
+    for n in (1, 4096, 1 << 20):
+        a = c.allocate(n); addr = a.get(); del a
+        b = c.allocate(n); assert b.get() == addr
+        del b
+    c.empty_cache()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.sampled_from([8, 64, 100, 4096, 10000]), st.integers(0, 50)), max_size=60),
+       st.sampled_from([0, 5000, 20000, 1 << 30]))
+def test_random_alloc_free_keeps_stats_consistent(ops, cap):
+    c = CPUCachingAllocator(cap)
+    live, ptrs, dp = {}, [], None
+    for is_alloc, n, k in ops:
+        if is_alloc or not ptrs:
+            dp = c.allocate(n); live[dp.get()] = n; ptrs.append(dp)
+        else:
+            dp = ptrs.pop(k % len(ptrs)); del live[dp.get()]; dp.clear()
+        _check_consistent(c, live)
+    del ptrs, dp
+    live.clear(); _check_consistent(c, live)
+    c.empty_cache()
+    assert c.memory_stats()['reserved_bytes.current'] == 0
+
+
+def _rss_bytes():
+    with open('/proc/self/statm') as f: return int(f.read().split()[1]) * os.sysconf('SC_PAGE_SIZE')
+
+
+@pytest.mark.skipif(not os.path.exists('/proc/self/statm'), reason='needs Linux /proc')
+def test_loop_of_adds_keeps_rss_bounded():
+    n = 1 << 22
+    cache = CPUCachingAllocator()
+    old = set_allocator(DeviceType.CPU, cache)
+    try:
+        a, b = tt.ones(n), tt.ones(n)
+        c = a + b; del c; gc.collect()                      # one result's block is now cached and warm
+        start = _rss_bytes()
+        for _ in range(200): c = a + b
+        grown = _rss_bytes() - start
+        assert float(c[-1]) == 2.0
+        assert grown <= 2 * 4 * n, f'RSS grew by {grown} bytes'
+        del a, b, c; gc.collect()
+        assert cache.memory_stats()['allocated_bytes.current'] == 0
+        assert cache.memory_stats()['cached_bytes.current'] <= cache.max_cached_bytes
+    finally:
+        set_allocator(DeviceType.CPU, old)
+        cache.empty_cache()
