@@ -7,7 +7,7 @@ Docs: https://tinytensor.github.io/tinytensor/indexing.html.md"""
 # %% auto #0
 __all__ = ['apply_slicing', 'expand_tensors', 'has_contiguous_subspace', 'transpose_to_front', 'make_info', 'index',
            'index_placement_html', 'index_select', 'gather', 'scatter', 'scatter_add', 'take', 'masked_fill',
-           'masked_select', 'nonzero', 'index_put_', 'index_put']
+           'masked_select', 'nonzero', 'index_put_', 'index_put', 'index_add', 'index_copy', 'index_fill']
 
 # %% ../nbs/05d_indexing.ipynb #7024021e
 import builtins, operator, warnings
@@ -19,7 +19,7 @@ from .tensor_impl import Tensor, contiguous_format
 from .factories import tensor, empty, empty_strided, _np_read, _np_write
 from .views import (_index_type_error, _slice_args, _slice, _int, _broadcast_pair, _copy_to,
                               _slice_prefix_1s, _scalar_tensor, assert_no_partial_overlap)
-from .tensor_iterator import TensorIteratorConfig
+from .tensor_iterator import TensorIteratorConfig, _resize_output
 
 # %% ../nbs/05d_indexing.ipynb #dacf613f
 def _index_tuple(idx) -> tuple:
@@ -428,10 +428,141 @@ def nonzero(self:Tensor, *, as_tuple:bool=False):
     if n and self.dim(): _np_write(out)[...] = np.stack(np.nonzero(a), axis=1)
     return out
 
+# %% ../nbs/05d_indexing.ipynb #93bc7155
+def _wrap1(self:Tensor, dim, name:str) -> int:
+    "`dim` wrapped for `self`, a 0-d `self` counting as 1-d (as the index_* ops do)."
+    return wrap_dim(_int(dim, name, 'dim'), builtins.max(self.dim(), 1))
+
+def _along(t:Tensor, d:int, write:bool=False) -> np.ndarray:
+    "A numpy view of `t` (writable with `write`) with dim `d` moved to the front, 0-d read as shape (1,)."
+    a = (_np_write if write else _np_read)(t) if t._impl.numel_ else np.zeros(tuple(t.shape), t.dtype.np)
+    return np.moveaxis(a.reshape(a.shape or (1,)), d, 0)
+
+def _to_out(res:Tensor, out:Tensor, msg=None) -> Tensor:
+    "Copy a finished result into an `out=` tensor: same dtype (`msg`, else the structured kernels' words), resized if needed."
+    if out is None: return res
+    TORCH_CHECK(out.dtype is res.dtype, *(msg or ("Expected out tensor to have dtype ", _CTYPE.get(res.dtype.name, res.dtype.name),
+                                                 ", but got ", _CTYPE.get(out.dtype.name, out.dtype.name), " instead")))
+    _resize_output(out, res.shape)
+    if res.numel() and not out.is_meta: np.copyto(_np_write(out), _np_read(res))
+    out._impl.bump_version()
+    return out
+
+@patch
+def index_add_(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) -> Tensor:
+    "Add `alpha * source` into the slices of `self` at the positions in `index` along `dim` (repeats add up)."
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), "index_add_(): argument 'source' (position 3) must be Tensor, not ", type(source).__name__)
+    d = _wrap1(self, dim, 'index_add_')
+    n = index.numel()
+    TORCH_CHECK_INDEX(index.dim() <= 1, "index_add_(): Index is supposed to be a vector, but got dim: ", index.dim(),
+                      " with type: ", index.dtype.short, " and size: ", list(index.shape))
+    TORCH_CHECK(index.dtype in (_dt.int64, _dt.int32), "index_add_(): Expected dtype int32/int64 for index but got: ", index.dtype.short)
+    TORCH_CHECK(self.dtype is source.dtype, "index_add_(): self (", self.dtype.short, ") and source (",
+                source.dtype.short, ") must have the same scalar type")
+    TORCH_CHECK(d == 0 or d < source.dim(), "index_add_(): Indexing dim ", d, " is out of bounds of the source tensor with dim ", source.dim())
+    ns = source.shape[d] if source.dim() else 1
+    TORCH_CHECK_INDEX(n == ns or source.dim(), "Dimension specified as 0 but tensor has no dimensions")   # torch's message asks size(dim)
+    TORCH_CHECK(n == ns, "index_add_(): Number of indices (", n, ") should be equal to source.size(dim): (", ns, "), for dim: ", d)
+    ss, cs = list(self.shape), list(source.shape)
+    if ss and cs: del ss[d], cs[d]
+    TORCH_CHECK(ss == cs, "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = ",
+                list(self.shape), " source.shape = ", list(source.shape))
+    for t in (index, source): assert_no_partial_overlap(self, t)
+    a = _np_read(index).reshape(-1) if n else np.zeros(0, np.int64)
+    size = self.shape[d] if self.dim() else 1
+    bad = (a < 0) | (a >= size)
+    # Note [index_add_ kernels]: for self.dim() > 1 ATen hands dim 0 / the last dim with alpha 1 and int64 indices to
+    # scatter_add_ (its RuntimeError), the slice loop raises an IndexError; a 0-d/1-d self has its own loop (IndexError).
+    via_scatter = (d == 0 or d == self.dim() - 1) and alpha == 1 and index.dtype is _dt.int64
+    if self.dim() > 1 and n and self.numel() and via_scatter:
+        TORCH_CHECK(not bad.any(), "index ", int(a[bad][0]) if bad.any() else 0, " is out of bounds for dimension ", d, " with size ", size)
+    elif self.dim() <= 1 or (n and self.numel()): TORCH_CHECK_INDEX(not bad.any(), "index out of range in self")
+    if n and self.numel() and not self.is_meta:
+        src = _along(source, d)
+        al = empty(1, dtype=self.dtype).fill_(alpha) if self.dtype is not _dt.bool else None
+        with np.errstate(all='ignore'):
+            v = src if alpha == 1 or al is None else (src * _np_read(al)[0]).astype(self.dtype.np)
+            np.add.at(_along(self, d, True), a, v)
+    self._impl.bump_version()
+    return self
+
+@patch
+def index_add(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) -> Tensor:
+    "`index_add_` on a contiguous copy of `self`."
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), "index_add(): argument 'source' (position 3) must be Tensor, not ", type(source).__name__)
+    return self.clone(memory_format=contiguous_format).index_add_(dim, index, source, alpha=alpha)
+
+# %% ../nbs/05d_indexing.ipynb #b6c5b9dc
+@patch
+def index_copy_(self:Tensor, dim:int, index:Tensor, source:Tensor) -> Tensor:
+    "Copy the slices of `source` into `self` at the positions in `index` along `dim`."
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), "index_copy_(): argument 'source' (position 3) must be Tensor, not ", type(source).__name__)
+    d = _wrap1(self, dim, 'index_copy_')
+    TORCH_CHECK_INDEX(index.dim() < 2, "index_copy_(): Index should have dimension 1 or 0 (got ", index.dim(), ")")
+    n = index.numel()
+    TORCH_CHECK_INDEX(source.dim() or n == 1, "index_copy_(): When source is scalar, index should have one element (got ", n, ")")
+    TORCH_CHECK_INDEX(source.dim() == self.dim() or not source.dim() or not self.dim(), "index_copy_(): When source and destination are "
+                      "not scalars, their dimensionality must match. Source dimensionality (", source.dim(), "), destination dimensionality (", self.dim(), ")")
+    TORCH_CHECK(index.dtype is _dt.int64, "index_copy_(): Expected a long tensor for index, but got ", index.dtype.short)
+    TORCH_CHECK(self.dtype is source.dtype, "index_copy_(): self and source expected to have the same dtype, but got (self) ",
+                self.dtype.short, " and (source) ", source.dtype.short)
+    ss, cs = list(self.shape), list(source.shape)
+    if ss: del ss[d]
+    if cs: del cs[d]
+    TORCH_CHECK(ss == cs, "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: ",
+                " ".join(map(str, ss)), " at dimension ", d, " and source slice shape: ", " ".join(map(str, cs)), " at dimension 0.")
+    TORCH_CHECK_INDEX(not source.dim() or n == source.shape[d], "index_copy_(): Number of indices (", n,
+                      ") should be equal to source.size(dim) (", source.shape[d] if source.dim() else 1, ")")
+    for t in (index, source): assert_no_partial_overlap(self, t)
+    a = _np_read(index).reshape(-1) if n else np.zeros(0, np.int64)
+    size = self.shape[d] if self.dim() else 1
+    bad = (a < 0) | (a >= size)
+    if self.numel(): TORCH_CHECK_INDEX(not bad.any(), "index_copy_(): index ", int(a[bad][0]) if bad.any() else 0,
+                                       " is out of bounds for dimension ", d, " with size ", size)
+    if n and self.numel() and not self.is_meta:
+        _along(self, d, True)[a] = _along(source, d)
+    self._impl.bump_version()
+    return self
+
+@patch
+def index_copy(self:Tensor, dim:int, index:Tensor, source:Tensor) -> Tensor:
+    "`index_copy_` on a contiguous copy of `self`."
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), "index_copy(): argument 'source' (position 3) must be Tensor, not ", type(source).__name__)
+    return self.clone(memory_format=contiguous_format).index_copy_(dim, index, source)
+
+# %% ../nbs/05d_indexing.ipynb #40dee312
+@patch
+def index_fill_(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
+    "Set the slices of `self` at the positions in `index` (negative counts from the end) along `dim` to `value`."
+    TORCH_CHECK_INDEX(index.dtype is _dt.int64, "index_fill_(): Expected dtype int64 for index.")
+    if isinstance(value, Tensor):
+        TORCH_CHECK(value.dim() == 0, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ", value.dim(), " dimension(s).")
+        value = value.item()
+    TORCH_CHECK(self.is_complex() or not isinstance(value, complex), "index_fill_(): Converting complex Scalar to non-complex type is not supported")
+    d = _wrap1(self, dim, 'index_fill_')
+    TORCH_CHECK(index.dim() <= 1, "Index has to be a vector/scalar")
+    assert_no_partial_overlap(self, index)
+    v = empty(2, dtype=self.dtype, device=self.device).fill_(value)   # fill_'s overflow check (Note [Scalar overflow])
+    a = _np_read(index).reshape(-1) if index.numel() else np.zeros(0, np.int64)
+    size = self.shape[d] if self.dim() else 1
+    bad = (a < -size) | (a >= size)
+    if self.numel(): TORCH_CHECK_INDEX(not bad.any(), "index ", int(a[bad][0]) if bad.any() else 0, " is out of bounds for dimension ",
+                                       d, " with size ", size)
+    if len(a) and self.dim() and not self.numel():          # the kernel's `restride_dim` view, checked against the storage
+        self.as_strided(self.shape[:d] + (len(a),) + self.shape[d + 1:], self.stride()[:d] + (0,) + self.stride()[d + 1:])
+    if len(a) and self.numel() and not self.is_meta: _along(self, d, True)[a] = _np_read(v)[0]
+    self._impl.bump_version()
+    return self
+
+@patch
+def index_fill(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
+    "`index_fill_` on a copy of `self` (same layout)."
+    return self.clone().index_fill_(dim, index, value)
+
 # %% ../nbs/05d_indexing.ipynb #5fce1a0a
-def index_select(input:Tensor, dim:int, index:Tensor) -> Tensor:
+def index_select(input:Tensor, dim:int, index:Tensor, *, out:Tensor=None) -> Tensor:
     "`input.index_select(dim, index)`."
-    return input.index_select(dim, index)
+    return _to_out(input.index_select(dim, index), out, ("index_select(): self and result must have the same scalar type",))
 def gather(input:Tensor, dim:int, index:Tensor, *, sparse_grad:bool=False) -> Tensor:
     "`input.gather(dim, index)`."
     return input.gather(dim, index)
@@ -459,3 +590,14 @@ def index_put_(input:Tensor, indices, values:Tensor, accumulate:bool=False) -> T
 def index_put(input:Tensor, indices, values:Tensor, accumulate:bool=False) -> Tensor:
     "`input.index_put(indices, values, accumulate)`."
     return input.index_put(indices, values, accumulate)
+
+# %% ../nbs/05d_indexing.ipynb #128892f9
+def index_add(input:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1, out:Tensor=None) -> Tensor:
+    "`input.index_add(dim, index, source, alpha=alpha)`."
+    return _to_out(input.index_add(dim, index, source, alpha=alpha), out)
+def index_copy(input:Tensor, dim:int, index:Tensor, source:Tensor, *, out:Tensor=None) -> Tensor:
+    "`input.index_copy(dim, index, source)`."
+    return _to_out(input.index_copy(dim, index, source), out)
+def index_fill(input:Tensor, dim:int, index:Tensor, value) -> Tensor:
+    "`input.index_fill(dim, index, value)`."
+    return input.index_fill(dim, index, value)
