@@ -318,3 +318,59 @@ def test_index_add_copy_fill_errors_and_edges(f):
     assert msg is None, msg
     if isinstance(rb, Exception):
         assert str(rb).split('\n')[0].replace('torch.', 'tinytensor.')[:40] in str(ra), f'{ra} vs {rb}'
+
+@pytest.mark.parametrize('block', range(2))
+def test_take_along_dim_argwhere_narrow_copy_random(block):
+    "take_along_dim (with and without dim, broadcasting), argwhere, narrow_copy on random layouts, dtypes and dims."
+    for seed in range(60000 + block * 150, 60000 + (block + 1) * 150):
+        rng, shape, dt, a, b = gen_input(seed, maxdim=3)
+        X = {tt: a, torch: b}
+        n = len(shape); d = int(rng.integers(-max(n, 1), max(n, 1)))
+        size = shape[d] if n else 1
+        ishape = tuple(1 if rng.random() < 0.3 else s for s in shape)
+        if n: ishape = ishape[:d % n] + (int(rng.integers(0, 4)),) + ishape[d % n + 1:]
+        vals = rng.integers(0, max(size, 1), int(np.prod(ishape)) if ishape else 1)
+        # no out-of-range values here: torch's gather skips its bounds check on some broadcast (expanded) index paths
+        ti = Idx('tensor', vals.reshape(ishape), 'int64' if rng.random() < 0.9 else 'int32')
+        both_call(lambda L: L.take_along_dim(X[L], ti.build(L), d), seed, f'take_along_dim {d} {ti}')
+        both_call(lambda L: X[L].take_along_dim(ti.build(L)), seed, f'take_along_dim flat {ti}')
+        both_call(lambda L: L.argwhere(X[L]), seed, 'argwhere')
+        both_call(lambda L: X[L].argwhere(), seed, 'Tensor.argwhere')
+        start, length = int(rng.integers(-size - 1, size + 2)), int(rng.integers(-1, size + 2))
+        both_call(lambda L: X[L].narrow_copy(d, start, length), seed, f'narrow_copy {d} {start} {length}')
+        both_call(lambda L: L.narrow_copy(X[L], d, start, length), seed, f'torch.narrow_copy {d} {start} {length}')
+
+@pytest.mark.parametrize('dt', ['int64', 'int32', 'uint8', 'int8', 'int16'])
+def test_unravel_index_random(dt):
+    "unravel_index: indices of several integer dtypes and shapes (0-d, empty), negative indices, shapes with 0 and ()."
+    for seed in range(80):
+        rng = np.random.default_rng(seed)
+        shape = tuple(int(v) for v in rng.integers(0 if rng.random() < 0.1 else 1, 5, int(rng.integers(0, 4))))
+        total = int(np.prod(shape)) if shape else 1
+        ish = tuple(int(v) for v in rng.integers(0, 3, int(rng.integers(0, 3))))
+        lo = 0 if dt == 'uint8' else -min(total, 100)
+        vals = rng.integers(lo, max(min(total, 100), 1), int(np.prod(ish)) if ish else 1).reshape(ish)
+        ix = Idx('tensor', vals, dt)
+        sh = shape if rng.random() < 0.8 or len(shape) != 1 else shape[0]
+        both_call(lambda L: L.unravel_index(ix.build(L), sh), seed, f'unravel_index {ix} {sh}')
+
+@pytest.mark.parametrize('f', [
+    lambda L: L.take_along_dim(L.ones(2, 3), L.zeros(2, dtype=L.int64), 1), lambda L: L.take_along_dim(L.ones(2, 3), L.zeros(2, 1, dtype=L.int32), 1),
+    lambda L: L.take_along_dim(L.ones(2, 3).t(), L.zeros(1, dtype=L.int64)), lambda L: L.take_along_dim(L.ones(2, 3), L.zeros(2, 1, dtype=L.int64), 2),
+    lambda L: L.take_along_dim(L.ones(2, 3), L.zeros(3, 1, dtype=L.int64), 1),
+    lambda L: L.take_along_dim(L.ones(2, 3), L.zeros(2, 1, dtype=L.int64), 1, out=L.empty(0)),
+    lambda L: L.argwhere(L.tensor(3.)), lambda L: L.argwhere(L.zeros(2, 0)),
+    lambda L: L.ones(3, 4).narrow_copy(2, 0, 1), lambda L: L.ones(3, 4).narrow_copy(-3, 0, 1), lambda L: L.ones(3, 4).narrow_copy(1, 2, -1),
+    lambda L: L.ones(3, 4).narrow_copy(1.0, 0, 1), lambda L: L.ones(()).narrow_copy(0, 0, 1), lambda L: L.ones(3, 4).narrow_copy(1, L.tensor(1), 2),
+    lambda L: L.narrow_copy(L.ones(3, 4), 1, 1, 2, out=L.zeros(1)), lambda L: L.narrow_copy(L.ones(3, 4), 1, 1, 2, out=L.zeros(3, 2, dtype=L.int64)),
+    lambda L: L.unravel_index(L.tensor([5]), (3, 0)), lambda L: L.unravel_index(L.tensor([5.]), (3,)),
+    lambda L: L.unravel_index(L.tensor([5]), (3, -1)), lambda L: L.unravel_index(L.tensor([5]), 3.),
+    lambda L: L.unravel_index(L.tensor([5]), [3.]), lambda L: L.unravel_index(L.tensor([True]), (3,)),
+    lambda L: L.unravel_index(L.tensor([5]), ())])
+def test_take_argwhere_narrow_unravel_errors_and_edges(f):
+    ra, rb = run_both(lambda: f(tt), lambda: f(torch))
+    msg = check_results(ra, rb)
+    assert msg is None, msg
+    if isinstance(rb, Exception):
+        first = str(rb).split('\n')[0][:40]
+        assert first in str(ra) or first.replace('torch.', 'tinytensor.') in str(ra), f'{ra} vs {rb}'

@@ -6,14 +6,15 @@ Docs: https://tinytensor.github.io/tinytensor/indexing.html.md"""
 
 # %% auto #0
 __all__ = ['apply_slicing', 'expand_tensors', 'has_contiguous_subspace', 'transpose_to_front', 'make_info', 'index',
-           'index_placement_html', 'index_select', 'gather', 'scatter', 'scatter_add', 'take', 'masked_fill',
-           'masked_select', 'nonzero', 'index_put_', 'index_put', 'index_add', 'index_copy', 'index_fill']
+           'index_placement_html', 'unravel_index', 'index_select', 'gather', 'scatter', 'scatter_add', 'take',
+           'masked_fill', 'masked_select', 'nonzero', 'index_put_', 'index_put', 'index_add', 'index_copy',
+           'index_fill', 'take_along_dim', 'argwhere', 'narrow_copy']
 
 # %% ../nbs/05d_indexing.ipynb #7024021e
 import builtins, operator, warnings
 import numpy as np
 from fastcore.basics import patch
-from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, wrap_dim
+from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, wrap_dim
 from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format
 from .factories import tensor, empty, empty_strided, _np_read, _np_write
@@ -559,6 +560,60 @@ def index_fill(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
     "`index_fill_` on a copy of `self` (same layout)."
     return self.clone().index_fill_(dim, index, value)
 
+# %% ../nbs/05d_indexing.ipynb #e8800098
+@patch
+def take_along_dim(self:Tensor, indices:Tensor, dim:int=None) -> Tensor:
+    "`gather` with `self` and `indices` broadcast against each other except at `dim`; without `dim`, on the flattened tensors."
+    if dim is None: return self.view(-1).gather(0, indices.view(-1))
+    TORCH_CHECK(self.dim() == indices.dim(), "torch.take_along_dim(): input and indices should have the same number of dimensions, but got ",
+                self.dim(), " dimensions for input, and ", indices.dim(), " dimensions for indices")
+    TORCH_CHECK(indices.dtype is _dt.int64, "torch.take_along_dim(): dtype of indices should be Long but got ", indices.dtype.short)
+    TORCH_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions")   # `indices.size(dim)` of a 0-d tensor
+    d = wrap_dim(_int(dim, 'take_along_dim', 'dim'), self.dim())
+    ss, ii = list(self.shape), list(indices.shape)
+    if ss: ss[d] = indices.shape[d]
+    idx = indices.broadcast_to(_broadcast_pair(tuple(ss), tuple(indices.shape)))
+    if ii: ii[d] = self.shape[d]
+    return self.broadcast_to(_broadcast_pair(tuple(ii), tuple(self.shape))).gather(d, idx)
+
+@patch
+def argwhere(self:Tensor) -> Tensor:
+    "The coordinates of the non-zero elements, as `nonzero()`."
+    return self.nonzero()
+
+@patch
+def narrow_copy(self:Tensor, dim:int, start:int, length:int) -> Tensor:
+    "`narrow` as a new contiguous tensor."
+    TORCH_CHECK(self.dim() > 0, "narrow() cannot be applied to a 0-dim tensor.")
+    for i, (v, arg) in enumerate(((dim, 'dim'), (start, 'start'), (length, 'length'))):
+        TORCH_CHECK_TYPE(hasattr(v, '__index__') and not isinstance(v, builtins.bool), "narrow_copy(): argument '", arg, "' (position ",
+                         i + 1, ") must be int, not ", type(v).__name__)
+    d, start, length = _int(dim, 'narrow_copy', 'dim'), _int(start, 'narrow_copy', 'start'), _int(length, 'narrow_copy', 'length')
+    TORCH_CHECK(d < self.dim(), "Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got false.")
+    d = wrap_dim(d, self.dim())
+    cur = self.shape[d]
+    TORCH_CHECK_INDEX(-cur <= start <= cur, "start out of range (expected to be in range of [", -cur, ", ", cur, "], but got ", start, ")")
+    if start < 0: start += cur
+    TORCH_CHECK(length >= 0 and start <= cur - length, "start (", start, ") + length (", length, ") exceeds dimension size (", cur, ").")
+    return self.narrow(d, start, length).clone(memory_format=contiguous_format)
+
+# %% ../nbs/05d_indexing.ipynb #50b2a2d4
+def unravel_index(indices:Tensor, shape) -> tuple:
+    "The coordinates in a tensor of `shape` of each flat index in `indices` (negative counts from the end): one int64 tensor per dim."
+    TORCH_CHECK_TYPE(not indices.is_floating_point() and not indices.is_complex() and indices.dtype is not _dt.bool,
+                     "expected 'indices' to be integer dtype, but got ", indices.dtype)
+    TORCH_CHECK_TYPE(isinstance(shape, (int, list, tuple)), "expected 'shape' to be int or sequence of ints, but got ", type(shape))
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    for s in shape: TORCH_CHECK_TYPE(isinstance(s, int), "expected 'shape' sequence to only contain ints, but got ", type(s))
+    TORCH_CHECK_VALUE(builtins.all(s >= 0 for s in shape), "'shape' cannot have negative values, but got ", shape)
+    coefs = np.cumprod((shape[1:] + (1,))[::-1], dtype=np.int64)[::-1]       # the row-major strides of `shape`
+    out = empty(tuple(indices.shape) + (len(shape),), dtype=_dt.int64, device=indices.device)
+    if out.numel():
+        TORCH_CHECK(0 not in shape, "ZeroDivisionError")                       # integer `floor_divide` and `%` by 0
+        a = _np_read(indices).astype(np.int64)[..., None]
+        _np_write(out)[...] = (a // coefs) % np.array(shape, np.int64)
+    return out.unbind(-1)
+
 # %% ../nbs/05d_indexing.ipynb #5fce1a0a
 def index_select(input:Tensor, dim:int, index:Tensor, *, out:Tensor=None) -> Tensor:
     "`input.index_select(dim, index)`."
@@ -601,3 +656,12 @@ def index_copy(input:Tensor, dim:int, index:Tensor, source:Tensor, *, out:Tensor
 def index_fill(input:Tensor, dim:int, index:Tensor, value) -> Tensor:
     "`input.index_fill(dim, index, value)`."
     return input.index_fill(dim, index, value)
+def take_along_dim(input:Tensor, indices:Tensor, dim:int=None, *, out:Tensor=None) -> Tensor:
+    "`input.take_along_dim(indices, dim)`."
+    return _to_out(input.take_along_dim(indices, dim), out)
+def argwhere(input:Tensor) -> Tensor:
+    "`input.argwhere()`."
+    return input.argwhere()
+def narrow_copy(input:Tensor, dim:int, start:int, length:int, *, out:Tensor=None) -> Tensor:
+    "`input.narrow_copy(dim, start, length)`."
+    return _to_out(input.narrow_copy(dim, start, length), out, ("Expected self.dtype() == output.dtype() to be true, but got false.",))
