@@ -374,3 +374,68 @@ def test_take_argwhere_narrow_unravel_errors_and_edges(f):
     if isinstance(rb, Exception):
         first = str(rb).split('\n')[0][:40]
         assert first in str(ra) or first.replace('torch.', 'tinytensor.') in str(ra), f'{ra} vs {rb}'
+
+@pytest.mark.parametrize('block', range(2))
+def test_masked_scatter_put_view_scatters_random(block):
+    "masked_scatter(_), put(_) (accumulate too), select/slice/diagonal_scatter on random layouts, dtypes and dims."
+    for seed in range(90000 + block * 150, 90000 + (block + 1) * 150):
+        rng, shape, dt, a, b = gen_input(seed, maxdim=3)
+        X = {tt: a, torch: b}
+        n = len(shape)
+        ms = list(shape[int(rng.integers(0, n + 1)):]) if shape else []
+        ms = [1 if rng.random() < 0.3 else s for s in ms]
+        m = Idx('tensor', (rng.random(ms) < 0.5).tolist() if ms else bool(rng.random() < 0.5), 'bool')
+        k = int(np.prod(shape)) if shape else 1
+        src = rng.integers(0, 5, k + int(rng.integers(-1, 3)) if rng.random() < 0.2 else k)
+        mk = lambda L, v=None: (L.tensor(src.tolist(), dtype=X[L].dtype) if src.size else L.empty(0, dtype=X[L].dtype))
+        both_call(lambda L: X[L].masked_scatter(m.build(L), mk(L)), seed, f'masked_scatter {m}')
+        if 0 not in b.stride() or not b.numel():
+            both_call(lambda L: X[L].clone().masked_scatter_(m.build(L), mk(L)), seed, f'masked_scatter_ {m}')
+        pi = rand_tensor_index(rng, b.numel(), shape=(int(rng.integers(0, 4)),), unique=True, oob=0.05, dtype='int64')
+        ps = rng.integers(0, 3, pi.data.size)
+        mkp = lambda L: L.tensor(ps.tolist(), dtype=X[L].dtype) if ps.size else L.empty(0, dtype=X[L].dtype)
+        both_call(lambda L: X[L].put(pi.build(L), mkp(L)), seed, f'put {pi}')
+        if dt != 'bool':
+            dup = Idx('tensor', np.concatenate([pi.data, pi.data]), 'int64')
+            mk2 = lambda L: L.cat([mkp(L), mkp(L)])
+            both_call(lambda L: L.put(X[L], dup.build(L), mk2(L), accumulate=True), seed, f'put accumulate {dup}')
+        if not n: continue
+        d = int(rng.integers(-n, n)); size = shape[d]
+        sl = list(shape); del sl[d]
+        odt = dt if rng.random() < 0.7 else 'float64'
+        mks = lambda L, sh: L.ones(sh, dtype=getattr(L, odt))
+        i = int(rng.integers(-size - 1, size + 1)) if size else 0
+        both_call(lambda L: L.select_scatter(X[L], mks(L, sl), d, i), seed, f'select_scatter {d} {i}')
+        st_, en, stp = (int(v) for v in rng.integers(-size - 1, size + 2, 2)), None, int(rng.integers(1, 3))
+        st_, en = tuple(st_)
+        sz = len(range(*slice(st_, en, stp).indices(size)))
+        ss = list(shape); ss[d] = sz
+        if rng.random() < 0.05: ss[d] += 1
+        both_call(lambda L: X[L].slice_scatter(mks(L, ss), d, st_, en, stp), seed, f'slice_scatter {d} {st_}:{en}:{stp}')
+        if n >= 2:
+            off = int(rng.integers(-2, 3))
+            dg = torch.empty(shape).diagonal(off, 0, -1).shape
+            both_call(lambda L: L.diagonal_scatter(X[L], mks(L, tuple(dg)), off, 0, -1), seed, f'diagonal_scatter {off}')
+
+@pytest.mark.parametrize('f', [
+    lambda L: L.zeros(2, 3).masked_scatter(L.tensor([True, False, True]), L.arange(10)),
+    lambda L: L.zeros(2, 3).masked_scatter(L.tensor([1, 0, 1], dtype=L.uint8), L.arange(10.)),
+    lambda L: L.zeros(2, 3).masked_scatter(L.tensor([True, False, True]), L.arange(3.)),
+    lambda L: L.zeros(2, 3).t().masked_scatter(L.ones(2, 1, dtype=L.bool), L.arange(20.)),
+    lambda L: L.zeros(2, 3).masked_scatter(L.ones(3, dtype=L.bool), 1.),
+    lambda L: L.zeros(5).put_(L.tensor([0, 5]), L.tensor([1., 2.])), lambda L: L.zeros(5).put_(L.tensor([0, 1]), L.tensor([1.])),
+    lambda L: L.zeros(5).put_(L.tensor([0, 1], dtype=L.int32), L.tensor([1., 2.])), lambda L: L.zeros(5).put_(L.tensor([0, 1]), L.tensor([1, 2])),
+    lambda L: L.zeros(0).put_(L.tensor([0]), L.tensor([1.])), lambda L: L.zeros(0).put_(L.empty(0, dtype=L.int64), L.empty(0)),
+    lambda L: L.zeros(2, 3).t().put(L.tensor([[1]]), L.tensor([[7.]])),
+    lambda L: L.select_scatter(L.zeros(2, 3), L.ones(2), 0, 0), lambda L: L.select_scatter(L.zeros(2, 3), L.ones(3), 0, 5),
+    lambda L: L.select_scatter(L.zeros(()), L.ones(()), 0, 0), lambda L: L.slice_scatter(L.zeros(2, 3), L.ones(2, 3), 1, step=0),
+    lambda L: L.slice_scatter(L.zeros(()), L.ones(())), lambda L: L.slice_scatter(L.zeros(2, 3), L.ones(2, 3), 1, step=-1),
+    lambda L: L.diagonal_scatter(L.zeros(2, 3), L.ones(3)), lambda L: L.diagonal_scatter(L.zeros(2, 3), L.ones(2), 0, 1, 1),
+    lambda L: L.diagonal_scatter(L.zeros(2, 3), L.ones(1), 2), lambda L: L.zeros(2, 3).diagonal_scatter(L.ones(2, dtype=L.int64))])
+def test_masked_scatter_put_view_scatters_errors_and_edges(f):
+    ra, rb = run_both(lambda: f(tt), lambda: f(torch))
+    msg = check_results(ra, rb)
+    assert msg is None, msg
+    if isinstance(rb, Exception):
+        first = str(rb).split('\n')[0][:40]
+        assert first in str(ra) or first.replace('torch.', 'tinytensor.') in str(ra), f'{ra} vs {rb}'

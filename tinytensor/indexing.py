@@ -8,7 +8,8 @@ Docs: https://tinytensor.github.io/tinytensor/indexing.html.md"""
 __all__ = ['apply_slicing', 'expand_tensors', 'has_contiguous_subspace', 'transpose_to_front', 'make_info', 'index',
            'index_placement_html', 'unravel_index', 'index_select', 'gather', 'scatter', 'scatter_add', 'take',
            'masked_fill', 'masked_select', 'nonzero', 'index_put_', 'index_put', 'index_add', 'index_copy',
-           'index_fill', 'take_along_dim', 'argwhere', 'narrow_copy']
+           'index_fill', 'take_along_dim', 'argwhere', 'narrow_copy', 'masked_scatter', 'put', 'select_scatter',
+           'slice_scatter', 'diagonal_scatter']
 
 # %% ../nbs/05d_indexing.ipynb #7024021e
 import builtins, operator, warnings
@@ -19,7 +20,8 @@ from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format
 from .factories import tensor, empty, empty_strided, _np_read, _np_write
 from .views import (_index_type_error, _slice_args, _slice, _int, _broadcast_pair, _copy_to,
-                              _slice_prefix_1s, _scalar_tensor, assert_no_partial_overlap)
+                              _slice_prefix_1s, _scalar_tensor, assert_no_partial_overlap,
+                              assert_no_internal_overlap, assert_no_overlap, has_internal_overlap)
 from .tensor_iterator import TensorIteratorConfig, _resize_output
 
 # %% ../nbs/05d_indexing.ipynb #dacf613f
@@ -614,6 +616,96 @@ def unravel_index(indices:Tensor, shape) -> tuple:
         _np_write(out)[...] = (a // coefs) % np.array(shape, np.int64)
     return out.unbind(-1)
 
+# %% ../nbs/05d_indexing.ipynb #07d0f467
+@patch
+def masked_scatter_(self:Tensor, mask:Tensor, source:Tensor) -> Tensor:
+    "Copy the leading elements of `source` (row-major), one by one, into the places where `mask` (broadcast to `self`) is True."
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), "masked_scatter_(): argument 'source' (position 2) must be Tensor, not ", type(source).__name__)
+    assert_no_internal_overlap(self)
+    TORCH_CHECK(self.dtype is source.dtype, "masked_scatter: expected self and source to have same dtypes but got",
+                self.dtype.short, " and ", source.dtype.short)
+    TORCH_CHECK(mask.dtype is _dt.bool, "masked_scatter_ only supports boolean masks, but got mask with dtype ", mask.dtype.short)
+    m = mask.expand(self.shape)                                      # `expand_inplace`: the mask takes self's shape
+    if self.numel():
+        mb = _np_read(m)
+        k = int(np.count_nonzero(mb))
+        TORCH_CHECK(k <= source.numel(), "Number of elements of source < number of ones in mask")
+        if k and not self.is_meta: _np_write(self)[mb] = np.ravel(_np_read(source))[:k]
+    self._impl.bump_version()
+    return self
+
+@patch
+def masked_scatter(self:Tensor, mask:Tensor, source:Tensor) -> Tensor:
+    "`masked_scatter_` on a contiguous copy of `self` broadcast with `mask`."
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), "masked_scatter(): argument 'source' (position 2) must be Tensor, not ", type(source).__name__)
+    shape = _broadcast_pair(tuple(mask.shape), tuple(self.shape))
+    return self.expand(shape).clone(memory_format=contiguous_format).masked_scatter_(mask.expand(shape), source)
+
+# %% ../nbs/05d_indexing.ipynb #0e2cf974
+@patch
+def put_(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Tensor:
+    "Write `source` into the flattened (row-major) `self` at `index` (negative counts from the end); add up with `accumulate`."
+    TORCH_CHECK(index.dtype is _dt.int64, "put_(): Expected a long tensor for index, but got ", index.dtype.short)
+    TORCH_CHECK(self.dtype is source.dtype, "put_(): self and source expected to have the same dtype, but got self.dtype = ",
+                self.dtype.short, " and source.dtype = ", source.dtype.short)
+    TORCH_CHECK_INDEX(source.numel() == index.numel(), "put_(): Expected source and index to have the same number of elements, but got "
+                      "source.numel() = ", source.numel(), ", index.numel() = ", index.numel())
+    assert_no_internal_overlap(self)
+    for t in (index, source): assert_no_overlap(self, t)
+    if index.numel() == 0: return self
+    n = self.numel()
+    TORCH_CHECK_INDEX(n != 0, "put_(): Tried to put elements into an empty tensor")
+    a = np.ravel(_np_read(index))
+    bad = (a < -n) | (a >= n)
+    TORCH_CHECK_INDEX(not bad.any(), "out of range: tried to access index ", int(a[bad][0]) if bad.any() else 0, " on a tensor of ", n, " elements.")
+    if not self.is_meta:
+        dst, v = _np_write(self).reshape(self.shape or (1,)), np.ravel(_np_read(source))
+        ix = np.unravel_index(np.where(a < 0, a + n, a), dst.shape)
+        if accumulate: np.add.at(dst, ix, v)
+        else: dst[ix] = v
+    self._impl.bump_version()
+    return self
+
+@patch
+def put(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Tensor:
+    "`put_` on a copy of `self` (same layout)."
+    return self.clone().put_(index, source, accumulate)
+
+# %% ../nbs/05d_indexing.ipynb #7ef3fc9f
+def _clone_preserve_strides(self:Tensor) -> Tensor:
+    "ATen's `clone_preserve_strides`: clone the whole storage and view it as `self` was (sizes, strides, offset)."
+    if has_internal_overlap(self) == 'Yes': return self.clone()
+    full = self.as_strided((self.untyped_storage().nbytes() // self.dtype.itemsize,), (1,), 0).clone()
+    return full.as_strided(tuple(self.shape), self.stride(), self.storage_offset())
+
+def _embed(out:Tensor, part:Tensor, src:Tensor) -> Tensor:
+    "Copy `src` into the view `part` of the fresh `out` (the `*_scatter` ops), sizes checked as ATen does."
+    TORCH_CHECK(tuple(part.shape) == tuple(src.shape), "expected src to have a size equal to the slice of self. src size = ",
+                list(src.shape), ", slice size = ", list(part.shape))
+    part.copy_(src)
+    return out
+
+@patch
+def select_scatter(self:Tensor, src:Tensor, dim:int, index:int) -> Tensor:
+    "A copy of `self` with `self.select(dim, index)` replaced by `src`."
+    out = _clone_preserve_strides(self)
+    return _embed(out, out.select(dim, index), src)
+
+@patch
+def slice_scatter(self:Tensor, src:Tensor, dim:int=0, start:int=None, end:int=None, step:int=1) -> Tensor:
+    "A copy of `self` with the slice `start:end:step` of `dim` replaced by `src`."
+    out = _clone_preserve_strides(self)
+    TORCH_CHECK_INDEX(self.dim() > 0, "slice() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(_int(dim, 'slice_scatter', 'dim'), self.dim())
+    TORCH_CHECK(_int(step, 'slice_scatter', 'step') > 0, "slice step must be positive")
+    return _embed(out, _slice(out, d, start, end, step), src)
+
+@patch
+def diagonal_scatter(self:Tensor, src:Tensor, offset:int=0, dim1:int=0, dim2:int=1) -> Tensor:
+    "A copy of `self` with `self.diagonal(offset, dim1, dim2)` replaced by `src`."
+    out = _clone_preserve_strides(self)
+    return _embed(out, out.diagonal(offset, dim1, dim2), src)
+
 # %% ../nbs/05d_indexing.ipynb #5fce1a0a
 def index_select(input:Tensor, dim:int, index:Tensor, *, out:Tensor=None) -> Tensor:
     "`input.index_select(dim, index)`."
@@ -665,3 +757,18 @@ def argwhere(input:Tensor) -> Tensor:
 def narrow_copy(input:Tensor, dim:int, start:int, length:int, *, out:Tensor=None) -> Tensor:
     "`input.narrow_copy(dim, start, length)`."
     return _to_out(input.narrow_copy(dim, start, length), out, ("Expected self.dtype() == output.dtype() to be true, but got false.",))
+def masked_scatter(input:Tensor, mask:Tensor, source:Tensor) -> Tensor:
+    "`input.masked_scatter(mask, source)`."
+    return input.masked_scatter(mask, source)
+def put(input:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Tensor:
+    "`input.put(index, source, accumulate)`."
+    return input.put(index, source, accumulate)
+def select_scatter(input:Tensor, src:Tensor, dim:int, index:int) -> Tensor:
+    "`input.select_scatter(src, dim, index)`."
+    return input.select_scatter(src, dim, index)
+def slice_scatter(input:Tensor, src:Tensor, dim:int=0, start:int=None, end:int=None, step:int=1) -> Tensor:
+    "`input.slice_scatter(src, dim, start, end, step)`."
+    return input.slice_scatter(src, dim, start, end, step)
+def diagonal_scatter(input:Tensor, src:Tensor, offset:int=0, dim1:int=0, dim2:int=1) -> Tensor:
+    "`input.diagonal_scatter(src, offset, dim1, dim2)`."
+    return input.diagonal_scatter(src, offset, dim1, dim2)
