@@ -1,4 +1,4 @@
-"""`t[idx]` with integer tensors, lists and boolean masks (ATen's `index`, always a copy), `t[idx] = v` (`index_put_`), and the indexing ops around them: `index_select`, `gather`, `scatter`, `take`, `masked_fill`, `masked_select`, `nonzero`.
+"""`t[idx]` with integer tensors, lists and boolean masks (ATen's `index`, always a copy), `t[idx] = v` (`index_put_`), and the indexing ops around them: `index_select`, `gather`, `scatter`, `take`, `put_`, `index_add_` / `index_copy_` / `index_fill_`, `take_along_dim`, `masked_fill`, `masked_scatter`, `masked_select`, `nonzero`, and the `*_scatter` copies.
 
 Docs: https://tinytensor.github.io/tinytensor/indexing.html.md"""
 

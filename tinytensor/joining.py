@@ -1,4 +1,4 @@
-"""`cat` (`concat`, `concatenate`), `stack`, `hstack` / `vstack` / `dstack` / `column_stack`, `atleast_1d/2d/3d` and `flip`: new tensors built from old ones, with torch's dtype promotion and output layouts.
+"""`cat` (`concat`, `concatenate`), `stack`, `hstack` / `vstack` / `dstack` / `column_stack`, `atleast_1d/2d/3d`, `repeat` / `tile` / `row_stack` and `flip`: new tensors built from old ones, with torch's dtype promotion and output layouts.
 
 Docs: https://tinytensor.github.io/tinytensor/joining.html.md"""
 
