@@ -439,3 +439,11 @@ def test_masked_scatter_put_view_scatters_errors_and_edges(f):
     if isinstance(rb, Exception):
         first = str(rb).split('\n')[0][:40]
         assert first in str(ra) or first.replace('torch.', 'tinytensor.') in str(ra), f'{ra} vs {rb}'
+
+@pytest.mark.parametrize('idx', ['a', b'a', ('a',), (0, 'a'), '', 1.5, (0, 2j)])
+def test_non_index_items_raise_like_torch(idx):
+    "str/bytes items are sequences to torch (tensor creation fails: TypeError); floats and complex are IndexErrors."
+    for op in (lambda L, x: x[idx], lambda L, x: x.__setitem__(idx, 1.)):
+        ra, rb = run_both(lambda: op(tt, tt.zeros(2, 3)), lambda: op(torch, torch.zeros(2, 3)))
+        assert type(ra) is type(rb), f'{idx!r}: {ra!r} vs {rb!r}'
+        assert str(rb).split('\n')[0][:30] in str(ra), f'{ra} vs {rb}'
