@@ -255,3 +255,195 @@ def test_getitem_property(case):
     ra, rb = run_both(lambda: a[mk(tt)], lambda: b[mk(torch)])
     msg = check_results(ra, rb, ctx=f'{shape} perm {perm} {items}')
     assert msg is None, msg
+
+def _src_for(rng, shape, d, k, dt, L):
+    "A source of `shape` with dim `d` of size `k` and small values, built for library `L`."
+    sh = list(shape)
+    if sh: sh[d] = k
+    vals = rng.integers(0, 3, int(np.prod(sh)) if sh else 1).reshape(sh)
+    return lambda L: L.tensor(vals.tolist(), dtype=getattr(L, dt)) if vals.size else L.empty(tuple(sh), dtype=getattr(L, dt))
+
+@pytest.mark.parametrize('block', range(2))
+def test_index_add_copy_fill_random(block):
+    "index_add(_)/index_copy(_)/index_fill(_) on random layouts, dtypes, dims (negative too), size-0 dims and bad indices."
+    for seed in range(50000 + block * 150, 50000 + (block + 1) * 150):
+        rng, shape, dt, a, b = gen_input(seed, maxdim=3)
+        X = {tt: a, torch: b}
+        n = len(shape); d = int(rng.integers(-max(n, 1), max(n, 1)))
+        size = shape[d] if n else 1
+        k = int(rng.integers(0, 4))
+        uniq = rand_tensor_index(rng, size, shape=(k,), unique=True, oob=0.05, dtype='int64')
+        if rng.random() < 0.8: uniq.data = np.where(uniq.data < 0, uniq.data + size, uniq.data)
+        k = uniq.data.size
+        mk = _src_for(rng, shape, d, k, dt, None)
+        idt = 'int32' if rng.random() < 0.2 else 'int64'
+        ui = Idx('tensor', uniq.data, idt)
+        if dt != 'bool':
+            alpha = 1 if dt in ('uint8', 'bool') or rng.random() < 0.5 else 2
+            both_call(lambda L: X[L].index_add(d, ui.build(L), mk(L), alpha=alpha), seed, f'index_add {d} {ui}')
+            both_call(lambda L: L.index_add(X[L], d, ui.build(L), mk(L)), seed, f'torch.index_add {d} {ui}')
+        both_call(lambda L: X[L].index_copy(d, ui.build(L), mk(L)), seed, f'index_copy {d} {ui}')
+        fi = rand_tensor_index(rng, size, shape=(int(rng.integers(0, 4)),), oob=0.05, dtype='int64' if rng.random() < 0.9 else 'int32')
+        v = {'bool': True, 'uint8': 3}.get(dt, -2 if 'int' in dt else 1.5)
+        if 0 not in b.stride() or not b.numel():          # torch's index_fill trips over its own stride-0 clones here
+            both_call(lambda L: X[L].index_fill(d, fi.build(L), v), seed, f'index_fill {d} {fi}')
+            both_call(lambda L: L.index_fill(X[L], d, fi.build(L), L.tensor(v)), seed, f'index_fill tensor value {d} {fi}')
+            both_call(lambda L: X[L].clone().index_fill_(d, fi.build(L), v), seed, 'index_fill_')
+            both_call(lambda L: X[L].clone().index_copy_(d, ui.build(L), mk(L)), seed, 'index_copy_')
+
+@pytest.mark.parametrize('f', [
+    lambda L: L.zeros(3, 4).index_add(1, L.tensor([[0, 1]]), L.ones(3, 2)), lambda L: L.zeros(3, 4).index_add(1, L.tensor([0., 1.]), L.ones(3, 2)),
+    lambda L: L.zeros(3, 4).index_add(1, L.tensor([0, 1, 2]), L.ones(3, 2)), lambda L: L.zeros(3, 4).index_add(1, L.tensor([0, 1]), L.ones(3, 2, dtype=L.int64)),
+    lambda L: L.zeros(3, 4).index_add(1, L.tensor([0, 1]), L.ones(2, 2)), lambda L: L.zeros(3, 4).index_add(1, L.tensor([0, 4]), L.ones(3, 2)),
+    lambda L: L.zeros(3, 4).index_add(1, L.tensor([0, -1]), L.ones(3, 2)), lambda L: L.zeros(3, 4).index_add(1, L.tensor([0, 1]), 1.),
+    lambda L: L.zeros(3, dtype=L.int64).index_add(0, L.tensor([0, 0]), L.ones(2, dtype=L.int64), alpha=3),
+    lambda L: L.zeros(3, 4).index_copy(1, L.tensor([[0, 1]]), L.ones(3, 2)), lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0, 4]), L.ones(3, 2)),
+    lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0, 1], dtype=L.int32), L.ones(3, 2)), lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0, 1, 2]), L.ones(3, 2)),
+    lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0, 1]), L.ones(2, 2)), lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0, 1]), L.ones(3, 2, 1)),
+    lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0, -1]), L.ones(3, 2)), lambda L: L.zeros(3, 4).index_copy(1, L.tensor([0, 1]), L.ones(())),
+    lambda L: L.zeros(()).index_copy(0, L.tensor([0]), L.ones(())), lambda L: L.zeros(()).index_add(0, L.tensor([0]), L.ones(())),
+    lambda L: L.zeros(3, 4).index_fill(1, L.tensor([[0, 1]]), 2), lambda L: L.zeros(3, 4).index_fill(1, L.tensor([0, 4]), 2),
+    lambda L: L.zeros(3, 4).index_fill(1, L.tensor([0, 1], dtype=L.int32), 2), lambda L: L.zeros(3, 4).index_fill(1, L.tensor([0]), L.ones(1)),
+    lambda L: L.zeros(3, dtype=L.uint8).index_fill(0, L.tensor([0]), 300), lambda L: L.zeros(()).index_fill(1, L.tensor([0]), 1),
+    lambda L: L.zeros(3).index_fill(0, L.tensor([0]), 1j),
+    lambda L: L.index_add(L.zeros(3, 4), 0, L.tensor([0]), L.ones(1, 4), out=L.zeros(3, 4, dtype=L.float64)),
+    lambda L: L.index_add(L.zeros(3, 4), 0, L.tensor([0]), L.ones(1, 4), out=L.zeros(4, 3).t()),
+    lambda L: L.index_copy(L.zeros(3, 4), 0, L.tensor([0]), L.ones(1, 4), out=L.zeros(0)),
+    lambda L: L.index_select(L.arange(12).view(3, 4), 1, L.tensor([3, 3]), out=L.zeros(2, 3, dtype=L.int64).t()),
+    lambda L: L.index_select(L.arange(12).view(3, 4), 1, L.tensor([3, 3]), out=L.zeros(2, 3)),
+    lambda L: L.index_select(L.arange(12).view(3, 4), 1, L.tensor([3]), out=L.zeros(5, dtype=L.int64))])
+def test_index_add_copy_fill_errors_and_edges(f):
+    ra, rb = run_both(lambda: f(tt), lambda: f(torch))
+    msg = check_results(ra, rb)
+    assert msg is None, msg
+    if isinstance(rb, Exception):
+        assert str(rb).split('\n')[0].replace('torch.', 'tinytensor.')[:40] in str(ra), f'{ra} vs {rb}'
+
+@pytest.mark.parametrize('block', range(2))
+def test_take_along_dim_argwhere_narrow_copy_random(block):
+    "take_along_dim (with and without dim, broadcasting), argwhere, narrow_copy on random layouts, dtypes and dims."
+    for seed in range(60000 + block * 150, 60000 + (block + 1) * 150):
+        rng, shape, dt, a, b = gen_input(seed, maxdim=3)
+        X = {tt: a, torch: b}
+        n = len(shape); d = int(rng.integers(-max(n, 1), max(n, 1)))
+        size = shape[d] if n else 1
+        ishape = tuple(1 if rng.random() < 0.3 else s for s in shape)
+        if n: ishape = ishape[:d % n] + (int(rng.integers(0, 4)),) + ishape[d % n + 1:]
+        vals = rng.integers(0, max(size, 1), int(np.prod(ishape)) if ishape else 1)
+        # no out-of-range values here: torch's gather skips its bounds check on some broadcast (expanded) index paths
+        ti = Idx('tensor', vals.reshape(ishape), 'int64' if rng.random() < 0.9 else 'int32')
+        both_call(lambda L: L.take_along_dim(X[L], ti.build(L), d), seed, f'take_along_dim {d} {ti}')
+        both_call(lambda L: X[L].take_along_dim(ti.build(L)), seed, f'take_along_dim flat {ti}')
+        both_call(lambda L: L.argwhere(X[L]), seed, 'argwhere')
+        both_call(lambda L: X[L].argwhere(), seed, 'Tensor.argwhere')
+        start, length = int(rng.integers(-size - 1, size + 2)), int(rng.integers(-1, size + 2))
+        both_call(lambda L: X[L].narrow_copy(d, start, length), seed, f'narrow_copy {d} {start} {length}')
+        both_call(lambda L: L.narrow_copy(X[L], d, start, length), seed, f'torch.narrow_copy {d} {start} {length}')
+
+@pytest.mark.parametrize('dt', ['int64', 'int32', 'uint8', 'int8', 'int16'])
+def test_unravel_index_random(dt):
+    "unravel_index: indices of several integer dtypes and shapes (0-d, empty), negative indices, shapes with 0 and ()."
+    for seed in range(80):
+        rng = np.random.default_rng(seed)
+        shape = tuple(int(v) for v in rng.integers(0 if rng.random() < 0.1 else 1, 5, int(rng.integers(0, 4))))
+        total = int(np.prod(shape)) if shape else 1
+        ish = tuple(int(v) for v in rng.integers(0, 3, int(rng.integers(0, 3))))
+        lo = 0 if dt == 'uint8' else -min(total, 100)
+        vals = rng.integers(lo, max(min(total, 100), 1), int(np.prod(ish)) if ish else 1).reshape(ish)
+        ix = Idx('tensor', vals, dt)
+        sh = shape if rng.random() < 0.8 or len(shape) != 1 else shape[0]
+        both_call(lambda L: L.unravel_index(ix.build(L), sh), seed, f'unravel_index {ix} {sh}')
+
+@pytest.mark.parametrize('f', [
+    lambda L: L.take_along_dim(L.ones(2, 3), L.zeros(2, dtype=L.int64), 1), lambda L: L.take_along_dim(L.ones(2, 3), L.zeros(2, 1, dtype=L.int32), 1),
+    lambda L: L.take_along_dim(L.ones(2, 3).t(), L.zeros(1, dtype=L.int64)), lambda L: L.take_along_dim(L.ones(2, 3), L.zeros(2, 1, dtype=L.int64), 2),
+    lambda L: L.take_along_dim(L.ones(2, 3), L.zeros(3, 1, dtype=L.int64), 1),
+    lambda L: L.take_along_dim(L.ones(2, 3), L.zeros(2, 1, dtype=L.int64), 1, out=L.empty(0)),
+    lambda L: L.argwhere(L.tensor(3.)), lambda L: L.argwhere(L.zeros(2, 0)),
+    lambda L: L.ones(3, 4).narrow_copy(2, 0, 1), lambda L: L.ones(3, 4).narrow_copy(-3, 0, 1), lambda L: L.ones(3, 4).narrow_copy(1, 2, -1),
+    lambda L: L.ones(3, 4).narrow_copy(1.0, 0, 1), lambda L: L.ones(()).narrow_copy(0, 0, 1), lambda L: L.ones(3, 4).narrow_copy(1, L.tensor(1), 2),
+    lambda L: L.narrow_copy(L.ones(3, 4), 1, 1, 2, out=L.zeros(1)), lambda L: L.narrow_copy(L.ones(3, 4), 1, 1, 2, out=L.zeros(3, 2, dtype=L.int64)),
+    lambda L: L.unravel_index(L.tensor([5]), (3, 0)), lambda L: L.unravel_index(L.tensor([5.]), (3,)),
+    lambda L: L.unravel_index(L.tensor([5]), (3, -1)), lambda L: L.unravel_index(L.tensor([5]), 3.),
+    lambda L: L.unravel_index(L.tensor([5]), [3.]), lambda L: L.unravel_index(L.tensor([True]), (3,)),
+    lambda L: L.unravel_index(L.tensor([5]), ())])
+def test_take_argwhere_narrow_unravel_errors_and_edges(f):
+    ra, rb = run_both(lambda: f(tt), lambda: f(torch))
+    msg = check_results(ra, rb)
+    assert msg is None, msg
+    if isinstance(rb, Exception):
+        first = str(rb).split('\n')[0][:40]
+        assert first in str(ra) or first.replace('torch.', 'tinytensor.') in str(ra), f'{ra} vs {rb}'
+
+@pytest.mark.parametrize('block', range(2))
+def test_masked_scatter_put_view_scatters_random(block):
+    "masked_scatter(_), put(_) (accumulate too), select/slice/diagonal_scatter on random layouts, dtypes and dims."
+    for seed in range(90000 + block * 150, 90000 + (block + 1) * 150):
+        rng, shape, dt, a, b = gen_input(seed, maxdim=3)
+        X = {tt: a, torch: b}
+        n = len(shape)
+        ms = list(shape[int(rng.integers(0, n + 1)):]) if shape else []
+        ms = [1 if rng.random() < 0.3 else s for s in ms]
+        m = Idx('tensor', (rng.random(ms) < 0.5).tolist() if ms else bool(rng.random() < 0.5), 'bool')
+        k = int(np.prod(shape)) if shape else 1
+        src = rng.integers(0, 5, k + int(rng.integers(-1, 3)) if rng.random() < 0.2 else k)
+        mk = lambda L, v=None: (L.tensor(src.tolist(), dtype=X[L].dtype) if src.size else L.empty(0, dtype=X[L].dtype))
+        both_call(lambda L: X[L].masked_scatter(m.build(L), mk(L)), seed, f'masked_scatter {m}')
+        if 0 not in b.stride() or not b.numel():
+            both_call(lambda L: X[L].clone().masked_scatter_(m.build(L), mk(L)), seed, f'masked_scatter_ {m}')
+        pi = rand_tensor_index(rng, b.numel(), shape=(int(rng.integers(0, 4)),), unique=True, oob=0.05, dtype='int64')
+        ps = rng.integers(0, 3, pi.data.size)
+        mkp = lambda L: L.tensor(ps.tolist(), dtype=X[L].dtype) if ps.size else L.empty(0, dtype=X[L].dtype)
+        both_call(lambda L: X[L].put(pi.build(L), mkp(L)), seed, f'put {pi}')
+        if dt != 'bool':
+            dup = Idx('tensor', np.concatenate([pi.data, pi.data]), 'int64')
+            mk2 = lambda L: L.cat([mkp(L), mkp(L)])
+            both_call(lambda L: L.put(X[L], dup.build(L), mk2(L), accumulate=True), seed, f'put accumulate {dup}')
+        if not n: continue
+        d = int(rng.integers(-n, n)); size = shape[d]
+        sl = list(shape); del sl[d]
+        odt = dt if rng.random() < 0.7 else 'float64'
+        mks = lambda L, sh: L.ones(sh, dtype=getattr(L, odt))
+        i = int(rng.integers(-size - 1, size + 1)) if size else 0
+        both_call(lambda L: L.select_scatter(X[L], mks(L, sl), d, i), seed, f'select_scatter {d} {i}')
+        st_, en, stp = (int(v) for v in rng.integers(-size - 1, size + 2, 2)), None, int(rng.integers(1, 3))
+        st_, en = tuple(st_)
+        sz = len(range(*slice(st_, en, stp).indices(size)))
+        ss = list(shape); ss[d] = sz
+        if rng.random() < 0.05: ss[d] += 1
+        both_call(lambda L: X[L].slice_scatter(mks(L, ss), d, st_, en, stp), seed, f'slice_scatter {d} {st_}:{en}:{stp}')
+        if n >= 2:
+            off = int(rng.integers(-2, 3))
+            dg = torch.empty(shape).diagonal(off, 0, -1).shape
+            both_call(lambda L: L.diagonal_scatter(X[L], mks(L, tuple(dg)), off, 0, -1), seed, f'diagonal_scatter {off}')
+
+@pytest.mark.parametrize('f', [
+    lambda L: L.zeros(2, 3).masked_scatter(L.tensor([True, False, True]), L.arange(10)),
+    lambda L: L.zeros(2, 3).masked_scatter(L.tensor([1, 0, 1], dtype=L.uint8), L.arange(10.)),
+    lambda L: L.zeros(2, 3).masked_scatter(L.tensor([True, False, True]), L.arange(3.)),
+    lambda L: L.zeros(2, 3).t().masked_scatter(L.ones(2, 1, dtype=L.bool), L.arange(20.)),
+    lambda L: L.zeros(2, 3).masked_scatter(L.ones(3, dtype=L.bool), 1.),
+    lambda L: L.zeros(5).put_(L.tensor([0, 5]), L.tensor([1., 2.])), lambda L: L.zeros(5).put_(L.tensor([0, 1]), L.tensor([1.])),
+    lambda L: L.zeros(5).put_(L.tensor([0, 1], dtype=L.int32), L.tensor([1., 2.])), lambda L: L.zeros(5).put_(L.tensor([0, 1]), L.tensor([1, 2])),
+    lambda L: L.zeros(0).put_(L.tensor([0]), L.tensor([1.])), lambda L: L.zeros(0).put_(L.empty(0, dtype=L.int64), L.empty(0)),
+    lambda L: L.zeros(2, 3).t().put(L.tensor([[1]]), L.tensor([[7.]])),
+    lambda L: L.select_scatter(L.zeros(2, 3), L.ones(2), 0, 0), lambda L: L.select_scatter(L.zeros(2, 3), L.ones(3), 0, 5),
+    lambda L: L.select_scatter(L.zeros(()), L.ones(()), 0, 0), lambda L: L.slice_scatter(L.zeros(2, 3), L.ones(2, 3), 1, step=0),
+    lambda L: L.slice_scatter(L.zeros(()), L.ones(())), lambda L: L.slice_scatter(L.zeros(2, 3), L.ones(2, 3), 1, step=-1),
+    lambda L: L.diagonal_scatter(L.zeros(2, 3), L.ones(3)), lambda L: L.diagonal_scatter(L.zeros(2, 3), L.ones(2), 0, 1, 1),
+    lambda L: L.diagonal_scatter(L.zeros(2, 3), L.ones(1), 2), lambda L: L.zeros(2, 3).diagonal_scatter(L.ones(2, dtype=L.int64))])
+def test_masked_scatter_put_view_scatters_errors_and_edges(f):
+    ra, rb = run_both(lambda: f(tt), lambda: f(torch))
+    msg = check_results(ra, rb)
+    assert msg is None, msg
+    if isinstance(rb, Exception):
+        first = str(rb).split('\n')[0][:40]
+        assert first in str(ra) or first.replace('torch.', 'tinytensor.') in str(ra), f'{ra} vs {rb}'
+
+@pytest.mark.parametrize('idx', ['a', b'a', ('a',), (0, 'a'), '', 1.5, (0, 2j)])
+def test_non_index_items_raise_like_torch(idx):
+    "str/bytes items are sequences to torch (tensor creation fails: TypeError); floats and complex are IndexErrors."
+    for op in (lambda L, x: x[idx], lambda L, x: x.__setitem__(idx, 1.)):
+        ra, rb = run_both(lambda: op(tt, tt.zeros(2, 3)), lambda: op(torch, torch.zeros(2, 3)))
+        assert type(ra) is type(rb), f'{idx!r}: {ra!r} vs {rb!r}'
+        assert str(rb).split('\n')[0][:30] in str(ra), f'{ra} vs {rb}'

@@ -119,3 +119,35 @@ def test_cat_property(case):
     ra, rb = run_both(lambda: tt.cat(A, dim), lambda: torch.cat(B, dim))
     msg = check_results(ra, rb, ctx=f'{shape} perm {perm} dim {dim} lens {lens}')
     assert msg is None, msg
+
+@pytest.mark.parametrize('block', range(2))
+def test_repeat_tile_random(block):
+    "Tensor.repeat, tile (function and method) on random dtypes, layouts, size-0 dims, short/long/zero repeat lists."
+    for seed in range(70000 + block * 200, 70000 + (block + 1) * 200):
+        rng = np.random.default_rng(seed)
+        nd = int(rng.integers(0, 4))
+        shape = tuple(int(v) for v in rng.integers(0, 4, nd))
+        a, b = pair(rng, shape, str(rng.choice(DTS)), str(rng.choice(LAYOUTS)), lo=-5, hi=6)
+        X = {tt: a, torch: b}
+        reps = tuple(int(v) for v in rng.integers(0, 3, int(rng.integers(max(nd - 1, 0), nd + 3))))
+        if rng.random() < 0.03 and reps: reps = (-1,) + reps[1:]
+        both_call(lambda L: X[L].repeat(*reps) if reps else X[L].repeat(()), f'seed {seed} repeat {reps}')
+        both_call(lambda L: X[L].repeat(list(reps)), f'seed {seed} repeat list {reps}')
+        both_call(lambda L: L.tile(X[L], reps), f'seed {seed} tile {reps}')
+        both_call(lambda L: X[L].tile(*reps) if reps else X[L].tile(()), f'seed {seed} Tensor.tile {reps}')
+
+@pytest.mark.parametrize('f', [
+    lambda L: L.concatenate([L.ones(2, 3), L.zeros(2, 1)], dim=-1), lambda L: L.concatenate([L.ones(2, 3), L.zeros(2, 1)], axis=-1),
+    lambda L: L.concatenate([L.ones(2, 3), L.zeros(2, 1)], 1), lambda L: L.concat([L.ones(2, 3), L.zeros(2, 1)], axis=1),
+    lambda L: L.cat([L.ones(2, 3), L.zeros(2, 1)], axis=1), lambda L: L.concatenate([L.ones(2, 3), L.zeros(2, 1)], dim=1, axis=1),
+    lambda L: L.row_stack([L.ones(3), L.arange(3.)]), lambda L: L.row_stack([L.ones(2, 3), L.tensor(1.).expand(1, 3)]),
+    lambda L: L.row_stack([]), lambda L: L.row_stack([L.ones(3), L.ones(2)]),
+    lambda L: L.row_stack([L.ones(3), L.ones(3)], out=L.empty(0)),
+    lambda L: L.ones(2, 3).repeat(2), lambda L: L.ones(2, 3).repeat(-1, 1), lambda L: L.ones(2, 3).repeat(),
+    lambda L: L.ones(2, 3).tile(-1, 1), lambda L: L.tile(L.ones(2, 3), 2), lambda L: L.tensor(1.).repeat(())])
+def test_joining_extra_errors_and_edges(f):
+    ra, rb = run_both(lambda: f(tt), lambda: f(torch))
+    msg = check_results(ra, rb)
+    assert msg is None, msg
+    if isinstance(rb, Exception):
+        assert str(rb).split('\n')[0].replace('torch.', 'tinytensor.')[:40] in str(ra), f'{ra} vs {rb}'

@@ -219,3 +219,16 @@ def test_var_norm_property(shape, data):
               lambda lib, x: lib.count_nonzero(x, dims or None), lambda lib, x: lib.var_mean(x, dims or None, keepdim=keep)):
         r = run_both(lambda: f(tt, x_tt), lambda: f(torch, x_th))
         assert check_results(*r, tol=True) is None, (shape, dims, keep, corr, r)
+
+@pytest.mark.parametrize('name', ['all', 'any'])
+def test_all_any_empty_dim_list_reduces_nothing(name):
+    "all/any take `allow_empty_dims`: dim=() or [] keeps every dim (a bool copy), unlike sum's empty list."
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        shape = tuple(int(v) for v in rng.integers(0, 4, int(rng.integers(0, 4))))
+        dt = str(rng.choice(['float32', 'int64', 'uint8', 'bool']))
+        a, b = pair(rng, shape, dt, str(rng.choice(['contig', 'transpose', 'expand'])) if shape else 'contig', lo=-1, hi=2)
+        dims, keep = ([] if rng.random() < 0.5 else ()), bool(rng.random() < 0.5)
+        ra, rb = run_both(lambda: getattr(tt, name)(a, dims, keep), lambda: getattr(torch, name)(b, dims, keep))
+        msg = check_results(ra, rb, ctx=f'seed {seed} {name} {dt}{shape} {dims} {keep}')
+        assert msg is None, msg

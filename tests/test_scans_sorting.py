@@ -313,3 +313,17 @@ def test_along_dim_property(shape, data):
               lambda lib, x: tuple(lib.topk(x, k, dim, largest)), lambda lib, x: tuple(lib.median(x, dim)), lambda lib, x: lib.argsort(x, dim)):
         r = run_both(lambda: f(tt, x_tt), lambda: f(torch, x_th))
         assert check_results(*r, tol=True) is None, (shape, perm, dim, k, check_results(*r, tol=True))
+
+@pytest.mark.parametrize('name', ['cumsum_', 'cumprod_'])
+def test_inplace_scans(name):
+    "cumsum_/cumprod_ on random dtypes and layouts (writes into self; dtype= must equal self's; aliasing layouts refused)."
+    for seed in range(N):
+        rng = np.random.default_rng(seed)
+        shape, dt, a, b = _input(rng, lo=-3, hi=4)
+        d = _dim(rng, len(shape))
+        kw = {} if rng.random() < 0.7 else {'dtype': str(rng.choice(['float32', 'float64', 'int64', dt]))}
+        ra, rb = run_both(lambda: _call(tt, a, name, (d,), kw, True),
+                          lambda: _call(torch, b, name, (d,), kw, True))
+        msg = check_results(ra, rb, tol=True, ctx=f'seed {seed} {name} {dt}{shape} {d} {kw}')
+        assert msg is None, msg
+        if isinstance(rb, torch.Tensor): assert ra is a and rb is b

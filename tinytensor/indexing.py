@@ -1,4 +1,4 @@
-"""`t[idx]` with integer tensors, lists and boolean masks (ATen's `index`, always a copy), `t[idx] = v` (`index_put_`), and the indexing ops around them: `index_select`, `gather`, `scatter`, `take`, `masked_fill`, `masked_select`, `nonzero`.
+"""`t[idx]` with integer tensors, lists and boolean masks (ATen's `index`, always a copy), `t[idx] = v` (`index_put_`), and the indexing ops around them: `index_select`, `gather`, `scatter`, `take`, `put_`, `index_add_` / `index_copy_` / `index_fill_`, `take_along_dim`, `masked_fill`, `masked_scatter`, `masked_select`, `nonzero`, and the `*_scatter` copies.
 
 Docs: https://tinytensor.github.io/tinytensor/indexing.html.md"""
 
@@ -6,20 +6,23 @@ Docs: https://tinytensor.github.io/tinytensor/indexing.html.md"""
 
 # %% auto #0
 __all__ = ['apply_slicing', 'expand_tensors', 'has_contiguous_subspace', 'transpose_to_front', 'make_info', 'index',
-           'index_placement_html', 'index_select', 'gather', 'scatter', 'scatter_add', 'take', 'masked_fill',
-           'masked_select', 'nonzero', 'index_put_', 'index_put']
+           'index_placement_html', 'unravel_index', 'index_select', 'gather', 'scatter', 'scatter_add', 'take',
+           'masked_fill', 'masked_select', 'nonzero', 'index_put_', 'index_put', 'index_add', 'index_copy',
+           'index_fill', 'take_along_dim', 'argwhere', 'narrow_copy', 'masked_scatter', 'put', 'select_scatter',
+           'slice_scatter', 'diagonal_scatter']
 
 # %% ../nbs/05d_indexing.ipynb #7024021e
 import builtins, operator, warnings
 import numpy as np
 from fastcore.basics import patch
-from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, wrap_dim
+from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, wrap_dim
 from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format
 from .factories import tensor, empty, empty_strided, _np_read, _np_write
 from .views import (_index_type_error, _slice_args, _slice, _int, _broadcast_pair, _copy_to,
-                              _slice_prefix_1s, _scalar_tensor, assert_no_partial_overlap)
-from .tensor_iterator import TensorIteratorConfig
+                              _slice_prefix_1s, _scalar_tensor, assert_no_partial_overlap,
+                              assert_no_internal_overlap, assert_no_overlap, has_internal_overlap)
+from .tensor_iterator import TensorIteratorConfig, _resize_output
 
 # %% ../nbs/05d_indexing.ipynb #dacf613f
 def _index_tuple(idx) -> tuple:
@@ -428,10 +431,285 @@ def nonzero(self:Tensor, *, as_tuple:bool=False):
     if n and self.dim(): _np_write(out)[...] = np.stack(np.nonzero(a), axis=1)
     return out
 
+# %% ../nbs/05d_indexing.ipynb #93bc7155
+def _wrap1(self:Tensor, dim, name:str) -> int:
+    "`dim` wrapped for `self`, a 0-d `self` counting as 1-d (as the index_* ops do)."
+    return wrap_dim(_int(dim, name, 'dim'), builtins.max(self.dim(), 1))
+
+def _along(t:Tensor, d:int, write:bool=False) -> np.ndarray:
+    "A numpy view of `t` (writable with `write`) with dim `d` moved to the front, 0-d read as shape (1,)."
+    a = (_np_write if write else _np_read)(t) if t._impl.numel_ else np.zeros(tuple(t.shape), t.dtype.np)
+    return np.moveaxis(a.reshape(a.shape or (1,)), d, 0)
+
+def _to_out(res:Tensor, out:Tensor, msg=None) -> Tensor:
+    "Copy a finished result into an `out=` tensor: same dtype (`msg`, else the structured kernels' words), resized if needed."
+    if out is None: return res
+    TORCH_CHECK(out.dtype is res.dtype, *(msg or ("Expected out tensor to have dtype ", _CTYPE.get(res.dtype.name, res.dtype.name),
+                                                 ", but got ", _CTYPE.get(out.dtype.name, out.dtype.name), " instead")))
+    _resize_output(out, res.shape)
+    if res.numel() and not out.is_meta: np.copyto(_np_write(out), _np_read(res))
+    out._impl.bump_version()
+    return out
+
+@patch
+def index_add_(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) -> Tensor:
+    "Add `alpha * source` into the slices of `self` at the positions in `index` along `dim` (repeats add up)."
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), "index_add_(): argument 'source' (position 3) must be Tensor, not ", type(source).__name__)
+    d = _wrap1(self, dim, 'index_add_')
+    n = index.numel()
+    TORCH_CHECK_INDEX(index.dim() <= 1, "index_add_(): Index is supposed to be a vector, but got dim: ", index.dim(),
+                      " with type: ", index.dtype.short, " and size: ", list(index.shape))
+    TORCH_CHECK(index.dtype in (_dt.int64, _dt.int32), "index_add_(): Expected dtype int32/int64 for index but got: ", index.dtype.short)
+    TORCH_CHECK(self.dtype is source.dtype, "index_add_(): self (", self.dtype.short, ") and source (",
+                source.dtype.short, ") must have the same scalar type")
+    TORCH_CHECK(d == 0 or d < source.dim(), "index_add_(): Indexing dim ", d, " is out of bounds of the source tensor with dim ", source.dim())
+    ns = source.shape[d] if source.dim() else 1
+    TORCH_CHECK_INDEX(n == ns or source.dim(), "Dimension specified as 0 but tensor has no dimensions")   # torch's message asks size(dim)
+    TORCH_CHECK(n == ns, "index_add_(): Number of indices (", n, ") should be equal to source.size(dim): (", ns, "), for dim: ", d)
+    ss, cs = list(self.shape), list(source.shape)
+    if ss and cs: del ss[d], cs[d]
+    TORCH_CHECK(ss == cs, "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = ",
+                list(self.shape), " source.shape = ", list(source.shape))
+    for t in (index, source): assert_no_partial_overlap(self, t)
+    a = _np_read(index).reshape(-1) if n else np.zeros(0, np.int64)
+    size = self.shape[d] if self.dim() else 1
+    bad = (a < 0) | (a >= size)
+    # Note [index_add_ kernels]: for self.dim() > 1 ATen hands dim 0 / the last dim with alpha 1 and int64 indices to
+    # scatter_add_ (its RuntimeError), the slice loop raises an IndexError; a 0-d/1-d self has its own loop (IndexError).
+    via_scatter = (d == 0 or d == self.dim() - 1) and alpha == 1 and index.dtype is _dt.int64
+    if self.dim() > 1 and n and self.numel() and via_scatter:
+        TORCH_CHECK(not bad.any(), "index ", int(a[bad][0]) if bad.any() else 0, " is out of bounds for dimension ", d, " with size ", size)
+    elif self.dim() <= 1 or (n and self.numel()): TORCH_CHECK_INDEX(not bad.any(), "index out of range in self")
+    if n and self.numel() and not self.is_meta:
+        src = _along(source, d)
+        al = empty(1, dtype=self.dtype).fill_(alpha) if self.dtype is not _dt.bool else None
+        with np.errstate(all='ignore'):
+            v = src if alpha == 1 or al is None else (src * _np_read(al)[0]).astype(self.dtype.np)
+            np.add.at(_along(self, d, True), a, v)
+    self._impl.bump_version()
+    return self
+
+@patch
+def index_add(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) -> Tensor:
+    "`index_add_` on a contiguous copy of `self`."
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), "index_add(): argument 'source' (position 3) must be Tensor, not ", type(source).__name__)
+    return self.clone(memory_format=contiguous_format).index_add_(dim, index, source, alpha=alpha)
+
+# %% ../nbs/05d_indexing.ipynb #b6c5b9dc
+@patch
+def index_copy_(self:Tensor, dim:int, index:Tensor, source:Tensor) -> Tensor:
+    "Copy the slices of `source` into `self` at the positions in `index` along `dim`."
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), "index_copy_(): argument 'source' (position 3) must be Tensor, not ", type(source).__name__)
+    d = _wrap1(self, dim, 'index_copy_')
+    TORCH_CHECK_INDEX(index.dim() < 2, "index_copy_(): Index should have dimension 1 or 0 (got ", index.dim(), ")")
+    n = index.numel()
+    TORCH_CHECK_INDEX(source.dim() or n == 1, "index_copy_(): When source is scalar, index should have one element (got ", n, ")")
+    TORCH_CHECK_INDEX(source.dim() == self.dim() or not source.dim() or not self.dim(), "index_copy_(): When source and destination are "
+                      "not scalars, their dimensionality must match. Source dimensionality (", source.dim(), "), destination dimensionality (", self.dim(), ")")
+    TORCH_CHECK(index.dtype is _dt.int64, "index_copy_(): Expected a long tensor for index, but got ", index.dtype.short)
+    TORCH_CHECK(self.dtype is source.dtype, "index_copy_(): self and source expected to have the same dtype, but got (self) ",
+                self.dtype.short, " and (source) ", source.dtype.short)
+    ss, cs = list(self.shape), list(source.shape)
+    if ss: del ss[d]
+    if cs: del cs[d]
+    TORCH_CHECK(ss == cs, "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: ",
+                " ".join(map(str, ss)), " at dimension ", d, " and source slice shape: ", " ".join(map(str, cs)), " at dimension 0.")
+    TORCH_CHECK_INDEX(not source.dim() or n == source.shape[d], "index_copy_(): Number of indices (", n,
+                      ") should be equal to source.size(dim) (", source.shape[d] if source.dim() else 1, ")")
+    for t in (index, source): assert_no_partial_overlap(self, t)
+    a = _np_read(index).reshape(-1) if n else np.zeros(0, np.int64)
+    size = self.shape[d] if self.dim() else 1
+    bad = (a < 0) | (a >= size)
+    if self.numel(): TORCH_CHECK_INDEX(not bad.any(), "index_copy_(): index ", int(a[bad][0]) if bad.any() else 0,
+                                       " is out of bounds for dimension ", d, " with size ", size)
+    if n and self.numel() and not self.is_meta:
+        _along(self, d, True)[a] = _along(source, d)
+    self._impl.bump_version()
+    return self
+
+@patch
+def index_copy(self:Tensor, dim:int, index:Tensor, source:Tensor) -> Tensor:
+    "`index_copy_` on a contiguous copy of `self`."
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), "index_copy(): argument 'source' (position 3) must be Tensor, not ", type(source).__name__)
+    return self.clone(memory_format=contiguous_format).index_copy_(dim, index, source)
+
+# %% ../nbs/05d_indexing.ipynb #40dee312
+@patch
+def index_fill_(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
+    "Set the slices of `self` at the positions in `index` (negative counts from the end) along `dim` to `value`."
+    TORCH_CHECK_INDEX(index.dtype is _dt.int64, "index_fill_(): Expected dtype int64 for index.")
+    if isinstance(value, Tensor):
+        TORCH_CHECK(value.dim() == 0, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ", value.dim(), " dimension(s).")
+        value = value.item()
+    TORCH_CHECK(self.is_complex() or not isinstance(value, complex), "index_fill_(): Converting complex Scalar to non-complex type is not supported")
+    d = _wrap1(self, dim, 'index_fill_')
+    TORCH_CHECK(index.dim() <= 1, "Index has to be a vector/scalar")
+    assert_no_partial_overlap(self, index)
+    v = empty(2, dtype=self.dtype, device=self.device).fill_(value)   # fill_'s overflow check (Note [Scalar overflow])
+    a = _np_read(index).reshape(-1) if index.numel() else np.zeros(0, np.int64)
+    size = self.shape[d] if self.dim() else 1
+    bad = (a < -size) | (a >= size)
+    if self.numel(): TORCH_CHECK_INDEX(not bad.any(), "index ", int(a[bad][0]) if bad.any() else 0, " is out of bounds for dimension ",
+                                       d, " with size ", size)
+    if len(a) and self.dim() and not self.numel():          # the kernel's `restride_dim` view, checked against the storage
+        self.as_strided(self.shape[:d] + (len(a),) + self.shape[d + 1:], self.stride()[:d] + (0,) + self.stride()[d + 1:])
+    if len(a) and self.numel() and not self.is_meta: _along(self, d, True)[a] = _np_read(v)[0]
+    self._impl.bump_version()
+    return self
+
+@patch
+def index_fill(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
+    "`index_fill_` on a copy of `self` (same layout)."
+    return self.clone().index_fill_(dim, index, value)
+
+# %% ../nbs/05d_indexing.ipynb #e8800098
+@patch
+def take_along_dim(self:Tensor, indices:Tensor, dim:int=None) -> Tensor:
+    "`gather` with `self` and `indices` broadcast against each other except at `dim`; without `dim`, on the flattened tensors."
+    if dim is None: return self.view(-1).gather(0, indices.view(-1))
+    TORCH_CHECK(self.dim() == indices.dim(), "torch.take_along_dim(): input and indices should have the same number of dimensions, but got ",
+                self.dim(), " dimensions for input, and ", indices.dim(), " dimensions for indices")
+    TORCH_CHECK(indices.dtype is _dt.int64, "torch.take_along_dim(): dtype of indices should be Long but got ", indices.dtype.short)
+    TORCH_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions")   # `indices.size(dim)` of a 0-d tensor
+    d = wrap_dim(_int(dim, 'take_along_dim', 'dim'), self.dim())
+    ss, ii = list(self.shape), list(indices.shape)
+    if ss: ss[d] = indices.shape[d]
+    idx = indices.broadcast_to(_broadcast_pair(tuple(ss), tuple(indices.shape)))
+    if ii: ii[d] = self.shape[d]
+    return self.broadcast_to(_broadcast_pair(tuple(ii), tuple(self.shape))).gather(d, idx)
+
+@patch
+def argwhere(self:Tensor) -> Tensor:
+    "The coordinates of the non-zero elements, as `nonzero()`."
+    return self.nonzero()
+
+@patch
+def narrow_copy(self:Tensor, dim:int, start:int, length:int) -> Tensor:
+    "`narrow` as a new contiguous tensor."
+    TORCH_CHECK(self.dim() > 0, "narrow() cannot be applied to a 0-dim tensor.")
+    for i, (v, arg) in enumerate(((dim, 'dim'), (start, 'start'), (length, 'length'))):
+        TORCH_CHECK_TYPE(hasattr(v, '__index__') and not isinstance(v, builtins.bool), "narrow_copy(): argument '", arg, "' (position ",
+                         i + 1, ") must be int, not ", type(v).__name__)
+    d, start, length = _int(dim, 'narrow_copy', 'dim'), _int(start, 'narrow_copy', 'start'), _int(length, 'narrow_copy', 'length')
+    TORCH_CHECK(d < self.dim(), "Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got false.")
+    d = wrap_dim(d, self.dim())
+    cur = self.shape[d]
+    TORCH_CHECK_INDEX(-cur <= start <= cur, "start out of range (expected to be in range of [", -cur, ", ", cur, "], but got ", start, ")")
+    if start < 0: start += cur
+    TORCH_CHECK(length >= 0 and start <= cur - length, "start (", start, ") + length (", length, ") exceeds dimension size (", cur, ").")
+    return self.narrow(d, start, length).clone(memory_format=contiguous_format)
+
+# %% ../nbs/05d_indexing.ipynb #50b2a2d4
+def unravel_index(indices:Tensor, shape) -> tuple:
+    "The coordinates in a tensor of `shape` of each flat index in `indices` (negative counts from the end): one int64 tensor per dim."
+    TORCH_CHECK_TYPE(not indices.is_floating_point() and not indices.is_complex() and indices.dtype is not _dt.bool,
+                     "expected 'indices' to be integer dtype, but got ", indices.dtype)
+    TORCH_CHECK_TYPE(isinstance(shape, (int, list, tuple)), "expected 'shape' to be int or sequence of ints, but got ", type(shape))
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    for s in shape: TORCH_CHECK_TYPE(isinstance(s, int), "expected 'shape' sequence to only contain ints, but got ", type(s))
+    TORCH_CHECK_VALUE(builtins.all(s >= 0 for s in shape), "'shape' cannot have negative values, but got ", shape)
+    coefs = np.cumprod((shape[1:] + (1,))[::-1], dtype=np.int64)[::-1]       # the row-major strides of `shape`
+    out = empty(tuple(indices.shape) + (len(shape),), dtype=_dt.int64, device=indices.device)
+    if out.numel():
+        TORCH_CHECK(0 not in shape, "ZeroDivisionError")                       # integer `floor_divide` and `%` by 0
+        a = _np_read(indices).astype(np.int64)[..., None]
+        _np_write(out)[...] = (a // coefs) % np.array(shape, np.int64)
+    return out.unbind(-1)
+
+# %% ../nbs/05d_indexing.ipynb #07d0f467
+@patch
+def masked_scatter_(self:Tensor, mask:Tensor, source:Tensor) -> Tensor:
+    "Copy the leading elements of `source` (row-major), one by one, into the places where `mask` (broadcast to `self`) is True."
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), "masked_scatter_(): argument 'source' (position 2) must be Tensor, not ", type(source).__name__)
+    assert_no_internal_overlap(self)
+    TORCH_CHECK(self.dtype is source.dtype, "masked_scatter: expected self and source to have same dtypes but got",
+                self.dtype.short, " and ", source.dtype.short)
+    TORCH_CHECK(mask.dtype is _dt.bool, "masked_scatter_ only supports boolean masks, but got mask with dtype ", mask.dtype.short)
+    m = mask.expand(self.shape)                                      # `expand_inplace`: the mask takes self's shape
+    if self.numel():
+        mb = _np_read(m)
+        k = int(np.count_nonzero(mb))
+        TORCH_CHECK(k <= source.numel(), "Number of elements of source < number of ones in mask")
+        if k and not self.is_meta: _np_write(self)[mb] = np.ravel(_np_read(source))[:k]
+    self._impl.bump_version()
+    return self
+
+@patch
+def masked_scatter(self:Tensor, mask:Tensor, source:Tensor) -> Tensor:
+    "`masked_scatter_` on a contiguous copy of `self` broadcast with `mask`."
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), "masked_scatter(): argument 'source' (position 2) must be Tensor, not ", type(source).__name__)
+    shape = _broadcast_pair(tuple(mask.shape), tuple(self.shape))
+    return self.expand(shape).clone(memory_format=contiguous_format).masked_scatter_(mask.expand(shape), source)
+
+# %% ../nbs/05d_indexing.ipynb #0e2cf974
+@patch
+def put_(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Tensor:
+    "Write `source` into the flattened (row-major) `self` at `index` (negative counts from the end); add up with `accumulate`."
+    TORCH_CHECK(index.dtype is _dt.int64, "put_(): Expected a long tensor for index, but got ", index.dtype.short)
+    TORCH_CHECK(self.dtype is source.dtype, "put_(): self and source expected to have the same dtype, but got self.dtype = ",
+                self.dtype.short, " and source.dtype = ", source.dtype.short)
+    TORCH_CHECK_INDEX(source.numel() == index.numel(), "put_(): Expected source and index to have the same number of elements, but got "
+                      "source.numel() = ", source.numel(), ", index.numel() = ", index.numel())
+    assert_no_internal_overlap(self)
+    for t in (index, source): assert_no_overlap(self, t)
+    if index.numel() == 0: return self
+    n = self.numel()
+    TORCH_CHECK_INDEX(n != 0, "put_(): Tried to put elements into an empty tensor")
+    a = np.ravel(_np_read(index))
+    bad = (a < -n) | (a >= n)
+    TORCH_CHECK_INDEX(not bad.any(), "out of range: tried to access index ", int(a[bad][0]) if bad.any() else 0, " on a tensor of ", n, " elements.")
+    if not self.is_meta:
+        dst, v = _np_write(self).reshape(self.shape or (1,)), np.ravel(_np_read(source))
+        ix = np.unravel_index(np.where(a < 0, a + n, a), dst.shape)
+        if accumulate: np.add.at(dst, ix, v)
+        else: dst[ix] = v
+    self._impl.bump_version()
+    return self
+
+@patch
+def put(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Tensor:
+    "`put_` on a copy of `self` (same layout)."
+    return self.clone().put_(index, source, accumulate)
+
+# %% ../nbs/05d_indexing.ipynb #7ef3fc9f
+def _clone_preserve_strides(self:Tensor) -> Tensor:
+    "ATen's `clone_preserve_strides`: clone the whole storage and view it as `self` was (sizes, strides, offset)."
+    if has_internal_overlap(self) == 'Yes': return self.clone()
+    full = self.as_strided((self.untyped_storage().nbytes() // self.dtype.itemsize,), (1,), 0).clone()
+    return full.as_strided(tuple(self.shape), self.stride(), self.storage_offset())
+
+def _embed(out:Tensor, part:Tensor, src:Tensor) -> Tensor:
+    "Copy `src` into the view `part` of the fresh `out` (the `*_scatter` ops), sizes checked as ATen does."
+    TORCH_CHECK(tuple(part.shape) == tuple(src.shape), "expected src to have a size equal to the slice of self. src size = ",
+                list(src.shape), ", slice size = ", list(part.shape))
+    part.copy_(src)
+    return out
+
+@patch
+def select_scatter(self:Tensor, src:Tensor, dim:int, index:int) -> Tensor:
+    "A copy of `self` with `self.select(dim, index)` replaced by `src`."
+    out = _clone_preserve_strides(self)
+    return _embed(out, out.select(dim, index), src)
+
+@patch
+def slice_scatter(self:Tensor, src:Tensor, dim:int=0, start:int=None, end:int=None, step:int=1) -> Tensor:
+    "A copy of `self` with the slice `start:end:step` of `dim` replaced by `src`."
+    out = _clone_preserve_strides(self)
+    TORCH_CHECK_INDEX(self.dim() > 0, "slice() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(_int(dim, 'slice_scatter', 'dim'), self.dim())
+    TORCH_CHECK(_int(step, 'slice_scatter', 'step') > 0, "slice step must be positive")
+    return _embed(out, _slice(out, d, start, end, step), src)
+
+@patch
+def diagonal_scatter(self:Tensor, src:Tensor, offset:int=0, dim1:int=0, dim2:int=1) -> Tensor:
+    "A copy of `self` with `self.diagonal(offset, dim1, dim2)` replaced by `src`."
+    out = _clone_preserve_strides(self)
+    return _embed(out, out.diagonal(offset, dim1, dim2), src)
+
 # %% ../nbs/05d_indexing.ipynb #5fce1a0a
-def index_select(input:Tensor, dim:int, index:Tensor) -> Tensor:
+def index_select(input:Tensor, dim:int, index:Tensor, *, out:Tensor=None) -> Tensor:
     "`input.index_select(dim, index)`."
-    return input.index_select(dim, index)
+    return _to_out(input.index_select(dim, index), out, ("index_select(): self and result must have the same scalar type",))
 def gather(input:Tensor, dim:int, index:Tensor, *, sparse_grad:bool=False) -> Tensor:
     "`input.gather(dim, index)`."
     return input.gather(dim, index)
@@ -459,3 +737,38 @@ def index_put_(input:Tensor, indices, values:Tensor, accumulate:bool=False) -> T
 def index_put(input:Tensor, indices, values:Tensor, accumulate:bool=False) -> Tensor:
     "`input.index_put(indices, values, accumulate)`."
     return input.index_put(indices, values, accumulate)
+
+# %% ../nbs/05d_indexing.ipynb #128892f9
+def index_add(input:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1, out:Tensor=None) -> Tensor:
+    "`input.index_add(dim, index, source, alpha=alpha)`."
+    return _to_out(input.index_add(dim, index, source, alpha=alpha), out)
+def index_copy(input:Tensor, dim:int, index:Tensor, source:Tensor, *, out:Tensor=None) -> Tensor:
+    "`input.index_copy(dim, index, source)`."
+    return _to_out(input.index_copy(dim, index, source), out)
+def index_fill(input:Tensor, dim:int, index:Tensor, value) -> Tensor:
+    "`input.index_fill(dim, index, value)`."
+    return input.index_fill(dim, index, value)
+def take_along_dim(input:Tensor, indices:Tensor, dim:int=None, *, out:Tensor=None) -> Tensor:
+    "`input.take_along_dim(indices, dim)`."
+    return _to_out(input.take_along_dim(indices, dim), out)
+def argwhere(input:Tensor) -> Tensor:
+    "`input.argwhere()`."
+    return input.argwhere()
+def narrow_copy(input:Tensor, dim:int, start:int, length:int, *, out:Tensor=None) -> Tensor:
+    "`input.narrow_copy(dim, start, length)`."
+    return _to_out(input.narrow_copy(dim, start, length), out, ("Expected self.dtype() == output.dtype() to be true, but got false.",))
+def masked_scatter(input:Tensor, mask:Tensor, source:Tensor) -> Tensor:
+    "`input.masked_scatter(mask, source)`."
+    return input.masked_scatter(mask, source)
+def put(input:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Tensor:
+    "`input.put(index, source, accumulate)`."
+    return input.put(index, source, accumulate)
+def select_scatter(input:Tensor, src:Tensor, dim:int, index:int) -> Tensor:
+    "`input.select_scatter(src, dim, index)`."
+    return input.select_scatter(src, dim, index)
+def slice_scatter(input:Tensor, src:Tensor, dim:int=0, start:int=None, end:int=None, step:int=1) -> Tensor:
+    "`input.slice_scatter(src, dim, start, end, step)`."
+    return input.slice_scatter(src, dim, start, end, step)
+def diagonal_scatter(input:Tensor, src:Tensor, offset:int=0, dim1:int=0, dim2:int=1) -> Tensor:
+    "`input.diagonal_scatter(src, offset, dim1, dim2)`."
+    return input.diagonal_scatter(src, offset, dim1, dim2)

@@ -1,4 +1,4 @@
-"""`cat` (`concat`, `concatenate`), `stack`, `hstack` / `vstack` / `dstack` / `column_stack`, `atleast_1d/2d/3d` and `flip`: new tensors built from old ones, with torch's dtype promotion and output layouts.
+"""`cat` (`concat`, `concatenate`), `stack`, `hstack` / `vstack` / `dstack` / `column_stack`, `atleast_1d/2d/3d`, `repeat` / `tile` / `row_stack` and `flip`: new tensors built from old ones, with torch's dtype promotion and output layouts.
 
 Docs: https://tinytensor.github.io/tinytensor/joining.html.md"""
 
@@ -6,7 +6,7 @@ Docs: https://tinytensor.github.io/tinytensor/joining.html.md"""
 
 # %% auto #0
 __all__ = ['cat_memory_format', 'cat', 'concat', 'concatenate', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'stack', 'hstack',
-           'vstack', 'dstack', 'column_stack', 'flip', 'fliplr', 'flipud']
+           'vstack', 'dstack', 'column_stack', 'tile', 'row_stack', 'flip', 'fliplr', 'flipud']
 
 # %% ../nbs/05e_joining.ipynb #bb95c4c6
 import builtins, warnings
@@ -15,7 +15,7 @@ from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, wrap_dim
 from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format, channels_last, channels_last_3d, strides_for_format, preserve_format
-from .factories import empty_strided, empty_like, _np_read, _np_write
+from .factories import empty, empty_strided, empty_like, _np_read, _np_write
 from .views import _slice, _int_list
 from .tensor_iterator import result_type, can_cast, _resize_output, assert_no_overlap, assert_no_internal_overlap
 
@@ -51,9 +51,16 @@ def _skip(t:Tensor) -> bool:
     "`cat_should_skip_tensor`: a legacy empty tensor of shape (0,) takes no part in the shape checks."
     return t.dim() == 1 and t._impl.numel_ == 0
 
+def _axis(dim:int, axis, name:str) -> int:
+    "torch's parser takes `axis` as another name for `dim` (refusing it when `dim` was given too)."
+    if axis is None: return dim
+    TORCH_CHECK_TYPE(dim == 0, name, "() got an unexpected keyword argument 'axis'")
+    return axis
+
 def cat(tensors, # a sequence of tensors with equal sizes except at `dim`
-        dim:int=0, *, out:Tensor=None) -> Tensor:
-    "Join `tensors` along `dim` into a new tensor (promoted dtype; channels-last only if all inputs are)."
+        dim:int=0, *, axis:int=None, out:Tensor=None) -> Tensor:
+    "Join `tensors` along `dim` (or `axis`) into a new tensor (promoted dtype; channels-last only if all inputs are)."
+    dim = _axis(dim, axis, 'cat')
     ts = _cat_inputs(tensors)
     for i, t in enumerate(ts):
         TORCH_CHECK(t.dim() > 0, "zero-dimensional tensor (at position ", i, ") cannot be concatenated")
@@ -93,12 +100,12 @@ def cat(tensors, # a sequence of tensors with equal sizes except at `dim`
     if out is not None: res._impl.bump_version()
     return res
 
-def concat(tensors, dim:int=0, *, out:Tensor=None) -> Tensor:
+def concat(tensors, dim:int=0, *, axis:int=None, out:Tensor=None) -> Tensor:
     "Another name for `cat`."
-    return cat(tensors, dim, out=out)
-def concatenate(tensors, axis:int=0, *, out:Tensor=None) -> Tensor:
-    "numpy's name for `cat` (`axis` is the dim)."
-    return cat(tensors, axis, out=out)
+    return cat(tensors, _axis(dim, axis, 'concat'), out=out)
+def concatenate(tensors, dim:int=0, *, axis:int=None, out:Tensor=None) -> Tensor:
+    "numpy's name for `cat`: `axis` and `dim` both name the dim."
+    return cat(tensors, _axis(dim, axis, 'concatenate'), out=out)
 
 # %% ../nbs/05e_joining.ipynb #4888dbe6
 def atleast_1d(*tensors):
@@ -156,6 +163,35 @@ def column_stack(tensors, *, out:Tensor=None) -> Tensor:
     ts = list(tensors)
     TORCH_CHECK(len(ts) > 0, "column_stack expects a non-empty TensorList")
     return hstack([t.reshape(t.numel(), 1) if t.dim() <= 1 else t for t in ts], out=out)
+
+# %% ../nbs/05e_joining.ipynb #697e55b3
+@patch
+def repeat(self:Tensor, *repeats) -> Tensor:
+    "A new contiguous tensor made of `self` copied `repeats[i]` times along each dim (leading 1s added to `self`'s shape)."
+    TORCH_CHECK_TYPE(len(repeats) > 0, 'repeat() missing 1 required positional arguments: "repeats"')
+    reps = repeats[0] if len(repeats) == 1 and isinstance(repeats[0], (list, tuple)) else repeats
+    reps = _int_list(tuple(reps), 'repeat', 'repeats')
+    TORCH_CHECK(len(reps) >= self.dim(), "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    padded = (1,) * (len(reps) - self.dim()) + tuple(self.shape)
+    out = empty([p * r for p, r in zip(padded, reps)], dtype=self.dtype, device=self.device)
+    if out.numel() and not out.is_meta: _np_write(out)[...] = np.tile(_np_read(self).reshape(padded), reps)
+    return out
+
+@patch
+def tile(self:Tensor, *dims) -> Tensor:
+    "numpy's `tile`: `repeat` with `dims` padded by leading 1s when it is shorter than `self.dim()`."
+    reps = dims[0] if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else dims
+    reps = _int_list(tuple(reps), 'tile', 'dims')
+    return self.repeat((1,) * (self.dim() - len(reps)) + tuple(reps))
+
+def tile(input:Tensor, dims) -> Tensor:
+    "`input.tile(dims)`."
+    TORCH_CHECK_TYPE(isinstance(dims, (list, tuple)), "tile(): argument 'dims' (position 2) must be tuple of ints, not ", type(dims).__name__)
+    return input.tile(dims)
+
+def row_stack(tensors, *, out:Tensor=None) -> Tensor:
+    "Another name for `vstack`."
+    return vstack(tensors, out=out)
 
 # %% ../nbs/05e_joining.ipynb #9f023499
 @patch

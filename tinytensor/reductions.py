@@ -27,9 +27,9 @@ from .backends import _backends
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
-def _dim_mask(dim, ndim:int) -> list:
-    "Which dims to reduce: `dim` may be None, an int, or a tuple/list (empty = all), as ATen's `make_dim_mask`."
-    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0): return [True] * ndim
+def _dim_mask(dim, ndim:int, allow_empty_dims:bool=False) -> list:
+    "Which dims to reduce: `dim` may be None, an int, or a tuple/list (empty = all, or none with `allow_empty_dims`), as ATen's `make_dim_mask`."
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0 and not allow_empty_dims): return [True] * ndim
     dims = [dim] if isinstance(dim, numbers.Integral) else list(dim)
     mask = [False] * ndim
     for d in dims:
@@ -43,10 +43,11 @@ def _dim_mask(dim, ndim:int) -> list:
 def _reduced_shape(sizes, mask, keepdim:bool) -> tuple:
     return tuple(1 if m else s for s, m in zip(sizes, mask)) if keepdim else tuple(s for s, m in zip(sizes, mask) if not m)
 
-def make_reduction(name:str, self:Tensor, dim, keepdim:bool, out_dtype:dtype, out:Tensor=None, in_dtype:dtype=None):
+def make_reduction(name:str, self:Tensor, dim, keepdim:bool, out_dtype:dtype, out:Tensor=None, in_dtype:dtype=None,
+                   allow_empty_dims:bool=False):
     "Allocate (or resize) the result, view it with the input's rank (stride 0 on reduced dims), build the iterator."
     sizes = self._impl.sizes()
-    mask = _dim_mask(dim, len(sizes))
+    mask = _dim_mask(dim, len(sizes), allow_empty_dims)
     shape = _reduced_shape(sizes, mask, keepdim)
     if out is None: result = _new_tensor(shape, None, out_dtype, self.device)
     else:
@@ -224,7 +225,7 @@ def amin(input, dim=(), keepdim:bool=False, *, out=None) -> Tensor:
 
 def _bool_reduce(name, uf, input, dim, keepdim, out):
     od = _dt.uint8 if input.dtype is _dt.uint8 else _dt.bool
-    it, res, _ = make_reduction(name, input, dim, keepdim, od, out)
+    it, res, _ = make_reduction(name, input, dim, keepdim, od, out, allow_empty_dims=True)   # all(x, ()) reduces nothing
     def f(x, axes, o):
         r = uf.reduce(x.astype(np.bool_, copy=False) if x.dtype != np.bool_ else x, axis=axes)
         np.copyto(o, r, casting='unsafe')

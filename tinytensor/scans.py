@@ -19,7 +19,8 @@ from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides
 from .factories import _np_read, _np_write, like_strides, _empty_impl
-from .views import movedim
+from .views import movedim, assert_no_internal_overlap
+from .indexing import _CTYPE
 from .tensor_iterator import GRAIN_SIZE, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on
 from .ops import _REDUCED, _is_integral, _not_impl
 from .reductions import amax, sum, _reduced_shape, _finish_out
@@ -46,7 +47,7 @@ def _cum_op(name, np_fn, input, dim, dtype, out):
     TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(dtype).__name__)
     d = wrap_dim(dim, input.dim())
     od = dtype or (out.dtype if out is not None else _dt.int64 if _is_integral(input.dtype, True) else input.dtype)   # meta_func_cum_ops
-    if od is _dt.bool: _not_impl(name + '_out_cpu', od)
+    if od is _dt.bool and input.dim(): _not_impl(name + '_out_cpu', od)   # a 0-d input is copied, not dispatched
     res = _result(input._impl.sizes(), od, input, out)
     if not res.is_meta and res.numel():
         tok = _errs_off()
@@ -461,3 +462,22 @@ for _n, _f in dict(cumsum=cumsum, cumprod=cumprod, softmax=softmax, log_softmax=
 def unique(self:Tensor, sorted:bool=True, return_inverse:bool=False, return_counts:bool=False, dim=None):
     "See `unique`."
     return unique(self, sorted, return_inverse, return_counts, dim)
+
+# %% ../nbs/06e_scans_sorting.ipynb #b70457cb
+def _cum_(name:str, fn, self:Tensor, dim:int, dtype) -> Tensor:
+    "The in-place scans: `fn(self, dim, out=self)`, refusing a `dtype` other than self's and self-aliasing layouts."
+    wrap_dim(dim, self.dim())
+    TORCH_CHECK(dtype is None or dtype is self.dtype, "Bad in-place call: input tensor dtype ", _CTYPE.get(self.dtype.name),
+                " and output tensor dtype ", _CTYPE.get(dtype.name) if isinstance(dtype, _dt.dtype) else dtype, " should match")
+    if self.dtype is not _dt.bool: assert_no_internal_overlap(self)    # bool reaches the kernel's "not implemented" first
+    return fn(self, dim, dtype=dtype, out=self)
+
+@patch
+def cumsum_(self:Tensor, dim:int, *, dtype=None) -> Tensor:
+    "`cumsum` written back into `self`."
+    return _cum_('cumsum_', cumsum, self, dim, dtype)
+
+@patch
+def cumprod_(self:Tensor, dim:int, *, dtype=None) -> Tensor:
+    "`cumprod` written back into `self`."
+    return _cum_('cumprod_', cumprod, self, dim, dtype)

@@ -438,6 +438,8 @@ def narrow(self:Tensor, dim:int, start:int, length:int) -> Tensor:
 
 # %% ../nbs/05a_views.ipynb #c1aadaf8
 def _index_type_error(x):
+    "Refuse an index item as torch does: str and bytes are sequences there, so making a tensor of them fails first."
+    if isinstance(x, (str, bytes)): raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
     raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got "
                      f"{type(x).__name__})")
 
