@@ -11,7 +11,7 @@ __all__ = ['storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full', 
            'from_numpy']
 
 # %% ../nbs/04c_factories.ipynb #aaf68f79
-import builtins, math, numbers, sys
+import builtins, math, numbers, struct, sys
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED
@@ -80,6 +80,8 @@ def storage_nbytes(sizes, strides, itemsize:int, # element geometry and bytes pe
 def _empty_impl(sizes, strides, d, device) -> Tensor:
     nbytes = storage_nbytes(sizes, strides, d.itemsize) if strides is not None else d.itemsize * math.prod(sizes)
     dt = device.device_type
+    if device is CPU and strides is None:    # fast path (speed only): the same objects, fewer argument checks
+        return Tensor._make(TensorImpl._new_contiguous(StorageImpl._new_cpu(nbytes, get_allocator(dt)), d, sizes, CPU))
     st = make_intrusive(StorageImpl, nbytes, None, get_allocator(dt) if dt == DeviceType.CPU else get_backend(dt).allocator(device),
                         True, device)
     return Tensor._make(TensorImpl(st, d, sizes, strides))
@@ -606,6 +608,15 @@ def requires_grad_(self:Tensor, requires_grad:bool=True) -> Tensor:
     return self
 
 # %% ../nbs/04c_factories.ipynb #c4b7a7ac
+def _struct_format(d:dtype):
+    "The `struct` format reading one element of `d` as `item()` returns it (None: no plain one, e.g. complex, bfloat16)."
+    k, n = d.np.kind, d.itemsize
+    if d is _dt.bfloat16: return None
+    return {'b': {1: '?'}, 'f': {2: 'e', 4: 'f', 8: 'd'}, 'i': {1: 'b', 2: 'h', 4: 'i', 8: 'q'},
+            'u': {1: 'B', 2: 'H', 4: 'I', 8: 'Q'}}.get(k, {}).get(n)
+
+_item_unpack = {d: struct.Struct('=' + f).unpack_from for d in _dt.all_dtypes if (f := _struct_format(d)) is not None}
+
 def _pyvals(t:Tensor) -> np.ndarray:
     a = _np_read(t)
     if t.dtype is _dt.bfloat16 or t.dtype is _dt.float16: a = a.astype(np.float64)
@@ -620,6 +631,13 @@ def tolist(self:Tensor):
 @patch
 def item(self:Tensor):
     "The value of a one-element tensor as a Python scalar."
+    impl = self._impl
+    if impl.numel_ == 1 and impl.device_ is CPU:       # fast path (speed only): one struct read, no numpy array
+        unpack = _item_unpack.get(impl.dtype_)
+        if unpack is not None:
+            st = impl.storage_.get()
+            b = st._bytes
+            return unpack(b if b is not None else st.const_bytes(), impl.storage_offset_ * impl.dtype_.itemsize)[0]
     n = self.numel()
     TORCH_CHECK(n == 1, "a Tensor with ", n, " elements cannot be converted to Scalar")
     TORCH_CHECK(not self.is_meta, "Tensor.item() cannot be called on meta tensors")

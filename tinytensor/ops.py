@@ -12,7 +12,7 @@ __all__ = ['subtract', 'multiply', 'divide', 'true_divide', 'negative', 'absolut
            'clamp_min', 'clamp_max', 'relu', 'where']
 
 # %% ../nbs/06b_ops.ipynb #dada4b68
-import builtins, math, numbers
+import builtins, ctypes, math, numbers
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
@@ -76,7 +76,19 @@ def _fresh_flat(t:Tensor) -> np.ndarray:
     d = impl.dtype_
     if d is _dt.bfloat16: return _flat(t, True)
     st = impl.storage_.get()
-    return np.asarray(_MemoryView(st._data_ptr, st._nbytes, typestr=d.np.str, shape=(impl.numel_,)))
+    n = st._nbytes
+    if n == 0: return np.empty(0, d.np)
+    cty = _byte_arrays.get(n)                # Note [fresh result views]
+    if cty is None:
+        if len(_byte_arrays) >= 1024: _byte_arrays.clear()
+        cty = _byte_arrays[n] = ctypes.c_char * n
+    return np.frombuffer(cty.from_address(st._data_ptr._ptr), d.np, impl.numel_)
+
+# Note [fresh result views]: a numpy array over a result we just allocated is only ever the `out=` of one
+# ufunc call, while the result tensor (and so its memory) is alive. numpy reads a ctypes byte array (its type
+# cached per size) several times faster than an `__array_interface__` dict, and nothing needs to keep the
+# memory alive through the array, so the short-lived view does without the `_MemoryView` keep-alive.
+_byte_arrays = {}
 
 def _fast_binary(a, b, uf):
     "Small same-shape contiguous CPU tensors of one (non-reduced) dtype: skip the TensorIterator build."
@@ -92,6 +104,26 @@ def _fast_binary(a, b, uf):
     try: uf(_flat(a), _flat(b), out=_fresh_flat(out))
     finally: _errs_on(tok)
     return out
+
+_SMALL_INT = 1 << 24                      # every int below this in magnitude is exact in float32 and float64
+
+def _fast_scalar(a, s, uf):
+    "Fast path (speed only): small contiguous CPU float32/float64 tensor with a Python float or small int, no TensorIterator."
+    if type(a) is not Tensor: return None
+    ts = type(s)
+    if ts is not float and (ts is not int or not -_SMALL_INT < s < _SMALL_INT): return None
+    ai = a._impl
+    d = ai.dtype_
+    if (d is not _dt.float32 and d is not _dt.float64) or not ai.is_contiguous_ or ai.numel_ >= GRAIN_SIZE or \
+            ai.device_ is not CPU or ai.numel_ == 0:
+        return None
+    out = _new_tensor(ai.sizes_and_strides_.sizes, None, d)
+    if out._impl.sizes_and_strides_.strides != ai.sizes_and_strides_.strides: return None   # odd size-1 strides: kept
+    tok = _errs_off()                     # a wrapped number never promotes a float tensor: compute in `d`, as the plain path
+    try: uf(_flat(a), d.np.type(s), out=_fresh_flat(out))
+    finally: _errs_on(tok)
+    return out
+
 
 # %% ../nbs/06b_ops.ipynb #7c82a50e
 def _run(it:TensorIterator, loop, out=None) -> Tensor:
@@ -144,12 +176,15 @@ def _sub_check(a, b):
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     "`input + alpha * other` with broadcasting and type promotion, as `torch.add`."
     if out is None and type(alpha) is builtins.int and alpha == 1:
-        r = _fast_binary(input, other, np.add)
+        r = _fast_binary(input, other, np.add) if type(other) is Tensor else _fast_scalar(input, other, np.add)
         if r is not None: return r
     return _binary(TensorIterator.binary_op, _add_loop(alpha), input, other, out)
 
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     "`input - alpha * other`, as `torch.sub`."
+    if out is None and type(alpha) is builtins.int and alpha == 1 and type(other) is not Tensor:
+        r = _fast_scalar(input, other, np.subtract)
+        if r is not None: return r
     a, b = _operand(input, 'input'), _operand(other)
     _sub_check(a, b)
     if out is None and type(alpha) is builtins.int and alpha == 1:
@@ -180,7 +215,7 @@ def _mul_loop(it):
 def mul(input, other, *, out=None) -> Tensor:
     "Elementwise product, as `torch.mul`."
     if out is None:
-        r = _fast_binary(input, other, np.multiply)
+        r = _fast_binary(input, other, np.multiply) if type(other) is Tensor else _fast_scalar(input, other, np.multiply)
         if r is not None and r.dtype is not _dt.bool: return r
     return _binary(TensorIterator.binary_op, _mul_loop, input, other, out)
 
@@ -802,6 +837,9 @@ def _fast_op(uf, f):
     def op(self, other):
         if type(other) is Tensor:                          # the small-op fast path, one call deep
             r = _fast_binary(self, other, uf)
+            if r is not None: return r
+        else:
+            r = _fast_scalar(self, other, uf)
             if r is not None: return r
         other = _nd(other)
         if not _ok(other): return NotImplemented

@@ -36,8 +36,10 @@ def cow_deleter(ctx):
 
 # %% ../nbs/03_storage.ipynb #ba97bbbb
 _null_dps = {}
+_null_cpu_dp = _null_dps[CPU] = DataPtr(0, None, None, CPU)
 def _null_data_ptr(device):
     "A shared empty `DataPtr` for `device` (it owns nothing, so sharing it is safe)."
+    if device is CPU: return _null_cpu_dp     # fast path (speed only): skips hashing the Device; same object as the dict gives
     dp = _null_dps.get(device)
     if dp is None: dp = _null_dps[device] = DataPtr(0, None, None, device)
     return dp
@@ -105,6 +107,15 @@ class StorageImpl(intrusive_ptr_target):
         "A uint8 numpy view of all bytes, for writing (materializes copy-on-write first)."
         if self._data_ptr._deleter is cow_deleter: materialize_cow_storage(self)
         return self.const_bytes()
+
+    @classmethod
+    def _new_cpu(cls, nbytes:int, allocator:Allocator) -> intrusive_ptr:
+        "Fast path (speed only) of `make_intrusive(StorageImpl, nbytes, None, allocator, True, CPU)` for a fresh CPU result."
+        st = object.__new__(cls)          # the fields __init__ and make_intrusive would set, without their argument handling
+        st._refcount = st._weakcount = 1; st._cnt_lock = threading.Lock()
+        st._data_ptr = allocator.allocate(nbytes)
+        st._nbytes, st._allocator, st._resizable, st.device, st._bytes = nbytes, allocator, True, CPU, None
+        return intrusive_ptr._adopt(st)
 
     def release_resources(self):
         "Drop the memory: called once when the last strong handle goes."

@@ -200,6 +200,16 @@ class TensorImpl:
         if strides is None: self.set_sizes_contiguous(sizes)
         else: self.set_sizes_and_strides(sizes, strides)
 
+    @classmethod
+    def _new_contiguous(cls, storage:intrusive_ptr, dtype, sizes:tuple, device):
+        "Fast path (speed only) of `TensorImpl(storage, dtype, sizes)`: a fresh contiguous result, no optional arguments."
+        impl = object.__new__(cls)
+        impl.storage_, impl.dtype_, impl.device_, impl.storage_offset_ = storage, dtype, device, 0
+        impl.version_counter_, impl.key_set_ = VariableVersion(), _keyset(device)
+        impl.is_wrapped_number_, impl.base_ = False, None
+        impl.set_sizes_contiguous(sizes)
+        return impl
+
     def set_sizes_contiguous(self, sizes):
         "Set sizes with contiguous strides (fast path: the flags are known, the layout is cached per shape)."
         layout = _contiguous_layouts.get(sizes)
@@ -266,6 +276,9 @@ class TensorImpl:
 
 # Note [Shared layouts]: a SizesAndStrides is never mutated (setters install a new one), so tensors of one
 # shape can share the contiguous layout object; the cache saves recomputing strides and numel per result.
+# Views do the same per (sizes, strides): `alias_impl` takes the layout object, numel and every contiguity
+# flag from a cache filled by the plain computation (`refresh_contiguous`), so a view of a shape seen before
+# costs one dict lookup instead of the flag walks.
 _contiguous_layouts = {}
 def _contiguous_layout(sizes:tuple):
     "(SizesAndStrides, numel) of a contiguous tensor of `sizes`, cached (bounded)."
@@ -422,13 +435,26 @@ def alias_impl(src:TensorImpl, # the TensorImpl to look into
     impl.dtype_ = src.dtype_ if dtype is None else dtype
     impl.device_, impl.version_counter_, impl.key_set_ = src.device_, src.version_counter_, src.key_set_
     impl.storage_offset_, impl.is_wrapped_number_, impl.base_ = storage_offset, False, None
+    g = _view_layouts.get((sizes, strides))         # fast path (speed only): Note [Shared layouts]
+    if g is None: g = _view_layout(impl, sizes, strides)
+    (impl.sizes_and_strides_, impl.numel_, impl.is_contiguous_, impl.is_channels_last_contiguous_,
+     impl.is_channels_last_3d_contiguous_, impl.is_channels_last_, impl.is_channels_last_3d_,
+     impl.is_non_overlapping_and_dense_) = g
+    return impl
+
+_view_layouts = {}
+def _view_layout(impl:TensorImpl, sizes:tuple, strides:tuple) -> tuple:
+    "Set `impl`'s geometry the plain way (numel, `refresh_contiguous`) and cache it per (sizes, strides), bounded."
     ss = impl.sizes_and_strides_ = object.__new__(SizesAndStrides)
     ss.sizes, ss.strides = sizes, strides
     n = 1
     for s in sizes: n *= s
     impl.numel_ = n
     impl.refresh_contiguous()
-    return impl
+    if len(_view_layouts) >= 4096: _view_layouts.clear()
+    g = _view_layouts[(sizes, strides)] = (ss, n, impl.is_contiguous_, impl.is_channels_last_contiguous_,
+        impl.is_channels_last_3d_contiguous_, impl.is_channels_last_, impl.is_channels_last_3d_, impl.is_non_overlapping_and_dense_)
+    return g
 
 def alias_with_sizes_and_strides(t:Tensor, # the tensor to look into
                                  sizes, strides, # the view's sizes and strides (in elements)
