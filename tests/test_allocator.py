@@ -223,3 +223,35 @@ def test_loop_of_adds_keeps_rss_bounded():
     finally:
         set_allocator(DeviceType.CPU, old)
         cache.empty_cache()
+
+
+# --- the bounded cache is the default CPU allocator ---
+def _rss():
+    with open('/proc/self/statm') as f: return int(f.read().split()[1]) * os.sysconf('SC_PAGE_SIZE')
+
+
+def test_default_cpu_allocator_is_the_bounded_cache():
+    assert type(get_allocator()) is CPUCachingAllocator
+    assert 'allocator=CPUCachingAllocator' in tt.ones(3).explain()
+    assert get_allocator().max_cached_bytes == DEFAULT_CPU_CACHE_MAX
+    old = set_allocator(DeviceType.CPU, DefaultCPUAllocator())       # plain allocation restored on request
+    try: assert 'allocator=DefaultCPUAllocator' in tt.ones(3).explain()
+    finally: set_allocator(DeviceType.CPU, old)
+
+
+def test_add_loop_reuses_warm_memory_and_empty_cache_releases_it():
+    n = 16 << 20                                              # 64 MiB results: above glibc's largest mmap threshold
+    nbytes = 4 * n
+    cache = get_allocator()
+    a, b = tt.ones(n), tt.ones(n)
+    c = a + b; del c; gc.collect()                           # warm up: one result's block now sits in the cache
+    base = _rss()
+    for _ in range(30):
+        c = a + b
+    assert c[n - 1].item() == 2.0
+    assert _rss() - base <= 2 * nbytes                        # the loop reuses one warm block, RSS stays flat
+    del c; gc.collect()
+    assert cache.memory_stats()['cached_bytes.current'] >= nbytes
+    before = _rss(); cache.empty_cache(); after = _rss()
+    assert cache.memory_stats()['cached_bytes.current'] == 0
+    assert before - after >= nbytes                           # the cached pages went back to the system

@@ -317,7 +317,7 @@ def memory_stats(self:CPUCachingAllocator) -> dict:
 
 
 # %% ../nbs/02_allocator.ipynb #ae034486
-_allocators = {DeviceType.CPU: DefaultCPUAllocator()}
+_allocators = {DeviceType.CPU: CPUCachingAllocator()}   # the bounded cache over posix_memalign/free
 
 def get_allocator(device_type:DeviceType=DeviceType.CPU) -> Allocator:
     "The allocator registered for `device_type`, like c10's `GetAllocator`."
