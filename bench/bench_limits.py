@@ -8,7 +8,7 @@ same number of threads) and printed with tinytensor's throughput as a fraction o
 elementwise cases against the elementwise limit, reductions against the read limit) beside the tt/numpy and
 tt/torch time ratios. A fraction above 100% means the limit itself is not bandwidth-bound there (numpy's
 pairwise sum does arithmetic per element that `amax` does not). Tiny cases (views, item, 4x4 add) have no meaningful byte count: only the ratios are printed.
-Run: python bench/bench_limits.py [--quick] [--threads N] [--caching]
+Run: python bench/bench_limits.py [--quick] [--threads N] [--plain]
 """
 import argparse, os, statistics, time
 from concurrent.futures import ThreadPoolExecutor
@@ -61,9 +61,9 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('--quick', action='store_true', help='smaller sizes and fewer repeats')
     p.add_argument('--threads', type=int, default=None, help='threads for tinytensor, torch and the limits')
-    p.add_argument('--caching', action='store_true', help="register chapter 02's bounded CPUCachingAllocator for the run")
+    p.add_argument('--plain', action='store_true', help="register the plain DefaultCPUAllocator instead of the default bounded cache")
     o = p.parse_args(argv)
-    if o.caching: tt.allocator.set_allocator(tt.allocator.DeviceType.CPU, tt.allocator.CPUCachingAllocator())
+    if o.plain: tt.allocator.set_allocator(tt.allocator.DeviceType.CPU, tt.allocator.DefaultCPUAllocator())
     nt = o.threads or tt.get_num_threads() or os.cpu_count() or 1
     tt.set_num_threads(nt)
     if torch: torch.set_num_threads(nt)
