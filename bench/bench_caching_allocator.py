@@ -11,7 +11,7 @@ fragments and splits/merges happen), 'immediate' frees each allocation right awa
 import argparse, math, os, random, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tinytensor.cuda.caching_allocator import DeviceCachingAllocator, SimulatedBackend, is_available
+from tinytensor.cuda.caching_allocator import DeviceCachingAllocator, SimulatedBackend, cupy_device_count
 
 MiB = 1 << 20
 
@@ -85,7 +85,7 @@ def main():
         rows.append((f"tinytensor (simulated), {pattern}, max_split_size_mb:128,roundup_power2_divisions:4",
                      bench_tt(args.pairs, pattern, "max_split_size_mb:128,roundup_power2_divisions:4")))
     cupy_note = None
-    if is_available():
+    if cupy_device_count() > 0:
         for pattern in ('window', 'immediate'):
             rows.append((f"cupy.cuda.MemoryPool, {pattern}", bench_cupy(args.pairs, pattern)))
     else:

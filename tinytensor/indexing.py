@@ -260,6 +260,12 @@ def _setitem(self:Tensor, idx, value):
 Tensor._indexing_hooks.getitem, Tensor._indexing_hooks.setitem = _getitem, _setitem
 
 # %% ../nbs/05d_indexing.ipynb #5145077d
+def _slice_positions(self:Tensor, index:Tensor, d:int) -> tuple:
+    "The 1-d `index` as a numpy array, the size of `self` along `d` (1 for a 0-d tensor), and which entries fall outside it."
+    a = _np_read(index).reshape(-1) if index.numel() else np.zeros(0, np.int64)
+    size = self.shape[d] if self.dim() else 1
+    return a, size, (a < 0) | (a >= size)
+
 @patch
 def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
     "The slices of `self` at the positions in the 1-d `index` along `dim` (a new contiguous tensor)."
@@ -272,9 +278,7 @@ def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
         TORCH_CHECK(sizes[d] > 0 or n == 0, "index_select(): self indexing axis dim should be positive")
         sizes[d] = n
     TORCH_CHECK(self.dim() or n == 1, "index_select(): Index to scalar can have only 1 value, got ", n, " value(s)")
-    a = _np_read(index).reshape(-1) if n else np.zeros(0, np.int64)
-    size = self.shape[d] if self.dim() else 1
-    bad = (a < 0) | (a >= size)
+    a, size, bad = _slice_positions(self, index, d)
     if self.dim() > 1 and (d == 1 or self.numel() == 0):       # the dim-1 (and empty-self) kernel words it differently
         TORCH_CHECK(not bad.any(), "INDICES element is out of DATA bounds, id=", int(a[bad][0]) if bad.any() else 0, " axis_dim=", size)
     TORCH_CHECK_INDEX(not bad.any(), "index out of range in self")
@@ -471,9 +475,7 @@ def index_add_(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) ->
     TORCH_CHECK(ss == cs, "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = ",
                 list(self.shape), " source.shape = ", list(source.shape))
     for t in (index, source): assert_no_partial_overlap(self, t)
-    a = _np_read(index).reshape(-1) if n else np.zeros(0, np.int64)
-    size = self.shape[d] if self.dim() else 1
-    bad = (a < 0) | (a >= size)
+    a, size, bad = _slice_positions(self, index, d)
     # Note [index_add_ kernels]: for self.dim() > 1 ATen hands dim 0 / the last dim with alpha 1 and int64 indices to
     # scatter_add_ (its RuntimeError), the slice loop raises an IndexError; a 0-d/1-d self has its own loop (IndexError).
     via_scatter = (d == 0 or d == self.dim() - 1) and alpha == 1 and index.dtype is _dt.int64
@@ -517,9 +519,7 @@ def index_copy_(self:Tensor, dim:int, index:Tensor, source:Tensor) -> Tensor:
     TORCH_CHECK_INDEX(not source.dim() or n == source.shape[d], "index_copy_(): Number of indices (", n,
                       ") should be equal to source.size(dim) (", source.shape[d] if source.dim() else 1, ")")
     for t in (index, source): assert_no_partial_overlap(self, t)
-    a = _np_read(index).reshape(-1) if n else np.zeros(0, np.int64)
-    size = self.shape[d] if self.dim() else 1
-    bad = (a < 0) | (a >= size)
+    a, size, bad = _slice_positions(self, index, d)
     if self.numel(): TORCH_CHECK_INDEX(not bad.any(), "index_copy_(): index ", int(a[bad][0]) if bad.any() else 0,
                                        " is out of bounds for dimension ", d, " with size ", size)
     if n and self.numel() and not self.is_meta:

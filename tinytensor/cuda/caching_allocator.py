@@ -20,8 +20,7 @@ __all__ = ['kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinL
            'release_cached_blocks', 'empty_cache', 'malloc', 'memory_stats', 'memory_allocated', 'memory_reserved',
            'max_memory_allocated', 'max_memory_reserved', 'reset_peak_memory_stats', 'reset_accumulated_memory_stats',
            'format_memory_summary', 'memory_summary', 'segment_blocks', 'snapshot', 'check_invariants',
-           'memory_map_svg', 'is_available', 'device_count', 'current_device', 'get_allocator', 'set_allocator',
-           'memory_snapshot']
+           'memory_map_svg', 'cupy_device_count', 'get_allocator', 'set_allocator', 'memory_snapshot']
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #f324dc9d
 class OutOfMemoryError(RuntimeError):
@@ -1308,25 +1307,12 @@ def memory_map_svg(snapshot, # a snapshot() dict, its 'segments' list, or a Devi
     return c.svg(width)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #9fae1a36
-def is_available() -> bool:
-    "True only if CuPy imports and sees at least one CUDA device."
-    try:
-        import cupy
-        return cupy.cuda.runtime.getDeviceCount() > 0
-    except Exception: return False
-
-def device_count() -> int:
-    "Number of CUDA devices CuPy sees (0 without CuPy or GPU)."
+def cupy_device_count() -> int:
+    "CUDA devices CuPy sees: 0 without CuPy or a GPU. (`tt.cuda.is_available()` and friends, chapter 07b, ask the registered device backend.)"
     try:
         import cupy
         return int(cupy.cuda.runtime.getDeviceCount())
     except Exception: return 0
-
-def current_device() -> int:
-    "Index of the current CUDA device (CuPy's), like `torch.cuda.current_device`; raises without a usable GPU."
-    TORCH_CHECK(is_available(), "Torch not compiled with CUDA enabled: no usable CUDA device (tinytensor needs CuPy and an NVIDIA GPU)")
-    import cupy
-    return int(cupy.cuda.runtime.getDevice())
 
 _allocators = {}
 
@@ -1347,7 +1333,7 @@ def get_allocator(device_index=0, # int, 'cuda:N' or None (device 0)
     i = _device_index(device_index)
     if i not in _allocators:
         conf = os.environ.get('PYTORCH_ALLOC_CONF') or os.environ.get('PYTORCH_CUDA_ALLOC_CONF') or ""
-        backend = CupyBackend(i) if is_available() else SimulatedBackend()
+        backend = CupyBackend(i) if cupy_device_count() > 0 else SimulatedBackend()
         _allocators[i] = DeviceCachingAllocator(backend, conf=conf, device=i)
     return _allocators[i]
 

@@ -265,13 +265,17 @@ def _with_expandable(conf:str, on) -> str:
     if on is None: return conf
     return _with_option(conf, 'expandable_segments', 'True' if on else 'False')
 
+def _needs_device_memory(a, size, stream):
+    "(rounded size, segment size) when no cached block fits `a.malloc(size, stream)`, else None."
+    rs = round_size(size, a.config)
+    pool = a.small_blocks if rs <= kSmallSize else a.large_blocks
+    return None if a._find_free_block(pool, stream, rs) is not None else (rs, get_allocation_size(rs))
+
 def _would_retry(a, size, stream) -> bool:
     "Whether `a.malloc(size, stream)` would still fail to allocate after garbage collection (and so synchronize and retry)."
-    cfg = a.config
-    rs = round_size(size, cfg)
-    pool = a.small_blocks if rs <= kSmallSize else a.large_blocks
-    if a._find_free_block(pool, stream, rs) is not None: return False
-    alloc_size, total = get_allocation_size(rs), a.total_allocated_memory
+    need = _needs_device_memory(a, size, stream)
+    if need is None: return False
+    (rs, alloc_size), cfg, total = need, a.config, a.total_allocated_memory
     if a.set_fraction and cfg.garbage_collection_threshold > 0:
         total -= sum(b.size for b in a.large_blocks.blocks if not b.is_split())    # at most what collection frees
     if a.set_fraction and total + alloc_size > a.allowed_memory_maximum: return True
@@ -279,11 +283,9 @@ def _would_retry(a, size, stream) -> bool:
 
 def _would_release(a, size, stream) -> bool:
     "Whether `a.malloc(size, stream)` would give cached memory back (garbage collection or a retry) before allocating."
-    cfg = a.config
-    rs = round_size(size, cfg)
-    pool = a.small_blocks if rs <= kSmallSize else a.large_blocks
-    if a._find_free_block(pool, stream, rs) is not None: return False
-    alloc_size = get_allocation_size(rs)
+    need = _needs_device_memory(a, size, stream)
+    if need is None: return False
+    (rs, alloc_size), cfg = need, a.config
     if a.set_fraction:
         if cfg.garbage_collection_threshold > 0 and a.total_allocated_memory > int(cfg.garbage_collection_threshold * a.allowed_memory_maximum): return True
         if a.total_allocated_memory + alloc_size > a.allowed_memory_maximum: return True

@@ -195,8 +195,8 @@ class CupyCUDABackend(CUDABackend):
     def xp(self):
         import cupy
         return cupy
-    def is_available(self) -> bool: return _ca.is_available()
-    def device_count(self) -> int: return _ca.device_count()
+    def is_available(self) -> bool: return _ca.cupy_device_count() > 0
+    def device_count(self) -> int: return _ca.cupy_device_count()
     def current_device(self) -> int: return int(self.xp.cuda.runtime.getDevice())
     def set_device(self, i:int): self.xp.cuda.runtime.setDevice(i)
     def memory_backend(self, i:int): return _ca.CupyBackend(i)
