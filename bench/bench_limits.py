@@ -2,12 +2,15 @@
 
 Limits, measured first with numpy split over the same thread count as tinytensor, on row blocks with a thread pool:
 - elementwise limit: `np.add(a, b, out=o)` into a warm, preallocated output (2 reads + 1 write per element);
-- read limit: numpy's contiguous `sum` over the blocks (1 read per element).
+- read limit: numpy's contiguous `sum` over the blocks (1 read per element);
+- exp limit: `np.exp(a, out=o)` into a warm output (exp is compute-bound on one core, so it has its own limit).
 Then each case is timed for tinytensor, numpy and torch (interleaved rounds, median of the rounds; torch gets the
 same number of threads) and printed with tinytensor's throughput as a fraction of its limit (bytes = reads + writes;
 elementwise cases against the elementwise limit, reductions against the read limit) beside the tt/numpy and
-tt/torch time ratios. A fraction above 100% means the limit itself is not bandwidth-bound there (numpy's
+tt/torch time ratios (exp against the exp limit). A fraction above 100% means the limit itself is not bandwidth-bound there (numpy's
 pairwise sum does arithmetic per element that `amax` does not). Tiny cases (views, item, 4x4 add) have no meaningful byte count: only the ratios are printed.
+Last, memory: RSS before and after 1000 rounds of `c = a + b` on the big vectors (growth against one result), and
+before and after the CPU allocator's `empty_cache()`.
 Run: python bench/bench_limits.py [--quick] [--threads N] [--plain]
 """
 import argparse, os, statistics, time
@@ -51,9 +54,35 @@ def limits(n, nt, repeat, target):
     def add():
         list(pool.map(lambda r: np.add(a[r[0]:r[1]], b[r[0]:r[1]], out=o[r[0]:r[1]]), bl))
     def read(): return sum(pool.map(lambda r: a[r[0]:r[1]].sum(), bl))
-    t_add, t_read = interleaved([add, read], repeat, target)
+    def exp(): list(pool.map(lambda r: np.exp(a[r[0]:r[1]], out=o[r[0]:r[1]]), bl))
+    t_add, t_read, t_exp = interleaved([add, read, exp], repeat, target)
     pool.shutdown()
-    return 3 * a.nbytes / t_add, a.nbytes / t_read
+    return 3 * a.nbytes / t_add, a.nbytes / t_read, 2 * a.nbytes / t_exp
+
+def rss() -> int:
+    "Resident set size of this process in bytes (Linux /proc; else the peak from getrusage)."
+    try:
+        with open('/proc/self/statm') as f: return int(f.read().split()[1]) * os.sysconf('SC_PAGE_SIZE')
+    except OSError:
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+def memory(a, b, rounds):
+    "RSS growth over `rounds` of `c = a + b`, then what `empty_cache()` gives back."
+    mib = lambda x: f'{x / 2**20:8.1f} MiB'
+    one = a.numel() * a.element_size()
+    c = a + b; del c                                     # the first result: the cache's block for this size
+    before = rss()
+    for _ in range(rounds): c = a + b
+    del c
+    after = rss()
+    al = tt.allocator.get_allocator()
+    print(f'memory: {rounds} x c = a + b ({mib(one).strip()} each): RSS {mib(before)} -> {mib(after)}, grew {mib(after - before)} '
+          f'(bound: 2 results = {mib(2 * one).strip()})')
+    if hasattr(al, 'empty_cache'):
+        cached = al.memory_stats()['cached_bytes.current']
+        al.empty_cache()
+        print(f'memory: empty_cache() with {mib(cached).strip()} cached: RSS {mib(after)} -> {mib(rss())}')
 
 def fmt(s): return f'{s * 1e6:9.2f} us' if s < 1e-3 else f'{s * 1e3:9.2f} ms'
 
@@ -69,11 +98,12 @@ def main(argv=None):
     if torch: torch.set_num_threads(nt)
     n, m = (1 << 22, 2048) if o.quick else (1 << 24, 4096)
     repeat, target = (3, 0.02) if o.quick else (7, 0.1)
-    elim, rlim = limits(n, nt, repeat, target)
+    elim, rlim, xlim = limits(n, nt, repeat, target)
     load = os.getloadavg() if hasattr(os, 'getloadavg') else (float('nan'),) * 3
     print(f'threads={nt} (tinytensor, torch, limits); CPU allocator {type(tt.allocator.get_allocator()).__name__}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}')
     print(f'elementwise limit (np.add into warm output, {nt} threads): {elim / 1e9:6.2f} GB/s')
     print(f'read limit (np sum over blocks, {nt} threads):           {rlim / 1e9:6.2f} GB/s')
+    print(f'exp limit (np.exp into warm output, {nt} threads):       {xlim / 1e9:6.2f} GB/s')
 
     rng = np.random.default_rng(0)
     f32 = lambda *s: rng.standard_normal(s, dtype=np.float32)
@@ -95,12 +125,12 @@ def main(argv=None):
         bf_t, bf2_t = a_t.to(torch.bfloat16), b_t.to(torch.bfloat16)
     else: a_t = b_t = A_t = B_t = row_t = s_t = s2_t = mask_t = cats_t = h_t = h2_t = bf_t = bf2_t = None
     tor = (lambda f: f) if torch else (lambda f: None)
-    E, R = 'e', 'r'                                      # which limit a case is measured against
+    E, R, X = 'e', 'r', 'x'                              # which limit a case is measured against
     nb, mb = 4 * n, 4 * m * m
     cases = [  # name, bytes moved (reads + writes), limit kind, tinytensor, numpy, torch
         (f'add {n >> 20}M f32', 3 * nb, E, lambda: a + b, lambda: a_np + b_np, tor(lambda: a_t + b_t)),
         (f'mul {n >> 20}M f32', 3 * nb, E, lambda: a * b, lambda: a_np * b_np, tor(lambda: a_t * b_t)),
-        (f'exp {n >> 20}M f32', 2 * nb, E, lambda: tt.exp(a), lambda: np.exp(a_np), tor(lambda: torch.exp(a_t))),
+        (f'exp {n >> 20}M f32', 2 * nb, X, lambda: tt.exp(a), lambda: np.exp(a_np), tor(lambda: torch.exp(a_t))),
         (f'where {n >> 20}M f32', 3 * nb + n, E, lambda: tt.where(mask, a, b), lambda: np.where(mask_np, a_np, b_np),
          tor(lambda: torch.where(mask_t, a_t, b_t))),
         (f'add {n >> 20}M f16', 3 * nb // 2, E, lambda: h + h2, lambda: h_np + h2_np, tor(lambda: h_t + h2_t)),
@@ -134,11 +164,13 @@ def main(argv=None):
         ttt, tnp, tto = interleaved([ftt, fnp, fto], repeat, target)
         if nbytes:
             gbs = nbytes / ttt
-            frac = f'{gbs / (elim if kind == E else rlim):7.0%}'
+            frac = f'{gbs / {E: elim, R: rlim, X: xlim}[kind]:7.0%}'
             gbs = f'{gbs / 1e9:8.2f}'
         else: gbs, frac = f"{'-':>8s}", f"{'-':>8s}"
         print(f'{name:24s} {fmt(ttt):>12s} {fmt(tnp) if fnp else "-":>12s} {fmt(tto) if fto else "-":>12s} '
               f'{gbs} {frac:>8s} {ttt / tnp:8.2f}x {ttt / tto:8.2f}x', flush=True)
+    del cases
+    memory(a, b, 100 if o.quick else 1000)
     print(f'load average after: {" ".join(f"{x:.2f}" for x in os.getloadavg())}')
 
 if __name__ == '__main__': main()

@@ -121,3 +121,66 @@ def test_parallel_for_ranges():
     parallel_for(0, 10 * GRAIN_SIZE, GRAIN_SIZE, lambda b, e: out.append((b, e)))
     assert sorted(out)[0][0] == 0 and sorted(out)[-1][1] == 10 * GRAIN_SIZE
     assert sum(e - b for b, e in out) == 10 * GRAIN_SIZE
+
+STAGE_DTYPES = ['float32', 'float64', 'int16', 'bool', 'complex64', 'float16', 'uint8']
+
+def _rand_np(rng, shape, dt):
+    x = rng.standard_normal(shape) * 20
+    if dt == 'bool': return x > 0
+    if dt == 'complex64': return (x + 1j * rng.standard_normal(shape)).astype(np.complex64)
+    return x.astype(dt)
+
+@pytest.mark.parametrize('threads', [1, 2, 3])
+def test_staged_fast_path_equals_plain(threads):
+    "Staged bands (Note [streaming tiles]) give exactly the plain path's values and layout: random shapes, permutations, dtypes, loops."
+    from tinytensor.tensor_iterator import copy_loop, STAGE_MIN
+    old = tt.get_num_threads(); tt.set_num_threads(threads)
+    rng = np.random.default_rng(100 + threads)
+    staged = 0
+    try:
+        for _ in range(40):
+            nd = int(rng.integers(2, 4))
+            while True:
+                shape = tuple(int(s) for s in rng.integers(1, 400, size=nd))
+                if STAGE_MIN <= np.prod(shape) <= 3_000_000: break
+            dt = str(rng.choice(STAGE_DTYPES))
+            perm = tuple(int(p) for p in rng.permutation(nd))
+            x_np = _rand_np(rng, tuple(shape[p] for p in np.argsort(perm)), dt)
+            x = tt.from_numpy(x_np).permute(*perm)                     # a permuted input
+            y = tt.from_numpy(_rand_np(rng, shape, dt))                 # a contiguous one
+            op = str(rng.choice(['add', 'mul', 'copy']))
+            if op == 'copy':
+                loop, ins = copy_loop, [x]
+            else:
+                uf = np.logical_or if (dt == 'bool' and op == 'add') else np.logical_and if dt == 'bool' else getattr(np, {'add': 'add', 'mul': 'multiply'}[op])
+                loop, ins = (lambda o, a, b, uf=uf: uf(a, b, out=o)), [y, x]
+            def build():
+                c = TensorIteratorConfig().add_output(tt.empty(*shape, dtype=getattr(tt, dt)))
+                for t in ins: c.add_input(t)
+                return c.build()
+            fast, plain = build(), build()
+            staged += fast._stage_plan() is not None
+            fast.for_each(loop)
+            plain.serial_for_each(loop, 0, plain.numel())
+            f, p = fast.output(), plain.output()
+            assert f.shape == p.shape and f.stride() == p.stride() and f.dtype is p.dtype
+            assert np.array_equal(f.numpy(), p.numpy()), (shape, perm, dt, op)
+    finally: tt.set_num_threads(old)
+    assert staged >= 10                                                 # the staged path really ran
+
+@pytest.mark.parametrize('threads', [1, 2, 4])
+def test_transposes_match_torch(threads):
+    "A + B.T, A.T.contiguous() and a batched transpose copy (the staged path) against torch, odd sizes included."
+    old = tt.get_num_threads(); tt.set_num_threads(threads)
+    try:
+        rng = np.random.default_rng(threads)
+        for n, m in [(1000, 700), (257, 4099), (4097, 65)]:
+            a_np, b_np = rng.standard_normal((n, m)).astype(np.float32), rng.standard_normal((m, n)).astype(np.float32)
+            a, b = tt.from_numpy(a_np), tt.from_numpy(b_np)
+            ta, tb = torch.from_numpy(a_np), torch.from_numpy(b_np)
+            assert same(a + b.t(), ta + tb.T) is None
+            assert same(b.t().contiguous(), tb.T.contiguous()) is None
+            assert same(b.t().to(tt.float64), tb.T.to(torch.float64)) is None
+        c_np = rng.standard_normal((5, 300, 200)).astype(np.float32)
+        assert same(tt.from_numpy(c_np).transpose(1, 2).contiguous(), torch.from_numpy(c_np).transpose(1, 2).contiguous()) is None
+    finally: tt.set_num_threads(old)

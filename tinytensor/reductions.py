@@ -86,6 +86,14 @@ def _whole_views(it:TensorIterator):
         views.append(np.ndarray(shp, dt, buf, off, tuple(op.stride_bytes[d] for d in order)))
     return views
 
+# Note [parallel reductions]: with `nt = get_num_threads()` threads and at least 2 * GRAIN_SIZE elements, a
+# reduction is split along the input axis that is outermost in memory. If that axis is kept, each thread
+# reduces its own slice of the output and the result equals the serial one. If it is reduced, the axis is cut
+# into ceil(n / nt)-sized contiguous ranges, each reduced by numpy into a partial of the accumulation dtype,
+# and the partials are combined left to right: sum = ((p0 + p1) + p2) + ... For a given thread count the
+# result is therefore deterministic (the same bits on every run, whatever the scheduling); between thread
+# counts a float sum may differ in its last bits, as torch's do. Small reductions and `nt == 1` are one
+# numpy call (numpy's pairwise summation along a contiguous axis).
 def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
     "Apply `reduce_fn(x, axes, out)` over the iterator's reduced axes, in threads when large."
     if it.is_meta_ or it.operands_[0].tensor.numel() == 0: return
