@@ -200,11 +200,15 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     return sub(_operand(other), input, alpha=alpha)
 
 # %% ../nbs/06b_ops.ipynb #2ae1a376
+def _f32(v):
+    "A Python scalar rounded to float32 as c10 does: out of range gives inf, silently."
+    with np.errstate(over='ignore'): return np.float32(v)
+
 def _scalar_b_loop(it, fn):
     "For reduced-float ops whose second operand is one element: compute with its original value in float32."
     d = it.common_dtype()
     if d in _REDUCED and it.is_scalar(2):
-        b = np.float32(it.original_scalar_value(2))
+        b = _f32(it.original_scalar_value(2))
         def loop(o, x, y): fn(x, b, out=o, dtype=np.float32, casting='unsafe')
         return loop
     return None
@@ -242,7 +246,7 @@ def _div_loop(mode):
                 else: _trunc_div_int(x, y, o)
             return loop
         cd = _opmath(d)
-        b = np.float32(it.original_scalar_value(2)) if d in _REDUCED and it.is_scalar(2) else None
+        b = _f32(it.original_scalar_value(2)) if d in _REDUCED and it.is_scalar(2) else None
         def loop(o, x, y):
             yy = b if b is not None else y
             if mode == 'floor': r = np.floor_divide(x, yy, dtype=cd)

@@ -7,7 +7,7 @@ Docs: https://tinytensor.github.io/tinytensor/tensor_iterator.html.md"""
 # %% auto #0
 __all__ = ['GRAIN_SIZE', 'HUGEPAGE_THRESHOLD', 'STAGE_ROWS', 'STAGE_WIDTH', 'STAGE_COLS', 'STAGE_MIN', 'set_num_threads',
            'get_num_threads', 'in_parallel_region', 'parallel_for', 'wrapped_scalar_tensor', 'result_type', 'can_cast',
-           'OperandInfo', 'TensorIteratorConfig', 'TensorIterator', 'iteration_order_svg', 'copy_loop', 'tensor_view']
+           'OperandInfo', 'TensorIteratorConfig', 'TensorIterator', 'iteration_order_svg', 'tensor_view', 'copy_loop']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #e4660572
 import os, math, threading, warnings, builtins, numbers
@@ -349,16 +349,20 @@ def mark_resize_outputs(self:TensorIterator, config):
                         " doesn't match the broadcast shape ", self.shape_)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #ed9a2ceb
+def _cast_copy(o, x):
+    "Cast `x` into `o` as c10's static_cast does: out-of-range values overflow silently (inf), no numpy warning."
+    with np.errstate(all='ignore'): np.copyto(o, x, casting='unsafe')
+
 def _to_dtype(t:Tensor, d:dtype) -> Tensor:
     "`t.to(d)` keeping the layout (preserve_format), without going through the op layer."
     impl = t._impl
     if impl.sizes_and_strides_.sizes == () and impl.device_ is CPU:                 # common: scalars
         out = _new_tensor(impl.sizes(), None, d, CPU) if impl.device_ is CPU else _empty_impl(impl.sizes(), None, d, impl.device_)
-        if impl.numel_ and impl.device_ is CPU: np.copyto(_np_write(out), _np_read(t), casting='unsafe')
+        if impl.numel_ and impl.device_ is CPU: _cast_copy(_np_write(out), _np_read(t))
         return out
     out = _empty_impl(t._impl.sizes(), like_strides(t), d, t._impl.device_)
     if out._impl.numel_ and out._impl.device_.device_type == DeviceType.CPU:
-        np.copyto(_np_write(out), _np_read(t), casting='unsafe')
+        _cast_copy(_np_write(out), _np_read(t))
     elif out._impl.numel_ and out._impl.device_.device_type != DeviceType.Meta: out.copy_(t)   # a device: its own copy kernel
     return out
 
@@ -816,13 +820,14 @@ STAGE_COLS = 256          # width of one de-aliasing tile inside a block
 STAGE_MIN = 1 << 16       # smaller loops are not worth staging
 _STAGE_PAD = 64           # bytes of padding per scratch row: one cache line breaks the power-of-two stride
 
-# Note [streaming tiles]: an input whose fastest dim `j` is not the output's (dim 0) is *staged*: for a band
-# of rows [r, r + STAGE_ROWS) along `j` and columns [c, c + STAGE_WIDTH) along dim 0, its slab is read as row pieces (contiguous along `j`) into a padded
-# scratch `P`, then transposed out of `P` into a band laid out like the output. Reading the slab directly as
-# a column walk would touch one cache line per element, with rows a power-of-two stride apart mapping to the
-# same cache sets; `P`'s padded rows spread them over all sets. The loop sees agreeing operands only, so
-# numpy's contiguous (SIMD) inner loops run over whole block rows. Work is split by blocks, so a thread's
-# chunk is always a whole number of tiles. Values are identical to the plain path: staging only copies.
+# Note [streaming tiles]: an input whose fastest dim `j` is not the output's (dim 0) is *staged*. For a block
+# of rows [r, r + STAGE_ROWS) along `j` and columns [c, c + STAGE_WIDTH) along dim 0, its slab is read as row
+# pieces (contiguous along `j`) into a padded scratch `P`, STAGE_COLS columns at a time, then transposed out of
+# `P` into a scratch block `S` laid out like the output. Reading the slab directly as a column walk would touch
+# one cache line per element, and rows a power-of-two stride apart map to the same cache sets and evict each
+# other; `P`'s padded rows spread them over all sets. The loop then sees agreeing operands only, so numpy's
+# contiguous (SIMD) inner loops run over whole block rows. Work is split by blocks, so a thread's chunk is
+# always a whole number of tiles. Values are identical to the plain path: staging only copies.
 
 def _fastest_dim(shape, sb):
     "The iteration dim with the smallest nonzero byte stride (a size-1 or broadcast dim never counts), or None."
@@ -844,10 +849,6 @@ def _stage_plan(self:TensorIterator):
     return (j, [i for i, f in fast.items() if f == j]) if shape[j] >= 16 else None
 
 # %% ../nbs/06a_tensor_iterator.ipynb #967afdf7
-def copy_loop(o, s):
-    "The loop of `copy_`: cast `s` into `o` (`xp.copyto`, dispatched by the arrays' own namespace)."
-    np.copyto(o, s, casting='unsafe')
-
 def _stage(dst, src, P):
     "Copy the slab `src` (numpy shape (rows, cols), contiguous along rows) into `dst` (the same shape) through scratch `P`."
     rr, n0 = src.shape
@@ -855,7 +856,8 @@ def _stage(dst, src, P):
         tc = builtins.min(STAGE_COLS, n0 - c)
         p = P[:tc, :rr]
         np.copyto(p, src[:, c:c + tc].T)                   # row pieces of the source: a straight, streaming copy
-        np.copyto(dst[:, c:c + tc], p.T, casting='unsafe')  # the transpose, out of a padded scratch in cache
+        np.copyto(dst[:, c:c + tc], p.T)                    # the transpose, out of a padded scratch in cache
+    return dst
 
 @patch
 def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
@@ -864,7 +866,6 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
     n0, nj = shape[0], shape[j]
     other = [d for d in range(1, len(shape)) if d != j]        # every other dim: one set of blocks per index
     nr, nw = -(-nj // STAGE_ROWS), -(-n0 // STAGE_WIDTH)
-    direct = loop is copy_loop and len(ops) == 2               # a copy stages straight into the output
     def run(b, e):
         scratch = {i: (np.empty((STAGE_ROWS, STAGE_WIDTH), bases[i][2]),
                        np.empty((STAGE_COLS, STAGE_ROWS + builtins.max(1, _STAGE_PAD // bases[i][2].itemsize)), bases[i][2]))
@@ -884,10 +885,9 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
                     v = _view(base, (sb[j], sb[0]), (rr, cc), off)
                     if i in scratch:
                         S, P = scratch[i]
-                        dst = views[0] if direct else S[:rr, :cc]
-                        _stage(dst, v, P); v = dst
+                        v = _stage(S[:rr, :cc], v, P)
                     views.append(v)
-                if not direct: loop(*views)
+                loop(*views)
         finally: _errs_on(tok)
     parallel_for(0, nr * nw * math.prod(shape[d] for d in other), builtins.max(1, GRAIN_SIZE // (STAGE_ROWS * STAGE_WIDTH)), run)
 
@@ -939,4 +939,8 @@ def tensor_view(t:Tensor, write:bool=False):
     isz = impl.dtype_.itemsize
     return get_backend(impl.device_).array(impl.storage_.get(), impl.dtype_, impl.sizes_and_strides_.sizes,
                                            tuple(s * isz for s in impl.sizes_and_strides_.strides), impl.storage_offset_ * isz, write)
+
+def copy_loop(o, s):
+    "The loop of `copy_`: cast `s` into `o` (`xp.copyto`, dispatched by the arrays' own namespace)."
+    np.copyto(o, s, casting='unsafe')
 
