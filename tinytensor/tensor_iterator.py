@@ -815,7 +815,7 @@ def serial_for_each(self:TensorIterator, loop, begin:int, end:int, bases=None):
 
 # %% ../nbs/06a_tensor_iterator.ipynb #dafbb41a
 STAGE_ROWS = 64           # block height along the conflicting dim, in elements (measured: bench/bench_limits.py)
-STAGE_WIDTH = 4096        # block width along dim 0, the output's fastest dim: long rows keep the loop's ufunc fast
+STAGE_WIDTH = 16384       # block width along dim 0, the output's fastest dim: whole rows keep the loop's ufunc fast
 STAGE_COLS = 256          # width of one de-aliasing tile inside a block
 STAGE_MIN = 1 << 16       # smaller loops are not worth staging
 _STAGE_PAD = 64           # bytes of padding per scratch row: one cache line breaks the power-of-two stride
@@ -867,7 +867,7 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
     other = [d for d in range(1, len(shape)) if d != j]        # every other dim: one set of blocks per index
     nr, nw = -(-nj // STAGE_ROWS), -(-n0 // STAGE_WIDTH)
     def run(b, e):
-        scratch = {i: (np.empty((STAGE_ROWS, STAGE_WIDTH), bases[i][2]),
+        scratch = {i: (np.empty(STAGE_ROWS * STAGE_WIDTH, bases[i][2]),
                        np.empty((STAGE_COLS, STAGE_ROWS + builtins.max(1, _STAGE_PAD // bases[i][2].itemsize)), bases[i][2]))
                    for i in staged}
         tok = _errs_off()
@@ -885,7 +885,7 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
                     v = _view(base, (sb[j], sb[0]), (rr, cc), off)
                     if i in scratch:
                         S, P = scratch[i]
-                        v = _stage(S[:rr, :cc], v, P)
+                        v = _stage(S[:rr * cc].reshape(rr, cc), v, P)      # a contiguous block
                     views.append(v)
                 loop(*views)
         finally: _errs_on(tok)
