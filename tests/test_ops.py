@@ -262,3 +262,22 @@ def test_ops_on_real_views():
         m = check_results(*r, tol=True, ctx=f'case {i}')
         if m: bad.append(m)
     assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
+
+@pytest.mark.parametrize('dt', ['float32', 'float64', 'float16', 'int8', 'int16', 'int64', 'uint8', 'bool', 'complex64'])
+def test_where_bit_select_equals_masked_copy(dt):
+    "where's bit select (speed only) gives the plain masked copies' exact bits: NaN payloads, -0.0, strides, broadcasts, aliasing."
+    from tinytensor.ops import _where_loop, _SELECT_CHUNK
+    rng = np.random.default_rng(len(dt))
+    for n in (1, 7, _SELECT_CHUNK - 1, _SELECT_CHUNK + 3, 3 * _SELECT_CHUNK):
+        raw = rng.integers(0, 256, size=(3, n * np.dtype(dt).itemsize), dtype=np.uint8)
+        a, b = (raw[i].view(dt) for i in (0, 1))                        # every bit pattern, NaNs and -0.0 included
+        if dt == 'bool': a, b = a.view(np.uint8) & 1 == 1, b.view(np.uint8) & 1 == 0
+        c = rng.random(n) < 0.5
+        for aa, bb, cc in [(a, b, c), (a[::-1], b, c), (np.broadcast_to(a[:1], (n,)), b, c),
+                           (a, b, c[::-1])]:
+            want = np.empty(n, dt); np.copyto(want, bb); np.copyto(want, aa, where=cc)
+            got = np.empty(n, dt); _where_loop(got, cc, aa, bb)
+            assert got.view(np.uint8).tobytes() == want.view(np.uint8).tobytes()
+        o = a.copy(); want = np.where(c, o, b)                           # out aliasing an input exactly
+        _where_loop(o, c, o, b)
+        assert o.view(np.uint8).tobytes() == want.view(np.uint8).tobytes()
