@@ -142,3 +142,107 @@ def test_view_layout_cache_equals_refresh():
             for f in ('is_contiguous_', 'is_channels_last_contiguous_', 'is_channels_last_3d_contiguous_', 'is_channels_last_',
                       'is_channels_last_3d_', 'is_non_overlapping_and_dense_'):
                 assert getattr(impl, f) == getattr(ref, f), (f, sizes, strides)
+
+def test_in_flat_equals_flat():
+    "The borrowed input views of the small-op fast paths show the same elements as the plain `_flat` views."
+    rng = np.random.default_rng(SEED + 5)
+    for _ in range(N):
+        dt = str(rng.choice(FAST_DTYPES))
+        t = _rand_tensor(rng, tuple(int(s) for s in rng.integers(1, 5, size=int(rng.integers(1, 4)))), dt)
+        if rng.random() < 0.5: t = t[int(rng.integers(0, t.shape[0])):]           # a storage offset
+        if not t.is_contiguous() or not t.numel(): continue
+        f, p = ops._in_flat(t), ops._flat(t)
+        assert f.dtype == p.dtype and f.shape == p.shape and f.__array_interface__['data'][0] == p.__array_interface__['data'][0]
+        np.testing.assert_array_equal(f, p)
+        assert ops._in_flat(t) is f or dt == "bfloat16"                          # served from the cache the second time
+
+def test_raw_view_cache():
+    from tinytensor.storage import _raw_view, _raw_views
+    t = tt.arange(8, dtype=tt.float32)
+    p = t.data_ptr()
+    v = _raw_view(p, 8, np.dtype(np.float32))
+    assert v.tolist() == list(range(8)) and _raw_view(p, 8, np.dtype(np.float32)) is v
+    assert _raw_view(p, 4, np.dtype(np.float32)).tolist() == [0, 1, 2, 3]          # another length: another array
+    assert _raw_view(p, 4, np.dtype(np.int64)).dtype == np.int64
+    for i in range(1100): _raw_view(p, 1 + i % 8, np.dtype(np.uint8) if i < 8 else np.dtype(f'V{i}'))
+    assert len(_raw_views) <= 1024                                                 # bounded
+
+def test_fast_binary_out_of_bounds_storage_takes_plain_path():
+    "A tensor whose storage shrank under it is never read through a borrowed view: both paths refuse alike."
+    for op in ('add', 'mul'):
+        a = tt.ones(4, 4)
+        a.untyped_storage().resize_(16)
+        _same(_call(FAST[op], a, a), _call(PLAIN[op], a, a))
+        _same(_call(FAST[op], a, 2.0), _call(PLAIN[op], a, 2.0))
+
+def test_fill_fast_path_equals_plain():
+    "zeros/ones fill a fresh contiguous CPU tensor through a borrowed view: same values, dtype, layout and version."
+    from tinytensor.factories import _fill, _np_write
+    rng = np.random.default_rng(SEED + 6)
+    for _ in range(100):
+        shape, d = _shape(rng), getattr(tt, str(rng.choice(FAST_DTYPES + ['uint8', 'int8'])))
+        for v in (0, 1):
+            fast = _fill(tt.empty(shape, dtype=d), v)
+            plain = tt.empty(shape, dtype=d)
+            if plain.numel(): _np_write(plain)[...] = v
+            _same(fast, plain)
+            assert fast._version == 0
+    t = tt.ones_like(tt.empty(2, 3, 4, 5).permute(0, 2, 3, 1))                   # not contiguous: the plain path
+    assert t.stride() == tt.empty(2, 3, 4, 5).permute(0, 2, 3, 1).stride() and t.tolist() == np.ones((2, 4, 5, 3)).tolist()
+
+def test_view_fast_paths_equal_plain():
+    "t(), select, dim-0 slicing and view(-1)/view(n) take short paths; each equals the general formula."
+    rng = np.random.default_rng(SEED + 7)
+    for _ in range(N):
+        nd = int(rng.integers(1, 4))
+        t = _rand_tensor(rng, tuple(int(s) for s in rng.integers(1, 5, size=nd)), 'float32')
+        if nd == 2: _same(t.t(), t.transpose(0, 1)); assert t.t()._base is (t if t._base is None else t._base)
+        d = int(rng.integers(-nd, nd)); i = int(rng.integers(-t.shape[d], t.shape[d]))
+        _same(t.select(d, i), t.select(np.int64(d), np.int64(i)))                 # numpy ints: the general path
+        lo, hi = (int(x) for x in rng.integers(-6, 6, size=2))
+        _same(t[lo:hi], t.narrow(0, 0, t.shape[0])[slice(lo, hi, 1)] if t.shape[0] else t[lo:hi])
+        _same(t[lo:hi], t.as_strided(*_slice0(t, lo, hi)))
+        if t.is_contiguous():
+            _same(t.view(-1), t.view([-1])); _same(t.view(t.numel()), t.view([t.numel()]))
+    a = tt.ones(2, 3)
+    with pytest.raises(IndexError, match='out of range'): a.select(1, 3)
+    with pytest.raises(IndexError, match='Dimension out of range'): a.select(2, 0)
+    with pytest.raises(TypeError, match='overflow'): a.select(0, 1 << 70)          # as the general path: int64 first
+    with pytest.raises(RuntimeError, match='shape'): a.view(5)
+    with pytest.raises(RuntimeError, match='view size is not compatible'): a.t().view(-1)
+
+def _slice0(t, lo, hi):
+    "sizes, strides and offset of `t[lo:hi]` by Python's own slice arithmetic."
+    start, stop, _ = slice(lo, hi).indices(t.shape[0])
+    n = max(stop - start, 0)
+    return (n,) + tuple(t.shape[1:]), t.stride(), t.storage_offset() + start * t.stride(0)
+
+def test_caching_allocator_one_lock_stats():
+    "The caching allocator's statistics share its lock and stay exact through hits, misses and the cap."
+    from tinytensor.allocator import CPUCachingAllocator
+    import threading
+    c = CPUCachingAllocator(max_cached_bytes=3 * 256)
+    assert c.stats._lock is c._lock
+    def work():
+        for i in range(300):
+            blocks = [c.allocate(256 * (1 + (i + k) % 3)) for k in range(4)]
+            del blocks
+    ths = [threading.Thread(target=work) for _ in range(4)]
+    for th in ths: th.start()
+    for th in ths: th.join()
+    s = c.memory_stats()
+    assert s['allocated_bytes.current'] == 0 and s['allocation.current'] == 0 and s['num_allocs'] == s['num_frees'] == 4 * 300 * 4
+    assert s['cached_bytes.current'] <= 3 * 256 and s['reserved_bytes.current'] == s['cached_bytes.current']
+    assert s['cached_bytes.current'] == sum(n * len(v) for n, v in c._available.items())
+    c.empty_cache(); assert c.memory_stats()['reserved_bytes.current'] == 0
+
+def test_version_counter_shared_lock_exact():
+    import threading
+    t = tt.zeros(3)
+    v = t._version
+    def bump():
+        for _ in range(2000): t._impl.bump_version()
+    ths = [threading.Thread(target=bump) for _ in range(4)]
+    for th in ths: th.start()
+    for th in ths: th.join()
+    assert t._version == v + 8000 and t[1:]._version == v + 8000

@@ -17,7 +17,7 @@ from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED
 from .intrusive_ptr import make_intrusive
 from .allocator import DataPtr, DeviceType, CPU, canonical_device, get_allocator
-from .storage import StorageImpl, _MemoryView
+from .storage import StorageImpl, _MemoryView, _raw_view
 from .backends import get_backend, not_implemented
 from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype
@@ -81,7 +81,9 @@ def _empty_impl(sizes, strides, d, device) -> Tensor:
     nbytes = storage_nbytes(sizes, strides, d.itemsize) if strides is not None else d.itemsize * math.prod(sizes)
     dt = device.device_type
     if device is CPU and strides is None:    # fast path (speed only): the same objects, fewer argument checks
-        return Tensor._make(TensorImpl._new_contiguous(StorageImpl._new_cpu(nbytes, get_allocator(dt)), d, sizes, CPU))
+        t = object.__new__(Tensor)           # `Tensor._make`, one call less
+        t._impl = TensorImpl._new_contiguous(StorageImpl._new_cpu(nbytes, get_allocator(dt)), d, sizes, CPU)
+        return t
     st = make_intrusive(StorageImpl, nbytes, None, get_allocator(dt) if dt == DeviceType.CPU else get_backend(dt).allocator(device),
                         True, device)
     return Tensor._make(TensorImpl(st, d, sizes, strides))
@@ -92,7 +94,7 @@ def empty(*size, # sizes as ints, or one tuple/list
           memory_format:memory_format=contiguous_format, # contiguous_format or channels_last(_3d)
           requires_grad:bool=False): # True raises: tinytensor has no autograd
     "A tensor with uninitialized memory, as `torch.empty`."
-    _no_grad(requires_grad)
+    if requires_grad: _no_grad(requires_grad)
     sizes = _parse_size(size, 'empty')
     d = _dt._default[0] if dtype is None else _check_dtype(dtype, 'empty')
     dev = CPU if device is None else _device_ok(device)
@@ -163,6 +165,13 @@ def _scalar_dtype(v) -> dtype:
     raise TypeError(f"new(): invalid data type '{type(v).__name__}'")
 
 def _fill(t:Tensor, value) -> Tensor:
+    "Fill a tensor we just made (never copy-on-write) with `value`, leaving its version at 0."
+    impl = t._impl
+    if impl.numel_ and impl.device_ is CPU and impl.is_contiguous_ and type(value) is int:   # fast path (speed only):
+        st = impl.storage_.get()          # the flat elements through a borrowed view, Note [Borrowed raw views] (chapter 03)
+        d = impl.dtype_
+        _raw_view(st._data_ptr._ptr + impl.storage_offset_ * d.itemsize, impl.numel_, d.np)[...] = value
+        return t
     if t.numel() and not t.is_meta:
         if t.is_cpu: _np_write(t)[...] = value
         else: t.fill_(value); t._impl.version_counter_.set_version(0)
@@ -170,12 +179,12 @@ def _fill(t:Tensor, value) -> Tensor:
 
 def zeros(*size, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "A tensor filled with 0."
-    _no_grad(requires_grad)
+    if requires_grad: _no_grad(requires_grad)
     return _fill(empty(*size, dtype=dtype, device=device), 0)
 
 def ones(*size, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "A tensor filled with 1."
-    _no_grad(requires_grad)
+    if requires_grad: _no_grad(requires_grad)
     return _fill(empty(*size, dtype=dtype, device=device), 1)
 
 def full(size, # the sizes

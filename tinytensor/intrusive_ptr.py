@@ -21,17 +21,23 @@ class intrusive_ptr_target:
     def release_resources(self):
         "Free what the object owns; called exactly once, when the strong count reaches zero."
 
+    # Note [Lock cost]: every view copies and drops a handle, so these two run on every small op. CPython 3.11
+    # spends about twice as long on a `with lock:` block as on `acquire()` + `try`/`finally: release()`, which
+    # is just as exception-safe; the hot paths of the allocator and the version counter use the same form.
     def _incref(self):
-        with self._cnt_lock:
+        lock = self._cnt_lock; lock.acquire()
+        try:
             if self._refcount <= 0: TORCH_CHECK(False, "intrusive_ptr: Cannot increase refcount after it reached zero.")
             self._refcount += 1
+        finally: lock.release()
 
     def _decref(self):
-        with self._cnt_lock:
-            self._refcount -= 1
-            last = self._refcount == 0
-            if last: self._weakcount -= 1          # the "+1 while strong handles exist" goes away
-        if last: self.release_resources()          # outside the lock: it may drop other handles
+        lock = self._cnt_lock; lock.acquire()
+        try:
+            n = self._refcount = self._refcount - 1
+            if n == 0: self._weakcount -= 1        # the "+1 while strong handles exist" goes away
+        finally: lock.release()
+        if n == 0: self.release_resources()        # outside the lock: it may drop other handles
 
 # %% ../nbs/01_intrusive_ptr.ipynb #eb39406a
 class intrusive_ptr:
@@ -120,9 +126,11 @@ class weak_intrusive_ptr:
         "A new strong handle if the target is still alive, else None."
         t = self._target
         if t is None: return None
-        with t._cnt_lock:
+        lock = t._cnt_lock; lock.acquire()
+        try:
             if t._refcount == 0: return None
             t._refcount += 1
+        finally: lock.release()
         return intrusive_ptr._adopt(t)
     def reset(self):
         "Drop this weak reference now."

@@ -12,7 +12,7 @@ __all__ = ['subtract', 'multiply', 'divide', 'true_divide', 'negative', 'absolut
            'clamp_min', 'clamp_max', 'relu', 'where']
 
 # %% ../nbs/06b_ops.ipynb #dada4b68
-import builtins, ctypes, math, numbers
+import builtins, math, numbers
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
@@ -20,7 +20,7 @@ from .allocator import DeviceType, CPU, Device, canonical_device
 from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype
 from .tensor_impl import Tensor, preserve_format, contiguous_format
-from .storage import _MemoryView
+from .storage import _MemoryView, _raw_view
 from .views import inplace_kernels
 from .backends import copy_bytes
 from .factories import tensor as _tensor_of, _empty_impl, _np_read, _np_write, like_strides, _check_dtype, _device_ok
@@ -76,19 +76,18 @@ def _fresh_flat(t:Tensor) -> np.ndarray:
     d = impl.dtype_
     if d is _dt.bfloat16: return _flat(t, True)
     st = impl.storage_.get()
-    n = st._nbytes
-    if n == 0: return np.empty(0, d.np)
-    cty = _byte_arrays.get(n)                # Note [fresh result views]
-    if cty is None:
-        if len(_byte_arrays) >= 1024: _byte_arrays.clear()
-        cty = _byte_arrays[n] = ctypes.c_char * n
-    return np.frombuffer(cty.from_address(st._data_ptr._ptr), d.np, impl.numel_)
+    if st._nbytes == 0: return np.empty(0, d.np)
+    return _raw_view(st._data_ptr._ptr, impl.numel_, d.np)     # Note [Borrowed raw views] (chapter 03)
 
-# Note [fresh result views]: a numpy array over a result we just allocated is only ever the `out=` of one
-# ufunc call, while the result tensor (and so its memory) is alive. numpy reads a ctypes byte array (its type
-# cached per size) several times faster than an `__array_interface__` dict, and nothing needs to keep the
-# memory alive through the array, so the short-lived view does without the `_MemoryView` keep-alive.
-_byte_arrays = {}
+def _in_flat(t:Tensor) -> np.ndarray:
+    "`_flat(t)` for one kernel call that only reads `t` (contiguous, CPU): Note [Borrowed raw views]; None if out of bounds."
+    impl = t._impl
+    d = impl.dtype_
+    st = impl.storage_.get()
+    off, n = impl.storage_offset_ * d.itemsize, impl.numel_
+    if off + n * d.itemsize > st._nbytes: return None       # the storage shrank under the tensor: the plain path decides
+    if d is _dt.bfloat16: return _flat(t)
+    return _raw_view(st._data_ptr._ptr + off, n, d.np)
 
 def _fast_binary(a, b, uf):
     "Small same-shape contiguous CPU tensors of one (non-reduced) dtype: skip the TensorIterator build."
@@ -99,9 +98,11 @@ def _fast_binary(a, b, uf):
             ai.sizes_and_strides_.sizes != bi.sizes_and_strides_.sizes or d in _REDUCED or
             ai.device_ is not CPU or bi.device_ is not CPU or ai.numel_ == 0):
         return None
-    out = _new_tensor(ai.sizes_and_strides_.sizes, None, d)
+    x, y = _in_flat(a), _in_flat(b)
+    if x is None or y is None: return None
+    out = _empty_impl(ai.sizes_and_strides_.sizes, None, d, CPU)   # small: `_new_tensor` without its huge-page check
     tok = _errs_off()
-    try: uf(_flat(a), _flat(b), out=_fresh_flat(out))
+    try: uf(x, y, out=_fresh_flat(out))
     finally: _errs_on(tok)
     return out
 
@@ -117,10 +118,12 @@ def _fast_scalar(a, s, uf):
     if (d is not _dt.float32 and d is not _dt.float64) or not ai.is_contiguous_ or ai.numel_ >= GRAIN_SIZE or \
             ai.device_ is not CPU or ai.numel_ == 0:
         return None
-    out = _new_tensor(ai.sizes_and_strides_.sizes, None, d)
+    x = _in_flat(a)
+    if x is None: return None
+    out = _empty_impl(ai.sizes_and_strides_.sizes, None, d, CPU)
     if out._impl.sizes_and_strides_.strides != ai.sizes_and_strides_.strides: return None   # odd size-1 strides: kept
     tok = _errs_off()                     # a wrapped number never promotes a float tensor: compute in `d`, as the plain path
-    try: uf(_flat(a), d.np.type(s), out=_fresh_flat(out))
+    try: uf(x, d.np.type(s), out=_fresh_flat(out))
     finally: _errs_on(tok)
     return out
 
@@ -389,8 +392,10 @@ def _fast_binary_cmp(a, b, uf):
     if (ai.dtype_ is not bi.dtype_ or ai.dtype_.is_complex or not ai.is_contiguous_ or not bi.is_contiguous_ or ai.numel_ >= GRAIN_SIZE or ai.numel_ == 0 or
             ai.sizes_and_strides_.sizes != bi.sizes_and_strides_.sizes or ai.device_ is not CPU or bi.device_ is not CPU):
         return None
-    out = _new_tensor(ai.sizes_and_strides_.sizes, None, _dt.bool)
-    uf(_flat(a), _flat(b), out=_fresh_flat(out))
+    x, y = _in_flat(a), _in_flat(b)
+    if x is None or y is None: return None
+    out = _empty_impl(ai.sizes_and_strides_.sizes, None, _dt.bool, CPU)
+    uf(x, y, out=_fresh_flat(out))
     return out
 
 def _compare(uf, input, other, out, name, ordered=True) -> Tensor:

@@ -136,14 +136,17 @@ def strides_for_format(sizes, fmt:memory_format) -> tuple:
 # %% ../nbs/04b_tensor_impl.ipynb #11c13b60
 class VariableVersion:
     "A version counter shared by a tensor and its views, as `c10::VariableVersion`."
-    __slots__ = ('_version', '_lock')
-    def __init__(self, version:int=0): self._version, self._lock = version, threading.Lock()
+    __slots__ = ('_version',)
+    _lock = threading.Lock()                  # one lock for every counter: bumps are rare and short, and a new tensor makes no lock
+    def __init__(self, version:int=0): self._version = version
     def current_version(self) -> int:
         "The number of in-place writes so far."
         return self._version
     def bump(self):
         "Record one in-place write."
-        with self._lock: self._version += 1
+        lock = self._lock; lock.acquire()     # Note [Lock cost] in chapter 01
+        try: self._version += 1
+        finally: lock.release()
     def set_version(self, v:int):
         "Set the counter (internal use, as in c10)."
         self._version = v
@@ -205,7 +208,8 @@ class TensorImpl:
         "Fast path (speed only) of `TensorImpl(storage, dtype, sizes)`: a fresh contiguous result, no optional arguments."
         impl = object.__new__(cls)
         impl.storage_, impl.dtype_, impl.device_, impl.storage_offset_ = storage, dtype, device, 0
-        impl.version_counter_, impl.key_set_ = VariableVersion(), _keyset(device)
+        impl.version_counter_ = VariableVersion()
+        impl.key_set_ = _cpu_keyset if device is CPU else _keyset(device)
         impl.is_wrapped_number_, impl.base_ = False, None
         impl.set_sizes_contiguous(sizes)
         return impl
@@ -300,6 +304,7 @@ def _keyset(device):
     ks = _keysets.get(device.device_type)
     if ks is None: ks = _keysets[device.device_type] = DispatchKeySet.for_device(device)
     return ks
+_cpu_keyset = _keyset(CPU)                    # the same object `_keyset(CPU)` returns, without the call
 
 # %% ../nbs/04b_tensor_impl.ipynb #dc10627f
 class Size(tuple):

@@ -183,7 +183,7 @@ def view(self:Tensor, *shape) -> Tensor:
     if len(shape) == 1:
         s0 = shape[0]
         if type(s0) is tuple or type(s0) is Size: shape, unpacked = s0, True
-        elif isinstance(s0, dtype): return _view_dtype(self, s0)
+        elif type(s0) is not int and isinstance(s0, dtype): return _view_dtype(self, s0)
     impl = self._impl
     numel = impl.numel_
     if numel:
@@ -192,7 +192,7 @@ def view(self:Tensor, *shape) -> Tensor:
             shape, ss = sh, impl.sizes_and_strides_
             # Note [Contiguous view]: for exactly-contiguous strides, computeStride gives the contiguous strides of `shape`
             nst = _cstrides(shape) if ss.strides == _cstrides(ss.sizes) else compute_stride(ss.sizes, ss.strides, shape)
-            TORCH_CHECK(nst is not None, _VIEW_ERR)
+            if nst is None: TORCH_CHECK(False, _VIEW_ERR)
             return _alias(self, shape, nst, impl.storage_offset_)
     try: shape = _int_list(shape, 'view', 'size') if unpacked else _varargs(shape, 'view')
     except TypeError:
@@ -209,6 +209,9 @@ def view(self:Tensor, *shape) -> Tensor:
 
 def _fast_shape(shape:tuple, numel:int):
     "`infer_size` for the common case (plain ints, at most one -1, numel > 0); None means: take the slow path."
+    if len(shape) == 1:                      # flattening (`view(-1)`, `view(n)`) is the most common view: no loop
+        s = shape[0]
+        return (numel,) if type(s) is int and (s == -1 or s == numel) else None
     p, inf, i = 1, -1, 0
     for s in shape:
         if type(s) is not int: return None
@@ -397,11 +400,15 @@ def select(self:Tensor, dim:int, index:int) -> Tensor:
     impl = self._impl
     sz, st = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
     n = len(sz)
-    TORCH_CHECK_INDEX(n > 0, "select() cannot be applied to a 0-dim tensor.")
-    d = wrap_dim(_int(dim, 'select', 'dim'), n)
-    i = _int(index, 'select', 'index')
+    if type(dim) is int and type(index) is int and -n <= dim < n: d, i = (dim + n if dim < 0 else dim), index   # fast path
+    else:
+        TORCH_CHECK_INDEX(n > 0, "select() cannot be applied to a 0-dim tensor.")
+        d = wrap_dim(_int(dim, 'select', 'dim'), n)
+        i = _int(index, 'select', 'index')
     size = sz[d]
-    TORCH_CHECK_INDEX(-size <= i < size, "select(): index ", i, " out of range for tensor of size ", list(sz), " at dimension ", d)
+    if not -size <= i < size:
+        _int(i, 'select', 'index')            # an index beyond int64 is a TypeError first, as on the general path
+        TORCH_CHECK_INDEX(False, "select(): index ", i, " out of range for tensor of size ", list(sz), " at dimension ", d)
     if i < 0: i += size
     return _alias(self, sz[:d] + sz[d + 1:], st[:d] + st[d + 1:], impl.storage_offset_ + i * st[d])
 
@@ -418,6 +425,8 @@ def _slice(self:Tensor, d:int, start, end, step:int) -> Tensor:
     elif start > size: start = size
     if end < start: end = start
     elif end > size: end = size
+    if d == 0: return _alias(self, ((end - start + step - 1) // step,) + sz[1:], (st[0] * step,) + st[1:],
+                             impl.storage_offset_ + start * st[0])   # the same tuples, two slices fewer
     return _alias(self, sz[:d] + ((end - start + step - 1) // step,) + sz[d + 1:], st[:d] + (st[d] * step,) + st[d + 1:],
                   impl.storage_offset_ + start * st[d])
 
@@ -631,9 +640,12 @@ def swapdims(self:Tensor, dim0:int, dim1:int) -> Tensor:
 @patch
 def t(self:Tensor) -> Tensor:
     "Transpose a 2-d tensor (0-d and 1-d are returned as views of themselves)."
-    n = len(self._impl.sizes_and_strides_.sizes)
+    impl = self._impl
+    sz, st = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
+    n = len(sz)
+    if n == 2: return _alias(self, (sz[1], sz[0]), (st[1], st[0]), impl.storage_offset_)   # fast path: `transpose(0, 1)`
     if n > 2: TORCH_CHECK(False, "t() expects a tensor with <= 2 dimensions, but self is ", n, "D")   # checked off the common path
-    return self.transpose(0, 1) if n == 2 else self.transpose(0, 0)
+    return self.transpose(0, 0)
 
 @patch
 def permute(self:Tensor, *dims) -> Tensor:
