@@ -4,8 +4,9 @@ Limits, measured first with numpy split over the same thread count as tinytensor
 - elementwise limit: `np.add(a, b, out=o)` into a warm, preallocated output (2 reads + 1 write per element);
 - read limit: numpy's contiguous `sum` over the blocks (1 read per element);
 - exp limit: `np.exp(a, out=o)` into a warm output (exp is compute-bound on one core, so it has its own limit).
-Then each case is timed for tinytensor, numpy and torch (interleaved rounds, median of the rounds; torch gets the
-same number of threads) and printed with tinytensor's throughput as a fraction of its limit (bytes = reads + writes;
+Then each case is timed for tinytensor interleaved round by round with its limit (so load drifts and other libraries'
+page-fault churn hit both alike), then for numpy and torch (interleaved rounds, median of the rounds; torch gets the
+same number of threads), and printed with tinytensor's throughput as a fraction of that limit (bytes = reads + writes;
 elementwise cases against the elementwise limit, reductions against the read limit) beside the tt/numpy and
 tt/torch time ratios (exp against the exp limit). A fraction above 100% means the limit itself is not bandwidth-bound there (numpy's
 pairwise sum does arithmetic per element that `amax` does not). Tiny cases (views, item, 4x4 add) have no meaningful byte count: only the ratios are printed.
@@ -14,6 +15,9 @@ before and after the CPU allocator's `empty_cache()`.
 Run: python bench/bench_limits.py [--quick] [--threads N] [--plain]
 """
 import argparse, os, statistics, time
+# torch's OpenMP workers spin after each parallel region; with as many threads as cores they would take the cores
+# from whichever library is timed next. Passive waiting costs torch nothing measurable on these millisecond cases.
+os.environ.setdefault('OMP_WAIT_POLICY', 'PASSIVE')
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import tinytensor as tt
@@ -44,20 +48,17 @@ def interleaved(fs, repeat, target):
 
 def blocks(n, nt): return [(i * n // nt, (i + 1) * n // nt) for i in range(nt)]
 
-def limits(n, nt, repeat, target):
-    "Elementwise (add into warm output) and read (contiguous sum) throughput in bytes/s over `nt` threads."
+def limit_fns(n, nt):
+    "The limit measurements over `nt` threads, as {kind: (function, bytes moved per call)}."
     rng = np.random.default_rng(1)
     a, b = rng.standard_normal(n, dtype=np.float32), rng.standard_normal(n, dtype=np.float32)
     o = np.empty_like(a); o[:] = 0                       # warm: every page already faulted in
     pool = ThreadPoolExecutor(nt)
     bl = blocks(n, nt)
-    def add():
-        list(pool.map(lambda r: np.add(a[r[0]:r[1]], b[r[0]:r[1]], out=o[r[0]:r[1]]), bl))
+    def add(): list(pool.map(lambda r: np.add(a[r[0]:r[1]], b[r[0]:r[1]], out=o[r[0]:r[1]]), bl))
     def read(): return sum(pool.map(lambda r: a[r[0]:r[1]].sum(), bl))
     def exp(): list(pool.map(lambda r: np.exp(a[r[0]:r[1]], out=o[r[0]:r[1]]), bl))
-    t_add, t_read, t_exp = interleaved([add, read, exp], repeat, target)
-    pool.shutdown()
-    return 3 * a.nbytes / t_add, a.nbytes / t_read, 2 * a.nbytes / t_exp
+    return {'e': (add, 3 * a.nbytes), 'r': (read, a.nbytes), 'x': (exp, 2 * a.nbytes)}
 
 def rss() -> int:
     "Resident set size of this process in bytes (Linux /proc; else the peak from getrusage)."
@@ -98,7 +99,8 @@ def main(argv=None):
     if torch: torch.set_num_threads(nt)
     n, m = (1 << 22, 2048) if o.quick else (1 << 24, 4096)
     repeat, target = (3, 0.02) if o.quick else (7, 0.1)
-    elim, rlim, xlim = limits(n, nt, repeat, target)
+    lims = limit_fns(n, nt)
+    elim, rlim, xlim = (nb / t for (f, nb), t in zip(lims.values(), interleaved([f for f, _ in lims.values()], repeat, target)))
     load = os.getloadavg() if hasattr(os, 'getloadavg') else (float('nan'),) * 3
     print(f'threads={nt} (tinytensor, torch, limits); CPU allocator {type(tt.allocator.get_allocator()).__name__}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}')
     print(f'elementwise limit (np.add into warm output, {nt} threads): {elim / 1e9:6.2f} GB/s')
@@ -161,10 +163,14 @@ def main(argv=None):
     print(f"{'case':24s} {'tinytensor':>12s} {'numpy':>12s} {'torch':>12s} {'tt GB/s':>8s} {'of limit':>8s} "
           f"{'tt/numpy':>9s} {'tt/torch':>9s}")
     for name, nbytes, kind, ftt, fnp, fto in cases:
-        ttt, tnp, tto = interleaved([ftt, fnp, fto], repeat, target)
+        if nbytes:                                       # tinytensor interleaved with its own limit, then the others
+            flim, lim_bytes = lims[kind]
+            tlim, ttt = interleaved([flim, ftt], repeat, target)
+        else: ttt, = interleaved([ftt], repeat, target)
+        tnp, tto = interleaved([fnp, fto], repeat, target)
         if nbytes:
             gbs = nbytes / ttt
-            frac = f'{gbs / {E: elim, R: rlim, X: xlim}[kind]:7.0%}'
+            frac = f'{gbs / (lim_bytes / tlim):7.0%}'
             gbs = f'{gbs / 1e9:8.2f}'
         else: gbs, frac = f"{'-':>8s}", f"{'-':>8s}"
         print(f'{name:24s} {fmt(ttt):>12s} {fmt(tnp) if fnp else "-":>12s} {fmt(tto) if fto else "-":>12s} '

@@ -10,7 +10,7 @@ __all__ = ['GRAIN_SIZE', 'HUGEPAGE_THRESHOLD', 'STAGE_ROWS', 'STAGE_WIDTH', 'STA
            'OperandInfo', 'TensorIteratorConfig', 'TensorIterator', 'iteration_order_svg', 'tensor_view', 'copy_loop']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #e4660572
-import os, math, threading, warnings, builtins, numbers
+import os, math, threading, warnings, builtins, numbers, functools
 import numpy as np
 from concurrent.futures import ThreadPoolExecutor
 from fastcore.basics import patch
@@ -751,8 +751,8 @@ def reduce_op(cls:TensorIterator, out, a) -> TensorIterator:
 try:                                     # numpy >= 2: set the error state directly (np.errstate costs ~1.5 µs per use)
     from numpy._core._multiarray_umath import _make_extobj, _extobj_contextvar
     _IGNORE = _make_extobj(all='ignore')
-    def _errs_off(): return _extobj_contextvar.set(_IGNORE)
-    def _errs_on(tok): _extobj_contextvar.reset(tok)
+    _errs_off = functools.partial(_extobj_contextvar.set, _IGNORE)   # no Python frame: called twice per op
+    _errs_on = _extobj_contextvar.reset
 except ImportError:                      # pragma: no cover
     def _errs_off():
         e = np.errstate(all='ignore'); e.__enter__(); return e
@@ -814,9 +814,9 @@ def serial_for_each(self:TensorIterator, loop, begin:int, end:int, bases=None):
 
 
 # %% ../nbs/06a_tensor_iterator.ipynb #dafbb41a
-STAGE_ROWS = 64           # block height along the conflicting dim, in elements (measured: bench/bench_limits.py)
-STAGE_WIDTH = 16384       # block width along dim 0, the output's fastest dim: whole rows keep the loop's ufunc fast
-STAGE_COLS = 256          # width of one de-aliasing tile inside a block
+STAGE_ROWS = 256          # block height along the conflicting dim, in elements (measured: bench/bench_limits.py)
+STAGE_WIDTH = 8192        # block width along dim 0, the output's fastest dim: whole rows keep the loop's ufunc fast
+STAGE_COLS = 512          # width of one de-aliasing tile inside a block: fewer, larger numpy calls
 STAGE_MIN = 1 << 16       # smaller loops are not worth staging
 _STAGE_PAD = 64           # bytes of padding per scratch row: one cache line breaks the power-of-two stride
 
