@@ -283,7 +283,8 @@ def _range_factory(name, start, end, steps, dtype, device, requires_grad, f=None
     if steps and not out.is_meta:
         TORCH_CHECK_NOT_IMPLEMENTED(d is not _dt.bool, '"', name, '_cpu" not implemented for \'', d.short, "'")
         v = _linspace_vals(start, end, steps, d)
-        _np_write(out)[...] = f(v) if f is not None else v
+        with np.errstate(over='ignore', invalid='ignore'):    # a C++ cast: out-of-range values wrap or go inf silently
+            _np_write(out)[...] = f(v) if f is not None else v
     return out
 
 def linspace(start, end, steps:int, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
@@ -506,7 +507,8 @@ def _rectangular_array(data, sizes, d):
     if not (d.is_floating_point or d.is_complex or d is _dt.bool): return None    # integers need torch's overflow rules
     try: arr = np.array(data, dtype=np.complex128 if d.is_complex else (builtins.bool if d is _dt.bool else np.float64))
     except (ValueError, TypeError): return None
-    return arr.astype(d.np) if arr.shape == tuple(sizes) else None
+    if arr.shape != tuple(sizes): return None
+    with np.errstate(over='ignore'): return arr.astype(d.np)   # 1e300 -> inf in float32, silently, as torch
 
 def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
            dtype:dtype=None, # element type; inferred like torch when None
