@@ -246,3 +246,20 @@ def test_version_counter_shared_lock_exact():
     for th in ths: th.start()
     for th in ths: th.join()
     assert t._version == v + 8000 and t[1:]._version == v + 8000
+
+def test_expand_geometry_cache_equals_plain():
+    "expand's cached geometry (speed only) equals the computed one, for hits and misses alike, errors included."
+    from tinytensor.views import _expand_geoms, _expand_geometry
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        shape = tuple(int(s) for s in rng.integers(1, 4, size=int(rng.integers(0, 4))))
+        t = tt.zeros(*shape) if shape else tt.zeros(())
+        req = tuple(int(s) if rng.random() < 0.7 else -1 for s in rng.integers(1, 5, size=len(shape) + int(rng.integers(0, 2))))
+        req = tuple(shape[i - (len(req) - len(shape))] if (i >= len(req) - len(shape) and rng.random() < 0.5) else r
+                    for i, r in enumerate(req))
+        _expand_geoms.clear()
+        first = _call(lambda: t.expand(*req))                        # computed (and cached if it succeeded)
+        second = _call(lambda: t.expand(*req))                       # from the cache when cached
+        if isinstance(first, Exception): assert type(first) is type(second) and str(first) == str(second); continue
+        _same(second, first)
+        assert _expand_geometry(t._impl, req) == (first.shape, first.stride())

@@ -715,12 +715,10 @@ def moveaxis(self:Tensor, source, destination) -> Tensor:
     return self.movedim(source, destination)
 
 # %% ../nbs/05a_views.ipynb #aa073da1
-@patch
-def expand(self:Tensor, *sizes) -> Tensor:
-    "Broadcast size-1 dims (and new leading dims) to `sizes` with stride 0; `-1` keeps a size."
-    TORCH_CHECK_TYPE(sizes, 'expand() missing 1 required positional arguments: "size"')
-    sizes = _varargs(sizes, 'expand', 'size')
-    impl = self._impl
+_expand_geoms = {}
+
+def _expand_geometry(impl:TensorImpl, sizes:tuple) -> tuple:
+    "The sizes and strides of `expand(sizes)` (torch's checks and messages); cached per (sizes, strides, request), bounded."
     tsz, tst = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
     ndim, tdim = len(sizes), len(tsz)
     TORCH_CHECK(ndim >= tdim, "expand(", impl.dtype_.short, "Type{", list(tsz), "}, size=", list(sizes), "): the number of sizes "
@@ -742,6 +740,21 @@ def expand(self:Tensor, *sizes) -> Tensor:
                 size, stride = target, 0
             osz[i], ost[i] = size, stride
         osz, ost = tuple(osz), tuple(ost)
+    if len(_expand_geoms) >= 4096: _expand_geoms.clear()
+    _expand_geoms[(tsz, tst, sizes)] = (osz, ost)
+    return osz, ost
+
+@patch
+def expand(self:Tensor, *sizes) -> Tensor:
+    "Broadcast size-1 dims (and new leading dims) to `sizes` with stride 0; `-1` keeps a size."
+    TORCH_CHECK_TYPE(sizes, 'expand() missing 1 required positional arguments: "size"')
+    sizes = _varargs(sizes, 'expand', 'size')
+    impl = self._impl
+    tsz, tst = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
+    key = (tsz, tst, sizes)
+    g = _expand_geoms.get(key)                  # fast path (speed only): the geometry of a repeated expand, cached
+    if g is None: g = _expand_geometry(impl, sizes)
+    osz, ost = g
     for s in osz:
         if s < 0: _check_strided(impl, osz, ost, impl.storage_offset_)   # raises torch's as_strided error
     out = _alias(self, osz, ost, impl.storage_offset_)
