@@ -10,6 +10,9 @@ same number of threads), and printed with tinytensor's throughput as a fraction 
 elementwise cases against the elementwise limit, reductions against the read limit) beside the tt/numpy and
 tt/torch time ratios (exp against the exp limit). A fraction above 100% means the limit itself is not bandwidth-bound there (numpy's
 pairwise sum does arithmetic per element that `amax` does not). Tiny cases (views, item, 4x4 add) have no meaningful byte count: only the ratios are printed.
+tinytensor's inputs live in tinytensor's own memory (`clone()`), numpy's and torch's in theirs: where an output
+starts a few bytes past an input modulo 4 KiB, every load waits on a recent store (4K aliasing, about 15% on exp),
+and numpy's allocations sit at another page offset than ours.
 Last, memory: RSS before and after 1000 rounds of `c = a + b` on the big vectors (growth against one result), and
 before and after the CPU allocator's `empty_cache()`.
 Run: python bench/bench_limits.py [--quick] [--threads N] [--plain]
@@ -114,7 +117,7 @@ def main(argv=None):
     mask_np = a_np > 0
     cats_np = [f32(n // 8) for _ in range(8)]
     h_np, h2_np = a_np.astype(np.float16), b_np.astype(np.float16)
-    T = lambda x: tt.from_numpy(x.copy())
+    T = lambda x: tt.from_numpy(x).clone()              # tinytensor memory, as a program of tensors has (Note in the docstring)
     a, b, A, B, row, s, s2, mask = (T(x) for x in (a_np, b_np, A_np, B_np, row_np, s_np, s2_np, mask_np))
     cats = [T(x) for x in cats_np]
     h, h2 = T(h_np), T(h2_np)
