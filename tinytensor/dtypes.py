@@ -69,6 +69,24 @@ def from_numpy_dtype(npdtype) -> dtype:
                      "int64, int32, int16, int8, uint8, and bool.")
     return d
 
+# %% ../nbs/04a_dtypes.ipynb #2f957e15
+try:                                     # numpy >= 2: set the error state directly, as np.errstate does inside
+    import functools
+    from numpy._core._multiarray_umath import _make_extobj, _extobj_contextvar
+    _IGNORE = _make_extobj(all='ignore')
+    _errs_off = functools.partial(_extobj_contextvar.set, _IGNORE)   # no Python frame: called twice per op
+    _errs_on = _extobj_contextvar.reset
+except ImportError:                      # pragma: no cover
+    def _errs_off():
+        e = np.errstate(all='ignore'); e.__enter__(); return e
+    def _errs_on(e): e.__exit__(None, None, None)
+
+def _cast_copy(o, x):
+    "Cast `x` into `o` as c10's static_cast does: out-of-range values overflow silently (inf), no numpy warning."
+    tok = _errs_off()
+    try: np.copyto(o, x, casting='unsafe')
+    finally: _errs_on(tok)
+
 # %% ../nbs/04a_dtypes.ipynb #84d5541d
 _default = [float32]
 

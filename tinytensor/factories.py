@@ -20,7 +20,7 @@ from .allocator import DataPtr, DeviceType, CPU, canonical_device, get_allocator
 from .storage import StorageImpl, _MemoryView, _raw_view
 from .backends import get_backend, not_implemented
 from . import dtypes as _dt
-from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype
+from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype, _cast_copy
 from .tensor_impl import (Tensor, TensorImpl, contiguous_format, channels_last, channels_last_3d, preserve_format,
                           memory_format, strides_for_format, contiguous_strides)
 
@@ -283,8 +283,7 @@ def _range_factory(name, start, end, steps, dtype, device, requires_grad, f=None
     if steps and not out.is_meta:
         TORCH_CHECK_NOT_IMPLEMENTED(d is not _dt.bool, '"', name, '_cpu" not implemented for \'', d.short, "'")
         v = _linspace_vals(start, end, steps, d)
-        with np.errstate(over='ignore', invalid='ignore'):    # a C++ cast: out-of-range values wrap or go inf silently
-            _np_write(out)[...] = f(v) if f is not None else v
+        _cast_copy(_np_write(out), f(v) if f is not None else v)   # a C++ cast: out of range wraps or goes inf, silently
     return out
 
 def linspace(start, end, steps:int, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
@@ -508,7 +507,9 @@ def _rectangular_array(data, sizes, d):
     try: arr = np.array(data, dtype=np.complex128 if d.is_complex else (builtins.bool if d is _dt.bool else np.float64))
     except (ValueError, TypeError): return None
     if arr.shape != tuple(sizes): return None
-    with np.errstate(over='ignore'): return arr.astype(d.np)   # 1e300 -> inf in float32, silently, as torch
+    out = np.empty(arr.shape, d.np)
+    _cast_copy(out, arr)                                   # 1e300 -> inf in float32, silently, as torch
+    return out
 
 def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
            dtype:dtype=None, # element type; inferred like torch when None

@@ -205,7 +205,9 @@ def rsub(input, other, *, alpha=1) -> Tensor:
 # %% ../nbs/06b_ops.ipynb #2ae1a376
 def _f32(v):
     "A Python scalar rounded to float32 as c10 does: out of range gives inf, silently."
-    with np.errstate(over='ignore'): return np.float32(v)
+    tok = _errs_off()
+    try: return np.float32(v)
+    finally: _errs_on(tok)
 
 def _scalar_b_loop(it, fn):
     "For reduced-float ops whose second operand is one element: compute with its original value in float32."

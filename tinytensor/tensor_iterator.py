@@ -10,14 +10,14 @@ __all__ = ['GRAIN_SIZE', 'HUGEPAGE_THRESHOLD', 'STAGE_ROWS', 'STAGE_WIDTH', 'STA
            'OperandInfo', 'TensorIteratorConfig', 'TensorIterator', 'iteration_order_svg', 'tensor_view', 'copy_loop']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #e4660572
-import os, math, threading, warnings, builtins, numbers, functools
+import os, math, threading, warnings, builtins, numbers
 import numpy as np
 from concurrent.futures import ThreadPoolExecutor
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
 from .allocator import DeviceType, CPU, canonical_device
 from . import dtypes as _dt
-from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype
+from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype, _errs_off, _errs_on, _cast_copy
 from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides
 from .storage import resize_bytes
 from .factories import _empty_impl, empty_like, _np_read, _np_write, _scalar_dtype, storage_nbytes, like_strides
@@ -349,10 +349,6 @@ def mark_resize_outputs(self:TensorIterator, config):
                         " doesn't match the broadcast shape ", self.shape_)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #ed9a2ceb
-def _cast_copy(o, x):
-    "Cast `x` into `o` as c10's static_cast does: out-of-range values overflow silently (inf), no numpy warning."
-    with np.errstate(all='ignore'): np.copyto(o, x, casting='unsafe')
-
 def _to_dtype(t:Tensor, d:dtype) -> Tensor:
     "`t.to(d)` keeping the layout (preserve_format), without going through the op layer."
     impl = t._impl
@@ -748,17 +744,6 @@ def reduce_op(cls:TensorIterator, out, a) -> TensorIterator:
         .is_reduction(True).add_output(out).add_const_input(a).build()
 
 # %% ../nbs/06a_tensor_iterator.ipynb #14dfc1b7
-try:                                     # numpy >= 2: set the error state directly (np.errstate costs ~1.5 µs per use)
-    from numpy._core._multiarray_umath import _make_extobj, _extobj_contextvar
-    _IGNORE = _make_extobj(all='ignore')
-    _errs_off = functools.partial(_extobj_contextvar.set, _IGNORE)   # no Python frame: called twice per op
-    _errs_on = _extobj_contextvar.reset
-except ImportError:                      # pragma: no cover
-    def _errs_off():
-        e = np.errstate(all='ignore'); e.__enter__(); return e
-    def _errs_on(e): e.__exit__(None, None, None)
-
-#| export
 def _blocks(shape, begin:int, end:int):
     "Cover the linear range [begin, end) of `shape` (dim 0 fastest) with rectangular blocks (idx, k, count)."
     n = len(shape)
