@@ -606,6 +606,7 @@ def relu(input) -> Tensor:
     TORCH_CHECK(input.dtype is not _dt.bool, "Boolean inputs not supported for relu")
     return clamp_min(input, 0)
 
+# %% ../nbs/06b_ops.ipynb #70c31659
 _UINTS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _SELECT_CHUNK = 16384                     # elements per step of the bit select: its temporaries stay in L1/L2
 
