@@ -852,8 +852,8 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
     other = [d for d in range(1, len(shape)) if d != j]        # every other dim: one set of blocks per index
     nr, nw = -(-nj // STAGE_ROWS), -(-n0 // STAGE_WIDTH)
     def run(b, e):
-        scratch = {i: (np.empty(STAGE_ROWS * STAGE_WIDTH, bases[i][2]),
-                       np.empty((STAGE_COLS, STAGE_ROWS + builtins.max(1, _STAGE_PAD // bases[i][2].itemsize)), bases[i][2]))
+        R, W, C = builtins.min(STAGE_ROWS, nj), builtins.min(STAGE_WIDTH, n0), builtins.min(STAGE_COLS, n0)   # no bigger than a block
+        scratch = {i: (np.empty(R * W, bases[i][2]), np.empty((C, R + builtins.max(1, _STAGE_PAD // bases[i][2].itemsize)), bases[i][2]))
                    for i in staged}
         tok = _errs_off()
         try:
