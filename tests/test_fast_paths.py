@@ -167,6 +167,37 @@ def test_raw_view_cache():
     for i in range(1100): _raw_view(p, 1 + i % 8, np.dtype(np.uint8) if i < 8 else np.dtype(f'V{i}'))
     assert len(_raw_views) <= 1024                                                 # bounded
 
+def test_cached_allocation_data_ptr_equals_constructed():
+    "The caching allocator builds its DataPtr without __init__: the same fields as `DataPtr(ptr, ptr, deleter, CPU)`."
+    from tinytensor.allocator import CPUCachingAllocator, DataPtr
+    c = CPUCachingAllocator()
+    for n in (64, 64, 4096):                                   # a fresh block, a cached one, another size
+        dp = c.allocate(n)
+        ref = DataPtr(dp.get(), dp.get(), c._delete, CPU)
+        assert type(dp) is DataPtr and not dp.read_only
+        assert (dp.get(), dp.get_context(), dp.get_deleter(), dp.device) == (ref.get(), ref.get_context(), ref.get_deleter(), ref.device)
+        ref.release_context(); del dp                          # `ref` must not free the block a second time
+    assert c.memory_stats()['allocated_bytes.current'] == 0
+
+def test_empty_cache_while_freeing_keeps_count():
+    "A block freed while `empty_cache` holds the lock (a finalizer run by a collection) is cached in the new lists and counted."
+    from tinytensor.allocator import CPUCachingAllocator
+    c = CPUCachingAllocator()
+    live, cached = c.allocate(128), c.allocate(64)
+    del cached
+    class Evil(dict):                                          # a free list whose iteration frees `live` on this thread
+        def values(self):
+            box.clear(); return super().values()
+    box = [live]; del live
+    c._available = Evil(c._available)
+    import threading
+    th = threading.Thread(target=c.empty_cache, daemon=True); th.start(); th.join(10)
+    assert not th.is_alive()                                   # a non-re-entrant lock deadlocks here
+    s = c.memory_stats()
+    assert s['allocated_bytes.current'] == 0 and s['cached_bytes.current'] == 128 == sum(n * len(v) for n, v in c._available.items())
+    assert sorted(c._sizes.values()) == [128]
+    c.empty_cache(); assert c.memory_stats()['reserved_bytes.current'] == 0 and not c._sizes
+
 def test_fast_binary_out_of_bounds_storage_takes_plain_path():
     "A tensor whose storage shrank under it is never read through a borrowed view: both paths refuse alike."
     for op in ('add', 'mul'):

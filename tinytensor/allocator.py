@@ -144,7 +144,7 @@ class AllocatorStats:
     __slots__ = ('allocated_bytes', 'peak_allocated_bytes', 'allocations', 'peak_allocations',
                  'num_allocs', 'num_frees', '_lock')
     def __init__(self, lock=None): # the owning allocator's lock, to share it (a new lock if None)
-        self._lock = threading.Lock() if lock is None else lock
+        self._lock = threading.RLock() if lock is None else lock   # re-entrant: Note [Count lock] in chapter 01
         self.allocated_bytes = self.peak_allocated_bytes = self.allocations = self.peak_allocations = 0
         self.num_allocs = self.num_frees = 0
 
@@ -253,16 +253,19 @@ DEFAULT_CPU_CACHE_MAX = int(os.environ.get('TINYTENSOR_CPU_CACHE_MAX', _physical
 
 
 # %% ../nbs/02_allocator.ipynb #74ab1a6f
+_new = object.__new__
+
 class CPUCachingAllocator(Allocator):
     "Caches freed CPU blocks by exact size for reuse, up to `max_cached_bytes`, as c10's `CPUCachingAllocator`."
     def __init__(self, max_cached_bytes:int=None): # cap on cached free bytes (default `DEFAULT_CPU_CACHE_MAX`)
         super().__init__()
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()        # re-entrant: a finalizer may free a block while this thread holds it
         self.stats = AllocatorStats(self._lock)   # Note [One lock]
         self._sizes = {}                      # address -> nbytes for every block we own
         self._available = {}                  # nbytes -> [free addresses]
         self.cached_bytes = self.peak_reserved_bytes = 0
         self.max_cached_bytes = DEFAULT_CPU_CACHE_MAX if max_cached_bytes is None else max_cached_bytes
+        self._deleter = self._delete          # one bound method for every DataPtr, not a new one per allocation
     # Note [One lock]: the free lists, the cached/reserved counters and the statistics change together under the
     # allocator's one lock (the stats share it), so a cache hit or a free takes one lock, not two, and a reader
     # never sees a block counted both as allocated and as cached. A hit leaves reserved bytes unchanged
@@ -279,7 +282,9 @@ class CPUCachingAllocator(Allocator):
                 self.stats._count_alloc(nbytes)
         finally: lock.release()
         if not ptr: ptr = self._allocate_fresh(nbytes)
-        return DataPtr(ptr, ptr, self._delete, CPU)
+        dp = _new(DataPtr)                    # `DataPtr(ptr, ptr, self._deleter, CPU)` without the __init__ frame
+        dp._ptr = dp._ctx = ptr; dp._deleter = self._deleter; dp.device = CPU
+        return dp
     def _allocate_fresh(self, nbytes:int) -> int:
         try: ptr = alloc_cpu(nbytes)
         except RuntimeError:                  # out of memory: give the cache back and try once more
@@ -297,7 +302,7 @@ class CPUCachingAllocator(Allocator):
             self.stats._count_free(nbytes)
             if self.cached_bytes + nbytes <= self.max_cached_bytes:
                 free = self._available.get(nbytes)
-                if free is None: free = self._available[nbytes] = []
+                if free is None: free = self._available.setdefault(nbytes, [])   # `[]` may run finalizers: Note [Count lock]
                 free.append(ptr)
                 self.cached_bytes += nbytes
                 return
@@ -324,11 +329,14 @@ def set_max_cached_bytes(self:CPUCachingAllocator, nbytes:int): # new cap in byt
 @patch
 def empty_cache(self:CPUCachingAllocator):
     "Return every cached (unused) block to libc, like `torch.cuda.empty_cache`."
-    with self._lock:
-        evict = [p for ptrs in self._available.values() for p in ptrs]
-        for p in evict: del self._sizes[p]
-        self._available.clear(); self.cached_bytes = 0
-    for p in evict: free_cpu(p)
+    fresh = {}                                # made before the lock (Note [Count lock]): a free that runs inside
+    with self._lock:                          # the loop below caches its block in `fresh`, and counts it
+        evict, self._available = self._available, fresh
+        self.cached_bytes = 0
+        for ptrs in evict.values():
+            for p in ptrs: del self._sizes[p]
+    for ptrs in evict.values():
+        for p in ptrs: free_cpu(p)
 
 @patch
 def memory_stats(self:CPUCachingAllocator) -> dict:

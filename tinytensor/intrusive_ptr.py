@@ -14,30 +14,33 @@ from .checks import TORCH_CHECK
 # %% ../nbs/01_intrusive_ptr.ipynb #1000d154
 class intrusive_ptr_target:
     "Base class holding the strong and weak reference counts, as `c10::intrusive_ptr_target`."
-    __slots__ = ('_refcount', '_weakcount', '_cnt_lock', '__weakref__')
-    def __init__(self):
-        self._refcount, self._weakcount, self._cnt_lock = 0, 0, threading.Lock()
+    __slots__ = ('_refcount', '_weakcount', '__weakref__')
+    # Note [Count lock]: c10's counts are per-object `std::atomic` integers. Python has none, so a lock makes each
+    # read-modify-write indivisible. One lock serves every object: threads hold it for a few bytecodes, and a new
+    # object allocates no lock of its own (every fresh result makes a `StorageImpl`). It is re-entrant, because
+    # CPython may run other Python code on the same thread while a lock is held: a signal handler between two
+    # bytecodes, or the finalizers of a garbage collection that an allocation started. If that code drops the last
+    # handle of a tensor, the release path takes the lock again, and a plain `Lock` would deadlock the thread; an
+    # `RLock` costs the same. Such code can only start where nothing is half-updated: here right after `acquire()`
+    # (nothing under the lock allocates); the allocator and the version counter (chapters 02, 04b) follow the
+    # same rule.
+    _cnt_lock = threading.RLock()
+    def __init__(self): self._refcount = self._weakcount = 0
 
     def release_resources(self):
         "Free what the object owns; called exactly once, when the strong count reaches zero."
 
-    # Note [Lock cost]: every view copies and drops a handle, so these two run on every small op. CPython 3.11
-    # spends about twice as long on a `with lock:` block as on `acquire()` + `try`/`finally: release()`, which
-    # is just as exception-safe; the hot paths of the allocator and the version counter use the same form.
+    # Note [Lock cost]: every view copies and drops a handle, so `_incref` and `intrusive_ptr.reset` run on every
+    # small op. CPython 3.11 spends about twice as long on a `with lock:` block as on `acquire()` + `try`/`finally:
+    # release()`, which is just as exception-safe; the hot paths of the allocator and the version counter use the
+    # same form.
     def _incref(self):
         lock = self._cnt_lock; lock.acquire()
         try:
-            if self._refcount <= 0: TORCH_CHECK(False, "intrusive_ptr: Cannot increase refcount after it reached zero.")
-            self._refcount += 1
+            n = self._refcount
+            if n > 0: self._refcount = n + 1
         finally: lock.release()
-
-    def _decref(self):
-        lock = self._cnt_lock; lock.acquire()
-        try:
-            n = self._refcount = self._refcount - 1
-            if n == 0: self._weakcount -= 1        # the "+1 while strong handles exist" goes away
-        finally: lock.release()
-        if n == 0: self.release_resources()        # outside the lock: it may drop other handles
+        if n <= 0: TORCH_CHECK(False, "intrusive_ptr: Cannot increase refcount after it reached zero.")  # Note [Count lock]
 
 # %% ../nbs/01_intrusive_ptr.ipynb #eb39406a
 class intrusive_ptr:
@@ -78,14 +81,17 @@ class intrusive_ptr:
         p = object.__new__(intrusive_ptr); p._target = t
         return p
     def reset(self):
-        "Drop this handle's strong reference now, leaving it empty."
-        t, self._target = self._target, None
-        if t is not None: t._decref()
-    def __del__(self):
+        "Drop this handle's strong reference now, leaving it empty (c10's `reset_()`, which its destructor runs too)."
         t = self._target
-        if t is not None:
-            self._target = None
-            t._decref()
+        if t is None: return
+        self._target = None
+        lock = t._cnt_lock; lock.acquire()
+        try:
+            n = t._refcount = t._refcount - 1
+            if n == 0: t._weakcount -= 1           # the "+1 while strong handles exist" goes away
+        finally: lock.release()
+        if n == 0: t.release_resources()           # outside the lock: it may drop other handles
+    __del__ = reset                                # the destructor: CPython runs it when the handle object dies
     def __eq__(self, other): return isinstance(other, intrusive_ptr) and self._target is other._target
     def __hash__(self): return id(self._target)
     def __repr__(self):

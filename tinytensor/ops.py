@@ -20,10 +20,10 @@ from .allocator import DeviceType, CPU, Device, canonical_device
 from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype
 from .tensor_impl import Tensor, preserve_format, contiguous_format
-from .storage import _MemoryView, _raw_view
+from .storage import _MemoryView, _raw_views
 from .views import inplace_kernels
 from .backends import copy_bytes
-from .factories import tensor as _tensor_of, _empty_impl, _np_read, _np_write, like_strides, _check_dtype, _device_ok
+from .factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, _np_write, like_strides, _check_dtype, _device_ok
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
                                         assert_no_internal_overlap, infer_size, copy_loop)
@@ -75,34 +75,37 @@ def _fresh_flat(t:Tensor) -> np.ndarray:
     impl = t._impl
     d = impl.dtype_
     if d is _dt.bfloat16: return _flat(t, True)
-    st = impl.storage_.get()
+    st = impl.storage_._target                              # `storage_.get()`, one call less
     if st._nbytes == 0: return np.empty(0, d.np)
-    return _raw_view(st._data_ptr._ptr, impl.numel_, d.np)     # Note [Borrowed raw views] (chapter 03)
+    return _raw_views[st._data_ptr._ptr, impl.numel_, d.np]    # `_raw_view`: Note [Borrowed raw views] (chapter 03)
 
 def _in_flat(t:Tensor) -> np.ndarray:
     "`_flat(t)` for one kernel call that only reads `t` (contiguous, CPU): Note [Borrowed raw views]; None if out of bounds."
     impl = t._impl
     d = impl.dtype_
-    st = impl.storage_.get()
+    st = impl.storage_._target
     off, n = impl.storage_offset_ * d.itemsize, impl.numel_
     if off + n * d.itemsize > st._nbytes: return None       # the storage shrank under the tensor: the plain path decides
     if d is _dt.bfloat16: return _flat(t)
-    return _raw_view(st._data_ptr._ptr + off, n, d.np)
+    return _raw_views[st._data_ptr._ptr + off, n, d.np]
 
 def _fast_binary(a, b, uf):
     "Small same-shape contiguous CPU tensors of one (non-reduced) dtype: skip the TensorIterator build."
     if type(a) is not Tensor or type(b) is not Tensor: return None
     ai, bi = a._impl, b._impl
-    d = ai.dtype_
-    if (d is not bi.dtype_ or not ai.is_contiguous_ or not bi.is_contiguous_ or ai.numel_ >= GRAIN_SIZE or
-            ai.sizes_and_strides_.sizes != bi.sizes_and_strides_.sizes or d in _REDUCED or
-            ai.device_ is not CPU or bi.device_ is not CPU or ai.numel_ == 0):
+    d, n, sizes = ai.dtype_, ai.numel_, ai.sizes_and_strides_.sizes
+    if (d is not bi.dtype_ or not ai.is_contiguous_ or not bi.is_contiguous_ or n >= GRAIN_SIZE or
+            sizes != bi.sizes_and_strides_.sizes or d in _REDUCED or
+            ai.device_ is not CPU or bi.device_ is not CPU or n == 0):
         return None
-    x, y = _in_flat(a), _in_flat(b)
-    if x is None or y is None: return None
-    out = _empty_impl(ai.sizes_and_strides_.sizes, None, d, CPU)   # small: `_new_tensor` without its huge-page check
+    sa, sb, isz = ai.storage_._target, bi.storage_._target, d.itemsize   # `_in_flat` for both, two calls less
+    nb, oa, ob = n * isz, ai.storage_offset_ * isz, bi.storage_offset_ * isz
+    if oa + nb > sa._nbytes or ob + nb > sb._nbytes: return None   # a storage shrank under its tensor: the plain path
+    dn = d.np
+    out = _empty_cpu(sizes, d, nb)                  # small: `_new_tensor` without its huge-page check
     tok = _errs_off()
-    try: uf(x, y, out=_fresh_flat(out))
+    try: uf(_raw_views[sa._data_ptr._ptr + oa, n, dn], _raw_views[sb._data_ptr._ptr + ob, n, dn],
+            _raw_views[out._impl.storage_._target._data_ptr._ptr, n, dn])  # `out` positionally: no keyword parsing
     finally: _errs_on(tok)
     return out
 
@@ -120,10 +123,10 @@ def _fast_scalar(a, s, uf):
         return None
     x = _in_flat(a)
     if x is None: return None
-    out = _empty_impl(ai.sizes_and_strides_.sizes, None, d, CPU)
+    out = _empty_cpu(ai.sizes_and_strides_.sizes, d, ai.numel_ * d.itemsize)
     if out._impl.sizes_and_strides_.strides != ai.sizes_and_strides_.strides: return None   # odd size-1 strides: kept
     tok = _errs_off()                     # a wrapped number never promotes a float tensor: compute in `d`, as the plain path
-    try: uf(x, d.np.type(s), out=_fresh_flat(out))
+    try: uf(x, d.np.type(s), _raw_views[out._impl.storage_._target._data_ptr._ptr, ai.numel_, d.np])
     finally: _errs_on(tok)
     return out
 
@@ -396,8 +399,8 @@ def _fast_binary_cmp(a, b, uf):
         return None
     x, y = _in_flat(a), _in_flat(b)
     if x is None or y is None: return None
-    out = _empty_impl(ai.sizes_and_strides_.sizes, None, _dt.bool, CPU)
-    uf(x, y, out=_fresh_flat(out))
+    out = _empty_cpu(ai.sizes_and_strides_.sizes, _dt.bool, ai.numel_)
+    uf(x, y, _fresh_flat(out))
     return out
 
 def _compare(uf, input, other, out, name, ordered=True) -> Tensor:

@@ -35,23 +35,27 @@ def bytes_of(dp:DataPtr, # the memory to expose
 # the caller), so a cached entry that outlived its memory is never read: when the block is handed out again, the
 # range is the new owner's. The cache is bounded (cleared when full). Anything that may keep an array beyond the
 # call (`numpy()`, printing, `tolist`) uses `bytes_of`, whose arrays keep the `DataPtr` alive.
-_byte_arrays, _raw_views = {}, {}
+_byte_arrays = {}
 
-def _raw_view(ptr:int, # address of the first element (not 0)
-              n:int, # number of elements (> 0)
-              dn:np.dtype) -> np.ndarray: # numpy element type
-    "A borrowed, cached 1-d numpy array of `n` elements of `dn` at `ptr`: Note [Borrowed raw views]."
-    key = (ptr, n, dn)
-    v = _raw_views.get(key)
-    if v is None:
+class _RawViews(dict):
+    "The cache behind `_raw_view`, keyed by (address, length, numpy dtype): a hit is one dict lookup in C."
+    def __missing__(self, key):
+        ptr, n, dn = key
         nbytes = n * dn.itemsize
         cty = _byte_arrays.get(nbytes)
         if cty is None:
             if len(_byte_arrays) >= 1024: _byte_arrays.clear()
             cty = _byte_arrays[nbytes] = ctypes.c_char * nbytes
-        if len(_raw_views) >= 1024: _raw_views.clear()
-        v = _raw_views[key] = np.frombuffer(cty.from_address(ptr), dn, n)
-    return v
+        if len(self) >= 1024: self.clear()
+        v = self[key] = np.frombuffer(cty.from_address(ptr), dn, n)
+        return v
+_raw_views = _RawViews()
+
+def _raw_view(ptr:int, # address of the first element (not 0)
+              n:int, # number of elements (> 0)
+              dn:np.dtype) -> np.ndarray: # numpy element type
+    "A borrowed, cached 1-d numpy array of `n` elements of `dn` at `ptr`: Note [Borrowed raw views]."
+    return _raw_views[ptr, n, dn]       # the small-op paths index `_raw_views` themselves: no Python frame on a hit
 
 # %% ../nbs/03_storage.ipynb #8e0ffefc
 def cow_deleter(ctx):
@@ -131,16 +135,6 @@ class StorageImpl(intrusive_ptr_target):
         "A uint8 numpy view of all bytes, for writing (materializes copy-on-write first)."
         if self._data_ptr._deleter is cow_deleter: materialize_cow_storage(self)
         return self.const_bytes()
-
-    @classmethod
-    def _new_cpu(cls, nbytes:int, allocator:Allocator) -> intrusive_ptr:
-        "Fast path (speed only) of `make_intrusive(StorageImpl, nbytes, None, allocator, True, CPU)` for a fresh CPU result."
-        st = object.__new__(cls)          # the fields __init__ and make_intrusive would set, without their argument handling
-        st._refcount = st._weakcount = 1; st._cnt_lock = threading.Lock()
-        st._data_ptr = allocator.allocate(nbytes)
-        st._nbytes, st._allocator, st._resizable, st.device, st._bytes = nbytes, allocator, True, CPU, None
-        p = object.__new__(intrusive_ptr); p._target = st     # `intrusive_ptr._adopt(st)`, one call less
-        return p
 
     def release_resources(self):
         "Drop the memory: called once when the last strong handle goes."

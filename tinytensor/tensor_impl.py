@@ -137,7 +137,7 @@ def strides_for_format(sizes, fmt:memory_format) -> tuple:
 class VariableVersion:
     "A version counter shared by a tensor and its views, as `c10::VariableVersion`."
     __slots__ = ('_version',)
-    _lock = threading.Lock()                  # one lock for every counter: bumps are rare and short, and a new tensor makes no lock
+    _lock = threading.RLock()                 # one re-entrant lock for every counter, as Note [Count lock] (chapter 01)
     def __init__(self, version:int=0): self._version = version
     def current_version(self) -> int:
         "The number of in-place writes so far."
@@ -202,17 +202,6 @@ class TensorImpl:
         self.is_wrapped_number_, self.base_ = False, None
         if strides is None: self.set_sizes_contiguous(sizes)
         else: self.set_sizes_and_strides(sizes, strides)
-
-    @classmethod
-    def _new_contiguous(cls, storage:intrusive_ptr, dtype, sizes:tuple, device):
-        "Fast path (speed only) of `TensorImpl(storage, dtype, sizes)`: a fresh contiguous result, no optional arguments."
-        impl = object.__new__(cls)
-        impl.storage_, impl.dtype_, impl.device_, impl.storage_offset_ = storage, dtype, device, 0
-        impl.version_counter_ = VariableVersion()
-        impl.key_set_ = _cpu_keyset if device is CPU else _keyset(device)
-        impl.is_wrapped_number_, impl.base_ = False, None
-        impl.set_sizes_contiguous(sizes)
-        return impl
 
     def set_sizes_contiguous(self, sizes):
         "Set sizes with contiguous strides (fast path: the flags are known, the layout is cached per shape)."
