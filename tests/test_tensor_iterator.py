@@ -168,6 +168,43 @@ def test_staged_fast_path_equals_plain(threads):
     finally: tt.set_num_threads(old)
     assert staged >= 10                                                 # the staged path really ran
 
+def _special_bits(rng, shape, dt):
+    "Random bit patterns of float dtype `dt`, with signaling and quiet NaNs, infinities, signed zeros and subnormals sown in."
+    ui = {'float32': np.uint32, 'float64': np.uint64}[dt]
+    b = rng.integers(0, np.iinfo(ui).max, size=shape, dtype=ui, endpoint=True)
+    f = np.finfo(dt)
+    specials = {'float32': [0x7fa00001, 0xffbfffff, 0x7fc00003, 0x7f800000, 0x80000000, 0x00000001, 0x807fffff],
+                'float64': [0x7ff4000000000001, 0xfff7ffffffffffff, 0x7ff8000000000003, 0x7ff0000000000000,
+                            0x8000000000000000, 1, 0x800fffffffffffff]}[dt]
+    m = rng.random(shape) < 0.05
+    b[m] = rng.choice(np.array(specials, dtype=ui), size=int(m.sum()))
+    return b.view(dt)
+
+@pytest.mark.parametrize('threads', [1, 2])
+@pytest.mark.parametrize('dt', ['float32', 'float64'])
+def test_blas_staging_bit_exact(threads, dt):
+    "Note [BLAS transpose]: A op B.T through the BLAS transpose equals the numpy staging bit for bit, NaN payloads included."
+    from tinytensor import tensor_iterator as ti
+    old = tt.get_num_threads(); tt.set_num_threads(threads)
+    rng = np.random.default_rng(7)
+    calls, real = [], dict(ti._omatcopy)
+    try:
+        for m, n in [(300, 517), (1024, 768)]:
+            A = tt.from_numpy(_special_bits(rng, (m, n), dt))
+            B = tt.from_numpy(_special_bits(rng, (n, m), dt))
+            for f in (lambda a, b: a + b, lambda a, b: a - b, lambda a, b: a * b, lambda a, b: a / b, lambda a, b: b * a):
+                ti._omatcopy.clear(); ti._omatcopy.update({k: (lambda *a, g=g: (calls.append(1), g(*a))) for k, g in real.items()})
+                fast = f(A, B.t())
+                ti._omatcopy.clear()                                        # the numpy staging only
+                plain = f(A, B.t())
+                assert fast.stride() == plain.stride()
+                assert np.array_equal(np.ascontiguousarray(fast.numpy()).view(np.uint8), np.ascontiguousarray(plain.numpy()).view(np.uint8))
+                ref = f(torch.from_numpy(A.numpy()), torch.from_numpy(B.numpy()).t()).numpy()
+                np.testing.assert_array_equal(fast.numpy(), ref)             # values (NaN == NaN), against torch
+        assert len(calls) > 0 or not real                                   # the BLAS ran wherever numpy ships one
+    finally:
+        ti._omatcopy.clear(); ti._omatcopy.update(real); tt.set_num_threads(old)
+
 @pytest.mark.parametrize('threads', [1, 2, 4])
 def test_transposes_match_torch(threads):
     "A + B.T, A.T.contiguous() and a batched transpose copy (the staged path) against torch, odd sizes included."

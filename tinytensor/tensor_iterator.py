@@ -10,7 +10,7 @@ __all__ = ['GRAIN_SIZE', 'HUGEPAGE_THRESHOLD', 'STAGE_ROWS', 'STAGE_WIDTH', 'STA
            'OperandInfo', 'TensorIteratorConfig', 'TensorIterator', 'iteration_order_svg', 'tensor_view', 'copy_loop']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #e4660572
-import os, math, threading, warnings, builtins, numbers
+import os, glob, ctypes, math, threading, warnings, builtins, numbers
 import numpy as np
 from concurrent.futures import ThreadPoolExecutor
 from fastcore.basics import patch
@@ -812,7 +812,8 @@ _STAGE_PAD = 64           # bytes of padding per scratch row: one cache line bre
 # one cache line per element, and rows a power-of-two stride apart map to the same cache sets and evict each
 # other; `P`'s padded rows spread them over all sets. The loop then sees agreeing operands only, so numpy's
 # contiguous (SIMD) inner loops run over whole block rows. Work is split by blocks, so a thread's chunk is
-# always a whole number of tiles. Values are identical to the plain path: staging only copies.
+# always a whole number of tiles. Values are identical to the plain path: staging only copies (for arithmetic
+# loops on float32/float64 the transpose may be OpenBLAS's, which changes no output bit: Note [BLAS transpose]).
 
 def _fastest_dim(shape, sb):
     "The iteration dim with the smallest nonzero byte stride (a size-1 or broadcast dim never counts), or None."
@@ -833,10 +834,53 @@ def _stage_plan(self:TensorIterator):
     j = builtins.min(js)
     return (j, [i for i, f in fast.items() if f == j]) if shape[j] >= 16 else None
 
+# %% ../nbs/06a_tensor_iterator.ipynb #d497d7c0
+# Note [BLAS transpose]: `cblas_?omatcopy` computes `alpha * x` per element, and with alpha = 1 that is exact for
+# every value but one kind: a signaling NaN comes out quiet (its payload kept). So the staging uses it only
+# under loops that name an IEEE arithmetic ufunc (`loop.ufunc`, set by chapter 06b's kernels): add, subtract,
+# multiply and divide return a NaN operand quieted anyway (x86's rule: the first NaN operand, quieted), so
+# quieting it earlier changes no output bit. Copies, selections, integers and every other loop keep the numpy
+# staging, which moves bits untouched. The library is the OpenBLAS in numpy's own wheel (`numpy.libs`, or
+# `numpy/.dylibs`): symbols ending in `64_` take 64-bit integers, `scipy_cblas_?omatcopy` 32-bit ones; any
+# other numpy build has none of them, and the numpy staging runs. ctypes releases the GIL during the call, so
+# the threads of `parallel_for` transpose in parallel.
+_IEEE_ARITH = (np.add, np.subtract, np.multiply, np.true_divide)
+_ROW_MAJOR, _TRANS = 101, 112                        # CBLAS_ORDER.CblasRowMajor, CBLAS_TRANSPOSE.CblasTrans
+
+def _omatcopy_ok(f, dn) -> bool:
+    "Does `f` transpose a small matrix exactly?"
+    a = np.arange(15, dtype=dn).reshape(3, 5); b = np.zeros((5, 3), dn)
+    f(_ROW_MAJOR, _TRANS, 3, 5, 1.0, a.ctypes.data, 5, b.ctypes.data, 3)
+    return np.array_equal(b, a.T)
+
+def _blas_transpose() -> dict:
+    "{numpy dtype: `cblas_?omatcopy` of the OpenBLAS bundled with numpy} for float32/float64; empty if none."
+    if os.environ.get('TINYTENSOR_BLAS_TRANSPOSE', '1') == '0': return {}
+    here = os.path.dirname(np.__file__)
+    found = {}
+    for path in glob.glob(os.path.join(here + '.libs', '*openblas*')) + glob.glob(os.path.join(here, '.dylibs', '*openblas*')):
+        try: lib = ctypes.CDLL(path)
+        except OSError: continue
+        for ch, dn, real in (('s', np.dtype(np.float32), ctypes.c_float), ('d', np.dtype(np.float64), ctypes.c_double)):
+            for name, ity in ((f'scipy_cblas_{ch}omatcopy64_', ctypes.c_int64), (f'cblas_{ch}omatcopy64_', ctypes.c_int64),
+                              (f'scipy_cblas_{ch}omatcopy', ctypes.c_int)):
+                f = getattr(lib, name, None)
+                if f is None or dn in found: continue
+                f.restype = None
+                f.argtypes = [ctypes.c_int, ctypes.c_int, ity, ity, real, ctypes.c_void_p, ity, ctypes.c_void_p, ity]
+                if _omatcopy_ok(f, dn): found[dn] = f
+    return found
+
+_omatcopy = _blas_transpose()
+
 # %% ../nbs/06a_tensor_iterator.ipynb #967afdf7
-def _stage(dst, src, P):
+def _stage(dst, src, P, tr=None):
     "Copy the slab `src` (numpy shape (rows, cols), contiguous along rows) into `dst` (the same shape) through scratch `P`."
     rr, n0 = src.shape
+    isz, (s0, s1) = src.itemsize, src.strides
+    if tr is not None and s0 == isz and s1 % isz == 0 and s1 // isz >= rr:   # Note [BLAS transpose]: `src.T` is a
+        tr(_ROW_MAJOR, _TRANS, n0, rr, 1.0, src.ctypes.data, s1 // isz, dst.ctypes.data, n0)   # row-major (n0, rr)
+        return dst
     for c in range(0, n0, STAGE_COLS):
         tc = builtins.min(STAGE_COLS, n0 - c)
         p = P[:tc, :rr]
@@ -855,6 +899,8 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
         R, W, C = builtins.min(STAGE_ROWS, nj), builtins.min(STAGE_WIDTH, n0), builtins.min(STAGE_COLS, n0)   # no bigger than a block
         scratch = {i: (np.empty(R * W, bases[i][2]), np.empty((C, R + builtins.max(1, _STAGE_PAD // bases[i][2].itemsize)), bases[i][2]))
                    for i in staged}
+        arith = getattr(loop, 'ufunc', None) in _IEEE_ARITH      # Note [BLAS transpose]: only these may use it
+        tr = {i: _omatcopy.get(bases[i][2]) if arith else None for i in staged}
         tok = _errs_off()
         try:
             for blk in range(b, e):
@@ -870,7 +916,7 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
                     v = _view(base, (sb[j], sb[0]), (rr, cc), off)
                     if i in scratch:
                         S, P = scratch[i]
-                        v = _stage(S[:rr * cc].reshape(rr, cc), v, P)      # a contiguous block
+                        v = _stage(S[:rr * cc].reshape(rr, cc), v, P, tr[i])    # a contiguous block
                     views.append(v)
                 loop(*views)
         finally: _errs_on(tok)
