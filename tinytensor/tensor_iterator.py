@@ -834,7 +834,7 @@ def _stage_plan(self:TensorIterator):
     j = builtins.min(js)
     return (j, [i for i, f in fast.items() if f == j]) if shape[j] >= 16 else None
 
-# %% ../nbs/06a_tensor_iterator.ipynb #d497d7c0
+# %% ../nbs/06a_tensor_iterator.ipynb #400d49f5
 # Note [BLAS transpose]: `cblas_?omatcopy` computes `alpha * x` per element, and with alpha = 1 that is exact for
 # every value but one kind: a signaling NaN comes out quiet (its payload kept). So the staging uses it only
 # under loops that name an IEEE arithmetic ufunc (`loop.ufunc`, set by chapter 06b's kernels): add, subtract,
