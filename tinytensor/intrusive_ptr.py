@@ -12,19 +12,23 @@ import threading
 from .checks import TORCH_CHECK
 
 # %% ../nbs/01_intrusive_ptr.ipynb #1000d154
+# Note [Count lock]: c10's counts are per-object `std::atomic` integers. Python has none, so a lock makes each
+# read-modify-write indivisible. One lock serves every object: threads hold it for a few bytecodes, and a new
+# object allocates no lock of its own (every fresh result makes a `StorageImpl`). It is re-entrant, because
+# CPython may run other Python code on the same thread while a lock is held: a signal handler between two
+# bytecodes, or the finalizers of a garbage collection that an allocation started. If that code drops the last
+# handle of a tensor, the release path takes the lock again, and a plain `Lock` would deadlock the thread. The
+# same goes for a KeyboardInterrupt raised just after `acquire()` returns, before the `try` that releases it:
+# the lock stays held, and with an `RLock` this thread can still go on. An `RLock` costs about 2% on a view.
+# Such code can only start where nothing is half-updated: here right after `acquire()` (nothing under the lock
+# allocates); the allocator and the version counter (chapters 02, 04b) follow the same rule.
+# The lock is a module global, not a class attribute: CPython 3.11 reads a global faster than an attribute
+# found on the class through an instance.
+_cnt_lock = threading.RLock()
+
 class intrusive_ptr_target:
     "Base class holding the strong and weak reference counts, as `c10::intrusive_ptr_target`."
     __slots__ = ('_refcount', '_weakcount', '__weakref__')
-    # Note [Count lock]: c10's counts are per-object `std::atomic` integers. Python has none, so a lock makes each
-    # read-modify-write indivisible. One lock serves every object: threads hold it for a few bytecodes, and a new
-    # object allocates no lock of its own (every fresh result makes a `StorageImpl`). It is re-entrant, because
-    # CPython may run other Python code on the same thread while a lock is held: a signal handler between two
-    # bytecodes, or the finalizers of a garbage collection that an allocation started. If that code drops the last
-    # handle of a tensor, the release path takes the lock again, and a plain `Lock` would deadlock the thread; an
-    # `RLock` costs the same. Such code can only start where nothing is half-updated: here right after `acquire()`
-    # (nothing under the lock allocates); the allocator and the version counter (chapters 02, 04b) follow the
-    # same rule.
-    _cnt_lock = threading.RLock()
     def __init__(self): self._refcount = self._weakcount = 0
 
     def release_resources(self):
@@ -35,7 +39,7 @@ class intrusive_ptr_target:
     # release()`, which is just as exception-safe; the hot paths of the allocator and the version counter use the
     # same form.
     def _incref(self):
-        lock = self._cnt_lock; lock.acquire()
+        lock = _cnt_lock; lock.acquire()
         try:
             n = self._refcount
             if n > 0: self._refcount = n + 1
@@ -85,7 +89,7 @@ class intrusive_ptr:
         t = self._target
         if t is None: return
         self._target = None
-        lock = t._cnt_lock; lock.acquire()
+        lock = _cnt_lock; lock.acquire()
         try:
             n = t._refcount = t._refcount - 1
             if n == 0: t._weakcount -= 1           # the "+1 while strong handles exist" goes away
@@ -115,7 +119,7 @@ class weak_intrusive_ptr:
     def __init__(self, ptr:intrusive_ptr): # the strong handle to observe
         t = ptr._target
         if t is not None:
-            with t._cnt_lock: t._weakcount += 1
+            with _cnt_lock: t._weakcount += 1
         self._target = t
 
     def use_count(self):
@@ -132,7 +136,7 @@ class weak_intrusive_ptr:
         "A new strong handle if the target is still alive, else None."
         t = self._target
         if t is None: return None
-        lock = t._cnt_lock; lock.acquire()
+        lock = _cnt_lock; lock.acquire()
         try:
             if t._refcount == 0: return None
             t._refcount += 1
@@ -142,7 +146,7 @@ class weak_intrusive_ptr:
         "Drop this weak reference now."
         t, self._target = self._target, None
         if t is not None:
-            with t._cnt_lock: t._weakcount -= 1
+            with _cnt_lock: t._weakcount -= 1
     def __del__(self):
         if self._target is not None: self.reset()
     def __repr__(self): return f'weak_intrusive_ptr(use_count={self.use_count()}, expired={self.expired()})'
