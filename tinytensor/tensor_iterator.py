@@ -874,6 +874,11 @@ def _blas_transpose() -> dict:
 _omatcopy = _blas_transpose()
 
 # %% ../nbs/06a_tensor_iterator.ipynb #967afdf7
+# Note [staggered bands]: a block is two phases, a transpose into the scratch (compute-bound, in cache) and the
+# loop's streaming pass (memory-bound). Threads that start together stay in step: both cores transpose while
+# memory idles, then both stream while the cores wait on memory. So every chunk but the first begins with the
+# second half of its first block and ends with the first half: its phases run half a block behind the first
+# thread's, and one core transposes while the other streams (A + B.T at 4096², 2 threads: 6.1 -> 5.6 ms).
 def _stage(dst, src, P, tr=None):
     "Copy the slab `src` (numpy shape (rows, cols), contiguous along rows) into `dst` (the same shape) through scratch `P`."
     rr, n0 = src.shape
@@ -901,24 +906,29 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
                    for i in staged}
         arith = getattr(loop, 'ufunc', None) in _IEEE_ARITH      # Note [BLAS transpose]: only these may use it
         tr = {i: _omatcopy.get(bases[i][2]) if arith else None for i in staged}
+        def band(blk, lo, hi):                                  # rows [lo, hi) of block `blk`
+            p, w = divmod(blk, nw)
+            p, k = divmod(p, nr)
+            r0, c0 = k * STAGE_ROWS + lo, w * STAGE_WIDTH
+            rr, cc = builtins.min(STAGE_ROWS, nj - k * STAGE_ROWS, hi) - lo, builtins.min(STAGE_WIDTH, n0 - c0)
+            if rr <= 0: return
+            views = []
+            for i, (base, op) in enumerate(zip(bases, ops)):
+                sb = op.stride_bytes
+                off, q = r0 * sb[j] + c0 * sb[0], p
+                for d in other: q, x = divmod(q, shape[d]); off += x * sb[d]
+                v = _view(base, (sb[j], sb[0]), (rr, cc), off)
+                if i in scratch:
+                    S, P = scratch[i]
+                    v = _stage(S[:rr * cc].reshape(rr, cc), v, P, tr[i])    # a contiguous block
+                views.append(v)
+            loop(*views)
+        half = STAGE_ROWS // 2 if b > 0 else 0                  # Note [staggered bands]
         tok = _errs_off()
         try:
-            for blk in range(b, e):
-                p, w = divmod(blk, nw)
-                p, k = divmod(p, nr)
-                r0, c0 = k * STAGE_ROWS, w * STAGE_WIDTH
-                rr, cc = builtins.min(STAGE_ROWS, nj - r0), builtins.min(STAGE_WIDTH, n0 - c0)
-                views = []
-                for i, (base, op) in enumerate(zip(bases, ops)):
-                    sb = op.stride_bytes
-                    off, q = r0 * sb[j] + c0 * sb[0], p
-                    for d in other: q, x = divmod(q, shape[d]); off += x * sb[d]
-                    v = _view(base, (sb[j], sb[0]), (rr, cc), off)
-                    if i in scratch:
-                        S, P = scratch[i]
-                        v = _stage(S[:rr * cc].reshape(rr, cc), v, P, tr[i])    # a contiguous block
-                    views.append(v)
-                loop(*views)
+            band(b, half, STAGE_ROWS)
+            for blk in range(b + 1, e): band(blk, 0, STAGE_ROWS)
+            if half: band(b, 0, half)
         finally: _errs_on(tok)
     parallel_for(0, nr * nw * math.prod(shape[d] for d in other), builtins.max(1, GRAIN_SIZE // (STAGE_ROWS * STAGE_WIDTH)), run)
 
