@@ -253,8 +253,6 @@ DEFAULT_CPU_CACHE_MAX = int(os.environ.get('TINYTENSOR_CPU_CACHE_MAX', _physical
 
 
 # %% ../nbs/02_allocator.ipynb #74ab1a6f
-_new = object.__new__
-
 class CPUCachingAllocator(Allocator):
     "Caches freed CPU blocks by exact size for reuse, up to `max_cached_bytes`, as c10's `CPUCachingAllocator`."
     def __init__(self, max_cached_bytes:int=None): # cap on cached free bytes (default `DEFAULT_CPU_CACHE_MAX`)
@@ -282,7 +280,7 @@ class CPUCachingAllocator(Allocator):
                 self.stats._count_alloc(nbytes)
         finally: lock.release()
         if not ptr: ptr = self._allocate_fresh(nbytes)
-        dp = _new(DataPtr)                    # `DataPtr(ptr, ptr, self._deleter, CPU)` without the __init__ frame
+        dp = object.__new__(DataPtr)          # `DataPtr(ptr, ptr, self._deleter, CPU)` without the __init__ frame
         dp._ptr = dp._ctx = ptr; dp._deleter = self._deleter; dp.device = CPU
         return dp
     def _allocate_fresh(self, nbytes:int) -> int:
