@@ -435,3 +435,18 @@ def test_repr_html_is_bounded():
         h = x._repr_html_()
         assert time.perf_counter() - t0 < 1.0
         assert h.count('<rect') <= 2 * 48 and h.startswith('<pre>tensor(')
+
+def test_tensor_of_a_tensor_keeps_its_layout_like_torch():
+    "torch.tensor(t) / t.new_tensor(x) copy a tensor as `to(copy=True)`: dense layouts kept, others made dense in their order."
+    import warnings
+    base = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    for make in (lambda m, x: x.transpose(0, 2), lambda m, x: x.permute(1, 0, 2), lambda m, x: x[:, ::2],
+                 lambda m, x: x[:, :1].expand(2, 3, 4), lambda m, x: x):
+        a, b = make(tt, tt.from_numpy(base.copy())), make(torch, torch.from_numpy(base.copy()))
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')                       # torch warns that tensor(t) should be t.clone()
+            pairs = [(tt.tensor(a), torch.tensor(b)), (tt.ones(1).new_tensor(a), torch.ones(1).new_tensor(b)),
+                     (tt.tensor(a, dtype=tt.float64), torch.tensor(b, dtype=torch.float64))]
+        for r, ref in pairs:
+            assert r.shape == tuple(ref.shape) and r.stride() == ref.stride() and r.storage_offset() == 0
+            np.testing.assert_array_equal(r.numpy(), ref.numpy())

@@ -281,3 +281,33 @@ def test_where_bit_select_equals_masked_copy(dt):
         o = a.copy(); want = np.where(c, o, b)                           # out aliasing an input exactly
         _where_loop(o, c, o, b)
         assert o.view(np.uint8).tobytes() == want.view(np.uint8).tobytes()
+
+def test_to_memory_format_aliases_like_torch():
+    "to(memory_format=f) with nothing else changing returns self when `suggest_memory_format()` is f (ATen's to_will_alias)."
+    def cases(m):
+        x = m.arange(120.).reshape(2, 3, 4, 5)
+        return [x.transpose(0, 3), x[:, :, ::2], x.permute(0, 2, 3, 1), x, x.contiguous(memory_format=m.channels_last),
+                m.arange(12.).reshape(4, 3).t()]
+    for a, b in zip(cases(tt), cases(torch)):
+        for fa, fb in ((tt.contiguous_format, torch.contiguous_format), (tt.channels_last, torch.channels_last),
+                       (tt.preserve_format, torch.preserve_format)):
+            if a.dim() != 4 and fa is tt.channels_last: continue
+            ra, rb = a.to(memory_format=fa), b.to(memory_format=fb)
+            assert (ra is a) == (rb is b) and ra.stride() == rb.stride(), (a.shape, a.stride(), fa)
+            ra, rb = a.to(tt.float64, memory_format=fa), b.to(torch.float64, memory_format=fb)
+            assert ra.stride() == rb.stride()
+
+def test_pow_of_python_bool_base_like_torch():
+    "pow(True, t): c10's Scalar::equal never takes a bool for 1, so a bool result refuses like torch; other dtypes compute."
+    for exp in ([True, False], [0, 3, 5], [0.5, -1.0]):
+        a, b = tt.tensor(exp), torch.tensor(exp)
+        for base in (True, False, 1, 1.0, 2):
+            try: rb = base ** b
+            except Exception as e: rb = e
+            try: ra = base ** a
+            except Exception as e: ra = e
+            if isinstance(rb, Exception):
+                assert type(ra) is type(rb), (base, exp, ra); continue
+            assert not isinstance(ra, Exception), (base, exp, ra)
+            assert str(ra.dtype).split('.')[-1] == str(rb.dtype).split('.')[-1]
+            np.testing.assert_array_equal(ra.numpy(), rb.numpy())

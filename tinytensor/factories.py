@@ -540,7 +540,9 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
     if device is not None and _on_accelerator(_device_ok(device)): return _to_device(tensor(data, dtype), _device_ok(device))
     sizes = _compute_sizes(data)
     d = _check_dtype(dtype, 'tensor') if dtype is not None else (_infer_dtype(data) or get_default_dtype())
-    if isinstance(data, np.ndarray) and builtins.all(st >= 0 for st in data.strides) and data.dtype.itemsize:
+    if isinstance(data, Tensor):            # torch copies a tensor as `to(copy=True)`: its layout preserved
+        out = _empty_impl(tuple(sizes), like_strides(data), d, _device_ok(device))
+    elif isinstance(data, np.ndarray) and builtins.all(st >= 0 for st in data.strides) and data.dtype.itemsize:
         isz = data.dtype.itemsize       # torch copies an array preserving its layout (numpy's strides, in elements)
         src_strides = tuple(st // isz for st in data.strides)
         strides = src_strides if data.size == 0 else infer_dense_strides(data.shape, src_strides)

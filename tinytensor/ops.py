@@ -336,7 +336,7 @@ def pow(input, exponent, *, out=None) -> Tensor:
         if out is not None and out._impl.sizes() != exponent._impl.sizes():
             from tinytensor.tensor_iterator import _resize_output
             _resize_output(out, exponent._impl.sizes())
-        if input == 1:
+        if input == 1 and not isinstance(input, (builtins.bool, np.bool_)):   # c10's Scalar::equal: True is not 1.0
             if not res.is_meta and res.numel(): _np_write(res)[...] = 1
             if out is not None: out._impl.bump_version()
             return res
@@ -768,7 +768,7 @@ def to(self:Tensor, *args, dtype:dtype=None, device=None, non_blocking:bool=Fals
     d = _check_dtype(dtype, 'to', self.dtype)
     dev = _device_ok(device) if device is not None else self.device
     if d is self.dtype and dev == self.device and not copy and memory_format in (preserve_format, None): return self
-    if d is self.dtype and dev == self.device and not copy and self.is_contiguous(memory_format): return self
+    if d is self.dtype and dev == self.device and not copy and self.suggest_memory_format() is memory_format: return self   # ATen's `to_will_alias`
     if self.is_meta and dev.device_type != DeviceType.Meta:
         TORCH_CHECK_NOT_IMPLEMENTED(False, "Cannot copy out of meta tensor; no data!")
     return _to_impl(self, d, dev, memory_format)
