@@ -450,3 +450,27 @@ def test_tensor_of_a_tensor_keeps_its_layout_like_torch():
         for r, ref in pairs:
             assert r.shape == tuple(ref.shape) and r.stride() == ref.stride() and r.storage_offset() == 0
             np.testing.assert_array_equal(r.numpy(), ref.numpy())
+
+def test_factory_out_like_torch():
+    "zeros/ones/full with out=: the same result object, shape, strides, dtype, values, version bumps, warnings and errors as torch."
+    import warnings
+    outs = [lambda m: m.empty(2, 3), lambda m: m.empty(6, dtype=m.int64), lambda m: m.empty(0), lambda m: m.empty(3, 2).t(),
+            lambda m: m.empty(4, 4)[::2, :3], lambda m: m.empty(2, 3, dtype=m.bool)]
+    calls = [lambda m, o: m.zeros(2, 3, out=o), lambda m, o: m.ones((2, 3), out=o), lambda m, o: m.full((2, 3), 2.5, out=o),
+             lambda m, o: m.zeros(2, 3, out=o, dtype=m.float32), lambda m, o: m.ones(2, 3, out=o, device='meta'),
+             lambda m, o: m.full((2, 3), 1e40, out=o), lambda m, o: m.zeros(5, out=o)]
+    for mk in outs:
+        for call in calls:
+            res = []
+            for m in (tt, torch):
+                o = mk(m); v = o._version
+                with warnings.catch_warnings(record=True) as w:
+                    warnings.simplefilter('always')
+                    try: r = call(m, o)
+                    except Exception as e: res.append((type(e), None)); continue
+                res.append((r is o, tuple(r.shape), r.stride(), str(r.dtype).split('.')[-1], o._version - v,
+                            np.asarray(r.tolist()).tolist(), len(w)))
+            assert res[0] == res[1], res
+    with pytest.raises(TypeError, match="zeros\\(\\): argument 'out' must be Tensor, not int"): tt.zeros(2, out=5)
+    with pytest.raises(RuntimeError, match="device type meta does not match device type of out parameter \\(cpu\\)"):
+        tt.ones(2, out=tt.empty(2), device='meta')

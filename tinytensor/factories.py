@@ -197,21 +197,41 @@ def _fill(t:Tensor, value) -> Tensor:
         else: t.fill_(value); t._impl.version_counter_.set_version(0)
     return t
 
-def zeros(*size, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
-    "A tensor filled with 0."
+def _factory_out(out, size:tuple, d, device, name:str) -> bool:
+    "A factory's `out=`, as torch: the dtype and device asked for must be `out`'s; `out` takes `size` (contiguous) if its shape differs. True if resized."
+    TORCH_CHECK_TYPE(isinstance(out, Tensor), name, "(): argument 'out' must be Tensor, not ", type(out).__name__)
+    TORCH_CHECK(d is None or _check_dtype(d, name) is out.dtype, "dtype ", d.short if isinstance(d, dtype) else d,
+                " does not match dtype of out parameter (", out.dtype.short, ")")
+    TORCH_CHECK(device is None or _device_ok(device).type == out.device.type, "device type ", _device_ok(device).type if device is not None else '',
+                " does not match device type of out parameter (", out.device.type, ")")
+    from tinytensor.tensor_iterator import _resize_output      # chapter 06a: the `out=` resize every op uses
+    return _resize_output(out, size, warn=False)                # a factory's out is resized silently, as ATen's `resize_`
+
+def _fill_out(out:Tensor, value) -> Tensor:
+    "Fill an `out=` tensor in place: one version bump, and the overflow check of `fill_` (chapter 06b) once it exists."
+    if hasattr(Tensor, 'fill_'): return out.fill_(value)
+    if out.numel() and not out.is_meta: _np_write(out)[...] = value
+    out._impl.bump_version()
+    return out
+
+def zeros(*size, out:Tensor=None, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
+    "A tensor filled with 0 (written into `out` if given)."
     if requires_grad: _no_grad(requires_grad)
+    if out is not None: _factory_out(out, _parse_size(size, 'zeros'), dtype, device, 'zeros'); return _fill_out(out, 0)
     return _fill(empty(*size, dtype=dtype, device=device), 0)
 
-def ones(*size, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
-    "A tensor filled with 1."
+def ones(*size, out:Tensor=None, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
+    "A tensor filled with 1 (written into `out` if given)."
     if requires_grad: _no_grad(requires_grad)
+    if out is not None: _factory_out(out, _parse_size(size, 'ones'), dtype, device, 'ones'); return _fill_out(out, 1)
     return _fill(empty(*size, dtype=dtype, device=device), 1)
 
 def full(size, # the sizes
          fill_value, # the value; also decides the dtype when `dtype` is None
-         dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
-    "A tensor filled with `fill_value`."
+         *, out:Tensor=None, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
+    "A tensor filled with `fill_value` (written into `out` if given)."
     _no_grad(requires_grad)
+    if out is not None: _factory_out(out, _parse_size((size,), 'full'), dtype, device, 'full'); return _fill_out(out, fill_value)
     d = _check_dtype(dtype, 'full', _scalar_dtype(fill_value))
     t = empty(size, dtype=d, device=device)
     if isinstance(fill_value, Tensor) or not hasattr(Tensor, 'fill_'): return _fill(t, fill_value)

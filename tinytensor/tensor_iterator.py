@@ -527,12 +527,12 @@ def invert_perm(self:TensorIterator, x) -> list:
     return out
 
 # %% ../nbs/06a_tensor_iterator.ipynb #877100fd
-def _resize_output(t:Tensor, shape, strides=None) -> bool:
-    "ATen's `resize_output` + restride: give `out=` tensor `t` a new shape (warns if it had elements)."
+def _resize_output(t:Tensor, shape, strides=None, warn:bool=True) -> bool:
+    "ATen's `resize_output` + restride: give `out=` tensor `t` a new shape (warns if it had elements, unless `warn` is False)."
     impl = t._impl
     shape = tuple(shape)
     if impl.sizes() == shape: return False
-    if impl.numel_ != 0:
+    if impl.numel_ != 0 and warn:
         warnings.warn(f"An output with one or more elements was resized since it had shape {list(impl.sizes())}, which does "
                       f"not match the required output shape {list(shape)}. This behavior is deprecated, and in a future "
                       "PyTorch release outputs will not be resized unless they have zero elements. You can explicitly "
