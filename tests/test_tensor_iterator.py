@@ -221,3 +221,36 @@ def test_transposes_match_torch(threads):
         c_np = rng.standard_normal((5, 300, 200)).astype(np.float32)
         assert same(tt.from_numpy(c_np).transpose(1, 2).contiguous(), torch.from_numpy(c_np).transpose(1, 2).contiguous()) is None
     finally: tt.set_num_threads(old)
+
+@pytest.mark.parametrize('threads', [1, 2])
+def test_staging_into_output_only_without_overlap(threads):
+    "Note [staging into the output]: in-place and out= forms where the output shares memory with an input stay exact (vs torch)."
+    from tinytensor import tensor_iterator as ti
+    old = tt.get_num_threads(); tt.set_num_threads(threads)
+    rng = np.random.default_rng(11)
+    try:
+        for m, n in [(300, 517), (640, 384)]:
+            a_np, b_np = rng.standard_normal((m, n), dtype=np.float32), rng.standard_normal((n, m), dtype=np.float32)
+            sq = rng.standard_normal((m, m), dtype=np.float32)
+            cases = [lambda M, a, b, s: a + b.t(),                                 # fresh output: straight into it
+                     lambda M, a, b, s: a.add_(b.t()),                             # out is an input: scratch staging
+                     lambda M, a, b, s: M.sub(b.t(), a, out=a),                    # out= an input, staged input first
+                     lambda M, a, b, s: M.mul(a, b.t(), out=M.empty(0)),           # a resized out=
+                     lambda M, a, b, s: s.add_(s.t()),                             # in place with its own transpose
+                     lambda M, a, b, s: s + s.t()]
+            for f in cases:
+                try: r_t = f(torch, torch.from_numpy(a_np.copy()), torch.from_numpy(b_np.copy()), torch.from_numpy(sq.copy()))
+                except RuntimeError:                                                 # torch refuses a partial overlap
+                    with pytest.raises(RuntimeError): f(tt, tt.from_numpy(a_np.copy()), tt.from_numpy(b_np.copy()), tt.from_numpy(sq.copy()))
+                    continue
+                r = f(tt, tt.from_numpy(a_np.copy()), tt.from_numpy(b_np.copy()), tt.from_numpy(sq.copy()))
+                assert r.shape == tuple(r_t.shape) and r.stride() == r_t.stride()
+                np.testing.assert_array_equal(r.numpy(), r_t.numpy())
+        A, B = tt.from_numpy(a_np), tt.from_numpy(b_np)
+        def plan(x, y, out=None):
+            it = ti.TensorIteratorConfig().add_output(out).add_input(x).add_input(y).build()
+            loop = lambda o, p, q: np.add(p, q, out=o); loop.ufunc = np.add
+            return it._stage_into_output(loop, it._bases(), it._stage_plan()[1])
+        assert plan(A, B.t()) == (2 if ti._omatcopy else None)                    # fresh output: the transposed input
+        assert plan(A, B.t(), out=A) is None                                       # the output is an input
+    finally: tt.set_num_threads(old)

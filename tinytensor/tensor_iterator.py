@@ -882,16 +882,31 @@ _omatcopy = _blas_transpose()
 def _stage(dst, src, P, tr=None):
     "Copy the slab `src` (numpy shape (rows, cols), contiguous along rows) into `dst` (the same shape) through scratch `P`."
     rr, n0 = src.shape
-    isz, (s0, s1) = src.itemsize, src.strides
-    if tr is not None and s0 == isz and s1 % isz == 0 and s1 // isz >= rr:   # Note [BLAS transpose]: `src.T` is a
-        tr(_ROW_MAJOR, _TRANS, n0, rr, 1.0, src.ctypes.data, s1 // isz, dst.ctypes.data, n0)   # row-major (n0, rr)
-        return dst
+    isz, (s0, s1), (d0, d1) = src.itemsize, src.strides, dst.strides
+    if tr is not None and s0 == isz and s1 % isz == 0 and s1 // isz >= rr and d1 == isz and d0 % isz == 0 and d0 // isz >= n0:
+        tr(_ROW_MAJOR, _TRANS, n0, rr, 1.0, src.ctypes.data, s1 // isz, dst.ctypes.data, d0 // isz)   # Note [BLAS transpose]:
+        return dst                                                                                  # `src.T` is row-major
     for c in range(0, n0, STAGE_COLS):
         tc = builtins.min(STAGE_COLS, n0 - c)
         p = P[:tc, :rr]
         np.copyto(p, src[:, c:c + tc].T)                   # row pieces of the source: a straight, streaming copy
         np.copyto(dst[:, c:c + tc], p.T)                    # the transpose, out of a padded scratch in cache
     return dst
+
+# Note [staging into the output]: when the loop is one IEEE arithmetic ufunc (elementwise, so it may read and
+# write the same array) and the BLAS transposes the one staged input, of the output's dtype, the slab is
+# transposed straight into the output's block and the loop runs in place, `out = a + out`: the scratch block
+# and one pass through it are saved (A + B.T at 4096², 2 threads, about 9% when memory is fast). Only if no
+# input shares memory with the output: otherwise the transposed slab would overwrite values still to be read.
+@patch
+def _stage_into_output(self:TensorIterator, loop, bases, staged:list):
+    "The staged input to transpose straight into the output (Note [staging into the output]), or None."
+    ops = self.operands_
+    if len(staged) != 1 or self.num_outputs_ != 1 or getattr(loop, 'ufunc', None) not in _IEEE_ARITH: return None
+    i = staged[0]
+    if bases[i][2] != bases[0][2] or _omatcopy.get(bases[i][2]) is None: return None
+    if builtins.any(get_overlap_status(ops[0].tensor, op.tensor) != 'No' for op in ops[1:]): return None
+    return i
 
 @patch
 def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
@@ -900,10 +915,11 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
     n0, nj = shape[0], shape[j]
     other = [d for d in range(1, len(shape)) if d != j]        # every other dim: one set of blocks per index
     nr, nw = -(-nj // STAGE_ROWS), -(-n0 // STAGE_WIDTH)
+    direct = self._stage_into_output(loop, bases, staged)      # Note [staging into the output]
     def run(b, e):
         R, W, C = builtins.min(STAGE_ROWS, nj), builtins.min(STAGE_WIDTH, n0), builtins.min(STAGE_COLS, n0)   # no bigger than a block
-        scratch = {i: (np.empty(R * W, bases[i][2]), np.empty((C, R + builtins.max(1, _STAGE_PAD // bases[i][2].itemsize)), bases[i][2]))
-                   for i in staged}
+        scratch = {i: (None if i == direct else np.empty(R * W, bases[i][2]),
+                       np.empty((C, R + builtins.max(1, _STAGE_PAD // bases[i][2].itemsize)), bases[i][2])) for i in staged}
         arith = getattr(loop, 'ufunc', None) in _IEEE_ARITH      # Note [BLAS transpose]: only these may use it
         tr = {i: _omatcopy.get(bases[i][2]) if arith else None for i in staged}
         def band(blk, lo, hi):                                  # rows [lo, hi) of block `blk`
@@ -919,8 +935,8 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
                 for d in other: q, x = divmod(q, shape[d]); off += x * sb[d]
                 v = _view(base, (sb[j], sb[0]), (rr, cc), off)
                 if i in scratch:
-                    S, P = scratch[i]
-                    v = _stage(S[:rr * cc].reshape(rr, cc), v, P, tr[i])    # a contiguous block
+                    S, P = scratch[i]                               # into a contiguous block, or the output's own
+                    v = _stage(views[0] if S is None else S[:rr * cc].reshape(rr, cc), v, P, tr[i])
                 views.append(v)
             loop(*views)
         half = STAGE_ROWS // 2 if b > 0 else 0                  # Note [staggered bands]
