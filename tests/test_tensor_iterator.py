@@ -201,7 +201,7 @@ def test_blas_staging_bit_exact(threads, dt):
                 assert np.array_equal(np.ascontiguousarray(fast.numpy()).view(np.uint8), np.ascontiguousarray(plain.numpy()).view(np.uint8))
                 ref = f(torch.from_numpy(A.numpy()), torch.from_numpy(B.numpy()).t()).numpy()
                 np.testing.assert_array_equal(fast.numpy(), ref)             # values (NaN == NaN), against torch
-        assert len(calls) > 0 or not real                                   # the BLAS ran wherever numpy ships one
+        assert len(calls) > 0 or np.dtype(dt) not in real                   # the BLAS ran wherever numpy ships one (float32)
     finally:
         ti._omatcopy.clear(); ti._omatcopy.update(real); tt.set_num_threads(old)
 
