@@ -19,7 +19,8 @@ from .checks import TORCH_CHECK
 # bytecodes, or the finalizers of a garbage collection that an allocation started. If that code drops the last
 # handle of a tensor, the release path takes the lock again, and a plain `Lock` would deadlock the thread. The
 # same goes for a KeyboardInterrupt raised just after `acquire()` returns, before the `try` that releases it:
-# the lock stays held, and with an `RLock` this thread can still go on. An `RLock` costs about 2% on a view.
+# the lock stays held, and with an `RLock` this thread can still go on. An `RLock` costs about 2% on a view,
+# which `intrusive_ptr.copy` wins back by counting in its own frame (Note [Lock cost]).
 # Such code can only start where nothing is half-updated: here right after `acquire()` (nothing under the lock
 # allocates); the allocator and the version counter (chapters 02, 04b) follow the same rule.
 # The lock is a module global, not a class attribute: CPython 3.11 reads a global faster than an attribute
@@ -34,26 +35,20 @@ class intrusive_ptr_target:
     def release_resources(self):
         "Free what the object owns; called exactly once, when the strong count reaches zero."
 
-    # Note [Lock cost]: every view copies and drops a handle, so `_incref` and `intrusive_ptr.reset` run on every
-    # small op. CPython 3.11 spends about twice as long on a `with lock:` block as on `acquire()` + `try`/`finally:
-    # release()`, which is just as exception-safe; the hot paths of the allocator and the version counter use the
-    # same form.
-    def _incref(self):
-        lock = _cnt_lock; lock.acquire()
-        try:
-            n = self._refcount
-            if n > 0: self._refcount = n + 1
-        finally: lock.release()
-        if n <= 0: TORCH_CHECK(False, "intrusive_ptr: Cannot increase refcount after it reached zero.")  # Note [Count lock]
+    # Note [Lock cost]: every view copies and drops a handle, so `intrusive_ptr.copy` and `intrusive_ptr.reset` run
+    # on every small op; like c10's `retain_()` and `reset_()`, they change the counts themselves, in one frame.
+    # CPython 3.11 spends about twice as long on a `with lock:` block as on `acquire()` + `try`/`finally: release()`,
+    # which is just as exception-safe; the hot paths of the allocator and the version counter use the same form.
 
 # %% ../nbs/01_intrusive_ptr.ipynb #eb39406a
 class intrusive_ptr:
     "An owning (strong) handle to an `intrusive_ptr_target`, as `c10::intrusive_ptr<T>`."
     __slots__ = ('_target',)
     def __init__(self, other=None): # another `intrusive_ptr` to copy, or None for an empty handle
-        t = None if other is None else other._target
-        if t is not None: t._incref()
-        self._target = t
+        self._target = None
+        if other is not None and other._target is not None:
+            p = other.copy()                        # the one place a strong count goes up
+            self._target, p._target = p._target, None   # take over its count; `p` goes away empty
 
     @classmethod
     def _adopt(cls, target):
@@ -79,11 +74,23 @@ class intrusive_ptr:
     __bool__ = defined
 
     def copy(self):
-        "A new strong handle to the same target (increments the strong count)."
-        t = self._target                        # every view copies a handle: skip __init__'s argument handling
-        if t is not None: t._incref()
-        p = object.__new__(intrusive_ptr); p._target = t
+        "A new strong handle to the same target (increments the strong count, c10's `retain_()`)."
+        t = self._target
+        if t is not None:
+            lock = _cnt_lock; lock.acquire()
+            try:
+                n = t._refcount
+                if n > 0: t._refcount = n + 1
+            finally: lock.release()
+            if n <= 0: TORCH_CHECK(False, "intrusive_ptr: Cannot increase refcount after it reached zero.")  # Note [Count lock]
+        p = object.__new__(intrusive_ptr); p._target = t   # every view copies a handle: skip __init__'s argument handling
         return p
+    @classmethod
+    def unsafe_reclaim_from_nonowning(cls, target):
+        "A new strong handle to a live `target` reached without one (a raw pointer in C++), as c10's function of that name."
+        borrowed = cls._adopt(target)               # owns no count of its own ...
+        try: return borrowed.copy()
+        finally: borrowed._target = None            # ... so it must not drop one
     def reset(self):
         "Drop this handle's strong reference now, leaving it empty (c10's `reset_()`, which its destructor runs too)."
         t = self._target

@@ -828,8 +828,7 @@ def _strong_handle(s) -> intrusive_ptr:
     "A new strong handle to `s`: an unpickled `intrusive_ptr[StorageImpl]`, or the `StorageImpl` of `copy.copy`."
     if type(s) is intrusive_ptr: return s.copy()
     TORCH_CHECK_TYPE(isinstance(s, StorageImpl), "expected a StorageImpl, got ", type(s).__name__)
-    s._incref()
-    return intrusive_ptr._adopt(s)
+    return intrusive_ptr.unsafe_reclaim_from_nonowning(s)
 
 def _storage_from_bytes(data, device:str) -> intrusive_ptr:
     "Unpickle a `StorageImpl`: fresh memory holding `data` (bytes), or `data` bytes of nothing on the meta device."
