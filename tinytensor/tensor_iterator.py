@@ -880,8 +880,9 @@ _omatcopy = _blas_transpose()
 # loop's streaming pass (memory-bound). Threads that start together stay in step: both cores transpose while
 # memory idles, then both stream while the cores wait on memory. So every chunk but the first begins with the
 # second half of its first block and ends with the first half: its phases run half a block behind the first
-# thread's, and one core transposes while the other streams (`A.add_(B.T)` at 4096², which stages through the
-# scratch, 2 threads: 6.1 -> 5.6 ms; staging into the output gains little from it).
+# thread's, and one core transposes while the other streams (`A + B.T` at 4096² through the scratch, 2 threads:
+# 6.1 -> 5.6 ms). Staging into the output (Note [staging into the output]) measured 2-3% slower with the stagger
+# when memory is fast and no faster otherwise, so it runs its bands in order.
 def _stage(dst, src, P, tr=None):
     "Copy the slab `src` (numpy shape (rows, cols), contiguous along rows) into `dst` (the same shape) through scratch `P`."
     rr, n0 = src.shape
@@ -942,7 +943,7 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
                     v = _stage(views[0] if S is None else S[:rr * cc].reshape(rr, cc), v, P, tr[i])
                 views.append(v)
             loop(*views)
-        half = STAGE_ROWS // 2 if b > 0 else 0                  # Note [staggered bands]
+        half = STAGE_ROWS // 2 if b > 0 and direct is None else 0   # Note [staggered bands]
         tok = _errs_off()
         try:
             band(b, half, STAGE_ROWS)
