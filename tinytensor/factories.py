@@ -202,7 +202,8 @@ def _factory_out(out, size:tuple, d, device, name:str) -> bool:
     TORCH_CHECK_TYPE(isinstance(out, Tensor), name, "(): argument 'out' must be Tensor, not ", type(out).__name__)
     TORCH_CHECK(d is None or _check_dtype(d, name) is out.dtype, "dtype ", d.short if isinstance(d, dtype) else d,
                 " does not match dtype of out parameter (", out.dtype.short, ")")
-    TORCH_CHECK(device is None or _device_ok(device).type == out.device.type, "device type ", _device_ok(device).type if device is not None else '',
+    dev = None if device is None else _device_ok(device)
+    TORCH_CHECK(dev is None or dev.type == out.device.type, "device type ", dev and dev.type,
                 " does not match device type of out parameter (", out.device.type, ")")
     from tinytensor.tensor_iterator import _resize_output      # chapter 06a: the `out=` resize every op uses
     return _resize_output(out, size, warn=False)                # a factory's out is resized silently, as ATen's `resize_`

@@ -126,7 +126,7 @@ def _fast_scalar(a, s, uf):
     out = _empty_cpu(ai.sizes_and_strides_.sizes, d, ai.numel_ * d.itemsize)
     if out._impl.sizes_and_strides_.strides != ai.sizes_and_strides_.strides: return None   # odd size-1 strides: kept
     tok = _errs_off()                     # a wrapped number never promotes a float tensor: compute in `d`, as the plain path
-    try: uf(x, d.np.type(s), _raw_views[out._impl.storage_._target._data_ptr._ptr, ai.numel_, d.np])
+    try: uf(x, d.np.type(s), _fresh_flat(out))
     finally: _errs_on(tok)
     return out
 
