@@ -1,4 +1,5 @@
 "TensorIterator against torch: output layouts, broadcasting, meta tensors, threads and tiles."
+import ctypes
 import numpy as np
 import pytest
 torch = pytest.importorskip("torch")
@@ -205,6 +206,61 @@ def test_blas_staging_bit_exact(threads, dt):
     finally:
         ti._omatcopy.clear(); ti._omatcopy.update(real); tt.set_num_threads(old)
 
+@pytest.mark.parametrize('threads', [1, 2])
+def test_blas_copy_bit_exact(threads):
+    "Note [BLAS transpose]: a float32 transposed copy takes the BLAS, and stays bit-exact where NaNs come through."
+    from tinytensor import tensor_iterator as ti
+    if np.dtype(np.float32) not in ti._omatcopy: pytest.skip('numpy ships no OpenBLAS omatcopy here')
+    old = tt.get_num_threads(); tt.set_num_threads(threads)
+    rng = np.random.default_rng(5)
+    calls, real = [], dict(ti._omatcopy)
+    ti._omatcopy.update({k: (lambda *a, g=g: (calls.append(a[2] * a[3]), g(*a))) for k, g in real.items()})
+    try:
+        fin = rng.standard_normal((1100, 900), dtype=np.float32)
+        fin.view(np.uint32)[::37, ::11] = np.uint32(1)                      # subnormals, kept by the BLAS's x * 1
+        fin[::53, ::7], fin[::61, ::5] = -0.0, np.inf
+        nan = _special_bits(rng, (1100, 900), 'float32')                    # signaling NaNs in every block
+        late = fin.copy(); late[5:8, 850] = np.nan                          # NaNs in the last block only
+        nblocks = -(-900 // max(ti.STAGE_ROWS, ti.STAGE_TALL // 1100))       # the output's rows: 900 along j, 1100 wide
+        for x in (fin, nan, late):
+            for make in (lambda: tt.from_numpy(x).t().contiguous(), lambda: tt.empty(900, 1100).copy_(tt.from_numpy(x).t())):
+                calls.clear()
+                y = make()
+                assert y.stride() == (1100, 1)
+                assert np.array_equal(y.numpy().view(np.uint32), x.T.copy().view(np.uint32))   # bit for bit
+                blocks = sum(1 for c in calls if c > 1)                        # BLAS calls beside the 1x1 probes
+                if x is fin: assert blocks == nblocks                           # every block through the BLAS
+                elif x is nan: assert 0 < blocks <= threads                    # one block per thread, then numpy only
+                else: assert blocks == nblocks                                 # the NaN block is redone, bit for bit
+            ref = torch.from_numpy(x).T.contiguous().numpy()
+            assert np.array_equal(tt.from_numpy(x).t().contiguous().numpy().view(np.uint32), ref.view(np.uint32))
+    finally:
+        ti._omatcopy.clear(); ti._omatcopy.update(real); tt.set_num_threads(old)
+
+def test_blas_refused_where_subnormals_flush():
+    "Note [BLAS transpose]: in a thread whose BLAS flushes subnormals to zero (FTZ/DAZ), the staging keeps to numpy."
+    from tinytensor import tensor_iterator as ti
+    if np.dtype(np.float32) not in ti._omatcopy: pytest.skip('numpy ships no OpenBLAS omatcopy here')
+    real = dict(ti._omatcopy)
+    g = real[np.dtype(np.float32)]
+    def flushing(order, trans, rows, cols, alpha, a, lda, b, ldb):        # the real transpose, then FTZ's effect
+        g(order, trans, rows, cols, alpha, a, lda, b, ldb)
+        out = np.ctypeslib.as_array(ctypes.cast(b, ctypes.POINTER(ctypes.c_uint32)), shape=((cols - 1) * ldb + rows,))
+        out[(out & 0x7f800000) == 0] &= np.uint32(0x80000000)            # subnormals become signed zeros
+    x = np.random.default_rng(6).standard_normal((700, 600), dtype=np.float32)
+    x.view(np.uint32)[::9, ::13] = np.uint32(3)
+    y = np.random.default_rng(7).standard_normal((600, 700), dtype=np.float32)
+    ti._omatcopy[np.dtype(np.float32)] = flushing
+    try:
+        assert ti._blas_for(np.dtype(np.float32)) is None
+        c = tt.from_numpy(x).t().contiguous()
+        s = tt.from_numpy(y) + tt.from_numpy(x).t()
+    finally:
+        ti._omatcopy.clear(); ti._omatcopy.update(real)
+    assert np.array_equal(c.numpy().view(np.uint32), x.T.copy().view(np.uint32))
+    assert np.array_equal(s.numpy().view(np.uint32), (y + x.T).view(np.uint32))
+    assert ti._blas_for(np.dtype(np.float32)) is g
+
 @pytest.mark.parametrize('threads', [1, 2, 4])
 def test_transposes_match_torch(threads):
     "A + B.T, A.T.contiguous() and a batched transpose copy (the staged path) against torch, odd sizes included."
@@ -220,6 +276,28 @@ def test_transposes_match_torch(threads):
             assert same(b.t().to(tt.float64), tb.T.to(torch.float64)) is None
         c_np = rng.standard_normal((5, 300, 200)).astype(np.float32)
         assert same(tt.from_numpy(c_np).transpose(1, 2).contiguous(), torch.from_numpy(c_np).transpose(1, 2).contiguous()) is None
+    finally: tt.set_num_threads(old)
+
+@pytest.mark.parametrize('threads', [1, 2, 4])
+@pytest.mark.parametrize('dt', ['float32', 'float64'])
+def test_tall_blocks_match_torch(threads, dt):
+    "Note [streaming tiles]: a short output dim 0 (NCHW <-> NHWC) gets taller blocks; copies and adds still equal torch's."
+    from tinytensor import tensor_iterator as ti
+    old = tt.get_num_threads(); tt.set_num_threads(threads)
+    rng = np.random.default_rng(threads)
+    try:
+        for shp, nblocks in [((2, 64, 70, 70), 2), ((1, 16, 129, 150), 2), ((1, 130, 61, 70), 3), ((5, 24, 5, 700), 1)]:
+            x_np = rng.standard_normal(shp).astype(dt)
+            x, xt = tt.from_numpy(x_np), torch.from_numpy(x_np)
+            cl = x.contiguous(memory_format=tt.channels_last)
+            it = ti.TensorIteratorConfig().add_output(tt.empty(shp, dtype=x.dtype, memory_format=tt.channels_last)).add_input(x).build()
+            j, _ = it._stage_plan()
+            rows = max(ti.STAGE_ROWS, ti.STAGE_TALL // it.shape_[0])
+            assert rows > ti.STAGE_ROWS and -(-it.shape_[j] // rows) == nblocks    # tall blocks, a partial one last
+            assert same(cl, xt.contiguous(memory_format=torch.channels_last)) is None
+            assert same(cl.contiguous(), xt.contiguous(memory_format=torch.channels_last).contiguous()) is None
+            assert same(cl + x, xt.contiguous(memory_format=torch.channels_last) + xt) is None
+            assert same(x - cl, xt - xt.contiguous(memory_format=torch.channels_last)) is None
     finally: tt.set_num_threads(old)
 
 @pytest.mark.parametrize('threads', [1, 2])
