@@ -281,6 +281,9 @@ def test_where_bit_select_equals_masked_copy(dt):
         o = a.copy(); want = np.where(c, o, b)                           # out aliasing an input exactly
         _where_loop(o, c, o, b)
         assert o.view(np.uint8).tobytes() == want.view(np.uint8).tobytes()
+        o = b.copy(); want = np.where(c, a, o)                           # ... the other one
+        _where_loop(o, c, a, o)
+        assert o.view(np.uint8).tobytes() == want.view(np.uint8).tobytes()
 
 def test_to_memory_format_aliases_like_torch():
     "to(memory_format=f) with nothing else changing returns self when `suggest_memory_format()` is f (ATen's to_will_alias)."
