@@ -170,6 +170,30 @@ def test_clamp():
         if m: bad.append(m)
     assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
 
+def test_clamp_fast_path_equals_plain():
+    "clamp's one-pass np.clip (speed only) gives the bits of max-then-min wherever it runs; ±0 bounds keep torch's ties."
+    from tinytensor.ops import _clamp_np, _clamp_plain
+    rng = np.random.default_rng(13)
+    for dt in ['float32', 'float64', 'int8', 'int32', 'int64', 'uint8']:
+        if dt.startswith('float'):
+            x = np.concatenate([rng.standard_normal(997) * 3, [np.nan, -np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0]]).astype(dt)
+            bounds = [None, -1.0, 1.0, 2.5, -np.inf, np.inf, np.nan]
+        else:
+            info = np.iinfo(dt)
+            x = rng.integers(info.min, info.max, 1000, endpoint=True).astype(dt)
+            bounds = [None, 1, 3, 100, int(info.max), int(info.min) if info.min else 7]
+        for lo in bounds:
+            for hi in bounds:
+                if lo is None and hi is None: continue
+                l, h = (None if b is None else np.array(b).astype(dt)[()] for b in (lo, hi))
+                fast = np.empty_like(x); _clamp_np(x, l, h, fast)
+                plain = _clamp_plain(x, l, h, None)
+                assert fast.tobytes() == plain.tobytes(), (dt, lo, hi)
+    zeros = torch.tensor([-0.0, 0.0, -1.0, 1.0, float('nan')])
+    for lo, hi in [(0.0, None), (-0.0, None), (None, 0.0), (None, -0.0), (-0.0, 0.0), (0.0, 1.0)]:
+        got = tt.tensor(zeros.tolist()).clamp(lo, hi).numpy()
+        assert got.tobytes() == zeros.clamp(lo, hi).numpy().tobytes(), (lo, hi)   # sign of zero included
+
 def test_where():
     rng = np.random.default_rng(12)
     bad = []

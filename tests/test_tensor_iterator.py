@@ -300,6 +300,18 @@ def test_tall_blocks_match_torch(threads, dt):
             assert same(x - cl, xt - xt.contiguous(memory_format=torch.channels_last)) is None
     finally: tt.set_num_threads(old)
 
+def test_column_broadcast_not_staged():
+    "An input broadcast along the output's fastest dim (A + v[:, None]) is read in place, never staged; values as torch's."
+    rng = np.random.default_rng(3)
+    a_np, v_np = rng.standard_normal((700, 600), dtype=np.float32), rng.standard_normal(700, dtype=np.float32)
+    A, v = tt.from_numpy(a_np), tt.from_numpy(v_np)
+    it = TensorIteratorConfig().add_output(None).add_input(A).add_input(v[:, None]).build()
+    assert it._stage_plan() is None
+    it = TensorIteratorConfig().add_output(None).add_input(A).add_input(v[:, None]).add_input(A.t().contiguous().t()).build()
+    assert it._stage_plan() == (1, [3])                                   # a transposed input beside it still is
+    assert same(A + v[:, None], torch.from_numpy(a_np) + torch.from_numpy(v_np)[:, None]) is None
+    assert same(v[:, None] * A.t().contiguous().t(), torch.from_numpy(v_np)[:, None] * torch.from_numpy(a_np).t().contiguous().t()) is None
+
 @pytest.mark.parametrize('threads', [1, 2])
 def test_staging_into_output_only_without_overlap(threads):
     "Note [staging into the output]: in-place and out= forms where the output shares memory with an input stay exact (vs torch)."

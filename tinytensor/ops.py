@@ -556,11 +556,23 @@ def bitwise_not(input, *, out=None) -> Tensor:
     return _unary(TensorIterator.unary_op, _simple(np.invert, None, 'bitwise_not_cpu', True), input, out, 'bitwise_not')
 
 # %% ../nbs/06b_ops.ipynb #4a33015b
-def _clamp_np(x, lo, hi, o):
+def _clamp_plain(x, lo, hi, into):
+    "`min(max(x, lo), hi)` in torch's order: `x` itself on a tie (-0.0 stays -0.0 against 0.0), NaN for a NaN bound."
     r = x
-    if lo is not None: r = np.maximum(r, lo)
-    if hi is not None: r = np.minimum(r, hi)
-    np.copyto(o, r, casting='unsafe')
+    if lo is not None: r = np.maximum(lo, r, out=into)       # numpy's float max and min return their second
+    if hi is not None: r = np.minimum(hi, r, out=into)       # operand on a tie: here `x`, as torch keeps it
+    return r
+
+def _clamp_np(x, lo, hi, o):
+    "`o = clamp(x, lo, hi)`: straight into `o` when it has the compute dtype (no temporaries), else through a cast."
+    into = o if o.dtype == x.dtype else None
+    if builtins.all(b is None or (np.ndim(b) == 0 and b != 0 and b == b) for b in (lo, hi)):
+        # fast path (speed only): numpy's clip in one pass. It returns the bound on a tie, whose bits differ from
+        # `x` only at ±0, and with one bound missing it takes a slow loop, so the dtype's extremes stand in.
+        a, b = (-np.inf, np.inf) if x.dtype.kind == 'f' else (np.iinfo(x.dtype).min, np.iinfo(x.dtype).max)
+        r = np.clip(x, a if lo is None else lo, b if hi is None else hi, out=into)
+    else: r = _clamp_plain(x, lo, hi, into)
+    if into is None: np.copyto(o, r, casting='unsafe')
 
 def clamp(input, min=None, max=None, *, out=None) -> Tensor:
     "Limit values to [min, max] (NaN propagates; if min > max the result is max), as `torch.clamp`."

@@ -830,10 +830,12 @@ def _fastest_dim(shape, sb):
 @patch
 def _stage_plan(self:TensorIterator):
     "(j, indices of the inputs to stage) when inputs' fastest dim is `j` != 0 while every output's is 0; else None."
+    # an input broadcast along dim 0 (stride 0, as `v[:, None]` in `A + v[:, None]`) is never staged: numpy's
+    # inner loop reads it as one value per row, and staging would only write it out in full
     shape, ops, nout = self.shape_, self.operands_, self.num_outputs_
     if len(shape) < 2 or self.numel() < STAGE_MIN or shape[0] < 16: return None
     if builtins.any(_fastest_dim(shape, op.stride_bytes) not in (0, None) for op in ops[:nout]): return None
-    fast = {i: _fastest_dim(shape, ops[i].stride_bytes) for i in range(nout, len(ops))}
+    fast = {i: _fastest_dim(shape, ops[i].stride_bytes) for i in range(nout, len(ops)) if ops[i].stride_bytes[0] != 0}
     js = [f for f in fast.values() if f not in (0, None)]
     if not js: return None
     j = builtins.min(js)
