@@ -40,6 +40,33 @@ def test_tril_triu(name):
         return f'{ctx} k={k}', lambda: getattr(tt, name)(a, k), lambda: getattr(torch, name)(b, k)
     _fuzz(name, case)
 
+@pytest.mark.parametrize('lower', [True, False])
+def test_tril_triu_bands(lower):
+    "Note [triangle bands]: shapes over several bands, every diagonal that cuts them, in place and out=, bit for bit as torch."
+    from tinytensor.shape_ops import _TRI_ROWS
+    rng = np.random.default_rng(int(lower))
+    f = 'tril' if lower else 'triu'
+    for shape in [(2 * _TRI_ROWS + 5, 70), (70, 3 * _TRI_ROWS + 1), (3, _TRI_ROWS + 1, 2 * _TRI_ROWS), (200, 1), (1, 300), (0, 4)]:
+        x = rng.standard_normal(shape).astype(np.float32)
+        x[..., ::3, ::5] = -0.0                                           # copies, not arithmetic: the sign survives
+        r, c = shape[-2:]
+        for k in sorted({-r - 2, -r, -_TRI_ROWS - 1, -1, 0, 1, _TRI_ROWS, _TRI_ROWS + 1, c, c + 3}):
+            for transposed in (False, True):
+                base = np.ascontiguousarray(np.swapaxes(x, -1, -2)) if transposed else x.copy()
+                a, b = tt.from_numpy(base.copy()), torch.from_numpy(base.copy())
+                if transposed: a, b = a.transpose(-1, -2), b.transpose(-1, -2)
+                ra, rb = getattr(a, f)(k), getattr(b, f)(k)
+                assert same(ra, rb) is None and np.array_equal(np.signbit(ra.numpy()), np.signbit(rb.numpy()))
+                ai, bi = a.clone(), b.clone()
+                getattr(ai, f + '_')(k); getattr(bi, f + '_')(k)
+                assert same(ai, bi) is None
+                assert np.array_equal(np.signbit(ai.numpy()), np.signbit(bi.numpy()))
+                o, ot = tt.empty(0), torch.empty(0)
+                getattr(tt.shape_ops, f)(a, k, out=o); getattr(torch, f)(b, k, out=ot)
+                assert same(o, ot) is None
+                getattr(tt.shape_ops, f)(ai, k, out=ai); getattr(torch, f)(bi, k, out=bi)      # out= the input itself
+                assert same(ai, bi) is None
+
 @pytest.mark.parametrize('name', ['tril_', 'triu_'])
 def test_tril_triu_inplace(name):
     def case(rng):

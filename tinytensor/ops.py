@@ -509,11 +509,12 @@ def abs(input, *, out=None) -> Tensor:
 absolute = abs
 
 def _sigmoid_np(x, out=None, dtype=None, casting='same_kind'):
+    "ATen's `1 / (1 + exp(-x))`, pass by pass: in `out` itself when it has the compute dtype, else in a temporary."
     cd = dtype or x.dtype
-    r = np.empty(out.shape, cd)
+    r = out if out.dtype == cd else np.empty(out.shape, cd)
     np.negative(x, out=r, casting='unsafe')
     np.exp(r, out=r); np.add(r, 1, out=r); np.reciprocal(r, out=r)
-    np.copyto(out, r, casting='unsafe')
+    if r is not out: np.copyto(out, r, casting='unsafe')
 
 def _float_unary(input, uf, out, name:str='') -> Tensor:
     return _unary(TensorIterator.unary_float_op, lambda it: _uf_kernel(uf, it.common_dtype()), input, out, name)
