@@ -447,3 +447,28 @@ def test_non_index_items_raise_like_torch(idx):
         ra, rb = run_both(lambda: op(tt, tt.zeros(2, 3)), lambda: op(torch, torch.zeros(2, 3)))
         assert type(ra) is type(rb), f'{idx!r}: {ra!r} vs {rb!r}'
         assert str(rb).split('\n')[0][:30] in str(ra), f'{ra} vs {rb}'
+
+
+@pytest.mark.parametrize('threads', [1, 2])
+def test_index_select_and_flip_threaded(threads):
+    "index_select and flip split big results among threads (dim 0, or the index when selecting along dim 0): same as torch."
+    old = tt.get_num_threads(); tt.set_num_threads(threads)
+    rng = np.random.default_rng(threads)
+    try:
+        x_np = rng.standard_normal((300, 700)).astype(np.float32)
+        for layout in ('c', 't'):
+            x, xt = tt.from_numpy(x_np), torch.from_numpy(x_np)
+            if layout == 't': x, xt = tt.from_numpy(np.ascontiguousarray(x_np.T)).t(), torch.from_numpy(np.ascontiguousarray(x_np.T)).t()
+            for d, n in ((0, 500), (1, 900)):
+                i_np = rng.integers(0, x_np.shape[d], n)
+                for it in (np.int64, np.int32):
+                    r, rt = x.index_select(d, tt.from_numpy(i_np.astype(it))), xt.index_select(d, torch.from_numpy(i_np.astype(it)))
+                    assert same(r, rt) is None
+            for dims in ((0,), (1,), (0, 1)):
+                assert same(x.flip(dims), xt.flip(dims)) is None
+        y_np = rng.standard_normal((3, 40, 50, 60)).astype(np.float32)
+        y, yt = tt.from_numpy(y_np), torch.from_numpy(y_np)
+        yc, ytc = y.contiguous(memory_format=tt.channels_last), yt.contiguous(memory_format=torch.channels_last)
+        for dims in ((1,), (3,), (0, 2)):
+            assert same(yc.flip(dims), ytc.flip(dims)) is None                 # the result keeps channels_last
+    finally: tt.set_num_threads(old)

@@ -22,7 +22,7 @@ from .factories import tensor, empty, empty_strided, _np_read, _np_write
 from .views import (_index_type_error, _slice_args, _slice, _int, _broadcast_pair, _copy_to,
                               _slice_prefix_1s, _scalar_tensor, assert_no_partial_overlap,
                               assert_no_internal_overlap, assert_no_overlap, has_internal_overlap)
-from .tensor_iterator import TensorIteratorConfig, _resize_output
+from .tensor_iterator import TensorIteratorConfig, GRAIN_SIZE, parallel_for, _resize_output
 
 # %% ../nbs/05d_indexing.ipynb #dacf613f
 def _index_tuple(idx) -> tuple:
@@ -284,7 +284,13 @@ def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
     TORCH_CHECK_INDEX(not bad.any(), "index out of range in self")
     out = empty(sizes, dtype=self.dtype, device=self.device)
     if out.numel() and not out.is_meta:
-        _np_write(out)[...] = np.take(_np_read(self), a, axis=d) if self.dim() else _np_read(self)
+        o, x = _np_write(out), _np_read(self)
+        if not self.dim(): o[...] = x
+        else:                       # every index is checked above, so 'clip' only spares numpy's buffered checks;
+            def take(b, e):         # threads split dim 0: the output's rows, or the index when `d` is 0
+                if d: np.take(x[b:e], a, axis=d, out=o[b:e], mode='clip')
+                else: np.take(x, a[b:e], axis=0, out=o[b:e], mode='clip')
+            parallel_for(0, o.shape[0], builtins.max(1, GRAIN_SIZE * o.shape[0] // o.size), take)
     return out
 
 def _dim_coords(index:np.ndarray, d:int) -> tuple:

@@ -17,7 +17,7 @@ from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format, channels_last, channels_last_3d, strides_for_format, preserve_format
 from .factories import empty, empty_strided, empty_like, _np_read, _np_write
 from .views import _slice, _int_list
-from .tensor_iterator import result_type, can_cast, _resize_output, assert_no_overlap, assert_no_internal_overlap
+from .tensor_iterator import GRAIN_SIZE, parallel_for, result_type, can_cast, _resize_output, assert_no_overlap, assert_no_internal_overlap
 
 # %% ../nbs/05e_joining.ipynb #0389413c
 @patch
@@ -206,8 +206,10 @@ def flip(self:Tensor, *dims) -> Tensor:
         seen.append(w)
     out = empty_like(self, memory_format=preserve_format)
     if out.numel() and not out.is_meta:
-        a = _np_read(self)
-        np.copyto(_np_write(out), np.flip(a, axis=tuple(seen)) if seen and n else a)
+        a, o = _np_read(self), _np_write(out)
+        f = np.flip(a, axis=tuple(seen)) if seen and n else a
+        if not n: np.copyto(o, f)
+        else: parallel_for(0, o.shape[0], builtins.max(1, GRAIN_SIZE * o.shape[0] // o.size), lambda b, e: np.copyto(o[b:e], f[b:e]))
     return out
 
 @patch
