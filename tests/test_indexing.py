@@ -472,3 +472,28 @@ def test_index_select_and_flip_threaded(threads):
         for dims in ((1,), (3,), (0, 2)):
             assert same(yc.flip(dims), ytc.flip(dims)) is None                 # the result keeps channels_last
     finally: tt.set_num_threads(old)
+
+
+def test_mask_select_fast_path_equals_index(monkeypatch):
+    "x[mask] with a mask of x's own shape takes numpy's compress (speed only): same values, shape, strides as ATen's index."
+    import tinytensor.indexing as ix
+    calls = []
+    real = ix._mask_select
+    monkeypatch.setattr(ix, '_mask_select', lambda x, m: (calls.append(1), real(x, m))[1])
+    rng = np.random.default_rng(4)
+    for shape in [(7,), (30, 40), (3, 1, 5, 6), (1,), (0, 3)]:
+        for dt in ['float32', 'int64', 'bool', 'complex64', 'float16']:
+            x_np = (rng.standard_normal(shape) * 5).astype(dt)
+            for layout in ('c', 'flip'):
+                x, xt = tt.from_numpy(x_np), torch.from_numpy(x_np)
+                if layout == 'flip' and len(shape) > 1: x, xt = x.transpose(0, -1).contiguous().transpose(0, -1), xt.transpose(0, -1).contiguous().transpose(0, -1)
+                for p in (0.0, 0.5, 1.0):
+                    m_np = rng.random(shape) < p
+                    m, mt = tt.from_numpy(m_np), torch.from_numpy(m_np)
+                    n = len(calls)
+                    got = x[m]
+                    assert len(calls) == n + 1                                 # the fast path ran
+                    plain = ix.index(x, [m])                                   # ATen's way: nonzero, then a gather
+                    assert got.shape == plain.shape and got.stride() == plain.stride() and got.dtype is plain.dtype
+                    assert got.numpy().tobytes() == plain.numpy().tobytes()
+                    assert same(got, xt[mt]) is None
