@@ -498,3 +498,28 @@ def test_mask_select_fast_path_equals_index(monkeypatch):
                     assert got.shape == plain.shape and got.stride() == plain.stride() and got.dtype is plain.dtype
                     assert got.numpy().tobytes() == plain.numpy().tobytes()
                     assert same(got, xt[mt]) is None
+
+
+@pytest.mark.parametrize('threads', [1, 2])
+def test_gather_flat_equals_fancy(threads):
+    "gather's flat np.take over a contiguous input (speed only) equals the fancy-index path and torch, in blocks and threads."
+    import tinytensor.indexing as ix
+    old = tt.get_num_threads(); tt.set_num_threads(threads)
+    rng = np.random.default_rng(threads)
+    try:
+        for xs, isz in [((300, 700), (300, 700)), ((300, 700), (200, 650)), ((9, 80, 90), (7, 80, 60)), ((5000,), (7000,)),
+                        ((70000, 3), (69000, 2))]:
+            x_np = rng.standard_normal(xs).astype(np.float32)
+            for d in range(len(xs)):
+                i_np = rng.integers(0, xs[d], isz)
+                for it in (np.int64, np.int32):
+                    x, i = tt.from_numpy(x_np), tt.from_numpy(i_np.astype(it))
+                    got = x.gather(d, i)
+                    a = i_np.astype(it)
+                    fancy = x_np[ix._dim_coords(a, d)]                       # the plain path
+                    assert got.numpy().tobytes() == np.ascontiguousarray(fancy).tobytes()
+                    assert same(got, torch.from_numpy(x_np).gather(d, torch.from_numpy(a))) is None
+                    if len(xs) > 1:                                          # a transposed input keeps the fancy path
+                        xt = tt.from_numpy(np.ascontiguousarray(x_np.T)).t() if len(xs) == 2 else None
+                        if xt is not None: assert same(xt.gather(d, i), torch.from_numpy(x_np).gather(d, torch.from_numpy(a))) is None
+    finally: tt.set_num_threads(old)
