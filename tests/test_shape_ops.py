@@ -497,3 +497,18 @@ def test_out_and_inplace_variants():
     b_tt, b_th = tt.ones(5), torch.ones(5)
     m = check_results(*run_both(lambda: b_tt.addmm_(tt.ones(3, 4), tt.ones(4, 5)), lambda: b_th.addmm_(torch.ones(3, 4), torch.ones(4, 5))))
     assert not m, m
+
+
+@pytest.mark.parametrize('threads', [1, 2])
+def test_roll_large_threaded(threads):
+    "roll copies its two pieces straight into the result, rows split among threads: every shift and dim as torch's."
+    old = tt.get_num_threads(); tt.set_num_threads(threads)
+    rng = np.random.default_rng(threads)
+    try:
+        x_np = rng.standard_normal((300, 400)).astype(np.float32)
+        for layout in ('c', 't'):
+            x, xt = tt.from_numpy(x_np), torch.from_numpy(x_np)
+            if layout == 't': x, xt = tt.from_numpy(np.ascontiguousarray(x_np.T)).t(), torch.from_numpy(np.ascontiguousarray(x_np.T)).t()
+            for shifts, dims in [(1, 1), (-7, 0), (400, 1), (123457, None), (0, 1), ((3, -2), (0, 1)), (-1, -1)]:
+                assert same(x.roll(shifts, dims), xt.roll(shifts, dims)) is None
+    finally: tt.set_num_threads(old)

@@ -25,7 +25,7 @@ from .dtypes import dtype
 from .storage import Storage
 from .tensor_impl import Tensor, contiguous_format, channels_last
 from .factories import _np_read, _np_write, zeros
-from .tensor_iterator import TensorIterator, TensorIteratorConfig, _new_tensor, result_type, _to_dtype, _resize_output, wrapped_scalar_tensor
+from .tensor_iterator import TensorIterator, TensorIteratorConfig, GRAIN_SIZE, parallel_for, _new_tensor, result_type, _to_dtype, _resize_output, wrapped_scalar_tensor
 from .ops import (_binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
                             mul, sub, logical_xor, eq)
 from .views import broadcast_shapes, broadcast_to
@@ -204,14 +204,28 @@ def roll(input:Tensor, shifts, dims=None) -> Tensor:
         if len(dims) == 0 and len(shifts) == 1:
             if input.is_meta:                                      # torch's meta path (a Python reference) clones an empty input
                 return input.clone() if input.numel() == 0 else _new_tensor(input.shape, None, input.dtype, input.device)
-            flat = np.ascontiguousarray(_np_read(input)).reshape(-1)
-            return _from_np(np.roll(flat, shifts[0]).reshape(input.shape), input.dtype, input.device)
+            return _rolled(input, np.ascontiguousarray(_np_read(input)).reshape(-1), shifts[0], 0)
         TORCH_CHECK(len(shifts) == len(dims), "shifts and dimensions must align. shifts: ", len(shifts), ", dims:", len(dims))
         return roll(roll(input, shifts[0], dims[0]), shifts[1:], dims[1:])
     if input.numel() == 0: return input.clone()                  # checked before the dim, as in ATen
     d = wrap_dim(dims[0], input.dim(), wrap_scalar=False)
     if input.is_meta: return _new_tensor(input.shape, None, input.dtype, input.device)
-    return _from_np(np.roll(_np_read(input), shifts[0], d), input.dtype, input.device)
+    return _rolled(input, _np_read(input), shifts[0], d)
+
+def _rolled(input:Tensor, x, s:int, d:int) -> Tensor:
+    "A new contiguous tensor shaped like `input` holding `x` rolled by `s` along `d`: two copies straight into it."
+    # threads share the rows when `d` is not dim 0; `np.roll` builds a result of its own that a copy then follows
+    out = _new_tensor(input.shape, None, input.dtype, input.device)
+    if not x.size: return out
+    o, n = _np_write(out).reshape(x.shape), x.shape[d]
+    s %= n
+    at = lambda sl: (slice(None),) * d + (sl,)
+    pieces = [(at(slice(s, None)), at(slice(0, n - s))), (at(slice(0, s)), at(slice(n - s, None)))]
+    def run(b, e):
+        for oi, xi in pieces: np.copyto(o[b:e][oi], x[b:e][xi])
+    if d: parallel_for(0, o.shape[0], builtins.max(1, GRAIN_SIZE * o.shape[0] // o.size), run)
+    else: run(0, o.shape[0])
+    return out
 
 # %% ../nbs/06g_shape_ops.ipynb #e583fd60
 def rot90(input:Tensor, k:int=1, dims=(0, 1)) -> Tensor:
