@@ -5,7 +5,7 @@ import pytest
 torch = pytest.importorskip("torch")
 from hypothesis import given, settings, strategies as st, HealthCheck
 import tinytensor as tt
-from ttgen import pair, LAYOUTS, run_both, check_results, same
+from ttgen import pair, LAYOUTS, run_both, check_results, same, num_threads, both
 
 DTS = ['float32', 'float64', 'int64', 'int32', 'uint8', 'bool', 'float16', 'bfloat16']
 
@@ -452,13 +452,11 @@ def test_non_index_items_raise_like_torch(idx):
 @pytest.mark.parametrize('threads', [1, 2])
 def test_index_select_and_flip_threaded(threads):
     "index_select and flip split big results among threads (dim 0, or the index when selecting along dim 0): same as torch."
-    old = tt.get_num_threads(); tt.set_num_threads(threads)
     rng = np.random.default_rng(threads)
-    try:
-        x_np = rng.standard_normal((300, 700)).astype(np.float32)
-        for layout in ('c', 't'):
-            x, xt = tt.from_numpy(x_np), torch.from_numpy(x_np)
-            if layout == 't': x, xt = tt.from_numpy(np.ascontiguousarray(x_np.T)).t(), torch.from_numpy(np.ascontiguousarray(x_np.T)).t()
+    x_np = rng.standard_normal((300, 700)).astype(np.float32)
+    with num_threads(threads):
+        for transposed in (False, True):
+            x, xt = both(x_np, transposed)
             for d, n in ((0, 500), (1, 900)):
                 i_np = rng.integers(0, x_np.shape[d], n)
                 for it in (np.int64, np.int32):
@@ -471,7 +469,6 @@ def test_index_select_and_flip_threaded(threads):
         yc, ytc = y.contiguous(memory_format=tt.channels_last), yt.contiguous(memory_format=torch.channels_last)
         for dims in ((1,), (3,), (0, 2)):
             assert same(yc.flip(dims), ytc.flip(dims)) is None                 # the result keeps channels_last
-    finally: tt.set_num_threads(old)
 
 
 def test_mask_select_fast_path_equals_index(monkeypatch):
@@ -504,9 +501,8 @@ def test_mask_select_fast_path_equals_index(monkeypatch):
 def test_gather_flat_equals_fancy(threads):
     "gather's flat np.take over a contiguous input (speed only) equals the fancy-index path and torch, in blocks and threads."
     import tinytensor.indexing as ix
-    old = tt.get_num_threads(); tt.set_num_threads(threads)
     rng = np.random.default_rng(threads)
-    try:
+    with num_threads(threads):
         for xs, isz in [((300, 700), (300, 700)), ((300, 700), (200, 650)), ((9, 80, 90), (7, 80, 60)), ((5000,), (7000,)),
                         ((70000, 3), (69000, 2))]:
             x_np = rng.standard_normal(xs).astype(np.float32)
@@ -519,7 +515,5 @@ def test_gather_flat_equals_fancy(threads):
                     fancy = x_np[ix._dim_coords(a, d)]                       # the plain path
                     assert got.numpy().tobytes() == np.ascontiguousarray(fancy).tobytes()
                     assert same(got, torch.from_numpy(x_np).gather(d, torch.from_numpy(a))) is None
-                    if len(xs) > 1:                                          # a transposed input keeps the fancy path
-                        xt = tt.from_numpy(np.ascontiguousarray(x_np.T)).t() if len(xs) == 2 else None
-                        if xt is not None: assert same(xt.gather(d, i), torch.from_numpy(x_np).gather(d, torch.from_numpy(a))) is None
-    finally: tt.set_num_threads(old)
+                    if len(xs) == 2:                                         # a transposed input keeps the fancy path
+                        assert same(both(x_np, True)[0].gather(d, i), torch.from_numpy(x_np).gather(d, torch.from_numpy(a))) is None

@@ -4,7 +4,7 @@ import pytest
 torch = pytest.importorskip("torch")
 from hypothesis import given, settings, strategies as st
 import tinytensor as tt
-from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, run_both, check_results, same
+from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, run_both, check_results, same, num_threads
 
 torch.set_num_threads(1)
 N = 150
@@ -334,9 +334,8 @@ def test_inplace_scans(name):
 def test_scans_by_slices_and_rows(threads, dt):
     "Note [scan by slices]: the slice-stepping and thread-split scans equal one numpy accumulate, bit for bit, and torch."
     from tinytensor.scans import SCAN_SLICE_MIN, _cpu_acc
-    old = tt.get_num_threads(); tt.set_num_threads(threads)
     rng = np.random.default_rng(threads)
-    try:
+    with num_threads(threads):
         for shape in [(300, SCAN_SLICE_MIN + 5), (40, 50, 60), (3000, 40), (5, 7)]:
             x = rng.standard_normal(shape) * 3
             if dt == 'complex64': x = x + 1j * rng.standard_normal(shape)
@@ -358,4 +357,3 @@ def test_scans_by_slices_and_rows(threads, dt):
                         if dt != 'int32':                                  # in place: int32 would need an int64 result
                             inp = a.clone(); getattr(inp, name + '_')(d)
                             assert np.array_equal(inp.numpy(), plain) and inp.stride() == a.stride()
-    finally: tt.set_num_threads(old)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 torch = pytest.importorskip("torch")
 import tinytensor as tt
-from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, run_both, check_results, same
+from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, run_both, check_results, same, num_threads, both
 
 torch.set_num_threads(1)
 N = 60
@@ -502,13 +502,9 @@ def test_out_and_inplace_variants():
 @pytest.mark.parametrize('threads', [1, 2])
 def test_roll_large_threaded(threads):
     "roll copies its two pieces straight into the result, rows split among threads: every shift and dim as torch's."
-    old = tt.get_num_threads(); tt.set_num_threads(threads)
-    rng = np.random.default_rng(threads)
-    try:
-        x_np = rng.standard_normal((300, 400)).astype(np.float32)
-        for layout in ('c', 't'):
-            x, xt = tt.from_numpy(x_np), torch.from_numpy(x_np)
-            if layout == 't': x, xt = tt.from_numpy(np.ascontiguousarray(x_np.T)).t(), torch.from_numpy(np.ascontiguousarray(x_np.T)).t()
+    x_np = np.random.default_rng(threads).standard_normal((300, 400)).astype(np.float32)
+    with num_threads(threads):
+        for transposed in (False, True):
+            x, xt = both(x_np, transposed)
             for shifts, dims in [(1, 1), (-7, 0), (400, 1), (123457, None), (0, 1), ((3, -2), (0, 1)), (-1, -1)]:
                 assert same(x.roll(shifts, dims), xt.roll(shifts, dims)) is None
-    finally: tt.set_num_threads(old)

@@ -7,7 +7,7 @@ import tinytensor as tt
 from tinytensor.tensor_iterator import (TensorIteratorConfig, TensorIterator, parallel_for, GRAIN_SIZE, _blocks,
                                         has_internal_overlap, get_overlap_status)
 from tinytensor.tensor_impl import alias_with_sizes_and_strides
-from ttgen import LAYOUTS, pair, rand_shapes, run_both, check_results, same
+from ttgen import LAYOUTS, pair, rand_shapes, run_both, check_results, same, num_threads
 
 def test_output_layout_follows_inputs_like_torch():
     "500 random layout combinations: the allocated output has torch's shape and strides."
@@ -283,9 +283,8 @@ def test_transposes_match_torch(threads):
 def test_tall_blocks_match_torch(threads, dt):
     "Note [streaming tiles]: a short output dim 0 (NCHW <-> NHWC) gets taller blocks; copies and adds still equal torch's."
     from tinytensor import tensor_iterator as ti
-    old = tt.get_num_threads(); tt.set_num_threads(threads)
     rng = np.random.default_rng(threads)
-    try:
+    with num_threads(threads):
         for shp, nblocks in [((2, 64, 70, 70), 2), ((1, 16, 129, 150), 2), ((1, 130, 61, 70), 3), ((5, 24, 5, 700), 1)]:
             x_np = rng.standard_normal(shp).astype(dt)
             x, xt = tt.from_numpy(x_np), torch.from_numpy(x_np)
@@ -298,7 +297,6 @@ def test_tall_blocks_match_torch(threads, dt):
             assert same(cl.contiguous(), xt.contiguous(memory_format=torch.channels_last).contiguous()) is None
             assert same(cl + x, xt.contiguous(memory_format=torch.channels_last) + xt) is None
             assert same(x - cl, xt - xt.contiguous(memory_format=torch.channels_last)) is None
-    finally: tt.set_num_threads(old)
 
 def test_column_broadcast_not_staged():
     "An input broadcast along the output's fastest dim (A + v[:, None]) is read in place, never staged; values as torch's."

@@ -1,5 +1,5 @@
 "Shared helpers for the differential tests: the same random tensor (values *and* layout) in tinytensor and torch."
-import math, warnings
+import contextlib, math, warnings
 import numpy as np
 import ml_dtypes
 import torch
@@ -139,3 +139,16 @@ def check_results(r_tt, r_th, tol=False, ctx=''):
         return None
     m = same(r_tt, r_th, tol)
     return f'{ctx}: {m}' if m else None
+
+@contextlib.contextmanager
+def num_threads(n:int):
+    "Run the block with tinytensor's thread count set to `n`, restored afterwards."
+    old = tt.get_num_threads(); tt.set_num_threads(n)
+    try: yield
+    finally: tt.set_num_threads(old)
+
+def both(x_np, transposed:bool=False):
+    "`x_np` as a tinytensor and a torch tensor; `transposed`: the same values held column-major (a `.t()` view)."
+    if not transposed: return tt.from_numpy(x_np), torch.from_numpy(x_np)
+    c = np.ascontiguousarray(x_np.T)
+    return tt.from_numpy(c).t(), torch.from_numpy(c).t()
