@@ -474,3 +474,15 @@ def test_factory_out_like_torch():
     with pytest.raises(TypeError, match="zeros\\(\\): argument 'out' must be Tensor, not int"): tt.zeros(2, out=5)
     with pytest.raises(RuntimeError, match="device type meta does not match device type of out parameter \\(cpu\\)"):
         tt.ones(2, out=tt.empty(2), device='meta')
+
+
+def test_random_in_place_and_repeatable():
+    "rand/randn draw float32/float64 straight into a contiguous result: [0, 1) holds, seeds repeat, other layouts still fill."
+    tt.manual_seed(7); a = tt.rand(1 << 20); b = tt.randn(64, 64, dtype=tt.float64)
+    assert a.dtype is tt.float32 and 0.0 <= float(a.min()) and float(a.max()) < 1.0
+    tt.manual_seed(7); assert bool((tt.rand(1 << 20) == a).all()) and bool((tt.randn(64, 64, dtype=tt.float64) == b).all())
+    x = tt.empty(2, 3, 4, 5).contiguous(memory_format=tt.channels_last)
+    tt.manual_seed(1); r = tt.randn_like(x)
+    tt.manual_seed(1); assert r.stride() == x.stride() and bool((tt.randn_like(x) == r).all())
+    h = tt.rand(1000, dtype=tt.float16); assert float(h.max()) <= 1.0 and float(h.min()) >= 0.0
+    assert abs(float(tt.randn(1 << 18).mean())) < 0.02 and abs(float(tt.randn(1 << 18).std()) - 1) < 0.02

@@ -363,13 +363,17 @@ def _random(sampler, size, dtype, device, name, out=None):
     out = empty(*size, dtype=dtype, device=device) if out is None else out
     TORCH_CHECK_NOT_IMPLEMENTED(out.dtype.is_floating_point or out.dtype.is_complex, '"', _KERNEL[name], '" not implemented for \'', out.dtype.short, "'")
     if out.numel() and not out.is_meta:
-        vals = sampler(_gen[0], out.shape)
-        if out.dtype.is_complex: vals = (vals + 1j * sampler(_gen[0], out.shape)) / (np.sqrt(2) if sampler is _normal else 1)
-        _np_write(out)[...] = vals
+        w = _np_write(out)
+        if w.dtype in (np.float32, np.float64) and w.flags.c_contiguous: sampler(_gen[0], w.shape, w)   # in place, in its dtype
+        else:
+            vals = sampler(_gen[0], out.shape)
+            if out.dtype.is_complex: vals = (vals + 1j * sampler(_gen[0], out.shape)) / (np.sqrt(2) if sampler is _normal else 1)
+            w[...] = vals
     return out
 
-def _uniform(g, shape): return g.random(shape)
-def _normal(g, shape): return g.standard_normal(shape)
+# numpy draws float32 samples itself (a float64 draw rounded to float32 could even reach 1.0 from `rand`)
+def _uniform(g, shape, out=None): return g.random(shape) if out is None else g.random(dtype=out.dtype, out=out)
+def _normal(g, shape, out=None): return g.standard_normal(shape) if out is None else g.standard_normal(dtype=out.dtype, out=out)
 
 def rand(*size, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "Uniform samples from [0, 1)."
