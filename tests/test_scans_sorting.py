@@ -357,3 +357,20 @@ def test_scans_by_slices_and_rows(threads, dt):
                         if dt != 'int32':                                  # in place: int32 would need an int64 result
                             inp = a.clone(); getattr(inp, name + '_')(d)
                             assert np.array_equal(inp.numpy(), plain) and inp.stride() == a.stride()
+
+
+def test_sort_fast_path_equals_stable_plain_on_tie_free_rows():
+    "Unstable sorts take numpy's vectorised argsort (speed only): rows without ties match the stable sort, rows with ties torch."
+    from tinytensor.scans import _sort_indices, _argsort
+    rng = np.random.default_rng(9)
+    for shape, axis in [((300, 500), 1), ((500, 300), 0), ((4, 60, 70), 1), ((2000,), 0)]:
+        x = rng.permutation(np.prod(shape)).reshape(shape).astype(np.float32)      # no ties at all
+        np.moveaxis(x, axis, -1)[..., 0] = np.nan                                  # one NaN per sorted line: still no tie
+        for desc in (False, True):
+            assert np.array_equal(_sort_indices(x, axis, desc, False), _argsort(x, axis, desc))
+        y = x.copy(); y.reshape(-1)[::97] = 0.0; y.reshape(-1)[1::97] = -0.0          # ties (±0 compare equal) in many rows
+        y.reshape(-1)[5::89] = np.nan
+        for desc in (False, True):
+            v, i = tt.from_numpy(y).sort(axis, descending=desc)
+            vt, it = torch.from_numpy(y).sort(axis, descending=desc)
+            assert np.array_equal(i.numpy(), it.numpy()) and same(v, vt) is None

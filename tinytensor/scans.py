@@ -264,14 +264,17 @@ _STD_SORT_MAX = 4096                                         # longest row whose
 def _sort_indices(a:np.ndarray, axis:int, descending:bool, stable:bool) -> np.ndarray:
     "Indices that sort `a` along `axis` in the order torch's CPU kernel leaves equal values in (Note [Emulating libstdc++'s algorithms])."
     key = _sort_key(a)
-    i = _argsort(key, axis, descending)
     n = a.shape[axis]
-    if stable or n <= 16 or a.strides[axis] == 0: return i   # std::sort below 17 elements is an insertion sort: stable
-    if a.ndim == 1 and not descending and a.dtype.kind in 'iu' and a.size >= GRAIN_SIZE: return i   # fbgemm's radix sort: stable
+    if stable or n <= 16 or a.strides[axis] == 0 or n > _STD_SORT_MAX:       # std::sort below 17 elements is an
+        return _argsort(key, axis, descending)                               # insertion sort: stable
+    if a.ndim == 1 and not descending and a.dtype.kind in 'iu' and a.size >= GRAIN_SIZE:
+        return _argsort(key, axis, descending)                               # fbgemm's radix sort: stable
+    i = np.argsort(key, axis=axis)                           # fast path (speed only): numpy's vectorised unstable sort;
+    if descending: i = np.flip(i, axis)                      # only rows with ties depend on the algorithm, and those
     rows = np.moveaxis(key, axis, -1).reshape(-1, n)
     idx = np.ascontiguousarray(np.moveaxis(i, axis, -1)).reshape(-1, n)
     comp = _key_comp(descending)
-    for r in np.flatnonzero(_rows_with_ties(rows)) if n <= _STD_SORT_MAX else ():
+    for r in np.flatnonzero(_rows_with_ties(rows)):          # are replayed below (argsort of 2048² float32: 176 -> 33 ms)
         q = list(zip(rows[r].tolist(), range(n)))
         _std_sort(q, 0, n, comp)
         idx[r] = [j for _, j in q]
