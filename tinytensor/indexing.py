@@ -356,7 +356,7 @@ def _gather_flat(x, a, d:int, o):
     def run(b, e):                                              # blocks of rows, shared among threads
         for r0 in range(b, e, rows):
             r1 = builtins.min(e, r0 + rows)
-            lin = a[r0:r1] * st[d] + rest
+            lin = a[r0:r1] * np.int64(st[d]) + rest              # int64 even for an int32 index
             if d: lin += (np.arange(r0, r1) * st[0]).reshape((-1,) + (1,) * (a.ndim - 1))
             np.take(flat, lin, out=o[r0:r1], mode='wrap')      # every index was checked: 'wrap' skips the buffering
     parallel_for(0, a.shape[0], builtins.max(1, GRAIN_SIZE // builtins.max(1, rest.size)), run)
