@@ -22,7 +22,7 @@ from .factories import tensor, empty, empty_strided, _np_read, _np_write
 from .views import (_index_type_error, _slice_args, _slice, _int, _broadcast_pair, _copy_to,
                               _slice_prefix_1s, _scalar_tensor, assert_no_partial_overlap,
                               assert_no_internal_overlap, assert_no_overlap, has_internal_overlap)
-from .tensor_iterator import TensorIteratorConfig, GRAIN_SIZE, parallel_for, _resize_output
+from .tensor_iterator import TensorIteratorConfig, parallel_rows, _resize_output
 
 # %% ../nbs/05d_indexing.ipynb #dacf613f
 def _index_tuple(idx) -> tuple:
@@ -300,7 +300,7 @@ def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
             def take(b, e):         # threads split dim 0: the output's rows, or the index when `d` is 0
                 if d: np.take(x[b:e], a, axis=d, out=o[b:e], mode='clip')
                 else: np.take(x, a[b:e], axis=0, out=o[b:e], mode='clip')
-            parallel_for(0, o.shape[0], builtins.max(1, GRAIN_SIZE * o.shape[0] // o.size), take)
+            parallel_rows(o.shape[0], o.size, take)
     return out
 
 def _dim_coords(index:np.ndarray, d:int) -> tuple:
@@ -359,7 +359,7 @@ def _gather_flat(x, a, d:int, o):
             lin = a[r0:r1] * np.int64(st[d]) + rest              # int64 even for an int32 index
             if d: lin += (np.arange(r0, r1) * st[0]).reshape((-1,) + (1,) * (a.ndim - 1))
             np.take(flat, lin, out=o[r0:r1], mode='wrap')      # every index was checked: 'wrap' skips the buffering
-    parallel_for(0, a.shape[0], builtins.max(1, GRAIN_SIZE // builtins.max(1, rest.size)), run)
+    parallel_rows(a.shape[0], a.size, run)
 
 # %% ../nbs/05d_indexing.ipynb #fc91a680
 def _scatter_(self:Tensor, dim:int, index:Tensor, src, reduce:str, name:str) -> Tensor:

@@ -17,7 +17,7 @@ from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format, channels_last, channels_last_3d, strides_for_format, preserve_format
 from .factories import empty, empty_strided, empty_like, _np_read, _np_write
 from .views import _slice, _int_list
-from .tensor_iterator import GRAIN_SIZE, parallel_for, result_type, can_cast, _resize_output, assert_no_overlap, assert_no_internal_overlap
+from .tensor_iterator import parallel_rows, result_type, can_cast, _resize_output, assert_no_overlap, assert_no_internal_overlap
 
 # %% ../nbs/05e_joining.ipynb #0389413c
 @patch
@@ -209,7 +209,7 @@ def flip(self:Tensor, *dims) -> Tensor:
         a, o = _np_read(self), _np_write(out)
         f = np.flip(a, axis=tuple(seen)) if seen and n else a
         if not n: np.copyto(o, f)
-        else: parallel_for(0, o.shape[0], builtins.max(1, GRAIN_SIZE * o.shape[0] // o.size), lambda b, e: np.copyto(o[b:e], f[b:e]))
+        else: parallel_rows(o.shape[0], o.size, lambda b, e: np.copyto(o[b:e], f[b:e]))
     return out
 
 @patch

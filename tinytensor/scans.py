@@ -19,9 +19,9 @@ from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides
 from .factories import _np_read, _np_write, like_strides, _empty_impl
-from .views import movedim, assert_no_internal_overlap
+from .views import movedim, assert_no_internal_overlap, get_overlap_status
 from .indexing import _CTYPE
-from .tensor_iterator import GRAIN_SIZE, parallel_for, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on
+from .tensor_iterator import GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on
 from .ops import _REDUCED, _is_integral, _not_impl
 from .reductions import amax, sum, _reduced_shape, _finish_out
 
@@ -64,7 +64,7 @@ def _scan(uf, x, d:int, acc, r):
             np.copyto(rs[i], run, casting='unsafe')
     elif d != 0:                                              # threads split dim 0, never the scanned one
         def rows(b, e): np.copyto(r[b:e], uf.accumulate(x[b:e], axis=d, dtype=acc), casting='unsafe')
-        parallel_for(0, x.shape[0], builtins.max(1, GRAIN_SIZE * x.shape[0] // x.size), rows)
+        parallel_rows(x.shape[0], x.size, rows)
     else: np.copyto(r, uf.accumulate(x, axis=d, dtype=acc), casting='unsafe')
 
 def _cum_op(name, uf, input, dim, dtype, out):
@@ -79,8 +79,8 @@ def _cum_op(name, uf, input, dim, dtype, out):
         try:
             a = _np_read(input)
             if a.dtype != od.np: a = a.astype(od.np)
+            elif get_overlap_status(res, input) not in ('No', 'Full'): a = a.copy()      # a partial alias: read it first
             r = _np_write(res)
-            if np.may_share_memory(a, r) and not (a.ctypes.data == r.ctypes.data and a.strides == r.strides): a = a.copy()
             if a.ndim == 0: np.copyto(r, a)
             else: _scan(uf, a, d, _cpu_acc(od), r)
         finally: _errs_on(tok)

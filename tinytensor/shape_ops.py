@@ -25,10 +25,10 @@ from .dtypes import dtype
 from .storage import Storage
 from .tensor_impl import Tensor, contiguous_format, channels_last
 from .factories import _np_read, _np_write, zeros
-from .tensor_iterator import TensorIterator, TensorIteratorConfig, GRAIN_SIZE, parallel_for, _new_tensor, result_type, _to_dtype, _resize_output, wrapped_scalar_tensor
+from .tensor_iterator import TensorIterator, TensorIteratorConfig, parallel_rows, _new_tensor, result_type, _to_dtype, _resize_output, wrapped_scalar_tensor
 from .ops import (_binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
                             mul, sub, logical_xor, eq)
-from .views import broadcast_shapes, broadcast_to
+from .views import broadcast_shapes, broadcast_to, get_overlap_status
 from .joining import cat
 from .reductions import matmul, _ctype, sum as _sum, any as _any
 
@@ -81,7 +81,7 @@ def _tri(input:Tensor, k, lower:bool, name:str, out=None) -> Tensor:
     if out.numel() and not out.is_meta:
         x = _np_read(input)
         o = _np_write(out)
-        if np.may_share_memory(o, x) and not (o.ctypes.data == x.ctypes.data and o.strides == x.strides): x = x.copy()
+        if get_overlap_status(out, input) not in ('No', 'Full'): x = x.copy()      # a partial alias: read it first
         _tri_fill(o, x, k, lower)
     out._impl.bump_version()
     return out
@@ -223,7 +223,7 @@ def _rolled(input:Tensor, x, s:int, d:int) -> Tensor:
     pieces = [(at(slice(s, None)), at(slice(0, n - s))), (at(slice(0, s)), at(slice(n - s, None)))]
     def run(b, e):
         for oi, xi in pieces: np.copyto(o[b:e][oi], x[b:e][xi])
-    if d: parallel_for(0, o.shape[0], builtins.max(1, GRAIN_SIZE * o.shape[0] // o.size), run)
+    if d: parallel_rows(o.shape[0], o.size, run)
     else: run(0, o.shape[0])
     return out
 

@@ -6,9 +6,9 @@ Docs: https://tinytensor.github.io/tinytensor/tensor_iterator.html.md"""
 
 # %% auto #0
 __all__ = ['GRAIN_SIZE', 'HUGEPAGE_THRESHOLD', 'STAGE_ROWS', 'STAGE_WIDTH', 'STAGE_COLS', 'STAGE_MIN', 'STAGE_TALL',
-           'set_num_threads', 'get_num_threads', 'in_parallel_region', 'parallel_for', 'wrapped_scalar_tensor',
-           'result_type', 'can_cast', 'OperandInfo', 'TensorIteratorConfig', 'TensorIterator', 'iteration_order_svg',
-           'copy_loop', 'tensor_view']
+           'set_num_threads', 'get_num_threads', 'in_parallel_region', 'parallel_for', 'parallel_rows',
+           'wrapped_scalar_tensor', 'result_type', 'can_cast', 'OperandInfo', 'TensorIteratorConfig', 'TensorIterator',
+           'iteration_order_svg', 'copy_loop', 'tensor_view']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #e4660572
 import os, glob, ctypes, math, threading, warnings, builtins, numbers
@@ -82,6 +82,13 @@ def parallel_for(begin:int, end:int, # the index range [begin, end)
         try: fu.result()
         except BaseException as ex: err = err or ex
     if err is not None: raise err
+
+# %% ../nbs/06a_tensor_iterator.ipynb #5befd926
+def parallel_rows(rows:int, # the number of equal rows (dim 0 of the array the op walks)
+                  numel:int, # the elements of all rows together
+                  f): # called as f(b, e) on rows [b, e)
+    "`parallel_for` over `rows` rows of `numel` elements in all: a piece holds at least `GRAIN_SIZE` elements."
+    parallel_for(0, rows, builtins.max(1, GRAIN_SIZE * rows // builtins.max(1, numel)), f)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #8e54713c
 HUGEPAGE_THRESHOLD = 1 << 22                 # numpy's threshold: ask for transparent huge pages from 4 MiB on
