@@ -374,3 +374,16 @@ def test_sort_fast_path_equals_stable_plain_on_tie_free_rows():
             v, i = tt.from_numpy(y).sort(axis, descending=desc)
             vt, it = torch.from_numpy(y).sort(axis, descending=desc)
             assert np.array_equal(i.numpy(), it.numpy()) and same(v, vt) is None
+
+
+@pytest.mark.parametrize('threads', [1, 2])
+def test_topk_rows_threaded(threads):
+    "topk's partition runs over row blocks shared among threads: values and indices as torch's, ties and NaNs included."
+    rng = np.random.default_rng(threads)
+    x = rng.standard_normal((400, 700)).astype(np.float32)
+    x[::7, ::11] = 0.5; x[::13, 3] = np.nan                                # ties and NaNs in some rows: the replayed path
+    with num_threads(threads):
+        for k, largest, dim in [(5, True, 1), (40, False, 1), (3, True, 0), (700, True, 1)]:
+            v, i = tt.from_numpy(x).topk(k, dim, largest)
+            vt, it = torch.from_numpy(x).topk(k, dim, largest)
+            assert np.array_equal(i.numpy(), it.numpy()) and same(v, vt) is None

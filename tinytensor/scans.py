@@ -325,8 +325,11 @@ def _topk_fast(rows:np.ndarray, k:int, largest:bool):
     "Top `k` of each row by partition, plus a mask of the rows where that answer is unique (no NaN, no tie within or at the edge of the top `k`)."
     n = rows.shape[1]
     m = builtins.min(k + 1, n)                               # the top k and the first element left out
-    part = np.argpartition(rows, n - m if largest else m - 1, axis=1)
-    cand = part[:, n - m:] if largest else part[:, :m]
+    cand = np.empty((rows.shape[0], m), np.intp)
+    def select(b, e):                                        # rows shared among threads: the partition is the cost
+        part = np.argpartition(rows[b:e], n - m if largest else m - 1, axis=1)
+        cand[b:e] = part[:, n - m:] if largest else part[:, :m]
+    parallel_rows(rows.shape[0], rows.size, select)
     order = np.argsort(np.take_along_axis(rows, cand, 1), axis=1, kind='stable')
     if largest: order = order[:, ::-1]
     cand = np.take_along_axis(cand, order, 1)
