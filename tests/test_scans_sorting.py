@@ -4,7 +4,7 @@ import pytest
 torch = pytest.importorskip("torch")
 from hypothesis import given, settings, strategies as st
 import tinytensor as tt
-from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, run_both, check_results, same, num_threads
+from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, run_both, check_results, same, num_threads, both
 
 torch.set_num_threads(1)
 N = 150
@@ -387,3 +387,27 @@ def test_topk_rows_threaded(threads):
             v, i = tt.from_numpy(x).topk(k, dim, largest)
             vt, it = torch.from_numpy(x).topk(k, dim, largest)
             assert np.array_equal(i.numpy(), it.numpy()) and same(v, vt) is None
+
+
+@pytest.mark.parametrize('dt', ['float32', 'float64', 'float16', 'bfloat16'])
+def test_median_all_elements_bits(dt):
+    "median()/nanmedian() of all elements: nth_element's pick among ±0 (and all-NaN) replayed, torch's quiet NaN, bit for bit."
+    rng = np.random.default_rng(len(dt))
+    bf = dt == 'bfloat16'                                                 # torch has no numpy bfloat16
+    for n in (1, 2, 3, 5, 8, 17, 100, 1000):
+        for trial in range(30):
+            x = rng.integers(-1, 2, n).astype(np.float32)
+            z = x == 0; x[z] = np.where(rng.random(z.sum()) < 0.5, -0.0, 0.0)
+            if trial % 4 == 0: x.view(np.uint32)[rng.integers(0, n)] = 0xffc00123   # a NaN with a sign and payload
+            if trial % 10 == 1: x[:] = np.nan
+            for transposed in ((False, True) if n % 4 == 0 else (False,)):
+                m = x.reshape(-1, 4) if transposed else x
+                if bf:                                                   # the same bits on both sides (torch's own
+                    bits = tt.from_numpy(np.ascontiguousarray(m)).to(tt.bfloat16).numpy().view(np.int16)   # NaN cast differs)
+                    a, b = both(bits, transposed)
+                    a, b = a.view(tt.bfloat16), b.view(torch.bfloat16)
+                else: a, b = both(m.astype(dt), transposed)
+                for f in ('median', 'nanmedian'):
+                    got, want = getattr(a, f)(), getattr(b, f)()
+                    wb = want.view(torch.int16).numpy().tobytes() if bf else want.numpy().tobytes()   # the raw bits
+                    assert got.numpy().tobytes() == wb, (dt, n, trial, transposed, f, x)

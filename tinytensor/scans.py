@@ -127,6 +127,7 @@ def log_softmax(input, dim, dtype=None) -> Tensor:
 # therefore decided by the C++ library's algorithms, not by the values. torch's Linux wheels are built with GCC, so
 # these are libstdc++'s (bits/stl_algo.h, bits/stl_heap.h), transcribed here operation for operation:
 # introsort/introselect with a median-of-three pivot, insertion sort below 16 (or 3) elements, heap select.
+# `median()`/`nanmedian()` of all elements (`median_impl`) pick with `std::nth_element` too, over a clone.
 def _lg(n:int) -> int: return n.bit_length() - 1
 
 def _push_heap(a, first, hole, top, value, comp):
@@ -386,6 +387,24 @@ def _median_pick(a:np.ndarray, axis:int, ignore_nan:bool):
     else: pos = np.where(cnt == n, (n - 1) // 2, cnt)        # a NaN in the row: the first NaN (they follow the numbers)
     return np.take_along_axis(s, pos, axis), np.take_along_axis(i, pos, axis)
 
+_MEDIAN_REPLAY_MAX = 1 << 16                                 # most elements whose nth_element pick we replay in Python
+
+def _median_all(a:np.ndarray, ignore_nan:bool):
+    "ATen's `median_impl` over the 1-d `a`: `std::nth_element` at (n - nans - 1) / 2, replayed where its pick shows."
+    nan = np.isnan(a.astype(np.float32)) if a.dtype.kind == 'f' or a.dtype == _dt.bfloat16.np else np.zeros(a.shape, bool)
+    if not ignore_nan and nan.any(): return np.array(np.nan).astype(a.dtype)[()]   # `quiet_NaN()`, not a NaN of the data
+    v = _median_pick(a, 0, ignore_nan)[0][0]
+    # Equal values differ in their bits only as ±0, or as NaNs when every element is one: only then does it matter
+    # which of them nth_element leaves at the position (Note [Emulating libstdc++'s algorithms]).
+    zeros = a[(a == 0) & ~nan] if v == 0 else a[:0]
+    mixed = zeros.size > 1 and np.signbit(zeros).any() and not np.signbit(zeros).all()
+    if (mixed or nan.all()) and a.size <= _MEDIAN_REPLAY_MAX:
+        k = builtins.max(0, a.size - int(nan.sum()) - 1) // 2
+        q = list(zip(_sort_key(a).tolist(), range(a.size)))
+        _nth_element(q, 0, k, a.size, _key_comp(False))       # ATen's comparator: a < b, NaN the largest
+        v = a[q[k][1]]
+    return v
+
 def _median(name, ret, ignore_nan, input, dim, keepdim, out):
     ok = input.dtype is not _dt.bool and not input.dtype.is_complex
     TORCH_CHECK_NOT_IMPLEMENTED(ok or (dim is None and input.numel() == 0), '"', name, '_cpu' if dim is None else '_out', '" not implemented for \'',
@@ -395,8 +414,9 @@ def _median(name, ret, ignore_nan, input, dim, keepdim, out):
         if not input.is_meta:
             tok = _errs_off()
             try:
-                a = np.ascontiguousarray(_np_read(input)).reshape(-1)
-                _np_write(res)[...] = _median_pick(a, 0, ignore_nan)[0][0] if a.size else np.array(np.nan).astype(a.dtype)
+                x = _np_read(input)                          # ATen partitions a clone: the input's memory order if dense
+                a = np.ravel(x, order='K' if input._impl.is_non_overlapping_and_dense_ else 'C')
+                _np_write(res)[...] = _median_all(a, ignore_nan) if a.size else np.array(np.nan).astype(a.dtype)
             finally: _errs_on(tok)
         return _finish_out(res, out)
     d = wrap_dim(dim, input.dim())
