@@ -205,10 +205,10 @@ def _introsort_loop(a, first, last, depth, comp):
         _introsort_loop(a, cut, last, depth, comp)
         last = cut
 
-def _std_sort(a, first, last, comp):
-    "`std::sort` (introsort, then a final insertion sort)."
+def _std_sort(a, first, last, comp, depth:int=None):
+    "`std::sort` (introsort, then a final insertion sort); `depth`: the recursion budget, libstdc++'s `2 * lg(n)` by default."
     if last - first < 2: return
-    _introsort_loop(a, first, last, 2 * _lg(last - first), comp)
+    _introsort_loop(a, first, last, 2 * _lg(last - first) if depth is None else depth, comp)
     if last - first > 16:
         _insertion_sort(a, first, first + 16, comp)
         for i in range(first + 16, last):                    # __unguarded_insertion_sort
@@ -232,6 +232,91 @@ def _nth_element(a, first, nth, last, comp):
         else: last = cut
     _insertion_sort(a, first, last, comp)
 
+def _key_comp(largest:bool):
+    "ATen's `KeyValueCompDesc`/`KeyValueCompAsc` on (value, index) pairs: values only, NaN the largest."
+    if largest: return lambda x, y: (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
+    return lambda x, y: (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
+
+# %% ../nbs/06e_scans_sorting.ipynb #0c0c5b70
+def _order_keys(rows:np.ndarray, descending:bool) -> np.ndarray:
+    "Integers whose `<` is ATen's sort comparator on `rows`: NaN above all and equal to NaN, -0 == +0 (descending: reversed)."
+    if rows.dtype.kind == 'f':
+        x = rows.astype(np.float32) if rows.itemsize < 4 else rows             # float16: widening is exact
+        x = np.where(np.isnan(x), x.dtype.type(np.nan), x + x.dtype.type(0))   # one NaN, above +inf; -0 + 0 is +0
+        ib = np.int32 if x.itemsize == 4 else np.int64
+        b = x.view(ib)
+        k = np.where(b < 0, b ^ np.iinfo(ib).max, b)                           # sign and magnitude -> ordered integers
+    elif rows.dtype == np.uint64: k = (rows ^ np.uint64(1 << 63)).view(np.int64)   # the top bit flipped: signed order
+    else: k = rows.astype(np.int32 if rows.itemsize < 4 or rows.dtype == np.int32 else np.int64)
+    return ~k if descending else k                                            # ~k = -k - 1: reversed, never overflows
+
+# %% ../nbs/06e_scans_sorting.ipynb #607b40a9
+# Note [introsort in bulk]: `_std_sort_rows` replays libstdc++'s `std::sort` on every row of `K` at once.
+# - Segments are independent, so the order in which introsort visits them changes nothing, and every segment at
+#   recursion level `l` has the same depth budget, `2 * lg(n) - l`. One step partitions every segment of a level
+#   that is longer than 16, in all rows together.
+# - `__unguarded_partition` in closed form. With the pivot `p` at `first`, `lo` stops on values `>= p` and `hi` on
+#   values `<= p`. Until the pointers cross, each reads only positions neither has written yet, so the k-th swap
+#   exchanges the k-th `>= p` position from the left (after `first`) with the k-th `<= p` position from the right
+#   (`first`, the pivot, included), for as long as the first lies left of the second. The cut is where `lo` stops
+#   next: the following `>= p` position, or the last swapped `<= p` position (it now holds a value `>= p`),
+#   whichever comes first.
+# - Segments of 16 or fewer wait for the final insertion sort. Every segment holds values `<=` those of the
+#   segments after it, so that insertion sort moves an element only within its segment, and stably: the pass
+#   equals one stable sort of each row (numpy's, over data already nearly sorted).
+# - A segment that uses up the depth budget is heap sorted by `_partial_sort` in Python, as libstdc++ does; only
+#   adversarial inputs get there.
+def _partition_level(K, I, S, lens, F, L, it):
+    "One `__unguarded_partition_pivot` of each segment [F, L) of the flat keys `K` (`I` moves along): the cuts."
+    x, y, z = F + 1, F + (L - F) // 2, L - 1                                  # median of three, moved to `first`
+    kx, ky, kz = K[x], K[y], K[z]
+    m = np.where(kx < ky, np.where(ky < kz, y, np.where(kx < kz, z, x)), np.where(kx < kz, x, np.where(ky < kz, z, y)))
+    K[F], K[m] = K[m], K[F]; I[F], I[m] = I[m], I[F]
+    p = np.repeat(K[S], lens)                                  # every segment [S, S + lens) against its first value
+    ge, le = K >= p, K <= p                                    # where `lo` and `hi` stop (short segments: unused)
+    ge[S] = False                                              # `lo` starts after the pivot
+    gi, li = np.flatnonzero(ge).astype(it), np.flatnonzero(le).astype(it)
+    g0, l1 = np.searchsorted(gi, F), np.searchsorted(li, L)
+    ng, nl = np.searchsorted(gi, L) - g0, l1 - np.searchsorted(li, F)
+    npair = np.minimum(ng, nl)
+    pseg = np.repeat(np.arange(len(F), dtype=it), npair)      # candidate swap k of segment s: the k-th of each kind
+    k = np.arange(int(npair.sum()), dtype=it) - np.repeat((np.cumsum(npair) - npair).astype(it), npair)
+    gp, lp = gi[g0[pseg] + k], li[l1[pseg] - 1 - k]
+    sw = gp < lp                                               # the swaps made before the pointers cross
+    nsw = np.bincount(pseg[sw], minlength=len(F))
+    gp, lp = gp[sw], lp[sw]
+    K[gp], K[lp] = K[lp], K[gp]; I[gp], I[lp] = I[lp], I[gp]
+    big = np.iinfo(it).max
+    nxt = np.where(nsw < ng, gi[np.minimum(g0 + nsw, len(gi) - 1)], big)
+    last = np.where(nsw > 0, li[np.clip(l1 - nsw, 0, len(li) - 1)], big)
+    return np.minimum(nxt, last).astype(it)
+
+# %% ../nbs/06e_scans_sorting.ipynb #cb6ce549
+def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
+    "`std::sort` of each row of the integer keys `K`, moving `I` along, in place (Note [introsort in bulk])."
+    R, n = K.shape
+    if n < 2: return
+    K, I = K.reshape(-1), I.reshape(-1)                        # views: rows side by side
+    it = np.int32 if K.size < 2**31 - 1 else np.int64
+    depth = 2 * _lg(n) if depth is None else depth
+    S = np.arange(0, K.size, n, dtype=it)                      # every segment's start, in order
+    while True:
+        lens = np.diff(S, append=it(K.size))
+        act = lens > 16
+        if not act.any(): break
+        F, L = S[act], S[act] + lens[act]
+        if depth == 0:                                         # `std::partial_sort` of what is left
+            for f, l in zip(F.tolist(), L.tolist()):
+                q = list(zip(K[f:l].tolist(), I[f:l].tolist()))
+                _partial_sort(q, 0, l - f, l - f, lambda a, b: a[0] < b[0])
+                K[f:l], I[f:l] = [a for a, _ in q], [b for _, b in q]
+            break
+        depth -= 1
+        cut = _partition_level(K, I, S, lens, F, L, it)
+        S = np.sort(np.concatenate([S, cut]))
+    o = np.argsort(K.reshape(R, n), axis=1, kind='stable')    # the final insertion sort: stable within segments
+    I.reshape(R, n)[...] = np.take_along_axis(I.reshape(R, n), o, 1)
+
 # %% ../nbs/06e_scans_sorting.ipynb #f216b87f
 sort_return = namedtuple('sort', ['values', 'indices'])
 topk_return = namedtuple('topk', ['values', 'indices'])
@@ -246,11 +331,6 @@ def _argsort(a:np.ndarray, axis:int, descending:bool) -> np.ndarray:
     n = a.shape[axis]
     rev = np.flip(a, axis)                                   # stable descending = reversed stable ascending of the reversed row
     return np.flip(n - 1 - np.argsort(rev, axis=axis, kind='stable'), axis)
-
-def _key_comp(largest:bool):
-    "ATen's `KeyValueCompDesc`/`KeyValueCompAsc` on (value, index) pairs: values only, NaN the largest."
-    if largest: return lambda x, y: (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
-    return lambda x, y: (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
 
 def _rows_with_ties(rows:np.ndarray) -> np.ndarray:
     "For each row of a 2-D array: do two elements compare equal (two NaNs included)?"
@@ -274,11 +354,11 @@ def _sort_indices(a:np.ndarray, axis:int, descending:bool, stable:bool) -> np.nd
     if descending: i = np.flip(i, axis)                      # only rows with ties depend on the algorithm, and those
     rows = np.moveaxis(key, axis, -1).reshape(-1, n)
     idx = np.ascontiguousarray(np.moveaxis(i, axis, -1)).reshape(-1, n)
-    comp = _key_comp(descending)
-    for r in np.flatnonzero(_rows_with_ties(rows)):          # are replayed below (argsort of 2048² float32: 176 -> 33 ms)
-        q = list(zip(rows[r].tolist(), range(n)))
-        _std_sort(q, 0, n, comp)
-        idx[r] = [j for _, j in q]
+    tied = np.flatnonzero(_rows_with_ties(rows))            # are replayed, all together (Note [introsort in bulk])
+    if len(tied):
+        K, I = _order_keys(rows[tied], descending), np.tile(np.arange(n, dtype=idx.dtype), (len(tied), 1))
+        _std_sort_rows(K, I)
+        idx[tied] = I
     return np.moveaxis(idx.reshape(np.moveaxis(i, axis, -1).shape), -1, axis)
 
 def _check_sortable(name, input):
