@@ -149,13 +149,43 @@ def test_tie_order_long_rows(name):
     assert not bad, f'{len(bad)} mismatches, e.g.\n' + '\n'.join(bad[:8])
 
 def test_sort_radix_and_long_rows():
-    "1-D ascending integer sorts of >= 32768 elements are stable (fbgemm's radix sort); all rows replayed up to _STD_SORT_MAX."
+    "1-D ascending integer sorts of >= 32768 elements are stable (fbgemm's radix sort); every other row with ties, however long, is replayed."
     x = np.random.default_rng(0).integers(0, 5, 40000)
     a, b = tt.sort(tt.from_numpy(x)), torch.sort(torch.from_numpy(x))
     assert same(a.indices, b.indices) is None
-    x = np.random.default_rng(1).integers(0, 5, (2, 3000)).astype(np.float32)
-    a, b = tt.sort(tt.from_numpy(x), descending=True), torch.sort(torch.from_numpy(x), descending=True)
-    assert same(a.indices, b.indices) is None
+    rng = np.random.default_rng(1)
+    for x, desc in ((rng.integers(0, 5, (2, 3000)).astype(np.float32), True), (rng.integers(0, 9, (3, 20000)).astype(np.int16), False),
+                    (rng.integers(0, 300, 100000).astype(np.float32), True), (rng.integers(0, 9, 50000), True)):
+        a, b = tt.sort(tt.from_numpy(x), descending=desc), torch.sort(torch.from_numpy(x), descending=desc)
+        assert same(a.indices, b.indices) is None, (x.shape, x.dtype, desc)
+
+@pytest.mark.parametrize('dt', ['int32', 'float32', 'bfloat16', 'float64'])
+def test_sort_many_tied_rows(dt):
+    "Hundreds of wide rows with ties, NaN and ±0, along either dim and both ways: torch's std::sort tie order (Note [introsort in bulk])."
+    rng = np.random.default_rng(7)
+    x = rng.integers(-20, 20, (256, 1024)).astype(np.float64) / 4
+    if dt != 'int32': x[rng.random(x.shape) < 0.02] = np.nan; x[rng.random(x.shape) < 0.05] = -0.0
+    x_tt, x_th = tt.from_numpy(x).to(getattr(tt, dt)), torch.from_numpy(x).to(getattr(torch, dt))
+    for dim, desc in ((1, False), (1, True), (0, True), (0, False)):
+        a, b = tt.sort(x_tt, dim, desc), torch.sort(x_th, dim, desc)
+        assert same(a.indices, b.indices) is None and same(a.values, b.values) is None, (dim, desc)
+
+def test_bulk_replay_equals_plain_replay():
+    "`_std_sort_rows` (all rows, one recursion level per numpy step) equals `_std_sort` (one row, one element at a time), heap fallback included."
+    from tinytensor.scans import _std_sort_rows, _std_sort, _order_keys, _key_comp
+    rng = np.random.default_rng(3)
+    for t in range(120):
+        n = int(rng.integers(17, 700))
+        rows = rng.integers(0, int(rng.integers(1, 30)), (4, n)).astype(np.int32) if t % 2 else \
+            rng.choice(np.array([0.0, -0.0, np.nan, 1.0, -1.0, np.inf, 2.0, 3.0]), (4, n)).astype(np.float32)
+        if t % 5 == 0: rows = np.sort(rows, axis=1)                         # already sorted: unbalanced partitions
+        desc, depth = bool(t % 3 == 0), (None if t % 4 else int(rng.integers(0, 6)))
+        K, I = _order_keys(rows, desc), np.tile(np.arange(n), (4, 1))
+        _std_sort_rows(K, I, depth)
+        for r, row in enumerate(rows):
+            q = list(zip(row.tolist(), range(n)))
+            _std_sort(q, 0, n, _key_comp(desc), depth)
+            assert I[r].tolist() == [j for _, j in q], (t, r, n, desc, depth)
 
 def test_topk_ties_and_errors():
     with pytest.raises(RuntimeError, match='selected index k out of range'): tt.ones(3).topk(4)

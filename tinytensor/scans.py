@@ -293,7 +293,8 @@ def _partition_level(K, I, S, lens, F, L, it):
 
 # %% ../nbs/06e_scans_sorting.ipynb #cb6ce549
 def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
-    "`std::sort` of each row of the integer keys `K`, moving `I` along, in place (Note [introsort in bulk])."
+    "`std::sort` of each row of the integer keys `K`, moving `I` along, in place (both C-contiguous: Note [introsort in bulk])."
+    assert K.flags.c_contiguous and I.flags.c_contiguous and K.shape == I.shape
     R, n = K.shape
     if n < 2: return
     K, I = K.reshape(-1), I.reshape(-1)                        # views: rows side by side
@@ -340,13 +341,11 @@ def _rows_with_ties(rows:np.ndarray) -> np.ndarray:
     if rows.dtype.kind == 'f': ties |= np.isnan(rows).sum(axis=1) > 1
     return ties
 
-_STD_SORT_MAX = 4096                                         # longest row whose tie order we reproduce (Python time ~ n log n)
-
 def _sort_indices(a:np.ndarray, axis:int, descending:bool, stable:bool) -> np.ndarray:
     "Indices that sort `a` along `axis` in the order torch's CPU kernel leaves equal values in (Note [Emulating libstdc++'s algorithms])."
     key = _sort_key(a)
     n = a.shape[axis]
-    if stable or n <= 16 or a.strides[axis] == 0 or n > _STD_SORT_MAX:       # std::sort below 17 elements is an
+    if stable or n <= 16 or a.strides[axis] == 0:          # std::sort below 17 elements is an
         return _argsort(key, axis, descending)                               # insertion sort: stable
     if a.ndim == 1 and not descending and a.dtype.kind in 'iu' and a.size >= GRAIN_SIZE:
         return _argsort(key, axis, descending)                               # fbgemm's radix sort: stable
