@@ -294,7 +294,8 @@ def _partition_level(K, I, S, lens, F, L, it):
 # %% ../nbs/06e_scans_sorting.ipynb #cb6ce549
 def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
     "`std::sort` of each row of the integer keys `K`, moving `I` along, in place (both C-contiguous: Note [introsort in bulk])."
-    assert K.flags.c_contiguous and I.flags.c_contiguous and K.shape == I.shape
+    TORCH_CHECK(K.flags.c_contiguous and I.flags.c_contiguous and K.shape == I.shape,
+                "_std_sort_rows: keys and indices must be C-contiguous arrays of one shape")       # an internal assert
     R, n = K.shape
     if n < 2: return
     K, I = K.reshape(-1), I.reshape(-1)                        # views: rows side by side
