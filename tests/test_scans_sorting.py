@@ -170,6 +170,18 @@ def test_sort_many_tied_rows(dt):
         a, b = tt.sort(x_tt, dim, desc), torch.sort(x_th, dim, desc)
         assert same(a.indices, b.indices) is None and same(a.values, b.values) is None, (dim, desc)
 
+@pytest.mark.parametrize('dt', ['int32', 'float32', 'bfloat16', 'float64'])
+def test_topk_many_tied_rows(dt):
+    "topk over hundreds of wide tied rows: partial_sort (k * 64 <= n) and nth_element (+ std::sort) replayed in bulk, as torch."
+    rng = np.random.default_rng(8)
+    x = rng.integers(-20, 20, (200, 1024)).astype(np.float64) / 4
+    if dt != 'int32': x[rng.random(x.shape) < 0.01] = np.nan; x[rng.random(x.shape) < 0.05] = -0.0
+    x_tt, x_th = tt.from_numpy(x).to(getattr(tt, dt)), torch.from_numpy(x).to(getattr(torch, dt))
+    for k, dim, largest, srt in ((1, 1, True, True), (5, 1, True, True), (16, 1, False, True), (100, 1, True, True),
+                                 (700, 1, False, True), (300, 1, True, False), (3, 0, True, True), (60, 0, False, False)):
+        a, b = tt.topk(x_tt, k, dim, largest, srt), torch.topk(x_th, k, dim, largest, srt)
+        assert same(a.indices, b.indices) is None and same(a.values, b.values) is None, (k, dim, largest, srt)
+
 def test_bulk_replay_equals_plain_replay():
     "`_std_sort_rows` (all rows, one recursion level per numpy step) equals `_std_sort` (one row, one element at a time), heap fallback included."
     from tinytensor.scans import _std_sort_rows, _std_sort, _order_keys, _key_comp

@@ -217,10 +217,10 @@ def _std_sort(a, first, last, comp, depth:int=None):
             a[j] = v
     else: _insertion_sort(a, first, last, comp)
 
-def _nth_element(a, first, nth, last, comp):
-    "`std::nth_element` (introselect)."
+def _nth_element(a, first, nth, last, comp, depth:int=None):
+    "`std::nth_element` (introselect); `depth`: the recursion budget, libstdc++'s `2 * lg(n)` by default."
     if first == last or nth == last: return
-    depth = 2 * _lg(last - first)
+    depth = 2 * _lg(last - first) if depth is None else depth
     while last - first > 3:
         if depth == 0:
             _heap_select(a, first, nth + 1, last, comp)
@@ -391,6 +391,61 @@ def msort(input, *, out=None) -> Tensor:
     "Sorted along dim 0, as `torch.msort`."
     return _finish_out(sort(input, 0).values, out)
 
+# %% ../nbs/06e_scans_sorting.ipynb #c33af992
+def _nth_element_rows(K:np.ndarray, I:np.ndarray, nth:int, depth:int=None):
+    "`std::nth_element` at `nth` of each row of the integer keys `K`, moving `I` along, in place (Note [introsort in bulk])."
+    TORCH_CHECK(K.flags.c_contiguous and I.flags.c_contiguous and K.shape == I.shape,
+                "_nth_element_rows: keys and indices must be C-contiguous arrays of one shape")       # an internal assert
+    R, n = K.shape
+    Kf, If = K.reshape(-1), I.reshape(-1)
+    it = np.int32 if K.size < 2**31 - 1 else np.int64
+    F = np.arange(R, dtype=it) * n; L = F + n; at = F + nth    # each row's one segment still holding `nth`
+    depth, done = 2 * _lg(n) if depth is None else depth, np.zeros(R, bool)   # done: the budget ran out (heap select)
+    while True:
+        act = np.flatnonzero((L - F > 3) & ~done)
+        if not len(act): break
+        if depth == 0:                                          # `__heap_select`, then `nth` swapped to the front
+            for r in act.tolist():
+                f, l, m = int(F[r]), int(L[r]), int(at[r])
+                q = list(zip(Kf[f:l].tolist(), If[f:l].tolist()))
+                _heap_select(q, 0, m - f + 1, l - f, lambda a, b: a[0] < b[0]); q[0], q[m - f] = q[m - f], q[0]
+                Kf[f:l], If[f:l] = [a for a, _ in q], [b for _, b in q]
+            done[act] = True
+            break
+        depth -= 1
+        S = np.unique(np.concatenate([np.arange(R, dtype=it) * n, F, L]))   # segments that tile the rows
+        S = S[S < K.size]
+        cut = _partition_level(Kf, If, S, np.diff(S, append=it(K.size)), F[act], L[act], it)
+        left = cut <= at[act]
+        F[act[left]], L[act[~left]] = cut[left], cut[~left]
+    for r in np.flatnonzero(~done).tolist():                    # the last (at most 3) elements: an insertion sort
+        f, l = int(F[r]), int(L[r])
+        o = np.argsort(Kf[f:l], kind='stable'); Kf[f:l], If[f:l] = Kf[f:l][o], If[f:l][o]
+
+# %% ../nbs/06e_scans_sorting.ipynb #7e3268e6
+_HEAP_CHUNK = 256                                               # most elements of every row compared with its heap top at once
+
+def _partial_sort_rows(K:np.ndarray, I:np.ndarray, k:int) -> list:
+    "`std::partial_sort` of the first `k` of each row of the integer keys `K`: each row's top `k` (key, index) pairs, in order."
+    R, n = K.shape
+    comp = lambda a, b: a[0] < b[0]
+    heaps = [list(zip(K[r, :k].tolist(), I[r, :k].tolist())) for r in range(R)]
+    for q in heaps: _make_heap(q, 0, k, comp)
+    top = np.array([q[0][0] for q in heaps], K.dtype)
+    c, size = k, 16
+    while c < n:                                                # `__heap_select`: only an element below the top enters,
+        block = K[:, c:c + size]                                # so numpy finds the few that may, chunk by chunk (small
+        for r in np.flatnonzero((block < top[:, None]).any(axis=1)).tolist():   # chunks first, while the top falls fast)
+            q = heaps[r]
+            for j in np.flatnonzero(block[r] < top[r]).tolist():
+                v = int(block[r, j])
+                if v < q[0][0]: _adjust_heap(q, 0, 0, k, (v, int(I[r, c + j])), comp)   # `__pop_heap` into the heap
+            top[r] = q[0][0]
+        c, size = c + size, builtins.min(2 * size, _HEAP_CHUNK)
+    for q in heaps:                                             # `__sort_heap`
+        for m in range(k - 1, 0, -1): _pop_heap(q, 0, m, m, comp)
+    return heaps
+
 # %% ../nbs/06e_scans_sorting.ipynb #373f7756
 def _topk_row(vals:list, k:int, largest:bool, sorted:bool) -> list:
     "ATen's `topk_impl_loop` for one row: (value, index) pairs of the top `k`, in the order libstdc++ leaves them."
@@ -420,13 +475,22 @@ def _topk_fast(rows:np.ndarray, k:int, largest:bool):
     return np.ascontiguousarray(cand[:, :k]), ok
 
 def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> np.ndarray:
-    "Indices of the top `k` along `axis`: by partition where the answer cannot depend on the algorithm, `_topk_row` elsewhere."
+    "Indices of the top `k` along `axis`: by partition where the answer cannot depend on the algorithm, else `_topk_row`'s replay in bulk."
     n = a.shape[axis]
     key = _sort_key(a)
     rows = np.moveaxis(key, axis, -1).reshape(-1, n)
     idx, ok = _topk_fast(rows, k, largest)                   # fast path
     if not (sorted or k * 64 <= n): ok[:] = False            # nth_element leaves the top k unsorted: replay it
-    for r in np.flatnonzero(~ok): idx[r] = [j for _, j in _topk_row(rows[r].tolist(), k, largest, sorted)]
+    bad = np.flatnonzero(~ok)
+    if len(bad):                                             # `_topk_row` on every such row, all at once
+        K, I = _order_keys(rows[bad], largest), np.tile(np.arange(n, dtype=idx.dtype), (len(bad), 1))
+        if k * 64 <= n: idx[bad] = [[j for _, j in q] for q in _partial_sort_rows(K, I, k)]
+        else:
+            _nth_element_rows(K, I, k - 1)
+            if sorted and k > 2:
+                Kp, Ip = K[:, :k - 1].copy(), I[:, :k - 1].copy()
+                _std_sort_rows(Kp, Ip); I[:, :k - 1] = Ip
+            idx[bad] = I[:, :k]
     shape = np.moveaxis(key, axis, -1).shape[:-1] + (k,)
     return np.moveaxis(idx.reshape(shape), -1, axis)
 
