@@ -531,8 +531,6 @@ def _median_pick(a:np.ndarray, axis:int, ignore_nan:bool):
     else: pos = np.where(cnt == n, (n - 1) // 2, cnt)        # a NaN in the row: the first NaN (they follow the numbers)
     return np.take_along_axis(s, pos, axis), np.take_along_axis(i, pos, axis)
 
-_MEDIAN_REPLAY_MAX = 1 << 16                                 # most elements whose nth_element pick we replay in Python
-
 def _median_all(a:np.ndarray, ignore_nan:bool):
     "ATen's `median_impl` over the 1-d `a`: `std::nth_element` at (n - nans - 1) / 2, replayed where its pick shows."
     nan = np.isnan(a.astype(np.float32)) if a.dtype.kind == 'f' or a.dtype == _dt.bfloat16.np else np.zeros(a.shape, bool)
@@ -542,11 +540,11 @@ def _median_all(a:np.ndarray, ignore_nan:bool):
     # which of them nth_element leaves at the position (Note [Emulating libstdc++'s algorithms]).
     zeros = a[(a == 0) & ~nan] if v == 0 else a[:0]
     mixed = zeros.size > 1 and np.signbit(zeros).any() and not np.signbit(zeros).all()
-    if (mixed or nan.all()) and a.size <= _MEDIAN_REPLAY_MAX:
+    if mixed or nan.all():
         k = builtins.max(0, a.size - int(nan.sum()) - 1) // 2
-        q = list(zip(_sort_key(a).tolist(), range(a.size)))
-        _nth_element(q, 0, k, a.size, _key_comp(False))       # ATen's comparator: a < b, NaN the largest
-        v = a[q[k][1]]
+        K, I = _order_keys(_sort_key(a)[None], False), np.arange(a.size)[None]   # ATen's comparator: a < b, NaN the largest
+        _nth_element_rows(K, I, k)                             # in bulk: any size (Note [introsort in bulk])
+        v = a[I[0, k]]
     return v
 
 def _median(name, ret, ignore_nan, input, dim, keepdim, out):
