@@ -182,6 +182,16 @@ def test_topk_many_tied_rows(dt):
         a, b = tt.topk(x_tt, k, dim, largest, srt), torch.topk(x_th, k, dim, largest, srt)
         assert same(a.indices, b.indices) is None and same(a.values, b.values) is None, (k, dim, largest, srt)
 
+def test_median_all_large_zero_ties():
+    "median() of all elements past 65536 elements: nth_element's pick among ±0 (and all-NaN payloads) is torch's, bit for bit."
+    rng = np.random.default_rng(5)
+    for t in range(6):
+        x = rng.choice(np.array([0.0, -0.0, 1.0, -1.0, 2.0], np.float32), int(rng.choice([70001, 150000])))
+        if t == 5: x[:] = np.nan; x[::3] = -np.nan
+        for f in ('median', 'nanmedian'):
+            a, b = getattr(tt.from_numpy(x), f)(), getattr(torch.from_numpy(x), f)()
+            assert a.numpy().view(np.uint32) == b.numpy().view(np.uint32), (t, f)
+
 def test_bulk_replay_equals_plain_replay():
     "`_std_sort_rows` (all rows, one recursion level per numpy step) equals `_std_sort` (one row, one element at a time), heap fallback included."
     from tinytensor.scans import _std_sort_rows, _std_sort, _order_keys, _key_comp
