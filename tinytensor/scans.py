@@ -346,8 +346,8 @@ def _sort_indices(a:np.ndarray, axis:int, descending:bool, stable:bool) -> np.nd
     "Indices that sort `a` along `axis` in the order torch's CPU kernel leaves equal values in (Note [Emulating libstdc++'s algorithms])."
     key = _sort_key(a)
     n = a.shape[axis]
-    if stable or n <= 16 or a.strides[axis] == 0:          # std::sort below 17 elements is an
-        return _argsort(key, axis, descending)                               # insertion sort: stable
+    if stable or n <= 16 or a.strides[axis] == 0:            # std::sort below 17 elements is an insertion
+        return _argsort(key, axis, descending)               # sort: stable
     if a.ndim == 1 and not descending and a.dtype.kind in 'iu' and a.size >= GRAIN_SIZE:
         return _argsort(key, axis, descending)                               # fbgemm's radix sort: stable
     i = np.argsort(key, axis=axis)                           # fast path (speed only): numpy's vectorised unstable sort;
