@@ -261,6 +261,9 @@ def _order_keys(rows:np.ndarray, descending:bool) -> np.ndarray:
 #   (`first`, the pivot, included), for as long as the first lies left of the second. The cut is where `lo` stops
 #   next: the following `>= p` position, or the last swapped `<= p` position (it now holds a value `>= p`),
 #   whichever comes first.
+# - A step runs over the whole array while most of it is still being partitioned; later, when most segments are
+#   down to 16 or fewer, the remaining ones are gathered side by side first (`_partition_segments`), so the late
+#   levels cost in proportion to what is left (bfloat16 logits, 64 x 32000, sorted: 543 -> 415 ms).
 # - Segments of 16 or fewer wait for the final insertion sort. Every segment holds values `<=` those of the
 #   segments after it, so that insertion sort moves an element only within its segment, and stably: the pass
 #   equals one stable sort of each row (numpy's, over data already nearly sorted).
@@ -272,8 +275,8 @@ def _partition_level(K, I, S, lens, F, L, it):
     kx, ky, kz = K[x], K[y], K[z]
     m = np.where(kx < ky, np.where(ky < kz, y, np.where(kx < kz, z, x)), np.where(kx < kz, x, np.where(ky < kz, z, y)))
     K[F], K[m] = K[m], K[F]; I[F], I[m] = I[m], I[F]
-    p = np.repeat(K[S], lens)                                  # every segment [S, S + lens) against its first value
-    ge, le = K >= p, K <= p                                    # where `lo` and `hi` stop (short segments: unused)
+    p = np.repeat(K[S], lens)                                  # the segments [S, S + lens) tile `K`, [F, L) among them:
+    ge, le = K >= p, K <= p                                    # where `lo` and `hi` stop (in the others: unused)
     ge[S] = False                                              # `lo` starts after the pivot
     gi, li = np.flatnonzero(ge).astype(it), np.flatnonzero(le).astype(it)
     g0, l1 = np.searchsorted(gi, F), np.searchsorted(li, L)
@@ -291,6 +294,16 @@ def _partition_level(K, I, S, lens, F, L, it):
     last = np.where(nsw > 0, li[np.clip(l1 - nsw, 0, len(li) - 1)], big)
     return np.minimum(nxt, last).astype(it)
 
+def _partition_segments(K, I, F, L, it):
+    "`_partition_level` of the disjoint segments [F, L) of `K` (`I` along), gathered side by side first: work in proportion to their size."
+    lens = L - F
+    S = (np.cumsum(lens) - lens).astype(it)
+    pos = np.repeat(F - S, lens) + np.arange(int(lens.sum()), dtype=it)
+    Kc, Ic = K[pos], I[pos]
+    cut = _partition_level(Kc, Ic, S, lens, S, S + lens, it)
+    K[pos], I[pos] = Kc, Ic
+    return cut + (F - S)
+
 # %% ../nbs/06e_scans_sorting.ipynb #cb6ce549
 def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
     "`std::sort` of each row of the integer keys `K`, moving `I` along, in place (both C-contiguous: Note [introsort in bulk])."
@@ -305,8 +318,8 @@ def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
     while True:
         lens = np.diff(S, append=it(K.size))
         act = lens > 16
-        if not act.any(): break
         F, L = S[act], S[act] + lens[act]
+        if not len(F): break
         if depth == 0:                                         # `std::partial_sort` of what is left
             for f, l in zip(F.tolist(), L.tolist()):
                 q = list(zip(K[f:l].tolist(), I[f:l].tolist()))
@@ -314,7 +327,8 @@ def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
                 K[f:l], I[f:l] = [a for a, _ in q], [b for _, b in q]
             break
         depth -= 1
-        cut = _partition_level(K, I, S, lens, F, L, it)
+        if 2 * int(lens[act].sum()) >= K.size: cut = _partition_level(K, I, S, lens, F, L, it)
+        else: cut = _partition_segments(K, I, F, L, it)     # most elements are settled: gather the rest
         S = np.sort(np.concatenate([S, cut]))
     o = np.argsort(K.reshape(R, n), axis=1, kind='stable')    # the final insertion sort: stable within segments
     I.reshape(R, n)[...] = np.take_along_axis(I.reshape(R, n), o, 1)
@@ -413,9 +427,7 @@ def _nth_element_rows(K:np.ndarray, I:np.ndarray, nth:int, depth:int=None):
             done[act] = True
             break
         depth -= 1
-        S = np.unique(np.concatenate([np.arange(R, dtype=it) * n, F, L]))   # segments that tile the rows
-        S = S[S < K.size]
-        cut = _partition_level(Kf, If, S, np.diff(S, append=it(K.size)), F[act], L[act], it)
+        cut = _partition_segments(Kf, If, F[act], L[act], it)
         left = cut <= at[act]
         F[act[left]], L[act[~left]] = cut[left], cut[~left]
     for r in np.flatnonzero(~done).tolist():                    # the last (at most 3) elements: an insertion sort
