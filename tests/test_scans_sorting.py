@@ -159,13 +159,17 @@ def test_sort_radix_and_long_rows():
         a, b = tt.sort(tt.from_numpy(x), descending=desc), torch.sort(torch.from_numpy(x), descending=desc)
         assert same(a.indices, b.indices) is None, (x.shape, x.dtype, desc)
 
+def _tied_rows(seed, rows, dt, nan_frac):
+    "The same wide rows of few distinct values (float dtypes: with NaN and -0.0 too) in tinytensor and torch."
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-20, 20, (rows, 1024)).astype(np.float64) / 4
+    if dt != 'int32': x[rng.random(x.shape) < nan_frac] = np.nan; x[rng.random(x.shape) < 0.05] = -0.0
+    return tt.from_numpy(x).to(getattr(tt, dt)), torch.from_numpy(x).to(getattr(torch, dt))
+
 @pytest.mark.parametrize('dt', ['int32', 'float32', 'bfloat16', 'float64'])
 def test_sort_many_tied_rows(dt):
     "Hundreds of wide rows with ties, NaN and ±0, along either dim and both ways: torch's std::sort tie order (Note [introsort in bulk])."
-    rng = np.random.default_rng(7)
-    x = rng.integers(-20, 20, (256, 1024)).astype(np.float64) / 4
-    if dt != 'int32': x[rng.random(x.shape) < 0.02] = np.nan; x[rng.random(x.shape) < 0.05] = -0.0
-    x_tt, x_th = tt.from_numpy(x).to(getattr(tt, dt)), torch.from_numpy(x).to(getattr(torch, dt))
+    x_tt, x_th = _tied_rows(7, 256, dt, 0.02)
     for dim, desc in ((1, False), (1, True), (0, True), (0, False)):
         a, b = tt.sort(x_tt, dim, desc), torch.sort(x_th, dim, desc)
         assert same(a.indices, b.indices) is None and same(a.values, b.values) is None, (dim, desc)
@@ -173,10 +177,7 @@ def test_sort_many_tied_rows(dt):
 @pytest.mark.parametrize('dt', ['int32', 'float32', 'bfloat16', 'float64'])
 def test_topk_many_tied_rows(dt):
     "topk over hundreds of wide tied rows: partial_sort (k * 64 <= n) and nth_element (+ std::sort) replayed in bulk, as torch."
-    rng = np.random.default_rng(8)
-    x = rng.integers(-20, 20, (200, 1024)).astype(np.float64) / 4
-    if dt != 'int32': x[rng.random(x.shape) < 0.01] = np.nan; x[rng.random(x.shape) < 0.05] = -0.0
-    x_tt, x_th = tt.from_numpy(x).to(getattr(tt, dt)), torch.from_numpy(x).to(getattr(torch, dt))
+    x_tt, x_th = _tied_rows(8, 200, dt, 0.01)
     for k, dim, largest, srt in ((1, 1, True, True), (5, 1, True, True), (16, 1, False, True), (100, 1, True, True),
                                  (700, 1, False, True), (300, 1, True, False), (3, 0, True, True), (60, 0, False, False)):
         a, b = tt.topk(x_tt, k, dim, largest, srt), torch.topk(x_th, k, dim, largest, srt)
