@@ -294,6 +294,7 @@ def _partition_level(K, I, S, lens, F, L, it):
     last = np.where(nsw > 0, li[np.clip(l1 - nsw, 0, len(li) - 1)], big)
     return np.minimum(nxt, last).astype(it)
 
+# %% ../nbs/06e_scans_sorting.ipynb #bbe25e0b
 def _partition_segments(K, I, F, L, it):
     "`_partition_level` of the disjoint segments [F, L) of `K` (`I` along), gathered side by side first: work in proportion to their size."
     lens = L - F
