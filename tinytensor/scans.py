@@ -250,6 +250,10 @@ def _order_keys(rows:np.ndarray, descending:bool) -> np.ndarray:
     else: k = rows.astype(np.int32 if rows.itemsize < 4 or rows.dtype == np.int32 else np.int64)
     return ~k if descending else k                                            # ~k = -k - 1: reversed, never overflows
 
+def _key_less(a, b) -> bool:
+    "The comparator of the replays' (key, index) pairs: keys only, `<` (the keys already encode ATen's order)."
+    return a[0] < b[0]
+
 # %% ../nbs/06e_scans_sorting.ipynb #607b40a9
 # Note [introsort in bulk]: `_std_sort_rows` replays libstdc++'s `std::sort` on every row of `K` at once.
 # - Segments are independent, so the order in which introsort visits them changes nothing, and every segment at
@@ -324,7 +328,7 @@ def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
         if depth == 0:                                         # `std::partial_sort` of what is left
             for f, l in zip(F.tolist(), L.tolist()):
                 q = list(zip(K[f:l].tolist(), I[f:l].tolist()))
-                _partial_sort(q, 0, l - f, l - f, lambda a, b: a[0] < b[0])
+                _partial_sort(q, 0, l - f, l - f, _key_less)
                 K[f:l], I[f:l] = [a for a, _ in q], [b for _, b in q]
             break
         depth -= 1
@@ -423,7 +427,7 @@ def _nth_element_rows(K:np.ndarray, I:np.ndarray, nth:int, depth:int=None):
             for r in act.tolist():
                 f, l, m = int(F[r]), int(L[r]), int(at[r])
                 q = list(zip(Kf[f:l].tolist(), If[f:l].tolist()))
-                _heap_select(q, 0, m - f + 1, l - f, lambda a, b: a[0] < b[0]); q[0], q[m - f] = q[m - f], q[0]
+                _heap_select(q, 0, m - f + 1, l - f, _key_less); q[0], q[m - f] = q[m - f], q[0]
                 Kf[f:l], If[f:l] = [a for a, _ in q], [b for _, b in q]
             done[act] = True
             break
@@ -441,9 +445,8 @@ _HEAP_CHUNK = 256                                               # most elements 
 def _partial_sort_rows(K:np.ndarray, I:np.ndarray, k:int) -> list:
     "`std::partial_sort` of the first `k` of each row of the integer keys `K`: each row's top `k` (key, index) pairs, in order."
     R, n = K.shape
-    comp = lambda a, b: a[0] < b[0]
     heaps = [list(zip(K[r, :k].tolist(), I[r, :k].tolist())) for r in range(R)]
-    for q in heaps: _make_heap(q, 0, k, comp)
+    for q in heaps: _make_heap(q, 0, k, _key_less)
     top = np.array([q[0][0] for q in heaps], K.dtype)
     c, size = k, 16
     while c < n:                                                # `__heap_select`: only an element below the top enters,
@@ -452,11 +455,11 @@ def _partial_sort_rows(K:np.ndarray, I:np.ndarray, k:int) -> list:
             q = heaps[r]
             for j in np.flatnonzero(block[r] < top[r]).tolist():
                 v = int(block[r, j])
-                if v < q[0][0]: _adjust_heap(q, 0, 0, k, (v, int(I[r, c + j])), comp)   # `__pop_heap` into the heap
+                if v < q[0][0]: _adjust_heap(q, 0, 0, k, (v, int(I[r, c + j])), _key_less)   # `__pop_heap` into the heap
             top[r] = q[0][0]
         c, size = c + size, builtins.min(2 * size, _HEAP_CHUNK)
     for q in heaps:                                             # `__sort_heap`
-        for m in range(k - 1, 0, -1): _pop_heap(q, 0, m, m, comp)
+        for m in range(k - 1, 0, -1): _pop_heap(q, 0, m, m, _key_less)
     return heaps
 
 # %% ../nbs/06e_scans_sorting.ipynb #373f7756
