@@ -294,3 +294,89 @@ def test_expand_geometry_cache_equals_plain():
         if isinstance(first, Exception): assert type(first) is type(second) and str(first) == str(second); continue
         _same(second, first)
         assert _expand_geometry(t._impl, req) == (first.shape, first.stride())
+
+# Note [half casts in bulk]: float16 -> float32 by whole-array passes, against numpy's cast and the plain loops
+from tinytensor.dtypes import _widen_half, _half_to_float, _keeps_subnormals, _HALF_CHUNK, _HALF_MIN
+
+def _every_half(reps=5):
+    "Every float16 bit pattern, `reps` times over, shuffled, inf and NaN only in the first 4000 (later rounds are finite)."
+    bits = np.tile(np.arange(1 << 16, dtype=np.uint16), reps)
+    np.random.default_rng(SEED).shuffle(bits)
+    special = (bits & 0x7c00) == 0x7c00
+    return np.concatenate([bits[special][:4000], bits[~special]]).view(np.float16)
+
+def test_widen_half_every_value():
+    h = _every_half()
+    assert h.size > _HALF_CHUNK
+    every = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
+    for x in (h, h[4000:4000 + _HALF_MIN], h[:_HALF_CHUNK + 1], np.tile(every, 2)):
+        o = np.empty(x.shape, np.float32)
+        assert _widen_half(o, x)
+        np.testing.assert_array_equal(o.view(np.uint32), x.astype(np.float32).view(np.uint32))
+
+def test_widen_half_refuses_what_it_does_not_cover():
+    h = _every_half(1)
+    assert not _widen_half(np.empty(h.size - 1, np.float32), h[1:][::-1])           # not contiguous
+    assert not _widen_half(np.empty(100, np.float32), h[:100])                      # small
+    assert not _widen_half(np.empty(h.size, np.float64), h)                         # not float32
+    buf = np.zeros(4 * h.size, np.uint8)                                            # overlapping memory
+    assert not _widen_half(buf[:4 * (h.size // 2)].view(np.float32), buf[4:4 + 2 * (h.size // 2)].view(np.float16))
+
+def test_widen_half_in_a_daz_thread():
+    "With x86's DAZ bit set (torch.set_flush_denormal), subnormal float16s still widen exactly (numpy's cast)."
+    torch = pytest.importorskip('torch')
+    sub = np.tile(np.arange(1, 1024, dtype=np.uint16), 40).view(np.float16)       # every positive subnormal
+    if not torch.set_flush_denormal(True): pytest.skip('this CPU has no flush-denormal mode')
+    try:
+        assert not _keeps_subnormals()
+        o = np.empty(sub.shape, np.float32)
+        assert _widen_half(o, sub)
+        np.testing.assert_array_equal(o, sub.astype(np.float32))
+        assert (o > 0).all()
+    finally: torch.set_flush_denormal(False)
+    assert _keeps_subnormals()
+
+@pytest.mark.parametrize('uf', [np.add, np.subtract, np.multiply, np.true_divide, np.maximum, np.exp, np.sqrt, np.negative])
+def test_half_ufunc_equals_plain(uf):
+    rng = np.random.default_rng(SEED)
+    h = _every_half()
+    for n in (_HALF_MIN, _HALF_CHUNK - 1, _HALF_CHUNK + 7):
+        a, b = h[:n], h[-n:]
+        kinds = [(a,), (a, b), (a, np.broadcast_to(b[3], n)), (a, np.float32(rng.standard_normal())), (a, a)]
+        for ins in kinds:
+            if len(ins) != uf.nin: continue
+            fast, plain = np.empty(n, np.float16), np.empty(n, np.float16)
+            with np.errstate(all='ignore'):
+                assert ops._half_ufunc(uf, fast, ins)
+                uf(*ins, out=plain, dtype=np.float32, casting='unsafe')
+            np.testing.assert_array_equal(fast.view(np.uint16), plain.view(np.uint16))
+
+def test_half_ufunc_refuses_what_it_does_not_cover():
+    h = _every_half()
+    n = _HALF_MIN
+    o = np.empty(n, np.float16)
+    for ins in ((h[:2 * n:2], h[:n]), (h[:n], h[:n].astype(np.float32)), (h[:n].reshape(2, -1),), (h[:n], np.float64(1))):
+        assert not ops._half_ufunc(np.add if len(ins) == 2 else np.exp, o, ins)
+    assert not ops._half_ufunc(np.add, o[:100], (h[:100], h[:100]))                   # small
+    buf = h[:n + 1].copy()                                                              # the output one element on
+    assert not ops._half_ufunc(np.add, buf[1:], (buf[:-1], h[:n]))
+
+def _force_plain_half(monkeypatch):
+    big = 1 << 62
+    monkeypatch.setattr(ops, '_HALF_MIN', big); monkeypatch.setattr(_dt, '_HALF_MIN', big)
+
+def test_half_ops_equal_plain(monkeypatch):
+    "Whole ops on big float16 tensors, threads included: the widened path gives the plain path's tensors."
+    e = _every_half(3)
+    e = e[:e.size // 1024 * 1024]                            # two threads: one range with inf and NaN, one without
+    h, g = tt.from_numpy(e).view(-1, 1024), tt.from_numpy(np.ascontiguousarray(e[::-1])).view(-1, 1024)
+    cases = [lambda: h + g, lambda: h * 1.7, lambda: h - 3, lambda: h.exp(), lambda: h / g, lambda: h.float(),
+             lambda: h.to(tt.float32), lambda: h.clone().add_(g), lambda: tt.mul(h, g, out=tt.empty_like(h)),
+             lambda: h.mean(1), lambda: h.t() + g.t()]
+    fast = [c() for c in cases]
+    _force_plain_half(monkeypatch)
+    for f, c in zip(fast, cases):
+        p = c()
+        _same(f, p)
+        bits = lambda t: np.ascontiguousarray(t.numpy()).view(np.uint8)
+        np.testing.assert_array_equal(bits(f), bits(p))                                       # NaN payloads too

@@ -18,7 +18,7 @@ from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
 from .allocator import DeviceType, CPU, Device, canonical_device
 from . import dtypes as _dt
-from .dtypes import dtype, get_default_dtype
+from .dtypes import dtype, get_default_dtype, _half_to_float, _HALF_CHUNK, _HALF_MIN
 from .tensor_impl import Tensor, preserve_format, contiguous_format
 from .storage import _MemoryView, _raw_views
 from .views import inplace_kernels
@@ -38,7 +38,9 @@ def _opmath(d:dtype):
 def _uf_kernel(uf, d:dtype):
     "A loop calling the numpy ufunc `uf` on the views, computing in `_opmath(d)`."
     if d in _REDUCED:
-        def loop(o, *ins): uf(*ins, out=o, dtype=np.float32, casting='unsafe')
+        half = d is _dt.float16 and isinstance(uf, np.ufunc)          # Note [half casts in bulk] (chapter 04a)
+        def loop(o, *ins):
+            if not (half and _half_ufunc(uf, o, ins)): uf(*ins, out=o, dtype=np.float32, casting='unsafe')
     else:
         def loop(o, *ins): uf(*ins, out=o)
     loop.ufunc = uf                       # lets a device backend run its own kernel for this ufunc (chapter 07c)
@@ -49,6 +51,27 @@ def _is_integral(d:dtype, include_bool:bool=False) -> bool:
 
 def _not_impl(name, d:dtype):
     TORCH_CHECK_NOT_IMPLEMENTED(False, '"', name, '" not implemented for \'', d.short, "'")
+
+# %% ../nbs/06b_ops.ipynb #9efaad77
+def _half_ufunc(uf, o, ins) -> bool:
+    "Fast path (speed only): `uf(*ins, out=o, dtype=float32, casting='unsafe')` for a 1-d contiguous float16 `o`, inputs float16 (contiguous or broadcast) or float32 values, widened in rounds; False (nothing done) if not that."
+    n = o.shape[0] if type(o) is np.ndarray and o.ndim == 1 else 0
+    if n < _HALF_MIN or o.dtype != np.float16 or o.strides != (2,): return False
+    vals = []                                                   # per input: its float32 value, or None to widen
+    for x in ins:
+        if type(x) is np.float32: vals.append(x); continue      # a scalar operand, already float32
+        if type(x) is not np.ndarray or x.dtype != np.float16 or x.shape != (n,) or x.strides[0] not in (0, 2): return False
+        if x.strides[0] == 0: vals.append(np.float32(x[0])); continue               # broadcast: one value
+        if x.ctypes.data != o.ctypes.data and np.may_share_memory(x, o): return False   # overlap: numpy's buffers
+        vals.append(None)
+    c = builtins.min(_HALF_CHUNK, n)
+    tmp = np.empty(c, np.int32)
+    wide = [np.empty(c, np.float32) if v is None else None for v in vals]
+    for s in range(0, n, c):
+        k = builtins.min(c, n - s)
+        args = [v if v is not None else _half_to_float(x[s:s + k], w[:k], tmp[:k]) for x, v, w in zip(ins, vals, wide)]
+        uf(*args, out=o[s:s + k], dtype=np.float32, casting='unsafe')   # the plain call, on float32 inputs
+    return True
 
 # %% ../nbs/06b_ops.ipynb #4e2cef53
 _SCALARS = (numbers.Number, np.generic)
@@ -216,8 +239,9 @@ def _scalar_b_loop(it, fn):
     "For reduced-float ops whose second operand is one element: compute with its original value in float32."
     d = it.common_dtype()
     if d in _REDUCED and it.is_scalar(2):
-        b = _f32(it.original_scalar_value(2))
-        def loop(o, x, y): fn(x, b, out=o, dtype=np.float32, casting='unsafe')
+        b, half = _f32(it.original_scalar_value(2)), d is _dt.float16
+        def loop(o, x, y):
+            if not (half and _half_ufunc(fn, o, (x, b))): fn(x, b, out=o, dtype=np.float32, casting='unsafe')
         return loop
     return None
 
