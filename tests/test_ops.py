@@ -359,3 +359,37 @@ def test_big_float16_against_torch():
         nan = np.isnan(ev)
         np.testing.assert_array_equal(np.isnan(rv), nan)                        # NaN where torch has NaN; payloads aside
         np.testing.assert_array_equal(rv[~nan].view(f'u{rv.itemsize}'), ev[~nan].view(f'u{ev.itemsize}'))
+
+
+def _half_ties(n=600):
+    "Doubles just off a float16 tie that float32 rounds onto the tie (Note [double to half through float]), and normal ones."
+    rng = np.random.default_rng(11)
+    h = rng.integers(0, 0x7bff, n, dtype=np.uint16).view(np.float16).astype(np.float64)
+    ulp = np.spacing(h.astype(np.float16)).astype(np.float64)
+    v = np.concatenate([h + ulp / 2 + ulp * 2**-30, -(h + ulp / 2 - ulp * 2**-30), rng.standard_normal(n)])
+    assert (v.astype(np.float16) != v.astype(np.float32).astype(np.float16)).sum() >= n     # numpy alone would differ
+    return v
+
+DOUBLE_TO_HALF = {
+    'to': lambda m, v: m.tensor(v, dtype=m.float64).to(m.float16),
+    'tensor(list)': lambda m, v: m.tensor(v.tolist(), dtype=m.float16),
+    'tensor(ndarray)': lambda m, v: m.tensor(v, dtype=m.float16),
+    'copy_': lambda m, v: m.zeros(len(v), dtype=m.float16).copy_(m.tensor(v, dtype=m.float64)),
+    'complex to': lambda m, v: m.tensor(v.astype(np.complex128)).real.half(),
+    'sum(dtype)': lambda m, v: m.tensor(v, dtype=m.float64).view(-1, 1).sum(1, dtype=m.float16),
+    'add scalar': lambda m, v: m.stack([m.zeros(2, dtype=m.float16) + s for s in v[::9].tolist()]),
+    'full': lambda m, v: m.stack([m.full((2,), s, dtype=m.float16) for s in v[::9].tolist()]),
+    'fill_': lambda m, v: m.stack([m.empty(3, dtype=m.float16).fill_(s) for s in v[::9].tolist()]),
+    'setitem': lambda m, v: m.stack([(lambda t: (t.__setitem__(0, s), t)[1])(m.zeros(2, dtype=m.float16)) for s in v[::9].tolist()]),
+    'where': lambda m, v: m.stack([m.where(m.tensor([True, False]), s, m.zeros(2, dtype=m.float16)) for s in v[::9].tolist()]),
+    'clamp': lambda m, v: m.stack([m.full((1,), 7e4).half().clamp(max=s) for s in v[::9].tolist()]),
+    'nan_to_num': lambda m, v: m.stack([m.tensor([float('nan')], dtype=m.float16).nan_to_num(nan=s) for s in v[::9].tolist()]),
+    'linspace': lambda m, v: m.stack([m.linspace(s, s + 1, 3, dtype=m.float16) for s in v[::9].tolist()]),
+}
+
+@pytest.mark.parametrize('name', list(DOUBLE_TO_HALF))
+def test_double_to_half_through_float(name):
+    "Every double that becomes a float16 is rounded to float32 first, as c10::Half(float) does."
+    v = _half_ties()
+    r, e = DOUBLE_TO_HALF[name](tt, v), DOUBLE_TO_HALF[name](torch, v)
+    np.testing.assert_array_equal(np.asarray(r.tolist()), np.asarray(e.tolist()))

@@ -133,11 +133,33 @@ def _widen_half(o, x) -> bool:
         _half_to_float(x[s:e], o[s:e], tmp[:e - s])
     return True
 
+# %% ../nbs/04a_dtypes.ipynb #2f5cd256
+# Note [double to half through float]: c10::Half has one converting constructor, `Half(float)` (c10/util/Half.h; on
+# aarch64 CPUs it is `Half(float16_t)`), so wherever ATen turns a double into a Half, in a cast, `copy_`, `fill_`, a
+# Python number given to `tensor()` or `full()`, or a wrapped scalar, the double first becomes a float: two roundings.
+# numpy's double -> half rounds once. They differ when the float lands exactly halfway between two halves: 1 + 2**-11 +
+# 2**-40 rounds to the float 1 + 2**-11, a tie that half rounds to even, 1.0; numpy gives 1.0009765625. About one
+# normal random double in 16000 is such a case. `_through_float` rounds to float32 first wherever tinytensor converts to
+# float16. ml_dtypes' bfloat16 already converts doubles through float, as c10::BFloat16 does.
+def _through_float(x, dn):
+    "`x` (array or value) rounded to float32 (complex64) first if it is double precision and `dn` is float16."
+    if dn != np.float16: return x
+    if not isinstance(getattr(x, 'dtype', None), np.dtype): x = np.asarray(x)      # a Python number, list or Tensor
+    k, n = x.dtype.kind, x.dtype.itemsize
+    if (k != 'f' or n <= 4) and (k != 'c' or n <= 8): return x
+    tok = _errs_off()                                    # 1e300 -> inf, silently
+    try: return x.astype(np.float32 if k == 'f' else np.complex64)
+    finally: _errs_on(tok)
+
+def _as_dtype(x, dn) -> np.ndarray:
+    "`np.asarray(x).astype(dn)`, converted as c10 converts (Note [double to half through float])."
+    return _through_float(np.asarray(x), dn).astype(dn)
+
 def _cast_copy(o, x):
     "Cast `x` into `o` as c10's static_cast does: out-of-range values overflow silently (inf), no numpy warning."
     tok = _errs_off()
     try:
-        if not _widen_half(o, x): np.copyto(o, x, casting='unsafe')
+        if not _widen_half(o, x): np.copyto(o, _through_float(x, o.dtype), casting='unsafe')
     finally: _errs_on(tok)
 
 # %% ../nbs/04a_dtypes.ipynb #84d5541d

@@ -20,7 +20,7 @@ from .allocator import DataPtr, DeviceType, CPU, canonical_device, get_allocator
 from .storage import StorageImpl, _MemoryView, _raw_view
 from .backends import get_backend, not_implemented
 from . import dtypes as _dt
-from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype, _cast_copy
+from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype, _cast_copy, _through_float, _as_dtype
 from .tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset, contiguous_format, channels_last, channels_last_3d, preserve_format,
                           memory_format, strides_for_format, contiguous_strides)
 
@@ -193,7 +193,7 @@ def _fill(t:Tensor, value) -> Tensor:
         _raw_view(st._data_ptr._ptr + impl.storage_offset_ * d.itemsize, impl.numel_, d.np)[...] = value
         return t
     if t.numel() and not t.is_meta:
-        if t.is_cpu: _np_write(t)[...] = value
+        if t.is_cpu: _np_write(t)[...] = _through_float(value, t.dtype.np)     # Note [double to half through float]
         else: t.fill_(value); t._impl.version_counter_.set_version(0)
     return t
 
@@ -211,7 +211,7 @@ def _factory_out(out, size:tuple, d, device, name:str) -> bool:
 def _fill_out(out:Tensor, value) -> Tensor:
     "Fill an `out=` tensor in place: one version bump, and the overflow check of `fill_` (chapter 06b) once it exists."
     if hasattr(Tensor, 'fill_'): return out.fill_(value)
-    if out.numel() and not out.is_meta: _np_write(out)[...] = value
+    if out.numel() and not out.is_meta: _np_write(out)[...] = _through_float(value, out.dtype.np)
     out._impl.bump_version()
     return out
 
@@ -306,7 +306,7 @@ def _linspace_vals(start, end, steps:int, d:dtype) -> np.ndarray:
     cd = np.float64 if integral else (np.float32 if half_t else d.np.type)
     rnd = (lambda x: np.asarray(x).astype(d.np).astype(cd)) if half_t else (lambda x: x)   # Half arithmetic rounds every step
     from tinytensor.ops import _checked_value                    # chapter 06's Scalar.to<scalar_t>() (Note [Scalar overflow])
-    s, e = (np.array(_checked_value(v, d)).astype(d.np).astype(cd)[()] for v in (start, end))
+    s, e = (_as_dtype(_checked_value(v, d), d.np).astype(cd)[()] for v in (start, end))
     if steps == 1: return np.array([s])
     step = rnd(rnd(e - s) / cd(steps - 1))
     i = np.arange(steps).astype(cd)
@@ -529,7 +529,7 @@ def _convert(vals:list, d:dtype) -> np.ndarray:
     "Python scalars to a numpy array of dtype `d`, refusing overflow where torch's `checked_convert` does."
     if d.is_floating_point or d.is_complex or d is _dt.bool:
         work = np.complex128 if d.is_complex else (builtins.bool if d is _dt.bool else np.float64)
-        return np.array(vals, dtype=work).astype(d.np)
+        return _as_dtype(np.array(vals, dtype=work), d.np)                # Note [double to half through float]
     info = np.iinfo(d.np)
     out = np.empty(len(vals), d.np)
     is_f = np.fromiter((isinstance(v, (builtins.float, np.floating, builtins.complex, np.complexfloating)) for v in vals), builtins.bool, len(vals))
@@ -574,8 +574,8 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
         out = _empty_impl(tuple(sizes), strides, d, _device_ok(device))
     else: out = empty(tuple(sizes), dtype=d, device=device)
     if out.numel() and not out.is_meta:
-        if isinstance(data, Tensor): _np_write(out)[...] = _np_read(data).astype(d.np)
-        elif isinstance(data, np.ndarray): _np_write(out)[...] = data.astype(d.np)
+        if isinstance(data, Tensor): _np_write(out)[...] = _as_dtype(_np_read(data), d.np)
+        elif isinstance(data, np.ndarray): _np_write(out)[...] = _as_dtype(data, d.np)
         else:
             arr = _rectangular_array(data, sizes, d)
             if arr is not None: _np_write(out)[...] = arr      # numpy checked the nesting and converted exactly

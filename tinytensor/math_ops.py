@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
 from . import dtypes as _dt
-from .dtypes import dtype, get_default_dtype
+from .dtypes import dtype, get_default_dtype, _as_dtype
 from .allocator import CPU
 from .tensor_impl import Tensor
 from .factories import _empty_impl, full, zeros_like, ones_like, like_strides
@@ -62,7 +62,7 @@ def _round_decimals_np(decimals:int, d:dtype):
     "ATen's `round_decimals_kernel`: scale by 10**|decimals|, round half to even, scale back, rounding to `d` after each step."
     neg = decimals < 0
     cd = _opmath(d)
-    tp = np.array(10.0 ** builtins.abs(decimals)).astype(d.np).astype(cd)[()]      # static_cast<scalar_t>(pow(10, decimals))
+    tp = _as_dtype(10.0 ** builtins.abs(decimals), d.np).astype(cd)[()]            # static_cast<scalar_t>(pow(10, decimals))
     def f(x, out=None, dtype=None, casting='same_kind'):
         m = np.divide(x, tp, dtype=cd) if neg else np.multiply(x, tp, dtype=cd)
         if d in _REDUCED: m = m.astype(d.np).astype(cd)
@@ -294,7 +294,7 @@ _FINFO_MAX = {_dt.float16: 65504.0, _dt.bfloat16: 3.3895313892515355e38, _dt.flo
 def _nan_to_num_np(rd:dtype, nan, posinf, neginf):
     "Kernel for real dtype `rd` (complex: applied to both parts)."
     big = _FINFO_MAX[rd]
-    vals = [np.array(v).astype(rd.np).astype(np.float64)[()] for v in
+    vals = [_as_dtype(v, rd.np).astype(np.float64)[()] for v in
             (0.0 if nan is None else nan, big if posinf is None else posinf, -big if neginf is None else neginf)]
     def fix(x):
         x = x.astype(np.float64)
@@ -585,7 +585,7 @@ def rad2deg(input, *, out=None) -> Tensor:
     return _scaled('rad2deg', input, 57.29577951308232, out)
 
 def _logit_np(eps, d:dtype):
-    lo = None if eps is None else np.array(eps).astype(d.np)               # eps.to<scalar_t>(), then 1 - eps in scalar_t
+    lo = None if eps is None else _as_dtype(eps, d.np)                     # eps.to<scalar_t>(), then 1 - eps in scalar_t
     hi = None if eps is None else np.array(1 - lo.astype(_opmath(d))).astype(d.np)
     def f(x, out=None, dtype=None, casting='same_kind'):
         cd = np.dtype(dtype or out.dtype)

@@ -18,7 +18,7 @@ from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
 from .allocator import DeviceType, CPU, Device, canonical_device
 from . import dtypes as _dt
-from .dtypes import dtype, get_default_dtype, _half_to_float, _HALF_CHUNK, _HALF_MIN
+from .dtypes import dtype, get_default_dtype, _half_to_float, _HALF_CHUNK, _HALF_MIN, _as_dtype
 from .tensor_impl import Tensor, preserve_format, contiguous_format
 from .storage import _MemoryView, _raw_views
 from .views import inplace_kernels
@@ -347,7 +347,7 @@ def _pow_scalar_loop(d:dtype, e):
     if _is_integral(d):
         ev = np.array(e).astype(d.np)
         return lambda o, x: _powi(o, x, np.broadcast_to(ev, x.shape))
-    ev = np.array(e).astype(d.np).astype(cd)[()] if d is _dt.float16 else np.array(e).astype(cd)[()]
+    ev = _as_dtype(e, d.np).astype(cd)[()] if d is _dt.float16 else np.array(e).astype(cd)[()]
     return lambda o, x: np.power(x, ev, out=o, dtype=cd, casting='unsafe')
 
 def pow(input, exponent, *, out=None) -> Tensor:
@@ -627,8 +627,8 @@ def clamp(input, min=None, max=None, *, out=None) -> Tensor:
     x = input if rt is input.dtype else _to_dtype(input, rt)
     it = TensorIterator.unary_op(out, x)
     cd = _opmath(rt)
-    lo = np.array(min).astype(rt.np).astype(cd)[()] if min is not None else None
-    hi = np.array(max).astype(rt.np).astype(cd)[()] if max is not None else None
+    lo = _as_dtype(min, rt.np).astype(cd)[()] if min is not None else None      # min.to<scalar_t>()
+    hi = _as_dtype(max, rt.np).astype(cd)[()] if max is not None else None
     return _run(it, lambda o, v: _clamp_np(v.astype(cd, copy=False), lo, hi, o), out)
 
 clip = clamp
@@ -776,7 +776,7 @@ def _fill_kernel(self:Tensor, value) -> Tensor:
     it = TensorIteratorConfig().set_check_mem_overlap(False).add_output(self).resize_outputs(False).check_all_same_dtype(False).build()
     if isinstance(value, int) and value < 0 and self.dtype.np.kind == 'u': value += 1 << (8 * self.dtype.itemsize)
     with np.errstate(over='ignore', invalid='ignore'):
-        v = np.array(value).astype(self.dtype.np)[()] if not isinstance(value, complex) or self.dtype.is_complex else np.array(value.real).astype(self.dtype.np)[()]
+        v = _as_dtype(value if not isinstance(value, complex) or self.dtype.is_complex else value.real, self.dtype.np)[()]
     if self.dtype is _dt.bfloat16 and not self.is_cpu: v = v.item()     # device arrays compute bfloat16 in float32 (07c)
     it.for_each(lambda o: o.fill(v))      # every device: `fill` of its own arrays (meta: nothing to do)
     self._impl.bump_version()
