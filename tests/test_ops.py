@@ -393,3 +393,28 @@ def test_double_to_half_through_float(name):
     v = _half_ties()
     r, e = DOUBLE_TO_HALF[name](tt, v), DOUBLE_TO_HALF[name](torch, v)
     np.testing.assert_array_equal(np.asarray(r.tolist()), np.asarray(e.tolist()))
+
+
+REDUCED_KERNELS = {
+    'floor_divide': lambda m, a, b: a // b,
+    'floor_divide strided': lambda m, a, b: a[::2] // b[::2],
+    'floor_divide by zero': lambda m, a, b: a // (b * 0),
+    'round(decimals=2)': lambda m, a, b: a.round(decimals=2),
+    'round(decimals=-2)': lambda m, a, b: a.round(decimals=-2),
+    'pow 3': lambda m, a, b: a ** 3,
+    'pow -2': lambda m, a, b: a ** -2,
+    'pow 1.2345678': lambda m, a, b: a.abs() ** 1.2345678,
+    'add alpha': lambda m, a, b: m.add(a, b, alpha=0.3),
+}
+
+@pytest.mark.parametrize('dt', ['float16', 'bfloat16'])
+@pytest.mark.parametrize('name', list(REDUCED_KERNELS))
+def test_reduced_float_kernels_against_torch(name, dt):
+    "ATen's kernels for float16/bfloat16 round where they round: in scalar_t, in float, or scalars converted to scalar_t."
+    rng = np.random.default_rng(3)
+    a64, b64 = rng.standard_normal(4096) * rng.choice([1e-2, 1, 3e2, 3e4], 4096), rng.standard_normal(4096) * 10
+    a64[:8] = [0, -0.0, 1, -1, 650, 655.3, np.inf, np.nan]
+    x, y = (tt.tensor(v, dtype=getattr(tt, dt)) for v in (a64, b64))
+    tx, ty = (torch.tensor(v, dtype=getattr(torch, dt)) for v in (a64, b64))
+    r, e = REDUCED_KERNELS[name](tt, x, y), REDUCED_KERNELS[name](torch, tx, ty)
+    np.testing.assert_array_equal(np.asarray(r.float().tolist()), np.asarray(e.float().tolist()))

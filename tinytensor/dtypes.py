@@ -152,8 +152,10 @@ def _through_float(x, dn):
     finally: _errs_on(tok)
 
 def _as_dtype(x, dn) -> np.ndarray:
-    "`np.asarray(x).astype(dn)`, converted as c10 converts (Note [double to half through float])."
-    return _through_float(np.asarray(x), dn).astype(dn)
+    "`np.asarray(x).astype(dn)`, converted as c10 converts (Note [double to half through float]), and as silently."
+    tok = _errs_off()                                    # 1e5 -> inf in float16, no numpy warning
+    try: return _through_float(np.asarray(x), dn).astype(dn)
+    finally: _errs_on(tok)
 
 def _cast_copy(o, x):
     "Cast `x` into `o` as c10's static_cast does: out-of-range values overflow silently (inf), no numpy warning."

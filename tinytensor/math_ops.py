@@ -59,14 +59,13 @@ fix = trunc
 
 # %% ../nbs/06d_math.ipynb #11663845
 def _round_decimals_np(decimals:int, d:dtype):
-    "ATen's `round_decimals_kernel`: scale by 10**|decimals|, round half to even, scale back, rounding to `d` after each step."
+    "ATen's `round_decimals_kernel`: scale by 10**|decimals|, round half to even, scale back, all in `d`'s opmath type."
     neg = decimals < 0
     cd = _opmath(d)
-    tp = _as_dtype(10.0 ** builtins.abs(decimals), d.np).astype(cd)[()]            # static_cast<scalar_t>(pow(10, decimals))
+    tp = np.array(10.0 ** builtins.abs(decimals)).astype(cd)[()]      # static_cast<opmath_t>(std::pow(10, decimals))
     def f(x, out=None, dtype=None, casting='same_kind'):
-        m = np.divide(x, tp, dtype=cd) if neg else np.multiply(x, tp, dtype=cd)
-        if d in _REDUCED: m = m.astype(d.np).astype(cd)
-        m = np.rint(m)
+        m = np.divide(x, tp, dtype=cd) if neg else np.multiply(x, tp, dtype=cd)    # float16: no rounding in between,
+        m = np.rint(m)                                                              # so 600 * 100 is no inf
         np.copyto(out, m * tp if neg else m / tp, casting='unsafe')
     return f
 

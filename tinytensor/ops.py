@@ -186,7 +186,9 @@ def _add_loop(alpha):
             return loop
         cd = _opmath(d)
         if d is _dt.float32: cd = np.dtype(np.float64)              # emulate the fused multiply-add of float32
-        al = np.array(alpha).astype(cd)[()] if not _is_integral(d) else np.array(alpha).astype(np.int64).astype(d.np)[()]
+        if d in _REDUCED: al = _as_dtype(alpha, d.np).astype(cd)[()]   # alpha.to<scalar_t>(): its product with a float16
+        elif not _is_integral(d): al = np.array(alpha).astype(cd)[()]   # is exact in float32, fused or not
+        else: al = np.array(alpha).astype(np.int64).astype(d.np)[()]
         def loop(o, x, y):
             t = np.empty(o.shape, cd)
             np.multiply(y, al, out=t, dtype=cd, casting='unsafe')
@@ -265,6 +267,19 @@ def _trunc_div_int(x, y, out):
     fix = (np.remainder(x, y) != 0) & ((x < 0) != (y < 0))
     np.add(q, fix.astype(q.dtype), out=out, casting='unsafe')
 
+def _div_floor_reduced(x, y, o, dn):
+    "c10's `div_floor_floating` in float16/bfloat16 arithmetic, each step rounded to `dn`, as ATen's kernel for two tensors."
+    r = lambda v: v.astype(dn).astype(np.float32)           # one Half operation: computed in float, rounded back
+    a, b = x.astype(np.float32), y.astype(np.float32)
+    mod = np.fmod(a, b)                                     # exact
+    div = r(r(a - mod) / b)
+    div = np.where((mod != 0) & ((b < 0) != (mod < 0)), r(div - 1), div)
+    fl = np.floor(div)
+    fl = np.where(r(div - fl) > 0.5, r(fl + 1), fl)
+    q = r(a / b)
+    fl = np.where(div == 0, np.copysign(0, q), fl)
+    np.copyto(o, np.where(b == 0, q, fl), casting='unsafe')   # b == 0: plain IEEE division
+
 def _div_loop(mode):
     def make(it):
         d = it.common_dtype()
@@ -279,6 +294,7 @@ def _div_loop(mode):
             return loop
         cd = _opmath(d)
         b = _f32(it.original_scalar_value(2)) if d in _REDUCED and it.is_scalar(2) else None
+        if mode == 'floor' and d in _REDUCED and b is None: return lambda o, x, y: _div_floor_reduced(x, y, o, d.np)
         def loop(o, x, y):
             yy = b if b is not None else y
             if mode == 'floor': r = np.floor_divide(x, yy, dtype=cd)
@@ -347,7 +363,14 @@ def _pow_scalar_loop(d:dtype, e):
     if _is_integral(d):
         ev = np.array(e).astype(d.np)
         return lambda o, x: _powi(o, x, np.broadcast_to(ev, x.shape))
-    ev = _as_dtype(e, d.np).astype(cd)[()] if d is _dt.float16 else np.array(e).astype(cd)[()]
+    if d is _dt.bfloat16 and float(_as_dtype(e, d.np)) in (3.0, -2.0):   # `pow_tensor_scalar_optimized_kernel`: base * base
+        cube, r = float(_as_dtype(e, d.np)) == 3.0, lambda v: v.astype(d.np).astype(cd)   # * base, 1 / (base * base), in
+        def loop(o, x):                                                                  # BFloat16 arithmetic
+            f = x.astype(cd)
+            sq = r(f * f)
+            np.copyto(o, sq * f if cube else 1 / sq, casting='unsafe')
+        return loop
+    ev = _as_dtype(e, d.np).astype(cd)[()] if d in _REDUCED else np.array(e).astype(cd)[()]   # exp.to<scalar_t>()
     return lambda o, x: np.power(x, ev, out=o, dtype=cd, casting='unsafe')
 
 def pow(input, exponent, *, out=None) -> Tensor:

@@ -644,9 +644,8 @@ def common_dtype(self:TensorIterator) -> dtype:
     return self.common_dtype_
 @patch
 def is_scalar(self:TensorIterator, i:int) -> bool:
-    "Operand `i` is a single element broadcast everywhere (all byte strides 0)."
-    op = self.operands_[i]
-    return op.tensor._impl.numel_ == 1 and builtins.all(s == 0 for s in op.stride_bytes or ())
+    "Operand `i` is one element for the whole iteration: a byte stride of 0 in every dim longer than 1 (ATen's `is_scalar`)."
+    return builtins.all(s == 0 or n == 1 for s, n in zip(self.operands_[i].stride_bytes or (), self.shape_))
 @patch
 def is_cpu_scalar(self:TensorIterator, i:int) -> bool:
     "Operand `i` is a CPU 0-dim input."
