@@ -380,3 +380,19 @@ def test_half_ops_equal_plain(monkeypatch):
         _same(f, p)
         bits = lambda t: np.ascontiguousarray(t.numpy()).view(np.uint8)
         np.testing.assert_array_equal(bits(f), bits(p))                                       # NaN payloads too
+
+def test_reduced_fast_paths_equal_plain():
+    "float16/bfloat16 small ops through the fast paths: the plain path's tensors, numbers on float16 ties included."
+    rng = np.random.default_rng(SEED + 9)
+    h = rng.integers(0, 0x7bff, 200, dtype=np.uint16).view(np.float16).astype(np.float64)
+    u = np.spacing(h.astype(np.float16)).astype(np.float64)
+    scalars = (h + u / 2 + u * 2**-30).tolist() + (-(h + u / 2 - u * 2**-30)).tolist() + [3, -7, 1 << 20, 0.1, 1e6, float('nan')]
+    for dt in (tt.float16, tt.bfloat16):
+        for shape in ((3,), (2, 5), (7, 9)):
+            a = tt.tensor(rng.standard_normal(shape) * 50, dtype=dt)
+            b = tt.tensor(rng.standard_normal(shape) * 50, dtype=dt)
+            for op in ('add', 'sub', 'mul'):
+                assert ops._fast_binary(a, b, {'add': np.add, 'sub': np.subtract, 'mul': np.multiply}[op]) is not None
+                _same(FAST[op](a, b), PLAIN[op](a, b))
+                for s in scalars[::7]:
+                    _same(FAST[op](a, s), PLAIN[op](a, s))

@@ -113,13 +113,12 @@ def _in_flat(t:Tensor) -> np.ndarray:
     return _raw_views[st._data_ptr._ptr + off, n, d.np]
 
 def _fast_binary(a, b, uf):
-    "Small same-shape contiguous CPU tensors of one (non-reduced) dtype: skip the TensorIterator build."
+    "Small same-shape contiguous CPU tensors of one dtype: skip the TensorIterator build."
     if type(a) is not Tensor or type(b) is not Tensor: return None
     ai, bi = a._impl, b._impl
     d, n, sizes = ai.dtype_, ai.numel_, ai.sizes_and_strides_.sizes
     if (d is not bi.dtype_ or not ai.is_contiguous_ or not bi.is_contiguous_ or n >= GRAIN_SIZE or
-            sizes != bi.sizes_and_strides_.sizes or d in _REDUCED or
-            ai.device_ is not CPU or bi.device_ is not CPU or n == 0):
+            sizes != bi.sizes_and_strides_.sizes or ai.device_ is not CPU or bi.device_ is not CPU or n == 0):
         return None
     sa, sb, isz = ai.storage_._target, bi.storage_._target, d.itemsize   # `_in_flat` for both, two calls less
     nb, oa, ob = n * isz, ai.storage_offset_ * isz, bi.storage_offset_ * isz
@@ -127,29 +126,35 @@ def _fast_binary(a, b, uf):
     dn = d.np
     out = _empty_cpu(sizes, d, nb)                  # small: `_new_tensor` without its huge-page check
     tok = _errs_off()
-    try: uf(_raw_views[sa._data_ptr._ptr + oa, n, dn], _raw_views[sb._data_ptr._ptr + ob, n, dn],
-            _raw_views[out._impl.storage_._target._data_ptr._ptr, n, dn])  # `out` positionally: no keyword parsing
+    try:
+        if d in _REDUCED: uf(_in_flat(a), _in_flat(b), _fresh_flat(out), dtype=np.float32, casting='unsafe')  # opmath
+        else: uf(_raw_views[sa._data_ptr._ptr + oa, n, dn], _raw_views[sb._data_ptr._ptr + ob, n, dn],
+                 _raw_views[out._impl.storage_._target._data_ptr._ptr, n, dn])  # `out` positionally: no keyword parsing
     finally: _errs_on(tok)
     return out
 
 _SMALL_INT = 1 << 24                      # every int below this in magnitude is exact in float32 and float64
 
 def _fast_scalar(a, s, uf):
-    "Fast path (speed only): small contiguous CPU float32/float64 tensor with a Python float or small int, no TensorIterator."
+    "Fast path (speed only): small contiguous CPU floating tensor with a Python float or small int, no TensorIterator."
     if type(a) is not Tensor: return None
     ts = type(s)
     if ts is not float and (ts is not int or not -_SMALL_INT < s < _SMALL_INT): return None
     ai = a._impl
     d = ai.dtype_
-    if (d is not _dt.float32 and d is not _dt.float64) or not ai.is_contiguous_ or ai.numel_ >= GRAIN_SIZE or \
-            ai.device_ is not CPU or ai.numel_ == 0:
+    if (d is not _dt.float32 and d is not _dt.float64 and d not in _REDUCED) or not ai.is_contiguous_ or \
+            ai.numel_ >= GRAIN_SIZE or ai.device_ is not CPU or ai.numel_ == 0:
         return None
     x = _in_flat(a)
     if x is None: return None
     out = _empty_cpu(ai.sizes_and_strides_.sizes, d, ai.numel_ * d.itemsize)
     if out._impl.sizes_and_strides_.strides != ai.sizes_and_strides_.strides: return None   # odd size-1 strides: kept
     tok = _errs_off()                     # a wrapped number never promotes a float tensor: compute in `d`, as the plain path
-    try: uf(x, d.np.type(s), _fresh_flat(out))
+    try:
+        if d in _REDUCED:                 # in float32; mul reads the number as float32 (`_scalar_b_loop`), add and sub
+            v = _f32(s) if uf is np.multiply else _as_dtype(s, d.np).astype(np.float32)[()]   # as `d` (the wrapped
+            uf(x, v, _fresh_flat(out), dtype=np.float32, casting='unsafe')                     # number's cast)
+        else: uf(x, d.np.type(s), _fresh_flat(out))
     finally: _errs_on(tok)
     return out
 
