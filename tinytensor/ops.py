@@ -368,12 +368,13 @@ def _pow_scalar_loop(d:dtype, e):
     if _is_integral(d):
         ev = np.array(e).astype(d.np)
         return lambda o, x: _powi(o, x, np.broadcast_to(ev, x.shape))
-    if d is _dt.bfloat16 and float(_as_dtype(e, d.np)) in (3.0, -2.0):   # `pow_tensor_scalar_optimized_kernel`: base * base
-        cube, r = float(_as_dtype(e, d.np)) == 3.0, lambda v: v.astype(d.np).astype(cd)   # * base, 1 / (base * base), in
-        def loop(o, x):                                                                  # BFloat16 arithmetic
+    eh = float(_as_dtype(e, d.np)) if d is _dt.bfloat16 else None       # exp.to<scalar_t>()
+    if eh in (3.0, -2.0):               # `pow_tensor_scalar_optimized_kernel`: base * base * base, 1 / (base * base),
+        r = lambda v: v.astype(d.np).astype(cd)                          # in BFloat16 arithmetic (each step rounded)
+        def loop(o, x):
             f = x.astype(cd)
             sq = r(f * f)
-            np.copyto(o, sq * f if cube else 1 / sq, casting='unsafe')
+            np.copyto(o, sq * f if eh == 3.0 else 1 / sq, casting='unsafe')
         return loop
     ev = _as_dtype(e, d.np).astype(cd)[()] if d in _REDUCED else np.array(e).astype(cd)[()]   # exp.to<scalar_t>()
     return lambda o, x: np.power(x, ev, out=o, dtype=cd, casting='unsafe')

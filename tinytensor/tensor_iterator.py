@@ -654,7 +654,7 @@ def is_cpu_scalar(self:TensorIterator, i:int) -> bool:
     return t._impl.sizes_and_strides_.sizes == () and t._impl.device_.device_type == DeviceType.CPU
 @patch
 def original_scalar_value(self:TensorIterator, i:int):
-    "The Python value of 0-dim operand `i` before any cast to the common dtype."
+    "The value of one-element operand `i` (`is_scalar`) before any cast to the common dtype."
     op = self.operands_[i]
     t = op.original_tensor if op.original_tensor is not None else op.tensor
     return _np_read(t).reshape(-1)[0]
