@@ -65,7 +65,7 @@ def _round_decimals_np(decimals:int, d:dtype):
     tp = np.array(10.0 ** builtins.abs(decimals)).astype(cd)[()]      # static_cast<opmath_t>(std::pow(10, decimals))
     def f(x, out=None, dtype=None, casting='same_kind'):
         m = np.divide(x, tp, dtype=cd) if neg else np.multiply(x, tp, dtype=cd)    # float16: no rounding in between,
-        m = np.rint(m)                                                              # so 600 * 100 is no inf
+        m = np.rint(m)                                                              # so 700 * 100 is no inf
         np.copyto(out, m * tp if neg else m / tp, casting='unsafe')
     return f
 
