@@ -418,3 +418,12 @@ def test_reduced_float_kernels_against_torch(name, dt):
     tx, ty = (torch.tensor(v, dtype=getattr(torch, dt)) for v in (a64, b64))
     r, e = REDUCED_KERNELS[name](tt, x, y), REDUCED_KERNELS[name](torch, tx, ty)
     np.testing.assert_array_equal(np.asarray(r.float().tolist()), np.asarray(e.float().tolist()))
+
+
+@pytest.mark.parametrize('kw', ['min', 'max'])
+def test_clamp_bool_one_tensor_bound(kw):
+    "One tensor bound on bool runs (ATen's clamp_min / clamp_max take bool); two refuse (test_errors)."
+    a, b = [True, False, True, False], [False, True, True, False]
+    r = tt.clamp(tt.tensor(a), **{kw: tt.tensor(b)})
+    e = torch.clamp(torch.tensor(a), **{kw: torch.tensor(b)})
+    assert r.dtype is tt.bool and r.tolist() == e.tolist()

@@ -290,7 +290,7 @@ def _div_loop(mode):
         d = it.common_dtype()
         if mode is None:
             return _scalar_b_loop(it, np.divide) or _uf_kernel(np.true_divide, d)
-        if d is _dt.bool: _not_impl('div_floor_cpu' if mode == 'floor' else 'div_trunc_cpu', d)
+        if d is _dt.bool or d.is_complex: _not_impl('div_floor_cpu' if mode == 'floor' else 'div_trunc_cpu', d)
         if _is_integral(d):
             def loop(o, x, y):
                 _check_int_zero(d, y)
@@ -324,7 +324,7 @@ def floor_divide(input, other, *, out=None) -> Tensor:
 
 def _remainder_loop(it):
     d = it.common_dtype()
-    if d is _dt.bool: _not_impl('remainder_cpu', d)
+    if d is _dt.bool or d.is_complex: _not_impl('remainder_cpu', d)
     if _is_integral(d):
         def loop(o, x, y):
             _check_int_zero(d, y)
@@ -342,6 +342,41 @@ def _remainder_loop(it):
 def remainder(input, other, *, out=None) -> Tensor:
     "Python-style modulus (sign of the divisor), as `torch.remainder`."
     return _binary(TensorIterator.binary_op, _remainder_loop, input, other, out)
+
+# %% ../nbs/06b_ops.ipynb #44a41db3
+_FILL_CTYPES = {_dt.uint8: 'uint8_t', _dt.int8: 'int8_t', _dt.int16: 'int16_t', _dt.int32: 'int', _dt.int64: 'int64_t',
+                _dt.float16: 'c10::Half', _dt.bfloat16: 'c10::BFloat16', _dt.float32: 'float', _dt.float64: 'double',
+                _dt.complex64: 'c10::complex<float>'}
+_FMAX = {_dt.float16: 65504.0, _dt.bfloat16: 3.3895313892515355e38, _dt.float32: 3.4028234663852886e38,
+         _dt.complex64: 3.4028234663852886e38}
+
+def _checked_value(v, d:dtype, scalar_fill:bool=False): # scalar_fill: ATen's one-element CPU path (`scalar_fill`)
+    "The value `v` as dtype `d`, refusing overflow like c10's `checked_convert` (negative ints wrap into unsigned types)."
+    # Note [Scalar overflow]: c10's `overflows<To, From>` is strict (`f > max`), lets infinities and NaN through for
+    # floating types, and lets a negative *integer* wrap into an unsigned type if its magnitude fits (uint8: -1 -> 255).
+    # `at::detail::scalar_fill` (fill_ of one element, `t[i] = v`, `full` of one element) converts float16/bfloat16
+    # without the check, so there they round to inf.
+    if type(v) is int and not -(1 << 63) <= v < 1 << 64:     # the argument parser's Scalar: int64 or uint64
+        raise OverflowError("int too big to convert" if v > 0 else "can't convert negative int to unsigned")
+    if d is _dt.bool or d is _dt.complex128: return v
+    name = _FILL_CTYPES[d]
+    if d is _dt.complex64:
+        c = complex(v)
+        for part in (c.real, c.imag):
+            TORCH_CHECK(not math.isfinite(part) or builtins.abs(part) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
+        return v
+    if isinstance(v, complex):
+        TORCH_CHECK(v.imag == 0, "value cannot be converted to type ", 'double' if scalar_fill and d in _REDUCED else name, " without overflow")
+        v = v.real
+    if _is_integral(d):
+        info = np.iinfo(d.np)
+        if isinstance(v, (builtins.float, np.floating)): ok = math.isfinite(v) and info.min <= v <= info.max
+        elif info.min == 0 and v < 0: ok = -v <= info.max       # unsigned: two's-complement wrap
+        else: ok = info.min <= v <= info.max
+        TORCH_CHECK(ok, "value cannot be converted to type ", name, " without overflow")
+    elif d in _FMAX and not (scalar_fill and d in _REDUCED) and isinstance(v, numbers.Real) and math.isfinite(v):
+        TORCH_CHECK(builtins.abs(v) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
+    return v
 
 # %% ../nbs/06b_ops.ipynb #5790bff6
 def _powi(o, x, y):
@@ -361,6 +396,7 @@ def _pow_loop(it):
 def _pow_scalar_loop(d:dtype, e):
     "ATen's `pow_tensor_scalar_kernel`: sqrt / rsqrt / reciprocal shortcuts, `powi` for integers."
     cd = _opmath(d)
+    if _is_integral(d) or d in _REDUCED: _checked_value(e, d)       # exp.to<scalar_t>() (Note [Scalar overflow])
     if d in (_dt.float32, _dt.float64, _dt.bfloat16):
         if e == 0.5: return _uf_kernel(np.sqrt, d)
         if e == -0.5: return lambda o, x: np.copyto(o, np.reciprocal(np.sqrt(x, dtype=cd)), casting='unsafe')
@@ -640,7 +676,7 @@ def clamp(input, min=None, max=None, *, out=None) -> Tensor:
         for b in bounds: cfg.add_const_input(b)
         it = cfg.build()
         TORCH_CHECK_NOT_IMPLEMENTED(not it.common_dtype().is_complex, "clamp is not supported for complex types")
-        if it.common_dtype() is _dt.bool: _not_impl('clamp_cpu', _dt.bool)
+        if it.common_dtype() is _dt.bool and len(bounds) == 2: _not_impl('clamp_cpu', _dt.bool)   # one: clamp_min/max, bool ok
         cd = _opmath(it.common_dtype())
         def loop(o, x, *bs):
             lo = bs[0] if min is not None else None
@@ -656,8 +692,10 @@ def clamp(input, min=None, max=None, *, out=None) -> Tensor:
     x = input if rt is input.dtype else _to_dtype(input, rt)
     it = TensorIterator.unary_op(out, x)
     cd = _opmath(rt)
-    lo = _as_dtype(min, rt.np).astype(cd)[()] if min is not None else None      # min.to<scalar_t>()
-    hi = _as_dtype(max, rt.np).astype(cd)[()] if max is not None else None
+    if rt is _dt.bool: _not_impl('clamp_scalar_cpu' if min is not None and max is not None else
+                                 'clamp_min_scalar_cpu' if min is not None else 'clamp_max_scalar_cpu', rt)
+    lo = _as_dtype(_checked_value(min, rt), rt.np).astype(cd)[()] if min is not None else None   # min.to<scalar_t>():
+    hi = _as_dtype(_checked_value(max, rt), rt.np).astype(cd)[()] if max is not None else None   # checked (Note [Scalar overflow])
     return _run(it, lambda o, v: _clamp_np(v.astype(cd, copy=False), lo, hi, o), out)
 
 clip = clamp
@@ -708,6 +746,8 @@ def where(condition, input=None, other=None, *, out=None) -> Tensor:
     TORCH_CHECK(out is None or out.dtype is rt, "Expected out type to be ", rt.short, " but got ", out.dtype.short if out is not None else '')
     if condition.dtype is _dt.uint8: condition = _to_dtype(condition, _dt.bool)
     TORCH_CHECK(condition.dtype is _dt.bool, "where expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype.short)
+    for v in (input, other):              # a number becomes a one-element tensor of `rt` (`fill_`): checked as that fills
+        if not isinstance(v, Tensor): _checked_value(v.item() if isinstance(v, np.generic) else v, rt, True)
     if x.dtype is not rt: x = _to_dtype(x, rt)
     if y.dtype is not rt: y = _to_dtype(y, rt)
     res = out if out is not None else _empty_impl((0,), None, rt, x.device if not x._impl.is_wrapped_number_ else y.device)
@@ -755,40 +795,6 @@ def _copy_between_devices(self:Tensor, src:Tensor) -> Tensor:
     if direct: si.bump_version()
     else: _copy_kernel(self, dst)
     return self
-
-_FILL_CTYPES = {_dt.uint8: 'uint8_t', _dt.int8: 'int8_t', _dt.int16: 'int16_t', _dt.int32: 'int', _dt.int64: 'int64_t',
-                _dt.float16: 'c10::Half', _dt.bfloat16: 'c10::BFloat16', _dt.float32: 'float', _dt.float64: 'double',
-                _dt.complex64: 'c10::complex<float>'}
-_FMAX = {_dt.float16: 65504.0, _dt.bfloat16: 3.3895313892515355e38, _dt.float32: 3.4028234663852886e38,
-         _dt.complex64: 3.4028234663852886e38}
-
-def _checked_value(v, d:dtype, scalar_fill:bool=False): # scalar_fill: ATen's one-element CPU path (`scalar_fill`)
-    "The value `v` as dtype `d`, refusing overflow like c10's `checked_convert` (negative ints wrap into unsigned types)."
-    # Note [Scalar overflow]: c10's `overflows<To, From>` is strict (`f > max`), lets infinities and NaN through for
-    # floating types, and lets a negative *integer* wrap into an unsigned type if its magnitude fits (uint8: -1 -> 255).
-    # `at::detail::scalar_fill` (fill_ of one element, `t[i] = v`, `full` of one element) converts float16/bfloat16
-    # without the check, so there they round to inf.
-    if type(v) is int and not -(1 << 63) <= v < 1 << 64:     # the argument parser's Scalar: int64 or uint64
-        raise OverflowError("int too big to convert" if v > 0 else "can't convert negative int to unsigned")
-    if d is _dt.bool or d is _dt.complex128: return v
-    name = _FILL_CTYPES[d]
-    if d is _dt.complex64:
-        c = complex(v)
-        for part in (c.real, c.imag):
-            TORCH_CHECK(not math.isfinite(part) or builtins.abs(part) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
-        return v
-    if isinstance(v, complex):
-        TORCH_CHECK(v.imag == 0, "value cannot be converted to type ", 'double' if scalar_fill and d in _REDUCED else name, " without overflow")
-        v = v.real
-    if _is_integral(d):
-        info = np.iinfo(d.np)
-        if isinstance(v, (builtins.float, np.floating)): ok = math.isfinite(v) and info.min <= v <= info.max
-        elif info.min == 0 and v < 0: ok = -v <= info.max       # unsigned: two's-complement wrap
-        else: ok = info.min <= v <= info.max
-        TORCH_CHECK(ok, "value cannot be converted to type ", name, " without overflow")
-    elif d in _FMAX and not (scalar_fill and d in _REDUCED) and isinstance(v, numbers.Real) and math.isfinite(v):
-        TORCH_CHECK(builtins.abs(v) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
-    return v
 
 def _fill_kernel(self:Tensor, value) -> Tensor:
     "TensorIterator kernel of `Tensor.fill_`: checked conversion of `value`, then one fill per block."
