@@ -37,6 +37,8 @@ CASES = [
     ('floor_divide complex by number', lambda m: m.tensor([1 + 2j]) // 2.0, '"div_floor_cpu" not implemented'),
     ('div trunc complex', lambda m: m.div(m.tensor([1 + 2j]), 2, rounding_mode='trunc'), '"div_trunc_cpu" not implemented for \'ComplexFloat\''),
     ('remainder complex', lambda m: m.tensor([1 + 2j]) % 2, '"remainder_cpu" not implemented for \'ComplexFloat\''),
+    ('cummax complex', lambda m: m.cummax(m.tensor([1 + 2j, 3j]), 0), '"cummax_cpu" not implemented for \'ComplexFloat\''),
+    ('cummin complex', lambda m: m.tensor([[1 + 2j]], dtype=m.complex128).cummin(1), '"cummin_cpu" not implemented for \'ComplexDouble\''),
     ('clamp complex tensor', lambda m: m.clamp(m.tensor([1j]), m.tensor([0j])), 'clamp is not supported for complex types'),
     ('rand_like int', lambda m: m.rand_like(m.tensor([1, 2])), '"check_uniform_bounds" not implemented for \'Long\''),
     ('randn_like int', lambda m: m.randn_like(m.tensor([1, 2])), '"normal_kernel_cpu" not implemented for \'Long\''),

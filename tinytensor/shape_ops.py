@@ -464,6 +464,7 @@ def _cum_extreme(input:Tensor, dim:int, greater:bool, ret):
     vals, idx = _new_tensor(input.shape, None, input.dtype, input.device), _new_tensor(input.shape, None, _dt.int64, input.device)
     if input.numel() == 0 or input.is_meta: return ret(vals, idx)   # ATen checks `dim` only for non-empty tensors of 1+ dims
     d = wrap_dim(dim, input.dim()) if input.dim() else 0
+    if input.dtype.is_complex: _not_impl(name + '_cpu', input.dtype)     # complex numbers have no order
     x = _np_read(input)
     if x.ndim == 0: x = x.reshape(1)
     x = np.moveaxis(x, d, 0)
