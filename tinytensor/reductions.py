@@ -27,13 +27,18 @@ from .backends import _backends
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
+def _dims(dim) -> list:
+    "The dims a reduction's `dim` names (an int, or a tuple/list of ints), type-checked as torch's argument parser does."
+    dims = [dim] if isinstance(dim, numbers.Integral) else list(dim)
+    for d in dims:
+        TORCH_CHECK_TYPE(isinstance(d, numbers.Integral) and not isinstance(d, builtins.bool), "dim must be int or tuple of ints, not ", type(d).__name__)
+    return dims
+
 def _dim_mask(dim, ndim:int, allow_empty_dims:bool=False) -> list:
     "Which dims to reduce: `dim` may be None, an int, or a tuple/list (empty = all, or none with `allow_empty_dims`), as ATen's `make_dim_mask`."
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0 and not allow_empty_dims): return [True] * ndim
-    dims = [dim] if isinstance(dim, numbers.Integral) else list(dim)
     mask = [False] * ndim
-    for d in dims:
-        TORCH_CHECK_TYPE(isinstance(d, numbers.Integral) and not isinstance(d, builtins.bool), "dim must be int or tuple of ints, not ", type(d).__name__)
+    for d in _dims(dim):
         w = wrap_dim(int(d), ndim)
         if ndim == 0: continue
         TORCH_CHECK(not mask[w], "dim ", w, " appears multiple times in the list of dims")
@@ -206,18 +211,17 @@ def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor
     return res
 
 # %% ../nbs/06c_reductions.ipynb #f744c692
-def _check_nonempty(name, input, dim, mask):
-    sizes = input._impl.sizes()
-    if input.numel() == 0:
-        TORCH_CHECK(not (dim is None or (isinstance(dim, (tuple, list)) and not dim)), name, "(): Expected reduction dim to be specified for ",
-                    "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
-    for d, (s, m) in enumerate(zip(sizes, mask)):
-        TORCH_CHECK_INDEX(not (m and s == 0), name, "(): Expected reduction dim ", d, " to have non-zero size.")
+def _check_nonempty(name, input, dim):
+    "ATen's `zero_numel_check_dims` for an empty input: every dim asked for, as given, must have elements (before repeats are looked for)."
+    if input.numel(): return
+    TORCH_CHECK(not (dim is None or (isinstance(dim, (tuple, list)) and not dim)), name, "(): Expected reduction dim to be specified for ",
+                "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+    for d in _dims(dim):
+        TORCH_CHECK_INDEX(input._impl.sizes()[wrap_dim(int(d), input.dim())] != 0, name, "(): Expected reduction dim ", d, " to have non-zero size.")
 
 def _minmax_reduce(name, uf_float, uf_bool, input, dim, keepdim, out):
     if input.dtype.is_complex and input.numel(): _not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
-    mask = _dim_mask(dim, input.dim())
-    _check_nonempty(name, input, dim, mask)
+    _check_nonempty(name, input, dim)
     it, res, _ = make_reduction(name, input, dim, keepdim, input.dtype, out)
     uf = uf_bool if input.dtype is _dt.bool else uf_float
     _reduce_run(it, lambda x, axes, o: uf.reduce(x, axis=axes, out=o), uf)
