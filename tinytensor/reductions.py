@@ -292,10 +292,10 @@ def _max_min(name, ret, np_arg, amaxmin, elementwise, input, dim, keepdim, other
         return amaxmin(input)
     TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral) and not isinstance(dim, builtins.bool), name,
                      "() received an invalid combination of arguments - got (dim=", type(dim).__name__, ")")
-    TORCH_CHECK(not input.dtype.is_complex, name, "(): does not support complex input")
     nd = input.dim()
     d = wrap_dim(dim, nd)
     TORCH_CHECK_INDEX(nd == 0 or input._impl.sizes()[d] != 0, name, "(): Expected reduction dim ", d, " to have non-zero size.")
+    TORCH_CHECK(not input.dtype.is_complex, name, "(): does not support complex input")   # after the meta function's checks
     vals = amaxmin(input, d, keepdim)
     it, idx, _ = make_reduction(name, input, d, keepdim, _dt.int64)
     if not input.is_meta and idx.numel():

@@ -564,10 +564,12 @@ def _median_all(a:np.ndarray, ignore_nan:bool):
     return v
 
 def _median(name, ret, ignore_nan, input, dim, keepdim, out):
-    ok = input.dtype is not _dt.bool and not input.dtype.is_complex
-    TORCH_CHECK_NOT_IMPLEMENTED(ok or (dim is None and input.numel() == 0), '"', name, '_cpu' if dim is None else '_out', '" not implemented for \'',
-                                input.dtype.short, "'")
-    if dim is None:                                          # the median of all elements, a 0-dim tensor
+    def check_dtype():                                       # the kernel's dispatch: after the dim checks
+        ok = input.dtype is not _dt.bool and not input.dtype.is_complex
+        TORCH_CHECK_NOT_IMPLEMENTED(ok or (dim is None and input.numel() == 0), '"', name, '_cpu' if dim is None else '_out',
+                                    '" not implemented for \'', input.dtype.short, "'")
+    if dim is None:
+        check_dtype()                                          # the median of all elements, a 0-dim tensor
         res = _new_tensor((), None, input.dtype, input.device)
         if not input.is_meta:
             tok = _errs_off()
@@ -579,7 +581,8 @@ def _median(name, ret, ignore_nan, input, dim, keepdim, out):
         return _finish_out(res, out)
     d = wrap_dim(dim, input.dim())
     sizes = input._impl.sizes()
-    TORCH_CHECK_INDEX(not sizes or sizes[d] != 0, name, "(): Expected reduction dim ", d, " to have non-zero size.")
+    TORCH_CHECK_INDEX(not sizes or sizes[d] != 0, "median(): Expected reduction dim ", d, " to have non-zero size.")   # nanmedian too
+    check_dtype()
     shape = _reduced_shape(sizes, [i == d for i in range(len(sizes))], keepdim)
     vals, idx = _new_tensor(shape, None, input.dtype, input.device), _new_tensor(shape, None, _dt.int64, input.device)
     if not input.is_meta and vals.numel():
