@@ -43,6 +43,7 @@ CASES = [
     ('max complex empty dim', lambda m: m.zeros(2, 0, dtype=m.complex64).max(-1), 'max(): Expected reduction dim 1 to have non-zero size'),
     ('median bool empty dim', lambda m: m.zeros(2, 0, dtype=m.bool).median(-1), 'median(): Expected reduction dim 1 to have non-zero size'),
     ('nanmedian empty dim', lambda m: m.zeros(2, 0).nanmedian(0 - 1), 'median(): Expected reduction dim 1 to have non-zero size'),
+    ('nansum complex bad dim', lambda m: m.zeros(1, 1, dtype=m.complex64).nansum(3), 'Dimension out of range'),
     ('cummax complex', lambda m: m.cummax(m.tensor([1 + 2j, 3j]), 0), '"cummax_cpu" not implemented for \'ComplexFloat\''),
     ('cummin complex', lambda m: m.tensor([[1 + 2j]], dtype=m.complex128).cummin(1), '"cummin_cpu" not implemented for \'ComplexDouble\''),
     ('clamp complex tensor', lambda m: m.clamp(m.tensor([1j]), m.tensor([0j])), 'clamp is not supported for complex types'),

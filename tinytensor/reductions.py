@@ -463,6 +463,7 @@ def count_nonzero(input, dim=None) -> Tensor:
 
 def nansum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
     "`sum` treating NaN as zero, as `torch.nansum`."
+    if input.dtype.is_complex: _dim_mask(dim, input.dim())     # ATen validates `dim` first
     TORCH_CHECK(not input.dtype.is_complex, "nansum on CPU does not support complex inputs")
     if out is not None and dtype is None and input.dtype.is_floating_point and not out.dtype.is_floating_point: _not_impl('nansum_cpu', out.dtype)
     x = where(ne(input, input), zeros((), dtype=input.dtype, device=input.device), input) if input.dtype.is_floating_point else input
