@@ -1,5 +1,6 @@
 "Differential tests of chapter 04 (dtypes, factories, repr) against torch."
 import math
+import warnings
 import numpy as np
 import pytest
 import tinytensor as tt
@@ -486,3 +487,26 @@ def test_random_in_place_and_repeatable():
     tt.manual_seed(1); assert r.stride() == x.stride() and bool((tt.randn_like(x) == r).all())
     h = tt.rand(1000, dtype=tt.float16); assert float(h.max()) <= 1.0 and float(h.min()) >= 0.0
     assert abs(float(tt.randn(1 << 18).mean())) < 0.02 and abs(float(tt.randn(1 << 18).std()) - 1) < 0.02
+
+
+_LEAVES = {'int': 3, 'float': 2.5, 'bool': True, 'complex': 1 + 2j, 'np.float64': np.float64(2.5), 'np.float32': np.float32(2.5),
+           'np.float16': np.float16(2.5), 'np.int8': np.int8(3), 'np.uint8': np.uint8(3), 'np.bool_': np.bool_(True),
+           'np.complex64': np.complex64(1 + 2j), 'np.complex128': np.complex128(1 + 2j), 'None': None, 'str': 'a',
+           'array0': np.array(2.5), 'int array0': np.array(2)}
+_LEAF_DTYPES = [None, 'bool', 'uint8', 'int64', 'float16', 'bfloat16', 'float32', 'float64', 'complex64']
+
+@pytest.mark.parametrize('dt', _LEAF_DTYPES)
+@pytest.mark.parametrize('leaf', list(_LEAVES))
+def test_tensor_leaves_like_torch(leaf, dt):
+    "tensor() takes or refuses each kind of leaf as torch's store_scalar does, first in a list (the shape walk) or later."
+    v = _LEAVES[leaf]
+    for data in ([v, v], [1, v], [[1], [v]]):
+        out = []
+        for m in (tt, torch):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter('ignore')
+                    r = m.tensor(data, dtype=getattr(m, dt) if dt else None)
+                out.append((str(r.dtype).split('.')[-1], tuple(r.shape), np.asarray(r.to(m.complex128).tolist()).ravel().tolist()))
+            except Exception as e: out.append(type(e).__name__)
+        assert out[0] == out[1], (data, dt, out)

@@ -11,7 +11,7 @@ __all__ = ['storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full', 
            'from_numpy']
 
 # %% ../nbs/04c_factories.ipynb #aaf68f79
-import builtins, math, numbers, struct, sys
+import builtins, itertools, math, numbers, operator, struct, sys
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED
@@ -478,11 +478,43 @@ def randn_like(t:Tensor, *, dtype=None, device=None, memory_format=preserve_form
     if _on_accelerator(out.device): not_implemented('randn_like', out.device)
     return _random(_normal, None, None, None, 'randn', out)
 
+# %% ../nbs/04c_factories.ipynb #b1206839
+_PLAIN_LEAVES = {builtins.bool, builtins.int, builtins.float}            # every dtype takes these
+
+def _leaf_error(x, d:dtype):
+    "None if torch's `store_scalar` converts the leaf `x` to dtype `d`, else the TypeError's message."
+    real = f"must be real number, not {type(x).__name__}"             # CPython's PyFloat_AsDouble
+    if d.is_complex: conv = builtins.complex
+    elif d.is_floating_point:
+        if isinstance(x, np.complexfloating): return None               # numpy's __float__ drops the imaginary part
+        if isinstance(x, builtins.complex): return real                  # a Python complex has no __float__
+        conv = builtins.float
+    else:
+        if isinstance(x, builtins.float) or (d is _dt.bool and isinstance(x, (builtins.complex, np.bool_))): return None
+        conv = operator.index                                            # PyNumber_Index: its message is torch's
+    try: conv(x)
+    except (TypeError, ValueError) as e: return str(e) if conv is operator.index else real
+    return None
+
+def _check_leaves(data, d:dtype):
+    "Refuse, with torch's exception types, what `tensor(data, dtype=d)` cannot store (see `_leaf_error`)."
+    if isinstance(data, (list, tuple)):
+        kinds = set(map(type, data))                                     # plain rows or matrices: one set, at C speed
+        if kinds <= _PLAIN_LEAVES or (kinds <= {list, tuple} and set(map(type, itertools.chain.from_iterable(data))) <= _PLAIN_LEAVES):
+            return
+        for x in data: _check_leaves(x, d)
+        return
+    if isinstance(data, (np.ndarray, Tensor)) and data.ndim: return     # `_flatten` checks its shape
+    err = _leaf_error(data, d)
+    if err is not None: raise TypeError(err)
+
 # %% ../nbs/04c_factories.ipynb #7d9f816a
 def _compute_sizes(data) -> list:
-    "Follow first elements down, as torch's `compute_sizes`."
+    "Follow first elements down, as torch's `compute_sizes` (which takes a nested array or string for a sequence)."
     sizes, x = [], data
     while True:
+        if x is not data and isinstance(x, np.ndarray) and x.ndim == 0: raise TypeError("len() of unsized object")
+        if x is not data and isinstance(x, (str, bytes)): raise ValueError(f"too many dimensions '{type(x).__name__}'")
         if isinstance(x, (Tensor, np.ndarray)): sizes.extend(x.shape); return sizes
         if not isinstance(x, (list, tuple)): return sizes
         sizes.append(len(x))
@@ -506,7 +538,7 @@ def _infer_dtype(data):
             if xd is not None: d = xd if d is None else (d if d is xd else promote_types(d, xd))
         return d
     if isinstance(data, np.ndarray): return from_numpy_dtype(data.dtype)
-    if isinstance(data, (str, bytes)): raise ValueError(f"too many dimensions '{type(data).__name__}'")
+    if isinstance(data, (str, bytes)): raise TypeError(f"new(): invalid data type '{type(data).__name__}'")   # first ones: `_compute_sizes`
     if not isinstance(data, (numbers.Number, np.generic, Tensor)): raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     return _scalar_dtype(data)
 
@@ -578,8 +610,10 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
         elif isinstance(data, np.ndarray): _np_write(out)[...] = _as_dtype(data, d.np)
         else:
             arr = _rectangular_array(data, sizes, d)
+            if arr is not None and (d is _dt.bool or np.isnan(arr).any()): _check_leaves(data, d)   # None -> nan, 'a' -> True
             if arr is not None: _np_write(out)[...] = arr      # numpy checked the nesting and converted exactly
             else:
+                _check_leaves(data, d)
                 vals = []
                 _flatten(data, sizes, 0, vals)
                 _np_write(out)[...] = _convert(vals, d).reshape(sizes)
