@@ -151,6 +151,10 @@ def _through_float(x, dn):
     try: return x.astype(np.float32 if k == 'f' else np.complex64)
     finally: _errs_on(tok)
 
+def _half_op(v, dn) -> np.ndarray:
+    "`v`, computed in float32, rounded to float16/bfloat16 `dn` and read back as float32: what one c10::Half (BFloat16) operation gives."
+    return np.asarray(v).astype(dn).astype(np.float32)
+
 def _as_dtype(x, dn) -> np.ndarray:
     "`np.asarray(x).astype(dn)`, converted as c10 converts (Note [double to half through float]), and as silently."
     tok = _errs_off()                                    # 1e5 -> inf in float16, no numpy warning

@@ -20,7 +20,7 @@ from .allocator import DataPtr, DeviceType, CPU, canonical_device, get_allocator
 from .storage import StorageImpl, _MemoryView, _raw_view
 from .backends import get_backend, not_implemented
 from . import dtypes as _dt
-from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype, _cast_copy, _through_float, _as_dtype
+from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype, _cast_copy, _through_float, _as_dtype, _half_op
 from .tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset, contiguous_format, channels_last, channels_last_3d, preserve_format,
                           memory_format, strides_for_format, contiguous_strides)
 
@@ -304,7 +304,7 @@ def _linspace_vals(start, end, steps:int, d:dtype) -> np.ndarray:
     integral = not (d.is_floating_point or d.is_complex)
     half_t = d in (_dt.float16, _dt.bfloat16)
     cd = np.float64 if integral else (np.float32 if half_t else d.np.type)
-    rnd = (lambda x: np.asarray(x).astype(d.np).astype(cd)) if half_t else (lambda x: x)   # Half arithmetic rounds every step
+    rnd = (lambda x: _half_op(x, d.np)) if half_t else (lambda x: x)   # Half arithmetic rounds every step
     from tinytensor.ops import _checked_value                    # chapter 06's Scalar.to<scalar_t>() (Note [Scalar overflow])
     s, e = (_as_dtype(_checked_value(v, d), d.np).astype(cd)[()] for v in (start, end))
     if steps == 1: return np.array([s])

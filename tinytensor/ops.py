@@ -18,7 +18,7 @@ from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
 from .allocator import DeviceType, CPU, Device, canonical_device
 from . import dtypes as _dt
-from .dtypes import dtype, get_default_dtype, _half_to_float, _HALF_CHUNK, _HALF_MIN, _as_dtype
+from .dtypes import dtype, get_default_dtype, _half_to_float, _HALF_CHUNK, _HALF_MIN, _as_dtype, _half_op
 from .tensor_impl import Tensor, preserve_format, contiguous_format
 from .storage import _MemoryView, _raw_views
 from .views import inplace_kernels
@@ -274,7 +274,7 @@ def _trunc_div_int(x, y, out):
 
 def _div_floor_reduced(x, y, o, dn):
     "c10's `div_floor_floating` in float16/bfloat16 arithmetic, each step rounded to `dn`, as ATen's kernel for two tensors."
-    r = lambda v: v.astype(dn).astype(np.float32)           # one Half operation: computed in float, rounded back
+    r = lambda v: _half_op(v, dn)                           # one Half operation: computed in float, rounded back
     a, b = x.astype(np.float32), y.astype(np.float32)
     mod = np.fmod(a, b)                                     # exact
     div = r(r(a - mod) / b)
@@ -406,10 +406,9 @@ def _pow_scalar_loop(d:dtype, e):
         return lambda o, x: _powi(o, x, np.broadcast_to(ev, x.shape))
     eh = float(_as_dtype(e, d.np)) if d is _dt.bfloat16 else None       # exp.to<scalar_t>()
     if eh in (3.0, -2.0):               # `pow_tensor_scalar_optimized_kernel`: base * base * base, 1 / (base * base),
-        r = lambda v: v.astype(d.np).astype(cd)                          # in BFloat16 arithmetic (each step rounded)
-        def loop(o, x):
+        def loop(o, x):                                                  # in BFloat16 arithmetic (each step rounded)
             f = x.astype(cd)
-            sq = r(f * f)
+            sq = _half_op(f * f, d.np)
             np.copyto(o, sq * f if eh == 3.0 else 1 / sq, casting='unsafe')
         return loop
     ev = _as_dtype(e, d.np).astype(cd)[()] if d in _REDUCED else np.array(e).astype(cd)[()]   # exp.to<scalar_t>()
