@@ -1,6 +1,6 @@
 """Measure how much of torch's everyday tensor API tinytensor has, and how much of it matches torch.
 
-Usage: python tools/api_coverage.py [--json out.json] [--verbose] [--only NAME ...] [--selfcheck]
+Usage: python tools/api_coverage.py [--json out.json] [--verbose] [--only NAME ...] [--selfcheck] [--device cuda]
 (with PYTHONPATH pointing at the checkout to measure). --only measures a few names (`add`,
 `Tensor.add_`, `Tensor.__getitem__`); --selfcheck runs every probe with torch on both sides, which
 must all match (it guards the recipes against random or uninitialized values).
@@ -263,6 +263,38 @@ FLOAT_DTYPES = ('float16', 'bfloat16', 'float32', 'float64')
 TOL = {'float16': (2e-3, 1e-3), 'bfloat16': (1.6e-2, 1e-2), 'float32': (2e-5, 1e-6), 'float64': (1e-12, 1e-13)}
 PROBE_SECONDS = 10          # a single probe taking longer than this counts as a failure
 
+# ---------------------------------------------------------------- device plumbing (--device cuda)
+# With --device cuda every probe tensor (T specs, and tensors that F specs build) is made on CUDA in both
+# libraries, and a result's device is compared too. On a machine without a GPU tinytensor runs on the strict
+# CuPy stand-in (tests/cuda_standin.py) and torch on the CPU: a tinytensor result must then be on cuda:0 where
+# torch's is on the CPU and the probe had a tensor input.
+DEVICE = {'tt': None, 'torch': None, 'standin': False}
+_made_on_device = [0]
+
+def use_device(device):
+    "Build probe tensors on `device` ('cuda' or None); installs the CuPy stand-in when no GPU is there."
+    if device is None: DEVICE.update(tt=None, torch=None, standin=False); return
+    if not tt.cuda.is_available():
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests'))
+        import cuda_standin
+        cuda_standin.install(1)
+        DEVICE.update(tt=device, torch='cpu', standin=True)
+    else: DEVICE.update(tt=device, torch=device if torch.cuda.is_available() else 'cpu', standin=not torch.cuda.is_available())
+
+def _dev(L): return DEVICE['tt'] if L is tt else DEVICE['torch']
+
+def _to_dev(x, L):
+    d = _dev(L)
+    if d is None or not isinstance(x, (tt.Tensor, torch.Tensor)) or x.device.type == 'meta': return x
+    _made_on_device[0] += 1
+    return x.to(d)
+
+def _expected_device(torch_device) -> str:
+    "The device a tinytensor result should have, given torch's (torch on the CPU stands for CUDA on the stand-in)."
+    s = str(torch_device)
+    if DEVICE['standin'] and s == 'cpu' and _made_on_device[0]: return 'cuda:0'
+    return 'cuda:0' if s == 'cuda' else s
+
 def _np_dtype(name):
     if name == 'bfloat16':
         import ml_dtypes; return ml_dtypes.bfloat16
@@ -317,9 +349,10 @@ class T:
         return v
     def make(self, L):
         arr, dt = self.array(), getattr(L, self.dtype)
+        if _dev(L) is not None: _made_on_device[0] += 1
         if self.layout == 'c':
-            if arr.size == 0: return L.empty(self.shape, dtype=dt)
-            return L.tensor(arr.tolist(), dtype=dt)
+            if arr.size == 0: return L.empty(self.shape, dtype=dt, device=_dev(L))
+            return L.tensor(arr.tolist(), dtype=dt, device=_dev(L))
         shape = self.shape
         if self.layout == 'T':
             buf = np.ascontiguousarray(np.swapaxes(arr, -1, -2)).ravel()
@@ -333,7 +366,7 @@ class T:
         else:   # 'x'
             buf, off = arr[0].ravel(), 0
             st = [0] + list(_contig(shape[1:]))
-        base = L.tensor(buf.tolist(), dtype=dt) if buf.size else L.empty((0,), dtype=dt)
+        base = L.tensor(buf.tolist(), dtype=dt, device=_dev(L)) if buf.size else L.empty((0,), dtype=dt, device=_dev(L))
         return L.as_strided(base, shape, tuple(st), off)
 
 class D:
@@ -358,7 +391,7 @@ def mat(v, L):
     "Materialize a probe argument for library `L` (the module tinytensor or torch)."
     if isinstance(v, T): return v.make(L)
     if isinstance(v, D): return getattr(L, v.name)
-    if isinstance(v, F): return v.fn(L)
+    if isinstance(v, F): return _to_dev(v.fn(L), L)
     if isinstance(v, NP): return v.arr.copy()
     if isinstance(v, list): return [mat(x, L) for x in v]
     if isinstance(v, tuple): return tuple(mat(x, L) for x in v)
@@ -400,12 +433,13 @@ def _tensor_info(x):
     if not isinstance(x, torch.Tensor):
         name = x.dtype.name if hasattr(x.dtype, 'name') else str(x.dtype).split('.')[-1]
         meta = getattr(x, 'is_meta', False)
-        v = None if meta else np.asarray(x.numpy())
+        v = None if meta else np.asarray(x.cpu().numpy())
     else:
         name = str(x.dtype).replace('torch.', '')
-        v = None if x.device.type == 'meta' else (x.detach().double().numpy() if name in ('bfloat16', 'float16') else x.detach().numpy())
+        h = x.detach().cpu() if x.device.type not in ('cpu', 'meta') else x.detach()
+        v = None if x.device.type == 'meta' else (h.double().numpy() if name in ('bfloat16', 'float16') else h.numpy())
     if v is not None and name in ('bfloat16', 'float16'): v = v.astype(np.float64)
-    return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v
+    return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v, str(x.device)
 
 def tensor_diff(a, b, tol, values=True):
     "None if tinytensor tensor `a` matches torch tensor `b`, else what differs."
@@ -416,6 +450,7 @@ def tensor_diff(a, b, tol, values=True):
     if sa[3] != sb[3]: return f'dtype {sa[3]} != torch {sb[3]}'
     if sa[1] != sb[1]: return f'strides {sa[1]} != torch {sb[1]}'
     if sa[2] != sb[2]: return f'storage_offset {sa[2]} != torch {sb[2]}'
+    if DEVICE['tt'] is not None and sa[5] != _expected_device(sb[5]): return f'device {sa[5]} != {_expected_device(sb[5])} (torch: {sb[5]})'
     if not values or sa[4] is None or sb[4] is None: return None
     x, y = np.asarray(sa[4]), np.asarray(sb[4])
     if y.dtype.kind in 'fc':
@@ -444,6 +479,8 @@ def diff(a, b, tol, values=True):
     if isinstance(b, torch.Size):
         if not isinstance(a, tuple): return f'returned {type(a).__name__}, torch returned torch.Size'
         return None if tuple(a) == tuple(b) else f'{tuple(a)} != torch {tuple(b)}'
+    if isinstance(b, torch.device) and DEVICE['tt'] is not None:
+        return None if str(a) == _expected_device(b) else f'{a} != {_expected_device(b)} (torch: {b})'
     if isinstance(b, (torch.dtype, torch.device, torch.memory_format, torch.layout)):
         return None if _norm_str(str(a)) == str(b) else f'{a} != torch {b}'
     if isinstance(b, torch.UntypedStorage):
@@ -500,6 +537,7 @@ class _Timeout(Exception): pass
 def _alarm(sig, frame): raise _Timeout(f'probe took more than {PROBE_SECONDS}s')
 
 def _call(L, qual, probe):
+    _made_on_device[0] = 0
     args, kw = mat(probe.args, L), mat(probe.kw, L)
     snap = (list(args), dict(kw))
     try:
@@ -1280,7 +1318,9 @@ def main(argv=None):
     ap.add_argument('--only', nargs='*', help='measure only these names (e.g. add Tensor.add_)')
     ap.add_argument('--selfcheck', action='store_true',
                     help='probe torch against itself: every name must match (checks the recipes are deterministic)')
+    ap.add_argument('--device', choices=['cuda'], help='build every probe tensor on CUDA (the strict CuPy stand-in without a GPU)')
     a = ap.parse_args(argv)
+    use_device(a.device)
     t0 = time.time()
     if a.selfcheck: return selfcheck(a.only or None)
     res = measure(a.only or None)
