@@ -19,7 +19,7 @@ from .allocator import DataPtr, ReadOnlyDataPtr, Device, DeviceType, CPU
 from .storage import StorageImpl
 from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
-from .factories import storage_nbytes, empty, _np_read, _np_write
+from .factories import storage_nbytes, empty, _np_read, _np_write, _host_read
 
 # %% ../nbs/08c_dlpack.ipynb #9939d0cf
 class DLDeleter(ctypes._CFuncPtr):
@@ -142,7 +142,7 @@ def __dlpack_device__(self:Tensor) -> tuple:
 
 def _contiguous_copy(t:Tensor) -> Tensor:
     out = empty(*t.shape, dtype=t.dtype)
-    if t.numel(): _np_write(out)[...] = _np_read(t)
+    if t.numel(): _np_write(out)[...] = _host_read(t)
     return out
 
 @patch

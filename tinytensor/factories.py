@@ -135,9 +135,7 @@ def empty_strided(size, # sizes
 def _np_view(t:Tensor, mutable:bool) -> np.ndarray:
     impl = t._impl
     if impl.device_.device_type != DeviceType.CPU:
-        if _on_accelerator(impl.device_):              # Note [host arrays of device tensors]
-            if mutable: not_implemented(sys._getframe(2).f_code.co_name, impl.device_)
-            return _host_copy(t)
+        if _on_accelerator(impl.device_): return _device_view(t, mutable)    # Note [device arrays in kernels]
         TORCH_CHECK(False, "can't access the data of a ", impl.device_.type, " tensor from numpy on the host")
     d = impl.dtype_
     if impl.numel_ == 0: return np.empty(impl.sizes_and_strides_.sizes, d.np)
@@ -150,21 +148,34 @@ def _np_view(t:Tensor, mutable:bool) -> np.ndarray:
                       tuple(s * isz if n != 1 else 0 for s, n in zip(impl.sizes_and_strides_.strides, sizes)))
 
 def _np_read(t:Tensor) -> np.ndarray:
-    "A numpy view of `t`'s elements for reading (internal)."
+    "An array of `t`'s elements for a kernel to read (internal): numpy on the CPU, the device's array elsewhere."
     return _np_view(t, False)
 def _np_write(t:Tensor) -> np.ndarray:
-    "A numpy view of `t`'s elements for writing (internal; materializes copy-on-write)."
+    "An array of `t`'s elements for a kernel to write (internal; materializes copy-on-write)."
     return _np_view(t, True)
 
-# Note [host arrays of device tensors]: a kernel that only *reads* values on the host (printing, `item`,
-# `tolist`, saving) gets a host copy of a device tensor, made through the device backend, which waits for
-# the device as torch's `.cpu()` does. A kernel that would *write* device memory through a host array has
-# no device kernel: `_np_write` raises torch's NotImplementedError naming it, instead of skipping the work.
+# Note [device arrays in kernels]: a kernel gets an array of its tensor's own device: numpy's on the CPU,
+# the device backend's (chapter 03a: a `cupy.ndarray` over the caching allocator's block) on a GPU. Kernels
+# call numpy's functions and operators; numpy hands an array that is not its own to that array's library
+# (`__array_ufunc__`, `__array_function__`), so the same kernel runs on the device, and nothing is copied to
+# the host to compute. Only code that shows values on the host (printing, `item`, `tolist`, saving) asks
+# for a host copy, `_host_read`, which waits for the device as torch's `.cpu()` does.
+def _device_view(t:Tensor, mutable:bool):
+    "The device backend's array over an accelerator tensor's elements (no copy)."
+    impl = t._impl
+    isz = impl.dtype_.itemsize
+    return get_backend(impl.device_).array(impl.storage_.get(), impl.dtype_, impl.sizes_and_strides_.sizes,
+                                           tuple(s * isz for s in impl.sizes_and_strides_.strides), impl.storage_offset_ * isz, mutable)
+
 def _host_copy(t:Tensor) -> np.ndarray:
     "A numpy array holding a copy of a device tensor's values (synchronises)."
     out = _empty_impl(t._impl.sizes(), None, t._impl.dtype_, CPU)
     out.copy_(t)
     return _np_view(out, False)
+
+def _host_read(t:Tensor) -> np.ndarray:
+    "A numpy array of `t`'s values to read on the host: a view on the CPU, a copy of a device tensor."
+    return _np_view(t, False) if t._impl.device_.device_type == DeviceType.CPU else _host_copy(t)
 
 def _to_device(t:Tensor, device) -> Tensor:
     "A CPU tensor made on the host, copied to `device` (factories for accelerators fill on the host, as torch.tensor does)."
@@ -711,7 +722,7 @@ def _struct_format(d:dtype):
 _item_unpack = {d: struct.Struct('=' + f).unpack_from for d in _dt.all_dtypes if (f := _struct_format(d)) is not None}
 
 def _pyvals(t:Tensor) -> np.ndarray:
-    a = _np_read(t)
+    a = _host_read(t)
     if t.dtype is _dt.bfloat16 or t.dtype is _dt.float16: a = a.astype(np.float64)
     return a
 

@@ -225,17 +225,17 @@ def _erf_parts(a:np.ndarray):
     return small, e_small, c_large
 
 def _erf_np(x, out=None, dtype=None, casting='same_kind'):
-    x = np.asarray(x, np.float64)
+    x = x.astype(np.float64, copy=False)
     small, e_small, c_large = _erf_parts(np.abs(x))
-    r = np.empty(x.shape, np.float64)
+    r = np.empty_like(x, dtype=np.float64)
     r[small] = e_small; r[~small] = 1 - c_large
     np.copyto(out, np.copysign(r, x), casting='unsafe')
 
 def _erfc_np(x, out=None, dtype=None, casting='same_kind'):
-    x = np.asarray(x, np.float64)
+    x = x.astype(np.float64, copy=False)
     small, e_small, c_large = _erf_parts(np.abs(x))
     pos = x >= 0
-    r = np.empty(x.shape, np.float64)
+    r = np.empty_like(x, dtype=np.float64)
     r[small] = np.where(pos[small], 1 - e_small, 1 + e_small)
     r[~small] = np.where(pos[~small], c_large, 2 - c_large)
     np.copyto(out, r, casting='unsafe')
@@ -357,7 +357,7 @@ def hypot(input, other, *, out=None) -> Tensor:
 # %% ../nbs/06d_math.ipynb #51f189e1
 def _lerp_np(x, y, w, out=None, dtype=None, casting='same_kind'):
     cd = dtype or out.dtype
-    x, y, w = (np.asarray(v).astype(cd, copy=False) for v in (x, y, w))
+    x, y, w = (v.astype(cd, copy=False) for v in (x, y, w))
     diff = y - x
     small = np.absolute(w) < 0.5
     np.copyto(out, np.where(small, x + w * diff, y - diff * (1 - w)), casting='unsafe')
@@ -457,8 +457,8 @@ def copysign(input, other, *, out=None) -> Tensor:
 
 def _xlogy_np(x, y, out=None, dtype=None, casting='same_kind'):
     cd = dtype or out.dtype
-    x, y = (np.asarray(v).astype(cd, copy=False) for v in (x, y))
-    r = np.where(np.isnan(y), np.array(np.nan, cd), np.where(x == 0, np.array(0, cd), x * np.log(y)))
+    x, y = (v.astype(cd, copy=False) for v in (x, y))
+    r = np.where(np.isnan(y), np.dtype(cd).type(np.nan), np.where(x == 0, np.dtype(cd).type(0), x * np.log(y)))
     np.copyto(out, r, casting='unsafe')
 
 def xlogy(input, other, *, out=None) -> Tensor:
@@ -477,16 +477,16 @@ def _logaddexp_complex(x, y):
     r = np.log1p(np.exp(mn - mx)) + mx
     same_inf = ~np.isfinite(mn.real) & (mn.real == mx.real)
     r = np.where(same_inf, np.where(mn.real < 0, mn, np.log(np.exp(mn) + np.exp(mx))), r)
-    return np.where(np.isnan(x) | np.isnan(y), np.array(complex(np.nan, np.nan), x.dtype), r)
+    return np.where(np.isnan(x) | np.isnan(y), x.dtype.type(complex(np.nan, np.nan)), r)
 
 def _logaddexp_np(base2:bool):
     def f(x, y, out=None, dtype=None, casting='same_kind'):
         cd = np.dtype(dtype or out.dtype)
-        x, y = (np.asarray(v).astype(cd, copy=False) for v in (x, y))
+        x, y = (v.astype(cd, copy=False) for v in (x, y))
         if cd.kind == 'c': return np.copyto(out, _logaddexp_complex(x, y), casting='unsafe')
         m = np.where(x < y, y, x)                                        # std::max(a, b)
         d = -np.absolute(x - y)
-        r = m + (np.log1p(np.exp2(d)) * np.array(1 / math.log(2), cd) if base2 else np.log1p(np.exp(d)))
+        r = m + (np.log1p(np.exp2(d)) * np.dtype(cd).type(1 / math.log(2)) if base2 else np.log1p(np.exp(d)))
         np.copyto(out, np.where(np.isinf(x) & (x == y), x, r), casting='unsafe')
     return f
 
@@ -588,9 +588,9 @@ def _logit_np(eps, d:dtype):
     hi = None if eps is None else np.array(1 - lo.astype(_opmath(d))).astype(d.np)
     def f(x, out=None, dtype=None, casting='same_kind'):
         cd = np.dtype(dtype or out.dtype)
-        x = np.asarray(x).astype(cd, copy=False)
+        x = x.astype(cd, copy=False)
         if lo is not None: x = np.where(x < lo, lo.astype(cd), np.where(x > hi, hi.astype(cd), x))    # NaN stays
-        np.copyto(out, np.where(x == 1, np.array(np.inf, cd), np.log(x / (1 - x))), casting='unsafe')
+        np.copyto(out, np.where(x == 1, np.dtype(cd).type(np.inf), np.log(x / (1 - x))), casting='unsafe')
     return f
 
 def logit(input, eps:float=None, *, out=None) -> Tensor:
@@ -603,9 +603,9 @@ def logit(input, eps:float=None, *, out=None) -> Tensor:
 
 def _sinc_np(x, out=None, dtype=None, casting='same_kind'):
     cd = np.dtype(dtype or out.dtype)
-    x = np.asarray(x).astype(cd, copy=False)
-    p = x * np.array(np.pi, cd)
-    np.copyto(out, np.where(x == 0, np.array(1, cd), np.sin(p) / p), casting='unsafe')
+    x = x.astype(cd, copy=False)
+    p = x * np.dtype(cd).type(np.pi)
+    np.copyto(out, np.where(x == 0, np.dtype(cd).type(1), np.sin(p) / p), casting='unsafe')
 
 def sinc(input, *, out=None) -> Tensor:
     "The normalized sinc `sin(pi x) / (pi x)` (1 at 0); integers compute in the default float dtype, as `torch.sinc`."
@@ -616,8 +616,8 @@ def sinc(input, *, out=None) -> Tensor:
 def _angle_np(x, out=None, dtype=None, casting='same_kind'):
     if x.dtype.kind == 'c': return np.copyto(out, np.angle(x.astype(np.complex128)), casting='unsafe')   # correctly rounded, as atan2f
     cd = np.dtype(dtype or out.dtype)
-    x = np.asarray(x).astype(cd, copy=False)
-    np.copyto(out, np.where(np.isnan(x), x, np.where(x < 0, np.array(np.pi, cd), np.array(0, cd))), casting='unsafe')
+    x = x.astype(cd, copy=False)
+    np.copyto(out, np.where(np.isnan(x), x, np.where(x < 0, np.dtype(cd).type(np.pi), np.dtype(cd).type(0))), casting='unsafe')
 
 def angle(input, *, out=None) -> Tensor:
     "The argument of each complex number (real: pi below zero, else 0), in radians, as `torch.angle`."

@@ -195,7 +195,7 @@ def _add_loop(alpha):
         elif not _is_integral(d): al = np.array(alpha).astype(cd)[()]   # is exact in float32, fused or not
         else: al = np.array(alpha).astype(np.int64).astype(d.np)[()]
         def loop(o, x, y):
-            t = np.empty(o.shape, cd)
+            t = np.empty_like(o, dtype=cd)
             np.multiply(y, al, out=t, dtype=cd, casting='unsafe')
             np.add(x, t, out=t, dtype=cd, casting='unsafe')
             np.copyto(o, t, casting='unsafe')
@@ -332,7 +332,7 @@ def _remainder_loop(it):
         return loop
     cd = _opmath(d)
     def loop(o, x, y):
-        m = np.empty(o.shape, cd)
+        m = np.empty_like(o, dtype=cd)
         np.fmod(x, y, out=m, dtype=cd, casting='unsafe')
         fix = (m != 0) & ((y < 0) != (m < 0))
         np.add(m, y, out=m, where=fix, dtype=cd, casting='unsafe')
@@ -599,7 +599,7 @@ absolute = abs
 def _sigmoid_np(x, out=None, dtype=None, casting='same_kind'):
     "ATen's `1 / (1 + exp(-x))`, pass by pass: in `out` itself when it has the compute dtype, else in a temporary."
     cd = dtype or x.dtype
-    r = out if out.dtype == cd else np.empty(out.shape, cd)
+    r = out if out.dtype == cd else np.empty_like(out, dtype=cd)
     np.negative(x, out=r, casting='unsafe')
     np.exp(r, out=r); np.add(r, 1, out=r); np.reciprocal(r, out=r)
     if r is not out: np.copyto(out, r, casting='unsafe')

@@ -16,7 +16,7 @@ from .allocator import DeviceType
 from . import dtypes as _dt
 from .dtypes import get_default_dtype, default_complex_dtype
 from .tensor_impl import Tensor, alias_with_sizes_and_strides
-from .factories import _np_read
+from .factories import _np_read, _host_read
 
 # %% ../nbs/04d_printing.ipynb #9416d7c0
 class PrintOptions:
@@ -107,7 +107,7 @@ def _tensor_str_fmt(a, indent, summarize, f1, f2):
 def _tensor_str(t:Tensor, indent:int) -> str:
     if t.numel() == 0: return '[]'
     summarize = t.numel() > PRINT_OPTS.threshold
-    a = _np_read(t)
+    a = _host_read(t)
     if t.dtype in (_dt.float16, _dt.bfloat16): a = a.astype(np.float64)
     shown = _summarized(a) if summarize else a
     if t.dtype.is_complex:

@@ -16,7 +16,7 @@ from .allocator import DataPtr, CPU, DeviceType, canonical_device
 from .storage import StorageImpl
 from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
-from .factories import _np_read, from_numpy, storage_nbytes
+from .factories import _np_read, _host_read, from_numpy, storage_nbytes
 from .serialization import atomic_write, _write_all, _CUDA_MSG, _cuda_available
 from .printing import SvgCanvas, text_width
 
@@ -61,7 +61,7 @@ def _tensor_bytes(t:Tensor):
     if impl.is_contiguous_ and sys.byteorder == 'little':
         start = impl.storage_offset_ * impl.dtype_.itemsize
         return impl.storage_.get().const_bytes()[start:start + n]
-    a = np.ascontiguousarray(_np_read(t))
+    a = np.ascontiguousarray(_host_read(t))
     if sys.byteorder != 'little': a = a.byteswap()
     return a.view(np.uint8).reshape(-1)
 

@@ -21,7 +21,7 @@ from . import dtypes as _dt
 from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype, _errs_off, _errs_on, _cast_copy, _widen_half, _through_float
 from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides
 from .storage import resize_bytes
-from .factories import _empty_impl, empty_like, _np_read, _np_write, _scalar_dtype, storage_nbytes, like_strides
+from .factories import _empty_impl, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides
 from .printing import SvgCanvas, text_width
 from .backends import _backends, get_backend
 
@@ -657,7 +657,7 @@ def original_scalar_value(self:TensorIterator, i:int):
     "The value of one-element operand `i` (`is_scalar`) before any cast to the common dtype."
     op = self.operands_[i]
     t = op.original_tensor if op.original_tensor is not None else op.tensor
-    return _np_read(t).reshape(-1)[0]
+    return _host_read(t).reshape(-1)[0]
 @patch
 def is_dim_reduced(self:TensorIterator, d:int) -> bool:
     "Some output has stride 0 along iteration dim `d` of size > 1."
