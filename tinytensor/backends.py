@@ -6,7 +6,8 @@ Docs: https://tinytensor.github.io/tinytensor/device_backends.html.md"""
 
 # %% auto #0
 __all__ = ['backend_name', 'not_implemented', 'DeviceBackend', 'CPUBackend', 'MetaBackend', 'register_backend', 'get_backend',
-           'copy_bytes', 'synchronize', 'host_bytes', 'storage_to', 'backends_html']
+           'copy_bytes', 'synchronize', 'host_bytes', 'storage_to', 'array_namespace', 'asarray_like', 'ascontiguous',
+           'backends_html']
 
 # %% ../nbs/03a_device_backends.ipynb #e506f10a
 import ctypes, sys
@@ -61,6 +62,9 @@ class DeviceBackend:
     def memcpy(self, dst:int, dst_device:Device, src:int, src_device:Device, nbytes:int):
         "Copy `nbytes` from address `src` to `dst`; one side is this device type, the other this type or the host."
         not_implemented('copy_', self.device_type)
+    def scalar(self, v):
+        "A CPU scalar operand (a numpy scalar) as this device's kernels take it: as it is, by default."
+        return v
     def launch(self, loop, views:list, nout:int):
         "Run a kernel's `loop(*views)` (outputs first); a backend may run its own kernel for a loop it knows."
         loop(*views)
@@ -136,6 +140,25 @@ def storage_to(storage, device:Device):
     new = Storage._adopt(make_intrusive(StorageImpl, storage.nbytes(), None, get_backend(device.device_type).allocator(device), True, device))
     copy_bytes(new.impl, 0, storage.impl, 0, storage.nbytes())
     return new
+
+# %% ../nbs/03a_device_backends.ipynb #b1636990
+def array_namespace(*arrays):
+    "The array module computing on `arrays`: numpy for host arrays and scalars, else the device backend's `xp`."
+    for a in arrays:
+        if a is None or isinstance(a, (np.ndarray, np.generic, int, float, complex, bool)): continue
+        for b in _backends.values():
+            xp = b.xp if b.device_type not in (DeviceType.CPU, DeviceType.Meta) and b.is_available() else None
+            if xp is not None and isinstance(a, xp.ndarray): return xp
+    return np
+
+def asarray_like(like, # an array (or scalar) whose namespace and device the values should share
+                 v, dtype=None):
+    "`v` (host values) as an array of `like`'s namespace: numpy's `asarray` on the host, a copy to the device elsewhere."
+    return array_namespace(like).asarray(v, dtype)
+
+def ascontiguous(a):
+    "A C-contiguous array of `a`'s values in `a`'s own namespace (numpy's `ascontiguousarray` would convert to numpy)."
+    return array_namespace(a).ascontiguousarray(a)
 
 # %% ../nbs/03a_device_backends.ipynb #589f5a25
 def backends_html() -> str:

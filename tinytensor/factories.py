@@ -605,6 +605,12 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
     "A new tensor holding a copy of `data`, as `torch.tensor`."
     _no_grad(requires_grad)
     if isinstance(data, (str, bytes)): raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if isinstance(data, Tensor) and _on_accelerator(data.device):       # a device tensor: copied on its device (or to `device`)
+        out = _empty_impl(tuple(data.shape), like_strides(data), _check_dtype(dtype, 'tensor') if dtype is not None else data.dtype,
+                          data.device if device is None else _device_ok(device))
+        out.copy_(data)
+        out._impl.version_counter_.set_version(0)
+        return out
     if device is not None and _on_accelerator(_device_ok(device)): return _to_device(tensor(data, dtype), _device_ok(device))
     sizes = _compute_sizes(data)
     d = _check_dtype(dtype, 'tensor') if dtype is not None else (_infer_dtype(data) or get_default_dtype())

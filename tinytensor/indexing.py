@@ -6,8 +6,8 @@ Docs: https://tinytensor.github.io/tinytensor/indexing.html.md"""
 
 # %% auto #0
 __all__ = ['apply_slicing', 'expand_tensors', 'has_contiguous_subspace', 'transpose_to_front', 'make_info', 'index',
-           'index_placement_html', 'unravel_index', 'index_select', 'gather', 'scatter', 'scatter_add', 'take',
-           'masked_fill', 'masked_select', 'nonzero', 'index_put_', 'index_put', 'index_add', 'index_copy',
+           'index_placement_html', 'ufunc_at', 'unravel_index', 'index_select', 'gather', 'scatter', 'scatter_add',
+           'take', 'masked_fill', 'masked_select', 'nonzero', 'index_put_', 'index_put', 'index_add', 'index_copy',
            'index_fill', 'take_along_dim', 'argwhere', 'narrow_copy', 'masked_scatter', 'put', 'select_scatter',
            'slice_scatter', 'diagonal_scatter']
 
@@ -19,6 +19,7 @@ from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHEC
 from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format
 from .factories import tensor, empty, empty_strided, _np_read, _np_write
+from .backends import array_namespace, asarray_like, ascontiguous
 from .views import (_index_type_error, _slice_args, _slice, _int, _broadcast_pair, _copy_to,
                               _slice_prefix_1s, _scalar_tensor, assert_no_partial_overlap,
                               assert_no_internal_overlap, assert_no_overlap, has_internal_overlap)
@@ -128,7 +129,7 @@ def _index_values_check(indices:list, sizes:list):
         a = _np_read(t)
         bad = (a < -size) | (a >= size)
         if bad.any():
-            TORCH_CHECK_INDEX(False, "index ", int(a[bad].flat[0]), " is out of bounds for dimension ", k, " with size ", size)
+            TORCH_CHECK_INDEX(False, "index ", int(a[bad].ravel()[0]), " is out of bounds for dimension ", k, " with size ", size)
 
 def make_info(self:Tensor, indices:list) -> tuple:
     "ATen's `make_info`: (self, possibly permuted; the full per-dim index list, broadcast) ready for `index`/`index_put_`."
@@ -303,9 +304,26 @@ def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
             parallel_rows(o.shape[0], o.size, take)
     return out
 
+def ufunc_at(uf, dst, ix:tuple, v):
+    "`uf.at(dst, ix, v)` (repeated indices accumulate); where CuPy has no `uf.at`, rounds that each touch an index once."
+    if type(dst) is np.ndarray or uf.__name__ in ('add', 'maximum', 'minimum'): return uf.at(dst, ix, v)
+    xp = array_namespace(dst)
+    b = xp.broadcast_arrays(*ix)
+    v, ix = xp.broadcast_to(v, b[0].shape).ravel(), [i.ravel() for i in b]
+    lin = xp.ravel_multi_index(tuple(ix), dst.shape)
+    order = xp.argsort(lin, kind='stable')
+    s = lin[order]
+    start = xp.concatenate([xp.ones(builtins.min(1, s.size), bool), s[1:] != s[:-1]])
+    rank = xp.arange(s.size) - xp.flatnonzero(start)[xp.cumsum(start) - 1]      # position within its run of equal indices
+    for r in range(int(rank.max()) + 1 if s.size else 0):                        # round r: the r-th use of every index
+        sel = order[rank == r]
+        at = tuple(i[sel] for i in ix)
+        dst[at] = uf(dst[at], v[sel])
+
 def _dim_coords(index:np.ndarray, d:int) -> tuple:
     "A numpy index tuple addressing, for every entry of `index`, its own position with coordinate `d` replaced by the entry."
-    grid = list(np.indices(index.shape, sparse=True))
+    xp, nd = array_namespace(index), index.ndim
+    grid = [xp.arange(n).reshape((1,) * k + (n,) + (1,) * (nd - k - 1)) for k, n in enumerate(index.shape)]   # np.indices(sparse=True)
     grid[d] = index
     return tuple(grid)
 
@@ -329,7 +347,7 @@ def _scatter_gather_checks(self:Tensor, d:int, index:Tensor, src:Tensor=None, na
     if index.numel():
         a = _np_read(index)
         bad = (a < 0) | (a >= ssz[d])
-        TORCH_CHECK(not bad.any(), "index ", int(a[bad].flat[0]) if bad.any() else 0, " is out of bounds for dimension ", d,
+        TORCH_CHECK(not bad.any(), "index ", int(a[bad].ravel()[0]) if bad.any() else 0, " is out of bounds for dimension ", d,
                     " with size ", ssz[d])
 
 @patch
@@ -340,7 +358,7 @@ def gather(self:Tensor, dim:int, index:Tensor, *, sparse_grad:bool=False) -> Ten
     out = empty(index.shape, dtype=self.dtype, device=self.device)
     if out.numel() and not out.is_meta:
         a, x = _np_read(index).reshape(index.shape or (1,)), _np_read(self).reshape(self.shape or (1,))
-        if x.flags.c_contiguous: _gather_flat(x, a, d, _np_write(out).reshape(a.shape))
+        if type(x) is np.ndarray and x.flags.c_contiguous: _gather_flat(x, a, d, _np_write(out).reshape(a.shape))
         else: _np_write(out)[...] = x[_dim_coords(a, d)].reshape(index.shape)
     return out
 
@@ -378,7 +396,7 @@ def _scatter_(self:Tensor, dim:int, index:Tensor, src, reduce:str, name:str) -> 
         else: v = _np_read(_scalar_tensor(src, self))
         dst = _np_write(self).reshape(self.shape or (1,))
         if reduce is None: dst[ix] = v
-        else: (np.add if reduce == 'add' else np.multiply).at(dst, ix, np.broadcast_to(v, a.shape))
+        else: ufunc_at(np.add if reduce == 'add' else np.multiply, dst, ix, np.broadcast_to(asarray_like(dst, v), a.shape))
     self._impl.bump_version()
     return self
 
@@ -412,7 +430,7 @@ def take(self:Tensor, index:Tensor) -> Tensor:
         TORCH_CHECK_INDEX(n > 0, "take(): tried to take from an empty tensor")
         a = _np_read(index)
         bad = (a < -n) | (a >= n)
-        TORCH_CHECK_INDEX(not bad.any(), "out of range: tried to access index ", int(a[bad].flat[0]) if bad.any() else 0,
+        TORCH_CHECK_INDEX(not bad.any(), "out of range: tried to access index ", int(a[bad].ravel()[0]) if bad.any() else 0,
                           " on a tensor of ", n, " elements.")
     out = empty(index.shape, dtype=self.dtype, device=self.device)
     if out.numel() and not out.is_meta: _np_write(out)[...] = np.ravel(_np_read(self))[_np_read(index)]
@@ -647,7 +665,7 @@ def unravel_index(indices:Tensor, shape) -> tuple:
     if out.numel():
         TORCH_CHECK(0 not in shape, "ZeroDivisionError")                       # integer `floor_divide` and `%` by 0
         a = _np_read(indices).astype(np.int64)[..., None]
-        _np_write(out)[...] = (a // coefs) % np.array(shape, np.int64)
+        _np_write(out)[...] = (a // asarray_like(a, coefs)) % asarray_like(a, shape, np.int64)
     return out.unbind(-1)
 
 # %% ../nbs/05d_indexing.ipynb #07d0f467

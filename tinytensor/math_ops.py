@@ -23,6 +23,7 @@ from .dtypes import dtype, get_default_dtype, _as_dtype
 from .allocator import CPU
 from .tensor_impl import Tensor
 from .factories import _empty_impl, full, zeros_like, ones_like, like_strides
+from .backends import array_namespace, asarray_like
 from .tensor_iterator import TensorIterator, TensorIteratorConfig, result_type, can_cast
 from .ops import (_REDUCED, _SCALARS, _opmath, _uf_kernel, _is_integral, _not_impl, _tensor_arg, _tensor_only, _unary,
                             _float_unary, _binary, _run, _operand, _check_int_zero, _method, _inplace,
@@ -584,8 +585,8 @@ def rad2deg(input, *, out=None) -> Tensor:
     return _scaled('rad2deg', input, 57.29577951308232, out)
 
 def _logit_np(eps, d:dtype):
-    lo = None if eps is None else _as_dtype(eps, d.np)                     # eps.to<scalar_t>(), then 1 - eps in scalar_t
-    hi = None if eps is None else np.array(1 - lo.astype(_opmath(d))).astype(d.np)
+    lo = None if eps is None else _as_dtype(eps, d.np)[()]                   # eps.to<scalar_t>(), then 1 - eps in scalar_t
+    hi = None if eps is None else np.array(1 - lo.astype(_opmath(d))).astype(d.np)[()]
     def f(x, out=None, dtype=None, casting='same_kind'):
         cd = np.dtype(dtype or out.dtype)
         x = x.astype(cd, copy=False)

@@ -22,7 +22,7 @@ from .dtypes import dtype, get_default_dtype, _half_to_float, _HALF_CHUNK, _HALF
 from .tensor_impl import Tensor, preserve_format, contiguous_format
 from .storage import _MemoryView, _raw_views
 from .views import inplace_kernels
-from .backends import copy_bytes
+from .backends import copy_bytes, array_namespace, asarray_like
 from .factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, _np_write, like_strides, _check_dtype, _device_ok
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
@@ -403,7 +403,7 @@ def _pow_scalar_loop(d:dtype, e):
         if e == -1: return _uf_kernel(np.reciprocal, d)
     if _is_integral(d):
         ev = np.array(e).astype(d.np)
-        return lambda o, x: _powi(o, x, np.broadcast_to(ev, x.shape))
+        return lambda o, x: _powi(o, x, np.broadcast_to(asarray_like(x, ev), x.shape))
     eh = float(_as_dtype(e, d.np)) if d is _dt.bfloat16 else None       # exp.to<scalar_t>()
     if eh in (3.0, -2.0):               # `pow_tensor_scalar_optimized_kernel`: base * base * base, 1 / (base * base),
         def loop(o, x):                                                  # in BFloat16 arithmetic (each step rounded)
@@ -749,6 +749,10 @@ def where(condition, input=None, other=None, *, out=None) -> Tensor:
         if not isinstance(v, Tensor): _checked_value(v.item() if isinstance(v, np.generic) else v, rt, True)
     if x.dtype is not rt: x = _to_dtype(x, rt)
     if y.dtype is not rt: y = _to_dtype(y, rt)
+    dev = input.device if isinstance(input, Tensor) else other.device if isinstance(other, Tensor) else condition.device
+    if dev.type != 'cpu':                 # ATen's `wrapped_scalar_tensor(other, self.device())`: a number joins the tensor's device
+        if not isinstance(input, Tensor): x = x.to(dev)
+        if not isinstance(other, Tensor): y = y.to(dev)
     res = out if out is not None else _empty_impl((0,), None, rt, x.device if not x._impl.is_wrapped_number_ else y.device)
     it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(condition).add_const_input(x).add_const_input(y).build()
     return _run(it, _where_loop, out)

@@ -19,6 +19,7 @@ from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides
 from .factories import _np_read, _np_write, like_strides, _empty_impl
+from .backends import array_namespace, asarray_like, ascontiguous
 from .views import movedim, assert_no_internal_overlap, get_overlap_status
 from .indexing import _CTYPE
 from .tensor_iterator import GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on
@@ -372,7 +373,7 @@ def _sort_indices(a:np.ndarray, axis:int, descending:bool, stable:bool) -> np.nd
     i = np.argsort(key, axis=axis)                           # fast path (speed only): numpy's vectorised unstable sort;
     if descending: i = np.flip(i, axis)                      # only rows with ties depend on the algorithm, and those
     rows = np.moveaxis(key, axis, -1).reshape(-1, n)
-    idx = np.ascontiguousarray(np.moveaxis(i, axis, -1)).reshape(-1, n)
+    idx = ascontiguous(np.moveaxis(i, axis, -1)).reshape(-1, n)
     tied = np.flatnonzero(_rows_with_ties(rows))            # are replayed, all together (Note [introsort in bulk])
     if len(tied):
         K, I = _order_keys(rows[tied], descending), np.tile(np.arange(n, dtype=idx.dtype), (len(tied), 1))
@@ -477,7 +478,7 @@ def _topk_fast(rows:np.ndarray, k:int, largest:bool):
     "Top `k` of each row by partition, plus a mask of the rows where that answer is unique (no NaN, no tie within or at the edge of the top `k`)."
     n = rows.shape[1]
     m = builtins.min(k + 1, n)                               # the top k and the first element left out
-    cand = np.empty((rows.shape[0], m), np.intp)
+    cand = array_namespace(rows).empty((rows.shape[0], m), np.intp)
     def select(b, e):                                        # rows shared among threads: the partition is the cost
         part = np.argpartition(rows[b:e], n - m if largest else m - 1, axis=1)
         cand[b:e] = part[:, n - m:] if largest else part[:, :m]
@@ -488,7 +489,7 @@ def _topk_fast(rows:np.ndarray, k:int, largest:bool):
     v = np.take_along_axis(rows, cand, 1)
     ok = ~(v[:, 1:] == v[:, :-1]).any(axis=1) if m > 1 else np.ones(rows.shape[0], bool)
     if rows.dtype.kind == 'f': ok &= ~np.isnan(rows).any(axis=1)
-    return np.ascontiguousarray(cand[:, :k]), ok
+    return ascontiguous(cand[:, :k]), ok
 
 def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> np.ndarray:
     "Indices of the top `k` along `axis`: by partition where the answer cannot depend on the algorithm, else `_topk_row`'s replay in bulk."
@@ -541,7 +542,7 @@ def _median_pick(a:np.ndarray, axis:int, ignore_nan:bool):
     i = _argsort(_sort_key(a), axis, False)                  # NaNs sort last, in index order
     n = a.shape[axis]
     s = np.take_along_axis(a, i, axis)
-    nan = np.isnan(s.astype(np.float32)) if a.dtype.kind == 'f' or a.dtype == _dt.bfloat16.np else np.zeros(s.shape, bool)
+    nan = np.isnan(s.astype(np.float32)) if a.dtype.kind == 'f' or a.dtype == _dt.bfloat16.np else array_namespace(s).zeros(s.shape, bool)
     cnt = n - nan.sum(axis, keepdims=True)
     if ignore_nan: pos = np.where(cnt > 0, (cnt - 1) // 2, 0)
     else: pos = np.where(cnt == n, (n - 1) // 2, cnt)        # a NaN in the row: the first NaN (they follow the numbers)
@@ -615,14 +616,14 @@ def _unique_out(input, vals, inv, cnt, return_inverse, return_counts, inv_shape,
     else:                                                     # computed with `dim` first, then moved back (a view, as ATen's)
         v = movedim(_from_numpy_like(vals, input), 0, moved_dim)
     res = [v]
-    if return_inverse: res.append(_from_numpy_like(np.asarray(inv, np.int64).reshape(inv_shape), None))
-    if return_counts: res.append(_from_numpy_like(np.asarray(cnt, np.int64), None))
+    if return_inverse: res.append(_from_numpy_like(inv.astype(np.int64).reshape(inv_shape), None, input.device))
+    if return_counts: res.append(_from_numpy_like(cnt.astype(np.int64), None, input.device))
     return res[0] if len(res) == 1 else tuple(res)
 
-def _from_numpy_like(a:np.ndarray, like:Tensor) -> Tensor:
-    "A new contiguous tensor holding `a` (in `like`'s dtype and device, or int64)."
+def _from_numpy_like(a:np.ndarray, like:Tensor, device=CPU) -> Tensor:
+    "A new contiguous tensor holding `a` (in `like`'s dtype and device, or int64 on `device`)."
     d = like.dtype if like is not None else _dt.int64
-    t = _new_tensor(a.shape, None, d, like.device if like is not None else CPU)
+    t = _new_tensor(a.shape, None, d, like.device if like is not None else device)
     if t.numel(): np.copyto(_np_write(t), a, casting='unsafe')
     return t
 
@@ -631,35 +632,37 @@ def _rows(input, d):
     sizes = input._impl.sizes()
     TORCH_CHECK(sizes[d] == 0 or builtins.all(s for s in sizes), "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
     a = np.moveaxis(_np_read(input), d, 0)
-    return _sort_key(np.ascontiguousarray(a).reshape(a.shape[0], math.prod(a.shape[1:]))), a.shape
+    return _sort_key(ascontiguous(a).reshape(a.shape[0], math.prod(a.shape[1:]))), a.shape
 
 def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:bool=False, dim=None):
     "Sorted unique elements (or slices along `dim`), with the inverse map and counts if asked, as `torch.unique`."
     if dim is None:
-        a = _sort_key(np.ascontiguousarray(_np_read(input)).reshape(-1))
-        if a.size == 0: u, inv, cnt = a, np.zeros(0, np.int64), np.zeros(0, np.int64)
+        a = _sort_key(ascontiguous(_np_read(input)).reshape(-1))
+        if a.size == 0: u, inv, cnt = a, array_namespace(a).zeros(0, np.int64), array_namespace(a).zeros(0, np.int64)
         else: u, inv, cnt = np.unique(a, return_inverse=True, return_counts=True, equal_nan=False)
         return _unique_out(input, u, inv, cnt, return_inverse, return_counts, input._impl.sizes())
     d = wrap_dim(dim, input.dim(), False)
     rows, shp = _rows(input, d)
     if rows.shape[0] == 0:                                    # an empty dim: an empty contiguous result of the input's shape
-        e = np.zeros(0, np.int64)
-        return _unique_out(input, np.zeros(input._impl.sizes(), rows.dtype), e, e, return_inverse, return_counts, (0,))
+        xp = array_namespace(rows)
+        e = xp.zeros(0, np.int64)
+        return _unique_out(input, xp.zeros(input._impl.sizes(), rows.dtype), e, e, return_inverse, return_counts, (0,))
     u, inv, cnt = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
     return _unique_out(input, u.reshape((u.shape[0],) + shp[1:]), inv.reshape(-1), cnt, return_inverse, return_counts, (shp[0],), d)
 
 def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=False, dim=None):
     "Collapse runs of equal consecutive elements (or slices along `dim`), as `torch.unique_consecutive`."
-    if dim is None: rows, shp = np.ascontiguousarray(_np_read(input)).reshape(-1, 1), (input.numel(),)
+    if dim is None: rows, shp = ascontiguous(_np_read(input)).reshape(-1, 1), (input.numel(),)
     else:
         d = wrap_dim(dim, input.dim(), False)
         rows, shp = _rows(input, d)
     n = rows.shape[0]
-    start = np.ones(n, bool)
+    xp = array_namespace(rows)
+    start = xp.ones(n, bool)
     if n > 1: start[1:] = (rows[1:] != rows[:-1]).any(axis=1) if rows.shape[1] else False
-    first = np.flatnonzero(start)
-    inv = np.cumsum(start) - 1
-    cnt = np.diff(np.append(first, n))
+    first = xp.flatnonzero(start)
+    inv = xp.cumsum(start) - 1
+    cnt = xp.diff(xp.append(first, n))
     u = rows[first].reshape((len(first),) + tuple(shp[1:])) if dim is not None else rows[first].reshape(-1)
     inv_shape = input._impl.sizes() if dim is None else (n,)
     moved = None if dim is None or n == 0 else d

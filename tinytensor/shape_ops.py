@@ -25,6 +25,7 @@ from .dtypes import dtype
 from .storage import Storage
 from .tensor_impl import Tensor, contiguous_format, channels_last
 from .factories import _np_read, _np_write, zeros
+from .backends import array_namespace, asarray_like, ascontiguous
 from .tensor_iterator import TensorIterator, TensorIteratorConfig, parallel_rows, _new_tensor, result_type, _to_dtype, _resize_output, wrapped_scalar_tensor
 from .ops import (_binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
                             mul, sub, logical_xor, eq)
@@ -35,9 +36,11 @@ from .reductions import matmul, _ctype, sum as _sum, any as _any
 # %% ../nbs/06g_shape_ops.ipynb #60487e06
 def _from_np(a, d:dtype, device=CPU) -> Tensor:
     "A new contiguous tensor of dtype `d` holding the numpy array `a` (cast unsafely, as a kernel's store)."
-    a = np.asarray(a)
+    a = array_namespace(a).asarray(a)
     out = _new_tensor(tuple(a.shape), None, d, device)
-    if out._impl.numel_: np.copyto(_np_write(out), a, casting='unsafe')
+    if out._impl.numel_:
+        o = _np_write(out)
+        np.copyto(o, asarray_like(o, a), casting='unsafe')
     return out
 
 # %% ../nbs/06g_shape_ops.ipynb #45de454a
@@ -54,7 +57,7 @@ _TRI_ROWS = 64
 def _tri_fill(o, x, k:int, lower:bool, copy:bool=True):
     "`o = tril(x, k)` (`triu` if not `lower`) over the last two dims, band by band; `copy=False` when `o` is `x`."
     r, c = x.shape[-2:]
-    z = np.zeros((), o.dtype)
+    z, xp = o.dtype.type(0), array_namespace(o)
     for i0 in range(0, r, _TRI_ROWS):
         i1 = builtins.min(r, i0 + _TRI_ROWS)
         a, b = (i0 + k + 1, i1 + k) if lower else (i0 + k, i1 + k - 1)     # the staircase: columns [a, b)
@@ -64,7 +67,7 @@ def _tri_fill(o, x, k:int, lower:bool, copy:bool=True):
         if copy: o[..., i0:i1, keep] = x[..., i0:i1, keep]
         o[..., i0:i1, drop] = z
         if a < b:
-            d = np.arange(a, b)[None, :] - np.arange(i0, i1)[:, None]         # j - i over the staircase
+            d = xp.arange(a, b)[None, :] - xp.arange(i0, i1)[:, None]         # j - i over the staircase
             m = d <= k if lower else d >= k
             if copy: o[..., i0:i1, a:b] = np.where(m, x[..., i0:i1, a:b], z)
             else: np.copyto(o[..., i0:i1, a:b], z, where=~m)
@@ -204,7 +207,7 @@ def roll(input:Tensor, shifts, dims=None) -> Tensor:
         if len(dims) == 0 and len(shifts) == 1:
             if input.is_meta:                                      # torch's meta path (a Python reference) clones an empty input
                 return input.clone() if input.numel() == 0 else _new_tensor(input.shape, None, input.dtype, input.device)
-            return _rolled(input, np.ascontiguousarray(_np_read(input)).reshape(-1), shifts[0], 0)
+            return _rolled(input, ascontiguous(_np_read(input)).reshape(-1), shifts[0], 0)
         TORCH_CHECK(len(shifts) == len(dims), "shifts and dimensions must align. shifts: ", len(shifts), ", dims:", len(dims))
         return roll(roll(input, shifts[0], dims[0]), shifts[1:], dims[1:])
     if input.numel() == 0: return input.clone()                  # checked before the dim, as in ATen
@@ -257,7 +260,7 @@ def block_diag(*tensors) -> Tensor:
         mats.append(t.reshape(1, 1) if t.dim() == 0 else t.reshape(1, -1) if t.dim() == 1 else t)
     d = result_type(*tensors) if tensors else _dt.get_default_dtype()
     rows, cols = builtins.sum(m.shape[0] for m in mats), builtins.sum(m.shape[1] for m in mats)
-    res = zeros(rows if mats else 1, cols, dtype=d)
+    res = zeros(rows if mats else 1, cols, dtype=d, device=tensors[0].device if tensors else None)
     r = c = 0
     for m in mats:
         if m.numel(): res[r:r + m.shape[0], c:c + m.shape[1]].copy_(m)
@@ -344,9 +347,10 @@ def repeat_interleave(input:Tensor, repeats=None, dim:int=None, *, output_size:i
         TORCH_CHECK(input.dim() == 1, "repeat_interleave only accept 1D vector as repeat")
         r = _repeat_counts(input)
         TORCH_CHECK(output_size is None or output_size == r.sum(), "allocated size does not match required size")
-        return _from_np(np.repeat(np.arange(len(r)), r), input.dtype, input.device)
+        xp = array_namespace(r)
+        return _from_np(xp.repeat(xp.arange(len(r)), r), input.dtype, input.device)
     x = _np_read(input)
-    if dim is None: x, axis = np.ascontiguousarray(x).reshape(-1), 0
+    if dim is None: x, axis = ascontiguous(x).reshape(-1), 0
     elif isinstance(repeats, Tensor): axis = wrap_dim(dim, input.dim(), wrap_scalar=False)
     else:                                                          # ATen: input.unsqueeze(dim + 1), out of range for 0-d
         axis = wrap_dim(dim, input.dim())
@@ -354,7 +358,7 @@ def repeat_interleave(input:Tensor, repeats=None, dim:int=None, *, output_size:i
     n = x.shape[axis] if x.ndim else 1
     if isinstance(repeats, Tensor):
         r = _repeat_counts(repeats)
-        if repeats.dim() == 0 or len(r) == 1: r = np.full(n, r[0] if len(r) else 0)
+        if repeats.dim() == 0 or len(r) == 1: r = np.full(n, int(r[0]) if len(r) else 0)
         TORCH_CHECK(len(r) == n, "repeats must have the same size as input along dim, but got repeats.size(0) = ", len(r),
                     " and input.size(", axis if dim is not None else 0, ") = ", n)
     else:
@@ -364,7 +368,7 @@ def repeat_interleave(input:Tensor, repeats=None, dim:int=None, *, output_size:i
                     n * int(repeats), " but got ", output_size)
     TORCH_CHECK(output_size is None or output_size == r.sum() or len(r) == 0, "allocated size does not match required size")
     if x.ndim == 0: x = x.reshape(1)
-    return _from_np(np.repeat(x, r, axis), input.dtype, input.device)
+    return _from_np(np.repeat(x, r if type(x) is np.ndarray else r.tolist(), axis), input.dtype, input.device)   # CuPy: counts as a list
 
 @patch
 def repeat_interleave(self:Tensor, repeats, dim:int=None, *, output_size:int=None) -> Tensor:
@@ -399,14 +403,15 @@ def diff(self:Tensor, n:int=1, dim:int=-1, prepend:Tensor=None, append:Tensor=No
 def _bsearch(b:np.ndarray, v:np.ndarray, right:bool) -> np.ndarray:
     "Per row of `b` (rows, n) and `v` (rows, m): ATen's lower/upper bound, vectorized over all values."
     rows, n = b.shape
-    lo, hi = np.zeros(v.shape, np.int64), np.full(v.shape, n, np.int64)
-    r = np.arange(rows)[:, None]
+    xp = array_namespace(b, v)
+    lo, hi = xp.zeros(v.shape, np.int64), xp.full(v.shape, n, np.int64)
+    r = xp.arange(rows)[:, None]
     with np.errstate(invalid='ignore'):
         while True:
             active = lo < hi
             if not active.any(): return lo
             mid = (lo + hi) >> 1
-            mv = b[r, np.minimum(mid, n - 1)] if n else np.zeros(v.shape, b.dtype)
+            mv = b[r, np.minimum(mid, n - 1)] if n else xp.zeros(v.shape, b.dtype)
             go_right = ~(mv > v) if right else ~(mv >= v)
             lo = np.where(active & go_right, mid + 1, lo)
             hi = np.where(active & ~go_right, mid, hi)
@@ -434,12 +439,13 @@ def searchsorted(sorted_sequence:Tensor, input, *, out_int32:bool=False, right:b
                 "value tensor must match, but we got boundaries tensor ", list(bd.shape), " and input value tensor ", list(vin.shape))
     ct = result_type(bd, vin)
     npd = np.float32 if ct in _REDUCED else ct.np
-    b = np.ascontiguousarray(_np_read(bd)).astype(npd).reshape(math.prod(bd.shape[:-1]), bd.shape[-1])
+    b = ascontiguous(_np_read(bd)).astype(npd).reshape(math.prod(bd.shape[:-1]), bd.shape[-1])
     if sorter is not None:
-        s = np.ascontiguousarray(_np_read(sorter)).reshape(b.shape)
+        s = ascontiguous(_np_read(sorter)).reshape(b.shape)
         TORCH_CHECK(((s >= 0) & (s < b.shape[1])).all(), "torch.searchsorted(): sorter index out of range")
         b = np.take_along_axis(b, s, 1)
-    v = np.array(_np_read(vin), dtype=npd)
+    v = _np_read(vin).astype(npd)
+    if type(v) is not type(b): v = asarray_like(b, v)              # a number beside device boundaries joins their device
     v2 = v.reshape(1, -1) if bd.dim() == 1 else v.reshape(b.shape[0], -1)
     res = _bsearch(b, v2, right).reshape(v.shape)
     od = _dt.int32 if out_int32 else _dt.int64
@@ -471,7 +477,7 @@ def _cum_extreme(input:Tensor, dim:int, greater:bool, ret):
     shape = tuple(input.shape) or (1,)
     ov, oi = np.moveaxis(_np_write(vals).reshape(shape), d, 0), np.moveaxis(_np_write(idx).reshape(shape), d, 0)
     floating = input.dtype.is_floating_point
-    cur, ci = x[0].copy(), np.zeros(x.shape[1:], np.int64)
+    cur, ci = x[0].copy(), array_namespace(x).zeros(x.shape[1:], np.int64)
     for i in range(x.shape[0]):
         xi = x[i]
         better = (xi >= cur) if greater else (xi <= cur)
@@ -489,6 +495,12 @@ def cummin(input:Tensor, dim:int):
     return _cum_extreme(input, dim, False, cummin_return)
 
 # %% ../nbs/06g_shape_ops.ipynb #5097e304
+def _logcumsumexp_shifted(x, d:int):
+    "`log(cumsum(exp(x - m))) + m` with `m` the largest finite value along `d`: one scan that cannot overflow (the GPU form)."
+    m = np.max(np.where(np.isfinite(x), x, -np.inf), axis=d, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0).astype(x.dtype)
+    return np.log(np.cumsum(np.exp(x - m), axis=d)) + m
+
 def logcumsumexp(input:Tensor, dim:int, *, out=None) -> Tensor:
     "`log(cumsum(exp(input)))` along `dim`, computed stably, as `torch.logcumsumexp` (floating dtypes only)."
     d = wrap_dim(dim, input.dim())
@@ -497,7 +509,9 @@ def logcumsumexp(input:Tensor, dim:int, *, out=None) -> Tensor:
     x = _np_read(input)
     acc = np.float32 if input.dtype in _REDUCED else x.dtype
     with np.errstate(all='ignore'):
-        res = np.logaddexp.accumulate(x.astype(acc), axis=d) if x.ndim and x.size else x.astype(acc)
+        if not (x.ndim and x.size): res = x.astype(acc)
+        elif type(x) is np.ndarray: res = np.logaddexp.accumulate(x.astype(acc), axis=d)
+        else: res = _logcumsumexp_shifted(x.astype(acc), d)         # CuPy has no `logaddexp.accumulate`
     if out is None: return _from_np(res, input.dtype, input.device)
     _resize_output(out, input.shape); np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
     return out
@@ -774,10 +788,10 @@ def _blas_update(input:Tensor, prod:Tensor, beta, alpha, name:str) -> Tensor:
             r = builtins.bool(alpha) & p
             if beta: r = r | (builtins.bool(beta) & _np_read(broadcast_to(input, prod.shape)))
         else:
-            r = p.astype(acc) if alpha == 1 else acc(alpha) * p.astype(acc) if d in _REDUCED else np.asarray(alpha, acc) * p.astype(acc)
+            r = p.astype(acc) if alpha == 1 else acc(alpha) * p.astype(acc) if d in _REDUCED else np.dtype(acc).type(alpha) * p.astype(acc)
             if beta != 0:
                 x = _np_read(broadcast_to(input, prod.shape)).astype(acc)
-                r = r + (x if beta == 1 else np.asarray(beta, acc) * x)
+                r = r + (x if beta == 1 else np.dtype(acc).type(beta) * x)
     return _from_np(r, d, prod.device)
 
 def _same_dtype(a:Tensor, b:Tensor, what:str):
@@ -805,7 +819,7 @@ def addmv(input:Tensor, mat:Tensor, vec:Tensor, *, beta=1, alpha=1, out=None) ->
     TORCH_CHECK(mat.shape[1] == vec.shape[0] and (input.numel() == 1 or input.shape[0] == mat.shape[0]),
                 "size mismatch, got input (", input.shape[0] if input.dim() else 1, "), mat (", mat.shape[0], "x", mat.shape[1], "), vec (", vec.shape[0], ")")
     if mat.numel() == 0 and beta != 0:                   # ATen's shortcut: result = input * beta, input not expanded
-        return _into(out, _blas_update(input, _from_np(np.zeros(tuple(input.shape)), mat.dtype), beta, 0, 'addmv'))
+        return _into(out, _blas_update(input, zeros(tuple(input.shape), dtype=mat.dtype, device=mat.device), beta, 0, 'addmv'))
     return _into(out, _blas_update(input, matmul(mat, vec), beta, alpha, 'addmv'))
 
 def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
@@ -828,8 +842,8 @@ def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -
         acc = np.float32 if d in _REDUCED else d.np
         def loop(o, x, a, b):
             with np.errstate(all='ignore'):
-                r = np.multiply(a, b, dtype=acc) * np.asarray(alpha, acc)
-                if beta != 0: r = r + np.asarray(beta, acc) * x.astype(acc)
+                r = np.multiply(a, b, dtype=acc) * np.dtype(acc).type(alpha)
+                if beta != 0: r = r + np.dtype(acc).type(beta) * x.astype(acc)
             np.copyto(o, r, casting='unsafe')
     it.for_each(loop)
     if out is not None: out._impl.bump_version()
@@ -853,8 +867,8 @@ def addbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=N
     _check_batches(batch1, batch2)
     _same_dtype(input, batch1, "self and batch1")
     p = matmul(batch1, batch2)
-    s = _from_np(_np_read(p).sum(0, dtype=np.float32 if p.dtype in _REDUCED else None), p.dtype) if batch1.shape[0] else \
-        zeros(batch1.shape[1], batch2.shape[2], dtype=p.dtype)
+    s = _from_np(_np_read(p).sum(0, dtype=np.float32 if p.dtype in _REDUCED else None), p.dtype, p.device) if batch1.shape[0] else \
+        zeros(batch1.shape[1], batch2.shape[2], dtype=p.dtype, device=p.device)
     return _into(out, _blas_update(input, s, beta, alpha, 'addbmm'))
 
 # %% ../nbs/06g_shape_ops.ipynb #4a6f4dd6
@@ -876,7 +890,7 @@ def matrix_power(input:Tensor, n:int) -> Tensor:
     TORCH_CHECK(input.shape[-1] == input.shape[-2], "linalg.matrix_power: A must be batches of square matrices, but they are ",
                 input.shape[-2], " by ", input.shape[-1], " matrices")
     TORCH_CHECK_NOT_IMPLEMENTED(n >= 0, "matrix_power: negative powers need a matrix inverse, which tinytensor does not have")
-    if n == 0: return diag_embed(zeros(*input.shape[:-1], dtype=input.dtype) + 1) if input.numel() else input.clone(memory_format=contiguous_format)
+    if n == 0: return diag_embed(zeros(*input.shape[:-1], dtype=input.dtype, device=input.device) + 1) if input.numel() else input.clone(memory_format=contiguous_format)
     if n == 1: return input.clone(memory_format=contiguous_format)
     if n == 2: return matmul(input, input)
     if n == 3: return matmul(matmul(input, input), input)

@@ -1021,7 +1021,7 @@ def device_views(self:TensorIterator, backend=None) -> list:
     for i, op in enumerate(self.operands_):
         impl = op.tensor._impl
         if impl.device_.device_type == DeviceType.CPU:     # a CPU scalar beside device operands: pass its value
-            views.append(_np_read(op.tensor)[()]); continue
+            views.append(backend.scalar(_host_read(op.tensor)[()])); continue
         views.append(backend.array(impl.storage_.get(), impl.dtype_, shp, tuple(op.stride_bytes[d] for d in order),
                                    impl.storage_offset_ * impl.dtype_.itemsize, i < nout))
     return views

@@ -1,6 +1,6 @@
 """Measure how much of torch's everyday tensor API tinytensor has, and how much of it matches torch.
 
-Usage: python tools/api_coverage.py [--json out.json] [--verbose] [--only NAME ...] [--selfcheck] [--device cuda]
+Usage: python tools/api_coverage.py [--json out.json] [--verbose] [--only NAME ...] [--selfcheck] [--device cuda] [--jobs N]
 (with PYTHONPATH pointing at the checkout to measure). --only measures a few names (`add`,
 `Tensor.add_`, `Tensor.__getitem__`); --selfcheck runs every probe with torch on both sides, which
 must all match (it guards the recipes against random or uninitialized values).
@@ -289,11 +289,54 @@ def _to_dev(x, L):
     _made_on_device[0] += 1
     return x.to(d)
 
+_to_cpu = [False]
+
+def _measure_part(job):
+    names, device = job
+    use_device(device)
+    return measure(names)
+
+def measure_parallel(names, jobs:int, device=None):
+    "`measure` in `jobs` processes (spawned: each starts its own CUDA context and compiles its own kernels in parallel)."
+    import multiprocessing as mp
+    names = names or list(NAMES)
+    with mp.get_context('spawn').Pool(jobs) as pool: parts = pool.map(_measure_part, [(names[i::jobs], device) for i in range(jobs)])
+    res = {k: v for p in parts for k, v in p.items()}
+    return {q: res[q] for q in names}
+
 def _expected_device(torch_device) -> str:
     "The device a tinytensor result should have, given torch's (torch on the CPU stands for CUDA on the stand-in)."
     s = str(torch_device)
-    if DEVICE['standin'] and s == 'cpu' and _made_on_device[0]: return 'cuda:0'
+    if DEVICE['standin'] and s == 'cpu' and _made_on_device[0] and not _to_cpu[0]: return 'cuda:0'
     return 'cuda:0' if s == 'cuda' else s
+
+def _asks_cpu(qual, probe) -> bool:
+    "The probe moves its result to the host (`x.cpu()`, `x.to('cpu')`)."
+    return qual == 'Tensor.cpu' or any(str(a) == 'cpu' for a in list(probe.args) + list(probe.kw.values()))
+
+# On the stand-in, torch runs on the CPU; where torch's answer names the device, this is what torch on CUDA answers.
+def _cuda_type(ra, rb, eb): return ra, (rb.replace('torch.', 'torch.cuda.', 1) if isinstance(rb, str) and 'cuda' not in rb else rb), eb
+def _no_device_suffix(ra, rb, eb): return (ra.replace(", device='cuda:0'", '') if isinstance(ra, str) else ra), rb, eb
+def _raises(exc, msg): return lambda ra, rb, eb: (ra, None, exc(msg))
+CUDA_ANSWERS = {
+    'Tensor.is_cuda': lambda ra, rb, eb: (ra, True, eb),
+    'Tensor.get_device': lambda ra, rb, eb: (ra, 0, eb),
+    'Tensor.type': _cuda_type,
+    'Tensor.__repr__': _no_device_suffix, 'Tensor.__str__': _no_device_suffix, 'Tensor.__format__': _no_device_suffix,
+    'Tensor.numpy': _raises(TypeError, "can't convert cuda:0 device type tensor to numpy"),
+    'Tensor.__array__': _raises(TypeError, "can't convert cuda:0 device type tensor to numpy"),
+    'Tensor.__dlpack__': _raises(RuntimeError, 'Unsupported device in DLTensor.'),          # numpy cannot read CUDA memory
+    'Tensor.__dlpack_device__': lambda ra, rb, eb: (ra, (type(rb[0])(2), 0) if rb else rb, eb),   # (kDLCUDA, 0)
+}
+_CPU_INDICES = ('tensor_split', 'Tensor.tensor_split')     # ATen checks that an index tensor is on the CPU
+# cuBLAS has no integer or bool products: torch on CUDA raises NotImplementedError ("addmm_cuda" not implemented for 'Long')
+INT_PRODUCTS = set(_names('''mm matmul bmm mv dot vdot inner addmm addmm_ addmv addmv_ addbmm addbmm_ baddbmm baddbmm_
+    chain_matmul einsum tensordot matrix_power __matmul__ __rmatmul__ __imatmul__'''))
+
+def _int_product(qual, probe, rb) -> bool:
+    base = qual[7:] if qual.startswith('Tensor.') else qual
+    if base not in INT_PRODUCTS or not isinstance(rb, torch.Tensor) or rb.dtype.is_floating_point or rb.dtype.is_complex: return False
+    return not (base == 'matrix_power' and len(probe.args) > 1 and isinstance(probe.args[1], int) and probe.args[1] < 2)
 
 def _np_dtype(name):
     if name == 'bfloat16':
@@ -562,6 +605,15 @@ def run_probe(qual, probe, tol):
         (b_args, b_kw), rb, eb = _call(torch, qual, probe)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0); signal.signal(signal.SIGALRM, old)
+    if DEVICE['tt'] is not None:
+        _to_cpu[0] = _asks_cpu(qual, probe)
+        if DEVICE['standin'] and qual in CUDA_ANSWERS and _made_on_device[0]: ra, rb, eb = CUDA_ANSWERS[qual](ra, rb, eb)
+        if DEVICE['standin'] and qual in _CPU_INDICES and any(isinstance(a, T) for a in probe.args[1:]):
+            rb, eb = None, RuntimeError('tensor_split expected tensor_indices_or_sections to be on cpu')
+        if DEVICE['standin'] and _to_cpu[0] and isinstance(rb, torch.Tensor) and rb is (_tensors([b_args, b_kw], torch) or [None])[0]:
+            rb = rb.to('cpu', copy=True)                       # torch on CUDA copies to the host (preserving a dense layout)
+        if DEVICE['standin'] and eb is None and _made_on_device[0] and _int_product(qual, probe, rb):
+            rb, eb = None, NotImplementedError('"addmm_cuda" not implemented for an integer dtype')
     if eb is not None:
         if ea is None: return f'torch raises {_short(eb)}; tinytensor returned {type(ra).__name__}'
         if _builtin_base(ea) != _builtin_base(eb): return f'exception {_short(ea)} != torch {_short(eb)}'
@@ -570,12 +622,13 @@ def run_probe(qual, probe, tol):
     try:
         m = diff(ra, rb, tol, probe.values)
         if m: return m
+        _to_cpu[0] = False                                     # the inputs stay where they were
         ia, ib = _tensors([a_args, a_kw], tt), _tensors([b_args, b_kw], torch)
         if len(ia) == len(ib):
             for i, (x, y) in enumerate(zip(ia, ib)):          # inputs after the call (mutations)
                 m = tensor_diff(x, y, tol, probe.values)
                 if m: return f'input #{i} after the call: {m}'
-        if not probe.fn and not probe.attr:
+        if not probe.fn and not probe.attr and not (DEVICE['standin'] and _asks_cpu(qual, probe)):   # torch CUDA: a new tensor
             if ib and (rb is ib[0]) != (ra is (ia[0] if ia else None)):
                 return 'torch returns self (the same Tensor object)' if rb is ib[0] else 'returns self, torch returns a new Tensor'
             al_a, al_b = _aliases(ra, ia), _aliases(rb, ib)
@@ -1319,11 +1372,16 @@ def main(argv=None):
     ap.add_argument('--selfcheck', action='store_true',
                     help='probe torch against itself: every name must match (checks the recipes are deterministic)')
     ap.add_argument('--device', choices=['cuda'], help='build every probe tensor on CUDA (the strict CuPy stand-in without a GPU)')
+    ap.add_argument('--jobs', type=int, default=1, help='measure in this many processes')
     a = ap.parse_args(argv)
-    use_device(a.device)
     t0 = time.time()
-    if a.selfcheck: return selfcheck(a.only or None)
-    res = measure(a.only or None)
+    if a.jobs > 1 and not a.selfcheck: res = measure_parallel(a.only or None, a.jobs, a.device)
+    else:
+        use_device(a.device)
+        if a.selfcheck: return selfcheck(a.only or None)
+        res = measure(a.only or None)
+    if a.device: print(f"device: {DEVICE['tt'] or a.device} (tinytensor{' on the strict CuPy stand-in' if not tt.cuda.is_available() or DEVICE['standin'] else ''}), "
+                       f"torch on {DEVICE['torch'] or ('cpu' if not torch.cuda.is_available() else 'cuda')}")
     report(res, a.verbose)
     print(f'({len(res)} names, {sum(r.get("probes", 0) for r in res.values())} probes, {time.time() - t0:.1f}s)')
     if a.json:

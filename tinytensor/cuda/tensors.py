@@ -68,6 +68,9 @@ class CUDABackend(DeviceBackend):
         return a
     def lazy_init(self):
         "Hook run when the first CUDA storage is made (CuPy routes its own allocations to us here)."
+    def scalar(self, v):
+        "A CPU scalar operand as a 0-d device array: CuPy's ufuncs refuse numpy arrays, and numpy scalars fall back to them."
+        return v if v.dtype.name == 'bfloat16' else self.xp.asarray(v)    # bfloat16: chapter 07c's kernels take the value
     def current_device(self) -> int:
         "Index of the current device of this thread."
         return getattr(self._tls, 'device', 0)
