@@ -141,7 +141,7 @@ def storage_to(storage, device:Device):
     copy_bytes(new.impl, 0, storage.impl, 0, storage.nbytes())
     return new
 
-# %% ../nbs/03a_device_backends.ipynb #b1636990
+# %% ../nbs/03a_device_backends.ipynb #5227d608
 def array_namespace(*arrays):
     "The array module computing on `arrays`: numpy for host arrays and scalars, else the device backend's `xp`."
     for a in arrays:

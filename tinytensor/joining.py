@@ -16,7 +16,6 @@ from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, wrap_dim
 from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format, channels_last, channels_last_3d, strides_for_format, preserve_format
 from .factories import empty, empty_strided, empty_like, _np_read, _np_write
-from .backends import array_namespace, asarray_like
 from .views import _slice, _int_list
 from .tensor_iterator import parallel_rows, result_type, can_cast, _resize_output, assert_no_overlap, assert_no_internal_overlap
 

@@ -153,7 +153,7 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
         np.copyto(osq, r, casting='unsafe')
     finally: _errs_on(tok)
 
-# %% ../nbs/06c_reductions.ipynb #78217aac
+# %% ../nbs/06c_reductions.ipynb #74bba73b
 # Note [ufunc reductions on a device]: `np.maximum.reduce(x)` is what a CPU kernel writes; off the CPU the same
 # reduction is the array namespace's function (`max` propagates NaN as `maximum.reduce` does; `all`/`any` on bools
 # are `logical_and`/`logical_or` reduced), so one kernel serves both without a copy to the host.

@@ -1,0 +1,106 @@
+"""Everyday ops on CUDA give what they give on the CPU, and stay on the device: on the strict CuPy stand-in (every
+machine: each case failed there before its kernel went through the device's array namespace) and on a GPU with CuPy
+(`python -m pytest -m cuda`)."""
+import gc, math
+import numpy as np
+import pytest
+import torch
+import tinytensor as tt
+from tinytensor.testing import test_tensor_eq
+import cuda_standin
+
+
+def _cupy_ok():
+    try:
+        import cupy
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception: return False
+
+
+@pytest.fixture(params=['standin', pytest.param('cupy', marks=pytest.mark.cuda)])
+def cuda(request):
+    if request.param == 'standin':
+        state = cuda_standin.install(1)
+        try: yield
+        finally:
+            gc.collect()
+            cuda_standin.uninstall(state)
+    else:
+        if not _cupy_ok(): pytest.skip('needs CuPy and an NVIDIA GPU')
+        yield
+
+
+rng = np.random.default_rng(0)
+A = np.round(rng.standard_normal((4, 5)) * 2, 2).astype(np.float32)
+B = np.round(rng.standard_normal((4, 5)) * 2, 2).astype(np.float32)
+I = np.array([[0, 2, 1, 3, 0], [1, 0, 3, 2, 2]])
+S = np.array([-1.5, 0.5, 2.0, 3.25], np.float32)
+
+# name -> f(a, b, i, s): a, b float32 4x5, i int64 2x5 indices (values < 4), s sorted float32 (4,)
+CASES = {
+    # Python numbers in arithmetic (a 0-d numpy array reached CuPy's ufuncs)
+    'scalar arithmetic': lambda a, b, i, s: a * 2 - b, 'add alpha': lambda a, b, i, s: a.add(b, alpha=2),
+    'pow': lambda a, b, i, s: a.pow(2), 'int pow': lambda a, b, i, s: i.pow(3), 'remainder': lambda a, b, i, s: a.remainder(1.5),
+    'sigmoid': lambda a, b, i, s: a.sigmoid(), 'square': lambda a, b, i, s: a.square(),
+    'isclose': lambda a, b, i, s: tt.isclose(a, b, atol=0.5), 'rshift': lambda a, b, i, s: i >> 1,
+    # host conversions inside kernels
+    'erf': lambda a, b, i, s: tt.erf(a), 'erfc': lambda a, b, i, s: tt.erfc(a), 'lerp': lambda a, b, i, s: tt.lerp(a, b, 0.25),
+    'logaddexp': lambda a, b, i, s: tt.logaddexp(a, b), 'logit': lambda a, b, i, s: tt.logit(a.sigmoid(), eps=0.1),
+    'sinc': lambda a, b, i, s: tt.sinc(a), 'xlogy': lambda a, b, i, s: tt.xlogy(a, b.abs()), 'angle': lambda a, b, i, s: tt.angle(a),
+    # reductions CuPy's ufuncs lack
+    'max': lambda a, b, i, s: a.max(), 'min dim': lambda a, b, i, s: a.min(1).indices, 'amax': lambda a, b, i, s: tt.amax(a, 0),
+    'all': lambda a, b, i, s: (a > -10).all(1), 'any': lambda a, b, i, s: (a > 3).any(), 'logsumexp': lambda a, b, i, s: a.logsumexp(1),
+    'softmax': lambda a, b, i, s: a.softmax(0), 'norm inf': lambda a, b, i, s: a.norm(math.inf), 'equal': lambda a, b, i, s: tt.tensor(tt.equal(a, a), device=a.device),
+    'empty sum': lambda a, b, i, s: a[:0].sum(), 'empty prod': lambda a, b, i, s: a[:0].prod(0), 'empty nansum': lambda a, b, i, s: a[:0].nansum(),
+    # joining and shape
+    'cat': lambda a, b, i, s: tt.cat([a, b], 1), 'stack': lambda a, b, i, s: tt.stack([a, b]), 'flip': lambda a, b, i, s: a.flip(0),
+    'roll': lambda a, b, i, s: a.roll(2), 'tril': lambda a, b, i, s: a.tril(), 'triu_': lambda a, b, i, s: a.clone().triu_(1),
+    'repeat': lambda a, b, i, s: a.repeat(2, 1), 'diff': lambda a, b, i, s: a.diff(dim=1),
+    # indexing
+    'mask getitem': lambda a, b, i, s: a[a > 0], 'mask setitem': lambda a, b, i, s: _set(a.clone(), a > 0, 0.0),
+    'nonzero': lambda a, b, i, s: (a > 0).nonzero(), 'masked_fill': lambda a, b, i, s: a.masked_fill(a < 0, 1.5),
+    'index_select': lambda a, b, i, s: a.index_select(0, i[0]), 'index_add': lambda a, b, i, s: a.index_add(0, i[1, :4], b[:4]),
+    'index_put_': lambda a, b, i, s: a.clone().index_put_((i[0],), b[0], accumulate=True),
+    'gather': lambda a, b, i, s: a.gather(0, i), 'scatter': lambda a, b, i, s: a.scatter(0, i, b[:2]),
+    'scatter multiply': lambda a, b, i, s: a.scatter(0, i, b[:2], reduce='multiply'), 'take': lambda a, b, i, s: a.take(i),
+    # reductions and scans
+    'mean': lambda a, b, i, s: a.mean(0), 'std': lambda a, b, i, s: a.std(1), 'var': lambda a, b, i, s: a.var(),
+    'argmax': lambda a, b, i, s: a.argmax(1), 'argmin': lambda a, b, i, s: a.argmin(), 'median': lambda a, b, i, s: a.median(1).values,
+    'cumsum': lambda a, b, i, s: a.cumsum(1), 'cumprod': lambda a, b, i, s: a.cumprod(0), 'cummax': lambda a, b, i, s: a.cummax(1).indices,
+    'logcumsumexp': lambda a, b, i, s: a.logcumsumexp(1),
+    'sort': lambda a, b, i, s: a.sort(1).values, 'argsort': lambda a, b, i, s: a.argsort(0), 'topk': lambda a, b, i, s: a.topk(2).values,
+    'unique': lambda a, b, i, s: i.unique(), 'unique counts': lambda a, b, i, s: i.unique(return_counts=True)[1],
+    'searchsorted': lambda a, b, i, s: tt.searchsorted(s, a), 'bucketize number': lambda a, b, i, s: tt.bucketize(1.0, s),
+    # products and the rest
+    'addmm': lambda a, b, i, s: tt.addmm(a[:, :4], a[:, :3], b[:3, :4], beta=0.5, alpha=2), 'addmv': lambda a, b, i, s: tt.addmv(a[:, 0], a, b[0]),
+    'baddbmm': lambda a, b, i, s: tt.baddbmm(a[None, :2, :2], a[None, :2], b.T[None, :, :2]),
+    'addbmm': lambda a, b, i, s: tt.addbmm(a[:2, :2], a[None, :2], b.T[None, :, :2]),
+    'cross': lambda a, b, i, s: tt.cross(a[:, :3], b[:, :3], dim=1), 'repeat_interleave': lambda a, b, i, s: a.repeat_interleave(2, 0),
+    'where number': lambda a, b, i, s: tt.where(a > 0, a, 0.0), 'block_diag': lambda a, b, i, s: tt.block_diag(a[:2, :2], b[:1]),
+    'matrix_power': lambda a, b, i, s: tt.matrix_power(a[:, :4], 0), 'tensor of a tensor': lambda a, b, i, s: tt.tensor(a),
+}
+
+def _set(x, m, v):
+    x[m] = v
+    return x
+
+def _args(dev):
+    return [tt.from_numpy(v.copy()).to(dev) for v in (A, B, I, S)]
+
+@pytest.mark.parametrize('name', list(CASES))
+def test_op_on_cuda_matches_cpu(cuda, name):
+    f = CASES[name]
+    r, rc = f(*_args('cpu')), f(*_args('cuda'))
+    assert rc.device == tt.device('cuda:0'), f'{name}: the result is on {rc.device}'
+    tol = name in ('erf', 'erfc', 'logsumexp', 'softmax', 'logcumsumexp', 'std', 'var', 'lerp', 'logaddexp', 'sinc', 'logit')
+    if tol: np.testing.assert_allclose(rc.cpu().numpy(), r.numpy(), rtol=1e-5, atol=1e-6)
+    else: test_tensor_eq(rc.cpu(), r, check_strides=r.is_non_overlapping_and_dense())
+
+
+@pytest.mark.parametrize('f', [lambda x, y: x @ y, lambda x, y: tt.mm(x, y), lambda x, y: tt.bmm(x[None], y[None]),
+                               lambda x, y: tt.mv(x, y[:, 0]), lambda x, y: tt.dot(x[0], y[:, 0])])
+def test_integer_products_raise_on_cuda(cuda, f):
+    "cuBLAS has no integer products: torch on CUDA raises NotImplementedError (\"addmm_cuda\" not implemented for 'Long')."
+    x, y = tt.ones(2, 3, dtype=tt.int64), tt.ones(3, 2, dtype=tt.int64)
+    f(x, y)                                                     # the CPU computes them
+    with pytest.raises(NotImplementedError, match="not implemented for 'Long'"): f(x.cuda(), y.cuda())
