@@ -6,10 +6,10 @@ Docs: https://tinytensor.github.io/tinytensor/indexing.html.md"""
 
 # %% auto #0
 __all__ = ['apply_slicing', 'expand_tensors', 'has_contiguous_subspace', 'transpose_to_front', 'make_info', 'index',
-           'index_placement_html', 'ufunc_at', 'unravel_index', 'index_select', 'gather', 'scatter', 'scatter_add',
-           'take', 'masked_fill', 'masked_select', 'nonzero', 'index_put_', 'index_put', 'index_add', 'index_copy',
-           'index_fill', 'take_along_dim', 'argwhere', 'narrow_copy', 'masked_scatter', 'put', 'select_scatter',
-           'slice_scatter', 'diagonal_scatter']
+           'index_placement_html', 'ufunc_at', 'at_rounds', 'unravel_index', 'index_select', 'gather', 'scatter',
+           'scatter_add', 'take', 'masked_fill', 'masked_select', 'nonzero', 'index_put_', 'index_put', 'index_add',
+           'index_copy', 'index_fill', 'take_along_dim', 'argwhere', 'narrow_copy', 'masked_scatter', 'put',
+           'select_scatter', 'slice_scatter', 'diagonal_scatter']
 
 # %% ../nbs/05d_indexing.ipynb #7024021e
 import builtins, operator, warnings
@@ -307,6 +307,10 @@ def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
 def ufunc_at(uf, dst, ix:tuple, v):
     "`uf.at(dst, ix, v)` (repeated indices accumulate); where CuPy has no `uf.at`, rounds that each touch an index once."
     if type(dst) is np.ndarray or uf.__name__ in ('add', 'maximum', 'minimum'): return uf.at(dst, ix, v)
+    at_rounds(uf, dst, ix, v)
+
+def at_rounds(uf, dst, ix:tuple, v):
+    "`uf.at(dst, ix, v)` as rounds of plain indexed updates: round r applies the r-th use of every index (chapter 07c)."
     xp = array_namespace(dst)
     b = xp.broadcast_arrays(*ix)
     v, ix = xp.broadcast_to(v, b[0].shape).ravel(), [i.ravel() for i in b]

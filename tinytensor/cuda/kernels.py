@@ -6,7 +6,7 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_kernels.html.md"""
 
 # %% auto #0
 __all__ = ['BF16_PREAMBLE', 'BF16_UNARY', 'BF16_BINARY', 'ELEMENTWISE_SOURCE', 'coalescing_svg', 'bf16_kernel_source',
-           'BF16Array', 'run_bf16', 'run_float32_binary', 'cupy_launch']
+           'BF16Array', 'run_bf16', 'run_float32_binary', 'cupy_launch', 'scatter_rounds_svg']
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #dd02b2b5
 import functools, math
@@ -14,6 +14,7 @@ import numpy as np
 from ..allocator import DeviceType
 from ..backends import not_implemented
 from ..printing import SvgCanvas, text_width
+from ..indexing import at_rounds
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #c19be9ec
 def coalescing_svg(n:int=8, # cells per side of the drawn tile
@@ -214,3 +215,24 @@ def cupy_launch(backend, loop, views:list, nout:int):
     uf = getattr(loop, 'ufunc', None)
     if uf is not None and nout == 1 and len(views) == 3 and run_float32_binary(uf, *views): return
     loop(*views)
+
+# %% ../../nbs/07c_cuda_kernels.ipynb #576f5548
+def scatter_rounds_svg(index:list, # target rows, one per element (a column of a scatter index)
+                       cell:int=22) -> str:
+    "SVG: elements aimed at rows, numbered within each row's run; round r applies every element numbered r."
+    seen, rank = {}, []
+    for t in index: rank.append(seen.get(t, 0)); seen[t] = rank[-1] + 1
+    colors = ['#4c78a8', '#e45756', '#54a24b', '#f58518', '#b279a2']
+    cv = SvgCanvas(11)
+    cv.text(5, 14, 'elements: target row / round', size=12)
+    for i, (t, r) in enumerate(zip(index, rank)):
+        cv.rect(5 + i * cell, 22, cell - 2, cell - 2, fill=colors[r % len(colors)], stroke='#999')
+        cv.text(9 + i * cell, 36, str(t))
+        cv.text(9 + i * cell, 56, f'r{r}')
+    y0 = 80
+    cv.text(5, y0 - 6, 'target rows: rounds that write them', size=12)
+    for row in sorted(seen):
+        cv.text(5, y0 + 14 + row * cell, f'row {row}')
+        for r in range(seen[row]):
+            cv.rect(50 + r * cell, y0 + row * cell, cell - 2, cell - 2, fill=colors[r % len(colors)], stroke='#999')
+    return cv.svg()
