@@ -432,6 +432,8 @@ def test_settings_forms():
 
 def test_module_wrappers(monkeypatch, tmp_path):
     monkeypatch.setattr(ttc.caching_allocator, '_allocators', {})
+    if ttc.caching_allocator.cupy_device_count() < 2:     # device 1 below: on a one-GPU machine, simulate both devices
+        monkeypatch.setattr(ttc.caching_allocator, 'cupy_device_count', lambda: 0)
     monkeypatch.setenv('PYTORCH_CUDA_ALLOC_CONF', 'max_split_size_mb:128')
     a = ttc.get_allocator(0)
     assert a.config.max_split_size == 128 * MiB and ttc.get_allocator('cuda:0') is a and ttc.get_allocator(None) is a
