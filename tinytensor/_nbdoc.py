@@ -100,3 +100,32 @@ class show_docs_as_markdown(Processor):
         cell.cell_type, cell.metadata = 'markdown', {'show_doc': m.group(1) if m else ''}
         cell.source = '\n\n'.join(''.join(md) if isinstance(md, list) else md for md in mds)
         for k in ('outputs', 'execution_count'): cell.pop(k, None)
+def _loose(text):
+    "A regex for `text` as Quarto's search index may hold it: any run of whitespace as any other, HTML entities or not."
+    ent = {'<': '(?:<|&lt;)', '>': '(?:>|&gt;)', '&': '(?:&|&amp;)', '"': '(?:"|&quot;|&#34;)', "'": "(?:'|&#39;|&#x27;)"}
+    parts = [r'\s*' if ch.isspace() else ent.get(ch, re.escape(ch)) for ch in text.strip()]
+    return re.compile(re.sub(r'(\\s\*)+', r'\\s*', ''.join(parts)))
+
+def clean_search_index(out_dir=None):
+    """Take Mermaid diagrams' source out of Quarto's search index (`search.json`), so a search finds prose, not
+    `flowchart LR`. Run by Quarto after rendering (`post-render` in `_quarto.yml`); a problem leaves the index as is."""
+    import html, json, os
+    from pathlib import Path
+    try:
+        out = Path(out_dir or os.environ.get('QUARTO_PROJECT_OUTPUT_DIR') or '../_docs')
+        idx = out / 'search.json'
+        if not idx.exists(): return 0
+        docs, pats = json.loads(idx.read_text()), {}
+        for d in docs:
+            page = d.get('href', '').split('#')[0]
+            if page not in pats:
+                f = out / page
+                src = f.read_text(errors='replace') if f.is_file() else ''
+                pats[page] = [_loose(html.unescape(re.sub(r'<[^>]+>', '', m))) for m in
+                              re.findall(r'<pre[^>]*class="[^"]*mermaid[^"]*"[^>]*>(.*?)</pre>', src, re.S) if m.strip()]
+            for p in pats[page]: d['text'] = p.sub(' ', d.get('text', ''))
+        idx.write_text(json.dumps(docs, indent=2))
+        return sum(map(len, pats.values()))
+    except Exception as e:
+        print(f'search index left as is: {type(e).__name__}: {e}')
+        return 0
