@@ -99,7 +99,7 @@ class show_docs_as_markdown(Processor):
         m = re.search(r'show_doc\(([\w.]+)', cell.source)
         cell.cell_type, cell.metadata = 'markdown', {'show_doc': m.group(1) if m else ''}
         cell.source = '\n\n'.join(''.join(md) if isinstance(md, list) else md for md in mds)
-        for k in ('outputs', 'execution_count'): cell.pop(k, None)
+        for k in ('outputs', 'execution_count', 'has_sd'): cell.pop(k, None)
 def _loose(text):
     "A regex for `text` as Quarto's search index may hold it: any run of whitespace as any other, HTML entities or not."
     ent = {'<': '(?:<|&lt;)', '>': '(?:>|&gt;)', '&': '(?:&|&amp;)', '"': '(?:"|&quot;|&#34;)', "'": "(?:'|&#39;|&#x27;)"}
