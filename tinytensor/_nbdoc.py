@@ -25,8 +25,8 @@ def _no_params(cls):
     return all(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in ps)
 
 class ShowDoc(BasicMarkdownRenderer):
-    """nbdev's API entry with a class shown as a class: an enum with its members, a named tuple with its fields, a class
-    that takes no arguments of its own with its bases; names defined in the notebook without a `__main__.` prefix.
+    """nbdev's API entry with a class shown as a class: an enum with its members, a named tuple or a ctypes structure
+    with its fields, a class that takes no arguments of its own with its bases; names defined in the notebook without a `__main__.` prefix.
     The entry opens with `***` (a rule, as nbdev's `---`, which Quarto can read as the start of a YAML block)."""
     def _sig(self):
         s, o = str(self.dm), self.sym
@@ -37,6 +37,12 @@ class ShowDoc(BasicMarkdownRenderer):
                 s = f'class {nm}{_bases(o)}:\n' + '\n'.join(ms[:24] + (['    ...'] if len(ms) > 24 else []))
             elif issubclass(o, tuple) and hasattr(o, '_fields'):
                 s = f"class {o.__name__}({', '.join(o._fields)}):  # a named tuple"
+            elif isinstance(getattr(o, '_fields_', None), (list, tuple)):           # a ctypes Structure: its fields
+                fs = [f'    {f[0]}: {getattr(f[1], "__name__", f[1])}' for f in o._fields_]
+                s = f'class {nm}{_bases(o)}:\n' + '\n'.join(fs)
+            elif hasattr(o, '_argtypes_') and hasattr(o, '_restype_'):              # a ctypes function pointer type
+                nm_ = lambda t: getattr(t, '__name__', 'None' if t is None else str(t))
+                s = f"class {nm}{_bases(o)}:  # C function pointer ({', '.join(map(nm_, o._argtypes_))}) -> {nm_(o._restype_)}"
             elif _no_params(o): s = f'class {nm}{_bases(o)}:'
             else: s = re.sub(r'^def ', 'class ', s)
         return re.sub(r'\b__main__\.', '', s)
