@@ -44,7 +44,11 @@ class ShowDoc(BasicMarkdownRenderer):
                 nm_ = lambda t: getattr(t, '__name__', 'None' if t is None else str(t))
                 s = f"class {nm}{_bases(o)}:  # C function pointer ({', '.join(map(nm_, o._argtypes_))}) -> {nm_(o._restype_)}"
             elif _no_params(o): s = f'class {nm}{_bases(o)}:'
-            else: s = re.sub(r'^def ', 'class ', s)
+            else:
+                s = re.sub(r'^def ', 'class ', s)
+                if re.match(r'class \w+\(\s*\*args, \*\*kw\w*\s*\):', s):  # docments saw no parameters: ask inspect
+                    try: s = f'class {nm}{inspect.signature(o)}:'
+                    except (TypeError, ValueError): s = f'class {nm}{_bases(o)}:'
         return re.sub(r'\b__main__\.', '', s)
 
     def _repr_markdown_(self):
