@@ -216,7 +216,7 @@ def cupy_launch(backend, loop, views:list, nout:int):
     if uf is not None and nout == 1 and len(views) == 3 and run_float32_binary(uf, *views): return
     loop(*views)
 
-# %% ../../nbs/07c_cuda_kernels.ipynb #576f5548
+# %% ../../nbs/07c_cuda_kernels.ipynb #14bf5c5d
 def scatter_rounds_svg(index:list, # target rows, one per element (a column of a scatter index)
                        cell:int=22) -> str:
     "SVG: elements aimed at rows, numbered within each row's run; round r applies every element numbered r."
