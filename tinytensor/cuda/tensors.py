@@ -24,6 +24,8 @@ def _free_block(ctx):
     alloc, ptr = ctx
     alloc.free(ptr)
 
+_DEVICES = {}
+
 class CUDAAllocator(Allocator):
     "The storage allocator of `cuda:i` (i None: the current device): chapter 07's `DeviceCachingAllocator` of that device."
     def __init__(self, index:int=None): # the device index; None follows the current device, like c10's `CUDACachingAllocator::get()`
@@ -33,10 +35,11 @@ class CUDAAllocator(Allocator):
     def allocate(self, nbytes:int) -> DataPtr:
         "A block of `nbytes` from the device's caching allocator, for the current stream."
         i = self.index if self.index is not None else _cuda().current_device()
-        if nbytes == 0: return DataPtr(0, None, None, Device('cuda', i))
+        dev = _DEVICES.get(i) or _DEVICES.setdefault(i, Device('cuda', i))    # one Device per index: no parsing per block
+        if nbytes == 0: return DataPtr(0, None, None, dev)
         ca = _ca.get_allocator(i)
-        ptr = ca.malloc(nbytes, current_stream(i).cuda_stream)
-        return DataPtr(ptr, (ca, ptr), _free_block, Device('cuda', i))
+        ptr = ca.malloc(nbytes, _current_handle(i))
+        return DataPtr(ptr, (ca, ptr), _free_block, dev)
     def copy_data(self, dest:int, src:int, count:int):
         "Device-to-device copy (used by `resize_` and clones)."
         if count: _cuda().memcpy(dest, self.device, src, self.device, count)
@@ -56,7 +59,9 @@ class CUDABackend(DeviceBackend):
     def check_device(self, device:Device) -> Device:
         "Availability, then the index: None means the current device; past the last device is an error."
         TORCH_CHECK(self.is_available(), _NO_CUDA)
-        if device.index is None: return Device('cuda', self.current_device())
+        if device.index is None:
+            i = self.current_device()
+            return _DEVICES.get(i) or _DEVICES.setdefault(i, Device('cuda', i))
         TORCH_CHECK(device.index < self.device_count(), "CUDA error: invalid device ordinal")
         return device
     def allocator(self, device:Device) -> CUDAAllocator:
@@ -130,6 +135,12 @@ def default_stream(device=None) -> Stream:
     "The default (legacy, handle 0) stream of a device."
     i = _index(device)
     return Stream(i, _handle=0)
+
+def _current_handle(i:int) -> int:
+    "The handle of device i's current stream, without making a `Stream` (the allocator's hot path)."
+    d = getattr(_current, 'streams', None)
+    s = d.get(i) if d else None
+    return 0 if s is None else s.cuda_stream
 
 def current_stream(device=None) -> Stream:
     "This thread's current stream of a device (the default stream unless a `stream()` block set another)."
