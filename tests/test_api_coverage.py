@@ -76,3 +76,18 @@ def test_recipes_deterministic():
     "torch against itself must match on every probe (a sample of names): no recipe compares random or uninitialized values."
     names = list(cov.NAMES)[::7]
     assert cov.selfcheck(names) == 0
+
+def test_device_cuda_on_the_standin(monkeypatch):
+    "--device cuda: probe tensors on CUDA (the strict CuPy stand-in here), torch on the CPU; a result left on the CPU is caught."
+    import cuda_standin
+    state = cuda_standin.install(1)
+    try:
+        cov.use_device('cuda')
+        res = cov.measure(['add', 'amax', 'where', 'Tensor.scatter_add', 'Tensor.is_cuda', 'mm'])
+        assert all(r['status'] == 'match' for r in res.values()), {q: r.get('failures') for q, r in res.items()}
+        orig = tt.neg
+        monkeypatch.setattr(tt, 'neg', lambda x: orig(x).cpu())
+        assert 'device cpu != cuda:0' in cov.run_probe('neg', P(T((2, 3))), False)
+    finally:
+        cov.use_device(None)
+        cuda_standin.uninstall(state)
