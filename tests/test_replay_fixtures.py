@@ -88,4 +88,15 @@ def test_pool_trace_what_ifs():
     assert abs(exp['peak_reserved'] - real['reserved_bytes.all.peak']) < 0.25 * real['reserved_bytes.all.peak']
     plain = replay(snap, meta=meta, private_pools=False)
     assert plain['peak_reserved'] < base['peak_reserved']               # one pool shares its cache: less reserved
-    assert main([path]) == 0
+
+
+def test_pool_trace_cli(capsys):
+    path = PATHS['P_mempool']
+    assert main([path, '--expandable-segments', '--without-private-pools']) == 0
+    out = capsys.readouterr().out
+    assert ': exact (' in out and 'private pools read from the trace: (-1, 1)' in out
+    assert "expandable_segments:True: each allocation in the pool the recorded run's reading gave it" in out
+    assert '(default), no private pool: every allocation in the default pool' in out
+    assert main([PATHS['P_graph_capture']]) == 0
+    out = capsys.readouterr().out
+    assert ': exact (' in out and 'undecided pool: trace entry 37' in out and 'every figure agrees' in out

@@ -375,14 +375,15 @@ def _pool_evidence(snap, trace, capacity) -> dict:
 # %% ../../nbs/07a_cuda_replay.ipynb #b5a5d3d5
 class _PoolReading:
     "Which pool each allocation of a replay goes to: read from the evidence (Note [Reading private pools]), or routed as a reading said."
-    def __init__(self, ev, where, forced=None, route=None, released=None):
+    def __init__(self, ev, where, forced=None, route=None, released=None, targets=None):
         self.ev, self.where, self.forced, self.route = ev, where, forced or {}, route
         pids = ev['pids'] if ev is not None else sorted({p for p in (route or {}).values()})
         self.pids = pids or [INFERRED_POOL]
         P = self.pids[0] if len(self.pids) == 1 else None
         self.labels = [s['anchor'] for s in ev['segs']] if ev is not None else []
         self.phase = {'D': (0, 0), 'P': P}
-        self.taken, self.released, self.undecided = {}, {} if released is None else released, []
+        self.taken, self.undecided = {}, []
+        self.released, self.targets = released or {}, targets or {}     # where pools were let go; where one pool was emptied
     def _choose(self, a, sid, size, stream):
         if sid in self.forced: return self.forced[sid]
         s = self.ev['segs'][sid]
@@ -414,16 +415,19 @@ class _PoolReading:
         return a._malloc_in(pp.small_blocks if rs <= kSmallSize else pp.large_blocks, rs, size, stream)
     def release(self, a, k, nseg):
         "Before trace segment event `nseg` (a release): let go of the private pools it gives back; the pool to empty, or None for all."
-        if self.route is not None: pids, first = self.released.get(k, []), None
+        if self.route is not None: return self._let_go(a, self.released.get(k, ()), k, self.targets.get(k))
         else:
             labs = [self.labels[s] for s in self.ev['run_from'].get(nseg, ()) if s is not None]
-            pids, first = [p for p in dict.fromkeys(labs) if p not in (None, (0, 0))], labs[0] if labs else None
+            first = labs[0] if labs and labs[0] != (0, 0) else None
+            if first is not None: self.targets[k] = first
+            return self._let_go(a, [p for p in dict.fromkeys(labs) if p not in (None, (0, 0))], k, first)
+    def _let_go(self, a, pids, k, first):
         for p in pids:
             pp = a.graph_pools.get(p)
             if pp is not None and pp.use_count > 0:
                 while pp.use_count > 0: a.release_pool(p)
-                self.released.setdefault(k, []).append(p)
-        return first if first not in (None, (0, 0)) else None
+                if self.route is None: self.released.setdefault(k, []).append(p)
+        return first
 
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fbb
 class _ReplayAllocator(DeviceCachingAllocator):
@@ -454,11 +458,12 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
     def run(pc): return _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, max_steps, pc)
     if not private_pools:
         r = run(None); r['pools'] = {'assumed': 'every allocation in the default pool (private pools left out)'}
+        r['label'] = (cfg.conf or '(default)') + ', no private pool'
         return r
     if recorded: return _read_pools(snap, plan, capacity, run)
     base = _recorded_reading(snap, device, meta, max_steps)                       # the recorded run's reading
     if base is None: return run(None)
-    r = run(_PoolReading(None, plan['where'], route=base['taken'], released=base['released']))
+    r = run(_PoolReading(None, plan['where'], route=base['taken'], released=base['released'], targets=base['targets']))
     r['pools'] = dict(base, assumed="each allocation in the pool the recorded run's reading gave it")
     return r
 
@@ -609,7 +614,7 @@ def _read_pools(snap, plan, capacity, run) -> dict:
         if d2 is None or d2 > d: forced, r, d = f2, r2, d2
     if plain is not None and d is not None and (_divergence(plain, trace) or 0) >= d: return plain
     pc = r['reading']
-    r['pools'] = {'private': sorted(set(pc.taken.values())), 'taken': pc.taken, 'released': pc.released,
+    r['pools'] = {'private': sorted(set(pc.taken.values())), 'taken': pc.taken, 'released': pc.released, 'targets': pc.targets,
                   'inferred_id': INFERRED_POOL in pc.taken.values(), 'forced': forced,
                   'undecided': [{'entry': e, 'segment': sid, 'reading': pick, 'others': others} for sid, e, pick, others in pc.undecided],
                   'assumed': 'pools read from the trace (Note [Reading private pools])',
@@ -744,7 +749,7 @@ def format_report(results:list, # replay() results
                   width:int=60, # sparkline width
                  ) -> str:
     "Side-by-side table of replay results (and the recorded run), with reserved-memory sparklines."
-    cols = ([('recorded', recorded)] if recorded else []) + [(r['conf'] or '(default)', r) for r in results]
+    cols = ([('recorded', recorded)] if recorded else []) + [(r.get('label') or r['conf'] or '(default)', r) for r in results]
     def n(key): return lambda r: "-" if r.get(key) is None else str(r[key])
     rows = [('peak allocated', lambda r: "cannot replay" if 'error' in r else _fmt_mib(r.get('peak_allocated'))),
             ('peak requested', lambda r: _fmt_mib(r.get('peak_requested'))),
@@ -865,6 +870,8 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument('--expandable-segments', action='store_true',
                    help='map memory into one growing segment per stream and pool instead of cudaMalloc segments')
     w.add_argument('--conf', action='append', default=[], help='a whole PYTORCH_CUDA_ALLOC_CONF string (repeatable)')
+    w.add_argument('--without-private-pools', action='store_true',
+                   help='add a column: the baseline with every allocation in the default pool (no CUDA graph or MemPool pool)')
     p.add_argument('--base-conf', default=None, help="baseline settings (default: the snapshot's own)")
     p.add_argument('--device', type=int, default=None, help='device trace to replay (default: the longest)')
     p.add_argument('--capacity', type=_parse_bytes, default=None, help='simulated device memory, e.g. 80GiB (default: the recorded device\'s, else 80GiB)')
@@ -917,6 +924,7 @@ def main(argv:list|None=None) -> int:
         frac = args.memory_fraction if args.memory_fraction is not None else rec_setup['memory_fraction']
         kw = dict(device=args.device, capacity=capacity, memory_fraction=frac, meta=meta)
         results = [_replay_column(snap, c, **kw) for c in confs]
+        if args.without_private_pools: results.append(_replay_column(snap, base, private_pools=False, **kw))
         ok = [r for r in results if 'error' not in r]
         dev = ok[0]['device'] if ok else _pick_device(snap, args.device)[0]
         rec = recorded_stats(snap, dev, meta)
@@ -931,6 +939,8 @@ def main(argv:list|None=None) -> int:
         if recorded_conf: print(f"recorded with PYTORCH_CUDA_ALLOC_CONF={recorded_conf}")
         print(format_report(results, recorded=rec, width=args.width))
         if exact: print(exact)
+        pooled = [r for r in ok if (r.get('pools') or {}).get('private') or (r is not r0 and r.get('pools'))]
+        for r in pooled[1 if exact else 0:]: print(f"{r.get('label') or r['conf'] or '(default)'}: {r['pools']['assumed']}")
         if any(r.get('skipped') for r in ok): print(f"note: {ok[0]['skipped']} trace entries did not match a live allocation and were skipped")
         if args.svg:
             with open(args.svg, 'w') as f: f.write(timeline_svg(ok))
