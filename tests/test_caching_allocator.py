@@ -568,7 +568,9 @@ def test_oom_retry_frees_only_freeable_private_pools():
     p = a.malloc(30 * MiB)
     a.end_allocate_to_pool((0, 1)); a.release_pool((0, 1))
     a.free(p)
-    with pytest.raises(OutOfMemoryError): a.malloc(40 * MiB)            # the pool's cached 30 MiB is not the default pool's
+    with pytest.raises(OutOfMemoryError, match=r"Of the allocated memory 30\.00 MiB is allocated by PyTorch, with 30\.00 MiB allocated "
+                       r"in private pools \(e\.g\., CUDA Graphs\), and 0 bytes is reserved by PyTorch but unallocated"):
+        a.malloc(40 * MiB)                                              # the pool's cached 30 MiB is not the default pool's
     a.release_pool((0, 1))                                              # last user gone: a retry may take its segment back
     q = a.malloc(40 * MiB)
     assert a.num_alloc_retries == 2 and (0, 1) not in a.graph_pools and a.memory_reserved() == 40 * MiB

@@ -985,11 +985,14 @@ def _oom_message(self:DeviceCachingAllocator, alloc_size:int) -> str:
     free_b, total = self.backend.mem_get_info()
     allocated, reserved = self._allocated_bytes[0][0], self._reserved_bytes[0][0]
     allowed = f"{format_size(self.allowed_memory_maximum)} allowed; " if self.set_fraction else ""
+    priv = sum(b.size for pp in self.graph_pools.values() for p in (pp.large_blocks, pp.small_blocks) for b in p.blocks)
+    unallocated, allocated = reserved - allocated - priv, allocated + priv    # c10 counts private pools' cached blocks as allocated
     return (f"CUDA out of memory. Tried to allocate {format_size(alloc_size)}. GPU {self.device} has a total capacity of "
             f"{format_size(total)} of which {format_size(free_b)} is free. "
             f"Including non-PyTorch memory, this process has {format_size(total - free_b)} memory in use. {allowed}"
-            f"Of the allocated memory {format_size(allocated)} is allocated by PyTorch, and "
-            f"{format_size(reserved - allocated)} is reserved by PyTorch but unallocated. If reserved but unallocated "
+            f"Of the allocated memory {format_size(allocated)} is allocated by PyTorch, "
+            + (f"with {format_size(priv)} allocated in private pools (e.g., CUDA Graphs), " if priv else "") + "and "
+            f"{format_size(unallocated)} is reserved by PyTorch but unallocated. If reserved but unallocated "
             "memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  "
             "See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)")
 
