@@ -299,7 +299,8 @@ def _would_release(a, size, stream) -> bool:
 #   1. its `segment_pool_id`, if it is alive in the final snapshot;
 #   2. the order in which an empty_cache gave it back: release_cached_blocks frees the default pools (large, then
 #      small), then each freeable private pool (small, then large), each in (stream, size, address) order, and
-#      MemPool's emptyCache(id) frees one private pool alone. Every parse of the run into those phases is tried;
+#      MemPool's emptyCache(id) frees one private pool alone. Every parse of the run into those phases is tried
+#      (with expandable segments a pool has one range per stream and size class, so a phase holds one per stream);
 #      a segment all parses put in the same pool is read as that pool;
 #   3. exclusion when it was created: torch asks the backend for a segment only when the allocation's pool had no
 #      cached block that fits (with expandable segments: had no range on that stream), so any pool of the replay
@@ -317,12 +318,15 @@ def _phase_labels(items, expandable):
     "Pool ('D'/'P') of each released segment that every parse of an empty_cache run agrees on, else None."
     pats = (('SP', 'LP', 'LD', 'SD'), ('LD', 'SD', 'SP', 'LP'))
     seen = [set() for _ in items]
+    def fits(i, j):                     # may items[j] join the phase that began at items[i]?
+        if not expandable: return j == i or items[j - 1][1] <= items[j][1]
+        return all(items[x][2] == items[j][2] or items[x][1][0] != items[j][1][0] for x in range(i, j))   # one range per stream
     def parse(pat, ph, i, labs):
         if i == len(items): seen_all.append(list(labs)); return
         if ph == len(pat): return
         parse(pat, ph + 1, i, labs)                                  # this phase ends here (maybe empty)
         j, cls = i, pat[ph][0] == 'S'
-        while j < len(items) and items[j][0] == cls and (expandable or j == i or items[j - 1][1] <= items[j][1]):
+        while j < len(items) and items[j][0] == cls and fits(i, j):
             labs.append(pat[ph][1]); j += 1
             parse(pat, ph + 1, j, labs)
         del labs[len(labs) - (j - i):]
@@ -345,9 +349,9 @@ def _pool_evidence(snap, trace, capacity) -> dict:
     for i, e in enumerate(trace):
         a = e['action']
         if a == 'segment_alloc' or (a == 'segment_map' and find(e['addr']) is None):
-            sid = len(segs)
+            sid = len(segs)                   # a small pool's segment, or first mapping, is one kSmallBuffer; a large one's more
             segs.append({'entry': i, 'stream': e.get('stream', 0), 'small': e['size'] == kSmallBuffer, 'anchor': None, 'phase': None})
-            if a == 'segment_map': ranges.append((e['addr'], sid)); segs[sid]['small'] = None
+            if a == 'segment_map': ranges.append((e['addr'], sid))
             else: bisect.insort(starts, e['addr']); live[e['addr']] = (e['addr'] + e['size'], sid)
         if a in SEGMENT_ACTIONS:
             sid = find(e['addr']); seg_of_event.append(sid)
@@ -356,15 +360,13 @@ def _pool_evidence(snap, trace, capacity) -> dict:
                 if runs and runs[-1][0] == i - 1: runs[-1][0] = i; runs[-1][1].append(item)
                 else: runs.append([i, [item]])
                 if a == 'segment_free': starts.remove(e['addr']); del live[e['addr']]
-        elif a == 'alloc' and (sid := find(e['addr'])) is not None:
-            seg_of_entry[i] = sid
-            if segs[sid]['small'] is None: segs[sid]['small'] = e['size'] <= kSmallSize
+        elif a == 'alloc' and (sid := find(e['addr'])) is not None: seg_of_entry[i] = sid
     for s in snap['segments']:
         sid = find(s['address'])
         if sid is not None: segs[sid]['anchor'] = tuple(s.get('segment_pool_id', (0, 0)))
     run_from = {}
     for _, items in runs:
-        labs = _phase_labels([(bool(segs[seg_of_event[k]]['small']), key) for k, key, _ in items], items[0][2])
+        labs = _phase_labels([(segs[seg_of_event[k]]['small'], key, seg_of_event[k]) for k, key, _ in items], items[0][2])
         for (k, _, _), lab in zip(items, labs):
             s = segs[seg_of_event[k]]
             if lab is not None and s['phase'] is None: s['phase'] = lab
@@ -594,11 +596,10 @@ def _divergence(r, trace):
 def _read_pools(snap, plan, capacity, run) -> dict:
     "Replay under the recorded setup, reading private pools where the trace has them (Note [Reading private pools])."
     trace = _pick_device(snap, plan['device'])[1]
-    if not any(tuple(s.get('segment_pool_id', (0, 0))) != (0, 0) for s in snap['segments']):
-        r = run(None)
-        if r['first_divergence'] is None and _divergence(r, trace) is None: return r
-        plain = r
-    else: plain = None
+    plain = None
+    if not any(tuple(s.get('segment_pool_id', (0, 0))) != (0, 0) for s in snap['segments']):   # no pool named: try without
+        plain = run(None)
+        if plain['first_divergence'] is None and _divergence(plain, trace) is None: return plain
     ev = _pool_evidence(snap, trace, capacity)
     forced, tried = {}, set()
     r = run(_PoolReading(ev, plan['where'], forced)); d = _divergence(r, trace)
@@ -612,7 +613,9 @@ def _read_pools(snap, plan, capacity, run) -> dict:
         f2 = {**forced, sid: alt}
         r2 = run(_PoolReading(ev, plan['where'], f2)); d2 = _divergence(r2, trace)
         if d2 is None or d2 > d: forced, r, d = f2, r2, d2
-    if plain is not None and d is not None and (_divergence(plain, trace) or 0) >= d: return plain
+    if d is not None:
+        plain = plain or run(None)
+        if (_divergence(plain, trace) or len(trace)) >= d: return plain
     pc = r['reading']
     r['pools'] = {'private': sorted(set(pc.taken.values())), 'taken': pc.taken, 'released': pc.released, 'targets': pc.targets,
                   'inferred_id': INFERRED_POOL in pc.taken.values(), 'forced': forced,
