@@ -952,7 +952,9 @@ def free(self:DeviceCachingAllocator,
     if self._trace is not None: self._record('free_requested', ptr, block.requested_size, block.stream)
     if bs >= self.config.max_split_size: _dec1(self._oversize_allocations, 1)
     if block.stream_uses:
-        if self.captures_underway: self.needs_events_deferred.append(block)   # no event queries during a capture
+        if self.captures_underway:                # no events during a capture: recorded by the next process_events
+            self.needs_events_deferred.append(block)
+            self.cuda_events.setdefault(None, deque())           # an empty queue, so that malloc calls process_events
         else: self._insert_events(block)
         self.pending_blocks.add(block)
     else:
@@ -1011,26 +1013,33 @@ def malloc(self:DeviceCachingAllocator,
     if type(stream) is not int: raise TypeError(f"malloc(): stream must be an int, got {type(stream).__name__}")
     if orig_size >= kOneEB: raise OutOfMemoryError("CUDA out of memory. Tried to allocate more than 1EB memory.")
     if self.captures_underway: return self._malloc_to_pool(orig_size, stream)
-    if self.cuda_events or self.needs_events_deferred: self.process_events()
+    if self.cuda_events: self.process_events()
     size = round_size(orig_size, self.config) if orig_size >= kMinBlockSize else kMinBlockSize
     pool = self.small_blocks if size <= kSmallSize else self.large_blocks
-    return self._malloc_in(pool, size, orig_size, stream)
+    block = self._get_free_block(pool, stream, size)
+    if block is None: block = self._new_block(pool, size, stream)
+    return self._alloc_found_block(block, pool, size, orig_size, stream)
 
 @_patch
 def _malloc_in(self:DeviceCachingAllocator, pool:BlockPool, size:int, orig_size:int, stream:int) -> int:
-    "malloc's search, new segment, release-and-retry and OOM, for `size` rounded bytes from `pool`." 
+    "malloc's search and allocation for `size` rounded bytes from `pool` (any pool)."
     block = self._get_free_block(pool, stream, size)
-    if block is None:
-        alloc_size = get_allocation_size(size)
-        if self.set_fraction and self.config.garbage_collection_threshold > 0: self._garbage_collect_cached_blocks()
-        block = (self._alloc_block(pool, alloc_size, stream, False, size)
-                 or (self._release_available_cached_blocks(pool, stream, size) and self._alloc_block(pool, alloc_size, stream, False, size))
-                 or (self.release_cached_blocks() and self._alloc_block(pool, alloc_size, stream, True, size)))
-        if not block:
-            if self._trace is not None: self._record('oom', self.backend.mem_get_info()[0], size, stream)
-            self.num_ooms += 1
-            raise OutOfMemoryError(self._oom_message(alloc_size))
+    if block is None: block = self._new_block(pool, size, stream)
     return self._alloc_found_block(block, pool, size, orig_size, stream)
+
+@_patch
+def _new_block(self:DeviceCachingAllocator, pool:BlockPool, size:int, stream:int) -> Block:
+    "Nothing cached fits: a new segment, after garbage collection, releasing oversize blocks, or everything; else OOM."
+    alloc_size = get_allocation_size(size)
+    if self.set_fraction and self.config.garbage_collection_threshold > 0: self._garbage_collect_cached_blocks()
+    block = (self._alloc_block(pool, alloc_size, stream, False, size)
+             or (self._release_available_cached_blocks(pool, stream, size) and self._alloc_block(pool, alloc_size, stream, False, size))
+             or (self.release_cached_blocks() and self._alloc_block(pool, alloc_size, stream, True, size)))
+    if not block:
+        if self._trace is not None: self._record('oom', self.backend.mem_get_info()[0], size, stream)
+        self.num_ooms += 1
+        raise OutOfMemoryError(self._oom_message(alloc_size))
+    return block
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #ece8e3a7
 @_patch
@@ -1234,20 +1243,21 @@ def check_invariants(self:DeviceCachingAllocator):
             assert b.size > 0 and b.pool is pool and b.stream == stream, f"bad block {b} in segment {addr:#x}"
             assert j == 0 or b.prev is blocks[j - 1], "broken prev link"
             end += b.size
-            free = not b.allocated and b.event_count == 0
+            pend = b.event_count or (not b.allocated and b.stream_uses)   # waiting for events (or, in a capture, for their recording)
+            free = not b.allocated and not pend
             if j and free:
                 p = blocks[j - 1]
-                assert p.allocated or p.event_count > 0, f"unmerged free neighbours at {b.ptr:#x}"
+                assert p.allocated or p.event_count > 0 or p.stream_uses, f"unmerged free neighbours at {b.ptr:#x}"
             if b.allocated:
                 assert self.allocated_blocks.get(b.ptr) is b, f"allocated block {b} not in map"
                 assert b.event_count == 0
                 for c in (0, i): cur['allocation'][c] += 1; cur['allocated_bytes'][c] += b.size
                 ovs_alloc += b.size >= msz
-            elif b.event_count:
+            elif pend:
                 assert b in self.pending_blocks, f"pending block {b} not tracked"
             else:
                 assert id(b) in pooled, f"free block {b} missing from its pool"
-            if b.allocated or b.event_count:
+            if b.allocated or pend:
                 for c in (0, i):
                     cur['active'][c] += 1; cur['active_bytes'][c] += b.size; cur['requested_bytes'][c] += b.requested_size
             elif split:
@@ -1261,7 +1271,7 @@ def check_invariants(self:DeviceCachingAllocator):
         assert got == cur[n], f"stat {n}: counters {got} != sums over blocks {cur[n]}"
     assert self._oversize_allocations[0] == ovs_alloc + cur.get('oversize', 0) and self._oversize_segments[0] == ovs_seg, "oversize stats"
     assert self.total_allocated_memory == cur['reserved_bytes'][0], "total_allocated_memory != reserved"
-    assert sum(q.__len__() for q in self.cuda_events.values()) >= len(self.pending_blocks), "pending block without event"
+    assert sum(q.__len__() for q in self.cuda_events.values()) + len(self.needs_events_deferred) >= len(self.pending_blocks), "pending block without event"
     return True
 
 @_patch
