@@ -6,7 +6,7 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_tensors.html.md"""
 
 # %% auto #0
 __all__ = ['CUDAAllocator', 'CUDABackend', 'Stream', 'default_stream', 'current_stream', 'stream', 'synchronize', 'is_available',
-           'device_count', 'current_device', 'set_device', 'device', 'CupyCUDABackend']
+           'device_count', 'current_device', 'set_device', 'device', 'CupyCUDABackend', 'MemPool', 'use_mem_pool']
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #ca4b734a
 import contextlib, itertools, os, threading
@@ -279,3 +279,47 @@ def record_stream(self:Tensor, s:Stream):
     TORCH_CHECK_TYPE(hasattr(s, 'cuda_stream'), "record_stream(): argument 's' must be Stream, not ", type(s).__name__)
     ptr = impl.storage_.get().data()
     if ptr: _ca.get_allocator(impl.device_.index).record_stream(ptr, s.cuda_stream)
+
+# %% ../../nbs/07b_cuda_tensors.ipynb #052cbcda
+_mempool_ids = itertools.count(1)
+
+class MemPool:
+    "A private pool of the current CUDA device's caching allocator, as `torch.cuda.MemPool`."
+    def __init__(self, allocator=None, # torch: a pluggable allocator; only the caching allocator here
+                 use_on_oom:bool=False):
+        TORCH_CHECK(allocator is None, "MemPool: only the caching allocator is supported, got allocator=", allocator)
+        self._device = current_device()
+        self._alloc = _ca.get_allocator(self._device)
+        self._id = (0, next(_mempool_ids))                # MemPool ids are (0, uuid); CUDA graphs take (uid, 0)
+        self._alloc.create_or_incref_pool(self._id)
+    @property
+    def id(self) -> tuple:
+        "The pool's `MempoolId_t`."
+        return self._id
+    @property
+    def allocator(self): return None
+    def use_count(self) -> int:
+        "Users of the pool: the pool itself and each `use_mem_pool` block inside which it is."
+        pp = self._alloc.graph_pools.get(self._id)
+        return pp.use_count if pp is not None else 0
+    def snapshot(self) -> list:
+        "This pool's segments, as in `torch.cuda.memory_snapshot()`."
+        return [s for s in self._alloc.snapshot()['segments'] if s['segment_pool_id'] == self._id]
+    def __del__(self):
+        a, pp = getattr(self, '_alloc', None), None
+        if a is not None: pp = a.graph_pools.get(self._id)
+        if pp is not None and pp.use_count == 1:           # ~MemPool: releasePool, then emptyCache of this pool
+            a.release_pool(self._id)
+            a.empty_cache(self._id)
+    def __repr__(self): return f"MemPool(id={self._id}, device=cuda:{self._device})"
+
+@contextlib.contextmanager
+def use_mem_pool(pool:MemPool, device=None):
+    "Inside the block, this thread's allocations on `device` (default: the current one) come from `pool`, as `torch.cuda.use_mem_pool`."
+    i = current_device() if device is None else _index(device)
+    a, tid = _ca.get_allocator(i), threading.get_ident()
+    a.begin_allocate_to_pool(pool.id, lambda stream: threading.get_ident() == tid)
+    try: yield
+    finally:
+        a.end_allocate_to_pool(pool.id)
+        a.release_pool(pool.id)
