@@ -23,7 +23,7 @@ from .tensor_impl import Tensor, contiguous_strides, alias_with_sizes_and_stride
 from .factories import _np_read, _np_write, zeros
 from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_threads, _new_tensor, _to_dtype,
                                         _resize_output, _errs_off, _errs_on, infer_size, tensor_view, can_cast)
-from .backends import _backends
+from .backends import _backends, host_array
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
@@ -88,7 +88,7 @@ def _whole_views(it:TensorIterator):
     shp = tuple(shape[d] for d in order)
     views = []
     for (buf, off, dt), op in zip(it._bases(), it.operands_):
-        views.append(np.ndarray(shp, dt, buf, off, tuple(op.stride_bytes[d] for d in order)))
+        views.append(host_array(buf, dt, shp, off, tuple(op.stride_bytes[d] for d in order)))   # Note [empty views past the end]
     return views
 
 # Note [parallel reductions]: with `nt = get_num_threads()` threads and at least 2 * GRAIN_SIZE elements, a

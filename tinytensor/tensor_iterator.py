@@ -23,7 +23,7 @@ from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, 
 from .storage import resize_bytes
 from .factories import _empty_impl, empty_like, _np_read, _np_write, _scalar_dtype, storage_nbytes, like_strides
 from .printing import SvgCanvas, text_width
-from .backends import _backends, get_backend
+from .backends import _backends, get_backend, host_array
 
 # %% ../nbs/06a_tensor_iterator.ipynb #b4a5fbaf
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
@@ -780,7 +780,7 @@ def _bases(self:TensorIterator):
 
 def _view(base, strides, shape_np, off):
     buf, boff, dt = base
-    return np.ndarray(shape_np, dt, buf, boff + off, strides)
+    return host_array(buf, dt, shape_np, boff + off, strides)      # Note [empty views past the end] (chapter 03a)
 
 @patch
 def serial_for_each(self:TensorIterator, loop, begin:int, end:int, bases=None):
