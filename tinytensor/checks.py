@@ -116,7 +116,7 @@ class FunctionParameter:
         self.type_name = _LIST_NAMES[word] if self.is_list else _ARG_TYPES[word][1]
         self.ok = None if self.is_list else _ARG_TYPES[word][0]       # the check, looked up once
         self.intlist = self.is_list and word in ('int', 'SymInt')
-        self.number = not self.is_list and word in ('Scalar', 'int', 'float', 'complex')
+        self.number = not self.is_list and word in ('Scalar', 'int', 'SymInt', 'float', 'complex')
 
     def check(self, o):
         "None if `o` binds to this parameter, else the index of the first bad element of a list (-1: the object itself)."

@@ -44,7 +44,6 @@ def _zero_dim_number(o):
 
 register_arg_type('Tensor', lambda o: isinstance(o, Tensor), 'Tensor')
 register_arg_type('Device', lambda o: isinstance(o, (Device, str)) or (isinstance(o, numbers.Integral) and not isinstance(o, builtins.bool)), 'tinytensor.device')
-register_arg_type('MemoryFormat', lambda o: isinstance(o, memory_format), 'tinytensor.memory_format')
 register_arg_type('Generator', lambda o: isinstance(o, Generator), 'tinytensor.Generator')
 _number_of_tensor[0] = _zero_dim_number
 

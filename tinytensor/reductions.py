@@ -37,12 +37,12 @@ def _dims(dim) -> list:
 def _dim_mask(dim, ndim:int, allow_empty_dims:bool=False) -> list:
     "Which dims to reduce: `dim` may be None, an int, or a tuple/list (empty = all, or none with `allow_empty_dims`), as ATen's `make_dim_mask`."
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0 and not allow_empty_dims): return [True] * ndim
-    mask = [False] * ndim
+    mask, seen = [False] * ndim, [False] * builtins.max(ndim, 1)   # a 0-d tensor's dims are 0 or -1, and may not repeat either
     for d in _dims(dim):
         w = wrap_dim(int(d), ndim)
-        if ndim == 0: continue
-        TORCH_CHECK(not mask[w], "dim ", w, " appears multiple times in the list of dims")
-        mask[w] = True
+        TORCH_CHECK(not seen[w], "dim ", w, " appears multiple times in the list of dims")
+        seen[w] = True
+        if ndim: mask[w] = True
     return mask
 
 def _reduced_shape(sizes, mask, keepdim:bool) -> tuple:

@@ -32,6 +32,8 @@ from .views import broadcast_shapes, broadcast_to, get_overlap_status
 from .indexing import _to_out
 from .joining import cat
 from .reductions import matmul, _ctype, sum as _sum, any as _any
+from .checks import PythonArgParser, signature
+
 
 # %% ../nbs/06g_shape_ops.ipynb #60487e06
 def _from_np(a, d:dtype, device=CPU) -> Tensor:
@@ -867,6 +869,7 @@ def addbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=N
     return _into(out, _blas_update(input, s, beta, alpha, 'addbmm'))
 
 # %% ../nbs/06g_shape_ops.ipynb #4a6f4dd6
+@signature("inner(Tensor input, Tensor other, *, Tensor? out=None)")
 def inner(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     "Sum of products over the last dims of both (a product if either is 0-d), as `torch.inner`."
     if input.dim() == 0 or other.dim() == 0: return _into(out, mul(input, other))

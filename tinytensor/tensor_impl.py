@@ -20,6 +20,8 @@ from .intrusive_ptr import intrusive_ptr, make_intrusive
 from .allocator import Device, DeviceType, CPU, canonical_device
 from .storage import StorageImpl, Storage, _MemoryView
 from . import dtypes as _dt
+from .checks import PythonArgParser, register_arg_type
+
 
 # %% ../nbs/04b_tensor_impl.ipynb #54c84d9d
 class SizesAndStrides:
@@ -296,9 +298,18 @@ def _keyset(device):
 _cpu_keyset = _keyset(CPU)                    # the same object `_keyset(CPU)` returns, without the call
 
 # %% ../nbs/04b_tensor_impl.ipynb #dc10627f
+_size = tuple.__new__
+
 class Size(tuple):
     "The shape of a tensor: a tuple of ints, as `torch.Size`."
     __slots__ = ()                             # like torch.Size: no attributes of its own
+    def __new__(cls, sizes=()):
+        t = tuple.__new__(cls, sizes)
+        for i, s in enumerate(t):                  # torch.Size's check: every item an integer (anything with __index__, not a float)
+            if type(s) is not int and (isinstance(s, (bool, float)) or not hasattr(s, '__index__')):
+                raise TypeError(f"tinytensor.Size() takes an iterable of 'int' (item {i} is '{type(s).__name__}')")
+        return t
+    def __add__(self, other): return Size(tuple.__add__(self, other))      # Size + tuple is a Size, as in torch
     def __reduce__(self): return (Size, (tuple(self),))
     def __repr__(self): return f'tinytensor.Size({list(self)})'
     def numel(self) -> int:
@@ -311,6 +322,11 @@ class Size(tuple):
         return Size(r) if isinstance(i, slice) else r
 
 # %% ../nbs/04b_tensor_impl.ipynb #9245b6bb
+# Note [Argument parsing] (chapter 00): hot methods test the common call inline and parse only the rest
+_MemoryFormat = memory_format
+register_arg_type('MemoryFormat', lambda o: isinstance(o, memory_format), 'tinytensor.memory_format')
+_is_contiguous_args = PythonArgParser("is_contiguous(*, MemoryFormat? memory_format=contiguous_format)")
+
 class Tensor:
     "A multi-dimensional view of typed elements in a `Storage`, the front end of `TensorImpl`."
     __slots__ = ('_impl', '__weakref__')
@@ -326,7 +342,7 @@ class Tensor:
     @property
     def shape(self) -> Size:
         "The sizes, as a `Size`."
-        return Size(self._impl.sizes_and_strides_.sizes)
+        return _size(Size, self._impl.sizes_and_strides_.sizes)      # sizes are ints already: skip Size's item check
     def size(self, dim:int=None):
         "The sizes (a `Size`), or the size of one dimension."
         sz = self._impl.sizes_and_strides_.sizes
@@ -393,8 +409,9 @@ class Tensor:
     def _version(self) -> int:
         "How many in-place writes the tensor (or a view sharing its counter) has seen."
         return self._impl.version_counter_._version
-    def is_contiguous(self, memory_format=contiguous_format) -> bool:
+    def is_contiguous(self, *args, memory_format=contiguous_format) -> bool:
         "Whether the elements are dense in row-major (or the given memory format's) order."
+        if args or memory_format.__class__ is not _MemoryFormat: _is_contiguous_args.parse(args, {'memory_format': memory_format})
         return self._impl.is_contiguous(memory_format)
     def is_non_overlapping_and_dense(self) -> bool:
         "Whether some permutation of the dims is contiguous."
