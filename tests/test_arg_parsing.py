@@ -72,3 +72,11 @@ def test_size_and_generator():
     assert a.tolist() == b.tolist()
     tt.manual_seed(3); c = tt.randn(4); tt.manual_seed(3)
     assert tt.randn(4).tolist() == c.tolist()
+
+def test_size_items_and_arithmetic_like_torch():
+    import numpy as np
+    for items in ([True, 3], [np.int64(3)], [2.0], [None], ['a']):
+        r_tt, r_th = run_both(lambda: tuple(tt.Size(items)), lambda: tuple(torch.Size(items)))
+        assert type(r_tt) is type(r_th) and (isinstance(r_th, Exception) or r_tt == r_th), (items, r_tt, r_th)
+    for f in (lambda m: (4,) + m.Size([2]), lambda m: m.Size([2]) * 2, lambda m: m.Size([2, 3])[:1], lambda m: m.zeros(2, 3).size()):
+        assert type(f(tt)).__name__ == type(f(torch)).__name__ == 'Size' and tuple(f(tt)) == tuple(f(torch))

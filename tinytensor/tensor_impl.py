@@ -12,7 +12,7 @@ __all__ = ['contiguous_format', 'channels_last', 'channels_last_3d', 'preserve_f
            'Tensor', 'alias_impl', 'alias_with_sizes_and_strides']
 
 # %% ../nbs/04b_tensor_impl.ipynb #0e7e57f5
-import threading, enum
+import threading, enum, operator
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, wrap_dim
@@ -300,16 +300,25 @@ _cpu_keyset = _keyset(CPU)                    # the same object `_keyset(CPU)` r
 # %% ../nbs/04b_tensor_impl.ipynb #dc10627f
 _size = tuple.__new__
 
+def _size_item(i:int, s) -> int:
+    "One item of a `Size`: anything `operator.index` takes (a bool, a numpy or 0-d tensor integer), as torch.Size's check."
+    try: return operator.index(s)
+    except TypeError: raise TypeError(f"tinytensor.Size() takes an iterable of 'int' (item {i} is '{type(s).__name__}')") from None
+
 class Size(tuple):
     "The shape of a tensor: a tuple of ints, as `torch.Size`."
     __slots__ = ()                             # like torch.Size: no attributes of its own
     def __new__(cls, sizes=()):
         t = tuple.__new__(cls, sizes)
-        for i, s in enumerate(t):                  # torch.Size's check: every item an integer (anything with __index__, not a float)
-            if type(s) is not int and (isinstance(s, (bool, float)) or not hasattr(s, '__index__')):
-                raise TypeError(f"tinytensor.Size() takes an iterable of 'int' (item {i} is '{type(s).__name__}')")
-        return t
-    def __add__(self, other): return Size(tuple.__add__(self, other))      # Size + tuple is a Size, as in torch
+        for s in t:
+            if type(s) is not int: break
+        else: return t
+        return tuple.__new__(cls, [_size_item(i, s) for i, s in enumerate(t)])
+    # Size + tuple, tuple + Size and Size * n stay Sizes, as in torch
+    def __add__(self, other): return Size(tuple.__add__(self, other)) if isinstance(other, tuple) else NotImplemented
+    def __radd__(self, other): return Size(tuple.__add__(other, self)) if isinstance(other, tuple) else NotImplemented
+    def __mul__(self, n): return _size(Size, tuple.__mul__(self, n))
+    __rmul__ = __mul__
     def __reduce__(self): return (Size, (tuple(self),))
     def __repr__(self): return f'tinytensor.Size({list(self)})'
     def numel(self) -> int:
@@ -319,7 +328,7 @@ class Size(tuple):
         return n
     def __getitem__(self, i):
         r = tuple.__getitem__(self, i)
-        return Size(r) if isinstance(i, slice) else r
+        return _size(Size, r) if isinstance(i, slice) else r
 
 # %% ../nbs/04b_tensor_impl.ipynb #9245b6bb
 # Note [Argument parsing] (chapter 00): hot methods test the common call inline and parse only the rest
@@ -346,7 +355,7 @@ class Tensor:
     def size(self, dim:int=None):
         "The sizes (a `Size`), or the size of one dimension."
         sz = self._impl.sizes_and_strides_.sizes
-        return Size(sz) if dim is None else sz[wrap_dim(dim, len(sz), False)]
+        return _size(Size, sz) if dim is None else sz[wrap_dim(dim, len(sz), False)]
     def stride(self, dim:int=None):
         "The strides in elements (a tuple), or the stride of one dimension."
         st = self._impl.sizes_and_strides_.strides
