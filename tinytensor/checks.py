@@ -61,6 +61,10 @@ def register_arg_type(word:str, # the word in signatures, e.g. 'Tensor'
                       check, # check(obj) -> bool: does obj bind to this type
                       type_name:str): # how messages name it, e.g. 'Tensor'
     "Teach the argument parser a type word (torch's `type_map`)."
+    old = _ARG_TYPES.get(word)
+    if old is not None and old[0] is not check:     # registered again: running a chapter's cells a second time defines its
+        prev = old[0]                                # classes anew, and objects of either definition must still bind
+        check = lambda o, new=check, prev=prev: new(o) or prev(o)
     _ARG_TYPES[word] = (check, type_name)
 
 def _tensor_value(o):
