@@ -23,6 +23,9 @@ CASES = [
     ('take_along_dim method dim 0', lambda m: _x(m).take_along_dim(m.tensor([[-1], [-3]]), 0)),
     ('take_along_dim flat -1 raises', lambda m: m.take_along_dim(_x(m), m.tensor([-1]))),
     ('take_along_dim size-0 dim', lambda m: m.take_along_dim(m.zeros(3, 0), m.tensor([[0]]), 1)),
+    ('take_along_dim size-0 dim, empty broadcast', lambda m: m.take_along_dim(m.zeros(0, 0), m.tensor([[0]]), 1)),
+    ('take_along_dim size-0 dims 3-d', lambda m: m.take_along_dim(m.zeros(0, 2, 0), m.zeros(1, 2, 1, dtype=m.int64), -2)),
+    ('take_along_dim broadcast wraps', lambda m: m.take_along_dim(_x(m), m.tensor([[-1], [5], [-6]]), 1)),
     # keyword forms of the signatures
     ('zeros size=', lambda m: m.zeros(size=(2, 3))),
     ('ones size= dtype=', lambda m: m.ones(size=[2, 3], dtype=m.int32)),

@@ -341,8 +341,6 @@ def _linspace_vals(start, end, steps:int, d:dtype) -> np.ndarray:
 
 def _range_factory(name, start, end, steps, dtype, device, requires_grad, f=None, out=None):
     _no_grad(requires_grad)
-    TORCH_CHECK_TYPE(isinstance(steps, numbers.Integral) and not isinstance(steps, builtins.bool), name,
-                     "(): argument 'steps' (position 3) must be int, not ", type(steps).__name__)
     TORCH_CHECK(steps >= 0, "number of steps must be non-negative")
     cplx = builtins.any(isinstance(v, (builtins.complex, np.complexfloating)) for v in (start, end))
     if out is None: out = empty(steps, dtype=_check_dtype(dtype, name, default_complex_dtype() if cplx else get_default_dtype()), device=device)
@@ -354,15 +352,18 @@ def _range_factory(name, start, end, steps, dtype, device, requires_grad, f=None
         _cast_copy(_np_write(out), f(v) if f is not None else v)   # a C++ cast: out of range wraps or goes inf, silently
     return out
 
+@signature(f"linspace(Scalar start, Scalar end, int steps, {_FACTORY_KW})")
 def linspace(start, end, steps:int, *, out:Tensor=None, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "`steps` evenly spaced values from `start` to `end` inclusive, as `torch.linspace`."
     return _range_factory('linspace', start, end, steps, dtype, device, requires_grad, out=out)
 
+@signature(f"logspace(Scalar start, Scalar end, int steps, float base=10.0, {_FACTORY_KW})")
 def logspace(start, end, steps:int, base:float=10.0, *, out:Tensor=None, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "`base ** linspace(start, end, steps)`, as `torch.logspace`."
     return _range_factory('logspace', start, end, steps, dtype, device, requires_grad,
                           lambda v: np.power(np.array(base, np.float64), v.astype(np.float64) if v.dtype.kind == 'f' else v), out)
 
+@signature(f"eye(SymInt n, {_FACTORY_KW})", f"eye(SymInt n, SymInt m, {_FACTORY_KW})")
 def eye(n:int, m:int=None, *, out:Tensor=None, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "An `n x m` (default square) matrix with ones on the diagonal, as `torch.eye`."
     _no_grad(requires_grad)

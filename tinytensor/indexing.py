@@ -599,12 +599,12 @@ def index_fill(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
 # %% ../nbs/05d_indexing.ipynb #e8800098
 # Note [take_along_dim wraps]: with a `dim`, torch 2.13's `take_along_dim` reads its indices modulo the size of
 # `dim` (Python's `%`, so -1 is the last element and `size` wraps to 0; a dim of size 0 raises
-# RuntimeError "ZeroDivisionError", as ATen's integer `%` kernel does).
+# RuntimeError "ZeroDivisionError", as ATen's integer `%` kernel does, unless the broadcast indices are empty).
 # Without `dim` the flattened `gather` checks bounds as usual.
 def _wrap_indices(indices:Tensor, n:int) -> Tensor:
-    "`indices % n` for `take_along_dim` with a `dim` (Note [take_along_dim wraps])."
-    TORCH_CHECK(n != 0, "ZeroDivisionError")
+    "`indices % n` for `take_along_dim` with a `dim` (Note [take_along_dim wraps]), on the broadcast indices."
     if indices.numel() == 0: return indices
+    TORCH_CHECK(n != 0, "ZeroDivisionError")
     v = _np_read(indices)
     return indices if v.min() >= 0 and v.max() < n else tensor(np.mod(v, n))
 
@@ -617,10 +617,9 @@ def take_along_dim(self:Tensor, indices:Tensor, dim:int=None) -> Tensor:
     TORCH_CHECK(indices.dtype is _dt.int64, "torch.take_along_dim(): dtype of indices should be Long but got ", indices.dtype.short)
     TORCH_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions")   # `indices.size(dim)` of a 0-d tensor
     d = wrap_dim(_int(dim, 'take_along_dim', 'dim'), self.dim())
-    indices = _wrap_indices(indices, self.shape[d])
     ss, ii = list(self.shape), list(indices.shape)
     if ss: ss[d] = indices.shape[d]
-    idx = indices.broadcast_to(_broadcast_pair(tuple(ss), tuple(indices.shape)))
+    idx = _wrap_indices(indices.broadcast_to(_broadcast_pair(tuple(ss), tuple(indices.shape))), self.shape[d])
     if ii: ii[d] = self.shape[d]
     return self.broadcast_to(_broadcast_pair(tuple(ii), tuple(self.shape))).gather(d, idx)
 
