@@ -138,6 +138,10 @@ def empty(size, # sizes as ints, or one tuple/list
     strides = None if memory_format is contiguous_format or memory_format is None else strides_for_format(sizes, memory_format)
     return _empty_impl(sizes, strides, d, dev)
 
+# Note [Parsed bodies]: a factory that calls another with arguments it already parsed calls the body under the
+# signature (`__wrapped__`), so a call is parsed once, not once per layer (`new_zeros` -> `zeros` -> `empty`).
+_empty = empty.__wrapped__
+
 @signature("empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Device? device=None, bool? requires_grad=False)")
 def empty_strided(size, # sizes
                   stride, # strides in elements, one per size
@@ -239,14 +243,14 @@ def zeros(size, *, out:Tensor=None, dtype:dtype=None, device=None, requires_grad
     "A tensor filled with 0 (written into `out` if given)."
     if requires_grad: _no_grad(requires_grad)
     if out is not None: _factory_out(out, _check_size(size), dtype, device, 'zeros'); return _fill_out(out, 0)
-    return _fill(empty(size, dtype=dtype, device=device), 0)
+    return _fill(_empty(size, dtype=dtype, device=device), 0)
 
 @signature(f"ones(SymInt[] size, {_FACTORY_KW})")
 def ones(size, *, out:Tensor=None, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "A tensor filled with 1 (written into `out` if given)."
     if requires_grad: _no_grad(requires_grad)
     if out is not None: _factory_out(out, _check_size(size), dtype, device, 'ones'); return _fill_out(out, 1)
-    return _fill(empty(size, dtype=dtype, device=device), 1)
+    return _fill(_empty(size, dtype=dtype, device=device), 1)
 
 @signature(f"full(SymInt[] size, Scalar fill_value, {_FACTORY_KW})")
 def full(size, # the sizes
@@ -256,11 +260,14 @@ def full(size, # the sizes
     _no_grad(requires_grad)
     if out is not None: _factory_out(out, _check_size(size), dtype, device, 'full'); return _fill_out(out, fill_value)
     d = _check_dtype(dtype, 'full', _scalar_dtype(fill_value))
-    t = empty(size, dtype=d, device=device)
+    t = _empty(size, dtype=d, device=device)
     if isinstance(fill_value, Tensor) or not hasattr(Tensor, 'fill_'): return _fill(t, fill_value)
     t.fill_(fill_value)                # ATen's `full` is `empty` + `fill_`: the overflow check of chapter 06 (Note [Scalar overflow])
     t._impl.version_counter_.set_version(0)
     return t
+
+_zeros, _ones, _full = zeros.__wrapped__, ones.__wrapped__, full.__wrapped__   # Note [Parsed bodies]
+
 
 # %% ../nbs/04c_factories.ipynb #96254f19
 # Note [arange values]
@@ -315,7 +322,7 @@ def arange(start=0, end=None, step=1, *, out:Tensor=None, dtype:dtype=None, devi
         _factory_out(out, (n,), dtype, device, 'arange'); out._impl.bump_version()
         d, is_int = out.dtype, not (out.dtype.is_floating_point or out.dtype.is_complex or out.dtype is _dt.bool)
     elif device is not None and _on_accelerator(_device_ok(device)): return _to_device(arange(start, end, step, dtype=d), _device_ok(device))
-    else: out = empty(n, dtype=d, device=device)
+    else: out = _empty((n,), dtype=d, device=device)
     if n and not out.is_meta:
         TORCH_CHECK_NOT_IMPLEMENTED(d is not _dt.bool and not d.is_complex, '"arange_cpu" not implemented for \'', d.short, "'")
         from tinytensor.tensor_iterator import _advise_hugepages      # chapter 6's huge-page hint for big fresh results
@@ -343,7 +350,7 @@ def _range_factory(name, start, end, steps, dtype, device, requires_grad, f=None
     _no_grad(requires_grad)
     TORCH_CHECK(steps >= 0, "number of steps must be non-negative")
     cplx = builtins.any(isinstance(v, (builtins.complex, np.complexfloating)) for v in (start, end))
-    if out is None: out = empty(steps, dtype=_check_dtype(dtype, name, default_complex_dtype() if cplx else get_default_dtype()), device=device)
+    if out is None: out = _empty((steps,), dtype=_check_dtype(dtype, name, default_complex_dtype() if cplx else get_default_dtype()), device=device)
     else: _factory_out(out, (steps,), dtype, device, name); out._impl.bump_version()   # `out=`: its dtype decides
     d = out.dtype
     if steps and not out.is_meta:
@@ -370,7 +377,7 @@ def eye(n:int, m:int=None, *, out:Tensor=None, dtype:dtype=None, device=None, re
     TORCH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n)
     m = n if m is None else m
     TORCH_CHECK(m >= 0, "m must be greater or equal to 0, got ", m)
-    out = zeros(n, m, dtype=dtype, device=device, out=out)
+    out = _zeros((n, m), dtype=dtype, device=device, out=out)
     k = builtins.min(n, m)
     if k and not out.is_meta: _np_write(out)[np.arange(k), np.arange(k)] = 1     # the diagonal, whatever `out`'s strides
     return out
@@ -389,7 +396,7 @@ _KERNEL = {'rand': 'check_uniform_bounds', 'randn': 'normal_kernel_cpu'}
 
 def _random(sampler, size, dtype, device, name, out=None, generator=None):
     if device is not None and _on_accelerator(_device_ok(device)): return _to_device(_random(sampler, size, dtype, None, name, None, generator), _device_ok(device))
-    if out is None: out = empty(size, dtype=dtype, device=device)
+    if out is None: out = _empty(size, dtype=dtype, device=device)
     elif size is not None: _factory_out(out, size, dtype, device, name); out._impl.bump_version()
     g = (generator or default_generator)._rng
     TORCH_CHECK_NOT_IMPLEMENTED(out.dtype.is_floating_point or out.dtype.is_complex, '"', _KERNEL[name], '" not implemented for \'', out.dtype.short, "'")
@@ -439,7 +446,7 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype:dtyp
     "Random integers in `[low, high)`: `randint(high, size)` or `randint(low, high, size)`, as `torch.randint`."
     _no_grad(requires_grad)
     if out is not None: _factory_out(out, _check_size(size), dtype, device, 'randint'); out._impl.bump_version()
-    else: out = empty(size, dtype=_check_dtype(dtype, 'randint', _dt.int64), device=device)
+    else: out = _empty(size, dtype=_check_dtype(dtype, 'randint', _dt.int64), device=device)
     return _randint_into(out, low, high, generator)
 
 _LIKE_KW = "*, ScalarType? dtype=None, Device? device=None, bool? requires_grad=False, MemoryFormat? memory_format=None"
@@ -447,7 +454,7 @@ _LIKE_KW = "*, ScalarType? dtype=None, Device? device=None, bool? requires_grad=
 @signature(f"randint_like(Tensor input, SymInt high, {_LIKE_KW})", f"randint_like(Tensor input, SymInt low, SymInt high, {_LIKE_KW})")
 def randint_like(input:Tensor, low=0, high=None, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
     "Random integers in `[low, high)` with `input`'s shape, dtype, device and layout: `randint_like(t, high)` or `(t, low, high)`."
-    return _randint_into(empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad), low, high)
+    return _randint_into(_empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad), low, high)
 
 # %% ../nbs/04c_factories.ipynb #ecc2f12d
 def infer_dense_strides(sizes, strides) -> tuple:
@@ -488,18 +495,20 @@ def empty_like(input:Tensor, *, dtype:dtype=None, device=None, memory_format=pre
     dev = _device_ok(device) if device is not None else input.device
     return _empty_impl(input._impl.sizes(), like_strides(input, memory_format), d, dev)
 
+_empty_like = empty_like.__wrapped__        # Note [Parsed bodies]
+
 @signature(f"zeros_like(Tensor input, {_LIKE_KW})")
 def zeros_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
     "Zeros with `input`'s shape, dtype, device and layout."
-    return _fill(empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad), 0)
+    return _fill(_empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad), 0)
 @signature(f"ones_like(Tensor input, {_LIKE_KW})")
 def ones_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
     "Ones with `input`'s shape, dtype, device and layout."
-    return _fill(empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad), 1)
+    return _fill(_empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad), 1)
 @signature(f"full_like(Tensor input, Scalar fill_value, {_LIKE_KW})")
 def full_like(input:Tensor, fill_value, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
     "`fill_value` with `input`'s shape, dtype, device and layout."
-    out = empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)
+    out = _empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)
     if isinstance(fill_value, Tensor) or not hasattr(Tensor, 'fill_'): return _fill(out, fill_value)
     out.fill_(fill_value)                     # checked like full (Note [Scalar overflow], chapter 06)
     out._impl.version_counter_.set_version(0)
@@ -507,13 +516,13 @@ def full_like(input:Tensor, fill_value, *, dtype=None, device=None, memory_forma
 @signature(f"rand_like(Tensor input, {_LIKE_KW})")
 def rand_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
     "Uniform samples with `input`'s shape, dtype, device and layout."
-    out = empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)
+    out = _empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)
     if _on_accelerator(out.device): not_implemented('rand_like', out.device)
     return _random(_uniform, None, None, None, 'rand', out)
 @signature(f"randn_like(Tensor input, {_LIKE_KW})")
 def randn_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
     "Normal samples with `input`'s shape, dtype, device and layout."
-    out = empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)
+    out = _empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)
     if _on_accelerator(out.device): not_implemented('randn_like', out.device)
     return _random(_normal, None, None, None, 'randn', out)
 
@@ -643,7 +652,7 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
         src_strides = tuple(st // isz for st in data.strides)
         strides = src_strides if data.size == 0 else infer_dense_strides(data.shape, src_strides)
         out = _empty_impl(tuple(sizes), strides, d, _device_ok(device))
-    else: out = empty(tuple(sizes), dtype=d, device=device)
+    else: out = _empty(tuple(sizes), dtype=d, device=device)
     if out.numel() and not out.is_meta:
         if isinstance(data, Tensor): _np_write(out)[...] = _as_dtype(_np_read(data), d.np)
         elif isinstance(data, np.ndarray): _np_write(out)[...] = _as_dtype(data, d.np)
@@ -665,22 +674,22 @@ _NEW_KW = "*, ScalarType? dtype=None, Device? device=None, bool? requires_grad=F
 @signature(f"new_empty(SymInt[] size, {_NEW_KW})", method=True)
 def new_empty(self:Tensor, size, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "Uninitialized tensor of `size` with `self`'s dtype and device by default."
-    return empty(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return _empty(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 @patch
 @signature(f"new_zeros(SymInt[] size, {_NEW_KW})", method=True)
 def new_zeros(self:Tensor, size, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "Zeros of `size` with `self`'s dtype and device by default."
-    return zeros(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return _zeros(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 @patch
 @signature(f"new_ones(SymInt[] size, {_NEW_KW})", method=True)
 def new_ones(self:Tensor, size, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "Ones of `size` with `self`'s dtype and device by default."
-    return ones(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return _ones(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 @patch
 @signature(f"new_full(SymInt[] size, Scalar fill_value, {_NEW_KW})", method=True)
 def new_full(self:Tensor, size, fill_value, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "`fill_value` in a tensor of `size` with `self`'s dtype and device by default."
-    return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return _full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 @patch
 def new_tensor(self:Tensor, data, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "A copy of `data` with `self`'s dtype and device by default."
