@@ -27,6 +27,8 @@ from .factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, 
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
                                         assert_no_internal_overlap, infer_size, copy_loop)
+from .checks import PythonArgParser, signature
+
 
 # %% ../nbs/06b_ops.ipynb #66cdc6cf
 _REDUCED = (_dt.float16, _dt.bfloat16)
@@ -850,14 +852,18 @@ def type_as(self:Tensor, other:Tensor) -> Tensor:
     _tensor_arg('type_as', other, 1, 'other')
     return self.to(other.dtype)
 
-def _conv(d):
-    def f(self:Tensor, memory_format=preserve_format) -> Tensor: return self.to(d, memory_format=memory_format)
+def _conv(d, name):
+    args = PythonArgParser(f"{name}(*, MemoryFormat? memory_format=preserve_format)")
+    def f(self:Tensor, *a, memory_format=preserve_format) -> Tensor:
+        if a or memory_format.__class__ is not _MemoryFormat: args.parse(a, {'memory_format': memory_format})   # Note [Argument parsing]
+        return self.to(d, memory_format=memory_format)
     f.__doc__ = f"`self.to({d})`."
     return f
+_MemoryFormat = preserve_format.__class__
 for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.float16), ('bfloat16', _dt.bfloat16),
                ('int', _dt.int32), ('long', _dt.int64), ('short', _dt.int16), ('char', _dt.int8), ('byte', _dt.uint8),
                ('bool', _dt.bool)]:
-    setattr(Tensor, _n, _conv(_d))
+    setattr(Tensor, _n, _conv(_d, _n))
 
 # %% ../nbs/06b_ops.ipynb #96a2364a
 def _method(f):

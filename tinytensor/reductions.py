@@ -23,7 +23,7 @@ from .tensor_impl import Tensor, contiguous_strides, alias_with_sizes_and_stride
 from .factories import _np_read, _np_write, zeros
 from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_threads, _new_tensor, _to_dtype,
                                         _resize_output, _errs_off, _errs_on, infer_size, tensor_view, can_cast)
-from .backends import _backends
+from .backends import _backends, host_array
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
@@ -37,12 +37,12 @@ def _dims(dim) -> list:
 def _dim_mask(dim, ndim:int, allow_empty_dims:bool=False) -> list:
     "Which dims to reduce: `dim` may be None, an int, or a tuple/list (empty = all, or none with `allow_empty_dims`), as ATen's `make_dim_mask`."
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0 and not allow_empty_dims): return [True] * ndim
-    mask = [False] * ndim
+    mask, seen = [False] * ndim, [False] * builtins.max(ndim, 1)   # a 0-d tensor's dims are 0 or -1, and may not repeat either
     for d in _dims(dim):
         w = wrap_dim(int(d), ndim)
-        if ndim == 0: continue
-        TORCH_CHECK(not mask[w], "dim ", w, " appears multiple times in the list of dims")
-        mask[w] = True
+        TORCH_CHECK(not seen[w], "dim ", w, " appears multiple times in the list of dims")
+        seen[w] = True
+        if ndim: mask[w] = True
     return mask
 
 def _reduced_shape(sizes, mask, keepdim:bool) -> tuple:
@@ -88,7 +88,7 @@ def _whole_views(it:TensorIterator):
     shp = tuple(shape[d] for d in order)
     views = []
     for (buf, off, dt), op in zip(it._bases(), it.operands_):
-        views.append(np.ndarray(shp, dt, buf, off, tuple(op.stride_bytes[d] for d in order)))
+        views.append(host_array(buf, dt, shp, off, tuple(op.stride_bytes[d] for d in order)))   # Note [empty views past the end]
     return views
 
 # Note [parallel reductions]: with `nt = get_num_threads()` threads and at least 2 * GRAIN_SIZE elements, a

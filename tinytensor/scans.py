@@ -24,6 +24,8 @@ from .indexing import _CTYPE
 from .tensor_iterator import GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on
 from .ops import _REDUCED, _is_integral, _not_impl
 from .reductions import amax, sum, _reduced_shape, _finish_out
+from .checks import PythonArgParser, signature
+
 
 # %% ../nbs/06e_scans_sorting.ipynb #b4768190
 def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
@@ -510,6 +512,7 @@ def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> n
     shape = np.moveaxis(key, axis, -1).shape[:-1] + (k,)
     return np.moveaxis(idx.reshape(shape), -1, axis)
 
+@signature("topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[]? out=None)")
 def topk(input, k:int, dim:int=-1, largest:bool=True, sorted:bool=True, *, out=None):
     "`(values, indices)` of the `k` largest (or smallest) elements along `dim`, as `torch.topk`; contiguous results."
     _check_sortable('topk', input)

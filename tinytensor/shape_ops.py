@@ -29,8 +29,11 @@ from .tensor_iterator import TensorIterator, TensorIteratorConfig, parallel_rows
 from .ops import (_binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
                             mul, sub, logical_xor, eq)
 from .views import broadcast_shapes, broadcast_to, get_overlap_status
+from .indexing import _to_out
 from .joining import cat
 from .reductions import matmul, _ctype, sum as _sum, any as _any
+from .checks import PythonArgParser, signature
+
 
 # %% ../nbs/06g_shape_ops.ipynb #60487e06
 def _from_np(a, d:dtype, device=CPU) -> Tensor:
@@ -480,13 +483,21 @@ def _cum_extreme(input:Tensor, dim:int, greater:bool, ret):
         ov[i], oi[i] = cur, ci
     return ret(vals, idx)
 
-def cummax(input:Tensor, dim:int):
-    "Running maximum along `dim` and its index (ties: the later index; NaN propagates), as `torch.cummax`."
-    return _cum_extreme(input, dim, True, cummax_return)
+def _cum_out(res, out, ret):
+    "`cummax/cummin(..., out=(values, indices))`: each out keeps its dtype (checked as ATen's `check_scalar_type`), resized and filled."
+    if out is None: return res
+    TORCH_CHECK_TYPE(isinstance(out, (tuple, list)) and len(out) == 2 and builtins.all(isinstance(o, Tensor) for o in out),
+                     ret.__name__, "(): argument 'out' must be tuple of Tensors, not ", type(out).__name__)
+    for o, r in zip(out, res): TORCH_CHECK(o.dtype is r.dtype, "expected scalar_type ", r.dtype.short, " but found ", o.dtype.short)
+    return ret(*(_to_out(r, o) for r, o in zip(res, out)))
 
-def cummin(input:Tensor, dim:int):
+def cummax(input:Tensor, dim:int, *, out=None):
+    "Running maximum along `dim` and its index (ties: the later index; NaN propagates), as `torch.cummax`."
+    return _cum_out(_cum_extreme(input, dim, True, cummax_return), out, cummax_return)
+
+def cummin(input:Tensor, dim:int, *, out=None):
     "Running minimum along `dim` and its index (ties: the later index; NaN propagates), as `torch.cummin`."
-    return _cum_extreme(input, dim, False, cummin_return)
+    return _cum_out(_cum_extreme(input, dim, False, cummin_return), out, cummin_return)
 
 # %% ../nbs/06g_shape_ops.ipynb #5097e304
 def logcumsumexp(input:Tensor, dim:int, *, out=None) -> Tensor:
@@ -858,6 +869,7 @@ def addbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=N
     return _into(out, _blas_update(input, s, beta, alpha, 'addbmm'))
 
 # %% ../nbs/06g_shape_ops.ipynb #4a6f4dd6
+@signature("inner(Tensor input, Tensor other, *, Tensor? out=None)")
 def inner(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     "Sum of products over the last dims of both (a product if either is 0-d), as `torch.inner`."
     if input.dim() == 0 or other.dim() == 0: return _into(out, mul(input, other))

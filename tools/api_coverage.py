@@ -1166,6 +1166,59 @@ TOLERANT = set(_names("""
     mm bmm mv dot vdot inner outer ger matmul addmm addmv addr addbmm baddbmm chain_matmul matrix_power
     einsum tensordot kron trace cross __matmul__ __rmatmul__ __pow__ __rpow__ __ipow__"""))
 
+# ---------------------------------------------------------------------- keyword forms and wrong-type arguments
+# torch binds every Python call through one parser (PythonArgParser, torch/csrc/utils/python_arg_parser.cpp) against
+# the signatures of native_functions.yaml: every parameter before `*` may also be given by keyword, an int list takes
+# a bare int only where the signature says so, and a wrong type is a TypeError. These probes call each name the way
+# the parser allows (or forbids) and compare with torch; they are added to the recipes of the names above.
+def _add_probes(qual, *probes):
+    RECIPES[qual] = list(RECIPES.get(qual, [])) + list(probes)      # a fresh list: names may share one recipe list
+
+def _keyword_form_probes():
+    "Calls spelled with the signature's keywords, plus valid inputs that other recipes do not reach."
+    t0 = lambda v, dt='int64': F(lambda L: L.tensor(v, dtype=getattr(L, dt)), f'tensor({v!r})')
+    for n in ('zeros', 'ones'): _add_probes(n, P(size=(2, 3)), P(size=[2, 3], dtype=D(I32)))
+    for n in ('empty', 'rand', 'randn'): _add_probes(n, P(size=(2, 3), values=False))
+    _add_probes('randint', P(low=2, high=5, size=(3,), values=False), P(high=5, size=(3,), values=False))
+    _add_probes('full', P(size=(2,), fill_value=1.5))
+    _add_probes('arange', P(end=3), P(start=1, end=3), P(t0(3)), P(t0(3.5, 'float32')), P(1, t0(3), 1))
+    _add_probes('linspace', P(start=0, end=1, steps=5))
+    _add_probes('eye', P(n=2, m=3))
+    for n in ('new_zeros', 'new_ones'): _add_probes('Tensor.' + n, P(T((2, 3)), size=(2, 3)))
+    _add_probes('Tensor.new_empty', P(T((2, 3)), size=(2, 3), values=False))
+    _add_probes('Tensor.new_full', P(T((2, 3)), size=(2,), fill_value=2.0))
+    for n in ('zeros_like', 'ones_like'): _add_probes(n, P(input=T((2, 3)), dtype=D(I64)))
+    _add_probes('take_along_dim', P(T((3, 4)), F(lambda L: L.tensor([[-1, -5, 4]]), 'tensor([[-1, -5, 4]])'), 1))
+    empty_slice = lambda f, label: P(fn=lambda L: f(L), label=label)
+    _add_probes('sum', empty_slice(lambda L: L.zeros(5, 0)[1:].sum(()), 'zeros(5, 0)[1:].sum(())'))
+    _add_probes('prod', empty_slice(lambda L: L.zeros(4, 0)[1:].prod(-1, keepdim=True), 'zeros(4, 0)[1:].prod(-1, keepdim=True)'))
+    _add_probes('any', empty_slice(lambda L: L.zeros(5, 5, 2, 0)[1:].any(), 'zeros(5, 5, 2, 0)[1:].any()'))
+
+def _wrong_type_probes():
+    "Arguments of the wrong type: torch's parser raises TypeError (or the op its own error)."
+    x = T((3, 4))
+    _add_probes('full', P(2, 1.0))
+    _add_probes('reshape', P(x, 12))
+    _add_probes('zeros_like', P(3)); _add_probes('empty_like', P([1, 2])); _add_probes('ones_like', P(2.5))
+    _add_probes('Tensor.view_as', P(x, 3))
+    for n in ('atleast_1d', 'atleast_2d', 'atleast_3d'): _add_probes(n, P(3))
+    _add_probes('inner', P(x, 2.5))
+    _add_probes('promote_types', P(D(I32), 'a'))
+    _add_probes('can_cast', P(D(I32), 5))
+    _add_probes('Tensor.cpu', P(x, 1))
+    _add_probes('Tensor.flip', P(x))
+    for n in ('hstack', 'vstack', 'dstack', 'column_stack'): _add_probes(n, P(x))
+    _add_probes('Tensor.new_full', P(x, 2, 1.0))
+    for n in ('float', 'double'): _add_probes('Tensor.' + n, P(x, 'x'))
+    for n in ('contiguous', 'is_contiguous'): _add_probes('Tensor.' + n, P(x, D('float32')))
+    _add_probes('topk', P(x, 2.5))
+    _add_probes('Tensor.sum', P(T(()), (0, 0)))
+    _add_probes('zeros', P([2.0]), P((2, 'a')), P(2, size=(3,)))
+    _add_probes('randint', P(5, 6))
+
+_keyword_form_probes()
+_wrong_type_probes()
+
 def _base_name(qual):
     n = qual[7:] if qual.startswith('Tensor.') else qual
     if NAMES.get(qual) == 'inplace': n = n[:-1]

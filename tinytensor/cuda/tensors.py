@@ -17,6 +17,8 @@ from ..allocator import DeviceType, Device, CPU, DataPtr, Allocator, canonical_d
 from ..backends import DeviceBackend, register_backend, get_backend, not_implemented, _backends
 from ..tensor_impl import Tensor
 from . import caching_allocator as _ca
+from ..checks import PythonArgParser
+
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #26c95ac8
 def _free_block(ctx):
@@ -266,9 +268,12 @@ def cuda(self:Tensor, device=None, # index or device (default: the current CUDA 
     TORCH_CHECK(d.device_type == DeviceType.CUDA, "Invalid device, must be cuda device")
     return self.to(_cuda().check_device(d), non_blocking=non_blocking)
 
+_cpu_args = PythonArgParser("cpu(*, MemoryFormat? memory_format=None)")
+
 @patch
-def cpu(self:Tensor, memory_format=None) -> Tensor:
+def cpu(self:Tensor, *args, memory_format=None) -> Tensor:
     "A copy in host memory (`self` if already there), as `Tensor.cpu`; waits for the device."
+    if args: _cpu_args.parse(args, {})                    # torch's "cpu() takes 0 positional arguments" (Note [Argument parsing])
     return self if self._impl.device_.device_type == DeviceType.CPU else self.to('cpu')
 
 @patch
