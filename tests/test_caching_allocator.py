@@ -469,7 +469,6 @@ def test_random_ops_keep_invariants(conf):
     sizes = [0, 1, 511, 512, 513, 4000, 70_000, MiB - 1, MiB, MiB + 1, 3 * MiB, 10 * MiB - 1, 10 * MiB,
              20 * MiB, 20 * MiB + 1, 40 * MiB, 70 * MiB, 130 * MiB]
     live, ooms = [], 0
-    t0 = time.perf_counter()
     for step in range(n):
         r = rng.random()
         if live and (r < 0.48 or len(live) > 60):
@@ -490,7 +489,6 @@ def test_random_ops_keep_invariants(conf):
     assert all(es.mapped_bytes() == 0 for es in a.expandable_segments_)
     st = a.memory_stats()
     assert st['num_ooms'] == ooms and st['allocated_bytes.all.current'] == 0
-    assert time.perf_counter() - t0 < 60
 
 
 # ---------------------------------------------------------------- private pools (CUDA graphs, MemPool)
