@@ -190,6 +190,9 @@ def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor
                 "Optional" if dtype is not None else "Input", " dtype must be either a floating point or complex dtype. Got: ", d.short)
     mask = _dim_mask(dim, input.dim())
     n = math.prod(s for s, m in zip(input._impl.sizes(), mask) if m)
+    # ATen's mean_out is `sum_out(out).div_(n)`: the true division of an integral or bool `out` has a float result
+    TORCH_CHECK(out is None or out.dtype.is_floating_point or out.dtype.is_complex, "result type ", _dt.get_default_dtype().short,
+                " can't be cast to the desired output type ", out.dtype.short if out is not None else '')
     x = input if input.dtype is d else _to_dtype(input, d)
     if d in _REDUCED:                                          # cast to float32, sum, divide, cast back
         s = sum(_to_dtype(x, _dt.float32), dim, keepdim)
@@ -372,7 +375,7 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=No
     od = d.to_real()
     if out is not None and out.dtype.is_floating_point: od = out.dtype          # computed straight into out's dtype, as std_var_out
     if out is not None and out.dtype.is_complex and not d.is_complex: _not_impl(name + '_cpu', out.dtype)
-    return _as_result(v, od), _as_result(m if keepdim else m.reshape(v._impl.sizes()), d)
+    return _as_result(v, od), _as_result(m if keepdim else m.reshape(v._impl.sizes()).detach(), d)   # a kernel's reshape: no view
 
 # %% ../nbs/06c_reductions.ipynb #3b29610f
 def var(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None, out=None) -> Tensor:
@@ -487,7 +490,8 @@ for _n, _f in dict(std=std, var=var, norm=norm, logsumexp=logsumexp, count_nonze
 # %% ../nbs/06c_reductions.ipynb #95fa9085
 def _ctype(d):
     return {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half', 'bfloat16': 'c10::BFloat16', 'int64': 'long int',
-            'int32': 'int', 'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char', 'bool': 'bool'}.get(d.name, d.name)
+            'int32': 'int', 'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char', 'bool': 'bool',
+            'complex64': 'c10::complex<float>', 'complex128': 'c10::complex<double>'}.get(d.name, d.name)
 
 def _should_fold(t1:Tensor, t2:Tensor) -> bool:
     "ATen's `should_fold`: can the larger operand be viewed as one matrix without copying?"

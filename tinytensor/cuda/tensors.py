@@ -15,7 +15,7 @@ from fastcore.basics import patch
 from ..checks import TORCH_CHECK, TORCH_CHECK_TYPE
 from ..allocator import DeviceType, Device, CPU, DataPtr, Allocator, canonical_device, set_allocator
 from ..backends import DeviceBackend, register_backend, get_backend, not_implemented, _backends
-from ..tensor_impl import Tensor
+from ..tensor_impl import Tensor, preserve_format
 from . import caching_allocator as _ca
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #26c95ac8
@@ -267,9 +267,10 @@ def cuda(self:Tensor, device=None, # index or device (default: the current CUDA 
     return self.to(_cuda().check_device(d), non_blocking=non_blocking)
 
 @patch
-def cpu(self:Tensor, memory_format=None) -> Tensor:
-    "A copy in host memory (`self` if already there), as `Tensor.cpu`; waits for the device."
-    return self if self._impl.device_.device_type == DeviceType.CPU else self.to('cpu')
+def cpu(self:Tensor, memory_format=preserve_format) -> Tensor:
+    "`to('cpu', memory_format=...)`, as `Tensor.cpu`: `self` if already there in that layout; waits for the device."
+    if self._impl.device_.device_type == DeviceType.CPU and memory_format is preserve_format: return self
+    return self.to('cpu', memory_format=memory_format)
 
 @patch
 def record_stream(self:Tensor, s:Stream):
