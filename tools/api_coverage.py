@@ -40,6 +40,7 @@ name of the sections above is either measured or excluded for a stated reason.
 import argparse, copy, enum, io, json, math, os, pickle, signal, sys, tempfile, time, warnings, zlib
 import numpy as np
 import torch
+import torch.fx.experimental.symbolic_shapes    # torch's argument checks import sympy on first use (seconds): not inside a timed probe
 import tinytensor as tt
 
 
