@@ -64,6 +64,16 @@ def test_addmv_baddbmm_into_expanded_self(beta, alpha):
 def test_nan_to_num_of_an_expanded_integer_tensor():
     same(lambda L: L.zeros(3, 1, dtype=L.int64).expand(3, 4).nan_to_num_())
 
+@pytest.mark.parametrize('op', [
+    lambda L, o: L.index_select(L.arange(12.).view(3, 4), 0, L.tensor([0, 1, 2]), out=o),
+    lambda L, o: L.cumsum(L.arange(12.).view(3, 4), 1, out=o),
+    lambda L, o: L.mm(L.ones(3, 2), L.ones(2, 4), out=o),
+    lambda L, o: L.add(L.ones(3, 4), 1, out=o),
+], ids=['index_select', 'cumsum', 'mm', 'add'])
+def test_out_into_expanded_refused(op):
+    a, b = same(lambda L: op(L, L.zeros(3, 1).expand(3, 4)))
+    assert isinstance(b, RuntimeError) and 'more than one element of the written-to tensor' in str(a)
+
 # --- out= of another dtype: torch's rule per op family ---------------------------------------------------------------
 F = lambda L, *s: L.ones(*s)
 OUT_CASES = {
@@ -79,6 +89,11 @@ OUT_CASES = {
     'kron': lambda L, o: L.kron(F(L, 2, 2), F(L, 2, 2), out=o(4, 4)),
     'logcumsumexp': lambda L, o: L.logcumsumexp(F(L, 4), 0, out=o(4)),
     'mean': lambda L, o: L.mean(F(L, 4, 2), 0, out=o(2)),
+    'addr': lambda L, o: L.addr(L.arange(6.).view(2, 3), L.arange(2.), L.arange(3.), out=o(2, 3)),
+    'cross': lambda L, o: L.cross(L.arange(3.), L.arange(3.).flip(0), dim=0, out=o(3)),
+    'diag': lambda L, o: L.diag(L.arange(9.).view(3, 3), out=o(3)),
+    'searchsorted': lambda L, o: L.searchsorted(L.arange(4.), L.tensor([0.5, 2.5]), out=o(2)),
+    'mm': lambda L, o: L.mm(F(L, 2, 3), F(L, 3, 2), out=o(2, 2)),
 }
 
 @pytest.mark.parametrize('out_dtype', ['float32', 'float64', 'int64', 'float16', 'complex64', 'bool'])

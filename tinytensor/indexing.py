@@ -486,6 +486,7 @@ def _to_out(res:Tensor, out:Tensor, msg=None) -> Tensor:
     TORCH_CHECK(out.dtype is res.dtype, *(msg or ("Expected out tensor to have dtype ", _CTYPE.get(res.dtype.name, res.dtype.name),
                                                  ", but got ", _CTYPE.get(out.dtype.name, out.dtype.name), " instead")))
     _resize_output(out, res.shape)
+    assert_no_internal_overlap(out)
     if res.numel() and not out.is_meta: np.copyto(_np_write(out), _np_read(res))
     out._impl.bump_version()
     return out

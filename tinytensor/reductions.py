@@ -24,6 +24,7 @@ from .factories import _np_read, _np_write, zeros
 from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_threads, _new_tensor, _to_dtype,
                                         _resize_output, _errs_off, _errs_on, infer_size, tensor_view, can_cast)
 from .backends import _backends
+from .views import assert_no_internal_overlap
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
@@ -562,8 +563,9 @@ def matmul(input, other, *, out=None) -> Tensor:
     if bmm_path: d = b.dtype                                           # bmm's meta function takes batch2's options
     res = out if out is not None else _new_tensor(shape, None, d, a.device)
     if out is not None:
-        TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", d.name, ", but got ", out.dtype.name, " instead")
+        TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", _ctype(d), ", but got ", _ctype(out.dtype), " instead")
         _resize_output(out, shape)
+        assert_no_internal_overlap(out)
     if not res.is_meta and res.numel():
         TORCH_CHECK(a.device == b.device, "Expected all tensors to be on the same device, but found at least two devices, ",
                     a.device, " and ", b.device, "!")

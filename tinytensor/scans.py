@@ -31,6 +31,7 @@ def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
     if out is None: return _new_tensor(tuple(shape), None, d, like.device)
     TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", d.name, ", but got ", out.dtype.name, " instead")
     _resize_output(out, tuple(shape))
+    assert_no_internal_overlap(out)
     return out
 
 # %% ../nbs/06e_scans_sorting.ipynb #3b9afbbe

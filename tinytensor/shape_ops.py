@@ -163,6 +163,7 @@ def diag(input:Tensor, diagonal:int=0, *, out=None) -> Tensor:
     else:
         res = input.diagonal(diagonal).clone(memory_format=contiguous_format)
     if out is None: return res
+    TORCH_CHECK(out.dtype is res.dtype, "Expected out tensor to have dtype ", _ctype(res.dtype), ", but got ", _ctype(out.dtype), " instead")
     _resize_output(out, res.shape); out.copy_(res)
     return out
 
@@ -458,6 +459,9 @@ def searchsorted(sorted_sequence:Tensor, input, *, out_int32:bool=False, right:b
     res = _bsearch(b, v2, right).reshape(v.shape)
     od = _dt.int32 if out_int32 else _dt.int64
     if out is None: return _from_np(res, od, bd.device)
+    TORCH_CHECK(out.dtype is od, "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or Long(int64) "
+                "depending on whether out_int32 flag is True, but we got output tensor's dtype ", out.dtype.short,
+                " and out_int32 flag is ", "True" if out_int32 else "False")
     _resize_output(out, res.shape); np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
     return out
 
@@ -568,6 +572,7 @@ def cross(input:Tensor, other:Tensor, dim:int=None, *, out=None) -> Tensor:
     if input.dtype in _REDUCED: x, y = x.astype(np.float32), y.astype(np.float32)
     res = np.cross(x, y, axisa=d, axisb=d, axisc=d) if math.prod(shape) else np.zeros(shape, x.dtype)
     if out is None: return _from_np(res, input.dtype, input.device)
+    TORCH_CHECK(out.dtype is input.dtype, "Expected out tensor to have dtype ", _ctype(input.dtype), ", but got ", _ctype(out.dtype), " instead")
     _resize_output(out, shape); np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
     return out
 
@@ -853,6 +858,7 @@ def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -
                 if beta != 0: r = r + np.asarray(beta, acc) * x.astype(acc)
             np.copyto(o, r, casting='unsafe')
     it.for_each(loop)
+    it.cast_outputs()                                    # an `out=` of another dtype got a temporary: copy it back
     if out is not None: out._impl.bump_version()
     return it.output()
 
