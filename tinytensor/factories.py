@@ -740,7 +740,7 @@ def __array__(self:Tensor, dtype=None, copy=None) -> np.ndarray:
     "The tensor as a numpy array (shared memory when no conversion is needed), as torch's `Tensor.__array__`."
     a = self.numpy()
     if dtype is not None and np.dtype(dtype) != a.dtype: return a.astype(dtype)
-    return a.copy() if copy else a
+    return a.copy(order='K') if copy else a                     # a copy keeps the tensor's own layout, as numpy's does
 Tensor.__array_priority__ = 1000
 
 @patch(as_prop=True)

@@ -369,6 +369,7 @@ def _scatter_(self:Tensor, dim:int, index:Tensor, src, reduce:str, name:str) -> 
     if is_t: TORCH_CHECK(src.dtype is self.dtype, "scatter(): Expected self.dtype to be equal to src.dtype")
     _scatter_gather_checks(self, d, index, src if is_t else None, 'scatter')
     TORCH_CHECK(reduce in (None, 'add', 'multiply'), "reduce argument must be either add or multiply.")
+    assert_no_internal_overlap(self)                     # ATen's scatter_impl: an expanded self would be written twice
     if index.numel() and not self.is_meta:
         a = _np_read(index).reshape(index.shape or (1,))
         ix = _dim_coords(a, d)
@@ -485,6 +486,7 @@ def _to_out(res:Tensor, out:Tensor, msg=None) -> Tensor:
     TORCH_CHECK(out.dtype is res.dtype, *(msg or ("Expected out tensor to have dtype ", _CTYPE.get(res.dtype.name, res.dtype.name),
                                                  ", but got ", _CTYPE.get(out.dtype.name, out.dtype.name), " instead")))
     _resize_output(out, res.shape)
+    assert_no_internal_overlap(out)
     if res.numel() and not out.is_meta: np.copyto(_np_write(out), _np_read(res))
     out._impl.bump_version()
     return out
@@ -508,6 +510,7 @@ def index_add_(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) ->
     if ss and cs: del ss[d], cs[d]
     TORCH_CHECK(ss == cs, "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = ",
                 list(self.shape), " source.shape = ", list(source.shape))
+    assert_no_internal_overlap(self)                     # index_func_meta_impl: repeats would add into one cell
     for t in (index, source): assert_no_partial_overlap(self, t)
     a, size, bad = _slice_positions(self, index, d)
     # Note [index_add_ kernels]: for self.dim() > 1 ATen hands dim 0 / the last dim with alpha 1 and int64 indices to
@@ -552,6 +555,7 @@ def index_copy_(self:Tensor, dim:int, index:Tensor, source:Tensor) -> Tensor:
                 " ".join(map(str, ss)), " at dimension ", d, " and source slice shape: ", " ".join(map(str, cs)), " at dimension 0.")
     TORCH_CHECK_INDEX(not source.dim() or n == source.shape[d], "index_copy_(): Number of indices (", n,
                       ") should be equal to source.size(dim) (", source.shape[d] if source.dim() else 1, ")")
+    assert_no_internal_overlap(self)
     for t in (index, source): assert_no_partial_overlap(self, t)
     a, size, bad = _slice_positions(self, index, d)
     if self.numel(): TORCH_CHECK_INDEX(not bad.any(), "index_copy_(): index ", int(a[bad][0]) if bad.any() else 0,

@@ -37,14 +37,26 @@ def _opmath(d:dtype):
     "numpy dtype a kernel computes in: float32 for float16/bfloat16 (ATen's opmath), else `d` itself."
     return np.dtype(np.float32) if d in _REDUCED else d.np
 
+# Note [numpy negative at a stride]: numpy 2.2 to 2.4's SIMD `negative` loop (on AVX-512 machines) writes wrong
+# values when its input and its output are both strided: an input 4 elements apart (16 bytes for a 4-byte type)
+# into any non-unit-stride output, aliased or not (`x[:, 1].neg_()` on a (3, 4) tensor gave -1, -2, -3 for
+# -1, -5, -9). A contiguous output is always right, so `_negative` computes a strided output's values into a
+# fresh contiguous array and copies them over: one extra pass, only where the output is strided.
+def _negative(x, out=None, **kw):
+    "`np.negative(x, out=out, **kw)`, through a contiguous temporary where `out` is strided (Note [numpy negative at a stride])."
+    if out is None or out.flags.c_contiguous: return np.negative(x, out=out, **kw)
+    np.copyto(out, np.negative(x, **kw), casting='unsafe')
+    return out
+
 def _uf_kernel(uf, d:dtype):
     "A loop calling the numpy ufunc `uf` on the views, computing in `_opmath(d)`."
+    call = _negative if uf is np.negative else uf
     if d in _REDUCED:
         half = d is _dt.float16 and isinstance(uf, np.ufunc)          # Note [half casts in bulk] (chapter 04a)
         def loop(o, *ins):
-            if not (half and _half_ufunc(uf, o, ins)): uf(*ins, out=o, dtype=np.float32, casting='unsafe')
+            if not (half and _half_ufunc(uf, o, ins)): call(*ins, out=o, dtype=np.float32, casting='unsafe')
     else:
-        def loop(o, *ins): uf(*ins, out=o)
+        def loop(o, *ins): call(*ins, out=o)
     loop.ufunc = uf                       # lets a device backend run its own kernel for this ufunc (chapter 07c)
     return loop
 
@@ -602,7 +614,7 @@ def _sigmoid_np(x, out=None, dtype=None, casting='same_kind'):
     "ATen's `1 / (1 + exp(-x))`, pass by pass: in `out` itself when it has the compute dtype, else in a temporary."
     cd = dtype or x.dtype
     r = out if out.dtype == cd else np.empty(out.shape, cd)
-    np.negative(x, out=r, casting='unsafe')
+    _negative(x, out=r, casting='unsafe')
     np.exp(r, out=r); np.add(r, 1, out=r); np.reciprocal(r, out=r)
     if r is not out: np.copyto(out, r, casting='unsafe')
 

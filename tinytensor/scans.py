@@ -33,6 +33,7 @@ def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
     if out is None: return _new_tensor(tuple(shape), None, d, like.device)
     TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", d.name, ", but got ", out.dtype.name, " instead")
     _resize_output(out, tuple(shape))
+    assert_no_internal_overlap(out)
     return out
 
 # %% ../nbs/06e_scans_sorting.ipynb #3b9afbbe
@@ -615,8 +616,8 @@ nanmedian_return.__doc__ = "The `(values, indices)` named tuple `nanmedian(input
 def _unique_out(input, vals, inv, cnt, return_inverse, return_counts, inv_shape, moved_dim=None):
     "Wrap numpy results as torch does: values alone, or a tuple with the inverse and/or counts asked for."
     if moved_dim is None: v = _from_numpy_like(vals, input)
-    else:                                                     # computed with `dim` first, then moved back (a view, as ATen's)
-        v = movedim(_from_numpy_like(vals, input), 0, moved_dim)
+    else:           # computed with `dim` first, then moved back: ATen's layout, but made inside the kernel, so not a view
+        v = movedim(_from_numpy_like(vals, input), 0, moved_dim).detach()
     res = [v]
     if return_inverse: res.append(_from_numpy_like(np.asarray(inv, np.int64).reshape(inv_shape), None))
     if return_counts: res.append(_from_numpy_like(np.asarray(cnt, np.int64), None))

@@ -512,6 +512,7 @@ def __getitem__(self:Tensor, idx):
            (idx.stop is None or type(idx.stop) is int):
             return _slice(self, 0, idx.start, idx.stop, 1)
     if type(idx) is not tuple:
+        if type(idx) is list: return _advanced_getitem(self, idx)   # whole: a short list may read as a tuple (chapter 05d)
         if type(idx) is slice and idx.step is not None: _slice_args(idx)    # a lone slice is unpacked first
         idx = (idx,)
     n_real = 0

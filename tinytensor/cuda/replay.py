@@ -35,6 +35,9 @@ class _PlainUnpickler(pickle._Unpickler):
     def _binput(self): self._memo_put(self.read(1)[0])
     def _long_binput(self): self._memo_put(int.from_bytes(self.read(4), 'little'))
     dispatch[pickle.PUT[0]], dispatch[pickle.BINPUT[0]], dispatch[pickle.LONG_BINPUT[0]] = _put, _binput, _long_binput
+    def _bytearray8(self):          # Python's own makes the bytearray first, then fills it: read first (Note [Counted reads])
+        self.append(bytearray(self.read(int.from_bytes(self.read(8), 'little'))))
+    dispatch[pickle.BYTEARRAY8[0]] = _bytearray8
 
 SEGMENT_ACTIONS = ('segment_alloc', 'segment_free', 'segment_map', 'segment_unmap')
 TRACE_ACTIONS = ('alloc', 'free_requested', 'free_completed', 'segment_alloc', 'segment_free', 'segment_map',
@@ -98,12 +101,26 @@ def validate_snapshot(snap) -> dict:
         seen.add(id(t))
     return snap
 
+# Note [Counted reads]: BINBYTES8, BYTEARRAY8, BINUNICODE8 and FRAME state how many bytes follow, and Python's
+# unpickler asks its file for that many at once: `BINBYTES8 2**40` in a 20-byte file would allocate a TiB before
+# finding out it is not there (a MemoryError). The snapshot is read whole first (it is parsed whole anyway), and
+# `_Bounded` refuses any read that asks for more than the bytes that remain, as a malformed snapshot.
+class _Bounded(io.BytesIO):
+    "A snapshot's bytes; a read past their end is a malformed file, not an allocation (Note [Counted reads])."
+    def __init__(self, data:bytes):
+        super().__init__(data); self._n = len(data)
+    def read(self, n=-1):
+        if n is not None and n > self._n - self.tell():
+            raise MalformedSnapshotError(f"malformed memory snapshot: not a readable pickle (pickle data was truncated: "
+                                         f"a read at byte {self.tell()} asks for {n} bytes, {self._n - self.tell()} remain)")
+        return super().read(n)
+
 def _read_pickle(f):
     head = f.peek(4)[:4] if hasattr(f, 'peek') else b''
     if head[:2] == b'\x1f\x8b': f = gzip.GzipFile(fileobj=f)
     elif head == b'PK\x03\x04':
         raise MalformedSnapshotError("malformed memory snapshot: this is a zip archive (a torch.save file?), not a _dump_snapshot pickle")
-    return _PlainUnpickler(f).load()
+    return _PlainUnpickler(_Bounded(f.read())).load()
 
 def load_snapshot(src, # path (.pickle or .pickle.gz), bytes, binary file, snapshot dict or a list of trace entries
                  ) -> dict:

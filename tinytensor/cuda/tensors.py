@@ -15,10 +15,9 @@ from fastcore.basics import patch
 from ..checks import TORCH_CHECK, TORCH_CHECK_TYPE
 from ..allocator import DeviceType, Device, CPU, DataPtr, Allocator, canonical_device, set_allocator
 from ..backends import DeviceBackend, register_backend, get_backend, not_implemented, _backends
-from ..tensor_impl import Tensor
+from ..tensor_impl import Tensor, preserve_format
 from . import caching_allocator as _ca
 from ..checks import PythonArgParser
-
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #26c95ac8
 def _free_block(ctx):
@@ -271,10 +270,11 @@ def cuda(self:Tensor, device=None, # index or device (default: the current CUDA 
 _cpu_args = PythonArgParser("cpu(*, MemoryFormat? memory_format=None)")
 
 @patch
-def cpu(self:Tensor, *args, memory_format=None) -> Tensor:
-    "A copy in host memory (`self` if already there), as `Tensor.cpu`; waits for the device."
+def cpu(self:Tensor, *args, memory_format=preserve_format) -> Tensor:
+    "`to('cpu', memory_format=...)`, as `Tensor.cpu`: `self` if already there in that layout; waits for the device."
     if args: _cpu_args.parse(args, {})                    # torch's "cpu() takes 0 positional arguments" (Note [Argument parsing])
-    return self if self._impl.device_.device_type == DeviceType.CPU else self.to('cpu')
+    if self._impl.device_.device_type == DeviceType.CPU and memory_format is preserve_format: return self
+    return self.to('cpu', memory_format=memory_format)
 
 @patch
 def record_stream(self:Tensor, s:Stream):
