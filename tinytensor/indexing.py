@@ -632,7 +632,10 @@ def _wrap_indices(indices:Tensor, n:int) -> Tensor:
     if indices.numel() == 0: return indices
     TORCH_CHECK(n != 0, "ZeroDivisionError")
     v = _np_read(indices)
-    return indices if v.min() >= 0 and v.max() < n else tensor(np.mod(v, n))
+    if v.min() >= 0 and v.max() < n: return indices
+    out = empty(tuple(indices.shape), dtype=indices.dtype, device=indices.device)   # on the indices' device
+    _np_write(out)[...] = np.mod(v, n)
+    return out
 
 @patch
 def take_along_dim(self:Tensor, indices:Tensor, dim:int=None) -> Tensor:

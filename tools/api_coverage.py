@@ -314,6 +314,7 @@ def _expected_device(torch_device) -> str:
 
 def _asks_cpu(qual, probe) -> bool:
     "The probe moves its result to the host (`x.cpu()`, `x.to('cpu')`)."
+    if qual in ('arange', 'range', 'linspace', 'logspace'): return True     # numbers in, a tensor of the default device out
     return qual == 'Tensor.cpu' or any(str(a) == 'cpu' for a in list(probe.args) + list(probe.kw.values()))
 
 # On the stand-in, torch runs on the CPU; where torch's answer names the device, this is what torch on CUDA answers.
