@@ -11,12 +11,12 @@ from tinytensor.tensor_iterator import lean_elementwise, lean_reduction, GRAIN_S
 @contextlib.contextmanager
 def plain():
     "Switch every lean path off: each caller then takes the full build."
-    saved = (ops.lean_elementwise, ops._lean_operand, reductions.lean_reduction, scans.lean_reduction)
-    ops.lean_elementwise = lambda *a: None
+    saved = (ops.lean_elementwise, ops._lean_operand, reductions.lean_reduction, scans.lean_reduction, ops._fast_scalar)
+    ops.lean_elementwise = ops._fast_scalar = lambda *a: None
     ops._lean_operand = lambda t: False
     reductions.lean_reduction = scans.lean_reduction = lambda *a: None
     try: yield
-    finally: ops.lean_elementwise, ops._lean_operand, reductions.lean_reduction, scans.lean_reduction = saved
+    finally: ops.lean_elementwise, ops._lean_operand, reductions.lean_reduction, scans.lean_reduction, ops._fast_scalar = saved
 
 def same(a, b):
     "Shape, strides, dtype and the bits of every non-NaN value of two results (or tuples of them); NaN where NaN."
@@ -80,7 +80,7 @@ def test_binary_broadcast_equals_full_build(op):
     for shape, dt, name, t in cases():
         others = [t, tt.tensor(values(shape[-1:], dt)), tt.tensor(values((), dt)),
                   tt.tensor(values((1,) + tuple(shape), dt)), tt.tensor(values((3,), dt)),
-                  tt.tensor(values(shape[-1:], np.float64)), 2.5]
+                  tt.tensor(values(shape[-1:], np.float64)), 2.5, 3, 1e-300, float('nan')]
         if len(shape) >= 2: others.append(tt.tensor(values(shape[:-1] + (1,), dt)))
         for o in others:
             both(lambda: f(t, o))
@@ -183,16 +183,23 @@ def test_matmul_out_path_equals_copy_path():
             assert out.numpy().tobytes() == res.numpy().tobytes()
 
 def test_products_follow_get_num_threads():
+    "numpy's BLAS is pinned to one thread; a large product is split over get_num_threads() threads, deterministically."
     from tinytensor.tensor_iterator import _blas, BLAS_MIN_WORK
-    if _blas['set'] is None: pytest.skip('no controllable BLAS in this numpy')
     n0 = tt.get_num_threads()
+    r = np.random.default_rng(4)
     try:
-        tt.set_num_threads(1)
-        tt.randn(256, 512) @ tt.randn(512, 256)
-        assert _blas['cur'] == 1
-        tt.set_num_threads(2)
-        tt.randn(256, 512) @ tt.randn(512, 256)
-        assert _blas['cur'] == 2
-        tt.randn(4, 4) @ tt.randn(4, 4)                                 # small: no thread start-up
-        assert _blas['cur'] == 1
+        for nt in (1, 2):
+            tt.set_num_threads(nt)
+            for m, k, n in [(256, 784, 512), (8, 2048, 1024), (3, 40, 5)]:
+                a, b = r.standard_normal((m, k)).astype(np.float32), r.standard_normal((k, n)).astype(np.float32)
+                x, y = tt.tensor(a), tt.tensor(b)
+                res = x @ y
+                if _blas['set'] is not None: assert _blas['cur'] == 1
+                np.testing.assert_allclose(res.numpy(), torch.tensor(a) @ torch.tensor(b), rtol=1e-4, atol=1e-4)
+                assert (x @ y).numpy().tobytes() == res.numpy().tobytes()          # the same bits on every run
+                if m * n * k < BLAS_MIN_WORK or nt == 1: assert res.numpy().tobytes() == (a @ b).tobytes()
+                bt = tt.tensor(r.standard_normal((2, m, k)).astype(np.float32))
+                np.testing.assert_allclose(tt.bmm(bt, y.expand(2, k, n)).numpy(), bt.numpy() @ b, rtol=1e-4, atol=1e-4)
+                out = tt.empty(m, n, dtype=tt.float64)
+                with pytest.raises(RuntimeError, match='dtype'): tt.matmul(x, y, out=out)
     finally: tt.set_num_threads(n0)

@@ -161,8 +161,8 @@ def _fast_scalar(a, s, uf):
     if out._impl.sizes_and_strides_.strides != ai.sizes_and_strides_.strides: return None   # odd size-1 strides: kept
     tok = _errs_off()                     # a wrapped number never promotes a float tensor: compute in `d`, as the plain path
     try:
-        if d in _REDUCED:                 # in float32; mul reads the number as float32 (`_scalar_b_loop`), add and sub
-            v = _f32(s) if uf is np.multiply else _as_dtype(s, d.np).astype(np.float32)[()]   # as `d` (the wrapped
+        if d in _REDUCED:                 # in float32; mul and div read the number as float32 (`_scalar_b_loop`), add and sub
+            v = _f32(s) if uf is np.multiply or uf is np.true_divide else _as_dtype(s, d.np).astype(np.float32)[()]   # as `d` (the wrapped
             uf(x, v, _fresh_flat(out), dtype=np.float32, casting='unsafe')                     # number's cast)
         else: uf(x, d.np.type(s), _fresh_flat(out))
     finally: _errs_on(tok)
@@ -323,8 +323,8 @@ def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
     "True division (`rounding_mode=None`), or rounded 'trunc' / 'floor', as `torch.div`."
     TORCH_CHECK(rounding_mode in (None, 'trunc', 'floor'), "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                 "but found '", rounding_mode, "'")
-    if rounding_mode is None and out is None and type(input) is Tensor and type(other) is Tensor:
-        r = _lean_binary(input, other, np.true_divide)
+    if rounding_mode is None and out is None and type(input) is Tensor:
+        r = _lean_binary(input, other, np.true_divide) if type(other) is Tensor else _fast_scalar(input, other, np.true_divide)
         if r is not None: return r
     preset = TensorIterator.binary_float_op if rounding_mode is None else TensorIterator.binary_op
     return _binary(preset, _div_loop(rounding_mode), input, other, out)

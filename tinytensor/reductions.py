@@ -23,7 +23,7 @@ from .tensor_impl import Tensor, contiguous_strides, alias_with_sizes_and_stride
 from .factories import _np_read, _np_write, zeros
 from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_threads, _new_tensor, _to_dtype,
                                         _resize_output, _errs_off, _errs_on, infer_size, tensor_view, can_cast,
-                                        use_blas_threads, lean_reduction)
+                                        parallel_matmul, lean_reduction)
 from .backends import _backends
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
 
@@ -568,6 +568,8 @@ def _mm_checks(kind, a, b, sa, sb):
         if da is _dt.bool: _not_impl('bmm', da)
         TORCH_CHECK(da is db, "expected scalar type ", da.short, " but found ", db.short)
 
+_BLAS_NP = (np.dtype(np.float32), np.dtype(np.float64))          # the dtypes numpy's matmul hands to its BLAS
+
 def matmul(input, other, *, out=None) -> Tensor:
     "Matrix product with NumPy/torch broadcasting of batch dims, as `torch.matmul`."
     TORCH_CHECK_TYPE(isinstance(other, Tensor), "matmul(): argument 'other' (position 2) must be Tensor, not ", type(other).__name__)
@@ -610,13 +612,15 @@ def matmul(input, other, *, out=None) -> Tensor:
                     a.device, " and ", b.device, "!")
         x, y = tensor_view(a), tensor_view(b)                      # arrays of the operands' device (chapter 03a)
         if d in _REDUCED: x, y = x.astype(np.float32), y.astype(np.float32)
-        cpu = res._impl.device_ is CPU
-        if cpu: use_blas_threads(res._impl.numel_ * s1[-1])        # chapter 06a: get_num_threads() BLAS threads
         tok = _errs_off()
         try:
             o = tensor_view(res, True)
-            if cpu and out is None and (d is _dt.float32 or d is _dt.float64): np.matmul(x, y, out=o)   # a fresh result:
-            else: np.copyto(o, np.matmul(x, y), casting='unsafe')                  # no overlap, the same gemm, no copy
+            if res._impl.device_ is not CPU or x.dtype not in _BLAS_NP: np.copyto(o, np.matmul(x, y), casting='unsafe')
+            elif out is None and o.dtype == x.dtype: parallel_matmul(x, y, o)    # chapter 06a; a fresh result: no copy
+            else:
+                r = np.empty(o.shape, x.dtype)
+                parallel_matmul(x, y, r)
+                np.copyto(o, r, casting='unsafe')
         finally: _errs_on(tok)
     if out is not None: out._impl.bump_version()
     return res

@@ -21,7 +21,7 @@ from .tensor_impl import Tensor, contiguous_strides
 from .factories import _np_read, _np_write, like_strides, _empty_impl
 from .views import movedim, assert_no_internal_overlap, get_overlap_status
 from .indexing import _CTYPE
-from .tensor_iterator import GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on, lean_reduction
+from .tensor_iterator import GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on, lean_reduction, lean_elementwise
 from .ops import _REDUCED, _is_integral, _not_impl
 from .reductions import amax, sum, _reduced_shape, _finish_out
 
@@ -99,11 +99,11 @@ def cumprod(input, dim:int, *, dtype=None, out=None) -> Tensor:
 def _lean_softmax(log:bool, x, d:int):
     "Fast path (speed only): the passes below fused in numpy over the last dim of a small float tensor (Note [lean build])."
     r = lean_reduction(x, d, True, x.dtype)                # the max's result, and x as (rows, n)
-    if r is None: return None
+    if r is None or x._impl.numel_ >= GRAIN_SIZE: return None
     res, m, xv = r                                          # `res` is the max's (keepdim) tensor: reused for nothing else
     k = xv.ndim - 1
-    out = _new_tensor(x._impl.sizes(), None, x.dtype, x.device)
-    o = _np_write(out).reshape(xv.shape)
+    out, (o, _) = lean_elementwise(x)                       # the result: as an elementwise op's on `x` (contiguous)
+    o = o.reshape(xv.shape)
     tok = _errs_off()
     try:                                                    # the same numpy calls as the op-by-op path, on the same
         np.maximum.reduce(xv, axis=(k,), out=m)             # views (lean builds all), with one scratch for `shifted`

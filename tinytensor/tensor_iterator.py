@@ -8,7 +8,7 @@ Docs: https://tinytensor.github.io/tinytensor/tensor_iterator.html.md"""
 __all__ = ['GRAIN_SIZE', 'HUGEPAGE_THRESHOLD', 'STAGE_ROWS', 'STAGE_WIDTH', 'STAGE_COLS', 'STAGE_MIN', 'STAGE_TALL',
            'BLAS_MIN_WORK', 'set_num_threads', 'get_num_threads', 'in_parallel_region', 'parallel_for', 'parallel_rows',
            'wrapped_scalar_tensor', 'result_type', 'can_cast', 'OperandInfo', 'TensorIteratorConfig', 'TensorIterator',
-           'iteration_order_svg', 'copy_loop', 'tensor_view', 'lean_elementwise', 'lean_reduction', 'use_blas_threads']
+           'iteration_order_svg', 'copy_loop', 'tensor_view', 'lean_elementwise', 'lean_reduction', 'parallel_matmul']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #e4660572
 import os, glob, ctypes, math, threading, warnings, builtins, numbers
@@ -1138,7 +1138,7 @@ def lean_reduction(x, dim, keepdim:bool, out_dtype:dtype) -> tuple:
     return res, ov, xv.reshape(rows, k)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #7e1a0b05
-BLAS_MIN_WORK = 1 << 22        # multiply-adds below which a product runs on one BLAS thread
+BLAS_MIN_WORK = 1 << 22        # multiply-adds below which a product runs as one call on the caller's thread
 
 def _blas_thread_setter():
     "A function setting numpy's BLAS thread count, and the count now; (None, None) if there is no way."
@@ -1161,9 +1161,13 @@ def _blas_thread_setter():
 
 _blas = dict(zip(('set', 'cur'), _blas_thread_setter()))
 
-def use_blas_threads(work:int): # multiply-adds of the product about to run
-    "Give numpy's BLAS `get_num_threads()` threads for a product of `work` multiply-adds, one below `BLAS_MIN_WORK`."
+def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray): # o: a fresh result, overlapping neither input
+    "`np.matmul(x, y, out=o)` on `get_num_threads()` threads: numpy's BLAS pinned to one, the result split by rows or columns."
     f = _blas['set']
-    if f is None: return
-    n = _threads['n'] if work >= BLAS_MIN_WORK else 1
-    if n != _blas['cur']: f(n); _blas['cur'] = n
+    if f is not None and _blas['cur'] != 1: f(1); _blas['cur'] = 1
+    nt = _threads['n']
+    if f is None or nt == 1 or x.ndim < 2 or y.ndim < 2 or o.size * x.shape[-1] < BLAS_MIN_WORK or in_parallel_region():
+        return np.matmul(x, y, out=o)
+    m, n = o.shape[-2], o.shape[-1]
+    if m >= n: parallel_for(0, m, -(-m // nt), lambda b, e: np.matmul(x[..., b:e, :], y, out=o[..., b:e, :]))
+    else: parallel_for(0, n, -(-n // nt), lambda b, e: np.matmul(x, y[..., :, b:e], out=o[..., :, b:e]))
