@@ -1057,7 +1057,7 @@ def tensor_view(t:Tensor, write:bool=False):
 #   the kept dims coalesce, so the kernel sees a (rows, n) view (or (n,) when there is one row).
 # Each case is limited to fewer than GRAIN_SIZE elements (2 * GRAIN_SIZE for reductions), where the full build
 # runs one serial loop too. Anything else returns None and the caller takes the full build.
-_LEAN_DTYPES = (_dt.float32, _dt.float64)
+_lean_shapes = {}                      # (shape, shape) -> their broadcast shape: `infer_size`'s answers, remembered
 
 def _c_contiguous(impl:TensorImpl) -> bool:
     "Strides exactly `contiguous_strides(sizes)`, size-1 dims included (`is_contiguous` ignores those)."
@@ -1080,9 +1080,10 @@ def _lean_operand(t) -> bool:
 
 def lean_elementwise(*inputs) -> tuple:
     "(result, [result view, input views...]) where Note [lean build] knows the full build's answer; else None."
-    if not builtins.all(_lean_operand(t) for t in inputs): return None
+    if type(inputs[0]) is not Tensor: return None
     impl = inputs[0]._impl
     d = impl.dtype_
+    if (d is not _dt.float32 and d is not _dt.float64) or impl.device_ is not CPU or impl.is_wrapped_number_: return None
     if len(inputs) == 1:                                        # unary: fast_set_up's layouts, one flat view each
         n, sizes = impl.numel_, impl.sizes_and_strides_.sizes
         if n == 0 or n >= GRAIN_SIZE: return None
@@ -1096,10 +1097,20 @@ def lean_elementwise(*inputs) -> tuple:
         return out, [_raw_views[out._impl.storage_._target._data_ptr._ptr, n, d.np], x]
     shape = None
     for t in inputs:                                            # broadcast of exactly C-contiguous inputs
+        if type(t) is not Tensor: return None
         i = t._impl
-        if i.dtype_ is not d or not _c_contiguous(i): return None
-        s = i.sizes_and_strides_.sizes
-        shape = s if shape is None or shape == s else infer_size(shape, s)   # a mismatch raises as compute_shape does
+        ss = i.sizes_and_strides_
+        s = ss.sizes
+        if (i.dtype_ is not d or i.device_ is not CPU or i.is_wrapped_number_ or not i.is_contiguous_ or
+                (1 in s and ss.strides != contiguous_strides(s))): return None     # `_c_contiguous`, inlined
+        if shape is None or shape == s: shape = s
+        else:
+            b = _lean_shapes.get((shape, s))
+            if b is None:                                       # a mismatch raises here, as in compute_shape
+                b = infer_size(shape, s)
+                if len(_lean_shapes) >= 1024: _lean_shapes.clear()
+                _lean_shapes[shape, s] = b
+            shape = b
     n = math.prod(shape)
     if n == 0 or n >= GRAIN_SIZE: return None
     keep = None if 1 not in shape else [j for j, s in enumerate(shape) if s != 1]   # coalescing drops the result's
