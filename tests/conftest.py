@@ -1,5 +1,5 @@
 "Shared pytest set-up: a clean-slate fixture for allocator statistics, and a loud note (a failure under CI) when torch is missing."
-import gc, importlib.util, os
+import gc, importlib.util, os, re
 import pytest
 
 @pytest.fixture
@@ -37,3 +37,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 def pytest_sessionfinish(session, exitstatus):
     if _torch_skips and os.environ.get('CI') and exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+# Note [deterministic test ids]: `pytest -n auto` (pytest-xdist) collects the tests once in every worker and refuses to
+# run when the lists differ. An id built from an object's default repr carries its address (`<object object at 0x..>`),
+# which differs from process to process: refuse such ids at collection, on one process as on many.
+_ADDRESS = re.compile(r' at 0x[0-9a-fA-F]+')
+
+def pytest_collection_modifyitems(config, items):
+    bad = [it.nodeid for it in items if _ADDRESS.search(it.nodeid)]
+    if bad: raise pytest.UsageError("test ids must not depend on the process (an address in the id): " + ", ".join(bad[:5]))

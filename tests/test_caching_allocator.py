@@ -431,11 +431,13 @@ def test_settings_forms():
 # ---------------------------------------------------------------- module-level wrappers
 
 def test_module_wrappers(monkeypatch, tmp_path):
+    "The torch.cuda-style wrappers over simulated memory on every machine: two devices, with or without a real GPU."
     monkeypatch.setattr(ttc.caching_allocator, '_allocators', {})
+    monkeypatch.setattr(ttc.caching_allocator, 'cupy_device_count', lambda: 0)   # no real device behind these allocators
     monkeypatch.setenv('PYTORCH_CUDA_ALLOC_CONF', 'max_split_size_mb:128')
     a = ttc.get_allocator(0)
     assert a.config.max_split_size == 128 * MiB and ttc.get_allocator('cuda:0') is a and ttc.get_allocator(None) is a
-    assert isinstance(a.backend, SimulatedBackend) or ttc.is_available()
+    assert isinstance(a.backend, SimulatedBackend)
     p = a.malloc(7 * MiB)
     assert ttc.memory_allocated() == 7 * MiB and ttc.memory_reserved(0) == 20 * MiB
     assert ttc.max_memory_allocated('cuda:0') == 7 * MiB and ttc.max_memory_reserved() == 20 * MiB

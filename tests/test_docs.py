@@ -78,6 +78,8 @@ def test_every_public_name_has_a_show_doc_entry(processed, modname):
     for c in _nb(processed / nbname)['cells']:
         m = re.search(r'show_doc\(([\w.]+)[,)]', _src(c)) if c['cell_type'] == 'code' else None
         if m: rendered[m.group(1)] = any('text/markdown' in o.get('data', {}) for o in c.get('outputs', []))
+        nm = c.get('metadata', {}).get('show_doc') if c['cell_type'] == 'markdown' else None   # an entry made Markdown
+        if nm: rendered[nm] = bool(re.search(r'^#+ ', _src(c), re.M))
     missing = [n for n, _ in public_defs(modname) if not rendered.get(n)]
     assert not missing, f'{nbname}: no rendered show_doc entry for {missing}'
 
@@ -112,3 +114,122 @@ def test_sidebar_lists_every_notebook_in_order():
     assert sorted(listed) == on_disk
     chapters = [n for n in listed if n[0].isdigit()]
     assert chapters == sorted(chapters)
+
+
+def quarto_markdown(nb) -> str:
+    """The Markdown Quarto makes of a processed notebook, as far as the chunking of a page goes: a Markdown cell as it
+    is, a code cell as a `::: {.cell}` div holding its source (unless `echo: false`) and its outputs, an `output: asis`
+    Markdown output raw, right after the div's first line."""
+    parts = []
+    for c in nb['cells']:
+        src = _src(c)
+        if c['cell_type'] == 'markdown': parts.append(src); continue
+        if c['cell_type'] == 'raw': continue                                   # the front matter
+        asis = re.search(r'^#\|\s*output:\s*asis', src, re.M)
+        body = [] if re.search(r'^#\|\s*echo:\s*false', src, re.M) else ['```python\n' + src + '\n```']
+        for o in c.get('outputs', []):
+            d = o.get('data', {})
+            if asis and 'text/markdown' in d: body.append(''.join(d['text/markdown']))
+            elif 'text/plain' in d or 'text' in o: body.append('```\n' + ''.join(d.get('text/plain', o.get('text', ''))) + '\n```')
+        parts.append('::: {.cell}\n' + '\n'.join(body) + '\n:::')
+    return '\n\n'.join(parts)
+
+
+def yaml_traps(md: str):
+    """Lines `---` outside code blocks without a blank line both before and after. Quarto's page splitter
+    (`break-quarto-md`) reads such a line as the start of a YAML block and passes everything up to the next `---`
+    through untouched: a ```{mermaid} block in between is then shown as raw text."""
+    lines, fence, bad = md.split('\n'), None, []
+    for i, l in enumerate(lines):
+        m = re.match(r'^\s*(`{3,}|~{3,})', l)
+        if m:
+            if fence is None: fence = m.group(1)
+            elif l.strip() == fence[0] * len(l.strip()) and len(l.strip()) >= len(fence): fence = None
+            continue
+        if fence is None and re.fullmatch(r'---\s*', l):
+            before = lines[i-1].strip() if i else ''
+            after = lines[i+1].strip() if i + 1 < len(lines) else ''
+            if before or after: bad.append((i, before[:60], after[:60]))
+    return bad
+
+
+def raw_diagrams(md: str) -> int:
+    "How many ```{mermaid} blocks Quarto's page splitter would meet inside a block it took for YAML (shown raw)."
+    lines, fence, in_yaml, raw = md.split('\n'), None, False, 0
+    for i, l in enumerate(lines):
+        if fence is None and re.fullmatch(r'---\s*', l):
+            near = (lines[i-1].strip() if i else '') or (lines[i+1].strip() if i + 1 < len(lines) else '')
+            if in_yaml or near: in_yaml = not in_yaml
+            continue
+        if in_yaml: raw += l.startswith('```{mermaid}'); continue
+        m = re.match(r'^\s*(`{3,})', l)
+        if m: fence = None if fence else m.group(1)
+    return raw
+
+
+@pytest.mark.parametrize('path', sorted(NBS.glob('*.ipynb')), ids=lambda p: p.name)
+def test_no_yaml_trap_in_processed_page(processed, path):
+    "No `---` line Quarto could take for YAML: with one, a Mermaid diagram after it is shown as raw source."
+    md = quarto_markdown(_nb(processed / path.name))
+    assert not raw_diagrams(md), f'{path.name}: {raw_diagrams(md)} Mermaid diagram(s) would be shown as raw source'
+    bad = yaml_traps(md)
+    assert not bad, f'{path.name}: `---` lines without blank lines around them (line, before, after): {bad[:5]}'
+    diagrams = sum(_src(c).count('```{mermaid}') for c in _nb(path)['cells'] if c['cell_type'] == 'markdown')
+    assert md.count('```{mermaid}') == diagrams
+
+
+def _entry_names(nb):
+    "The API entries of a processed notebook, in page order: a show_doc cell's name, or an entry's heading."
+    names = []
+    for c in nb['cells']:
+        src = _src(c)
+        if c['cell_type'] == 'code':
+            names += re.findall(r'^show_doc\(([\w.]+)', src, re.M)
+        elif c['cell_type'] == 'markdown' and c.get('metadata', {}).get('show_doc'):
+            names.append(c['metadata']['show_doc'])
+    return names
+
+
+def _defined_names(path):
+    "Names the exported cells of a source notebook define (def/class at top level, @patch methods), in source order."
+    import ast
+    names = []
+    for c in _nb(path)['cells']:
+        src = _src(c)
+        if c['cell_type'] != 'code' or not re.search(r'^#\|\s*exports?\b', src, re.M): continue
+        if re.search(r'^#\|\s*hide\b', src, re.M): continue
+        try: tree = ast.parse('\n'.join(l for l in src.split('\n') if not l.lstrip().startswith(('%', '!'))))
+        except SyntaxError: continue
+        for n in tree.body:
+            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): continue
+            if n.name.startswith('_') and not n.name.startswith('__'): continue
+            cls = next((a.annotation.id for d in n.decorator_list if getattr(d, 'id', getattr(d, 'attr', '')) == 'patch'
+                        for a in n.args.args[:1] if isinstance(getattr(a, 'annotation', None), ast.Name)), None) \
+                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+            names.append(f'{cls}.{n.name}' if cls else n.name)
+    return names
+
+
+@pytest.mark.parametrize('path', sorted(NBS.glob('*.ipynb')), ids=lambda p: p.name)
+def test_show_doc_entries_in_source_order(processed, path):
+    "A cell that defines several names shows their API entries in the order it defines them, not last to first."
+    shown, defined = _entry_names(_nb(processed / path.name)), _defined_names(path)
+    at, late = 0, []
+    for n in (n for n in shown if n in defined):                  # shown must be a subsequence of defined
+        nxt = next((i for i in range(at, len(defined)) if defined[i] == n), None)
+        if nxt is None: late.append(n)
+        else: at = nxt + 1
+    assert not late, f'{path.name}: API entries shown before names defined earlier, e.g. {late[:4]}'
+
+
+def test_api_entries_show_real_signatures(processed):
+    "No `__main__.` in a signature; no class shown as `def X(*args, **kwargs)`."
+    bad = []
+    for p in sorted(processed.glob('*.ipynb')):
+        for c in _nb(p)['cells']:
+            texts = [_src(c)] if c['cell_type'] == 'markdown' else \
+                    [''.join(o.get('data', {}).get('text/markdown', '')) for o in c.get('outputs', [])]
+            for t in texts:
+                for sig in re.findall(r'^### .*\n\n```python\n(.*?)\n```', t, re.M | re.S):
+                    if '__main__.' in sig or re.search(r"^(def|class) \w+\(\s*\*args, \*\*kw\w*\s*\):", sig): bad.append((p.name, sig[:70]))
+    assert not bad, f'{len(bad)} signatures: {bad[:6]}'

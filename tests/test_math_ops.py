@@ -6,7 +6,7 @@ torch = pytest.importorskip("torch")
 import tinytensor as tt
 from tinytensor.tensor_impl import alias_with_sizes_and_strides
 from hypothesis import given, settings, strategies as st
-from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, layout, rand_shapes, rand_scalar, run_both, check_results
+from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, layout, rand_shapes, rand_scalar, run_both, check_results, slope_scale
 
 torch.set_num_threads(1)
 
@@ -29,8 +29,8 @@ def operand(rng, shape, dt, kind=None, **kw):
 
 def _desc(x): return x if not isinstance(x, torch.Tensor) else (tuple(x.shape), str(x.dtype)[6:], x.stride())
 
-def _forms(rng, name, args_tt, args_th, kw, tol, ctx, bad, out_dtypes=ALL, inplace=True):
-    "Run one call as function, method, in-place method or with out=, comparing everything."
+def _forms(rng, name, args_tt, args_th, kw, tol, ctx, bad, out_dtypes=ALL, inplace=True, scale=0.):
+    "Run one call as function, method, in-place method or with out=, comparing everything (`scale`: Note [one comparison rule])."
     if any(isinstance(a, torch.Tensor) and a.is_complex() for a in args_th): tol = True
     forms = ['func', 'method'] + (['inplace'] if inplace and hasattr(torch.Tensor, name + '_') else []) + ['out']
     form = str(rng.choice(forms))
@@ -58,9 +58,9 @@ def _forms(rng, name, args_tt, args_th, kw, tol, ctx, bad, out_dtypes=ALL, inpla
         r = run_both(lambda: getattr(tt, name)(*args_tt, out=o_tt, **kw), lambda: getattr(torch, name)(*args_th, out=o_th, **kw))
         if not isinstance(r[0], Exception):
             if r[0] is not o_tt: bad.append(ctx + ': out= did not return out')
-            m = check_results(o_tt, o_th, tol=tol, ctx=ctx + ' (out tensor)')
+            m = check_results(o_tt, o_th, tol=tol, ctx=ctx + ' (out tensor)', scale=scale)
             if m: bad.append(m)
-    m = check_results(*r, tol=tol, ctx=ctx)
+    m = check_results(*r, tol=tol, ctx=ctx, scale=scale)
     if m: bad.append(m)
 
 def _finish(bad):
@@ -107,7 +107,8 @@ def test_unary(name):
             if name == 'positive' and not isinstance(r[1], Exception) and (r[0] is not a_tt) != (r[1] is not a_th):
                 bad.append(f'positive {_desc(a_th)}: returns self in one library only')
             continue
-        _forms(rng, name, (a_tt,), (a_th,), kw, tol, f'{_desc(a_th)}', bad)
+        scale = slope_scale(lambda x: getattr(torch, name)(x, **kw), a_th) if name in FLOAT_UNARY else 0.
+        _forms(rng, name, (a_tt,), (a_th,), kw, tol, f'{_desc(a_th)}', bad, scale=scale)
     _finish(bad)
 
 def test_unary_non_tensor_arguments():

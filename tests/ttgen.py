@@ -89,9 +89,45 @@ def describe(x):
     v = None if x.device.type == 'meta' else (x.detach().double().numpy() if name in ('bfloat16', 'float16') else x.detach().numpy())
     return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v
 
-TOL = {'float16': (2e-3, 1e-3), 'bfloat16': (1.6e-2, 1e-2), 'float32': (1e-5, 1e-6), 'float64': (1e-12, 1e-13), 'complex64': (1e-5, 1e-6), 'complex128': (1e-12, 1e-13)}
+# Note [one comparison rule]: every differential test compares a tinytensor result with torch's through `same`.
+# Shapes, strides, offsets and dtypes always match exactly, and so do values, bit for bit, unless the value depends on a
+# choice that torch itself leaves to the implementation:
+#   - products (mm, matmul, tensordot, einsum, dot, ...): the BLAS library and its kernel for this CPU pick the order
+#     of the sums (OpenBLAS picks by core type, thread count and shape);
+#   - reductions over many elements (sum, mean, var, std, norm, prod, cumsum, logsumexp, softmax, ...): the vector
+#     width and the thread split pick the order of the additions;
+#   - transcendental functions (exp, log, sin, pow with a float exponent, erf, ...): libm, SLEEF and numpy's own
+#     loops round differently in the last bit.
+# Those compare with torch.testing.assert_close's default tolerances for the result's dtype (`TOLERANCES`):
+# |a - b| <= atol + rtol * (|b| + scale). `scale` is the size of what was summed (sum |x| for a sum, |A| @ |B| for a
+# matrix product), which bounds the rounding error of any order of the sums even where the terms cancel; for the
+# product of n factors (`prod`, which ATen rounds to float16/bfloat16 at every step, in its vector lanes' order) it is
+# (n - 1) |b|; for a transcendental function f it is |x f'(x)|, the rounding of its input amplified by its slope
+# (logit near 1, tan near pi/2). It is 0 unless the caller passes it. A test says which side of the rule a call is on with `tol=True` (or a dtype name: the dtype the
+# computation ran in, when it is wider than the result's), and nothing else decides a tolerance.
+TOLERANCES = {'float16': (1e-3, 1e-5), 'bfloat16': (1.6e-2, 1e-5), 'float32': (1.3e-6, 1e-5), 'float64': (1e-7, 1e-7),
+              'complex64': (1.3e-6, 1e-5), 'complex128': (1e-7, 1e-7)}    # torch/testing/_comparison.py's defaults
 
-def same(a, b, tol=False, strides=True):
+def close_mask(x, y, dtype_name, tol=True, scale=0.):
+    "Elementwise: do values `x` (tinytensor's) and `y` (torch's) agree under Note [one comparison rule]?"
+    x, y, scale = np.asarray(x), np.asarray(y), np.abs(np.asarray(scale, dtype=np.float64))
+    if scale.ndim and scale.shape != x.shape:
+        try: scale = np.broadcast_to(scale, x.shape)
+        except ValueError: scale = np.float64(0.)                  # a scale for another shape (an error path): none
+    if x.dtype.kind == 'c' or y.dtype.kind == 'c':                   # complex: real and imaginary parts separately
+        x, y = np.stack([x.real, x.imag]), np.stack([y.real, y.imag])
+        scale = np.stack([np.broadcast_to(scale, x.shape[1:])] * 2)
+    if x.dtype.kind not in 'fc' and y.dtype.kind not in 'fc': return np.asarray(x == y)
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    key = tol if isinstance(tol, str) else dtype_name
+    if tol and key in TOLERANCES:
+        rtol, atol = TOLERANCES[key]
+        with np.errstate(invalid='ignore', over='ignore'):
+            ok = np.abs(x64 - y64) <= atol + rtol * (np.abs(y64) + np.abs(scale))
+        return ok | (x64 == y64) | (np.isnan(x64) & np.isnan(y64))      # equal infinities too
+    return (x64 == y64) | (np.isnan(x64) & np.isnan(y64))
+
+def same(a, b, tol=False, strides=True, scale=0.):
     "None if tinytensor tensor `a` matches torch tensor `b` (shape, strides, offset, dtype, values), else a reason."
     sa, sb = describe(a), describe(b)
     if sa[0] != sb[0]: return f'shape {sa[0]} != {sb[0]}'
@@ -99,19 +135,11 @@ def same(a, b, tol=False, strides=True):
     if strides and sa[2] != sb[2]: return f'offset {sa[2]} != {sb[2]}'
     if sa[3] != sb[3]: return f'dtype {sa[3]} != {sb[3]}'
     if sa[4] is None or sb[4] is None: return None
-    x, y = np.asarray(sa[4]), np.asarray(sb[4])
-    if x.dtype.kind == 'c' or y.dtype.kind == 'c':                   # complex: real and imaginary parts separately
-        x, y = np.concatenate([x.real.ravel(), x.imag.ravel()]), np.concatenate([y.real.ravel(), y.imag.ravel()])
-    if x.dtype.kind in 'fc' or y.dtype.kind in 'fc':
-        x64, y64 = x.astype(np.float64), y.astype(np.float64)
-        key = tol if isinstance(tol, str) else sa[3]
-        if tol and key in TOL:
-            rtol, atol = TOL[key]
-            ok = np.isclose(x64, y64, rtol=rtol, atol=atol, equal_nan=True)
-        else: ok = (x64 == y64) | (np.isnan(x64) & np.isnan(y64))
-        if not ok.all(): return f'values differ: {x64[~ok][:5]} vs {y64[~ok][:5]}'
-        return None
-    if not np.array_equal(x, y): return f'values differ: {x.ravel()[:8]} vs {y.ravel()[:8]}'
+    ok = close_mask(sa[4], sb[4], sa[3], tol, scale)
+    if not ok.all():
+        x, y = np.asarray(sa[4]), np.asarray(sb[4])
+        if ok.shape != x.shape: x, y = np.stack([x.real, x.imag]), np.stack([y.real, y.imag])
+        return f'values differ: {x[~ok][:5]} vs {y[~ok][:5]}'
     return None
 
 def run_both(f_tt, f_th):
@@ -125,7 +153,7 @@ def run_both(f_tt, f_th):
         except Exception as e: out.append(e)
     return out
 
-def check_results(r_tt, r_th, tol=False, ctx=''):
+def check_results(r_tt, r_th, tol=False, ctx='', scale=0.):
     "None if both raised the same exception type or returned matching results (tensors or tuples of them)."
     if isinstance(r_th, Exception):
         if not isinstance(r_tt, Exception): return f'{ctx}: torch raised {type(r_th).__name__}: {r_th} but tinytensor returned'
@@ -134,10 +162,10 @@ def check_results(r_tt, r_th, tol=False, ctx=''):
     if isinstance(r_tt, Exception): return f'{ctx}: tinytensor raised {type(r_tt).__name__}: {r_tt}; torch returned'
     if isinstance(r_th, (tuple, list)):
         for a, b in zip(r_tt, r_th):
-            m = same(a, b, tol)
+            m = same(a, b, tol, scale=scale)
             if m: return f'{ctx}: {m}'
         return None
-    m = same(r_tt, r_th, tol)
+    m = same(r_tt, r_th, tol, scale=scale)
     return f'{ctx}: {m}' if m else None
 
 @contextlib.contextmanager
@@ -152,3 +180,30 @@ def both(x_np, transposed:bool=False):
     if not transposed: return tt.from_numpy(x_np), torch.from_numpy(x_np)
     c = np.ascontiguousarray(x_np.T)
     return tt.from_numpy(c).t(), torch.from_numpy(c).t()
+
+def sum_scale(x_th, dim=None, keepdim=False):
+    "The size of what a sum over `dim` of torch tensor `x_th` adds up: sum |x| (Note [one comparison rule])."
+    a = x_th.detach().double().abs() if not x_th.is_complex() else x_th.detach().abs().double()
+    a = a.nan_to_num(posinf=0., neginf=0.)
+    return (a.sum() if dim is None else a.sum(dim, keepdim=keepdim)).numpy()
+
+def product_scale(fn, *ts):
+    "The size of what a product `fn(a, b, ...)` of torch tensors adds up: `fn(|a|, |b|, ...)` in float64 (Note [one comparison rule])."
+    f = lambda t: t.detach().double().abs().nan_to_num(posinf=0., neginf=0.)
+    return fn(*map(f, ts)).numpy()
+
+def log_softmax_scale(x_th, dim):
+    "The size of the terms `log_softmax` adds, x - (max + log(sum(exp(x - max)))), along `dim` (Note [one comparison rule])."
+    x = x_th.detach().double().nan_to_num(posinf=0., neginf=0.)
+    if not x.numel(): return 0.
+    m = x.amax(dim, keepdim=True) if x.dim() else x
+    return (x.abs() + m.abs() + (x - m).exp().sum(dim, keepdim=True).log()).numpy()
+
+def slope_scale(fn, x_th):
+    "|x f'(x)| for an elementwise `fn` of a real torch tensor, in float64 (Note [one comparison rule]); 0 where not defined."
+    if not (x_th.is_floating_point() and x_th.numel()): return 0.
+    try:
+        x = x_th.detach().double().requires_grad_()
+        (g,) = torch.autograd.grad(fn(x).sum(), x)
+        return (x.detach() * g).abs().nan_to_num(nan=0., posinf=0., neginf=0.).numpy()
+    except Exception: return 0.

@@ -28,7 +28,17 @@ from .backends import _backends, get_backend
 # %% ../nbs/06a_tensor_iterator.ipynb #b4a5fbaf
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
 _par = threading.local()
-_threads = {'n': builtins.max(1, os.cpu_count() or 1), 'pool': None}
+def _default_num_threads(environ=os.environ) -> int:
+    "torch's default thread count: `OMP_NUM_THREADS`, then `MKL_NUM_THREADS`, else the cores this process may use."
+    n = 0
+    for var in ('OMP_NUM_THREADS', 'MKL_NUM_THREADS'):   # each valid (positive integer) value replaces the one before
+        v = environ.get(var, '').strip()
+        if v.isdigit() and int(v) > 0: n = int(v)
+    if n: return n
+    try: return builtins.max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError): return builtins.max(1, os.cpu_count() or 1)
+
+_threads = {'n': _default_num_threads(), 'pool': None}
 _pool_lock = threading.Lock()
 
 def set_num_threads(n:int): # number of threads, >= 1
