@@ -1,5 +1,5 @@
-"""Replay speed: trace entries per second of chapter 07a's replay over the 13 recorded H100 traces (tests/fixtures/cuda_traces),
-each under its recorded setup. Loading (gunzip + the restricted unpickler) is timed separately. Prints a table; no timed assertions.
+"""Replay speed: trace entries per second of chapter 07a's replay over the recorded traces (the 13 H100 traces in
+tests/fixtures/cuda_traces and the 4 private-pool traces in tests/fixtures/cuda_traces_pools), each under its recorded setup. Loading (gunzip + the restricted unpickler) is timed separately. Prints a table; no timed assertions.
 
     python bench/bench_replay.py [--repeat N] [NAME ...]
 """
@@ -9,7 +9,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from tinytensor.cuda.replay import load_snapshot, load_metadata, replay
 
-HERE = os.path.join(ROOT, 'tests', 'fixtures', 'cuda_traces')
+DIRS = [os.path.join(ROOT, 'tests', 'fixtures', d) for d in ('cuda_traces', 'cuda_traces_pools')]
 
 
 def main():
@@ -17,11 +17,12 @@ def main():
     p.add_argument('names', nargs='*')
     p.add_argument('--repeat', type=int, default=3, help='best of N replays per trace')
     args = p.parse_args()
-    names = args.names or sorted(f[:-len('.pickle.gz')] for f in os.listdir(HERE) if f.endswith('.pickle.gz'))
+    paths = {f[:-len('.pickle.gz')]: os.path.join(d, f) for d in DIRS for f in os.listdir(d) if f.endswith('.pickle.gz')}
+    names = args.names or sorted(paths)
     print(f"{'trace':30} {'entries':>8} {'load s':>7} {'replay s':>9} {'entries/s':>10}")
     tot_n = tot_t = tot_load = 0
     for n in names:
-        path = os.path.join(HERE, n + '.pickle.gz')
+        path = paths[n]
         t = time.perf_counter(); snap = load_snapshot(path); load = time.perf_counter() - t
         meta = load_metadata(path)
         entries = sum(len(x) for x in snap['device_traces'])

@@ -76,3 +76,29 @@ def test_recipes_deterministic():
     "torch against itself must match on every probe (a sample of names): no recipe compares random or uninitialized values."
     names = list(cov.NAMES)[::7]
     assert cov.selfcheck(names) == 0
+
+KIND_NAMES = ['vdot', 'kron', 'addmm', 'logcumsumexp', 'rot90', 'roll', 'Tensor.index_add_', 'Tensor.addmv_', 'Tensor.cpu',
+              'Tensor.__array__', 'Tensor.__getitem__', 'std_mean', 'repeat_interleave', 'sin']
+
+def test_probe_kinds_deterministic():
+    "The out= dtype, overlap, layout and view-ness probes agree torch against torch."
+    assert cov.selfcheck(KIND_NAMES) == 0
+
+def test_probe_kinds_find_what_they_target(monkeypatch):
+    "Each probe kind catches the defect it is there for (the defects tinytensor had: they fail on an op that has them)."
+    def fails(q): return [f['probe'] for f in cov.measure([q])[q].get('failures', [])]
+    assert all(cov.measure([q])[q]['status'] == 'match' for q in ('vdot', 'kron', 'rot90', 'roll', 'Tensor.index_add_'))
+    vdot, kron, rot90, roll = tt.vdot, tt.kron, tt.rot90, tt.roll
+    monkeypatch.setattr(tt, 'vdot', lambda a, b, out=None: tt.dot(a, b, out=out))                      # no conjugate
+    assert any('complex' in p for p in fails('vdot'))
+    def kron_cast(a, b, out=None):                                                                    # out= cast silently
+        r = kron(a, b)
+        return r if out is None else out.copy_(r)
+    monkeypatch.setattr(tt, 'kron', kron_cast)
+    assert any('out=int64' in p for p in fails('kron'))
+    monkeypatch.setattr(tt, 'rot90', lambda x, k=1, dims=(0, 1): rot90(x, k, dims).view_as(x) if k % 4 == 0 else rot90(x, k, dims).t().t())
+    assert any('_is_view' in p for p in fails('rot90'))                                              # a view where torch has none
+    monkeypatch.setattr(tt, 'roll', lambda x, s, d=None: roll(x, s, d).contiguous())                  # channels_last lost
+    assert any('channels_last' in p for p in fails('roll'))
+    monkeypatch.setattr(tt.Tensor, 'index_add_', lambda self, *a, **k: self)                          # no overlap check
+    assert any('expanded' in p for p in fails('Tensor.index_add_'))

@@ -221,3 +221,32 @@ def test_no_cuda_without_backend():
     if tt.cuda.is_available(): pytest.skip('a CUDA device is present')
     with pytest.raises(RuntimeError, match='CUDA'): tt.empty(2, device='cuda')
     with pytest.raises(RuntimeError, match='CUDA'): tt.ones(2).cuda()
+
+
+def test_mem_pool_and_use_mem_pool(cuda):
+    a = ca.get_allocator(tt.cuda.current_device())
+    pool = tt.cuda.MemPool()
+    assert pool.id[0] == 0 and pool.id[1] > 0 and pool.use_count() == 1 and pool.snapshot() == []
+    x = tt.empty(1000, device='cuda')                                   # the default pool
+    with tt.cuda.use_mem_pool(pool):
+        assert pool.use_count() == 2
+        y = tt.empty(3 << 18, dtype=tt.float32, device='cuda')           # 3 MiB and 400 bytes, both from the pool
+        z = tt.ones(100, device='cuda')
+    assert pool.use_count() == 1
+    mine = {b['address'] for s in pool.snapshot() for b in s['blocks'] if b['state'] == 'active_allocated'}
+    assert {y.data_ptr(), z.data_ptr()} <= mine and x.data_ptr() not in mine
+    assert all(s['segment_pool_id'] == pool.id for s in pool.snapshot())
+    yp = y.data_ptr()
+    del y, z
+    w = tt.empty(3 << 18, dtype=tt.float32, device='cuda')              # outside the block: never the pool's cached block
+    assert w.data_ptr() != yp
+    with tt.cuda.use_mem_pool(pool):
+        v = tt.empty(3 << 18, dtype=tt.float32, device='cuda')          # inside again: the pool's cached block
+    assert v.data_ptr() == yp
+    del v
+    a.empty_cache()                                                     # the pool still has its user: its segments stay
+    assert any(s['segment_pool_id'] == pool.id for s in a.snapshot()['segments'])
+    pid = pool.id
+    del pool; gc.collect()                                              # ~MemPool: release and empty the pool
+    assert all(s['segment_pool_id'] != pid for s in a.snapshot()['segments']) and pid not in a.graph_pools
+    a.check_invariants()

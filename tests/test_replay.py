@@ -4,7 +4,7 @@ import pytest
 
 from tinytensor.cuda.caching_allocator import DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError
 from tinytensor.cuda.replay import (replay, load_snapshot, plan_replay, recorded_stats, main, format_report, timeline_svg,
-                                    MalformedSnapshotError, demo_snapshot, history_frames, usable_conf, sparkline)
+                                    MalformedSnapshotError, demo_snapshot, history_frames, usable_conf, sparkline, fidelity)
 import tinytensor.cuda as ttc
 
 MiB = 1 << 20
@@ -252,14 +252,18 @@ def run_main_obj(snap, *extra):
         return run_main([p, *extra])
 
 
-def test_shared_references_validate_in_linear_time():
-    import time
+def test_shared_references_validate_in_linear_time(monkeypatch):
+    "A list shared 20,000 times is checked once (Note [Shared objects]): the work is counted, not timed."
+    import tinytensor.cuda.replay as rp
     entry_list = [ev('alloc', BASE + i * 512, 512) for i in range(50)] + [ev('free_requested', BASE, 512), ev('free_completed', BASE, 512)]
     s = {'segments': [], 'device_traces': [entry_list] * 20_000}
     data = pickle.dumps(s)
     assert len(data) < 100_000
-    t = time.perf_counter(); snap = load_snapshot(data); dt = time.perf_counter() - t
-    assert dt < 2.0 and len(snap['device_traces']) == 20_000
+    calls, check = [0], rp._check
+    def counted(*a): calls[0] += 1; return check(*a)
+    monkeypatch.setattr(rp, '_check', counted)
+    snap = load_snapshot(data)
+    assert len(snap['device_traces']) == 20_000 and 0 < calls[0] < 20 * len(entry_list), calls   # one list's worth of checks
 
 
 def test_huge_memo_index_refused_cheaply():
@@ -337,3 +341,74 @@ def test_console_script_help_version_and_pipe():
                          stderr=subprocess.PIPE, text=True, env=env)
     out, err = p.communicate(timeout=120)
     assert out.startswith('==') and 'Traceback' not in err and 'BrokenPipe' not in err
+
+
+# ---------------------------------------------------------------- private pools read from a trace (Note [Reading private pools])
+# Runs recorded with chapter 07's own allocator (which has torch's private pools) under many seeds: the replay must read
+# every allocation's pool back from the trace alone and reproduce the run exactly.
+def _mempool_run(seed, conf=''):
+    r = random.Random(seed); t = [0]
+    def clock(): t[0] += 1; return t[0]
+    a = DeviceCachingAllocator(SimulatedBackend(capacity=140 << 30), conf=conf, clock=clock)
+    a.record_memory_history('all')
+    pid = (0, 1); a.create_or_incref_pool(pid)
+    live = []
+    for i in range(600):
+        n = r.choice([r.randint(1, 1 << 20), r.randint(1 << 20, 1 << 25)])
+        if r.random() < 0.4:
+            a.begin_allocate_to_pool(pid, lambda s: True)
+            live.append(a.malloc(n)); a.end_allocate_to_pool(pid); a.release_pool(pid)
+        else: live.append(a.malloc(n))
+        if len(live) > 40: a.free(live.pop(r.randrange(len(live))))
+    for p in live: a.free(p)
+    a.release_pool(pid); a.empty_cache(pid); a.empty_cache()
+    return a
+def _graph_run(seed, conf='', mixed=False):
+    r = random.Random(seed); t = [0]
+    def clock(): t[0] += 1; return t[0]
+    a = DeviceCachingAllocator(SimulatedBackend(capacity=140 << 30), conf=conf, clock=clock)
+    a.record_memory_history('all')
+    w = [a.malloc(r.randint(1 << 20, 1 << 25)) for _ in range(4)] + [a.malloc(r.randint(1, 1 << 16)) for _ in range(4)]
+    side = 11
+    for _ in range(3):                       # warm-up on a side stream
+        acts = [a.malloc(r.randint(1, 1 << 25), side) for _ in range(8)]
+        for p in acts: a.free(p)
+    a.empty_cache()
+    cap, gid = 22, (1, 0)
+    rng_state = [a.malloc(8, cap), a.malloc(8, cap)]      # before capture_begin: default pool on the capture stream
+    a.begin_allocate_to_pool(gid, lambda s: s == cap)
+    outs = []
+    for _ in range(10):
+        p = a.malloc(r.choice([r.randint(1, 1 << 20), r.randint(1 << 20, 1 << 25)]), cap)
+        if r.random() < 0.5: a.free(p)
+        else: outs.append(p)
+    a.end_allocate_to_pool(gid)
+    side_l = []
+    for i in range(12):
+        x = a.malloc(1 << 19); a.free(x)
+        if mixed:
+            side_l.append(a.malloc(r.randint(1, 1 << 26)))
+            if len(side_l) > 5: a.free(side_l.pop(r.randrange(len(side_l))))
+    if mixed:
+        for p in rng_state: a.free(p)
+        for p in outs[: len(outs) // 2]: a.free(p)
+        for p in side_l: a.free(p)
+        a.release_pool(gid); a.empty_cache()
+        xs = [a.malloc(r.randint(1, 1 << 25)) for _ in range(20)]
+        for p in xs: a.free(p)
+    return a
+
+@pytest.mark.parametrize("kind", ['mempool', 'mempool_expandable', 'graph', 'graph_mixed'])
+@pytest.mark.parametrize("seed", [101, 202, 303])
+def test_private_pools_read_from_trace(kind, seed):
+    a = (_mempool_run(seed) if kind == 'mempool' else _mempool_run(seed, 'expandable_segments:True') if kind == 'mempool_expandable'
+         else _graph_run(seed) if kind == 'graph' else _graph_run(seed, 'max_split_size_mb:128', mixed=True))
+    snap = a.snapshot()
+    snap['device_traces'][0] = [e for e in snap['device_traces'][0] if e['action'] != 'snapshot']
+    meta = {'memory_stats': a.memory_stats(), 'mem_get_info_total': 140 << 30}
+    f = fidelity(snap, meta)
+    assert f['exact'], f['first_divergence']
+    assert f['result']['pools']['private'] == ([(-1, 1)] if kind.startswith('mempool') else [(1, 0)])
+    assert all(not u['figures_differ'] for u in f['undecided'])
+    plain = fidelity(snap, meta, replay(snap, meta=meta, private_pools=False))
+    assert not plain['exact']                                           # the pools matter: the default pool alone is not the run

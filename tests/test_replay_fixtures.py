@@ -1,10 +1,14 @@
-"""Chapter 07a against real torch: traces recorded on an H100 (torch 2.11) must replay exactly under their recorded setup."""
+"""Chapter 07a against real torch: traces recorded on an H100 (torch 2.11), and four with private pools (CUDA graphs,
+MemPool) recorded on an H200, must replay exactly under their recorded setup."""
 import json, os, pytest
 
 from tinytensor.cuda.replay import load_snapshot, load_metadata, replay, fidelity, recorded_stats, main, FIDELITY_FIGURES
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures', 'cuda_traces')
+POOLS = os.path.join(os.path.dirname(HERE), 'cuda_traces_pools')
 NAMES = sorted(f[:-len('.pickle.gz')] for f in os.listdir(HERE) if f.endswith('.pickle.gz'))
+POOL_NAMES = sorted(f[:-len('.pickle.gz')] for f in os.listdir(POOLS) if f.endswith('.pickle.gz'))
+PATHS = {n: os.path.join(HERE, n + '.pickle.gz') for n in NAMES} | {n: os.path.join(POOLS, n + '.pickle.gz') for n in POOL_NAMES}
 STAT = {'peak_reserved': 'reserved_bytes.all.peak', 'peak_allocated': 'allocated_bytes.all.peak',
         'final_reserved': 'reserved_bytes.all.current', 'num_alloc_retries': 'num_alloc_retries', 'num_ooms': 'num_ooms',
         'num_device_alloc': 'num_device_alloc', 'num_device_free': 'num_device_free'}
@@ -12,11 +16,13 @@ STAT = {'peak_reserved': 'reserved_bytes.all.peak', 'peak_allocated': 'allocated
 
 def test_all_fixtures_present():
     assert len(NAMES) == 13 and all(os.path.exists(os.path.join(HERE, n + '.json')) for n in NAMES)
+    assert POOL_NAMES == ['P_graph_capture', 'P_graph_mixed', 'P_mempool', 'P_mempool_expandable']
+    assert all(os.path.exists(os.path.join(POOLS, n + '.json')) for n in POOL_NAMES)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", NAMES + POOL_NAMES)
 def test_fixture_replays_exactly(name):
-    path = os.path.join(HERE, name + '.pickle.gz')
+    path = PATHS[name]
     snap, meta = load_snapshot(path), load_metadata(path)
     stats = meta['memory_stats']
     r = replay(snap, meta=meta)
@@ -51,3 +57,46 @@ def test_cli_reports_divergence(capsys, tmp_path):
     snap, meta = load_snapshot(path), dict(load_metadata(path), memory_fraction=0.03)
     f = fidelity(snap, meta)
     assert not f['exact'] and f['first_divergence']
+
+
+@pytest.mark.parametrize("name", POOL_NAMES)
+def test_pool_trace_reading(name):
+    "Private pools are read from the trace; where it cannot decide, the report says which entry, and no figure depends on it."
+    path = PATHS[name]
+    snap, meta = load_snapshot(path), load_metadata(path)
+    r = replay(snap, meta=meta)
+    assert r['pools'] is not None and r['pools']['private']
+    assert r['pools']['inferred_id'] == name.startswith('P_mempool')      # no MemPool segment survives: its id is unknown
+    assert r['pools']['private'] == ([(1, 0)] if name.startswith('P_graph') else [(-1, 1)])
+    f = fidelity(snap, meta, r)
+    assert f['exact'] and all(not u['figures_differ'] for u in f['undecided'])
+    assert all(u['entry'] < 188 for u in f['undecided'])                # only the warm-up's segments, freed before capture
+    # the old replay (every allocation in the default pool) is not torch's run
+    plain = replay(snap, meta=meta, private_pools=False)
+    assert 'default pool' in plain['pools']['assumed']
+    assert (plain['peak_reserved'], plain['num_device_alloc']) != (r['peak_reserved'], r['num_device_alloc'])
+
+
+def test_pool_trace_what_ifs():
+    path = PATHS['P_mempool']
+    snap, meta = load_snapshot(path), load_metadata(path)
+    base = replay(snap, meta=meta)
+    exp = replay(snap, meta=meta, expandable_segments=True)             # each allocation stays in the pool it was read in
+    assert "recorded run's reading" in exp['pools']['assumed'] and exp['pools']['private'] == [(-1, 1)]
+    assert exp['peak_allocated'] <= base['peak_allocated'] + (64 << 20) and exp['final_reserved'] == 0
+    real = load_metadata(PATHS['P_mempool_expandable'])['memory_stats']  # another seed, same workload: same scale
+    assert abs(exp['peak_reserved'] - real['reserved_bytes.all.peak']) < 0.25 * real['reserved_bytes.all.peak']
+    plain = replay(snap, meta=meta, private_pools=False)
+    assert plain['peak_reserved'] < base['peak_reserved']               # one pool shares its cache: less reserved
+
+
+def test_pool_trace_cli(capsys):
+    path = PATHS['P_mempool']
+    assert main([path, '--expandable-segments', '--without-private-pools']) == 0
+    out = capsys.readouterr().out
+    assert ': exact (' in out and 'private pools read from the trace: (-1, 1)' in out
+    assert "expandable_segments:True: each allocation in the pool the recorded run's reading gave it" in out
+    assert '(default), no private pool: every allocation in the default pool' in out
+    assert main([PATHS['P_graph_capture']]) == 0
+    out = capsys.readouterr().out
+    assert ': exact (' in out and 'undecided pool: trace entry 37' in out and 'every figure agrees' in out

@@ -13,7 +13,7 @@ __all__ = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloa
 # %% ../nbs/04a_dtypes.ipynb #7b35c032
 import numpy as np
 import ml_dtypes
-from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
+from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, register_arg_type, PythonArgParser
 
 # %% ../nbs/04a_dtypes.ipynb #caab2a6d
 class dtype:
@@ -185,8 +185,14 @@ def default_complex_dtype() -> dtype:
     return complex128 if _default[0] is float64 else complex64
 
 # %% ../nbs/04a_dtypes.ipynb #de67552e
-def promote_types(a:dtype, b:dtype) -> dtype:
-    "The smallest dtype both `a` and `b` convert to safely, as `torch.promote_types`."
+register_arg_type('ScalarType', lambda o: isinstance(o, dtype), 'tinytensor.dtype')    # the argument parser's dtype word (chapter 00)
+_promote_types_args = PythonArgParser("promote_types(ScalarType type1, ScalarType type2)")
+
+def promote_types(type1:dtype, type2:dtype) -> dtype:
+    "The smallest dtype both `type1` and `type2` convert to safely, as `torch.promote_types`."
+    if type1.__class__ is not dtype or type2.__class__ is not dtype:     # off the hot path: torch's TypeError (Note [Argument parsing])
+        type1, type2 = _promote_types_args.parse((type1, type2), {}).values()
+    a, b = type1, type2
     if a is b: return a
     if a._cat < b._cat: a, b = b, a                     # a has the higher category
     if a._cat != b._cat:

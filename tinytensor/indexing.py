@@ -369,6 +369,7 @@ def _scatter_(self:Tensor, dim:int, index:Tensor, src, reduce:str, name:str) -> 
     if is_t: TORCH_CHECK(src.dtype is self.dtype, "scatter(): Expected self.dtype to be equal to src.dtype")
     _scatter_gather_checks(self, d, index, src if is_t else None, 'scatter')
     TORCH_CHECK(reduce in (None, 'add', 'multiply'), "reduce argument must be either add or multiply.")
+    assert_no_internal_overlap(self)                     # ATen's scatter_impl: an expanded self would be written twice
     if index.numel() and not self.is_meta:
         a = _np_read(index).reshape(index.shape or (1,))
         ix = _dim_coords(a, d)
@@ -485,6 +486,7 @@ def _to_out(res:Tensor, out:Tensor, msg=None) -> Tensor:
     TORCH_CHECK(out.dtype is res.dtype, *(msg or ("Expected out tensor to have dtype ", _CTYPE.get(res.dtype.name, res.dtype.name),
                                                  ", but got ", _CTYPE.get(out.dtype.name, out.dtype.name), " instead")))
     _resize_output(out, res.shape)
+    assert_no_internal_overlap(out)
     if res.numel() and not out.is_meta: np.copyto(_np_write(out), _np_read(res))
     out._impl.bump_version()
     return out
@@ -508,6 +510,7 @@ def index_add_(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) ->
     if ss and cs: del ss[d], cs[d]
     TORCH_CHECK(ss == cs, "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = ",
                 list(self.shape), " source.shape = ", list(source.shape))
+    assert_no_internal_overlap(self)                     # index_func_meta_impl: repeats would add into one cell
     for t in (index, source): assert_no_partial_overlap(self, t)
     a, size, bad = _slice_positions(self, index, d)
     # Note [index_add_ kernels]: for self.dim() > 1 ATen hands dim 0 / the last dim with alpha 1 and int64 indices to
@@ -552,6 +555,7 @@ def index_copy_(self:Tensor, dim:int, index:Tensor, source:Tensor) -> Tensor:
                 " ".join(map(str, ss)), " at dimension ", d, " and source slice shape: ", " ".join(map(str, cs)), " at dimension 0.")
     TORCH_CHECK_INDEX(not source.dim() or n == source.shape[d], "index_copy_(): Number of indices (", n,
                       ") should be equal to source.size(dim) (", source.shape[d] if source.dim() else 1, ")")
+    assert_no_internal_overlap(self)
     for t in (index, source): assert_no_partial_overlap(self, t)
     a, size, bad = _slice_positions(self, index, d)
     if self.numel(): TORCH_CHECK_INDEX(not bad.any(), "index_copy_(): index ", int(a[bad][0]) if bad.any() else 0,
@@ -597,6 +601,17 @@ def index_fill(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
     return self.clone().index_fill_(dim, index, value)
 
 # %% ../nbs/05d_indexing.ipynb #e8800098
+# Note [take_along_dim wraps]: with a `dim`, torch 2.13's `take_along_dim` reads its indices modulo the size of
+# `dim` (Python's `%`, so -1 is the last element and `size` wraps to 0; a dim of size 0 raises
+# RuntimeError "ZeroDivisionError", as ATen's integer `%` kernel does, unless the broadcast indices are empty).
+# Without `dim` the flattened `gather` checks bounds as usual.
+def _wrap_indices(indices:Tensor, n:int) -> Tensor:
+    "`indices % n` for `take_along_dim` with a `dim` (Note [take_along_dim wraps]), on the broadcast indices."
+    if indices.numel() == 0: return indices
+    TORCH_CHECK(n != 0, "ZeroDivisionError")
+    v = _np_read(indices)
+    return indices if v.min() >= 0 and v.max() < n else tensor(np.mod(v, n))
+
 @patch
 def take_along_dim(self:Tensor, indices:Tensor, dim:int=None) -> Tensor:
     "`gather` with `self` and `indices` broadcast against each other except at `dim`; without `dim`, on the flattened tensors."
@@ -608,7 +623,7 @@ def take_along_dim(self:Tensor, indices:Tensor, dim:int=None) -> Tensor:
     d = wrap_dim(_int(dim, 'take_along_dim', 'dim'), self.dim())
     ss, ii = list(self.shape), list(indices.shape)
     if ss: ss[d] = indices.shape[d]
-    idx = indices.broadcast_to(_broadcast_pair(tuple(ss), tuple(indices.shape)))
+    idx = _wrap_indices(indices.broadcast_to(_broadcast_pair(tuple(ss), tuple(indices.shape))), self.shape[d])
     if ii: ii[d] = self.shape[d]
     return self.broadcast_to(_broadcast_pair(tuple(ii), tuple(self.shape))).gather(d, idx)
 
@@ -744,9 +759,9 @@ def diagonal_scatter(self:Tensor, src:Tensor, offset:int=0, dim1:int=0, dim2:int
 def index_select(input:Tensor, dim:int, index:Tensor, *, out:Tensor=None) -> Tensor:
     "`input.index_select(dim, index)`."
     return _to_out(input.index_select(dim, index), out, ("index_select(): self and result must have the same scalar type",))
-def gather(input:Tensor, dim:int, index:Tensor, *, sparse_grad:bool=False) -> Tensor:
+def gather(input:Tensor, dim:int, index:Tensor, *, sparse_grad:bool=False, out:Tensor=None) -> Tensor:
     "`input.gather(dim, index)`."
-    return input.gather(dim, index)
+    return _to_out(input.gather(dim, index), out)
 def scatter(input:Tensor, dim:int, index:Tensor, src=None, *, value=None, reduce:str=None) -> Tensor:
     "`input.scatter(dim, index, src)`."
     return input.scatter(dim, index, src, value=value, reduce=reduce)
@@ -759,12 +774,17 @@ def take(input:Tensor, index:Tensor) -> Tensor:
 def masked_fill(input:Tensor, mask:Tensor, value) -> Tensor:
     "`input.masked_fill(mask, value)`."
     return input.masked_fill(mask, value)
-def masked_select(input:Tensor, mask:Tensor) -> Tensor:
+def masked_select(input:Tensor, mask:Tensor, *, out:Tensor=None) -> Tensor:
     "`input.masked_select(mask)`."
-    return input.masked_select(mask)
-def nonzero(input:Tensor, *, as_tuple:bool=False):
+    return _to_out(input.masked_select(mask), out, ("masked_select(): self and result must have the same scalar type",))
+def nonzero(input:Tensor, *, out:Tensor=None, as_tuple:bool=False):
     "`input.nonzero(as_tuple=...)`."
-    return input.nonzero(as_tuple=as_tuple)
+    if out is None: return input.nonzero(as_tuple=as_tuple)
+    TORCH_CHECK(not as_tuple, "nonzero does not support the out kwarg when as_tuple is True")
+    TORCH_CHECK(out.dtype is _dt.int64, "nonzero: Expected out tensor to have scalar type Long but got scalar type", out.dtype.short)
+    res = input.nonzero()
+    if tuple(out.shape) != tuple(res.shape): _resize_output(out, res.shape, res.stride())   # a resized out takes nonzero's (1, n) strides
+    return _to_out(res, out)
 def index_put_(input:Tensor, indices, values:Tensor, accumulate:bool=False) -> Tensor:
     "`input.index_put_(indices, values, accumulate)`."
     return input.index_put_(indices, values, accumulate)

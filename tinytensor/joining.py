@@ -18,6 +18,8 @@ from .tensor_impl import Tensor, contiguous_format, channels_last, channels_last
 from .factories import empty, empty_strided, empty_like, _np_read, _np_write
 from .views import _slice, _int_list
 from .tensor_iterator import parallel_rows, result_type, can_cast, _resize_output, assert_no_overlap, assert_no_internal_overlap
+from .checks import PythonArgParser, signature
+
 
 # %% ../nbs/05e_joining.ipynb #0389413c
 @patch
@@ -108,21 +110,28 @@ def concatenate(tensors, dim:int=0, *, axis:int=None, out:Tensor=None) -> Tensor
     return cat(tensors, _axis(dim, axis, 'concatenate'), out=out)
 
 # %% ../nbs/05e_joining.ipynb #4888dbe6
+def _atleast_args(name, tensors):
+    "The tensors of an `atleast_*d` call (several, or one sequence); anything else is torch's TypeError for its two signatures."
+    ts = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    for t in ts:
+        if not isinstance(t, Tensor): PythonArgParser(f"{name}(Tensor input)", f"{name}(Tensor[] tensors)").parse(tensors, {})
+    return ts
+
 def atleast_1d(*tensors):
     "Each tensor with at least 1 dim (a 0-d one becomes shape (1,)); one tensor in, one out."
-    ts = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    ts = _atleast_args('atleast_1d', tensors)
     out = tuple(t.reshape(1) if t.dim() == 0 else t for t in ts)
     return out[0] if len(tensors) == 1 and isinstance(tensors[0], Tensor) else out
 
 def atleast_2d(*tensors):
     "Each tensor with at least 2 dims: 0-d -> (1, 1), 1-d (n,) -> (1, n)."
-    ts = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    ts = _atleast_args('atleast_2d', tensors)
     out = tuple(t.reshape(1, 1) if t.dim() == 0 else (t.unsqueeze(0) if t.dim() == 1 else t) for t in ts)
     return out[0] if len(tensors) == 1 and isinstance(tensors[0], Tensor) else out
 
 def atleast_3d(*tensors):
     "Each tensor with at least 3 dims: 0-d -> (1, 1, 1), (n,) -> (1, n, 1), (m, n) -> (m, n, 1)."
-    ts = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    ts = _atleast_args('atleast_3d', tensors)
     up = lambda t: t.reshape(1, 1, 1) if t.dim() == 0 else t.unsqueeze(0).unsqueeze(-1) if t.dim() == 1 else \
                    t.unsqueeze(-1) if t.dim() == 2 else t
     out = tuple(up(t) for t in ts)
@@ -142,22 +151,26 @@ def stack(tensors, # tensors of equal shape
         return cat(ts, d).view(sizes).detach()
     return cat([t.unsqueeze(d) for t in ts], d, out=out)
 
+@signature("hstack(Tensor[] tensors, *, Tensor? out=None)")
 def hstack(tensors, *, out:Tensor=None) -> Tensor:
     "Join along dim 1 (dim 0 for 1-d inputs), numpy's `hstack`."
     ts = list(tensors)
     TORCH_CHECK(len(ts) > 0, "hstack expects a non-empty TensorList")
     rep = atleast_1d(ts)
     return cat(rep, 0 if rep[0].dim() == 1 else 1, out=out)
+@signature("vstack(Tensor[] tensors, *, Tensor? out=None)")
 def vstack(tensors, *, out:Tensor=None) -> Tensor:
     "Join rows: inputs raised to 2-d, then `cat` along dim 0."
     ts = list(tensors)
     TORCH_CHECK(len(ts) > 0, "vstack expects a non-empty TensorList")
     return cat(atleast_2d(ts), 0, out=out)
+@signature("dstack(Tensor[] tensors, *, Tensor? out=None)")
 def dstack(tensors, *, out:Tensor=None) -> Tensor:
     "Join along depth: inputs raised to 3-d, then `cat` along dim 2."
     ts = list(tensors)
     TORCH_CHECK(len(ts) > 0, "dstack expects a non-empty TensorList")
     return cat(atleast_3d(ts), 2, out=out)
+@signature("column_stack(Tensor[] tensors, *, Tensor? out=None)")
 def column_stack(tensors, *, out:Tensor=None) -> Tensor:
     "Join columns: 0-d and 1-d inputs become (n, 1) columns, then `hstack`."
     ts = list(tensors)
@@ -194,9 +207,12 @@ def row_stack(tensors, *, out:Tensor=None) -> Tensor:
     return vstack(tensors, out=out)
 
 # %% ../nbs/05e_joining.ipynb #9f023499
+_flip_args = PythonArgParser("flip(int[] dims)")
+
 @patch
 def flip(self:Tensor, *dims) -> Tensor:
     "A copy with the order of elements reversed along each dim in `dims`."
+    if not dims: _flip_args.parse(dims, {})                      # torch's "missing 1 required positional arguments"
     dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else dims
     n = self.dim()
     seen = []

@@ -309,8 +309,10 @@ def nan_to_num(input, nan:float=0.0, posinf:float=None, neginf:float=None, *, ou
     _tensor_arg('nan_to_num', input)
     TORCH_CHECK(out is None or out.dtype is input.dtype, "nan_to_num: dtype of out: ", out.dtype.short if out is not None else '',
                 " should be same as input: ", input.dtype.short)
-    res = out if out is not None else _empty_impl(input._impl.sizes(), like_strides(input), input.dtype, input.device)
     d = input.dtype
+    if out is input and _is_integral(d, True):             # ATen copies an integral input: `copy_` of itself does nothing
+        out._impl.bump_version(); return out               # (not even the overlap check: an expanded self passes)
+    res = out if out is not None else _empty_impl(input._impl.sizes(), like_strides(input), input.dtype, input.device)
     it = TensorIterator.unary_op(res, input)
     if _is_integral(d, True): loop = lambda o, x: np.copyto(o, x)
     else: loop = _uf_kernel(_nan_to_num_np(d.to_real() if d.is_complex else d, nan, posinf, neginf), d)

@@ -27,6 +27,8 @@ from .factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, 
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
                                         assert_no_internal_overlap, infer_size, copy_loop, lean_elementwise, _lean_operand)
+from .checks import PythonArgParser, signature
+
 
 # %% ../nbs/06b_ops.ipynb #66cdc6cf
 _REDUCED = (_dt.float16, _dt.bfloat16)
@@ -35,14 +37,26 @@ def _opmath(d:dtype):
     "numpy dtype a kernel computes in: float32 for float16/bfloat16 (ATen's opmath), else `d` itself."
     return np.dtype(np.float32) if d in _REDUCED else d.np
 
+# Note [numpy negative at a stride]: numpy 2.2 to 2.4's SIMD `negative` loop (on AVX-512 machines) writes wrong
+# values when its input and its output are both strided: an input 4 elements apart (16 bytes for a 4-byte type)
+# into any non-unit-stride output, aliased or not (`x[:, 1].neg_()` on a (3, 4) tensor gave -1, -2, -3 for
+# -1, -5, -9). A contiguous output is always right, so `_negative` computes a strided output's values into a
+# fresh contiguous array and copies them over: one extra pass, only where the output is strided.
+def _negative(x, out=None, **kw):
+    "`np.negative(x, out=out, **kw)`, through a contiguous temporary where `out` is strided (Note [numpy negative at a stride])."
+    if out is None or out.flags.c_contiguous: return np.negative(x, out=out, **kw)
+    np.copyto(out, np.negative(x, **kw), casting='unsafe')
+    return out
+
 def _uf_kernel(uf, d:dtype):
     "A loop calling the numpy ufunc `uf` on the views, computing in `_opmath(d)`."
+    call = _negative if uf is np.negative else uf
     if d in _REDUCED:
         half = d is _dt.float16 and isinstance(uf, np.ufunc)          # Note [half casts in bulk] (chapter 04a)
         def loop(o, *ins):
-            if not (half and _half_ufunc(uf, o, ins)): uf(*ins, out=o, dtype=np.float32, casting='unsafe')
+            if not (half and _half_ufunc(uf, o, ins)): call(*ins, out=o, dtype=np.float32, casting='unsafe')
     else:
-        def loop(o, *ins): uf(*ins, out=o)
+        def loop(o, *ins): call(*ins, out=o)
     loop.ufunc = uf                       # lets a device backend run its own kernel for this ufunc (chapter 07c)
     return loop
 
@@ -613,7 +627,7 @@ def _sigmoid_np(x, out=None, dtype=None, casting='same_kind'):
     "ATen's `1 / (1 + exp(-x))`, pass by pass: in `out` itself when it has the compute dtype, else in a temporary."
     cd = dtype or x.dtype
     r = out if out.dtype == cd else np.empty(out.shape, cd)
-    np.negative(x, out=r, casting='unsafe')
+    _negative(x, out=r, casting='unsafe')
     np.exp(r, out=r); np.add(r, 1, out=r); np.reciprocal(r, out=r)
     if r is not out: np.copyto(out, r, casting='unsafe')
 
@@ -887,14 +901,18 @@ def type_as(self:Tensor, other:Tensor) -> Tensor:
     _tensor_arg('type_as', other, 1, 'other')
     return self.to(other.dtype)
 
-def _conv(d):
-    def f(self:Tensor, memory_format=preserve_format) -> Tensor: return self.to(d, memory_format=memory_format)
+def _conv(d, name):
+    args = PythonArgParser(f"{name}(*, MemoryFormat? memory_format=preserve_format)")
+    def f(self:Tensor, *a, memory_format=preserve_format) -> Tensor:
+        if a or memory_format.__class__ is not _MemoryFormat: args.parse(a, {'memory_format': memory_format})   # Note [Argument parsing]
+        return self.to(d, memory_format=memory_format)
     f.__doc__ = f"`self.to({d})`."
     return f
+_MemoryFormat = preserve_format.__class__
 for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.float16), ('bfloat16', _dt.bfloat16),
                ('int', _dt.int32), ('long', _dt.int64), ('short', _dt.int16), ('char', _dt.int8), ('byte', _dt.uint8),
                ('bool', _dt.bool)]:
-    setattr(Tensor, _n, _conv(_d))
+    setattr(Tensor, _n, _conv(_d, _n))
 
 # %% ../nbs/06b_ops.ipynb #96a2364a
 def _method(f):

@@ -45,6 +45,8 @@ def dot(input, tensor, *, out=None) -> Tensor:
     "Inner product of two 1-D tensors of one dtype, as `torch.dot`."
     _is_tensor_arg('dot', 'tensor', 2, tensor)
     TORCH_CHECK(input.dim() == 1 and tensor.dim() == 1, "1D tensors expected, but got ", input.dim(), "D and ", tensor.dim(), "D tensors")
+    TORCH_CHECK(out is None or out.dtype is input.dtype, "result dtype ", out.dtype.short if out is not None else '',
+                " does not match input dtype ", input.dtype.short)
     return matmul(input, tensor, out=out)
 
 def outer(input, vec2, *, out=None) -> Tensor:

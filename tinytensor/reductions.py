@@ -24,7 +24,8 @@ from .factories import _np_read, _np_write, zeros
 from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_threads, _new_tensor, _to_dtype,
                                         _resize_output, _errs_off, _errs_on, infer_size, tensor_view, can_cast,
                                         parallel_matmul, lean_reduction)
-from .backends import _backends
+from .backends import _backends, host_array
+from .views import assert_no_internal_overlap
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
@@ -38,12 +39,12 @@ def _dims(dim) -> list:
 def _dim_mask(dim, ndim:int, allow_empty_dims:bool=False) -> list:
     "Which dims to reduce: `dim` may be None, an int, or a tuple/list (empty = all, or none with `allow_empty_dims`), as ATen's `make_dim_mask`."
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0 and not allow_empty_dims): return [True] * ndim
-    mask = [False] * ndim
+    mask, seen = [False] * ndim, [False] * builtins.max(ndim, 1)   # a 0-d tensor's dims are 0 or -1, and may not repeat either
     for d in _dims(dim):
         w = wrap_dim(int(d), ndim)
-        if ndim == 0: continue
-        TORCH_CHECK(not mask[w], "dim ", w, " appears multiple times in the list of dims")
-        mask[w] = True
+        TORCH_CHECK(not seen[w], "dim ", w, " appears multiple times in the list of dims")
+        seen[w] = True
+        if ndim: mask[w] = True
     return mask
 
 def _reduced_shape(sizes, mask, keepdim:bool) -> tuple:
@@ -89,7 +90,7 @@ def _whole_views(it:TensorIterator):
     shp = tuple(shape[d] for d in order)
     views = []
     for (buf, off, dt), op in zip(it._bases(), it.operands_):
-        views.append(np.ndarray(shp, dt, buf, off, tuple(op.stride_bytes[d] for d in order)))
+        views.append(host_array(buf, dt, shp, off, tuple(op.stride_bytes[d] for d in order)))   # Note [empty views past the end]
     return views
 
 # Note [parallel reductions]: with `nt = get_num_threads()` threads and at least 2 * GRAIN_SIZE elements, a
@@ -205,6 +206,9 @@ def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor
         return res
     mask = _dim_mask(dim, input.dim())
     n = math.prod(s for s, m in zip(input._impl.sizes(), mask) if m)
+    # ATen's mean_out is `sum_out(out).div_(n)`: the true division of an integral or bool `out` has a float result
+    TORCH_CHECK(out is None or out.dtype.is_floating_point or out.dtype.is_complex, "result type ", _dt.get_default_dtype().short,
+                " can't be cast to the desired output type ", out.dtype.short if out is not None else '')
     x = input if input.dtype is d else _to_dtype(input, d)
     if d in _REDUCED:                                          # cast to float32, sum, divide, cast back
         s = sum(_to_dtype(x, _dt.float32), dim, keepdim)
@@ -417,7 +421,7 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=No
     od = d.to_real()
     if out is not None and out.dtype.is_floating_point: od = out.dtype          # computed straight into out's dtype, as std_var_out
     if out is not None and out.dtype.is_complex and not d.is_complex: _not_impl(name + '_cpu', out.dtype)
-    return _as_result(v, od), _as_result(m if keepdim else m.reshape(v._impl.sizes()), d)
+    return _as_result(v, od), _as_result(m if keepdim else m.reshape(v._impl.sizes()).detach(), d)   # a kernel's reshape: no view
 
 # %% ../nbs/06c_reductions.ipynb #3b29610f
 def var(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None, out=None) -> Tensor:
@@ -532,7 +536,8 @@ for _n, _f in dict(std=std, var=var, norm=norm, logsumexp=logsumexp, count_nonze
 # %% ../nbs/06c_reductions.ipynb #95fa9085
 def _ctype(d):
     return {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half', 'bfloat16': 'c10::BFloat16', 'int64': 'long int',
-            'int32': 'int', 'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char', 'bool': 'bool'}.get(d.name, d.name)
+            'int32': 'int', 'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char', 'bool': 'bool',
+            'complex64': 'c10::complex<float>', 'complex128': 'c10::complex<double>'}.get(d.name, d.name)
 
 def _should_fold(t1:Tensor, t2:Tensor) -> bool:
     "ATen's `should_fold`: can the larger operand be viewed as one matrix without copying?"
@@ -605,8 +610,9 @@ def matmul(input, other, *, out=None) -> Tensor:
     if bmm_path: d = b.dtype                                           # bmm's meta function takes batch2's options
     res = out if out is not None else _new_tensor(shape, None, d, a.device)
     if out is not None:
-        TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", d.name, ", but got ", out.dtype.name, " instead")
+        TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", _ctype(d), ", but got ", _ctype(out.dtype), " instead")
         _resize_output(out, shape)
+        assert_no_internal_overlap(out)
     if not res.is_meta and res.numel():
         TORCH_CHECK(a.device == b.device, "Expected all tensors to be on the same device, but found at least two devices, ",
                     a.device, " and ", b.device, "!")

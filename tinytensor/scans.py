@@ -24,6 +24,8 @@ from .indexing import _CTYPE
 from .tensor_iterator import GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on, lean_reduction, lean_elementwise
 from .ops import _REDUCED, _is_integral, _not_impl
 from .reductions import amax, sum, _reduced_shape, _finish_out
+from .checks import PythonArgParser, signature
+
 
 # %% ../nbs/06e_scans_sorting.ipynb #b4768190
 def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
@@ -31,6 +33,7 @@ def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
     if out is None: return _new_tensor(tuple(shape), None, d, like.device)
     TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", d.name, ", but got ", out.dtype.name, " instead")
     _resize_output(out, tuple(shape))
+    assert_no_internal_overlap(out)
     return out
 
 # %% ../nbs/06e_scans_sorting.ipynb #3b9afbbe
@@ -530,6 +533,7 @@ def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> n
     shape = np.moveaxis(key, axis, -1).shape[:-1] + (k,)
     return np.moveaxis(idx.reshape(shape), -1, axis)
 
+@signature("topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[]? out=None)")
 def topk(input, k:int, dim:int=-1, largest:bool=True, sorted:bool=True, *, out=None):
     "`(values, indices)` of the `k` largest (or smallest) elements along `dim`, as `torch.topk`; contiguous results."
     _check_sortable('topk', input)
@@ -632,8 +636,8 @@ nanmedian_return.__doc__ = "The `(values, indices)` named tuple `nanmedian(input
 def _unique_out(input, vals, inv, cnt, return_inverse, return_counts, inv_shape, moved_dim=None):
     "Wrap numpy results as torch does: values alone, or a tuple with the inverse and/or counts asked for."
     if moved_dim is None: v = _from_numpy_like(vals, input)
-    else:                                                     # computed with `dim` first, then moved back (a view, as ATen's)
-        v = movedim(_from_numpy_like(vals, input), 0, moved_dim)
+    else:           # computed with `dim` first, then moved back: ATen's layout, but made inside the kernel, so not a view
+        v = movedim(_from_numpy_like(vals, input), 0, moved_dim).detach()
     res = [v]
     if return_inverse: res.append(_from_numpy_like(np.asarray(inv, np.int64).reshape(inv_shape), None))
     if return_counts: res.append(_from_numpy_like(np.asarray(cnt, np.int64), None))

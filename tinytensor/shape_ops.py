@@ -23,14 +23,18 @@ from .allocator import CPU, Device
 from . import dtypes as _dt
 from .dtypes import dtype
 from .storage import Storage
-from .tensor_impl import Tensor, contiguous_format, channels_last
-from .factories import _np_read, _np_write, zeros
-from .tensor_iterator import TensorIterator, TensorIteratorConfig, parallel_rows, _new_tensor, result_type, _to_dtype, _resize_output, wrapped_scalar_tensor
+from .tensor_impl import Tensor, contiguous_format, channels_last, strides_for_format
+from .factories import _np_read, _np_write, _np_view, zeros
+from .tensor_iterator import (TensorIterator, TensorIteratorConfig, parallel_rows, _new_tensor, result_type, _to_dtype, _resize_output,
+                                        wrapped_scalar_tensor, can_cast)
 from .ops import (_binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
                             mul, sub, logical_xor, eq)
-from .views import broadcast_shapes, broadcast_to, get_overlap_status
-from .joining import cat
+from .views import broadcast_shapes, broadcast_to, get_overlap_status, has_internal_overlap
+from .indexing import _to_out
+from .joining import cat, cat_memory_format
 from .reductions import matmul, _ctype, sum as _sum, any as _any
+from .checks import PythonArgParser, signature
+from .products import dot
 
 # %% ../nbs/06g_shape_ops.ipynb #60487e06
 def _from_np(a, d:dtype, device=CPU) -> Tensor:
@@ -161,6 +165,7 @@ def diag(input:Tensor, diagonal:int=0, *, out=None) -> Tensor:
     else:
         res = input.diagonal(diagonal).clone(memory_format=contiguous_format)
     if out is None: return res
+    TORCH_CHECK(out.dtype is res.dtype, "Expected out tensor to have dtype ", _ctype(res.dtype), ", but got ", _ctype(out.dtype), " instead")
     _resize_output(out, res.shape); out.copy_(res)
     return out
 
@@ -210,14 +215,18 @@ def roll(input:Tensor, shifts, dims=None) -> Tensor:
     if input.numel() == 0: return input.clone()                  # checked before the dim, as in ATen
     d = wrap_dim(dims[0], input.dim(), wrap_scalar=False)
     if input.is_meta: return _new_tensor(input.shape, None, input.dtype, input.device)
-    return _rolled(input, _np_read(input), shifts[0], d)
+    n = input.shape[d]
+    start = (n - shifts[0]) % n                                  # ATen's roll_cpu is `cat` of two narrows: cat's layout
+    fmt = cat_memory_format([input.narrow(d, start, n - start), input.narrow(d, 0, start)])
+    return _rolled(input, _np_read(input), shifts[0], d, strides_for_format(tuple(input.shape), fmt))
 
-def _rolled(input:Tensor, x, s:int, d:int) -> Tensor:
-    "A new contiguous tensor shaped like `input` holding `x` rolled by `s` along `d`: two copies straight into it."
+def _rolled(input:Tensor, x, s:int, d:int, strides=None) -> Tensor:
+    "A new tensor shaped like `input` (contiguous, or `strides`) holding `x` rolled by `s` along `d`: two copies straight into it."
     # threads share the rows when `d` is not dim 0; `np.roll` builds a result of its own that a copy then follows
-    out = _new_tensor(input.shape, None, input.dtype, input.device)
+    out = _new_tensor(input.shape, strides, input.dtype, input.device)
     if not x.size: return out
-    o, n = _np_write(out).reshape(x.shape), x.shape[d]
+    o, n = _np_write(out), x.shape[d]
+    if o.shape != x.shape: o = o.reshape(x.shape)             # the flattened roll: a contiguous `out` seen as 1-d
     s %= n
     at = lambda sl: (slice(None),) * d + (sl,)
     pieces = [(at(slice(s, None)), at(slice(0, n - s))), (at(slice(0, s)), at(slice(n - s, None)))]
@@ -238,9 +247,9 @@ def rot90(input:Tensor, k:int=1, dims=(0, 1)) -> Tensor:
                 dims[0], " and dim1 = ", dims[1])
     d0, d1 = wrap_dim(dims[0], nd), wrap_dim(dims[1], nd)
     k = k % 4
-    if k == 1: return input.flip(d1).transpose(d0, d1)
+    if k == 1: return input.flip(d1).transpose_(d0, d1)       # in place on the flip: a new tensor, not a view (as ATen)
     if k == 2: return input.flip(d0, d1)
-    if k == 3: return input.flip(d0).transpose(d0, d1)
+    if k == 3: return input.flip(d0).transpose_(d0, d1)
     return input.clone(memory_format=contiguous_format)
 
 for _n, _f in dict(roll=roll, rot90=rot90).items():
@@ -271,8 +280,10 @@ def kron(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     b = other.view((1,) * (nd - other.dim()) + tuple(other.shape))
     av = a.view(tuple(s for d in range(nd) for s in (a.shape[d], 1)))
     bv = b.view(tuple(s for d in range(nd) for s in (1, b.shape[d])))
-    res = mul(av, bv).view(tuple(a.shape[d] * b.shape[d] for d in range(nd)))
+    res = mul(av, bv).view(tuple(a.shape[d] * b.shape[d] for d in range(nd))).detach()   # ATen's `_unsafe_view`: no view
     if out is None: return res
+    # ATen's kron_out is `mul_out` into a view of `out`: the TensorIterator's rule, a cast only where it is safe
+    TORCH_CHECK(can_cast(res.dtype, out.dtype), "result type ", res.dtype.short, " can't be cast to the desired output type ", out.dtype.short)
     _resize_output(out, res.shape); out.copy_(res)
     return out
 
@@ -298,6 +309,8 @@ def tensordot(a:Tensor, b:Tensor, dims=2, out=None) -> Tensor:
     bm = (b.permute(tuple(db + fb)) if b.dim() else b).reshape(k, math.prod(b.shape[d] for d in fb))
     res = matmul(am, bm).view(tuple(a.shape[d] for d in fa) + tuple(b.shape[d] for d in fb))
     if out is None: return res
+    TORCH_CHECK(out.dtype is res.dtype, "tensordot: Expected the output tensor to have dtype ", res.dtype.short,
+                ", but got an output tensor with dtype ", out.dtype.short)
     _resize_output(out, res.shape); out.copy_(res)
     return out
 
@@ -364,6 +377,10 @@ def repeat_interleave(input:Tensor, repeats=None, dim:int=None, *, output_size:i
                     n * int(repeats), " but got ", output_size)
     TORCH_CHECK(output_size is None or output_size == r.sum() or len(r) == 0, "allocated size does not match required size")
     if x.ndim == 0: x = x.reshape(1)
+    if not isinstance(repeats, Tensor):       # ATen: unsqueeze(dim + 1), expand, clone, flatten(dim, dim + 1): a view of the clone
+        k = int(repeats)
+        res = _from_np(np.repeat(x, r, axis).reshape(x.shape[:axis] + (n, k) + x.shape[axis + 1:]), input.dtype, input.device)
+        return res.flatten(axis, axis + 1)
     return _from_np(np.repeat(x, r, axis), input.dtype, input.device)
 
 @patch
@@ -444,6 +461,9 @@ def searchsorted(sorted_sequence:Tensor, input, *, out_int32:bool=False, right:b
     res = _bsearch(b, v2, right).reshape(v.shape)
     od = _dt.int32 if out_int32 else _dt.int64
     if out is None: return _from_np(res, od, bd.device)
+    TORCH_CHECK(out.dtype is od, "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or Long(int64) "
+                "depending on whether out_int32 flag is True, but we got output tensor's dtype ", out.dtype.short,
+                " and out_int32 flag is ", "True" if out_int32 else "False")
     _resize_output(out, res.shape); np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
     return out
 
@@ -480,19 +500,29 @@ def _cum_extreme(input:Tensor, dim:int, greater:bool, ret):
         ov[i], oi[i] = cur, ci
     return ret(vals, idx)
 
-def cummax(input:Tensor, dim:int):
-    "Running maximum along `dim` and its index (ties: the later index; NaN propagates), as `torch.cummax`."
-    return _cum_extreme(input, dim, True, cummax_return)
+def _cum_out(res, out, ret):
+    "`cummax/cummin(..., out=(values, indices))`: each out keeps its dtype (checked as ATen's `check_scalar_type`), resized and filled."
+    if out is None: return res
+    TORCH_CHECK_TYPE(isinstance(out, (tuple, list)) and len(out) == 2 and builtins.all(isinstance(o, Tensor) for o in out),
+                     ret.__name__, "(): argument 'out' must be tuple of Tensors, not ", type(out).__name__)
+    for o, r in zip(out, res): TORCH_CHECK(o.dtype is r.dtype, "expected scalar_type ", r.dtype.short, " but found ", o.dtype.short)
+    return ret(*(_to_out(r, o) for r, o in zip(res, out)))
 
-def cummin(input:Tensor, dim:int):
+def cummax(input:Tensor, dim:int, *, out=None):
+    "Running maximum along `dim` and its index (ties: the later index; NaN propagates), as `torch.cummax`."
+    return _cum_out(_cum_extreme(input, dim, True, cummax_return), out, cummax_return)
+
+def cummin(input:Tensor, dim:int, *, out=None):
     "Running minimum along `dim` and its index (ties: the later index; NaN propagates), as `torch.cummin`."
-    return _cum_extreme(input, dim, False, cummin_return)
+    return _cum_out(_cum_extreme(input, dim, False, cummin_return), out, cummin_return)
 
 # %% ../nbs/06g_shape_ops.ipynb #5097e304
 def logcumsumexp(input:Tensor, dim:int, *, out=None) -> Tensor:
     "`log(cumsum(exp(input)))` along `dim`, computed stably, as `torch.logcumsumexp` (floating dtypes only)."
     d = wrap_dim(dim, input.dim())
     if not input.dtype.is_floating_point: _not_impl('logcumsumexp_out_cpu', input.dtype)
+    TORCH_CHECK(out is None or out.dtype is input.dtype, "expected scalar_type ", input.dtype.short, " but found ",
+                out.dtype.short if out is not None else '')
     if input.is_meta and out is None: return _new_tensor(input.shape, None, input.dtype, input.device)
     x = _np_read(input)
     acc = np.float32 if input.dtype in _REDUCED else x.dtype
@@ -552,6 +582,7 @@ def cross(input:Tensor, other:Tensor, dim:int=None, *, out=None) -> Tensor:
     if input.dtype in _REDUCED: x, y = x.astype(np.float32), y.astype(np.float32)
     res = np.cross(x, y, axisa=d, axisb=d, axisc=d) if math.prod(shape) else np.zeros(shape, x.dtype)
     if out is None: return _from_np(res, input.dtype, input.device)
+    TORCH_CHECK(out.dtype is input.dtype, "Expected out tensor to have dtype ", _ctype(input.dtype), ", but got ", _ctype(out.dtype), " instead")
     _resize_output(out, shape); np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
     return out
 
@@ -792,8 +823,11 @@ def addmm(input:Tensor, mat1:Tensor, mat2:Tensor, *, beta=1, alpha=1, out=None) 
     input.expand(*p.shape)                               # torch's expand_size check, even when beta == 0
     return _into(out, _blas_update(input, p, beta, alpha, 'addmm'))
 
-def _into(out, res):
+def _into(out, res, *msg):
+    "Copy a finished result into `out=`, which must have its dtype (`msg`: the op's words, else the structured kernels')."
     if out is None: return res
+    TORCH_CHECK(out.dtype is res.dtype, *(msg or ("Expected out tensor to have dtype ", _ctype(res.dtype), ", but got ",
+                                                 _ctype(out.dtype), " instead")))
     _resize_output(out, res.shape); out.copy_(res)
     return out
 
@@ -804,6 +838,8 @@ def addmv(input:Tensor, mat:Tensor, vec:Tensor, *, beta=1, alpha=1, out=None) ->
                 input.dim(), ", ", mat.dim(), ", ", vec.dim())
     TORCH_CHECK(mat.shape[1] == vec.shape[0] and (input.numel() == 1 or input.shape[0] == mat.shape[0]),
                 "size mismatch, got input (", input.shape[0] if input.dim() else 1, "), mat (", mat.shape[0], "x", mat.shape[1], "), vec (", vec.shape[0], ")")
+    TORCH_CHECK(input.dtype is mat.dtype is vec.dtype, "addmv input tensors must have the same dtype, but got ",
+                input.dtype.short, ", ", mat.dtype.short, ", and ", vec.dtype.short)
     if mat.numel() == 0 and beta != 0:                   # ATen's shortcut: result = input * beta, input not expanded
         return _into(out, _blas_update(input, _from_np(np.zeros(tuple(input.shape)), mat.dtype), beta, 0, 'addmv'))
     return _into(out, _blas_update(input, matmul(mat, vec), beta, alpha, 'addmv'))
@@ -832,6 +868,7 @@ def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -
                 if beta != 0: r = r + np.asarray(beta, acc) * x.astype(acc)
             np.copyto(o, r, casting='unsafe')
     it.for_each(loop)
+    it.cast_outputs()                                    # an `out=` of another dtype got a temporary: copy it back
     if out is not None: out._impl.bump_version()
     return it.output()
 
@@ -845,30 +882,33 @@ def _check_batches(b1:Tensor, b2:Tensor):
 def baddbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     "`beta * input + alpha * (batch1 @ batch2)` per batch, as `torch.baddbmm`."
     _check_batches(batch1, batch2)
-    _same_dtype(input, batch1, "self and batch1")
+    TORCH_CHECK(input.dtype is batch1.dtype, "Input dtypes must be the same, got: input ", _ctype(input.dtype),
+                ", batch1: ", _ctype(batch1.dtype), ", batch2: ", _ctype(batch2.dtype))
     return _into(out, _blas_update(input, matmul(batch1, batch2), beta, alpha, 'baddbmm'))
 
 def addbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     "`beta * input + alpha * sum_b(batch1[b] @ batch2[b])`, as `torch.addbmm`."
     _check_batches(batch1, batch2)
-    _same_dtype(input, batch1, "self and batch1")
+    _same_dtype(input, batch1, "self and mat2")
+    if out is not None: _same_dtype(out, batch1, "self and mat2")       # ATen's addbmm_out runs addmm_ on `out` itself
     p = matmul(batch1, batch2)
     s = _from_np(_np_read(p).sum(0, dtype=np.float32 if p.dtype in _REDUCED else None), p.dtype) if batch1.shape[0] else \
         zeros(batch1.shape[1], batch2.shape[2], dtype=p.dtype)
     return _into(out, _blas_update(input, s, beta, alpha, 'addbmm'))
 
 # %% ../nbs/06g_shape_ops.ipynb #4a6f4dd6
+@signature("inner(Tensor input, Tensor other, *, Tensor? out=None)")
 def inner(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     "Sum of products over the last dims of both (a product if either is 0-d), as `torch.inner`."
-    if input.dim() == 0 or other.dim() == 0: return _into(out, mul(input, other))
+    if input.dim() == 0 or other.dim() == 0: return mul(input, other, out=out)
     TORCH_CHECK(input.shape[-1] == other.shape[-1], "inner() the last dimension must match on both input tensors but got shapes ",
                 list(input.shape), " and ", list(other.shape))
-    return _into(out, tensordot(input, other, ([-1], [-1])))
+    return tensordot(input, other, ([-1], [-1]), out=out)
 
 def vdot(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     "Dot product of two 1-d tensors (the first conjugated: a no-op for real dtypes), as `torch.vdot`."
     TORCH_CHECK(input.dim() == 1 and other.dim() == 1, "1D tensors expected, but got ", input.dim(), "D and ", other.dim(), "D tensors")
-    return _into(out, matmul(input, other))
+    return dot(input.conj_physical() if input.dtype.is_complex else input, other, out=out)
 
 def matrix_power(input:Tensor, n:int) -> Tensor:
     "`input` multiplied by itself `n >= 0` times (batched; `n = 0` gives identities), as `torch.matrix_power`."
@@ -900,10 +940,27 @@ def chain_matmul(*matrices, out=None) -> Tensor:
     return _into(out, res)
 
 # %% ../nbs/06g_shape_ops.ipynb #04b2989f
+# Note [BLAS updates into an expanded self]: ATen's `addmv_` and `baddbmm_` hand `self` to their gemv / batched
+# loops without the internal-overlap check that `addmm_`, `addr_` and `addbmm_` run. On an expanded `self`, each
+# element of a stride-0 run updates the one shared cell in turn, `y = beta * y + alpha * p` in row-major order
+# (beta 0: `y = alpha * p`), so the cell ends with the run's fold: `tt.zeros(1).expand(3).addmv_(m, v)` leaves
+# the sum of `m @ v` in it. `_fold_shared` replays that loop (torch's order for a row-major `mat`; a column-major
+# one makes BLAS scale `y` first). Nothing else is written this way, so the loop's speed does not matter.
+def _fold_shared(self:Tensor, p:Tensor, beta, alpha) -> Tensor:
+    "Replay ATen's element loop of `self = beta * self + alpha * p` on a `self` whose elements share memory."
+    y, q = _np_view(self, True), _np_read(p)
+    t = y.dtype.type
+    with np.errstate(all='ignore'):
+        for i in np.ndindex(y.shape): y[i] = t(alpha) * q[i] if beta == 0 else t(beta) * y[i] + t(alpha) * q[i]
+    self._impl.bump_version()
+    return self
+
 for _f in (addmm, addmv, addr, baddbmm, addbmm):
     def _m(self, a, b, *, beta=1, alpha=1, _f=_f): return _f(self, a, b, beta=beta, alpha=alpha)
     def _mi(self, a, b, *, beta=1, alpha=1, _f=_f):
         res = _f(self, a, b, beta=beta, alpha=alpha)
+        if _f in (addmv, baddbmm) and has_internal_overlap(self) == 'Yes' and not self.is_meta:
+            return _fold_shared(self, matmul(a, b), beta, alpha)
         if _f is addbmm:                                 # addbmm_ resizes self to the result (it runs addbmm_out(self, self, ...))
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore'); _resize_output(self, res.shape)

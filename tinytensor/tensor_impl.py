@@ -12,7 +12,7 @@ __all__ = ['contiguous_format', 'channels_last', 'channels_last_3d', 'preserve_f
            'Tensor', 'alias_impl', 'alias_with_sizes_and_strides']
 
 # %% ../nbs/04b_tensor_impl.ipynb #0e7e57f5
-import threading, enum
+import threading, enum, operator
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, wrap_dim
@@ -20,6 +20,8 @@ from .intrusive_ptr import intrusive_ptr, make_intrusive
 from .allocator import Device, DeviceType, CPU, canonical_device
 from .storage import StorageImpl, Storage, _MemoryView
 from . import dtypes as _dt
+from .checks import PythonArgParser, register_arg_type
+
 
 # %% ../nbs/04b_tensor_impl.ipynb #54c84d9d
 class SizesAndStrides:
@@ -296,9 +298,27 @@ def _keyset(device):
 _cpu_keyset = _keyset(CPU)                    # the same object `_keyset(CPU)` returns, without the call
 
 # %% ../nbs/04b_tensor_impl.ipynb #dc10627f
+_size = tuple.__new__
+
+def _size_item(i:int, s) -> int:
+    "One item of a `Size`: anything `operator.index` takes (a bool, a numpy or 0-d tensor integer), as torch.Size's check."
+    try: return operator.index(s)
+    except TypeError: raise TypeError(f"tinytensor.Size() takes an iterable of 'int' (item {i} is '{type(s).__name__}')") from None
+
 class Size(tuple):
     "The shape of a tensor: a tuple of ints, as `torch.Size`."
     __slots__ = ()                             # like torch.Size: no attributes of its own
+    def __new__(cls, sizes=()):
+        t = tuple.__new__(cls, sizes)
+        for s in t:
+            if type(s) is not int: break
+        else: return t
+        return tuple.__new__(cls, [_size_item(i, s) for i, s in enumerate(t)])
+    # Size + tuple, tuple + Size and Size * n stay Sizes, as in torch
+    def __add__(self, other): return Size(tuple.__add__(self, other)) if isinstance(other, tuple) else NotImplemented
+    def __radd__(self, other): return Size(tuple.__add__(other, self)) if isinstance(other, tuple) else NotImplemented
+    def __mul__(self, n): return _size(Size, tuple.__mul__(self, n))
+    __rmul__ = __mul__
     def __reduce__(self): return (Size, (tuple(self),))
     def __repr__(self): return f'tinytensor.Size({list(self)})'
     def numel(self) -> int:
@@ -308,9 +328,14 @@ class Size(tuple):
         return n
     def __getitem__(self, i):
         r = tuple.__getitem__(self, i)
-        return Size(r) if isinstance(i, slice) else r
+        return _size(Size, r) if isinstance(i, slice) else r
 
 # %% ../nbs/04b_tensor_impl.ipynb #9245b6bb
+# Note [Argument parsing] (chapter 00): hot methods test the common call inline and parse only the rest
+_MemoryFormat = memory_format
+register_arg_type('MemoryFormat', lambda o: isinstance(o, memory_format), 'tinytensor.memory_format')
+_is_contiguous_args = PythonArgParser("is_contiguous(*, MemoryFormat? memory_format=contiguous_format)")
+
 class Tensor:
     "A multi-dimensional view of typed elements in a `Storage`, the front end of `TensorImpl`."
     __slots__ = ('_impl', '__weakref__')
@@ -326,11 +351,11 @@ class Tensor:
     @property
     def shape(self) -> Size:
         "The sizes, as a `Size`."
-        return Size(self._impl.sizes_and_strides_.sizes)
+        return _size(Size, self._impl.sizes_and_strides_.sizes)      # sizes are ints already: skip Size's item check
     def size(self, dim:int=None):
         "The sizes (a `Size`), or the size of one dimension."
         sz = self._impl.sizes_and_strides_.sizes
-        return Size(sz) if dim is None else sz[wrap_dim(dim, len(sz), False)]
+        return _size(Size, sz) if dim is None else sz[wrap_dim(dim, len(sz), False)]
     def stride(self, dim:int=None):
         "The strides in elements (a tuple), or the stride of one dimension."
         st = self._impl.sizes_and_strides_.strides
@@ -393,8 +418,9 @@ class Tensor:
     def _version(self) -> int:
         "How many in-place writes the tensor (or a view sharing its counter) has seen."
         return self._impl.version_counter_._version
-    def is_contiguous(self, memory_format=contiguous_format) -> bool:
+    def is_contiguous(self, *args, memory_format=contiguous_format) -> bool:
         "Whether the elements are dense in row-major (or the given memory format's) order."
+        if args or memory_format.__class__ is not _MemoryFormat: _is_contiguous_args.parse(args, {'memory_format': memory_format})
         return self._impl.is_contiguous(memory_format)
     def is_non_overlapping_and_dense(self) -> bool:
         "Whether some permutation of the dims is contiguous."

@@ -23,7 +23,9 @@ from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, 
 from .storage import resize_bytes, _raw_views
 from .factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write, _scalar_dtype, storage_nbytes, like_strides
 from .printing import SvgCanvas, text_width
-from .backends import _backends, get_backend
+from .backends import _backends, get_backend, host_array
+from .checks import PythonArgParser, signature
+
 
 # %% ../nbs/06a_tensor_iterator.ipynb #b4a5fbaf
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
@@ -171,8 +173,11 @@ def result_type(*args) -> dtype: # tensors and Python scalars
         else: zero = _promote(zero, d)
     return _combine_categories(dim, _combine_categories(zero, wrapped))
 
+_can_cast_args = PythonArgParser("can_cast(ScalarType from_, ScalarType to)")
+
 def can_cast(frm:dtype, to:dtype) -> bool:
     "c10's `canCast`: no complex→real, no floating→integral, no non-bool→bool."
+    if frm.__class__ is not dtype or to.__class__ is not dtype: _can_cast_args.parse((frm, to), {})   # Note [Argument parsing]
     if frm.is_complex and not to.is_complex: return False
     if frm.is_floating_point and not (to.is_floating_point or to.is_complex): return False
     if frm is not _dt.bool and to is _dt.bool: return False
@@ -790,7 +795,7 @@ def _bases(self:TensorIterator):
 
 def _view(base, strides, shape_np, off):
     buf, boff, dt = base
-    return np.ndarray(shape_np, dt, buf, boff + off, strides)
+    return host_array(buf, dt, shape_np, boff + off, strides)      # Note [empty views past the end] (chapter 03a)
 
 @patch
 def serial_for_each(self:TensorIterator, loop, begin:int, end:int, bases=None):

@@ -25,6 +25,8 @@ from .tensor_impl import (Tensor, TensorImpl, SizesAndStrides, Size, VariableVer
                                     alias_impl, alias_with_sizes_and_strides, cached_contiguous_strides)
 from .factories import empty_strided, like_strides, _np_read, _np_write, storage_nbytes, _empty_impl, _empty_cpu
 from .allocator import CPU
+from .checks import PythonArgParser, signature
+
 
 # %% ../nbs/05a_views.ipynb #b2b15f50
 _new = object.__new__
@@ -235,7 +237,9 @@ def _prod(xs) -> int:
 @patch
 def view_as(self:Tensor, other:Tensor) -> Tensor:
     "`self.view(other.size())`."
+    if other.__class__ is not Tensor and not isinstance(other, Tensor): _view_as_args.parse((other,), {})   # Note [Argument parsing]
     return self.view(other._impl.sizes_and_strides_.sizes)
+_view_as_args = PythonArgParser("view_as(Tensor other)")
 
 # %% ../nbs/05a_views.ipynb #e7933df4
 def has_internal_overlap(t:Tensor) -> str:
@@ -365,10 +369,14 @@ def clone(self:Tensor, *, memory_format:memory_format=preserve_format) -> Tensor
     out._impl.version_counter_.set_version(0)          # the copy inside clone is not a user-visible in-place op
     return out
 
+_MemoryFormat = memory_format
+_contiguous_args = PythonArgParser("contiguous(*, MemoryFormat memory_format=contiguous_format)")
+
 @patch
-def contiguous(self:Tensor, memory_format:memory_format=contiguous_format) -> Tensor:
+def contiguous(self:Tensor, *args, memory_format:memory_format=contiguous_format) -> Tensor:
     "`self` if already contiguous in `memory_format`, else a contiguous copy."
-    if self.is_contiguous(memory_format): return self
+    if args or memory_format.__class__ is not _MemoryFormat: _contiguous_args.parse(args, {'memory_format': memory_format})
+    if self._impl.is_contiguous(memory_format): return self
     TORCH_CHECK(memory_format is not preserve_format, "preserve memory format is unsupported by the contiguous operator")
     return self.clone(memory_format=memory_format)
 
@@ -507,6 +515,7 @@ def __getitem__(self:Tensor, idx):
            (idx.stop is None or type(idx.stop) is int):
             return _slice(self, 0, idx.start, idx.stop, 1)
     if type(idx) is not tuple:
+        if type(idx) is list: return _advanced_getitem(self, idx)   # whole: a short list may read as a tuple (chapter 05d)
         if type(idx) is slice and idx.step is not None: _slice_args(idx)    # a lone slice is unpacked first
         idx = (idx,)
     n_real = 0
@@ -999,6 +1008,7 @@ def accessor(self:Tensor, dtype:dtype=None, # expected dtype (checked when given
 def as_strided(input:Tensor, size, stride, storage_offset:int=None) -> Tensor:
     "`input.as_strided(size, stride, storage_offset)`."
     return input.as_strided(size, stride, storage_offset)
+@signature("reshape(Tensor input, SymInt[] shape)")
 def reshape(input:Tensor, shape) -> Tensor:
     "`input.reshape(shape)`."
     return input.reshape(shape)

@@ -40,6 +40,7 @@ name of the sections above is either measured or excluded for a stated reason.
 import argparse, copy, enum, io, json, math, os, pickle, signal, sys, tempfile, time, warnings, zlib
 import numpy as np
 import torch
+import torch.fx.experimental.symbolic_shapes    # torch's argument checks import sympy on first use (seconds): not inside a timed probe
 import tinytensor as tt
 
 
@@ -260,7 +261,8 @@ NAMES = build()
 # ====================================================================== probe machinery
 
 FLOAT_DTYPES = ('float16', 'bfloat16', 'float32', 'float64')
-TOL = {'float16': (2e-3, 1e-3), 'bfloat16': (1.6e-2, 1e-2), 'float32': (2e-5, 1e-6), 'float64': (1e-12, 1e-13)}
+TOL = {'float16': (2e-3, 1e-3), 'bfloat16': (1.6e-2, 1e-2), 'float32': (2e-5, 1e-6), 'float64': (1e-12, 1e-13),
+       'complex64': (2e-5, 1e-6), 'complex128': (1e-12, 1e-13)}
 PROBE_SECONDS = 10          # a single probe taking longer than this counts as a failure
 
 def _np_dtype(name):
@@ -419,13 +421,14 @@ def tensor_diff(a, b, tol, values=True):
     if not values or sa[4] is None or sb[4] is None: return None
     x, y = np.asarray(sa[4]), np.asarray(sb[4])
     if y.dtype.kind in 'fc':
-        x64, y64 = x.astype(np.float64), y.astype(np.float64)
+        wide = np.complex128 if y.dtype.kind == 'c' else np.float64       # complex: both parts are compared
+        x64, y64 = x.astype(wide), y.astype(wide)
         if tol and sa[3] in TOL:
             rt, at = TOL[sa[3]]
             ok = np.isclose(x64, y64, rtol=rt, atol=at, equal_nan=True)
         else:
             ok = (x64 == y64) | (np.isnan(x64) & np.isnan(y64))
-            if ok.all():
+            if ok.all() and wide is np.float64:
                 z = ~np.isnan(x64) & (np.signbit(x64) != np.signbit(y64))
                 if z.any(): return f'sign of zero differs: {x64[z][:4].tolist()} vs torch {y64[z][:4].tolist()}'
         if not ok.all():
@@ -1149,6 +1152,123 @@ RECIPES['Tensor.__setitem__'] = [P(T((2, 3)), fn=_set_item(g, v), label=f't[{g!r
                                   ((Ellipsis, 1), T((2,), I64)), (5, 1.0), (0, T((4,))), ((idx(0, 1), idx(2, 0)), T(vals=[1., 2])), (None, 3.0),
                                   (idx(0, 0), T((2, 3), seed=2))]]
 
+# ====================================================================== probe kinds: out= dtypes, overlapping writes,
+# layouts, view-ness. Each kind is a function that adds probes to the names it covers; in-place methods first take the
+# probes derived from their out-of-place recipes (recipes_for), so those are kept.
+def _add(qual, probes):
+    "Append `probes` to `qual`'s recipes (a new list: several names share one recipe list)."
+    RECIPES[qual] = list(RECIPES[qual] if qual in RECIPES else recipes_for(qual)) + list(probes)
+
+def _call_out(name, out_dtype, shape, narrow=None):
+    "fn(L, *args): `L.name(*args, out=zeros(shape, out_dtype))`, returning what the call returns (cast to `narrow` if given)."
+    def f(L, *args):
+        r = getattr(L, name)(*args, out=L.zeros(shape, dtype=getattr(L, out_dtype)))
+        return r.to(getattr(L, narrow)) if narrow and isinstance(r, (tt.Tensor, torch.Tensor)) else r
+    return f
+
+# out= of another dtype: each op family has its own rule (structured kernels: the exact dtype; TensorIterator ops: a
+# safe cast; dot/vdot, tensordot, logcumsumexp, searchsorted: their own checks), and a float op computes in the
+# inputs' dtype before casting into out. name -> (inputs, out shape).
+OUT_DTYPE_CASES = {
+    'addmm': ((T((2, 2)), T((2, 3), seed=1), T((3, 2), seed=2)), (2, 2)), 'addmv': ((T((2,)), T((2, 3), seed=1), T((3,), seed=2)), (2,)),
+    'addr': ((T((2, 3)), T((2,), seed=1), T((3,), seed=2)), (2, 3)),
+    'baddbmm': ((T((2, 2, 2)), T((2, 2, 3), seed=1), T((2, 3, 2), seed=2)), (2, 2, 2)),
+    'addbmm': ((T((2, 2)), T((2, 2, 3), seed=1), T((2, 3, 2), seed=2)), (2, 2)),
+    'mm': ((T((2, 3)), T((3, 2), seed=1)), (2, 2)), 'mv': ((T((2, 3)), T((3,), seed=1)), (2,)), 'bmm': ((T((2, 2, 3)), T((2, 3, 2), seed=1)), (2, 2, 2)),
+    'matmul': ((T((2, 3)), T((3, 2), seed=1)), (2, 2)), 'dot': ((T((3,)), T((3,), seed=1)), ()), 'vdot': ((T((3,)), T((3,), seed=1)), ()),
+    'inner': ((T((2, 3)), T((2, 3), seed=1)), (2, 2)), 'outer': ((T((3,)), T((2,), seed=1)), (3, 2)),
+    'tensordot': ((T((2, 3)), T((3, 2), seed=1), 1), (2, 2)), 'kron': ((T((2, 2)), T((2, 2), seed=1)), (4, 4)),
+    'logcumsumexp': ((T((4,)), 0), (4,)), 'cumsum': ((T((4,)), 0), (4,)), 'cumprod': ((T((4,)), 0), (4,)),
+    'logsumexp': ((T((4, 2)), 0), (2,)), 'sum': ((T((4, 2)), 0), (2,)), 'mean': ((T((4, 2)), 0), (2,)), 'prod': ((T((4, 2)), 0), (2,)),
+    'std': ((T((4, 2)), 0), (2,)), 'var': ((T((4, 2)), 0), (2,)), 'amax': ((T((4, 2)), 0), (2,)),
+    'sin': ((T((4,)),), (4,)), 'exp': ((T((4,)),), (4,)), 'sqrt': ((T((4,), kind='pos'),), (4,)), 'sigmoid': ((T((4,)),), (4,)),
+    'neg': ((T((4,)),), (4,)), 'abs': ((T((4,)),), (4,)), 'add': ((T((4,)), T((4,), seed=1)), (4,)), 'mul': ((T((4,)), T((4,), seed=1)), (4,)),
+    'div': ((T((4,)), T((4,), seed=1, kind='nz')), (4,)), 'clamp': ((T((4,)), -1, 1), (4,)), 'where': ((T((4,), B), T((4,)), T((4,), seed=1)), (4,)),
+    'cat': (([T((2,)), T((2,), seed=1)],), (4,)), 'stack': (([T((2,)), T((2,), seed=1)],), (2, 2)),
+    'cross': ((T((3,)), T((3,), seed=1)), (3,)), 'diag': ((T((3, 3)),), (3,)), 'tril': ((T((3, 3)),), (3, 3)),
+    'index_select': ((T((3, 3)), 0, idx(0, 2)), (2, 3)), 'searchsorted': ((T(vals=[1., 2., 3., 4.]), T((2,))), (2,)),
+    'nan_to_num': ((T((4,), kind='special'),), (4,)), 'round': ((T((4,)),), (4,)), 'logaddexp': ((T((4,)), T((4,), seed=1)), (4,)),
+}
+
+def out_dtype_probes():
+    for name, (args, shape) in OUT_DTYPE_CASES.items():
+        # a float32 result widened into float64: numpy's and ATen's float32 kernels may differ in the last place, so
+        # a transcendental op is compared at float32's tolerance (the computing dtype)
+        narrow = 'float32' if name in TOLERANT else None
+        _add(name, [P(*args, fn=_call_out(name, od, shape, narrow if od == 'float64' else None), label=f'{name}(..., out={od} {shape})')
+                    for od in ('float64', 'int64', 'float16', 'complex64', 'bool')])
+        _add(name, [P(*[T(a.shape, F64, seed=a.seed, kind=a.kind) if isinstance(a, T) and a.dtype == 'float32' else a for a in args],
+                      fn=_call_out(name, 'float32', shape), label=f'{name}(float64 ..., out=float32 {shape})')])
+    _add('vdot', [P(F(lambda L: L.tensor([1 + 2j, 3 - 1j, -2j]), 'complex64([1+2j, 3-1j, -2j])'),
+                    F(lambda L: L.tensor([1 + 0j, 1j, 2 - 1j]), 'complex64([1, 1j, 2-1j])'))])
+    for m, args in (('addmv_', ((2, 3), (3,))), ('addmm_', ((2, 3), (3, 2))), ('baddbmm_', ((2, 2, 3), (2, 3, 2))), ('addbmm_', ((2, 2, 3), (2, 3, 2))),
+                    ('addr_', ((2,), (2,)))):
+        shape = {'addmv_': (2,), 'baddbmm_': (2, 2, 2)}.get(m, (2, 2))
+        _add('Tensor.' + m, [P(T(shape), *(T(s, F64, seed=i + 1) for i, s in enumerate(args)), label=f'float32 self.{m}(float64, float64)')])
+
+# Writes into a tensor whose elements share memory (an expanded self or out=): torch refuses most with "more than
+# one element of the written-to tensor refers to a single memory location"; a few ops write anyway (index_fill_,
+# masked_fill_, index_put_ with a deprecation warning; addmv_ and baddbmm_ fold every element into the shared cell).
+def overlap_probes():
+    X = lambda shape, **k: T(shape, layout='x', **k)
+    src = T((1, 4), seed=1)
+    cases = {
+        'index_add_': (X((3, 4)), 0, idx(0), src), 'index_copy_': (X((3, 4)), 0, idx(0), src), 'index_fill_': (X((3, 4)), 0, idx(0), 5.0),
+        'scatter_': (X((3, 4)), 0, T(vals=[[0, 1, 2, 0]], dtype=I64), src),
+        'scatter_add_': (X((3, 4)), 0, T(vals=[[0, 1, 2, 0]], dtype=I64), src),
+        'masked_fill_': (X((3, 4)), T((3, 4), B), 1.0), 'index_put_': (X((3, 4)), (idx(0, 2),), T((2, 4), seed=1)),
+        'add_': (X((3, 4)), 1.0), 'neg_': (X((3, 4)),), 'sigmoid_': (X((3, 4)),), 'copy_': (X((3, 4)), T((3, 4), seed=1)),
+        'fill_': (X((3, 4)), 2.0), 'zero_': (X((3, 4)),), 'clamp_': (X((3, 4)), -1, 1), 'cumsum_': (X((3, 4)), 1),
+        'nan_to_num_': (X((3, 4), dtype=I64),), 'addmv_': (X((4,)), T((4, 3), seed=1), T((3,), seed=2)),
+        'baddbmm_': (T((2, 4, 3), layout='x'), T((2, 4, 3), seed=1), T((2, 3, 3), seed=2)),
+        'addmm_': (X((3, 4)), T((3, 2), seed=1), T((2, 4), seed=2)), 'addr_': (X((3, 4)), T((3,), seed=1), T((4,), seed=2)),
+        'masked_scatter_': (X((3, 4)), T((3, 4), B), T((12,), seed=1)), 'put_': (X((3, 4)), idx(0, 5), T((2,), seed=1)),
+        'tril_': (X((3, 4)),), 'lerp_': (X((3, 4)), T((3, 4), seed=1), 0.5),
+    }
+    for m, args in cases.items(): _add('Tensor.' + m, [P(*args, label=f'expanded {args[0]!r}.{m}(...)')])
+    for name, args in (('add', (T((3, 4)), 1.0)), ('neg', (T((3, 4)),)), ('mm', (T((3, 2)), T((2, 4), seed=1))), ('cumsum', (T((3, 4)), 1)),
+                       ('index_select', (T((3, 4)), 0, idx(0, 1, 2))), ('cat', ([T((1, 4)), T((2, 4), seed=1)],))):
+        _add(name, [P(*args, fn=lambda L, *a, name=name: getattr(L, name)(*a, out=L.zeros(3, 1).expand(3, 4)),
+                      label=f'{name}(..., out=zeros(3, 1).expand(3, 4))')])
+
+# Layouts: which strides an op's result has (channels_last in, channels_last out where torch keeps it).
+def _cl(shape=(2, 3, 4, 5)):
+    n = int(np.prod(shape))
+    return F(lambda L: L.arange(float(n)).view(*shape).contiguous(memory_format=L.channels_last), f'channels_last {shape}')
+
+def layout_probes():
+    cl = _cl()
+    _add('roll', [P(cl, s, d) for s, d in ((1, 0), (1, 1), (2, 2), (1, 3), (0, 1), (3, 1))] + [P(cl, (1, 2), (1, 3)), P(cl, 3)])
+    _add('Tensor.cpu', [P(F(lambda L: L.arange(120.).view(2, 3, 4, 5), 'T[2x3x4x5]'), memory_format=D(f)) for f in ('channels_last', 'contiguous_format')])
+    _add('Tensor.__array__', [P(T((3, 4), layout='T'), fn=lambda L, t, conv=conv: conv(t), label=f'{lab}(transposed t) strides')
+                              for lab, conv in (('np.array', np.array), ('np.array float64', lambda t: np.array(t, dtype=np.float64)),
+                                                ('np.array copy', lambda t: np.array(t, copy=True)))])
+    for name in ('flip', 'clone', 'neg', 'sigmoid', 'cumsum', 'softmax', 'where', 'cat', 'add'):
+        args = {'flip': (cl, (1, 2)), 'cumsum': (cl, 1), 'softmax': (cl, 1), 'where': (F(lambda L: L.ones(2, 3, 4, 5, dtype=L.bool), 'mask'), cl, 0.0),
+                'cat': ([cl, cl], 1), 'add': (cl, cl)}.get(name, (cl,))
+        _add(name, [P(*args, label=f'{name} of a channels_last tensor')])
+
+# View-ness: `_is_view()` of the result (ops whose kernels make views internally are not views; flatten of a fresh
+# clone is), and the list-of-sequences index read as a tuple (treatSequenceAsTuple).
+def _viewness(name, *args, **kw):
+    def f(L, *a):
+        r = getattr(L, name)(*a, **kw)
+        r0 = r[0] if isinstance(r, tuple) and name not in ('std_mean', 'var_mean') else r[1] if isinstance(r, tuple) else r
+        return r0, r0._is_view()
+    return P(*args, fn=f, label=f'{name}({", ".join(map(repr, args))}{"".join(f", {k}={v!r}" for k, v in kw.items())})._is_view()')
+
+def viewness_probes():
+    x, x64t = T((3, 4)), T((4, 3), F64, layout='T')
+    for name, args, kw in (('rot90', (x,), {}), ('rot90', (x, 3), {}), ('rot90', (x, 2), {}), ('kron', (x, T((2, 1), seed=1)), {}),
+                           ('unique', (x,), dict(dim=0)), ('unique', (x,), dict(dim=1)), ('unique_consecutive', (x,), dict(dim=0)),
+                           ('std_mean', (x64t, 0), {}), ('var_mean', (x64t, 0), {}), ('var_mean', (x64t,), {}),
+                           ('repeat_interleave', (x, 2), {}), ('repeat_interleave', (x, 2), dict(dim=0)), ('repeat_interleave', (x, idx(1, 2, 1)), dict(dim=0)),
+                           ('flatten', (x,), {}), ('reshape', (T((3, 4), layout='T'), (12,)), {}), ('movedim', (x, 0, 1), {}), ('diagonal', (x,), {})):
+        _add(name, [_viewness(name, *args, **kw)])
+    _add('Tensor.__getitem__', [P(T((3, 4)), g, label=f't[{g!r}]') for g in
+                                ([[0], [2]], [[0, 1], [2, 3]], [[0, 1]], [0, [2]], [slice(None), 1], [None, 1], [Ellipsis, 1], [[0], [2], [1]],
+                                 [[0]] * 40)])
+
 # ====================================================================== running and reporting
 # Results compared with a tolerance (floats only): transcendental pointwise functions, float
 # reductions and scans (summation order differs between numpy and ATen's kernels), products, and
@@ -1166,6 +1286,59 @@ TOLERANT = set(_names("""
     mm bmm mv dot vdot inner outer ger matmul addmm addmv addr addbmm baddbmm chain_matmul matrix_power
     einsum tensordot kron trace cross __matmul__ __rmatmul__ __pow__ __rpow__ __ipow__"""))
 
+# ---------------------------------------------------------------------- keyword forms and wrong-type arguments
+# torch binds every Python call through one parser (PythonArgParser, torch/csrc/utils/python_arg_parser.cpp) against
+# the signatures of native_functions.yaml: every parameter before `*` may also be given by keyword, an int list takes
+# a bare int only where the signature says so, and a wrong type is a TypeError. These probes call each name the way
+# the parser allows (or forbids) and compare with torch; they are added to the recipes of the names above.
+def _add_probes(qual, *probes):
+    RECIPES[qual] = list(RECIPES.get(qual, [])) + list(probes)      # a fresh list: names may share one recipe list
+
+def _keyword_form_probes():
+    "Calls spelled with the signature's keywords, plus valid inputs that other recipes do not reach."
+    t0 = lambda v, dt='int64': F(lambda L: L.tensor(v, dtype=getattr(L, dt)), f'tensor({v!r})')
+    for n in ('zeros', 'ones'): _add_probes(n, P(size=(2, 3)), P(size=[2, 3], dtype=D(I32)))
+    for n in ('empty', 'rand', 'randn'): _add_probes(n, P(size=(2, 3), values=False))
+    _add_probes('randint', P(low=2, high=5, size=(3,), values=False), P(high=5, size=(3,), values=False))
+    _add_probes('full', P(size=(2,), fill_value=1.5))
+    _add_probes('arange', P(end=3), P(start=1, end=3), P(t0(3)), P(t0(3.5, 'float32')), P(1, t0(3), 1))
+    _add_probes('linspace', P(start=0, end=1, steps=5))
+    _add_probes('eye', P(n=2, m=3))
+    for n in ('new_zeros', 'new_ones'): _add_probes('Tensor.' + n, P(T((2, 3)), size=(2, 3)))
+    _add_probes('Tensor.new_empty', P(T((2, 3)), size=(2, 3), values=False))
+    _add_probes('Tensor.new_full', P(T((2, 3)), size=(2,), fill_value=2.0))
+    for n in ('zeros_like', 'ones_like'): _add_probes(n, P(input=T((2, 3)), dtype=D(I64)))
+    _add_probes('take_along_dim', P(T((3, 4)), F(lambda L: L.tensor([[-1, -5, 4]]), 'tensor([[-1, -5, 4]])'), 1))
+    empty_slice = lambda f, label: P(fn=lambda L: f(L), label=label)
+    _add_probes('sum', empty_slice(lambda L: L.zeros(5, 0)[1:].sum(()), 'zeros(5, 0)[1:].sum(())'))
+    _add_probes('prod', empty_slice(lambda L: L.zeros(4, 0)[1:].prod(-1, keepdim=True), 'zeros(4, 0)[1:].prod(-1, keepdim=True)'))
+    _add_probes('any', empty_slice(lambda L: L.zeros(5, 5, 2, 0)[1:].any(), 'zeros(5, 5, 2, 0)[1:].any()'))
+
+def _wrong_type_probes():
+    "Arguments of the wrong type: torch's parser raises TypeError (or the op its own error)."
+    x = T((3, 4))
+    _add_probes('full', P(2, 1.0))
+    _add_probes('reshape', P(x, 12))
+    _add_probes('zeros_like', P(3)); _add_probes('empty_like', P([1, 2])); _add_probes('ones_like', P(2.5))
+    _add_probes('Tensor.view_as', P(x, 3))
+    for n in ('atleast_1d', 'atleast_2d', 'atleast_3d'): _add_probes(n, P(3))
+    _add_probes('inner', P(x, 2.5))
+    _add_probes('promote_types', P(D(I32), 'a'))
+    _add_probes('can_cast', P(D(I32), 5))
+    _add_probes('Tensor.cpu', P(x, 1))
+    _add_probes('Tensor.flip', P(x))
+    for n in ('hstack', 'vstack', 'dstack', 'column_stack'): _add_probes(n, P(x))
+    _add_probes('Tensor.new_full', P(x, 2, 1.0))
+    for n in ('float', 'double'): _add_probes('Tensor.' + n, P(x, 'x'))
+    for n in ('contiguous', 'is_contiguous'): _add_probes('Tensor.' + n, P(x, D('float32')))
+    _add_probes('topk', P(x, 2.5))
+    _add_probes('Tensor.sum', P(T(()), (0, 0)))
+    _add_probes('zeros', P([2.0]), P((2, 'a')), P(2, size=(3,)))
+    _add_probes('randint', P(5, 6))
+
+_keyword_form_probes()
+_wrong_type_probes()
+
 def _base_name(qual):
     n = qual[7:] if qual.startswith('Tensor.') else qual
     if NAMES.get(qual) == 'inplace': n = n[:-1]
@@ -1180,6 +1353,8 @@ def recipes_for(qual):
         src = recipes_for('Tensor.' + m[:-1])
         return [p for p in src if 'out' not in p.kw and not p.fn and not p.attr]
     return [p for p in RECIPES.get(m, []) if p.args and isinstance(p.args[0], T) and 'out' not in p.kw and not p.fn]
+
+for _kind in (out_dtype_probes, overlap_probes, layout_probes, viewness_probes): _kind()   # the probe kinds above
 
 def present(qual):
     if qual.startswith('Tensor.'):

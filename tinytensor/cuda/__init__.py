@@ -8,5 +8,5 @@ from . import replay                    # a callable module: replay(trace, conf)
 from .replay import load_snapshot
 # CUDA tensors (chapter 07b): availability follows the registered CUDA backend (CuPy and a GPU, or the tests' stand-in)
 from .tensors import (is_available, device_count, current_device, set_device, device, Stream, current_stream,
-                      default_stream, stream, synchronize, CUDABackend, CupyCUDABackend, CUDAAllocator)
+                      default_stream, stream, synchronize, CUDABackend, CupyCUDABackend, CUDAAllocator, MemPool, use_mem_pool)
 from . import kernels                   # bfloat16 payload kernels, vectorised and tiled float32 kernels (CuPy needed only to run them)

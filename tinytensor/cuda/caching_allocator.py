@@ -20,7 +20,9 @@ __all__ = ['kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinL
            'release_cached_blocks', 'empty_cache', 'malloc', 'memory_stats', 'memory_allocated', 'memory_reserved',
            'max_memory_allocated', 'max_memory_reserved', 'reset_peak_memory_stats', 'reset_accumulated_memory_stats',
            'format_memory_summary', 'memory_summary', 'segment_blocks', 'snapshot', 'check_invariants',
-           'memory_map_svg', 'cupy_device_count', 'get_allocator', 'set_allocator', 'memory_snapshot']
+           'memory_map_svg', 'PrivatePool', 'MempoolId_t', 'create_or_incref_pool', 'begin_allocate_to_pool',
+           'end_allocate_to_pool', 'release_pool', 'cupy_device_count', 'get_allocator', 'set_allocator',
+           'memory_snapshot']
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #f324dc9d
 class OutOfMemoryError(RuntimeError):
@@ -387,9 +389,10 @@ class Block:
 
 class BlockPool:
     "Free cached blocks ordered by (stream, size, ptr) (`BlockPool`)."
-    __slots__ = ('keys', 'blocks', 'ukeys', 'unmapped', 'is_small', 'stat_index', 'get_free_blocks_call_count')
-    def __init__(self, is_small:bool):
+    __slots__ = ('keys', 'blocks', 'ukeys', 'unmapped', 'is_small', 'stat_index', 'get_free_blocks_call_count', 'owner')
+    def __init__(self, is_small:bool, owner=None):
         self.keys, self.blocks, self.is_small = [], [], is_small
+        self.owner = owner                            # the PrivatePool holding this pool (None: the default pools)
         self.ukeys, self.unmapped = [], []          # unmapped ranges of expandable segments, by (stream, ptr)
         self.stat_index = 1 if is_small else 2       # StatType::SMALL_POOL / LARGE_POOL
         self.get_free_blocks_call_count = 0
@@ -507,6 +510,9 @@ class DeviceCachingAllocator:
         self.cuda_events = {}               # stream -> deque[(event, Block)]
         self.segments = {}                  # segment address -> [size, pool, stream]
         self.expandable_segments_ = []      # live ExpandableSegments (expandable_segments:True)
+        self.graph_pools, self.graph_pools_freeable = {}, {}   # MempoolId_t -> PrivatePool (all; those whose users are gone)
+        self.captures_underway = []         # [(MempoolId_t, filter(stream) -> bool)] routing mallocs to private pools
+        self.needs_events_deferred = []     # blocks freed during a capture that still need their streams' events
         TORCH_CHECK(not self.config.expandable_segments or hasattr(self.backend, 'reserve'),
                     "expandable_segments:True needs a backend that can reserve and map virtual memory; ", type(self.backend).__name__, " cannot")
         self.total_allocated_memory = 0     # bytes cudaMalloc'd (== reserved)
@@ -527,6 +533,11 @@ class DeviceCachingAllocator:
     def __repr__(self):
         return (f"DeviceCachingAllocator(device={self.device}, {self.backend!r}, conf={self.config.conf!r}, "
                 f"allocated={format_size(self._allocated_bytes[0][0])}, reserved={format_size(self._reserved_bytes[0][0])})")
+
+@_patch
+def _all_pools(self:DeviceCachingAllocator) -> list:
+    "Every BlockPool: the default small and large, then each private pool's."
+    return [self.small_blocks, self.large_blocks] + [p for pp in self.graph_pools.values() for p in (pp.small_blocks, pp.large_blocks)]
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #92763af6
 @_patch
@@ -645,6 +656,7 @@ def _alloc_block(self:DeviceCachingAllocator, pool:BlockPool, alloc_size:int, st
     if self.config.expandable_segments: return self._try_allocate_expandable_block(pool, stream, size)
     ptr = self.backend.malloc(alloc_size)
     if ptr is None: return None
+    if pool.owner is not None: pool.owner.cudaMalloc_count += 1
     TORCH_CHECK(ptr not in self.segments, "backend returned an address already in use: ", hex(ptr))
     self.total_allocated_memory += alloc_size
     block = Block(self.device, stream, alloc_size, pool, ptr)
@@ -673,6 +685,7 @@ def _release_block(self:DeviceCachingAllocator, block:Block):
     self.backend.free(block.ptr)
     self.total_allocated_memory -= block.size
     pool, si = block.pool, block.pool.stat_index
+    if pool.owner is not None: pool.owner.cudaMalloc_count -= 1
     _dec(self._segment, si, 1)
     _dec(self._reserved_bytes, si, block.size)
     if block.size >= self.config.max_split_size: _dec1(self._oversize_segments, 1)
@@ -855,6 +868,9 @@ def _insert_events(self:DeviceCachingAllocator, block:Block):
 @_patch
 def process_events(self:DeviceCachingAllocator):
     "Free blocks whose cross-stream events have completed."
+    if self.needs_events_deferred and not self.captures_underway:
+        for b in self.needs_events_deferred: self._insert_events(b)
+        self.needs_events_deferred = []
     for s in list(self.cuda_events):
         q = self.cuda_events[s]
         while q:
@@ -936,24 +952,34 @@ def free(self:DeviceCachingAllocator,
     if self._trace is not None: self._record('free_requested', ptr, block.requested_size, block.stream)
     if bs >= self.config.max_split_size: _dec1(self._oversize_allocations, 1)
     if block.stream_uses:
-        self._insert_events(block)
+        if self.captures_underway:                # no events during a capture: recorded by the next process_events
+            self.needs_events_deferred.append(block)
+            self.cuda_events.setdefault(None, deque())           # an empty queue, so that malloc calls process_events
+        else: self._insert_events(block)
         self.pending_blocks.add(block)
     else:
         self._free_block(block)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #38b9ab89
 @_patch
-def release_cached_blocks(self:DeviceCachingAllocator) -> bool:
-    "Synchronize events, then free every unsplit cached segment (`release_cached_blocks`)."
-    self.synchronize_and_free_events()
-    self._release_blocks(self.large_blocks)
-    self._release_blocks(self.small_blocks)
+def release_cached_blocks(self:DeviceCachingAllocator, mempool_id:tuple=(0, 0)) -> bool:
+    "Free every unsplit cached segment of the default pools (none while a capture is underway) and of freeable private pools; only pool `mempool_id`'s if given."
+    if mempool_id == (0, 0) and not self.captures_underway:
+        self.synchronize_and_free_events()
+        self._release_blocks(self.large_blocks)
+        self._release_blocks(self.small_blocks)
+    for pid, pp in list(self.graph_pools_freeable.items()):    # Note [Private pools]: only pools nobody uses
+        if mempool_id != (0, 0) and pid != mempool_id: continue
+        self._release_blocks(pp.small_blocks)
+        self._release_blocks(pp.large_blocks)
+        if pp.cudaMalloc_count == 0 and not self._pool_has_blocks(pp):
+            del self.graph_pools[pid], self.graph_pools_freeable[pid]
     return True
 
 @_patch
-def empty_cache(self:DeviceCachingAllocator):
-    "Return all unused cached segments to the backend (`torch.cuda.empty_cache`)."
-    self.release_cached_blocks()
+def empty_cache(self:DeviceCachingAllocator, mempool_id:tuple|None=None):
+    "Return all unused cached segments to the backend (`torch.cuda.empty_cache`); with `mempool_id`, only a freeable private pool's."
+    self.release_cached_blocks((0, 0) if mempool_id is None else tuple(mempool_id))
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #c2491034
 @_patch
@@ -961,11 +987,14 @@ def _oom_message(self:DeviceCachingAllocator, alloc_size:int) -> str:
     free_b, total = self.backend.mem_get_info()
     allocated, reserved = self._allocated_bytes[0][0], self._reserved_bytes[0][0]
     allowed = f"{format_size(self.allowed_memory_maximum)} allowed; " if self.set_fraction else ""
+    priv = sum(b.size for pp in self.graph_pools.values() for p in (pp.large_blocks, pp.small_blocks) for b in p.blocks)
+    unallocated, allocated = reserved - allocated - priv, allocated + priv    # c10 counts private pools' cached blocks as allocated
     return (f"CUDA out of memory. Tried to allocate {format_size(alloc_size)}. GPU {self.device} has a total capacity of "
             f"{format_size(total)} of which {format_size(free_b)} is free. "
             f"Including non-PyTorch memory, this process has {format_size(total - free_b)} memory in use. {allowed}"
-            f"Of the allocated memory {format_size(allocated)} is allocated by PyTorch, and "
-            f"{format_size(reserved - allocated)} is reserved by PyTorch but unallocated. If reserved but unallocated "
+            f"Of the allocated memory {format_size(allocated)} is allocated by PyTorch, "
+            + (f"with {format_size(priv)} allocated in private pools (e.g., CUDA Graphs), " if priv else "") + "and "
+            f"{format_size(unallocated)} is reserved by PyTorch but unallocated. If reserved but unallocated "
             "memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  "
             "See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)")
 
@@ -983,21 +1012,34 @@ def malloc(self:DeviceCachingAllocator,
         return 0
     if type(stream) is not int: raise TypeError(f"malloc(): stream must be an int, got {type(stream).__name__}")
     if orig_size >= kOneEB: raise OutOfMemoryError("CUDA out of memory. Tried to allocate more than 1EB memory.")
+    if self.captures_underway: return self._malloc_to_pool(orig_size, stream)
     if self.cuda_events: self.process_events()
     size = round_size(orig_size, self.config) if orig_size >= kMinBlockSize else kMinBlockSize
     pool = self.small_blocks if size <= kSmallSize else self.large_blocks
     block = self._get_free_block(pool, stream, size)
-    if block is None:
-        alloc_size = get_allocation_size(size)
-        if self.set_fraction and self.config.garbage_collection_threshold > 0: self._garbage_collect_cached_blocks()
-        block = (self._alloc_block(pool, alloc_size, stream, False, size)
-                 or (self._release_available_cached_blocks(pool, stream, size) and self._alloc_block(pool, alloc_size, stream, False, size))
-                 or (self.release_cached_blocks() and self._alloc_block(pool, alloc_size, stream, True, size)))
-        if not block:
-            if self._trace is not None: self._record('oom', self.backend.mem_get_info()[0], size, stream)
-            self.num_ooms += 1
-            raise OutOfMemoryError(self._oom_message(alloc_size))
+    if block is None: block = self._new_block(pool, size, stream)
     return self._alloc_found_block(block, pool, size, orig_size, stream)
+
+@_patch
+def _malloc_in(self:DeviceCachingAllocator, pool:BlockPool, size:int, orig_size:int, stream:int) -> int:
+    "malloc's search and allocation for `size` rounded bytes from `pool` (any pool)."
+    block = self._get_free_block(pool, stream, size)
+    if block is None: block = self._new_block(pool, size, stream)
+    return self._alloc_found_block(block, pool, size, orig_size, stream)
+
+@_patch
+def _new_block(self:DeviceCachingAllocator, pool:BlockPool, size:int, stream:int) -> Block:
+    "Nothing cached fits: a new segment, after garbage collection, releasing oversize blocks, or everything; else OOM."
+    alloc_size = get_allocation_size(size)
+    if self.set_fraction and self.config.garbage_collection_threshold > 0: self._garbage_collect_cached_blocks()
+    block = (self._alloc_block(pool, alloc_size, stream, False, size)
+             or (self._release_available_cached_blocks(pool, stream, size) and self._alloc_block(pool, alloc_size, stream, False, size))
+             or (self.release_cached_blocks() and self._alloc_block(pool, alloc_size, stream, True, size)))
+    if not block:
+        if self._trace is not None: self._record('oom', self.backend.mem_get_info()[0], size, stream)
+        self.num_ooms += 1
+        raise OutOfMemoryError(self._oom_message(alloc_size))
+    return block
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #ece8e3a7
 @_patch
@@ -1114,7 +1156,7 @@ def _all_blocks(self:DeviceCachingAllocator) -> dict:
     "ptr -> Block for every block the allocator knows (allocated, pending, cached)."
     d = dict(self.allocated_blocks)
     for b in self.pending_blocks: d[b.ptr] = b
-    for pool in (self.small_blocks, self.large_blocks):
+    for pool in self._all_pools():
         for b in pool.blocks: d[b.ptr] = b
     return d
 
@@ -1122,10 +1164,10 @@ def _all_blocks(self:DeviceCachingAllocator) -> dict:
 def _expandable_chains(self:DeviceCachingAllocator) -> list:
     "[(ExpandableSegment, [all its blocks, mapped or not, in address order])]."
     heads = {}
-    for pool in (self.small_blocks, self.large_blocks):
+    for pool in self._all_pools():
         for b in pool.unmapped:
             if b.prev is None: heads[id(b.expandable)] = b
-    for b in list(self.allocated_blocks.values()) + list(self.pending_blocks) + self.small_blocks.blocks + self.large_blocks.blocks:
+    for b in list(self.allocated_blocks.values()) + list(self.pending_blocks) + [b for p in self._all_pools() for b in p.blocks]:
         if b.expandable is not None and b.prev is None: heads[id(b.expandable)] = b
     out = []
     for es in self.expandable_segments_:
@@ -1166,7 +1208,7 @@ def snapshot(self:DeviceCachingAllocator) -> dict:
                      'allocated_size': sum(x['size'] for x in binfo if x['state'] == 'active_allocated'),
                      'active_size': sum(x['size'] for x in active), 'requested_size': sum(x['requested_size'] for x in active),
                      'stream': stream, 'segment_type': 'small' if pool.is_small else 'large',
-                     'segment_pool_id': (0, 0), 'is_expandable': blocks[0].expandable is not None, 'frames': [], 'blocks': binfo})
+                     'segment_pool_id': pool.owner.id if pool.owner is not None else (0, 0), 'is_expandable': blocks[0].expandable is not None, 'frames': [], 'blocks': binfo})
     if self._trace is not None: self._record('snapshot', 0, self._active_bytes[0][0], 0)
     traces = [[] for _ in range(self.device)] + [list(self._trace or ())]
     return {'segments': segs, 'device_traces': traces, 'allocator_settings': self.config.settings()}
@@ -1178,7 +1220,7 @@ def check_invariants(self:DeviceCachingAllocator):
     cur = {n: [0, 0, 0] for n in STAT_NAMES}
     ovs_alloc = ovs_seg = 0
     pooled = {}
-    for pool in (self.small_blocks, self.large_blocks):
+    for pool in self._all_pools():
         assert len(pool.keys) == len(pool.blocks), "pool keys/blocks length mismatch"
         assert all(pool.keys[i] < pool.keys[i + 1] for i in range(len(pool.keys) - 1)), "pool keys not sorted"
         for k, b in zip(pool.keys, pool.blocks):
@@ -1201,20 +1243,21 @@ def check_invariants(self:DeviceCachingAllocator):
             assert b.size > 0 and b.pool is pool and b.stream == stream, f"bad block {b} in segment {addr:#x}"
             assert j == 0 or b.prev is blocks[j - 1], "broken prev link"
             end += b.size
-            free = not b.allocated and b.event_count == 0
+            pend = b.event_count or (not b.allocated and b.stream_uses)   # waiting for events (or, in a capture, for their recording)
+            free = not b.allocated and not pend
             if j and free:
                 p = blocks[j - 1]
-                assert p.allocated or p.event_count > 0, f"unmerged free neighbours at {b.ptr:#x}"
+                assert p.allocated or p.event_count > 0 or p.stream_uses, f"unmerged free neighbours at {b.ptr:#x}"
             if b.allocated:
                 assert self.allocated_blocks.get(b.ptr) is b, f"allocated block {b} not in map"
                 assert b.event_count == 0
                 for c in (0, i): cur['allocation'][c] += 1; cur['allocated_bytes'][c] += b.size
                 ovs_alloc += b.size >= msz
-            elif b.event_count:
+            elif pend:
                 assert b in self.pending_blocks, f"pending block {b} not tracked"
             else:
                 assert id(b) in pooled, f"free block {b} missing from its pool"
-            if b.allocated or b.event_count:
+            if b.allocated or pend:
                 for c in (0, i):
                     cur['active'][c] += 1; cur['active_bytes'][c] += b.size; cur['requested_bytes'][c] += b.requested_size
             elif split:
@@ -1228,7 +1271,7 @@ def check_invariants(self:DeviceCachingAllocator):
         assert got == cur[n], f"stat {n}: counters {got} != sums over blocks {cur[n]}"
     assert self._oversize_allocations[0] == ovs_alloc + cur.get('oversize', 0) and self._oversize_segments[0] == ovs_seg, "oversize stats"
     assert self.total_allocated_memory == cur['reserved_bytes'][0], "total_allocated_memory != reserved"
-    assert sum(q.__len__() for q in self.cuda_events.values()) >= len(self.pending_blocks), "pending block without event"
+    assert sum(q.__len__() for q in self.cuda_events.values()) + len(self.needs_events_deferred) >= len(self.pending_blocks), "pending block without event"
     return True
 
 @_patch
@@ -1268,9 +1311,9 @@ def _check_expandable(self:DeviceCachingAllocator, cur:dict, pooled:dict) -> int
         assert end == es.ptr + es.size(), f"blocks of {es} cover {end - es.ptr} of {es.size()} bytes"
         assert mapped_sum == es.mapped_bytes(), f"{es}: mapped blocks {mapped_sum} != mapped pages {es.mapped_bytes()}"
         for c in (0, i): cur['reserved_bytes'][c] += mapped_sum
-    for pool in (self.small_blocks, self.large_blocks):
+    for pool in self._all_pools():
         assert pool.ukeys == [(b.stream, b.ptr) for b in pool.unmapped] and pool.ukeys == sorted(pool.ukeys), "stale unmapped keys"
-    assert unmapped == len(self.small_blocks.unmapped) + len(self.large_blocks.unmapped), "unmapped blocks outside any segment"
+    assert unmapped == sum(len(p.unmapped) for p in self._all_pools()), "unmapped blocks outside any segment"
     return seen
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #c1448462
@@ -1280,17 +1323,23 @@ def memory_map_svg(snapshot, # a snapshot() dict, its 'segments' list, or a Devi
                    width:int=640, # pixels (wider where the labels need it)
                    row:int=22, # pixels per segment bar
                    title:str|None=None, # caption above the bars
+                   by_pool:bool=False, # group the segments by `segment_pool_id` under a heading per pool
                   ) -> str:
     "SVG of segments as bars split into blocks (allocated / pending / split-free / free)."
     if isinstance(snapshot, DeviceCachingAllocator): snapshot = snapshot.snapshot()
     segs = snapshot['segments'] if isinstance(snapshot, dict) else snapshot
-    labels = [f'{s["segment_type"]} {format_size(s["total_size"])}' for s in segs]
+    if by_pool:                      # a heading row (blocks=None) before each pool's segments, the default pool first
+        pid = lambda s: tuple(s.get('segment_pool_id', (0, 0)))
+        segs = [x for p in sorted({pid(s) for s in segs}, key=lambda p: (p != (0, 0), p))
+                for x in [{'heading': 'default pool' if p == (0, 0) else f'private pool {p}'}] + [s for s in segs if pid(s) == p]]
+    labels = [s['heading'] if 'heading' in s else f'{s["segment_type"]} {format_size(s["total_size"])}' for s in segs]
     label_w = max([150] + [text_width(l, 11) + 12 for l in labels])       # bars start right of the widest label
     bar_w = max(width - label_w - 8, 100)
     c = SvgCanvas(11)
     top = c.caption(4, 15, title, width=label_w + bar_w, font_weight='bold') - 5 if title else 4
     for i, (s, label) in enumerate(zip(segs, labels)):
         y = top + i * row
+        if 'heading' in s: c.text(4, y + row - 8, label, font_weight='bold'); continue
         c.text(4, y + row - 8, label)
         x, split = label_w, len(s['blocks']) > 1
         for b in s['blocks']:
@@ -1305,6 +1354,74 @@ def memory_map_svg(snapshot, # a snapshot() dict, its 'segments' list, or a Devi
         c.rect(x, y - 9, 10, 10, fill=col)
         x = c.text(x + 14, y, k) + 24
     return c.svg(width)
+
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #2c5ab19a
+# Note [Private pools]
+# ~~~~~~~~~~~~~~~~~~~~
+# A private pool owns whole segments: a block never moves between pools, so a graph's memory is never handed to an
+# ordinary allocation and the reverse. malloc picks the pool once, by the first entry of captures_underway whose
+# filter accepts the request's stream (the capturing stream for a graph, the calling thread for use_mem_pool).
+# use_count counts the pool's users (the pool object, each beginAllocateToPool); at 0 the pool is freeable, and only
+# then do release_cached_blocks (empty_cache, and a malloc's retry) free its whole free segments, small before large,
+# after the default pools' large and small. While a capture is underway, the default pools are left alone and no
+# event is queried. A freeable pool is dropped once its last segment is gone.
+class PrivatePool:
+    "A pool of its own for a CUDA graph or a `MemPool` (`PrivatePool`): large and small blocks, a use count."
+    __slots__ = ('id', 'use_count', 'cudaMalloc_count', 'large_blocks', 'small_blocks')
+    def __init__(self, id:tuple):
+        self.id, self.use_count, self.cudaMalloc_count = id, 1, 0
+        self.large_blocks, self.small_blocks = BlockPool(False, self), BlockPool(True, self)
+    def __repr__(self): return f"PrivatePool({self.id}, use_count={self.use_count}, segments={self.cudaMalloc_count})"
+
+def MempoolId_t(a:int=0, b:int=0) -> tuple:
+    "A pool id: `(0, 0)` the default pools, `(uid, 0)` a CUDA graph's, `(0, uuid)` a `MemPool`'s."
+    return (int(a), int(b))
+
+@_patch
+def create_or_incref_pool(self:DeviceCachingAllocator, mempool_id:tuple):
+    "Create private pool `mempool_id` (one user) or count one more user."
+    pp = self.graph_pools.get(mempool_id)
+    if pp is None: self.graph_pools[mempool_id] = PrivatePool(mempool_id); return
+    TORCH_CHECK(pp.use_count > 0, "private pool ", mempool_id, " was released")
+    pp.use_count += 1
+
+@_patch
+def begin_allocate_to_pool(self:DeviceCachingAllocator, mempool_id:tuple, filter):
+    "Route mallocs whose stream `filter(stream)` accepts into private pool `mempool_id` (`beginAllocateToPool`)."
+    TORCH_CHECK(mempool_id != (0, 0), "beginAllocateToPool: (0, 0) is the default pool's id")
+    self.create_or_incref_pool(mempool_id)
+    TORCH_CHECK(all(pid != mempool_id for pid, _ in self.captures_underway), "beginAllocateToPool: already recording to mempool_id")
+    self.captures_underway.append((mempool_id, filter))
+
+@_patch
+def end_allocate_to_pool(self:DeviceCachingAllocator, mempool_id:tuple):
+    "Stop routing mallocs into `mempool_id` (`endAllocateToPool`)."
+    for i, (pid, _) in enumerate(self.captures_underway):
+        if pid == mempool_id: del self.captures_underway[i]; return
+    TORCH_CHECK(False, "endAllocatePool: not currently recording to mempool_id")
+
+@_patch
+def release_pool(self:DeviceCachingAllocator, mempool_id:tuple):
+    "Drop one user of `mempool_id`; at none, `empty_cache` may free its segments (`releasePool`)."
+    pp = self.graph_pools.get(mempool_id)
+    TORCH_CHECK(pp is not None and pp.use_count > 0, "releasePool: no private pool ", mempool_id)
+    pp.use_count -= 1
+    if pp.use_count == 0: self.graph_pools_freeable[mempool_id] = pp
+
+@_patch
+def _malloc_to_pool(self:DeviceCachingAllocator, orig_size:int, stream:int) -> int:
+    "malloc while captures are underway: the first pool whose filter accepts `stream`, else the default pools (`get_pool`)."
+    size = round_size(orig_size, self.config) if orig_size >= kMinBlockSize else kMinBlockSize
+    for pid, accepts in self.captures_underway:
+        if accepts(stream):
+            pp = self.graph_pools[pid]
+            return self._malloc_in(pp.small_blocks if size <= kSmallSize else pp.large_blocks, size, orig_size, stream)
+    return self._malloc_in(self.small_blocks if size <= kSmallSize else self.large_blocks, size, orig_size, stream)
+
+@_patch
+def _pool_has_blocks(self:DeviceCachingAllocator, pp:PrivatePool) -> bool:
+    "Whether an expandable segment of private pool `pp` still exists (they count no cudaMalloc)."
+    return any(es.pool.owner is pp for es in self.expandable_segments_)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #9fae1a36
 def cupy_device_count() -> int:

@@ -6,16 +6,16 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_replay.html.md"""
 
 # %% ../../nbs/07a_cuda_replay.ipynb #8d0aa090
 from __future__ import annotations
-import argparse, gzip, io, json, os, pickle, struct, sys, types, zlib
+import argparse, bisect, gzip, io, json, os, pickle, struct, sys, types, zlib
 from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError, AllocatorConfig,
-                                               format_size, memory_map_svg, BLOCK_COLORS, round_size, get_allocation_size, kSmallSize)
+                                               format_size, memory_map_svg, BLOCK_COLORS, round_size, get_allocation_size, kSmallSize, kSmallBuffer)
 from ..printing import SvgCanvas, text_width
 
 # %% auto #0
-__all__ = ['SEGMENT_ACTIONS', 'TRACE_ACTIONS', 'FIDELITY_FIGURES', 'MalformedSnapshotError', 'validate_snapshot', 'load_snapshot',
-           'load_metadata', 'plan_replay', 'conf_string', 'usable_conf', 'recorded_setup', 'replay', 'demo_snapshot',
-           'recorded_stats', 'fidelity', 'compare', 'sparkline', 'format_report', 'timeline_svg', 'history_frames',
-           'history_slider', 'build_parser', 'main']
+__all__ = ['SEGMENT_ACTIONS', 'TRACE_ACTIONS', 'INFERRED_POOL', 'FIDELITY_FIGURES', 'MalformedSnapshotError', 'validate_snapshot',
+           'load_snapshot', 'load_metadata', 'plan_replay', 'conf_string', 'usable_conf', 'recorded_setup', 'replay',
+           'demo_snapshot', 'recorded_stats', 'fidelity', 'compare', 'sparkline', 'format_report', 'timeline_svg',
+           'history_frames', 'history_slider', 'build_parser', 'main']
 
 # %% ../../nbs/07a_cuda_replay.ipynb #508a6fc5
 class MalformedSnapshotError(ValueError):
@@ -35,6 +35,9 @@ class _PlainUnpickler(pickle._Unpickler):
     def _binput(self): self._memo_put(self.read(1)[0])
     def _long_binput(self): self._memo_put(int.from_bytes(self.read(4), 'little'))
     dispatch[pickle.PUT[0]], dispatch[pickle.BINPUT[0]], dispatch[pickle.LONG_BINPUT[0]] = _put, _binput, _long_binput
+    def _bytearray8(self):          # Python's own makes the bytearray first, then fills it: read first (Note [Counted reads])
+        self.append(bytearray(self.read(int.from_bytes(self.read(8), 'little'))))
+    dispatch[pickle.BYTEARRAY8[0]] = _bytearray8
 
 SEGMENT_ACTIONS = ('segment_alloc', 'segment_free', 'segment_map', 'segment_unmap')
 TRACE_ACTIONS = ('alloc', 'free_requested', 'free_completed', 'segment_alloc', 'segment_free', 'segment_map',
@@ -98,12 +101,26 @@ def validate_snapshot(snap) -> dict:
         seen.add(id(t))
     return snap
 
+# Note [Counted reads]: BINBYTES8, BYTEARRAY8, BINUNICODE8 and FRAME state how many bytes follow, and Python's
+# unpickler asks its file for that many at once: `BINBYTES8 2**40` in a 20-byte file would allocate a TiB before
+# finding out it is not there (a MemoryError). The snapshot is read whole first (it is parsed whole anyway), and
+# `_Bounded` refuses any read that asks for more than the bytes that remain, as a malformed snapshot.
+class _Bounded(io.BytesIO):
+    "A snapshot's bytes; a read past their end is a malformed file, not an allocation (Note [Counted reads])."
+    def __init__(self, data:bytes):
+        super().__init__(data); self._n = len(data)
+    def read(self, n=-1):
+        if n is not None and n > self._n - self.tell():
+            raise MalformedSnapshotError(f"malformed memory snapshot: not a readable pickle (pickle data was truncated: "
+                                         f"a read at byte {self.tell()} asks for {n} bytes, {self._n - self.tell()} remain)")
+        return super().read(n)
+
 def _read_pickle(f):
     head = f.peek(4)[:4] if hasattr(f, 'peek') else b''
     if head[:2] == b'\x1f\x8b': f = gzip.GzipFile(fileobj=f)
     elif head == b'PK\x03\x04':
         raise MalformedSnapshotError("malformed memory snapshot: this is a zip archive (a torch.save file?), not a _dump_snapshot pickle")
-    return _PlainUnpickler(f).load()
+    return _PlainUnpickler(_Bounded(f.read())).load()
 
 def load_snapshot(src, # path (.pickle or .pickle.gz), bytes, binary file, snapshot dict or a list of trace entries
                  ) -> dict:
@@ -291,6 +308,146 @@ def _would_release(a, size, stream) -> bool:
         if a.total_allocated_memory + alloc_size > a.allowed_memory_maximum: return True
     return a.backend.mem_get_info()[0] < (rs if cfg.expandable_segments else alloc_size)
 
+# %% ../../nbs/07a_cuda_replay.ipynb #4690143b
+# Note [Reading private pools]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A pool owns whole segments, so an allocation's pool is the pool of the segment holding torch's address, and a
+# segment's pool is settled when it is created. The replay reads each segment's pool from, in this order:
+#   1. its `segment_pool_id`, if it is alive in the final snapshot;
+#   2. the order in which an empty_cache gave it back: release_cached_blocks frees the default pools (large, then
+#      small), then each freeable private pool (small, then large), each in (stream, size, address) order, and
+#      MemPool's emptyCache(id) frees one private pool alone. Every parse of the run into those phases is tried
+#      (with expandable segments a pool has one range per stream and size class, so a phase holds one per stream);
+#      a segment all parses put in the same pool is read as that pool;
+#   3. exclusion when it was created: torch asks the backend for a segment only when the allocation's pool had no
+#      cached block that fits (with expandable segments: had no range on that stream), so any pool of the replay
+#      that would have served it is not the segment's pool; if one pool is left, that is it;
+#   4. otherwise the default pool, and the segment is recorded as undecided (entry, reading, other readings).
+# The replay then checks the reading: every allocation at torch's address and every segment event in torch's
+# order. Where it parts, an undecided segment created before that point gets its other reading, latest first,
+# and the replay runs again; a change that moves the first divergence later is kept. A private pool that no final
+# segment names is assumed when the reading with the default pool alone parts from torch; its id is not recorded,
+# so the replay calls it (-1, 1). An undecided segment whose other reading also replays exactly is one the trace
+# cannot decide: `fidelity` names its entry, both readings and their figures.
+INFERRED_POOL = (-1, 1)
+
+def _phase_labels(items, expandable):
+    "Pool ('D'/'P') of each released segment that every parse of an empty_cache run agrees on, else None."
+    pats = (('SP', 'LP', 'LD', 'SD'), ('LD', 'SD', 'SP', 'LP'))
+    seen = [set() for _ in items]
+    def fits(i, j):                     # may items[j] join the phase that began at items[i]?
+        if not expandable: return j == i or items[j - 1][1] <= items[j][1]
+        return all(items[x][2] == items[j][2] or items[x][1][0] != items[j][1][0] for x in range(i, j))   # one range per stream
+    def parse(pat, ph, i, labs):
+        if i == len(items): seen_all.append(list(labs)); return
+        if ph == len(pat): return
+        parse(pat, ph + 1, i, labs)                                  # this phase ends here (maybe empty)
+        j, cls = i, pat[ph][0] == 'S'
+        while j < len(items) and items[j][0] == cls and fits(i, j):
+            labs.append(pat[ph][1]); j += 1
+            parse(pat, ph + 1, j, labs)
+        del labs[len(labs) - (j - i):]
+    for pat in pats:
+        seen_all = []
+        parse(pat, 0, 0, [])
+        for labs in seen_all:
+            for k, l in enumerate(labs): seen[k].add(l)
+    return [next(iter(s)) if len(s) == 1 else None for s in seen]
+
+def _pool_evidence(snap, trace, capacity) -> dict:
+    "The recorded run's segments with their final pool ids and release-order readings (Note [Reading private pools])."
+    span, segs, starts, live, ranges = capacity + capacity // 8, [], [], {}, []
+    seg_of_entry, seg_of_event, runs = {}, [], []
+    def find(addr):
+        for b, sid in ranges:
+            if b <= addr < b + span: return sid
+        i = bisect.bisect_right(starts, addr) - 1
+        return live[starts[i]][1] if i >= 0 and addr < live[starts[i]][0] else None
+    for i, e in enumerate(trace):
+        a = e['action']
+        if a == 'segment_alloc' or (a == 'segment_map' and find(e['addr']) is None):
+            sid = len(segs)                   # a small pool's segment, or first mapping, is one kSmallBuffer; a large one's more
+            segs.append({'entry': i, 'stream': e.get('stream', 0), 'small': e['size'] == kSmallBuffer, 'anchor': None, 'phase': None})
+            if a == 'segment_map': ranges.append((e['addr'], sid))
+            else: bisect.insort(starts, e['addr']); live[e['addr']] = (e['addr'] + e['size'], sid)
+        if a in SEGMENT_ACTIONS:
+            sid = find(e['addr']); seg_of_event.append(sid)
+            if a in ('segment_free', 'segment_unmap'):
+                item = (len(seg_of_event) - 1, (e.get('stream', 0), e['size'], e['addr']), a == 'segment_unmap')
+                if runs and runs[-1][0] == i - 1: runs[-1][0] = i; runs[-1][1].append(item)
+                else: runs.append([i, [item]])
+                if a == 'segment_free': starts.remove(e['addr']); del live[e['addr']]
+        elif a == 'alloc' and (sid := find(e['addr'])) is not None: seg_of_entry[i] = sid
+    for s in snap['segments']:
+        sid = find(s['address'])
+        if sid is not None: segs[sid]['anchor'] = tuple(s.get('segment_pool_id', (0, 0)))
+    run_from = {}
+    for _, items in runs:
+        labs = _phase_labels([(segs[seg_of_event[k]]['small'], key, seg_of_event[k]) for k, key, _ in items], items[0][2])
+        for (k, _, _), lab in zip(items, labs):
+            s = segs[seg_of_event[k]]
+            if lab is not None and s['phase'] is None: s['phase'] = lab
+        for j, (k, _, _) in enumerate(items): run_from[k] = [seg_of_event[x] for x, _, _ in items[j:]]
+    pids = sorted({s['anchor'] for s in segs if s['anchor'] not in (None, (0, 0))})
+    return {'segs': segs, 'seg_of_entry': seg_of_entry, 'seg_of_event': seg_of_event, 'run_from': run_from, 'pids': pids}
+
+# %% ../../nbs/07a_cuda_replay.ipynb #b5a5d3d5
+class _PoolReading:
+    "Which pool each allocation of a replay goes to: read from the evidence (Note [Reading private pools]), or routed as a reading said."
+    def __init__(self, ev, where, forced=None, route=None, released=None, targets=None):
+        self.ev, self.where, self.forced, self.route = ev, where, forced or {}, route
+        pids = ev['pids'] if ev is not None else sorted({p for p in (route or {}).values()})
+        self.pids = pids or [INFERRED_POOL]
+        P = self.pids[0] if len(self.pids) == 1 else None
+        self.labels = [s['anchor'] for s in ev['segs']] if ev is not None else []
+        self.phase = {'D': (0, 0), 'P': P}
+        self.taken, self.undecided = {}, []
+        self.released, self.targets = released or {}, targets or {}     # where pools were let go; where one pool was emptied
+    def _choose(self, a, sid, size, stream):
+        if sid in self.forced: return self.forced[sid]
+        s = self.ev['segs'][sid]
+        if s['phase'] is not None and self.phase[s['phase']] is not None: return self.phase[s['phase']]
+        rs = round_size(size, a.config) if size >= 512 else 512
+        left = []
+        for pid in [(0, 0)] + self.pids:
+            pp = a if pid == (0, 0) else a.graph_pools.get(pid)
+            pool = None if pp is None else (pp.small_blocks if rs <= kSmallSize else pp.large_blocks)
+            if pool is not None and (any(es.pool is pool and es.stream == stream for es in a.expandable_segments_)
+                                     if a.config.expandable_segments else a._find_free_block(pool, stream, rs) is not None):
+                continue                                  # that pool had room: torch would not have made a segment
+            left.append(pid)
+        if len(left) == 1: return left[0]
+        pick = left[0] if left else (0, 0)
+        self.undecided.append((sid, s['entry'], pick, [p for p in [(0, 0)] + self.pids if p != pick]))
+        return pick
+    def malloc(self, a, k, size, stream):
+        "Replay allocation `k` in its pool."
+        if self.route is not None: pid = self.route.get(k, (0, 0))
+        else:
+            sid = self.ev['seg_of_entry'].get(self.where[k])
+            pid = (0, 0) if sid is None else self.labels[sid]
+            if pid is None: pid = self.labels[sid] = self._choose(a, sid, size, stream)
+        if pid == (0, 0) or size <= 0: return a.malloc(size, stream)
+        self.taken[k] = pid
+        if pid not in a.graph_pools: a.create_or_incref_pool(pid)
+        pp, rs = a.graph_pools[pid], round_size(size, a.config) if size >= 512 else 512
+        return a._malloc_in(pp.small_blocks if rs <= kSmallSize else pp.large_blocks, rs, size, stream)
+    def release(self, a, k, nseg):
+        "Before trace segment event `nseg` (a release): let go of the private pools it gives back; the pool to empty, or None for all."
+        if self.route is not None: return self._let_go(a, self.released.get(k, ()), k, self.targets.get(k))
+        else:
+            labs = [self.labels[s] for s in self.ev['run_from'].get(nseg, ()) if s is not None]
+            first = labs[0] if labs and labs[0] != (0, 0) else None
+            if first is not None: self.targets[k] = first
+            return self._let_go(a, [p for p in dict.fromkeys(labs) if p not in (None, (0, 0))], k, first)
+    def _let_go(self, a, pids, k, first):
+        for p in pids:
+            pp = a.graph_pools.get(p)
+            if pp is not None and pp.use_count > 0:
+                while pp.use_count > 0: a.release_pool(p)
+                if self.route is None: self.released.setdefault(k, []).append(p)
+        return first
+
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fbb
 class _ReplayAllocator(DeviceCachingAllocator):
     "The allocator a replay drives: its history keeps only segment events (the replay counts everything else itself)."
@@ -306,15 +463,42 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
            record_snapshots:bool=False, # keep a snapshot after every step (for the history slider)
            max_steps:int|None=None, # stop after this many steps
            meta:dict|None=None, # what the recording run noted (NAME.json beside the snapshot): fraction, device memory
+           private_pools:bool=True, # False: what-if, every allocation in the default pool
           ) -> dict:
     "Replay a recorded alloc/free sequence through the simulated caching allocator under `conf`."
     snap = load_snapshot(trace)
     rec = recorded_setup(snap, meta)
     plan = plan_replay(snap, device)
+    recorded = conf is None and capacity is None and memory_fraction is None and expandable_segments is None
     conf = usable_conf(rec['conf']) if conf is None else conf_string(conf)
     cfg = AllocatorConfig(_with_expandable(conf, expandable_segments))
     capacity = rec['capacity'] or (80 << 30) if capacity is None else capacity
     if memory_fraction is None: memory_fraction = rec['memory_fraction']
+    def run(pc): return _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, max_steps, pc)
+    if not private_pools:
+        r = run(None); r['pools'] = {'assumed': 'every allocation in the default pool (private pools left out)'}
+        r['label'] = (cfg.conf or '(default)') + ', no private pool'
+        return r
+    if recorded: return _read_pools(snap, plan, capacity, run)
+    base = _recorded_reading(snap, device, meta, max_steps)                       # the recorded run's reading
+    if base is None: return run(None)
+    r = run(_PoolReading(None, plan['where'], route=base['taken'], released=base['released'], targets=base['targets']))
+    r['pools'] = dict(base, assumed="each allocation in the pool the recorded run's reading gave it")
+    return r
+
+_READINGS = []                      # [(key, trace lists, pools)]: the last few recorded readings, for what-ifs in a row
+
+def _recorded_reading(snap, device, meta, max_steps):
+    "The private pools read from `snap` under its recorded setup (None: none), remembered for the next what-if."
+    key = (device, id(meta), max_steps)
+    for k, traces, pools in _READINGS:
+        if k == key and traces is snap['device_traces']: return pools
+    pools = replay(snap, device=device, meta=meta, max_steps=max_steps)['pools']
+    _READINGS.insert(0, (key, snap['device_traces'], pools)); del _READINGS[4:]
+    return pools
+
+def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, max_steps, pc):
+    "One replay of `plan` under `cfg`; `pc` (a _PoolReading or None) routes allocations to private pools."
     trace_entries = _pick_device(snap, plan['device'])[1]
     segs, bases = _recorded_addresses(trace_entries, capacity)
     step = [0]
@@ -339,7 +523,7 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
         if kind == 'alloc':
             addr = op[1]
             if addr in addr_map: skipped += 1
-            try: p = malloc(op[2], op[3])
+            try: p = malloc(op[2], op[3]) if pc is None else pc.malloc(a, k, op[2], op[3])
             except OutOfMemoryError:
                 p = None
                 if diverged is None: diverged = (where[k], f"torch allocated {op[2]} bytes; the replay ran out of memory")
@@ -383,6 +567,7 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
                 free(p)
                 if diverged is None: diverged = (where[k], f"torch ran out of memory for {op[1]} bytes; the replay did not")
         else:                                                    # a segment the recorded run gave back
+            target = None if pc is None else pc.release(a, k, op[1])
             if op[1] >= a.num_device_alloc + a.num_device_free and (op[2] is None or not _would_release(a, *op[2])):
                 # Note [Inferring empty_cache]
                 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -390,7 +575,7 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
                 # whole cached segment. When the trace gives back a segment that we have not (our count of cudaFree/unmap
                 # calls is behind) and the call ending the run is not a malloc that would itself release memory (garbage
                 # collection or a retry, `_would_release`), the program emptied the cache here: so do we.
-                a.empty_cache()
+                a.empty_cache(target)
         r = res_b[0]
         if r > peak_res: peak_res, alloc_at_peak = r, alloc_b[0]
         timeline.append((step[0], alloc_b[0], r))
@@ -409,9 +594,52 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
            'num_device_alloc': st['num_device_alloc'], 'num_device_free': st['num_device_free'],
            'final_allocated': st['allocated_bytes.all.current'], 'final_reserved': st['reserved_bytes.all.current'],
            'timeline': timeline, 'segment_events': seg_events, 'stats': st, 'allocator': a,
-           'first_divergence': diverged}
+           'first_divergence': diverged, 'pools': None, 'reading': pc}
     if record_snapshots: res['frames'] = frames
     return res
+
+# %% ../../nbs/07a_cuda_replay.ipynb #52f631ec
+def _divergence(r, trace):
+    "First trace entry where replay `r` parts from the recorded run (an address or a segment event), or None."
+    d = r['first_divergence'][0] if r['first_divergence'] else None
+    theirs = [(i, e['action'], e['addr'], e['size']) for i, e in enumerate(trace) if e['action'] in SEGMENT_ACTIONS]
+    ours = [(e['action'], e['addr'], e['size']) for e in r['segment_events']]
+    j = next((j for j, (t, o) in enumerate(zip(theirs, ours)) if t[1:] != o), None if len(theirs) == len(ours) else min(len(theirs), len(ours)))
+    if j is not None:
+        s = theirs[j][0] if j < len(theirs) else len(trace)
+        d = s if d is None else min(d, s)
+    return d
+
+def _read_pools(snap, plan, capacity, run) -> dict:
+    "Replay under the recorded setup, reading private pools where the trace has them (Note [Reading private pools])."
+    trace = _pick_device(snap, plan['device'])[1]
+    plain = None
+    if not any(tuple(s.get('segment_pool_id', (0, 0))) != (0, 0) for s in snap['segments']):   # no pool named: try without
+        plain = run(None)
+        if plain['first_divergence'] is None and _divergence(plain, trace) is None: return plain
+    ev = _pool_evidence(snap, trace, capacity)
+    forced, tried = {}, set()
+    r = run(_PoolReading(ev, plan['where'], forced)); d = _divergence(r, trace)
+    for _ in range(4 * len(ev['segs']) + 8):
+        if d is None: break
+        cands = [u for u in r['reading'].undecided if u[1] <= d and any((u[0], p) not in tried for p in u[3])]
+        if not cands: break
+        sid, _, _, others = cands[-1]
+        alt = next(p for p in others if (sid, p) not in tried)
+        tried.add((sid, alt))
+        f2 = {**forced, sid: alt}
+        r2 = run(_PoolReading(ev, plan['where'], f2)); d2 = _divergence(r2, trace)
+        if d2 is None or d2 > d: forced, r, d = f2, r2, d2
+    if d is not None:
+        plain = plain or run(None)
+        if (_divergence(plain, trace) or len(trace)) >= d: return plain
+    pc = r['reading']
+    r['pools'] = {'private': sorted(set(pc.taken.values())), 'taken': pc.taken, 'released': pc.released, 'targets': pc.targets,
+                  'inferred_id': INFERRED_POOL in pc.taken.values(), 'forced': forced,
+                  'undecided': [{'entry': e, 'segment': sid, 'reading': pick, 'others': others} for sid, e, pick, others in pc.undecided],
+                  'assumed': 'pools read from the trace (Note [Reading private pools])',
+                  'rerun': lambda f: run(_PoolReading(ev, plan['where'], f)), 'divergence': lambda x: _divergence(x, trace)}
+    return r
 
 # %% ../../nbs/07a_cuda_replay.ipynb #1f909bc8
 def demo_snapshot(steps:int=6, # training steps to record
@@ -498,7 +726,21 @@ def fidelity(trace, # snapshot (dict or path)
     else:
         bad = [f for f, _, _, ok in rows if not ok]
         if bad: why = "figures differ: " + ", ".join(bad)
-    return {'rows': rows, 'exact': all(ok for *_, ok in rows) and why is None, 'first_divergence': why, 'result': r}
+    return {'rows': rows, 'exact': all(ok for *_, ok in rows) and why is None, 'first_divergence': why, 'result': r,
+            'undecided': _undecided_pools(r)}
+
+def _undecided_pools(r) -> list:
+    "Segments whose pool the trace cannot decide: the other reading replays exactly too (Note [Reading private pools])."
+    pools, out = r.get('pools') or {}, []
+    for u in pools.get('undecided', ()):
+        for alt in u['others']:
+            r2 = pools['rerun']({**pools['forced'], u['segment']: alt})
+            if pools['divergence'](r2) is None:
+                figs = {f: (r[f], r2[f]) for f in FIDELITY_FIGURES if r[f] != r2[f]}
+                out.append({'entry': u['entry'], 'readings': (u['reading'], alt), 'figures_differ': figs,
+                            'why': f"trace entry {u['entry']}: its new segment replays every address and segment event alike in pool "
+                                   f"{u['reading']} (the reading taken) or {alt}" + (f"; figures differ: {figs}" if figs else "; every figure agrees")})
+    return out
 
 # %% ../../nbs/07a_cuda_replay.ipynb #ab817986
 def compare(trace, confs:list, **kwargs) -> list:
@@ -527,7 +769,7 @@ def format_report(results:list, # replay() results
                   width:int=60, # sparkline width
                  ) -> str:
     "Side-by-side table of replay results (and the recorded run), with reserved-memory sparklines."
-    cols = ([('recorded', recorded)] if recorded else []) + [(r['conf'] or '(default)', r) for r in results]
+    cols = ([('recorded', recorded)] if recorded else []) + [(r.get('label') or r['conf'] or '(default)', r) for r in results]
     def n(key): return lambda r: "-" if r.get(key) is None else str(r[key])
     rows = [('peak allocated', lambda r: "cannot replay" if 'error' in r else _fmt_mib(r.get('peak_allocated'))),
             ('peak requested', lambda r: _fmt_mib(r.get('peak_requested'))),
@@ -648,6 +890,8 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument('--expandable-segments', action='store_true',
                    help='map memory into one growing segment per stream and pool instead of cudaMalloc segments')
     w.add_argument('--conf', action='append', default=[], help='a whole PYTORCH_CUDA_ALLOC_CONF string (repeatable)')
+    w.add_argument('--without-private-pools', action='store_true',
+                   help='add a column: the baseline with every allocation in the default pool (no CUDA graph or MemPool pool)')
     p.add_argument('--base-conf', default=None, help="baseline settings (default: the snapshot's own)")
     p.add_argument('--device', type=int, default=None, help='device trace to replay (default: the longest)')
     p.add_argument('--capacity', type=_parse_bytes, default=None, help='simulated device memory, e.g. 80GiB (default: the recorded device\'s, else 80GiB)')
@@ -664,8 +908,14 @@ def _replay_column(snap, conf, **kw):
 def _fidelity_line(snap, meta, r0) -> str:
     f = fidelity(snap, meta, r0)
     n = sum(1 for row in f['rows'][:-1] if row[1] is not None)
-    if f['exact']: return f"replay under the recorded settings: exact ({n} figures and {f['rows'][-1][1]} segment events match torch's)"
-    return f"replay under the recorded settings: not exact, first divergence at {f['first_divergence']}"
+    if f['exact']: line = f"replay under the recorded settings: exact ({n} figures and {f['rows'][-1][1]} segment events match torch's)"
+    else: line = f"replay under the recorded settings: not exact, first divergence at {f['first_divergence']}"
+    pools = f['result'].get('pools') or {}
+    if pools.get('private'):
+        line += (f"\nprivate pools read from the trace: {', '.join(map(str, pools['private']))}"
+                 + (" (the id is not recorded: no segment of the pool survives)" if pools.get('inferred_id') else ""))
+        for u in f['undecided']: line += f"\nundecided pool: {u['why']}"
+    return line
 
 def main(argv:list|None=None) -> int:
     "`tinytensor replay SNAPSHOT [options]`: print the side-by-side report; 0 on success, 2 on bad input, 1 on other failures."
@@ -694,6 +944,7 @@ def main(argv:list|None=None) -> int:
         frac = args.memory_fraction if args.memory_fraction is not None else rec_setup['memory_fraction']
         kw = dict(device=args.device, capacity=capacity, memory_fraction=frac, meta=meta)
         results = [_replay_column(snap, c, **kw) for c in confs]
+        if args.without_private_pools: results.append(_replay_column(snap, base, private_pools=False, **kw))
         ok = [r for r in results if 'error' not in r]
         dev = ok[0]['device'] if ok else _pick_device(snap, args.device)[0]
         rec = recorded_stats(snap, dev, meta)
@@ -708,6 +959,8 @@ def main(argv:list|None=None) -> int:
         if recorded_conf: print(f"recorded with PYTORCH_CUDA_ALLOC_CONF={recorded_conf}")
         print(format_report(results, recorded=rec, width=args.width))
         if exact: print(exact)
+        pooled = [r for r in ok if (r.get('pools') or {}).get('private') or (r is not r0 and r.get('pools'))]
+        for r in pooled[1 if exact else 0:]: print(f"{r.get('label') or r['conf'] or '(default)'}: {r['pools']['assumed']}")
         if any(r.get('skipped') for r in ok): print(f"note: {ok[0]['skipped']} trace entries did not match a live allocation and were skipped")
         if args.svg:
             with open(args.svg, 'w') as f: f.write(timeline_svg(ok))

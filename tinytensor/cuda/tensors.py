@@ -6,7 +6,7 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_tensors.html.md"""
 
 # %% auto #0
 __all__ = ['CUDAAllocator', 'CUDABackend', 'Stream', 'default_stream', 'current_stream', 'stream', 'synchronize', 'is_available',
-           'device_count', 'current_device', 'set_device', 'device', 'CupyCUDABackend']
+           'device_count', 'current_device', 'set_device', 'device', 'CupyCUDABackend', 'MemPool', 'use_mem_pool']
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #ca4b734a
 import contextlib, itertools, os, threading
@@ -15,8 +15,9 @@ from fastcore.basics import patch
 from ..checks import TORCH_CHECK, TORCH_CHECK_TYPE
 from ..allocator import DeviceType, Device, CPU, DataPtr, Allocator, canonical_device, set_allocator
 from ..backends import DeviceBackend, register_backend, get_backend, not_implemented, _backends
-from ..tensor_impl import Tensor
+from ..tensor_impl import Tensor, preserve_format
 from . import caching_allocator as _ca
+from ..checks import PythonArgParser
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #26c95ac8
 def _free_block(ctx):
@@ -266,10 +267,14 @@ def cuda(self:Tensor, device=None, # index or device (default: the current CUDA 
     TORCH_CHECK(d.device_type == DeviceType.CUDA, "Invalid device, must be cuda device")
     return self.to(_cuda().check_device(d), non_blocking=non_blocking)
 
+_cpu_args = PythonArgParser("cpu(*, MemoryFormat? memory_format=None)")
+
 @patch
-def cpu(self:Tensor, memory_format=None) -> Tensor:
-    "A copy in host memory (`self` if already there), as `Tensor.cpu`; waits for the device."
-    return self if self._impl.device_.device_type == DeviceType.CPU else self.to('cpu')
+def cpu(self:Tensor, *args, memory_format=preserve_format) -> Tensor:
+    "`to('cpu', memory_format=...)`, as `Tensor.cpu`: `self` if already there in that layout; waits for the device."
+    if args: _cpu_args.parse(args, {})                    # torch's "cpu() takes 0 positional arguments" (Note [Argument parsing])
+    if self._impl.device_.device_type == DeviceType.CPU and memory_format is preserve_format: return self
+    return self.to('cpu', memory_format=memory_format)
 
 @patch
 def record_stream(self:Tensor, s:Stream):
@@ -279,3 +284,47 @@ def record_stream(self:Tensor, s:Stream):
     TORCH_CHECK_TYPE(hasattr(s, 'cuda_stream'), "record_stream(): argument 's' must be Stream, not ", type(s).__name__)
     ptr = impl.storage_.get().data()
     if ptr: _ca.get_allocator(impl.device_.index).record_stream(ptr, s.cuda_stream)
+
+# %% ../../nbs/07b_cuda_tensors.ipynb #052cbcda
+_mempool_ids = itertools.count(1)
+
+class MemPool:
+    "A private pool of the current CUDA device's caching allocator, as `torch.cuda.MemPool`."
+    def __init__(self, allocator=None, # torch: a pluggable allocator; only the caching allocator here
+                 use_on_oom:bool=False):
+        TORCH_CHECK(allocator is None, "MemPool: only the caching allocator is supported, got allocator=", allocator)
+        self._device = current_device()
+        self._alloc = _ca.get_allocator(self._device)
+        self._id = (0, next(_mempool_ids))                # MemPool ids are (0, uuid); CUDA graphs take (uid, 0)
+        self._alloc.create_or_incref_pool(self._id)
+    @property
+    def id(self) -> tuple:
+        "The pool's `MempoolId_t`."
+        return self._id
+    @property
+    def allocator(self): return None
+    def use_count(self) -> int:
+        "Users of the pool: the pool itself and each `use_mem_pool` block inside which it is."
+        pp = self._alloc.graph_pools.get(self._id)
+        return pp.use_count if pp is not None else 0
+    def snapshot(self) -> list:
+        "This pool's segments, as in `torch.cuda.memory_snapshot()`."
+        return [s for s in self._alloc.snapshot()['segments'] if s['segment_pool_id'] == self._id]
+    def __del__(self):
+        a, pp = getattr(self, '_alloc', None), None
+        if a is not None: pp = a.graph_pools.get(self._id)
+        if pp is not None and pp.use_count == 1:           # ~MemPool: releasePool, then emptyCache of this pool
+            a.release_pool(self._id)
+            a.empty_cache(self._id)
+    def __repr__(self): return f"MemPool(id={self._id}, device=cuda:{self._device})"
+
+@contextlib.contextmanager
+def use_mem_pool(pool:MemPool, device=None):
+    "Inside the block, this thread's allocations on `device` (default: the current one) come from `pool`, as `torch.cuda.use_mem_pool`."
+    i = current_device() if device is None else _index(device)
+    a, tid = _ca.get_allocator(i), threading.get_ident()
+    a.begin_allocate_to_pool(pool.id, lambda stream: threading.get_ident() == tid)
+    try: yield
+    finally:
+        a.end_allocate_to_pool(pool.id)
+        a.release_pool(pool.id)
