@@ -26,7 +26,7 @@ from .backends import copy_bytes, array_namespace, asarray_like
 from .factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, _np_write, like_strides, _check_dtype, _device_ok
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
-                                        assert_no_internal_overlap, infer_size, copy_loop)
+                                        assert_no_internal_overlap, infer_size, copy_loop, lean_elementwise, _lean_operand)
 from .checks import PythonArgParser, signature
 
 
@@ -133,7 +133,7 @@ def _fast_binary(a, b, uf):
     d, n, sizes = ai.dtype_, ai.numel_, ai.sizes_and_strides_.sizes
     if (d is not bi.dtype_ or not ai.is_contiguous_ or not bi.is_contiguous_ or n >= GRAIN_SIZE or
             sizes != bi.sizes_and_strides_.sizes or ai.device_ is not CPU or bi.device_ is not CPU or n == 0):
-        return None
+        return _lean_binary(a, b, uf)
     sa, sb, isz = ai.storage_._target, bi.storage_._target, d.itemsize   # `_in_flat` for both, two calls less
     nb, oa, ob = n * isz, ai.storage_offset_ * isz, bi.storage_offset_ * isz
     if oa + nb > sa._nbytes or ob + nb > sb._nbytes: return None   # a storage shrank under its tensor: the plain path
@@ -144,6 +144,16 @@ def _fast_binary(a, b, uf):
         if d in _REDUCED: uf(_in_flat(a), _in_flat(b), _fresh_flat(out), dtype=np.float32, casting='unsafe')  # opmath
         else: uf(_raw_views[sa._data_ptr._ptr + oa, n, dn], _raw_views[sb._data_ptr._ptr + ob, n, dn],
                  _raw_views[out._impl.storage_._target._data_ptr._ptr, n, dn])  # `out` positionally: no keyword parsing
+    finally: _errs_on(tok)
+    return out
+
+def _lean_binary(a, b, uf):
+    "Fast path (speed only): a broadcast of exactly C-contiguous float tensors through chapter 06a's lean build (Note [lean build])."
+    r = lean_elementwise(a, b)
+    if r is None: return None
+    out, (o, x, y) = r
+    tok = _errs_off()
+    try: uf(x, y, o)                      # the full build's loop for float32/float64: `_uf_kernel(uf, d)`
     finally: _errs_on(tok)
     return out
 
@@ -165,8 +175,8 @@ def _fast_scalar(a, s, uf):
     if out._impl.sizes_and_strides_.strides != ai.sizes_and_strides_.strides: return None   # odd size-1 strides: kept
     tok = _errs_off()                     # a wrapped number never promotes a float tensor: compute in `d`, as the plain path
     try:
-        if d in _REDUCED:                 # in float32; mul reads the number as float32 (`_scalar_b_loop`), add and sub
-            v = _f32(s) if uf is np.multiply else _as_dtype(s, d.np).astype(np.float32)[()]   # as `d` (the wrapped
+        if d in _REDUCED:                 # in float32; mul and div read the number as float32 (`_scalar_b_loop`), add and sub
+            v = _f32(s) if uf is np.multiply or uf is np.true_divide else _as_dtype(s, d.np).astype(np.float32)[()]   # as `d` (the wrapped
             uf(x, v, _fresh_flat(out), dtype=np.float32, casting='unsafe')                     # number's cast)
         else: uf(x, d.np.type(s), _fresh_flat(out))
     finally: _errs_on(tok)
@@ -327,6 +337,9 @@ def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
     "True division (`rounding_mode=None`), or rounded 'trunc' / 'floor', as `torch.div`."
     TORCH_CHECK(rounding_mode in (None, 'trunc', 'floor'), "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                 "but found '", rounding_mode, "'")
+    if rounding_mode is None and out is None and type(input) is Tensor:
+        r = _lean_binary(input, other, np.true_divide) if type(other) is Tensor else _fast_scalar(input, other, np.true_divide)
+        if r is not None: return r
     preset = TensorIterator.binary_float_op if rounding_mode is None else TensorIterator.binary_op
     return _binary(preset, _div_loop(rounding_mode), input, other, out)
 
@@ -619,6 +632,14 @@ def _sigmoid_np(x, out=None, dtype=None, casting='same_kind'):
     if r is not out: np.copyto(out, r, casting='unsafe')
 
 def _float_unary(input, uf, out, name:str='') -> Tensor:
+    if out is None:
+        r = lean_elementwise(input)                          # fast path (speed only): Note [lean build]
+        if r is not None:
+            res, (o, x) = r
+            tok = _errs_off()
+            try: uf(x, out=o)                                # `_uf_kernel(uf, d)` for float32/float64
+            finally: _errs_on(tok)
+            return res
     return _unary(TensorIterator.unary_float_op, lambda it: _uf_kernel(uf, it.common_dtype()), input, out, name)
 
 def exp(input, *, out=None) -> Tensor:
@@ -724,7 +745,16 @@ def relu(input) -> Tensor:
     "`max(input, 0)` keeping the dtype, as `torch.relu`."
     _tensor_arg('relu', input)
     TORCH_CHECK(input.dtype is not _dt.bool, "Boolean inputs not supported for relu")
+    r = lean_elementwise(input)                              # fast path (speed only): Note [lean build]
+    if r is not None:
+        res, (o, x) = r
+        tok = _errs_off()
+        try: np.maximum(_RELU_ZERO[input._impl.dtype_], x, out=o)    # what clamp's loop runs for min=0 (`_clamp_np`
+        finally: _errs_on(tok)                                       # -> `_clamp_plain`: a zero bound never clips)
+        return res
     return clamp_min(input, 0)
+
+_RELU_ZERO = {d: _as_dtype(_checked_value(0, d), d.np).astype(_opmath(d))[()] for d in (_dt.float32, _dt.float64)}
 
 # %% ../nbs/06b_ops.ipynb #70c31659
 _UINTS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -786,6 +816,13 @@ def _copy_kernel(self:Tensor, src, non_blocking:bool=False) -> Tensor:
                                 "Cannot copy out of meta tensor; no data!")
     if si.device_ is not ri.device_ and si.device_ != ri.device_ and DeviceType.Meta not in (si.device_.device_type, ri.device_.device_type):
         return _copy_between_devices(self, src)
+    if (si.dtype_ is ri.dtype_ and si.device_ is CPU and _lean_operand(src) and si.is_non_overlapping_and_dense_ and
+            si.storage_._target is not ri.storage_._target and si.numel_ < GRAIN_SIZE and
+            si.sizes_and_strides_.sizes == ri.sizes_and_strides_.sizes):
+        o, s = _np_write(self), _np_read(src)            # fast path (speed only): a small copy between two storages
+        np.copyto(o, s)                                  # (no overlap to check) of one float dtype: copy_loop's bit copy
+        si.bump_version()
+        return self
     it = TensorIteratorConfig().add_output(self).add_const_input(src).resize_outputs(False) \
         .check_all_same_dtype(False).check_all_same_device(False).build()
     it.for_each(copy_loop)                # CPU threads, or one call of the device's namespace (chapter 03a)

@@ -22,7 +22,8 @@ from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides, alias_with_sizes_and_strides
 from .factories import _np_read, _np_write, zeros
 from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_threads, _new_tensor, _to_dtype,
-                                        _resize_output, _errs_off, _errs_on, infer_size, tensor_view, can_cast)
+                                        _resize_output, _errs_off, _errs_on, infer_size, tensor_view, can_cast,
+                                        parallel_matmul, lean_reduction)
 from .backends import _backends, host_array, array_namespace, asarray_like, ascontiguous
 from .views import assert_no_internal_overlap
 from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
@@ -184,8 +185,14 @@ def _sum_like(name, uf, input, dim, keepdim, dtype, out):
     od = dtype or (out.dtype if out is not None else (_dt.int64 if _is_integral(input.dtype, True) else input.dtype))
     in_dtype = od if not (input.dtype in _REDUCED and od is _dt.float32) else None
     if in_dtype is input.dtype: in_dtype = None
-    it, res, _ = make_reduction(name, input, dim, keepdim, od, out, in_dtype)
     acc = _acc(od)
+    if out is None and (r := lean_reduction(input, dim, keepdim, od)) is not None:   # fast path (speed only):
+        res, o, x = r                                                                 # Note [lean build] (06a)
+        tok = _errs_off()
+        try: _ufunc_reduce(uf, acc)(x, (x.ndim - 1,), o)        # `_reduce_run`'s one serial call on the same views
+        finally: _errs_on(tok)
+        return res
+    it, res, _ = make_reduction(name, input, dim, keepdim, od, out, in_dtype)
     _reduce_run(it, _ufunc_reduce(uf, acc), uf, acc)
     if out is not None: out._impl.bump_version()
     return res
@@ -205,6 +212,14 @@ def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor
     d = dtype or input.dtype
     TORCH_CHECK(d.is_floating_point or d.is_complex, "mean(): could not infer output dtype. ",
                 "Optional" if dtype is not None else "Input", " dtype must be either a floating point or complex dtype. Got: ", d.short)
+    if out is None and (r := lean_reduction(input, dim, keepdim, d)) is not None:   # fast path (speed only):
+        res, o, x = r                                                             # Note [lean build] (06a)
+        tok = _errs_off()
+        try:                                                   # the sum's one call, then the division below
+            np.add.reduce(x, axis=(x.ndim - 1,), dtype=d.np, out=o)
+            np.divide(o, np.array(x.shape[-1]).astype(d.np), out=o)
+        finally: _errs_on(tok)
+        return res
     mask = _dim_mask(dim, input.dim())
     n = math.prod(s for s, m in zip(input._impl.sizes(), mask) if m)
     # ATen's mean_out is `sum_out(out).div_(n)`: the true division of an integral or bool `out` has a float result
@@ -242,8 +257,14 @@ def _check_nonempty(name, input, dim):
 def _minmax_reduce(name, uf_float, uf_bool, input, dim, keepdim, out):
     if input.dtype.is_complex and input.numel(): _not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
     _check_nonempty(name, input, dim)
-    it, res, _ = make_reduction(name, input, dim, keepdim, input.dtype, out)
     uf = uf_bool if input.dtype is _dt.bool else uf_float
+    if out is None and (r := lean_reduction(input, dim, keepdim, input.dtype)) is not None:   # Note [lean build]
+        res, o, x = r
+        tok = _errs_off()
+        try: ufunc_reduce(uf, x, (x.ndim - 1,), o)
+        finally: _errs_on(tok)
+        return res
+    it, res, _ = make_reduction(name, input, dim, keepdim, input.dtype, out)
     _reduce_run(it, lambda x, axes, o: ufunc_reduce(uf, x, axes, o), uf)
     if out is not None: out._impl.bump_version()
     return res
@@ -376,11 +397,35 @@ def _correction(name, dim, unbiased, correction):
     if correction is None: correction = 1 if unbiased is None else int(unbiased)
     return dim, correction
 
+def _lean_var(input, dim, keepdim, c, take_sqrt):
+    "Fast path (speed only): `_var_impl`'s passes over the last dim of a small float tensor, fused in numpy (Note [lean build])."
+    r = lean_reduction(input, dim, keepdim, input.dtype)
+    if r is None: return None
+    v_res, vo, xv = r
+    m_res = _new_tensor(v_res._impl.sizes(), None, input.dtype, input.device)
+    k, n = xv.ndim - 1, xv.shape[-1]
+    f64 = np.dtype(np.float64)
+    tok = _errs_off()
+    try:                                                   # the op-by-op path's numpy calls (each a lean build there)
+        x = xv.astype(f64) if xv.dtype != f64 else xv      # `_to_dtype(input, float64)`
+        m = np.add.reduce(x, axis=(k,), dtype=f64, out=np.empty(vo.shape, f64))   # mean(x, dim, True)
+        np.divide(m, np.array(n).astype(f64), out=m)
+        dev = np.subtract(x, m[..., None])                 # x - m
+        dev = np.multiply(dev, dev)                        # dev * dev
+        v = np.add.reduce(dev, axis=(k,), dtype=f64, out=np.empty(vo.shape, f64))   # sum(..., dim, keepdim)
+        np.true_divide(v, np.float64(builtins.max(0, n - c)), out=v)               # / max(0, n - c)
+        if take_sqrt: np.sqrt(v, out=v)
+        np.copyto(vo, v, casting='unsafe')                 # `_as_result`: cast to the input's dtype
+        np.copyto(_np_write(m_res).reshape(vo.shape), m, casting='unsafe')
+    finally: _errs_on(tok)
+    return v_res, m_res
+
 def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=None):
     "Two-pass variance in float64 (ATen accumulates `std`/`var` in double on CPU), then cast to the real dtype."
     d = input.dtype
     TORCH_CHECK(d.is_floating_point or d.is_complex, "std and var only support floating point and complex dtypes")
     dim, c = _correction(name, dim, unbiased, correction)
+    if out is None and not d.is_complex and (r := _lean_var(input, dim, keepdim, c, take_sqrt)) is not None: return r
     mask = _dim_mask(dim, input.dim())
     n = math.prod(s for s, m in zip(input._impl.sizes(), mask) if m)
     acc = _dt.complex128 if d.is_complex else _dt.float64
@@ -544,6 +589,8 @@ def _mm_checks(kind, a, b, sa, sb):
         if da is _dt.bool: _not_impl('bmm', da)
         TORCH_CHECK(da is db, "expected scalar type ", da.short, " but found ", db.short)
 
+_BLAS_NP = (np.dtype(np.float32), np.dtype(np.float64))          # the dtypes numpy's matmul hands to its BLAS
+
 def matmul(input, other, *, out=None) -> Tensor:
     "Matrix product with NumPy/torch broadcasting of batch dims, as `torch.matmul`."
     TORCH_CHECK_TYPE(isinstance(other, Tensor), "matmul(): argument 'other' (position 2) must be Tensor, not ", type(other).__name__)
@@ -590,7 +637,14 @@ def matmul(input, other, *, out=None) -> Tensor:
         x, y = tensor_view(a), tensor_view(b)                      # arrays of the operands' device (chapter 03a)
         if d in _REDUCED: x, y = x.astype(np.float32), y.astype(np.float32)
         tok = _errs_off()
-        try: np.copyto(tensor_view(res, True), np.matmul(x, y), casting='unsafe')
+        try:
+            o = tensor_view(res, True)
+            if res._impl.device_ is not CPU or x.dtype not in _BLAS_NP: np.copyto(o, np.matmul(x, y), casting='unsafe')
+            elif out is None and o.dtype == x.dtype: parallel_matmul(x, y, o)    # chapter 06a; a fresh result: no copy
+            else:
+                r = np.empty(o.shape, x.dtype)
+                parallel_matmul(x, y, r)
+                np.copyto(o, r, casting='unsafe')
         finally: _errs_on(tok)
     if out is not None: out._impl.bump_version()
     return res

@@ -6,9 +6,9 @@ Docs: https://tinytensor.github.io/tinytensor/tensor_iterator.html.md"""
 
 # %% auto #0
 __all__ = ['GRAIN_SIZE', 'HUGEPAGE_THRESHOLD', 'STAGE_ROWS', 'STAGE_WIDTH', 'STAGE_COLS', 'STAGE_MIN', 'STAGE_TALL',
-           'set_num_threads', 'get_num_threads', 'in_parallel_region', 'parallel_for', 'parallel_rows',
+           'BLAS_MIN_WORK', 'set_num_threads', 'get_num_threads', 'in_parallel_region', 'parallel_for', 'parallel_rows',
            'wrapped_scalar_tensor', 'result_type', 'can_cast', 'OperandInfo', 'TensorIteratorConfig', 'TensorIterator',
-           'iteration_order_svg', 'copy_loop', 'tensor_view']
+           'iteration_order_svg', 'copy_loop', 'tensor_view', 'lean_elementwise', 'lean_reduction', 'parallel_matmul']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #e4660572
 import os, glob, ctypes, math, threading, warnings, builtins, numbers
@@ -20,8 +20,8 @@ from .allocator import DeviceType, CPU, canonical_device
 from . import dtypes as _dt
 from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype, _errs_off, _errs_on, _cast_copy, _widen_half, _through_float
 from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides
-from .storage import resize_bytes
-from .factories import _empty_impl, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides
+from .storage import resize_bytes, _raw_views
+from .factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides
 from .printing import SvgCanvas, text_width
 from .backends import _backends, get_backend, host_array
 from .checks import PythonArgParser, signature
@@ -1057,3 +1057,143 @@ def tensor_view(t:Tensor, write:bool=False):
     isz = impl.dtype_.itemsize
     return get_backend(impl.device_).array(impl.storage_.get(), impl.dtype_, impl.sizes_and_strides_.sizes,
                                            tuple(s * isz for s in impl.sizes_and_strides_.strides), impl.storage_offset_ * isz, write)
+
+# %% ../nbs/06a_tensor_iterator.ipynb #7e1a0b02
+# Note [lean build]: three common cases whose full-build result is known from a few attributes (proof in the prose):
+# - broadcast of inputs of one float dtype (float32/float64) on the CPU whose strides are exactly C-contiguous
+#   (`contiguous_strides(sizes)`, size-1 dims included): each operand's byte strides decrease from the first dim to
+#   the last, so `reorder_dimensions` keeps the reversed order (a tie needs equal strides, which exactly
+#   C-contiguous strides only have across a size-1 dim, and `should_swap` never moves a size-1 dim outwards); the
+#   output is allocated C-contiguous with the broadcast shape, and numpy's broadcasting pairs the same elements;
+# - one input that is contiguous, channels-last contiguous or non-overlapping and dense: `fast_set_up` allocates
+#   the output with the matching strides (`None`, `channels_last_strides`, the input's), and the loop walks memory
+#   linearly, so one flat view per operand is the whole loop;
+# - the reduction of the last dim (at least 2 long) of an exactly C-contiguous input: the reduced dim goes innermost,
+#   the kept dims coalesce, so the kernel sees a (rows, n) view (or (n,) when there is one row).
+# Each case is limited to fewer than GRAIN_SIZE elements (2 * GRAIN_SIZE for reductions), where the full build
+# runs one serial loop too. Anything else returns None and the caller takes the full build.
+_lean_shapes = {}                      # (shape, shape) -> their broadcast shape: `infer_size`'s answers, remembered
+
+def _c_contiguous(impl:TensorImpl) -> bool:
+    "Strides exactly `contiguous_strides(sizes)`, size-1 dims included (`is_contiguous` ignores those)."
+    ss = impl.sizes_and_strides_
+    return impl.is_contiguous_ and (1 not in ss.sizes or ss.strides == contiguous_strides(ss.sizes))
+
+def _lean_flat(impl:TensorImpl, n:int):
+    "The `n` elements from `impl`'s first one, a borrowed 1-d array (Note [Borrowed raw views]); None if the storage shrank."
+    d = impl.dtype_
+    st = impl.storage_._target
+    off = impl.storage_offset_ * d.itemsize
+    if off + n * d.itemsize > st._nbytes: return None
+    return _raw_views[st._data_ptr._ptr + off, n, d.np]
+
+def _lean_operand(t) -> bool:
+    "A non-wrapped CPU tensor of float32/float64."
+    if type(t) is not Tensor: return False
+    i = t._impl
+    return i.device_ is CPU and (i.dtype_ is _dt.float32 or i.dtype_ is _dt.float64) and not i.is_wrapped_number_
+
+def lean_elementwise(*inputs) -> tuple:
+    "(result, [result view, input views...]) where Note [lean build] knows the full build's answer; else None."
+    if type(inputs[0]) is not Tensor: return None
+    impl = inputs[0]._impl
+    d = impl.dtype_
+    if (d is not _dt.float32 and d is not _dt.float64) or impl.device_ is not CPU or impl.is_wrapped_number_: return None
+    if len(inputs) == 1:                                        # unary: fast_set_up's layouts, one flat view each
+        n, sizes = impl.numel_, impl.sizes_and_strides_.sizes
+        if n == 0 or n >= GRAIN_SIZE: return None
+        if impl.is_contiguous_: strides = None
+        elif impl.is_channels_last_contiguous_: strides = channels_last_strides(sizes)
+        elif impl.is_non_overlapping_and_dense_: strides = impl.sizes_and_strides_.strides
+        else: return None
+        x = _lean_flat(impl, n)
+        if x is None: return None
+        out = _empty_cpu(sizes, d, n * d.itemsize) if strides is None else _new_tensor(sizes, strides, d)
+        return out, [_raw_views[out._impl.storage_._target._data_ptr._ptr, n, d.np], x]
+    shape = None
+    for t in inputs:                                            # broadcast of exactly C-contiguous inputs
+        if type(t) is not Tensor: return None
+        i = t._impl
+        ss = i.sizes_and_strides_
+        s = ss.sizes
+        if (i.dtype_ is not d or i.device_ is not CPU or i.is_wrapped_number_ or not i.is_contiguous_ or
+                (1 in s and ss.strides != contiguous_strides(s))): return None     # `_c_contiguous`, inlined
+        if shape is None or shape == s: shape = s
+        else:
+            b = _lean_shapes.get((shape, s))
+            if b is None:                                       # a mismatch raises here, as in compute_shape
+                b = infer_size(shape, s)
+                if len(_lean_shapes) >= 1024: _lean_shapes.clear()
+                _lean_shapes[shape, s] = b
+            shape = b
+    n = math.prod(shape)
+    if n == 0 or n >= GRAIN_SIZE: return None
+    keep = None if 1 not in shape else [j for j, s in enumerate(shape) if s != 1]   # coalescing drops the result's
+    views = []                                                                    # size-1 dims, and numpy picks its
+    for t in inputs:                                                              # inner loop (and so which NaN of two
+        i = t._impl                                                               # survives) by the views' shapes
+        v = _lean_flat(i, i.numel_)
+        if v is None: return None
+        s = i.sizes_and_strides_.sizes
+        if keep is not None: s = tuple(s[j - len(shape) + len(s)] for j in keep if j >= len(shape) - len(s))
+        views.append(v if len(s) == 1 else v.reshape(s))
+    out = _empty_cpu(shape, d, n * d.itemsize)
+    o = _raw_views[out._impl.storage_._target._data_ptr._ptr, n, d.np]
+    s = shape if keep is None else tuple(shape[j] for j in keep)
+    return out, [o if len(s) == 1 else o.reshape(s)] + views
+
+def lean_reduction(x, dim, keepdim:bool, out_dtype:dtype) -> tuple:
+    "(result, result view, input view) for reducing the last `dim` of `x` into `out_dtype` (Note [lean build]); else None."
+    if not _lean_operand(x): return None
+    impl = x._impl
+    sizes, n = impl.sizes_and_strides_.sizes, impl.numel_
+    nd = len(sizes)
+    if type(dim) is not int:
+        if type(dim) not in (tuple, list) or len(dim) != 1 or type(dim[0]) is not int: return None
+        dim = dim[0]
+    d = impl.dtype_
+    if (nd == 0 or (dim != nd - 1 and dim != -1) or out_dtype is not d or sizes[-1] < 2 or n == 0 or
+            n >= 2 * GRAIN_SIZE or not _c_contiguous(impl)): return None
+    xv = _lean_flat(impl, n)
+    if xv is None: return None
+    k = sizes[-1]
+    rows = n // k
+    res = _empty_cpu(sizes[:-1] + (1,) if keepdim else sizes[:-1], d, rows * d.itemsize)
+    ov = _raw_views[res._impl.storage_._target._data_ptr._ptr, rows, d.np]
+    if rows == 1: return res, ov.reshape(()), xv
+    return res, ov, xv.reshape(rows, k)
+
+# %% ../nbs/06a_tensor_iterator.ipynb #7e1a0b05
+BLAS_MIN_WORK = 1 << 22        # multiply-adds below which a product runs as one call on the caller's thread
+
+def _blas_thread_setter():
+    "A function setting numpy's BLAS thread count, and the count now; (None, None) if there is no way."
+    here = os.path.dirname(np.__file__)
+    for path in glob.glob(os.path.join(here + '.libs', '*openblas*')) + glob.glob(os.path.join(here, '.dylibs', '*openblas*')):
+        try: lib = ctypes.CDLL(path)
+        except OSError: continue
+        for s, g in (('scipy_openblas_set_num_threads64_', 'scipy_openblas_get_num_threads64_'),
+                     ('openblas_set_num_threads64_', 'openblas_get_num_threads64_'), ('openblas_set_num_threads', 'openblas_get_num_threads')):
+            fs, fg = getattr(lib, s, None), getattr(lib, g, None)
+            if fs is None or fg is None: continue
+            fs.argtypes, fs.restype, fg.argtypes, fg.restype = [ctypes.c_int], None, [], ctypes.c_int
+            return fs, fg()
+    try:
+        from threadpoolctl import ThreadpoolController
+        c = ThreadpoolController().select(user_api='blas')
+        if c.lib_controllers: return (lambda n: c.limit(limits=n)), None
+    except ImportError: pass
+    return None, None
+
+_blas = dict(zip(('set', 'cur'), _blas_thread_setter()))
+
+def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray): # o: a fresh result, overlapping neither input
+    "`np.matmul(x, y, out=o)` on `get_num_threads()` threads: numpy's BLAS pinned to one, the result split by rows or columns."
+    f = _blas['set']
+    if f is not None and _blas['cur'] != 1: f(1); _blas['cur'] = 1
+    nt = _threads['n']
+    if f is None or nt == 1 or x.ndim < 2 or y.ndim < 2 or o.size * x.shape[-1] < BLAS_MIN_WORK or in_parallel_region():
+        return np.matmul(x, y, out=o)
+    m, n = o.shape[-2], o.shape[-1]
+    if m >= n: parallel_for(0, m, -(-m // nt), lambda b, e: np.matmul(x[..., b:e, :], y, out=o[..., b:e, :]))
+    else: parallel_for(0, n, -(-n // nt), lambda b, e: np.matmul(x, y[..., :, b:e], out=o[..., :, b:e]))

@@ -23,7 +23,8 @@ from .tensor_impl import (Tensor, TensorImpl, SizesAndStrides, Size, VariableVer
                                     channels_last, channels_last_3d, preserve_format, memory_format,
                                     contiguous_strides, compute_non_overlapping_and_dense, compute_strides_like_channels_last,
                                     alias_impl, alias_with_sizes_and_strides, cached_contiguous_strides)
-from .factories import empty_strided, like_strides, _np_read, _np_write, storage_nbytes
+from .factories import empty_strided, like_strides, _np_read, _np_write, storage_nbytes, _empty_impl, _empty_cpu
+from .allocator import CPU
 from .checks import PythonArgParser, signature
 
 
@@ -361,8 +362,10 @@ def _clone_strides(t:Tensor, fmt) -> tuple:
 def clone(self:Tensor, *, memory_format:memory_format=preserve_format) -> Tensor:
     "A copy in new memory; `preserve_format` keeps dense strides, else infers dense ones in the same order."
     impl = self._impl
-    out = empty_strided(impl.sizes_and_strides_.sizes, _clone_strides(self, memory_format), dtype=impl.dtype_, device=impl.device_)
-    out.copy_(self)
+    if memory_format is contiguous_format and impl.device_ is CPU:   # Note [Fresh CPU result] (chapter 04c)
+        out = _empty_cpu(impl.sizes_and_strides_.sizes, impl.dtype_, impl.numel_ * impl.dtype_.itemsize)
+    else: out = _empty_impl(impl.sizes_and_strides_.sizes, _clone_strides(self, memory_format), impl.dtype_, impl.device_)   # valid sizes:
+    out.copy_(self)                                    # no argument parsing (`empty_strided`'s) above
     out._impl.version_counter_.set_version(0)          # the copy inside clone is not a user-visible in-place op
     return out
 
