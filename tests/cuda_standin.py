@@ -288,3 +288,11 @@ def uninstall(state):
     old, olds = state
     register_backend(DeviceType.CUDA, old)
     for i, a in olds.items(): ca.set_allocator(a, i)
+
+
+def cupy_ok() -> bool:
+    "True where CuPy imports and sees an NVIDIA GPU: the `-m cuda` runs of the CUDA tests need one."
+    try:
+        import cupy
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception: return False

@@ -10,13 +10,6 @@ from tinytensor.testing import test_tensor_eq
 import cuda_standin
 
 
-def _cupy_ok():
-    try:
-        import cupy
-        return cupy.cuda.runtime.getDeviceCount() > 0
-    except Exception: return False
-
-
 @pytest.fixture(params=['standin', pytest.param('cupy', marks=pytest.mark.cuda)])
 def cuda(request):
     if request.param == 'standin':
@@ -26,7 +19,7 @@ def cuda(request):
             gc.collect()
             cuda_standin.uninstall(state)
     else:
-        if not _cupy_ok(): pytest.skip('needs CuPy and an NVIDIA GPU')
+        if not cuda_standin.cupy_ok(): pytest.skip('needs CuPy and an NVIDIA GPU')
         yield
 
 

@@ -10,13 +10,6 @@ from tinytensor.testing import test_tensor_eq
 import cuda_standin
 
 
-def _cupy_ok():
-    try:
-        import cupy
-        return cupy.cuda.runtime.getDeviceCount() > 0
-    except Exception: return False
-
-
 @pytest.fixture(params=['standin', pytest.param('cupy', marks=pytest.mark.cuda)])
 def cuda(request):
     "Yields the number of CUDA devices; installs the host stand-in (and removes it) for the 'standin' run."
@@ -27,7 +20,7 @@ def cuda(request):
             gc.collect()
             cuda_standin.uninstall(state)
     else:
-        if not _cupy_ok(): pytest.skip('needs CuPy and an NVIDIA GPU')
+        if not cuda_standin.cupy_ok(): pytest.skip('needs CuPy and an NVIDIA GPU')
         yield tt.cuda.device_count()
 
 
@@ -196,7 +189,7 @@ def test_memory_returns_to_zero(cuda):
 
 @pytest.mark.cuda
 def test_cupy_temporaries_are_counted():
-    if not _cupy_ok(): pytest.skip('needs CuPy and an NVIDIA GPU')
+    if not cuda_standin.cupy_ok(): pytest.skip('needs CuPy and an NVIDIA GPU')
     import cupy
     gc.collect()
     a0 = tt.cuda.memory_allocated(0)
