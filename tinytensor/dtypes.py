@@ -11,6 +11,7 @@ __all__ = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloa
            'promotion_table_html']
 
 # %% ../nbs/04a_dtypes.ipynb #7b35c032
+import builtins, math, numbers
 import numpy as np
 import ml_dtypes
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, register_arg_type, PythonArgParser
@@ -214,3 +215,43 @@ def promotion_table_html() -> str:
         f'<td style="background:hsl({promote_types(a,b)._cat*70+180},60%,{92-6*(promote_types(a,b).itemsize.bit_length())}%)">'
         f'{promote_types(a,b).name}</td>' for b in all_dtypes) + '</tr>' for a in all_dtypes)
     return f'<table style="font-size:10px;border-collapse:collapse"><tr><th></th>{head}</tr>{rows}</table>'
+
+# %% ../nbs/04a_dtypes.ipynb #e11cd34a
+_REDUCED = (float16, bfloat16)              # the types ATen's CPU kernels compute in float32
+
+def _is_integral(d:dtype, include_bool:bool=False) -> bool:
+    return (d is bool and include_bool) or (not d.is_floating_point and not d.is_complex and d is not bool)
+
+_FILL_CTYPES = {uint8: 'uint8_t', int8: 'int8_t', int16: 'int16_t', int32: 'int', int64: 'int64_t',
+                float16: 'c10::Half', bfloat16: 'c10::BFloat16', float32: 'float', float64: 'double',
+                complex64: 'c10::complex<float>'}
+_FMAX = {float16: 65504.0, bfloat16: 3.3895313892515355e38, float32: 3.4028234663852886e38,
+         complex64: 3.4028234663852886e38}
+
+def _checked_value(v, d:dtype, scalar_fill:bool=False): # scalar_fill: ATen's one-element CPU path (`scalar_fill`)
+    "The value `v` as dtype `d`, refusing overflow like c10's `checked_convert` (negative ints wrap into unsigned types)."
+    # Note [Scalar overflow]: c10's `overflows<To, From>` is strict (`f > max`), lets infinities and NaN through for
+    # floating types, and lets a negative *integer* wrap into an unsigned type if its magnitude fits (uint8: -1 -> 255).
+    # `at::detail::scalar_fill` (fill_ of one element, `t[i] = v`, `full` of one element) converts float16/bfloat16
+    # without the check, so there they round to inf.
+    if type(v) is builtins.int and not -(1 << 63) <= v < 1 << 64:     # the argument parser's Scalar: int64 or uint64
+        raise OverflowError("int too big to convert" if v > 0 else "can't convert negative int to unsigned")
+    if d is bool or d is complex128: return v
+    name = _FILL_CTYPES[d]
+    if d is complex64:
+        c = complex(v)
+        for part in (c.real, c.imag):
+            TORCH_CHECK(not math.isfinite(part) or builtins.abs(part) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
+        return v
+    if isinstance(v, complex):
+        TORCH_CHECK(v.imag == 0, "value cannot be converted to type ", 'double' if scalar_fill and d in _REDUCED else name, " without overflow")
+        v = v.real
+    if _is_integral(d):
+        info = np.iinfo(d.np)
+        if isinstance(v, (builtins.float, np.floating)): ok = math.isfinite(v) and info.min <= v <= info.max
+        elif info.min == 0 and v < 0: ok = -v <= info.max       # unsigned: two's-complement wrap
+        else: ok = info.min <= v <= info.max
+        TORCH_CHECK(ok, "value cannot be converted to type ", name, " without overflow")
+    elif d in _FMAX and not (scalar_fill and d in _REDUCED) and isinstance(v, numbers.Real) and math.isfinite(v):
+        TORCH_CHECK(builtins.abs(v) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
+    return v

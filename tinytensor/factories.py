@@ -11,16 +11,16 @@ __all__ = ['default_generator', 'Generator', 'storage_nbytes', 'empty', 'empty_s
            'randn_like', 'tensor', 'from_numpy']
 
 # %% ../nbs/04c_factories.ipynb #aaf68f79
-import builtins, itertools, math, numbers, operator, struct, sys
+import builtins, itertools, math, numbers, operator, struct, sys, warnings
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED, signature, register_arg_type, _number_of_tensor
 from .intrusive_ptr import make_intrusive, intrusive_ptr
-from .allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator
-from .storage import StorageImpl, _MemoryView, _raw_view
+from .allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator, _advise_hugepages
+from .storage import StorageImpl, _MemoryView, _raw_view, resize_bytes
 from .backends import get_backend, not_implemented
 from . import dtypes as _dt
-from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype, _cast_copy, _through_float, _as_dtype, _half_op
+from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype, _cast_copy, _through_float, _as_dtype, _half_op, _checked_value
 from .tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset, contiguous_format, channels_last, channels_last_3d, preserve_format,
                           memory_format, strides_for_format, contiguous_strides)
 
@@ -205,6 +205,26 @@ def _to_device(t:Tensor, device) -> Tensor:
     out._impl.version_counter_.set_version(0)
     return out
 
+# %% ../nbs/04c_factories.ipynb #dc3d1a4b
+def _resize_output(t:Tensor, shape, strides=None, warn:bool=True) -> bool:
+    "ATen's `resize_output` + restride: give `out=` tensor `t` a new shape (warns if it had elements, unless `warn` is False)."
+    impl = t._impl
+    shape = tuple(shape)
+    if impl.sizes() == shape: return False
+    if impl.numel_ != 0 and warn:
+        warnings.warn(f"An output with one or more elements was resized since it had shape {list(impl.sizes())}, which does "
+                      f"not match the required output shape {list(shape)}. This behavior is deprecated, and in a future "
+                      "PyTorch release outputs will not be resized unless they have zero elements. You can explicitly "
+                      "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).", UserWarning, stacklevel=4)
+    strides = tuple(strides) if strides is not None else contiguous_strides(shape)
+    isz = impl.dtype_.itemsize
+    need = storage_nbytes(shape, strides, isz)
+    if need: need += impl.storage_offset_ * isz
+    st = impl.storage_.get()
+    if need > st.nbytes(): resize_bytes(st, need)
+    impl.set_sizes_and_strides(shape, strides)
+    return True
+
 # %% ../nbs/04c_factories.ipynb #3dea6eac
 def _scalar_dtype(v) -> dtype:
     "The dtype torch infers for a Python (or numpy) scalar."
@@ -237,7 +257,6 @@ def _factory_out(out, size:tuple, d, device, name:str) -> bool:
     dev = None if device is None else _device_ok(device)
     TORCH_CHECK(dev is None or dev.type == out.device.type, "device type ", dev and dev.type,
                 " does not match device type of out parameter (", out.device.type, ")")
-    from tinytensor.tensor_iterator import _resize_output      # chapter 06a: the `out=` resize every op uses
     return _resize_output(out, size, warn=False)                # a factory's out is resized silently, as ATen's `resize_`
 
 def _fill_out(out:Tensor, value) -> Tensor:
@@ -278,7 +297,6 @@ def full(size, # the sizes
     return t
 
 _zeros, _ones, _full = zeros.__wrapped__, ones.__wrapped__, full.__wrapped__   # Note [Parsed bodies]
-
 
 # %% ../nbs/04c_factories.ipynb #96254f19
 # Note [arange values]
@@ -336,8 +354,7 @@ def arange(start=0, end=None, step=1, *, out:Tensor=None, dtype:dtype=None, devi
     else: out = _empty((n,), dtype=d, device=device)
     if n and not out.is_meta:
         TORCH_CHECK_NOT_IMPLEMENTED(d is not _dt.bool and not d.is_complex, '"arange_cpu" not implemented for \'', d.short, "'")
-        from tinytensor.tensor_iterator import _advise_hugepages      # chapter 6's huge-page hint for big fresh results
-        _advise_hugepages(out)
+        _advise_hugepages(out._impl.storage_.get())       # chapter 02's huge-page hint for a big fresh result
         acc = np.int64 if is_int else (np.float32 if d in (_dt.float16, _dt.bfloat16) else np.float64)
         _arange_fill(_np_write(out), start, step, acc)
     return out
@@ -349,7 +366,6 @@ def _linspace_vals(start, end, steps:int, d:dtype) -> np.ndarray:
     half_t = d in (_dt.float16, _dt.bfloat16)
     cd = np.float64 if integral else (np.float32 if half_t else d.np.type)
     rnd = (lambda x: _half_op(x, d.np)) if half_t else (lambda x: x)   # Half arithmetic rounds every step
-    from tinytensor.ops import _checked_value                    # chapter 06's Scalar.to<scalar_t>() (Note [Scalar overflow])
     s, e = (_as_dtype(_checked_value(v, d), d.np).astype(cd)[()] for v in (start, end))
     if steps == 1: return np.array([s])
     step = rnd(rnd(e - s) / cd(steps - 1))

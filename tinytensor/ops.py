@@ -18,7 +18,8 @@ from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
 from .allocator import DeviceType, CPU, Device, canonical_device
 from . import dtypes as _dt
-from .dtypes import dtype, get_default_dtype, _half_to_float, _HALF_CHUNK, _HALF_MIN, _as_dtype, _half_op
+from .dtypes import (dtype, get_default_dtype, _half_to_float, _HALF_CHUNK, _HALF_MIN, _as_dtype, _half_op,
+                               _REDUCED, _is_integral, _checked_value, _FILL_CTYPES, _FMAX)
 from .tensor_impl import Tensor, preserve_format, contiguous_format
 from .storage import _MemoryView, _raw_views
 from .views import inplace_kernels
@@ -29,10 +30,7 @@ from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, 
                                         assert_no_internal_overlap, infer_size, copy_loop, lean_elementwise, _lean_operand)
 from .checks import PythonArgParser, signature
 
-
 # %% ../nbs/06b_ops.ipynb #66cdc6cf
-_REDUCED = (_dt.float16, _dt.bfloat16)
-
 def _opmath(d:dtype):
     "numpy dtype a kernel computes in: float32 for float16/bfloat16 (ATen's opmath), else `d` itself."
     return np.dtype(np.float32) if d in _REDUCED else d.np
@@ -59,9 +57,6 @@ def _uf_kernel(uf, d:dtype):
         def loop(o, *ins): call(*ins, out=o)
     loop.ufunc = uf                       # lets a device backend run its own kernel for this ufunc (chapter 07c)
     return loop
-
-def _is_integral(d:dtype, include_bool:bool=False) -> bool:
-    return (d is _dt.bool and include_bool) or (not d.is_floating_point and not d.is_complex and d is not _dt.bool)
 
 def _not_impl(name, d:dtype):
     TORCH_CHECK_NOT_IMPLEMENTED(False, '"', name, '" not implemented for \'', d.short, "'")
@@ -369,41 +364,6 @@ def _remainder_loop(it):
 def remainder(input, other, *, out=None) -> Tensor:
     "Python-style modulus (sign of the divisor), as `torch.remainder`."
     return _binary(TensorIterator.binary_op, _remainder_loop, input, other, out)
-
-# %% ../nbs/06b_ops.ipynb #44a41db3
-_FILL_CTYPES = {_dt.uint8: 'uint8_t', _dt.int8: 'int8_t', _dt.int16: 'int16_t', _dt.int32: 'int', _dt.int64: 'int64_t',
-                _dt.float16: 'c10::Half', _dt.bfloat16: 'c10::BFloat16', _dt.float32: 'float', _dt.float64: 'double',
-                _dt.complex64: 'c10::complex<float>'}
-_FMAX = {_dt.float16: 65504.0, _dt.bfloat16: 3.3895313892515355e38, _dt.float32: 3.4028234663852886e38,
-         _dt.complex64: 3.4028234663852886e38}
-
-def _checked_value(v, d:dtype, scalar_fill:bool=False): # scalar_fill: ATen's one-element CPU path (`scalar_fill`)
-    "The value `v` as dtype `d`, refusing overflow like c10's `checked_convert` (negative ints wrap into unsigned types)."
-    # Note [Scalar overflow]: c10's `overflows<To, From>` is strict (`f > max`), lets infinities and NaN through for
-    # floating types, and lets a negative *integer* wrap into an unsigned type if its magnitude fits (uint8: -1 -> 255).
-    # `at::detail::scalar_fill` (fill_ of one element, `t[i] = v`, `full` of one element) converts float16/bfloat16
-    # without the check, so there they round to inf.
-    if type(v) is int and not -(1 << 63) <= v < 1 << 64:     # the argument parser's Scalar: int64 or uint64
-        raise OverflowError("int too big to convert" if v > 0 else "can't convert negative int to unsigned")
-    if d is _dt.bool or d is _dt.complex128: return v
-    name = _FILL_CTYPES[d]
-    if d is _dt.complex64:
-        c = complex(v)
-        for part in (c.real, c.imag):
-            TORCH_CHECK(not math.isfinite(part) or builtins.abs(part) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
-        return v
-    if isinstance(v, complex):
-        TORCH_CHECK(v.imag == 0, "value cannot be converted to type ", 'double' if scalar_fill and d in _REDUCED else name, " without overflow")
-        v = v.real
-    if _is_integral(d):
-        info = np.iinfo(d.np)
-        if isinstance(v, (builtins.float, np.floating)): ok = math.isfinite(v) and info.min <= v <= info.max
-        elif info.min == 0 and v < 0: ok = -v <= info.max       # unsigned: two's-complement wrap
-        else: ok = info.min <= v <= info.max
-        TORCH_CHECK(ok, "value cannot be converted to type ", name, " without overflow")
-    elif d in _FMAX and not (scalar_fill and d in _REDUCED) and isinstance(v, numbers.Real) and math.isfinite(v):
-        TORCH_CHECK(builtins.abs(v) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
-    return v
 
 # %% ../nbs/06b_ops.ipynb #5790bff6
 def _powi(o, x, y):
