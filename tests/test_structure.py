@@ -72,10 +72,23 @@ def _cycle(graph):
     for m in sorted(graph):
         if not color.get(m) and (c := visit(m)): return c
 
+def _tangle(graph, start):
+    "Every module on some circle through `start` (its strongly connected component)."
+    def reach(g, m):
+        seen, todo = {m}, [m]
+        while todo:
+            for n in g.get(todo.pop(), ()):
+                if n not in seen: seen.add(n); todo.append(n)
+        return seen
+    back = {}
+    for m, deps in graph.items():
+        for d in deps: back.setdefault(d, set()).add(m)
+    return sorted(reach(graph, start) & reach(back, start))
+
 def test_import_graph_is_acyclic():
     mods, graph = _graph()
     c = _cycle(graph)
-    assert c is None, 'import circle: ' + ' -> '.join(c)
+    assert c is None, 'import circle: ' + ' -> '.join(c) + '; modules tangled with it: ' + ', '.join(_tangle(graph, c[0]))
 
 def test_modules_import_only_earlier_chapters():
     mods, graph = _graph()

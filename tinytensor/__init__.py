@@ -15,6 +15,7 @@ from .factories import *
 from .printing import *
 from .allocator import Device as device
 from . import testing
+from ._views_core import *
 from .views import *
 from .view_pictures import *
 from .more_views import *
