@@ -25,6 +25,7 @@ from . import cuda
 from .serialization import save, load
 from . import safetensors
 from .dlpack import from_dlpack
+from ._iterator_config import *
 from .tensor_iterator import *
 from .ops import *
 from .reductions import *
