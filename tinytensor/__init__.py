@@ -26,6 +26,7 @@ from .serialization import save, load
 from . import safetensors
 from .dlpack import from_dlpack
 from ._iterator_config import *
+from ._iterator_build import *
 from .tensor_iterator import *
 from .ops import *
 from .reductions import *
