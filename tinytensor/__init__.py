@@ -28,6 +28,7 @@ from .dlpack import from_dlpack
 from ._iterator_config import *
 from ._iterator_build import *
 from .tensor_iterator import *
+from ._binary_ops import *
 from .ops import *
 from .reductions import *
 from .math_ops import *
