@@ -34,4 +34,5 @@ from .reductions import *
 from .math_ops import *
 from .scans import *
 from .products import *
+from ._shape_helpers import *
 from .shape_ops import *
