@@ -5,7 +5,7 @@ import pytest
 torch = pytest.importorskip("torch")
 import ml_dtypes
 import tinytensor as tt
-from tinytensor import serialization as ser
+from tinytensor import serialization as ser, _torch_zip
 from tinytensor.factories import from_numpy
 from tinytensor.tensor_impl import alias_with_sizes_and_strides, Tensor, TensorImpl
 from tinytensor.testing import test_tensor_eq as tensor_eq
@@ -156,7 +156,7 @@ def test_file_objects_and_pathlike(tmp_path):
     with pytest.raises(TypeError): tt.save(x, 3)
 
 def test_zip64(tmp_path, monkeypatch):
-    monkeypatch.setattr(ser, '_ZIP64_LIMIT', 16)      # force ZIP64 records for anything >= 16 bytes
+    monkeypatch.setattr(_torch_zip, '_ZIP64_LIMIT', 16)   # force ZIP64 records for anything >= 16 bytes (the writer's module)
     x = tt.arange(100, dtype=tt.float64)
     tt.save({'x': x, 'y': tt.tensor([1, 2], dtype=tt.int8)}, tmp_path / 'z.pt')
     assert zipfile.ZipFile(tmp_path / 'z.pt').testzip() is None
