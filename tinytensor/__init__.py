@@ -19,6 +19,7 @@ from ._views_core import *
 from .views import *
 from .view_pictures import *
 from .more_views import *
+from ._indexing_core import *
 from .indexing import *
 from .joining import *
 from . import cuda
