@@ -11,6 +11,7 @@ from .storage import *
 from .backends import *
 from .dtypes import *
 from .tensor_impl import *
+from ._factories_core import *
 from .factories import *
 from .printing import *
 from .allocator import Device as device
