@@ -11,30 +11,24 @@ from .storage import *
 from .backends import *
 from .dtypes import *
 from .tensor_impl import *
-from ._factories_core import *
 from .factories import *
+from .pictures import *
 from .printing import *
 from .allocator import Device as device
 from . import testing
-from ._views_core import *
 from .views import *
 from .view_pictures import *
 from .more_views import *
-from ._indexing_core import *
 from .indexing import *
 from .joining import *
 from . import cuda
 from .serialization import save, load
 from . import safetensors
 from .dlpack import from_dlpack
-from ._iterator_config import *
-from ._iterator_build import *
 from .tensor_iterator import *
-from ._binary_ops import *
 from .ops import *
 from .reductions import *
 from .math_ops import *
 from .scans import *
 from .products import *
-from ._shape_helpers import *
 from .shape_ops import *

@@ -17,7 +17,7 @@ from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dty
 from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides
 from .storage import resize_bytes, _raw_views
 from .factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides, _resize_output
-from .printing import SvgCanvas, text_width
+from .pictures import SvgCanvas, text_width
 from .backends import _backends, get_backend, host_array
 from .checks import PythonArgParser, signature
 

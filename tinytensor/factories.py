@@ -7,7 +7,8 @@ Docs: https://tinytensor.github.io/tinytensor/factories.html.md"""
 # %% auto #0
 __all__ = ['default_generator', 'manual_seed', 'initial_seed', 'rand', 'randn', 'randint', 'randint_like', 'infer_dense_strides',
            'like_strides', 'empty_like', 'zeros_like', 'ones_like', 'full_like', 'rand_like', 'randn_like', 'tensor',
-           'from_numpy']
+           'from_numpy', 'Generator', 'storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full', 'arange',
+           'linspace', 'logspace', 'eye']
 
 # %% ../nbs/04c_factories.ipynb #aaf68f79
 import builtins, itertools, math, numbers, operator, struct, sys, warnings
@@ -29,6 +30,8 @@ from ._factories_core import (_FACTORY_KW, _I64_MAX, _arange_exact, _arange_fill
                                         _linspace_vals, _new, _no_grad, _np_read, _np_view, _np_write,
                                         _on_accelerator, _ones, _range_factory, _resize_output, _scalar_dtype,
                                         _to_device, _zero_dim_number, _zeros)
+_all_ = ['Generator', 'storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full', 'arange', 'linspace', 'logspace',
+         'eye']   # the parts' public names are this module's too (Note [Module parts])
 
 # %% ../nbs/04c_factories.ipynb #ce69e335
 default_generator = Generator().manual_seed(0)

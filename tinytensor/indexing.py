@@ -7,7 +7,9 @@ Docs: https://tinytensor.github.io/tinytensor/indexing.html.md"""
 # %% auto #0
 __all__ = ['unravel_index', 'index_select', 'gather', 'scatter', 'scatter_add', 'take', 'masked_fill', 'masked_select', 'nonzero',
            'index_put_', 'index_put', 'index_add', 'index_copy', 'index_fill', 'take_along_dim', 'argwhere',
-           'narrow_copy', 'masked_scatter', 'put', 'select_scatter', 'slice_scatter', 'diagonal_scatter']
+           'narrow_copy', 'masked_scatter', 'put', 'select_scatter', 'slice_scatter', 'diagonal_scatter',
+           'apply_slicing', 'expand_tensors', 'has_contiguous_subspace', 'transpose_to_front', 'make_info', 'index',
+           'index_placement_html', 'ufunc_at', 'at_rounds']
 
 # %% ../nbs/05d_indexing.ipynb #7024021e
 import builtins, operator, warnings
@@ -29,6 +31,8 @@ from ._indexing_core import (_GATHER_BLOCK, _INDEX_DTYPES, _aten_indices, _bool_
                                        _restrided, _scatter_, _scatter_gather_checks, _setitem, _slice_positions,
                                        gather, index_put, index_put_, index_select, scatter, scatter_, scatter_add,
                                        scatter_add_, take)
+_all_ = ['apply_slicing', 'expand_tensors', 'has_contiguous_subspace', 'transpose_to_front', 'make_info', 'index',
+         'index_placement_html', 'ufunc_at', 'at_rounds']   # the parts' public names are this module's too (Note [Module parts])
 
 # %% ../nbs/05d_indexing.ipynb #bd5eedfc
 _CTYPE = dict(uint8='unsigned char', int8='signed char', int16='short int', int32='int', int64='long int', float32='float',

@@ -6,7 +6,10 @@ Docs: https://tinytensor.github.io/tinytensor/ops.html.md"""
 
 # %% auto #0
 __all__ = ['negative', 'absolute', 'clip', 'neg', 'abs', 'exp', 'log', 'sqrt', 'sin', 'cos', 'tanh', 'reciprocal', 'sigmoid',
-           'logical_not', 'bitwise_not', 'clamp', 'clamp_min', 'clamp_max', 'relu', 'where']
+           'logical_not', 'bitwise_not', 'clamp', 'clamp_min', 'clamp_max', 'relu', 'where', 'subtract', 'multiply',
+           'divide', 'true_divide', 'add', 'sub', 'rsub', 'mul', 'div', 'floor_divide', 'remainder', 'pow', 'maximum',
+           'minimum', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logical_and',
+           'logical_or', 'logical_xor', 'promotion_html']
 
 # %% ../nbs/06b_ops.ipynb #dada4b68
 import builtins, math, numbers
@@ -33,6 +36,9 @@ from ._binary_ops import (_SCALARS, _SMALL_INT, _add_loop, _alpha_check, _binary
                                     _mul_loop, _negative, _not_impl, _operand, _opmath, _pow_loop, _pow_scalar_loop,
                                     _powi, _remainder_loop, _run, _scalar_b_loop, _simple, _sub_check, _tensor_arg,
                                     _tensor_only, _trunc_div_int, _uf_kernel)
+_all_ = ['subtract', 'multiply', 'divide', 'true_divide', 'add', 'sub', 'rsub', 'mul', 'div', 'floor_divide', 'remainder',
+         'pow', 'maximum', 'minimum', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'eq', 'ne', 'lt', 'le', 'gt',
+         'ge', 'logical_and', 'logical_or', 'logical_xor', 'promotion_html']   # the parts' public names are this module's too (Note [Module parts])
 
 # %% ../nbs/06b_ops.ipynb #78b9ecf0
 def _unary(preset, make_loop, input, out=None, name:str='') -> Tensor:

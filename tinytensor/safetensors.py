@@ -18,7 +18,7 @@ from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
 from .factories import _np_read, _host_read, from_numpy, storage_nbytes
 from .serialization import atomic_write, _write_all, _CUDA_MSG, _cuda_available
-from .printing import SvgCanvas, text_width
+from .pictures import SvgCanvas, text_width
 
 # %% ../nbs/08b_safetensors.ipynb #d6aa6409
 class SafetensorError(Exception):

@@ -6,7 +6,12 @@ Docs: https://tinytensor.github.io/tinytensor/shape_ops.html.md"""
 
 # %% auto #0
 __all__ = ['bitwise_left_shift', 'bitwise_right_shift', 'addmm', 'addmv', 'addr', 'baddbmm', 'addbmm', 'inner', 'vdot',
-           'matrix_power', 'chain_matmul']
+           'matrix_power', 'chain_matmul', 'cummax_return', 'cummin_return', 'tril', 'triu', 'tri_svg', 'tril_indices',
+           'triu_indices', 'diag', 'diag_embed', 'diagflat', 'trace', 'roll', 'rot90', 'block_diag', 'kron',
+           'tensordot', 'meshgrid', 'repeat_interleave', 'diff', 'searchsorted', 'bucketize', 'cummax', 'cummin',
+           'logcumsumexp', 'gcd', 'lcm', 'cross', 'cartesian_prod', 'is_tensor', 'is_storage', 'is_complex',
+           'is_floating_point', 'is_nonzero', 'numel', 'is_conj', 'resolve_conj', 'resolve_neg', 'get_default_device',
+           'set_default_device']
 
 # %% ../nbs/06g_shape_ops.ipynb #8996a9f4
 import builtins, math, numbers, warnings
@@ -36,6 +41,11 @@ from ._shape_helpers import (_LEGACY, _TRI_ROWS, _bsearch, _cum_extreme, _cum_ou
                                        _integral_kernel, _logcumsumexp_shifted, _need_tensor, _repeat_counts,
                                        _rolled, _tri, _tri_, _tri_check, _tri_fill, _tri_indices, const_data_ptr,
                                        dim_order, get_device, is_neg, is_signed, tril_, triu_, type)
+_all_ = ['cummax_return', 'cummin_return', 'tril', 'triu', 'tri_svg', 'tril_indices', 'triu_indices', 'diag', 'diag_embed',
+         'diagflat', 'trace', 'roll', 'rot90', 'block_diag', 'kron', 'tensordot', 'meshgrid', 'repeat_interleave',
+         'diff', 'searchsorted', 'bucketize', 'cummax', 'cummin', 'logcumsumexp', 'gcd', 'lcm', 'cross',
+         'cartesian_prod', 'is_tensor', 'is_storage', 'is_complex', 'is_floating_point', 'is_nonzero', 'numel',
+         'is_conj', 'resolve_conj', 'resolve_neg', 'get_default_device', 'set_default_device']   # the parts' public names are this module's too (Note [Module parts])
 
 # %% ../nbs/06g_shape_ops.ipynb #83895ef5
 @patch

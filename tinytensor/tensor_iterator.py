@@ -6,7 +6,9 @@ Docs: https://tinytensor.github.io/tinytensor/tensor_iterator.html.md"""
 
 # %% auto #0
 __all__ = ['STAGE_ROWS', 'STAGE_WIDTH', 'STAGE_COLS', 'STAGE_MIN', 'STAGE_TALL', 'BLAS_MIN_WORK', 'iteration_order_svg',
-           'copy_loop', 'tensor_view', 'lean_elementwise', 'lean_reduction', 'parallel_matmul']
+           'copy_loop', 'tensor_view', 'lean_elementwise', 'lean_reduction', 'parallel_matmul', 'GRAIN_SIZE',
+           'set_num_threads', 'get_num_threads', 'in_parallel_region', 'parallel_for', 'parallel_rows',
+           'wrapped_scalar_tensor', 'result_type', 'can_cast', 'OperandInfo', 'TensorIteratorConfig', 'TensorIterator']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #e4660572
 import os, glob, ctypes, math, threading, warnings, builtins, numbers
@@ -20,7 +22,7 @@ from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dty
 from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides
 from .storage import resize_bytes, _raw_views
 from .factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides, _resize_output
-from .printing import SvgCanvas, text_width
+from .pictures import SvgCanvas, text_width
 from .backends import _backends, get_backend, host_array
 from .checks import PythonArgParser, signature
 from ._iterator_config import *
@@ -33,6 +35,8 @@ from ._iterator_build import (_set_output, _to_dtype, allocate_or_resize_outputs
                                         compute_fast_setup_type, compute_shape, compute_strides, compute_types,
                                         fast_set_up, invert_perm, mark_resize_outputs, permute_dimensions,
                                         reorder_dimensions, should_swap)
+_all_ = ['GRAIN_SIZE', 'set_num_threads', 'get_num_threads', 'in_parallel_region', 'parallel_for', 'parallel_rows',
+         'wrapped_scalar_tensor', 'result_type', 'can_cast', 'OperandInfo', 'TensorIteratorConfig', 'TensorIterator']   # the parts' public names are this module's too (Note [Module parts])
 
 # %% ../nbs/06a_tensor_iterator.ipynb #5077de6a
 @patch
@@ -233,7 +237,6 @@ def serial_for_each(self:TensorIterator, loop, begin:int, end:int, bases=None):
                 views.append(_view(b, (sb[k],) + tuple(sb[k - 1::-1]) if k else (sb[k],), shp, off))
             loop(*views)
     finally: _errs_on(tok)
-
 
 # %% ../nbs/06a_tensor_iterator.ipynb #dafbb41a
 STAGE_ROWS = 256          # block height along the conflicting dim, in elements (measured: bench/bench_limits.py)

@@ -10,7 +10,8 @@ __all__ = ['view_svg', 'views_gallery', 'explore_html', 'StrideExplorer', 'strid
 # %% ../nbs/05b_view_pictures.ipynb #642336e6
 import html
 from .tensor_impl import Tensor
-from .printing import element_offsets, SvgCanvas, text_width
+from .printing import element_offsets
+from .pictures import SvgCanvas, text_width
 from . import views as _views  # noqa: F401  (registers the view methods used below)
 
 # %% ../nbs/05b_view_pictures.ipynb #19e31b66

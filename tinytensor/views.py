@@ -7,7 +7,8 @@ Docs: https://tinytensor.github.io/tinytensor/views.html.md"""
 # %% auto #0
 __all__ = ['IndexingHooks', 'broadcast_shapes', 'broadcast_to', 'broadcast_tensors', 'TensorAccessor', 'as_strided', 'reshape',
            'transpose', 'permute', 'movedim', 'squeeze', 'unsqueeze', 'flatten', 'narrow', 'diagonal', 'split', 'chunk',
-           'unbind', 'clone']
+           'unbind', 'clone', 'inplace_kernels', 'infer_size', 'compute_stride', 'has_internal_overlap',
+           'assert_no_internal_overlap', 'get_overlap_status', 'assert_no_partial_overlap', 'assert_no_overlap']
 
 # %% ../nbs/05a_views.ipynb #464d417a
 import builtins, operator, warnings, math
@@ -31,6 +32,8 @@ from ._views_core import (_I64_MAX, _I64_MIN, _MemoryFormat, _PARTIAL_MSG, _VIEW
                                     _copy_numpy, _cstrides, _dtype_alias, _fast_shape, _fill_numpy, _int, _int_list,
                                     _new, _prod, _varargs, _view_as_args, _view_dtype, as_strided, clone, contiguous,
                                     copy_, fill_, reshape, reshape_as, view, view_as, zero_)
+_all_ = ['inplace_kernels', 'infer_size', 'compute_stride', 'has_internal_overlap', 'assert_no_internal_overlap',
+         'get_overlap_status', 'assert_no_partial_overlap', 'assert_no_overlap']   # the parts' public names are this module's too (Note [Module parts])
 
 # %% ../nbs/05a_views.ipynb #c5498aaa
 @patch
