@@ -115,6 +115,7 @@ def _in_flat(t:Tensor) -> np.ndarray:
     if d is _dt.bfloat16: return _flat(t)
     return _raw_views[st._data_ptr._ptr + off, n, d.np]
 
+# %% ../nbs/06b_ops.ipynb #09e35619
 def _fast_binary(a, b, uf):
     "Small same-shape contiguous CPU tensors of one dtype: skip the TensorIterator build."
     if type(a) is not Tensor or type(b) is not Tensor: return None
@@ -276,6 +277,7 @@ def mul(input, other, *, out=None) -> Tensor:
 
 multiply = mul
 
+# %% ../nbs/06b_ops.ipynb #c0945f14
 def _check_int_zero(d, y):
     if _is_integral(d, True) and not np.all(y): TORCH_CHECK(False, "ZeroDivisionError")
 
@@ -337,6 +339,7 @@ def floor_divide(input, other, *, out=None) -> Tensor:
     "Division rounded toward negative infinity, as `torch.floor_divide`."
     return div(input, other, rounding_mode='floor', out=out)
 
+# %% ../nbs/06b_ops.ipynb #54d3f5e8
 def _remainder_loop(it):
     d = it.common_dtype()
     if d is _dt.bool or d.is_complex: _not_impl('remainder_cpu', d)
@@ -459,6 +462,7 @@ def bitwise_xor(input, other, *, out=None) -> Tensor:
     "Bitwise XOR of integral or bool tensors."
     return _binary(TensorIterator.binary_op, _simple(np.bitwise_xor, None, 'bitwise_xor_cpu', True), input, other, out)
 
+# %% ../nbs/06b_ops.ipynb #f16ce6c7
 def _fast_binary_cmp(a, b, uf):
     if type(a) is not Tensor or type(b) is not Tensor: return None
     ai, bi = a._impl, b._impl
@@ -501,6 +505,7 @@ def ge(input, other, *, out=None) -> Tensor:
     "Elementwise `input >= other` into a bool tensor, as `torch.ge`."
     return _compare(np.greater_equal, input, other, out, 'ge')
 
+# %% ../nbs/06b_ops.ipynb #a03f4b00
 def _logical(uf):
     def make(it):
         def loop(o, x, y): uf(x.astype(np.bool_, copy=False) if x.dtype != np.bool_ else x,

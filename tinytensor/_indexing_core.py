@@ -298,6 +298,7 @@ def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
             parallel_rows(o.shape[0], o.size, take)
     return out
 
+# %% ../nbs/05d_indexing.ipynb #9dfe6a5a
 def ufunc_at(uf, dst, ix:tuple, v):
     "`uf.at(dst, ix, v)` (repeated indices accumulate); where CuPy has no `uf.at`, rounds that each touch an index once."
     if type(dst) is np.ndarray or uf.__name__ in ('add', 'maximum', 'minimum'): return uf.at(dst, ix, v)
@@ -348,6 +349,7 @@ def _scatter_gather_checks(self:Tensor, d:int, index:Tensor, src:Tensor=None, na
         TORCH_CHECK(not bad.any(), "index ", int(a[bad].ravel()[0]) if bad.any() else 0, " is out of bounds for dimension ", d,
                     " with size ", ssz[d])
 
+# %% ../nbs/05d_indexing.ipynb #14b7c9a5
 @patch
 def gather(self:Tensor, dim:int, index:Tensor, *, sparse_grad:bool=False) -> Tensor:
     "`out[i][j][k] = self[i][index[i][j][k]][k]` (for dim 1): a new tensor shaped like `index`."

@@ -72,6 +72,7 @@ def _to_dtype(t:Tensor, d:dtype) -> Tensor:
     elif out._impl.numel_ and out._impl.device_.device_type != DeviceType.Meta: out.copy_(t)   # a device: its own copy kernel
     return out
 
+# %% ../nbs/06a_tensor_iterator.ipynb #d00df8b1
 @patch
 def compute_types(self:TensorIterator, config):
     "Common dtype and device; checks; CPU temporaries for inputs/outputs of another dtype."

@@ -54,6 +54,7 @@ def _write_with_crc(f, mv:memoryview) -> int:
     _write_all(f, mv)
     return fut.result()
 
+# %% ../nbs/08a_serialization.ipynb #71ce55a7
 def _multmodp(a:int, b:int) -> int:
     "a(x) * b(x) modulo the CRC-32 polynomial, bits reflected (zlib's `multmodp`)."
     m, p = 1 << 31, 0
@@ -79,6 +80,7 @@ def crc32_combine(crc1:int, crc2:int, len2:int) -> int:
         if len(_shift_cache) < 1024: _shift_cache[len2] = shift
     return _multmodp(shift, crc1) ^ crc2
 
+# %% ../nbs/08a_serialization.ipynb #668aad93
 def _write_all(f, mv):
     "Write a whole buffer to `f`, looping over partial writes of raw files."
     pos, n = 0, len(mv)

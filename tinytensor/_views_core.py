@@ -204,6 +204,7 @@ def view(self:Tensor, *shape) -> Tensor:
     TORCH_CHECK(st is not None, _VIEW_ERR)
     return _alias(self, shape, st, impl.storage_offset_)
 
+# %% ../nbs/05a_views.ipynb #3a3e8a38
 def _fast_shape(shape:tuple, numel:int):
     "`infer_size` for the common case (plain ints, at most one -1, numel > 0); None means: take the slow path."
     if len(shape) == 1:                      # flattening (`view(-1)`, `view(n)`) is the most common view: no loop

@@ -74,6 +74,7 @@ def abs(input, *, out=None) -> Tensor:
     return _unary(TensorIterator.unary_op, make, input, out, 'abs')
 absolute = abs
 
+# %% ../nbs/06b_ops.ipynb #f484a184
 def _sigmoid_np(x, out=None, dtype=None, casting='same_kind'):
     "ATen's `1 / (1 + exp(-x))`, pass by pass: in `out` itself when it has the compute dtype, else in a temporary."
     cd = dtype or x.dtype
@@ -301,6 +302,7 @@ def _copy_between_devices(self:Tensor, src:Tensor) -> Tensor:
     else: _copy_kernel(self, dst)
     return self
 
+# %% ../nbs/06b_ops.ipynb #a84ff556
 def _fill_kernel(self:Tensor, value) -> Tensor:
     "TensorIterator kernel of `Tensor.fill_`: checked conversion of `value`, then one fill per block."
     from_tensor = isinstance(value, Tensor)
@@ -324,6 +326,7 @@ def _fill_kernel(self:Tensor, value) -> Tensor:
 
 inplace_kernels.update({'copy_': _copy_kernel, 'fill_': _fill_kernel})   # Note [copy_ and fill_ kernels] (chapter 05a)
 
+# %% ../nbs/06b_ops.ipynb #5133c4a9
 def _to_impl(t:Tensor, d:dtype=None, device=None, memory_format=preserve_format) -> Tensor:
     "A new tensor with `t`'s values in dtype `d` on `device`, laid out per `memory_format` (preserve: like `t`)."
     d = d or t.dtype

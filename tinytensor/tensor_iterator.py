@@ -365,6 +365,7 @@ def copy_loop(o, s):
     if not _widen_half(o, s): np.copyto(o, _through_float(s, o.dtype), casting='unsafe')   # chapter 04a's Notes [half casts
                                                                                          # in bulk], [double to half through float]
 
+# %% ../nbs/06a_tensor_iterator.ipynb #41c34a06
 # Note [staging into the output]: when the loop is one IEEE arithmetic ufunc (elementwise, so it may read and
 # write the same array) and the BLAS transposes the one staged input, of the output's dtype, the slab is
 # transposed straight into the output's block and the loop runs in place, `out = a + out`: the scratch block
@@ -511,6 +512,7 @@ def _lean_operand(t) -> bool:
     i = t._impl
     return i.device_ is CPU and (i.dtype_ is _dt.float32 or i.dtype_ is _dt.float64) and not i.is_wrapped_number_
 
+# %% ../nbs/06a_tensor_iterator.ipynb #8a02c3ae
 def lean_elementwise(*inputs) -> tuple:
     "(result, [result view, input views...]) where Note [lean build] knows the full build's answer; else None."
     if type(inputs[0]) is not Tensor: return None

@@ -130,6 +130,7 @@ def _check_huge_slice(sizes:list, strides:list):
     TORCH_CHECK(builtins.min(strides) >= 0, "as_strided: Negative strides are not supported at the moment, got strides: ", list(strides))
     if builtins.min(sizes) < 0: storage_nbytes(sizes, strides, 1)
 
+# %% ../nbs/05a_views.ipynb #f1c63f13
 @patch
 def __getitem__(self:Tensor, idx):
     "Basic indexing (ints, slices with positive steps, None, ...): always a view."
@@ -198,6 +199,7 @@ def __getitem__(self:Tensor, idx):
     if huge: _check_huge_slice(osz, ost)
     return _alias(self, tuple(osz), tuple(ost), off)
 
+# %% ../nbs/05a_views.ipynb #6b15aef1
 class IndexingHooks:
     "Where the advanced-indexing chapter plugs into `Tensor.__getitem__` and `__setitem__` (both None until it is loaded)."
     getitem = None                 # (tensor, index tuple) -> Tensor: ATen's `index`, a copy
@@ -315,6 +317,7 @@ def permute(self:Tensor, *dims) -> Tensor:
         seen[d] = True
     return _alias(self, tuple(sz[d] for d in w), tuple(st[d] for d in w), impl.storage_offset_)
 
+# %% ../nbs/05a_views.ipynb #b33e57de
 @patch(as_prop=True)
 def T(self:Tensor) -> Tensor:
     "All dims reversed (torch warns for ranks other than 2)."
@@ -410,6 +413,7 @@ def expand_as(self:Tensor, other:Tensor) -> Tensor:
     "`self.expand(other.size())`."
     return self.expand(other._impl.sizes_and_strides_.sizes)
 
+# %% ../nbs/05a_views.ipynb #5abbe44b
 def broadcast_shapes(*shapes) -> Size:
     "The shape all `shapes` broadcast to (torch's rules and messages)."
     shapes = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
@@ -524,6 +528,7 @@ def diagonal(self:Tensor, offset:int=0, dim1:int=0, dim2:int=1) -> Tensor:
     keep = [d for d in range(n) if d != d1 and d != d2]
     return _alias(self, tuple(sz[d] for d in keep) + (L,), tuple(st[d] for d in keep) + (st[d1] + st[d2],), off)
 
+# %% ../nbs/05a_views.ipynb #02136217
 @patch
 def split(self:Tensor, split_size, # chunk length (int) or the list of lengths
           dim:int=0) -> tuple:
