@@ -255,14 +255,19 @@ class TensorIteratorConfig:
     def declare_static_dtype_and_device(self, d:dtype, device):
         "Both of the above."
         return self.declare_static_dtype(d).declare_static_device(device)
-    def declare_static_shape(self, shape, squash_dims=()):
-        "Iterate over `shape` (no broadcasting, no resizing); `squash_dims` are iterated with size 1."
-        self.static_shape_ = tuple(shape); self.resize_outputs_ = False
-        self.squash_dims_ = tuple(squash_dims)
-        return self
-    def build(self):
-        "Run the build steps and return the `TensorIterator`."
-        return TensorIterator(self)
+
+# %% ../nbs/06a_tensor_iterator.ipynb #6c8d16c7
+@patch
+def declare_static_shape(self:TensorIteratorConfig, shape, squash_dims=()):
+    "Iterate over `shape` (no broadcasting, no resizing); `squash_dims` are iterated with size 1."
+    self.static_shape_ = tuple(shape); self.resize_outputs_ = False
+    self.squash_dims_ = tuple(squash_dims)
+    return self
+
+@patch
+def build(self:TensorIteratorConfig):
+    "Run the build steps and return the `TensorIterator`."
+    return TensorIterator(self)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #19171d74
 class TensorIterator:

@@ -54,7 +54,7 @@ def _write_with_crc(f, mv:memoryview) -> int:
     _write_all(f, mv)
     return fut.result()
 
-# %% ../nbs/08a_serialization.ipynb #71ce55a7
+# %% ../nbs/08a_serialization.ipynb #bc689655
 def _multmodp(a:int, b:int) -> int:
     "a(x) * b(x) modulo the CRC-32 polynomial, bits reflected (zlib's `multmodp`)."
     m, p = 1 << 31, 0
@@ -80,7 +80,7 @@ def crc32_combine(crc1:int, crc2:int, len2:int) -> int:
         if len(_shift_cache) < 1024: _shift_cache[len2] = shift
     return _multmodp(shift, crc1) ^ crc2
 
-# %% ../nbs/08a_serialization.ipynb #668aad93
+# %% ../nbs/08a_serialization.ipynb #a6f04053
 def _write_all(f, mv):
     "Write a whole buffer to `f`, looping over partial writes of raw files."
     pos, n = 0, len(mv)
@@ -311,7 +311,7 @@ def archive_html(path, # a file written by `save` or `torch.save`
     return (f'<div style="position:relative;width:{width}px;height:100px;border-bottom:1px solid #eee">{"".join(rows)}{ticks}{labels}</div>'
             f'<div style="font:11px sans-serif">{len(raw)} bytes; ticks every 64 bytes; grey = local header, hatched = FB padding</div>')
 
-# %% ../nbs/08a_serialization.ipynb #e1f0914a
+# %% ../nbs/08a_serialization.ipynb #27781d47
 def _bad_name(n:str) -> bool:
     parts = n.replace('\\', '/').split('/')
     return n.startswith(('/', '\\')) or '..' in parts or '\x00' in n or (len(n) > 1 and n[1] == ':')
@@ -355,6 +355,7 @@ def _bad_entry(sig, flags, off, cd_off, name, prefix, duplicate, method, csize, 
         TORCH_CHECK(False, msg, "record '", name, "' of ", csize, " bytes at offset ", off, " runs past the data area (", cd_off, " bytes)")
     TORCH_CHECK(False, msg, "record '", name, "' starts past the data area (offset ", off, ", directory at ", cd_off, ")")
 
+# %% ../nbs/08a_serialization.ipynb #e1f0914a
 class PyTorchStreamReader:
     "Reads records of a torch zip checkpoint by name, checking names, bounds and CRCs, like caffe2's `PyTorchStreamReader`."
     def __init__(self, f): # a seekable binary file object
@@ -372,43 +373,6 @@ class PyTorchStreamReader:
         if self.fd is not None: return os.pread(self.fd, n, off)
         self.f.seek(off)
         return self.f.read(n)
-
-    def _central_directory(self, n:int):
-        "Parse the end record(s) and the central directory: the archive folder, {name in it: record}, where the directory starts."
-        def bad(why): TORCH_CHECK(False, "PytorchStreamReader failed reading zip archive: failed finding central directory (", why, ")")
-        tail_start = max(0, n - (22 + 0xFFFF))           # the end record, and a comment of at most 64 KiB
-        tail = self._read_at(tail_start, n - tail_start)
-        e = len(tail) - 22                               # no comment: the end record closes the file
-        while e >= 0 and not (tail[e:e + 4] == b'PK\x05\x06' and e + 22 + _EOCD.unpack_from(tail, e)[7] == len(tail)):
-            e = tail.rfind(b'PK\x05\x06', 0, e + 3)       # a comment follows it: the signature whose comment length fits
-        if e < 0: bad('no end of central directory record')
-        _, _, _, _, count, cd_size, cd_off, _ = _EOCD.unpack_from(tail, e)
-        eocd = tail_start + e
-        if count == 0xFFFF or cd_size == 0xFFFFFFFF or cd_off == 0xFFFFFFFF:      # ZIP64: read the locator just before
-            loc = self._read_at(eocd - 20, 20) if eocd >= 20 else b''
-            if len(loc) != 20 or loc[:4] != b'PK\x06\x07': bad('ZIP64 locator missing')
-            z = self._read_at(_LOC64.unpack(loc)[2], 56)
-            if len(z) != 56 or z[:4] != b'PK\x06\x06': bad('ZIP64 end record missing')
-            _, count, cd_size, cd_off = _EOCD64.unpack(z)
-        if cd_off + cd_size > eocd: bad('the directory runs past its end record')
-        cd = tail[cd_off - tail_start:cd_off - tail_start + cd_size] if cd_off >= tail_start else self._read_at(cd_off, cd_size)
-        if len(cd) != cd_size: bad('truncated')
-        records, pos, unpack, prefix, plen = {}, 0, _CDH.unpack_from, None, 0
-        for _ in range(count):                            # one lean pass: a checkpoint has a record per storage
-            sig, flags, method, crc, csize, size, nl, el, cl, off = unpack(cd, pos)
-            end = pos + 46 + nl
-            name = cd[pos + 46:end].decode('utf-8' if flags & 0x800 else 'cp437')
-            if csize == 0xFFFFFFFF or size == 0xFFFFFFFF or off == 0xFFFFFFFF:
-                csize, size, off = _zip64_extra(cd[end:end + el], csize, size, off)
-            if prefix is None: prefix = name[:name.find('/') + 1]; plen = len(prefix)     # the archive folder, 'name/'
-            short = name[plen:]
-            if sig != 0x02014b50 or flags & 1 or off + 30 + csize > cd_off or not name.startswith(prefix) or short in records \
-                    or (('..' in name or '\\' in name or ':' in name or '\x00' in name or name[:1] == '/') and _bad_name(name)) \
-                    or (csize != size if method == 0 else size > _MAX_INFLATE * csize + 64):
-                _bad_entry(sig, flags, off, cd_off, name, prefix, short in records, method, csize, size)
-            records[short] = (off, csize, size, method, crc)
-            pos = end + el + cl
-        return prefix, records, cd_off
 
     def has_record(self, name:str) -> bool:
         "Whether the archive holds `name`."
@@ -442,38 +406,6 @@ class PyTorchStreamReader:
         if rec[3] != 0: TORCH_CHECK(False, "PytorchStreamReader: record ", name, " is compressed; only stored records can be read in place")
         return self._data_offset(name, rec)
 
-    def read_record_into(self, name:str, buf, check_crc:bool=True,
-                         pending:list=None): # if given, large records are CRC-checked later: see `check_pending`
-        "Read the record `name` into the writable buffer `buf` (exactly its size)."
-        rec, mv = self._record(name), memoryview(buf).cast('B')
-        _, csize, size, method, crc = rec
-        TORCH_CHECK(len(mv) == size, "PytorchStreamReader: record ", name, " holds ", size, " bytes, expected ", len(mv))
-        off = self._data_offset(name, rec)
-        if method == 0 and pending is not None and check_crc and crc != 0 and size >= _CRC_THREAD_MIN:
-            self.f.seek(off)
-            try: _read_all(self.f, mv)
-            except RuntimeError as e: raise RuntimeError(str(e).replace('file:', f'file {name}:')) from None
-            k = size // 3                               # see Note [Deferred CRC]
-            pending.append((name, crc, zlib.crc32(mv[:k]), _crc_executor().submit(zlib.crc32, mv[k:]), size - k))
-            return
-        if method == 0:
-            self.f.seek(off)
-            try: got = _io_with_crc(mv, lambda piece: _read_all(self.f, piece))
-            except RuntimeError as e: raise RuntimeError(str(e).replace('file:', f'file {name}:')) from None
-        elif method == 8:                                   # deflate (zipfile.ZIP_DEFLATED), as miniz can read
-            raw = self._read_at(off, csize)
-            try:                                            # never more than the declared size (+1 to see it overflow)
-                d = zlib.decompressobj(-15)
-                out = d.decompress(raw, size + 1)
-            except zlib.error as e: raise RuntimeError(f"PytorchStreamReader failed reading file {name}: {e}") from None
-            TORCH_CHECK(len(raw) == csize and len(out) == size and d.eof, "PytorchStreamReader failed reading file ", name,
-                        ": compressed data is truncated, corrupted or longer than its declared ", size, " bytes")
-            mv[:] = out
-            got = zlib.crc32(out)
-        else: TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": unsupported compression method ", method)
-        if check_crc and crc != 0 and got != crc:
-            TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": CRC-32 mismatch, the file is corrupted")
-
     @staticmethod
     def check_pending(pending:list):
         "Finish the deferred CRC-32 checks of `read_record_into(..., pending=)`; RuntimeError on a mismatch."
@@ -481,14 +413,88 @@ class PyTorchStreamReader:
             if crc32_combine(head, tail.result(), n) != want:
                 TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": CRC-32 mismatch, the file is corrupted")
 
-    def get_record(self, name:str) -> bytes:
-        "The bytes of a (small) record."
-        rec = self._record(name)
-        if rec[3] != 0:
-            b = bytearray(rec[2]); self.read_record_into(name, b)
-            return bytes(b)
-        b = self._read_at(self._data_offset(name, rec), rec[2])
-        TORCH_CHECK(len(b) == rec[2], "PytorchStreamReader failed reading file ", name, ": file read failed (truncated?)")
-        if rec[4] != 0 and zlib.crc32(b) != rec[4]:
-            TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": CRC-32 mismatch, the file is corrupted")
-        return b
+# %% ../nbs/08a_serialization.ipynb #859e9e7d
+@patch
+def _central_directory(self:PyTorchStreamReader, n:int):
+    "Parse the end record(s) and the central directory: the archive folder, {name in it: record}, where the directory starts."
+    def bad(why): TORCH_CHECK(False, "PytorchStreamReader failed reading zip archive: failed finding central directory (", why, ")")
+    tail_start = max(0, n - (22 + 0xFFFF))           # the end record, and a comment of at most 64 KiB
+    tail = self._read_at(tail_start, n - tail_start)
+    e = len(tail) - 22                               # no comment: the end record closes the file
+    while e >= 0 and not (tail[e:e + 4] == b'PK\x05\x06' and e + 22 + _EOCD.unpack_from(tail, e)[7] == len(tail)):
+        e = tail.rfind(b'PK\x05\x06', 0, e + 3)       # a comment follows it: the signature whose comment length fits
+    if e < 0: bad('no end of central directory record')
+    _, _, _, _, count, cd_size, cd_off, _ = _EOCD.unpack_from(tail, e)
+    eocd = tail_start + e
+    if count == 0xFFFF or cd_size == 0xFFFFFFFF or cd_off == 0xFFFFFFFF:      # ZIP64: read the locator just before
+        loc = self._read_at(eocd - 20, 20) if eocd >= 20 else b''
+        if len(loc) != 20 or loc[:4] != b'PK\x06\x07': bad('ZIP64 locator missing')
+        z = self._read_at(_LOC64.unpack(loc)[2], 56)
+        if len(z) != 56 or z[:4] != b'PK\x06\x06': bad('ZIP64 end record missing')
+        _, count, cd_size, cd_off = _EOCD64.unpack(z)
+    if cd_off + cd_size > eocd: bad('the directory runs past its end record')
+    cd = tail[cd_off - tail_start:cd_off - tail_start + cd_size] if cd_off >= tail_start else self._read_at(cd_off, cd_size)
+    if len(cd) != cd_size: bad('truncated')
+    records, pos, unpack, prefix, plen = {}, 0, _CDH.unpack_from, None, 0
+    for _ in range(count):                            # one lean pass: a checkpoint has a record per storage
+        sig, flags, method, crc, csize, size, nl, el, cl, off = unpack(cd, pos)
+        end = pos + 46 + nl
+        name = cd[pos + 46:end].decode('utf-8' if flags & 0x800 else 'cp437')
+        if csize == 0xFFFFFFFF or size == 0xFFFFFFFF or off == 0xFFFFFFFF:
+            csize, size, off = _zip64_extra(cd[end:end + el], csize, size, off)
+        if prefix is None: prefix = name[:name.find('/') + 1]; plen = len(prefix)     # the archive folder, 'name/'
+        short = name[plen:]
+        if sig != 0x02014b50 or flags & 1 or off + 30 + csize > cd_off or not name.startswith(prefix) or short in records \
+                or (('..' in name or '\\' in name or ':' in name or '\x00' in name or name[:1] == '/') and _bad_name(name)) \
+                or (csize != size if method == 0 else size > _MAX_INFLATE * csize + 64):
+            _bad_entry(sig, flags, off, cd_off, name, prefix, short in records, method, csize, size)
+        records[short] = (off, csize, size, method, crc)
+        pos = end + el + cl
+    return prefix, records, cd_off
+
+# %% ../nbs/08a_serialization.ipynb #4ff25e14
+@patch
+def read_record_into(self:PyTorchStreamReader, name:str, buf, check_crc:bool=True,
+                     pending:list=None): # if given, large records are CRC-checked later: see `check_pending`
+    "Read the record `name` into the writable buffer `buf` (exactly its size)."
+    rec, mv = self._record(name), memoryview(buf).cast('B')
+    _, csize, size, method, crc = rec
+    TORCH_CHECK(len(mv) == size, "PytorchStreamReader: record ", name, " holds ", size, " bytes, expected ", len(mv))
+    off = self._data_offset(name, rec)
+    if method == 0 and pending is not None and check_crc and crc != 0 and size >= _CRC_THREAD_MIN:
+        self.f.seek(off)
+        try: _read_all(self.f, mv)
+        except RuntimeError as e: raise RuntimeError(str(e).replace('file:', f'file {name}:')) from None
+        k = size // 3                               # see Note [Deferred CRC]
+        pending.append((name, crc, zlib.crc32(mv[:k]), _crc_executor().submit(zlib.crc32, mv[k:]), size - k))
+        return
+    if method == 0:
+        self.f.seek(off)
+        try: got = _io_with_crc(mv, lambda piece: _read_all(self.f, piece))
+        except RuntimeError as e: raise RuntimeError(str(e).replace('file:', f'file {name}:')) from None
+    elif method == 8:                                   # deflate (zipfile.ZIP_DEFLATED), as miniz can read
+        raw = self._read_at(off, csize)
+        try:                                            # never more than the declared size (+1 to see it overflow)
+            d = zlib.decompressobj(-15)
+            out = d.decompress(raw, size + 1)
+        except zlib.error as e: raise RuntimeError(f"PytorchStreamReader failed reading file {name}: {e}") from None
+        TORCH_CHECK(len(raw) == csize and len(out) == size and d.eof, "PytorchStreamReader failed reading file ", name,
+                    ": compressed data is truncated, corrupted or longer than its declared ", size, " bytes")
+        mv[:] = out
+        got = zlib.crc32(out)
+    else: TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": unsupported compression method ", method)
+    if check_crc and crc != 0 and got != crc:
+        TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": CRC-32 mismatch, the file is corrupted")
+
+@patch
+def get_record(self:PyTorchStreamReader, name:str) -> bytes:
+    "The bytes of a (small) record."
+    rec = self._record(name)
+    if rec[3] != 0:
+        b = bytearray(rec[2]); self.read_record_into(name, b)
+        return bytes(b)
+    b = self._read_at(self._data_offset(name, rec), rec[2])
+    TORCH_CHECK(len(b) == rec[2], "PytorchStreamReader failed reading file ", name, ": file read failed (truncated?)")
+    if rec[4] != 0 and zlib.crc32(b) != rec[4]:
+        TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": CRC-32 mismatch, the file is corrupted")
+    return b

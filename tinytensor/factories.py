@@ -287,7 +287,7 @@ def _rectangular_array(data, sizes, d):
     _cast_copy(out, arr)                                   # 1e300 -> inf in float32, silently, as torch
     return out
 
-# %% ../nbs/04c_factories.ipynb #ff39b765
+# %% ../nbs/04c_factories.ipynb #81bcb6f1
 def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
            dtype:dtype=None, # element type; inferred like torch when None
            device=None, requires_grad:bool=False) -> Tensor:

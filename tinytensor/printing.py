@@ -126,7 +126,7 @@ def _add_suffixes(s, suffixes, indent):
     out.append(')')
     return ''.join(out)
 
-# %% ../nbs/04d_printing.ipynb #859e84b3
+# %% ../nbs/04d_printing.ipynb #5d664c82
 def tensor_repr(t:Tensor) -> str:
     "The text torch prints for a tensor (with `tinytensor.` in place of `torch.`)."
     prefix = 'tensor('; indent = len(prefix); suffixes = []

@@ -82,7 +82,7 @@ def _einsum_args(args):
     eq = ','.join(letters(s) for s in args[1:2 * n:2]) + ('->' + letters(args[-1]) if len(args) % 2 else '')
     return eq, list(args[0:2 * n:2])
 
-# %% ../nbs/06f_products.ipynb #76ec0436
+# %% ../nbs/06f_products.ipynb #44833be7
 def _einsum_parse(eq:str, ops:list):
     "Parse as ATen's `einsum` does: each operand's labels, and every label's index in the aligned (output + contracted) order."
     TORCH_CHECK(len(ops) > 0, "einsum(): must provide at least one operand")

@@ -591,7 +591,7 @@ def _mm_checks(kind, a, b, sa, sb):
 
 _BLAS_NP = (np.dtype(np.float32), np.dtype(np.float64))          # the dtypes numpy's matmul hands to its BLAS
 
-# %% ../nbs/06c_reductions.ipynb #8f6aa62f
+# %% ../nbs/06c_reductions.ipynb #eedd67d9
 def matmul(input, other, *, out=None) -> Tensor:
     "Matrix product with NumPy/torch broadcasting of batch dims, as `torch.matmul`."
     TORCH_CHECK_TYPE(isinstance(other, Tensor), "matmul(): argument 'other' (position 2) must be Tensor, not ", type(other).__name__)

@@ -196,7 +196,7 @@ def _partial_sort(a, first, middle, last, comp):
         middle -= 1
         _pop_heap(a, first, middle, middle, comp)
 
-# %% ../nbs/06e_scans_sorting.ipynb #97d17c57
+# %% ../nbs/06e_scans_sorting.ipynb #990d543a
 def _insertion_sort(a, first, last, comp):
     for i in range(first + 1, last):
         v = a[i]

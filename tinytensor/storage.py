@@ -224,6 +224,7 @@ class Storage:
         impl = self.impl
         return f'Storage(nbytes={impl.nbytes()}, device={impl.device}, data_ptr=0x{impl.data():x}, use_count={self.use_count()})'
 
+# %% ../nbs/03_storage.ipynb #4c1730d5
 UntypedStorage = Storage
 
 # %% ../nbs/03_storage.ipynb #51718a58

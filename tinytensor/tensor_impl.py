@@ -256,19 +256,25 @@ class TensorImpl:
     def numel(self) -> int: return self.numel_
     def storage_offset(self) -> int: return self.storage_offset_
     def storage_impl(self) -> StorageImpl: return self.storage_.get()
-    def is_contiguous(self, fmt=None) -> bool:
-        "Contiguity in memory format `fmt` (contiguous_format by default)."
-        if fmt is None or fmt is contiguous_format or fmt is preserve_format: return self.is_contiguous_   # as c10's default branch
-        if fmt is channels_last: return self.is_channels_last_contiguous_
-        if fmt is channels_last_3d: return self.is_channels_last_3d_contiguous_
-        TORCH_CHECK(False, "is_contiguous: unsupported memory format ", fmt)
-    def bump_version(self):
-        "Record an in-place write in the shared version counter."
-        self.version_counter_.bump()
     def __repr__(self):
         return (f'TensorImpl(sizes={list(self.sizes())}, strides={list(self.strides())}, '
                 f'storage_offset={self.storage_offset_}, dtype={self.dtype_}, device={self.device_})')
 
+# %% ../nbs/04b_tensor_impl.ipynb #fcf3abb2
+@patch
+def is_contiguous(self:TensorImpl, fmt=None) -> bool:
+    "Contiguity in memory format `fmt` (contiguous_format by default)."
+    if fmt is None or fmt is contiguous_format or fmt is preserve_format: return self.is_contiguous_   # as c10's default branch
+    if fmt is channels_last: return self.is_channels_last_contiguous_
+    if fmt is channels_last_3d: return self.is_channels_last_3d_contiguous_
+    TORCH_CHECK(False, "is_contiguous: unsupported memory format ", fmt)
+
+@patch
+def bump_version(self:TensorImpl):
+    "Record an in-place write in the shared version counter."
+    self.version_counter_.bump()
+
+# %% ../nbs/04b_tensor_impl.ipynb #046b5c7f
 # Note [Shared layouts]: a SizesAndStrides is never mutated (setters install a new one), so tensors of one
 # shape can share the contiguous layout object; the cache saves recomputing strides and numel per result.
 # Views do the same per (sizes, strides): `alias_impl` takes the layout object, numel and every contiguity
@@ -402,47 +408,68 @@ class Tensor:
     def itemsize(self) -> int:
         "Bytes per element."
         return self._impl.dtype_.itemsize
-    @property
-    def nbytes(self) -> int:
-        "numel() * element_size(): the bytes the elements would take if dense."
-        return self._impl.numel_ * self._impl.dtype_.itemsize
-    def data_ptr(self) -> int:
-        "Address of the first element (storage data + offset * itemsize); 0 for a tensor with no elements, as c10's `data()`."
-        impl = self._impl
-        if impl.numel_ == 0: return 0
-        return impl.storage_.get().mutable_data() + impl.storage_offset_ * impl.dtype_.itemsize if impl.storage_.get().data() else 0
-    def untyped_storage(self) -> Storage:
-        "A new handle to the tensor's storage."
-        return Storage(impl=self._impl.storage_)
-    @property
-    def _version(self) -> int:
-        "How many in-place writes the tensor (or a view sharing its counter) has seen."
-        return self._impl.version_counter_._version
-    def is_contiguous(self, *args, memory_format=contiguous_format) -> bool:
-        "Whether the elements are dense in row-major (or the given memory format's) order."
-        if args or memory_format.__class__ is not _MemoryFormat: _is_contiguous_args.parse(args, {'memory_format': memory_format})
-        return self._impl.is_contiguous(memory_format)
-    def is_non_overlapping_and_dense(self) -> bool:
-        "Whether some permutation of the dims is contiguous."
-        return self._impl.is_non_overlapping_and_dense_
-    def is_floating_point(self) -> bool:
-        "True for floating dtypes."
-        return self._impl.dtype_.is_floating_point
-    def is_complex(self) -> bool:
-        "True for complex dtypes."
-        return self._impl.dtype_.is_complex
-    @property
-    def _base(self):
-        "The tensor this one is a view of (None if it is not a view)."
-        return self._impl.base_
-    def _is_view(self) -> bool:
-        "True if this tensor is a view of another."
-        return self._impl.base_ is not None
-    def __len__(self):
-        sz = self._impl.sizes_and_strides_.sizes
-        TORCH_CHECK_TYPE(len(sz) > 0, "len() of a 0-d tensor")
-        return sz[0]
     def __hash__(self): return id(self)
+
+# %% ../nbs/04b_tensor_impl.ipynb #228189f9
+@patch(as_prop=True)
+def nbytes(self:Tensor) -> int:
+    "numel() * element_size(): the bytes the elements would take if dense."
+    return self._impl.numel_ * self._impl.dtype_.itemsize
+
+@patch
+def data_ptr(self:Tensor) -> int:
+    "Address of the first element (storage data + offset * itemsize); 0 for a tensor with no elements, as c10's `data()`."
+    impl = self._impl
+    if impl.numel_ == 0: return 0
+    return impl.storage_.get().mutable_data() + impl.storage_offset_ * impl.dtype_.itemsize if impl.storage_.get().data() else 0
+
+@patch
+def untyped_storage(self:Tensor) -> Storage:
+    "A new handle to the tensor's storage."
+    return Storage(impl=self._impl.storage_)
+
+@patch(as_prop=True)
+def _version(self:Tensor) -> int:
+    "How many in-place writes the tensor (or a view sharing its counter) has seen."
+    return self._impl.version_counter_._version
+
+# %% ../nbs/04b_tensor_impl.ipynb #056b4913
+@patch
+def is_contiguous(self:Tensor, *args, memory_format=contiguous_format) -> bool:
+    "Whether the elements are dense in row-major (or the given memory format's) order."
+    if args or memory_format.__class__ is not _MemoryFormat: _is_contiguous_args.parse(args, {'memory_format': memory_format})
+    return self._impl.is_contiguous(memory_format)
+
+@patch
+def is_non_overlapping_and_dense(self:Tensor) -> bool:
+    "Whether some permutation of the dims is contiguous."
+    return self._impl.is_non_overlapping_and_dense_
+
+@patch
+def is_floating_point(self:Tensor) -> bool:
+    "True for floating dtypes."
+    return self._impl.dtype_.is_floating_point
+
+@patch
+def is_complex(self:Tensor) -> bool:
+    "True for complex dtypes."
+    return self._impl.dtype_.is_complex
+
+@patch(as_prop=True)
+def _base(self:Tensor):
+    "The tensor this one is a view of (None if it is not a view)."
+    return self._impl.base_
+
+@patch
+def _is_view(self:Tensor) -> bool:
+    "True if this tensor is a view of another."
+    return self._impl.base_ is not None
+
+@patch
+def __len__(self:Tensor):
+    sz = self._impl.sizes_and_strides_.sizes
+    TORCH_CHECK_TYPE(len(sz) > 0, "len() of a 0-d tensor")
+    return sz[0]
 
 # %% ../nbs/04b_tensor_impl.ipynb #3851b5d2
 def alias_impl(src:TensorImpl, # the TensorImpl to look into
