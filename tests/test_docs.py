@@ -8,7 +8,7 @@ import tinytensor
 ROOT = Path(__file__).resolve().parent.parent
 NBS = ROOT / 'nbs'
 MODULES = sorted(m.name for m in pkgutil.walk_packages(tinytensor.__path__, 'tinytensor.')
-                 if not m.name.split('.')[-1].startswith('_'))
+                 if not any(p.startswith('_') for p in m.name.split('.')[1:]))   # private: `_nbdoc`, the `_parts` a chapter's module re-exports
 
 
 def public_defs(modname):

@@ -473,7 +473,7 @@ def test_index_select_and_flip_threaded(threads):
 
 def test_mask_select_fast_path_equals_index(monkeypatch):
     "x[mask] with a mask of x's own shape takes numpy's compress (speed only): same values, shape, strides as ATen's index."
-    import tinytensor._indexing_core as ix                  # the module whose __getitem__ path reads _mask_select
+    import tinytensor._parts.indexing_core as ix                  # the module whose __getitem__ path reads _mask_select
     calls = []
     real = ix._mask_select
     monkeypatch.setattr(ix, '_mask_select', lambda x, m: (calls.append(1), real(x, m))[1])

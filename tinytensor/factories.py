@@ -23,8 +23,8 @@ from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype, _cast_copy, _through_float, _as_dtype, _half_op, _checked_value
 from .tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset, contiguous_format, channels_last, channels_last_3d, preserve_format,
                           memory_format, strides_for_format, contiguous_strides)
-from ._factories_core import *
-from ._factories_core import (_FACTORY_KW, _I64_MAX, _arange_exact, _arange_fill, _check_dtype,
+from ._parts.factories_core import *
+from ._parts.factories_core import (_FACTORY_KW, _I64_MAX, _arange_exact, _arange_fill, _check_dtype,
                                         _check_size, _device_ok, _device_view, _empty, _empty_cpu, _empty_impl,
                                         _factory_out, _fill, _fill_out, _full, _host_copy, _host_read,
                                         _linspace_vals, _new, _no_grad, _np_read, _np_view, _np_write,

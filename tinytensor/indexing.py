@@ -24,8 +24,8 @@ from .views import (_index_type_error, _slice_args, _slice, _int, _broadcast_pai
                               _slice_prefix_1s, _scalar_tensor, assert_no_partial_overlap,
                               assert_no_internal_overlap, assert_no_overlap, has_internal_overlap)
 from .tensor_iterator import TensorIteratorConfig, parallel_rows, _resize_output
-from ._indexing_core import *
-from ._indexing_core import (_GATHER_BLOCK, _INDEX_DTYPES, _aten_indices, _bool_index, _check_index_types,
+from ._parts.indexing_core import *
+from ._parts.indexing_core import (_GATHER_BLOCK, _INDEX_DTYPES, _aten_indices, _bool_index, _check_index_types,
                                        _dim_coords, _gather_flat, _getitem, _index_from_data, _index_tuple,
                                        _index_values_check, _is_mask, _mask_select, _masked_fill_dispatch, _np_index,
                                        _restrided, _scatter_, _scatter_gather_checks, _setitem, _slice_positions,

@@ -23,8 +23,8 @@ from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl, Size, _contiguous_layouts, _contiguous_layout, cached_contiguous_strides
 from .factories import storage_nbytes
 from .backends import host_bytes, storage_to
-from ._torch_zip import *
-from ._torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64, _Global, _LFH, _LOC64,
+from ._parts.torch_zip import *
+from ._parts.torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64, _Global, _LFH, _LOC64,
                                    _MAX_INFLATE, _REBUILD_V2, _STALE_AFTER, _StorageRef, _TMP_TAG, _X2N,
                                    _ZIP64_LIMIT, _bad_entry, _bad_name, _clean_stale, _crc_executor, _crc_pool,
                                    _io_with_crc, _location, _multmodp, _read_all, _shift_cache, _storage_type_name,

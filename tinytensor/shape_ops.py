@@ -36,8 +36,8 @@ from .joining import cat, cat_memory_format
 from .reductions import matmul, _ctype, sum as _sum, any as _any
 from .checks import PythonArgParser, signature
 from .products import dot
-from ._shape_helpers import *
-from ._shape_helpers import (_LEGACY, _TRI_ROWS, _bsearch, _cum_extreme, _cum_out, _from_np, _int_tuple,
+from ._parts.shape_helpers import *
+from ._parts.shape_helpers import (_LEGACY, _TRI_ROWS, _bsearch, _cum_extreme, _cum_out, _from_np, _int_tuple,
                                        _integral_kernel, _logcumsumexp_shifted, _need_tensor, _repeat_counts,
                                        _rolled, _tri, _tri_, _tri_check, _tri_fill, _tri_indices, const_data_ptr,
                                        dim_order, get_device, is_neg, is_signed, tril_, triu_, type)

@@ -25,13 +25,13 @@ from .factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write,
 from .pictures import SvgCanvas, text_width
 from .backends import _backends, get_backend, host_array
 from .checks import PythonArgParser, signature
-from ._iterator_config import *
-from ._iterator_config import (_can_cast_args, _combine_categories, _default_num_threads, _new_tensor,
+from ._parts.iterator_config import *
+from ._parts.iterator_config import (_can_cast_args, _combine_categories, _default_num_threads, _new_tensor,
                                          _par, _pool, _pool_lock, _promote, _run_marked, _threads,
                                          assert_no_internal_overlap, assert_no_overlap, assert_no_partial_overlap,
                                          get_overlap_status, has_internal_overlap, infer_size)
-from ._iterator_build import *
-from ._iterator_build import (_set_output, _to_dtype, allocate_or_resize_outputs, coalesce_dimensions,
+from ._parts.iterator_build import *
+from ._parts.iterator_build import (_set_output, _to_dtype, allocate_or_resize_outputs, coalesce_dimensions,
                                         compute_fast_setup_type, compute_shape, compute_strides, compute_types,
                                         fast_set_up, invert_perm, mark_resize_outputs, permute_dimensions,
                                         reorder_dimensions, should_swap)

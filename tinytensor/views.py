@@ -26,8 +26,8 @@ from .tensor_impl import (Tensor, TensorImpl, SizesAndStrides, Size, VariableVer
 from .factories import empty_strided, like_strides, _np_read, _np_write, storage_nbytes, _empty_impl, _empty_cpu
 from .allocator import CPU
 from .checks import PythonArgParser, signature
-from ._views_core import *
-from ._views_core import (_I64_MAX, _I64_MIN, _MemoryFormat, _PARTIAL_MSG, _VIEW_ERR, _alias,
+from ._parts.views_core import *
+from ._parts.views_core import (_I64_MAX, _I64_MIN, _MemoryFormat, _PARTIAL_MSG, _VIEW_ERR, _alias,
                                     _broadcast_pair, _check_numel, _check_strided, _clone_strides, _contiguous_args,
                                     _copy_numpy, _cstrides, _dtype_alias, _fast_shape, _fill_numpy, _int, _int_list,
                                     _new, _prod, _varargs, _view_as_args, _view_dtype, as_strided, clone, contiguous,
