@@ -511,12 +511,34 @@ def logaddexp2(input, other, *, out=None) -> Tensor:
 
 
 # %% ../nbs/06d_math.ipynb #9c732f63
+# Note [nextafter by the bits]: CuPy's float32 `nextafter` flushes subnormals to zero (on an H200, nextafter of the
+# smallest normal towards 0 gave 0, and of 0 towards 1 the smallest normal), where torch's CUDA kernel, like the CPU's,
+# steps into them. Off the CPU the step is taken on the bits, which is what nextafter means for IEEE floats: a finite
+# nonzero x moves one unit in the last place away from zero (raw bits + 1) or towards it (- 1); 0 becomes the smallest
+# subnormal with y's sign; x == y gives y; a NaN gives NaN.
+_FLOAT_BITS = {2: np.int16, 4: np.int32, 8: np.int64}
+
+def _nextafter_bits(o, x, y):
+    "`o[...] = nextafter(x, y)` on a device's arrays, by the bits (Note [nextafter by the bits])."
+    xp = array_namespace(o)
+    x, y = (v if hasattr(v, 'view') and v.dtype == o.dtype else xp.asarray(v, dtype=o.dtype) for v in (x, y))
+    ib = _FLOAT_BITS[o.dtype.itemsize]
+    away = (y > x) == (x > 0)                                           # the magnitude grows
+    r = (x.view(ib) + xp.where(away, 1, -1).astype(ib)).view(o.dtype)
+    tiny = xp.asarray(np.ones(1, ib)).view(o.dtype).reshape(())
+    r = xp.where(x == 0, xp.copysign(tiny, y), r)
+    r = xp.where(x == y, y, r)
+    o[...] = xp.where(xp.isnan(x) | xp.isnan(y), x + y, r)
+
 def nextafter(input, other, *, out=None) -> Tensor:
     "The next representable value after `input` towards `other`, in the input's dtype, as `torch.nextafter`."
     _tensor_arg('nextafter', input); _tensor_only('nextafter', other)
     def make(it):
         if not it.common_dtype().is_floating_point: _not_impl('nextafter_cpu', it.common_dtype())
-        return lambda o, x, y: np.nextafter(x, y, out=o)             # in the dtype itself: no opmath widening
+        def loop(o, x, y):                                           # in the dtype itself: no opmath widening
+            if type(o) is np.ndarray: np.nextafter(x, y, out=o)
+            else: _nextafter_bits(o, x, y)
+        return loop
     return _binary(TensorIterator.binary_op, make, input, other, out)
 
 def _fmax_fmin(name, uf, bool_uf, input, other, out) -> Tensor:

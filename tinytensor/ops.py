@@ -362,7 +362,7 @@ def _remainder_loop(it):
         m = np.empty_like(o, dtype=cd)
         np.fmod(x, y, out=m, dtype=cd, casting='unsafe')
         fix = (m != 0) & ((y < 0) != (m < 0))
-        np.add(m, y, out=m, where=fix, dtype=cd, casting='unsafe')
+        np.add(m, np.where(fix, y, 0), out=m, dtype=cd, casting='unsafe')   # `where=fix`, which CuPy's ufuncs lack
         np.copyto(o, m, casting='unsafe')
     return loop
 

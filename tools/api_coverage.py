@@ -599,6 +599,18 @@ def _call(L, qual, probe):
     except _Timeout: raise
     except Exception as e: return snap, None, e
 
+# torch on a GPU checks an index inside the kernel: a bad one is a device-side assert, and after it every CUDA call of
+# the process fails ("device-side assert triggered"). So on a GPU each probe runs torch on the CPU first; where that
+# raises, its exception is torch's answer and the CUDA kernel is never launched with the bad input. (tinytensor checks
+# indices on the host before it launches, so it raises what torch on the CPU raises.)
+def _torch_call(qual, probe):
+    if DEVICE['torch'] == 'cuda':
+        DEVICE['torch'] = None
+        try: host = _call(torch, qual, probe)
+        finally: DEVICE['torch'] = 'cuda'
+        if host[2] is not None: return host
+    return _call(torch, qual, probe)
+
 def run_probe(qual, probe, tol):
     "None if tinytensor and torch agree on this probe, else a precise reason."
     tol = probe.tol if probe.tol is not None else tol
@@ -606,7 +618,7 @@ def run_probe(qual, probe, tol):
     try:
         try: (a_args, a_kw), ra, ea = _call(tt, qual, probe)
         except _Timeout as e: return f'tinytensor: {e}'
-        (b_args, b_kw), rb, eb = _call(torch, qual, probe)
+        (b_args, b_kw), rb, eb = _torch_call(qual, probe)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0); signal.signal(signal.SIGALRM, old)
     if DEVICE['tt'] is not None:
