@@ -740,8 +740,9 @@ def _wrap64(v:int) -> int:
 
 @patch
 def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
-    "A numpy array sharing the tensor's memory; it keeps the storage alive."
+    "A numpy array sharing the tensor's memory; it keeps the storage alive. `force=True`: a copy from any device."
     impl = self._impl
+    if force and impl.device_.device_type != DeviceType.CPU: return self.cpu().numpy()
     TORCH_CHECK_TYPE(impl.device_.device_type == DeviceType.CPU, "can't convert ", impl.device_,
                      " device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.")
     d, isz, st = impl.dtype_, impl.dtype_.itemsize, impl.storage_.get()

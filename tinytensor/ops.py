@@ -54,11 +54,21 @@ def _uf_kernel(uf, d:dtype):
     if d in _REDUCED:
         half = d is _dt.float16 and isinstance(uf, np.ufunc)          # Note [half casts in bulk] (chapter 04a)
         def loop(o, *ins):
+            if type(o) is not np.ndarray and d is _dt.float16: ins = _device_common(ins, d.np)   # Note [0-d operands on a device]
             if not (half and _half_ufunc(uf, o, ins)): call(*ins, out=o, dtype=np.float32, casting='unsafe')
     else:
         def loop(o, *ins): call(*ins, out=o)
     loop.ufunc = uf                       # lets a device backend run its own kernel for this ufunc (chapter 07c)
     return loop
+
+# Note [0-d operands on a device]: a 0-d tensor beside bigger ones does not take part in type promotion, so
+# `half_tensor / double_0d` computes in Half. On the CPU, ATen passes a 0-d CPU operand to the kernel as a scalar in
+# the op's math type (float for Half), unrounded. On CUDA, only a CPU scalar gets that treatment (`is_cpu_scalar`);
+# a 0-d *CUDA* tensor is cast to the common dtype like any operand, so its value is first rounded to Half. A
+# device loop therefore casts its array operands of another dtype to the common dtype before widening to float.
+def _device_common(ins, npd) -> list:
+    "The device arrays among `ins` of another dtype than `npd`, cast to it (Note [0-d operands on a device]); scalars stay."
+    return [x.astype(npd) if not isinstance(x, (np.generic, numbers.Number)) and x.dtype != npd else x for x in ins]
 
 def _is_integral(d:dtype, include_bool:bool=False) -> bool:
     return (d is _dt.bool and include_bool) or (not d.is_floating_point and not d.is_complex and d is not _dt.bool)
@@ -362,8 +372,7 @@ def _remainder_loop(it):
         m = np.empty_like(o, dtype=cd)
         np.fmod(x, y, out=m, dtype=cd, casting='unsafe')
         fix = (m != 0) & ((y < 0) != (m < 0))
-        np.add(m, np.where(fix, y, 0), out=m, dtype=cd, casting='unsafe')   # `where=fix`, which CuPy's ufuncs lack
-        np.copyto(o, m, casting='unsafe')
+        np.copyto(o, np.where(fix, np.add(m, y, dtype=cd), m), casting='unsafe')   # not `where=fix`: CuPy's ufuncs lack it
     return loop
 
 def remainder(input, other, *, out=None) -> Tensor:

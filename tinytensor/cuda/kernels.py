@@ -178,9 +178,9 @@ extern "C" __global__ void tt_binary_tiled(const float* __restrict__ d, long lon
 TILED = (32, 4)                               # (TILE, ROWS) of `tt_binary_tiled`: chosen by timing on an H200
 
 @functools.lru_cache(None)
-def _module(tile:tuple=None):
+def _module(tile:tuple):
     import cupy
-    t, r = tile or TILED
+    t, r = tile
     return cupy.RawModule(code=ELEMENTWISE_SOURCE, options=('-std=c++14', f'-DTILE={t}', f'-DROWS={r}'))
 
 def _contig(a) -> bool: return a.flags.c_contiguous
@@ -196,7 +196,7 @@ def run_float32_binary(uf, o, x, y) -> bool:
         return False
     n = o.size
     if n == 0: return True
-    m = _module()
+    m = _module(TILED)
     if all(_contig(a) for a in arrs) and all(a.data.ptr % 16 == 0 for a in arrs):
         n4 = n // 4
         if n4:                            # one float4 per thread: a grid as large as the data (fastest on an H200)
@@ -217,7 +217,7 @@ def run_float32_binary(uf, o, x, y) -> bool:
         return True
     return False
 
-# %% ../../nbs/07c_cuda_kernels.ipynb #931f8de4
+# %% ../../nbs/07c_cuda_kernels.ipynb #ddc586e6
 SUM_SOURCE = r"""
 extern "C" __global__ void tt_sum_rows(const float* __restrict__ x, float* __restrict__ out,
                                        long long R, long long C, long long ld, long long os) {
@@ -272,25 +272,26 @@ extern "C" __global__ void tt_sum_chunks(const float* __restrict__ part, float* 
 }
 """
 
-def sum_plan(shape:tuple, # the input array's shape (numpy order)
+def sum_plan(shape:tuple, # the input array's shape (the reduction iterator's, numpy order)
              strides:tuple, # its strides in bytes
              axes:tuple, # the reduced axes
              out_strides:tuple, # the (squeezed) output's strides in bytes
              ptr:int=0, # the input's address (float4 loads need 16-byte alignment)
              sms:int=132) -> tuple: # multiprocessors: how many row chunks fill the GPU
-    "('rows', R, C, ld, os) or ('cols', R, C, ld, os, vec, chunks, rows_per) for a float32 sum over one axis of a 2-d layout; None if neither fits."
+    "('rows', outputs, length, ld, os) or ('cols', length, outputs, ld, os, vec, chunks, rows_per) for a float32 sum over one axis of a 2-d layout; None if neither fits."
     if len(shape) != 2 or len(axes) != 1 or len(out_strides) != 1 or any(s % 4 for s in strides + out_strides): return None
-    (a0, a1), (s0, s1), os = shape, (strides[0] // 4, strides[1] // 4), out_strides[0] // 4
-    if axes == (1,) and s1 == 1 and s0 >= 0: return ('rows', a0, a1, s0, os)
-    if axes == (0,) and s1 == 1 and s0 >= 0:
-        vec = 4 if a1 % 4 == 0 and s0 % 4 == 0 and ptr % 16 == 0 else 1
-        want = -(-sms * 2048 // max(1, a1 // vec))                 # chunks of rows that fill the GPU
-        chunks = max(1, min(want, a0 // 16 or 1))
-        rows_per = -(-a0 // chunks)
-        return ('cols', a0, a1, s0, os, vec, -(-a0 // rows_per), rows_per)
+    ra = axes[0]; ka = 1 - ra                                 # the reduced axis and the kept one
+    n, m, sr, sk, os = shape[ra], shape[ka], strides[ra] // 4, strides[ka] // 4, out_strides[0] // 4
+    if sr == 1 and sk >= 0: return ('rows', m, n, sk, os)     # each output sums a contiguous run
+    if sk == 1 and sr >= 0:                                   # neighbouring outputs read neighbouring elements
+        vec = 4 if m % 4 == 0 and sr % 4 == 0 and ptr % 16 == 0 else 1
+        want = -(-sms * 2048 // max(1, m // vec))                 # chunks of rows that fill the GPU
+        chunks = max(1, min(want, n // 16 or 1))
+        rows_per = -(-n // chunks)
+        return ('cols', n, m, sr, os, vec, -(-n // rows_per), rows_per)
     return None
 
-# %% ../../nbs/07c_cuda_kernels.ipynb #f26eccc3
+# %% ../../nbs/07c_cuda_kernels.ipynb #43451ab1
 def sum_kernels_svg(rows:int=8, cols:int=16, # the drawn matrix
                     chunks:int=2, cell:int=14) -> str:
     "SVG: who reads what in the two sum kernels: a block per row for sum(1); threads over 4 columns and chunks of rows for sum(0)."
@@ -310,7 +311,7 @@ def sum_kernels_svg(rows:int=8, cols:int=16, # the drawn matrix
         x0 = right + 25
     return cv.svg()
 
-# %% ../../nbs/07c_cuda_kernels.ipynb #f01e3ed4
+# %% ../../nbs/07c_cuda_kernels.ipynb #e6728ee6
 @functools.lru_cache(None)
 def _sum_module():
     import cupy
