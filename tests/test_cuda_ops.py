@@ -72,7 +72,8 @@ CASES = {
     'where number': lambda a, b, i, s: tt.where(a > 0, a, 0.0), 'block_diag': lambda a, b, i, s: tt.block_diag(a[:2, :2], b[:1]),
     'matrix_power': lambda a, b, i, s: tt.matrix_power(a[:, :4], 0),
     # CuPy's float32 nextafter flushes subnormals (seen on an H200): Note [nextafter by the bits]
-    'nextafter': lambda a, b, i, s: tt.nextafter(tt.cat([a.flatten() * 1e-38, a.flatten() * 0, a.flatten(), b[0]]),
+    # (the subnormal inputs are made on the host: CuPy's float32 multiply flushes them to zero, torch's does not)
+    'nextafter': lambda a, b, i, s: tt.nextafter(tt.cat([(a.cpu().flatten() * 1e-38).to(a.device), a.flatten() * 0, a.flatten(), b[0]]),
                                                  tt.cat([b.flatten(), b.flatten(), a.flatten(), b[0]])),
     'nextafter float64': lambda a, b, i, s: tt.nextafter(a.double() * 1e-308, tt.tensor(0., dtype=tt.float64)), 'tensor of a tensor': lambda a, b, i, s: tt.tensor(a),
 }
@@ -105,3 +106,15 @@ def test_integer_products_raise_on_cuda(cuda, f):
     x, y = tt.ones(2, 3, dtype=tt.int64), tt.ones(3, 2, dtype=tt.int64)
     f(x, y)                                                     # the CPU computes them
     with pytest.raises(NotImplementedError, match="not implemented for 'Long'"): f(x.cuda(), y.cuda())
+
+
+def test_half_with_a_0d_device_tensor(cuda):
+    "Note [0-d operands on a device]: a 0-d CUDA operand is rounded to Half before the float math; a CPU one is not."
+    h = tt.tensor([4.1, -1.55, 0.87], dtype=tt.float16)
+    s = tt.tensor(0.9, dtype=tt.float64)
+    x = h.numpy().astype(np.float32)
+    rounded, kept = np.float32(np.float16(0.9)), np.float32(0.9)
+    assert (h.cuda() / s.cuda()).cpu().numpy().tolist() == (x / rounded).astype(np.float16).tolist()
+    assert (h.cuda() * s.cuda()).cpu().numpy().tolist() == (x * rounded).astype(np.float16).tolist()
+    assert (h / s).numpy().tolist() == (x / kept).astype(np.float16).tolist()                  # the CPU keeps it in float
+    assert (x / rounded).astype(np.float16).tolist() != (x / kept).astype(np.float16).tolist()  # the case tells them apart

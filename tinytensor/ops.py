@@ -280,6 +280,8 @@ def _scalar_b_loop(it, fn):
     "For reduced-float ops whose second operand is one element: compute with its original value in float32."
     d = it.common_dtype()
     if d in _REDUCED and it.is_scalar(2):
+        if it.common_device_.device_type != DeviceType.CPU and it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU:
+            return None                   # a 0-d device tensor: rounded to `d` like any operand (Note [0-d operands on a device])
         b, half = _f32(it.original_scalar_value(2)), d is _dt.float16
         def loop(o, x, y):
             if not (half and _half_ufunc(fn, o, (x, b))): fn(x, b, out=o, dtype=np.float32, casting='unsafe')
