@@ -118,3 +118,14 @@ def test_half_with_a_0d_device_tensor(cuda):
     assert (h.cuda() * s.cuda()).cpu().numpy().tolist() == (x * rounded).astype(np.float16).tolist()
     assert (h / s).numpy().tolist() == (x / kept).astype(np.float16).tolist()                  # the CPU keeps it in float
     assert (x / rounded).astype(np.float16).tolist() != (x / kept).astype(np.float16).tolist()  # the case tells them apart
+
+
+def test_division_by_a_cpu_scalar_multiplies_by_its_reciprocal(cuda):
+    "Note [Division by a CPU scalar on a device]: ATen's CUDA kernel computes x * (1 / b); the CPU divides."
+    x = tt.tensor([1.71, 0.3, -2.2])
+    inv = np.float32(1) / np.float32(-1.5)
+    for b in (-1.5, tt.tensor(-1.5)):                            # a Python number, a 0-d CPU tensor
+        assert (x.cuda() / b).cpu().numpy().tolist() == (x.numpy() * inv).tolist()
+    assert (x.cuda() / tt.tensor(-1.5).cuda()).cpu().numpy().tolist() == (x.numpy() / np.float32(-1.5)).tolist()   # a device operand
+    assert (x / -1.5).numpy().tolist() == (x.numpy() / np.float32(-1.5)).tolist()                                   # the CPU divides
+    assert (x.numpy() * inv).tolist() != (x.numpy() / np.float32(-1.5)).tolist()                                   # the case tells them apart

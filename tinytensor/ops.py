@@ -321,11 +321,25 @@ def _div_floor_reduced(x, y, o, dn):
     fl = np.where(div == 0, np.copysign(0, q), fl)
     np.copyto(o, np.where(b == 0, q, fl), casting='unsafe')   # b == 0: plain IEEE division
 
+# Note [Division by a CPU scalar on a device]: ATen's CUDA kernel for true division (`div_true_kernel_cuda`,
+# aten/src/ATen/native/cuda/BinaryDivTrueKernel.cu) turns `x / b`, b a CPU scalar (a Python number or a 0-d CPU
+# tensor), into `x * (1 / b)`: the reciprocal is computed once, in the op's math type, and each element costs a
+# multiply instead of a division. The product can differ from the quotient in the last bit (1.71 / -1.5 in float32:
+# -1.14 divided, -1.1400001 multiplied), and the CPU kernel divides. A device loop does what ATen's CUDA kernel does.
+def _reciprocal_loop(it):
+    "`x * (1 / b)` for a true division by a CPU scalar off the CPU (Note [Division by a CPU scalar on a device]); else None."
+    d = it.common_dtype()
+    if (it.common_device_.device_type == DeviceType.CPU or not it.is_scalar(2) or _is_integral(d, True)
+            or it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU): return None
+    cd = _opmath(d)
+    inv = (np.ones((), cd) / np.asarray(it.original_scalar_value(2)).astype(cd))[()]
+    return lambda o, x, y: np.multiply(x, inv, out=o, dtype=cd, casting='unsafe')
+
 def _div_loop(mode):
     def make(it):
         d = it.common_dtype()
         if mode is None:
-            return _scalar_b_loop(it, np.divide) or _uf_kernel(np.true_divide, d)
+            return _reciprocal_loop(it) or _scalar_b_loop(it, np.divide) or _uf_kernel(np.true_divide, d)
         if d is _dt.bool or d.is_complex: _not_impl('div_floor_cpu' if mode == 'floor' else 'div_trunc_cpu', d)
         if _is_integral(d):
             def loop(o, x, y):
