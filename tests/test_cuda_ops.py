@@ -28,6 +28,7 @@ A = np.round(rng.standard_normal((4, 5)) * 2, 2).astype(np.float32)
 B = np.round(rng.standard_normal((4, 5)) * 2, 2).astype(np.float32)
 I = np.array([[0, 2, 1, 3, 0], [1, 0, 3, 2, 2]])
 S = np.array([-1.5, 0.5, 2.0, 3.25], np.float32)
+SPECIAL = [1., math.nan, -math.inf, math.inf, 0., -0., 2., math.nan, 3., -1., 5., 1e-38]
 
 # name -> f(a, b, i, s): a, b float32 4x5, i int64 2x5 indices (values < 4), s sorted float32 (4,)
 CASES = {
@@ -62,6 +63,8 @@ CASES = {
     'cumsum': lambda a, b, i, s: a.cumsum(1), 'cumprod': lambda a, b, i, s: a.cumprod(0), 'cummax': lambda a, b, i, s: a.cummax(1).indices,
     'logcumsumexp': lambda a, b, i, s: a.logcumsumexp(1),
     'sort': lambda a, b, i, s: a.sort(1).values, 'argsort': lambda a, b, i, s: a.argsort(0), 'topk': lambda a, b, i, s: a.topk(2).values,
+    'topk ties and NaN': lambda a, b, i, s: tt.tensor(SPECIAL, device=a.device).topk(4).indices,   # the host replay of nth_element
+    'nanmedian special': lambda a, b, i, s: tt.tensor(SPECIAL, device=a.device).nanmedian(),
     'unique': lambda a, b, i, s: i.unique(), 'unique counts': lambda a, b, i, s: i.unique(return_counts=True)[1],
     'searchsorted': lambda a, b, i, s: tt.searchsorted(s, a), 'bucketize number': lambda a, b, i, s: tt.bucketize(1.0, s),
     # products and the rest

@@ -524,13 +524,16 @@ def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> n
     bad = np.flatnonzero(~ok)
     if len(bad):                                             # `_topk_row` on every such row, all at once
         K, I = _order_keys(rows[bad], largest), np.tile(np.arange(n, dtype=idx.dtype), (len(bad), 1))
-        if k * 64 <= n: idx[bad] = [[j for _, j in q] for q in _partial_sort_rows(K, I, k)]
+        dev = type(K) is not np.ndarray                      # a device's rows: the replay's per-row loops run on the host
+        if dev: K = K.get()                                  # (`I` is made on the host)
+        if k * 64 <= n: top = np.array([[j for _, j in q] for q in _partial_sort_rows(K, I, k)], dtype=I.dtype)
         else:
             _nth_element_rows(K, I, k - 1)
             if sorted and k > 2:
                 Kp, Ip = K[:, :k - 1].copy(), I[:, :k - 1].copy()
                 _std_sort_rows(Kp, Ip); I[:, :k - 1] = Ip
-            idx[bad] = I[:, :k]
+            top = I[:, :k]
+        idx[bad] = asarray_like(idx, top) if dev else top
     shape = np.moveaxis(key, axis, -1).shape[:-1] + (k,)
     return np.moveaxis(idx.reshape(shape), -1, axis)
 
