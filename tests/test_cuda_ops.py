@@ -52,7 +52,7 @@ CASES = {
     'repeat': lambda a, b, i, s: a.repeat(2, 1), 'diff': lambda a, b, i, s: a.diff(dim=1),
     # indexing
     'mask getitem': lambda a, b, i, s: a[a > 0], 'mask setitem': lambda a, b, i, s: _set(a.clone(), a > 0, 0.0),
-    'nonzero': lambda a, b, i, s: (a > 0).nonzero(), 'masked_fill': lambda a, b, i, s: a.masked_fill(a < 0, 1.5),
+    'nonzero': lambda a, b, i, s: (a > 0).nonzero(),
     'index_select': lambda a, b, i, s: a.index_select(0, i[0]), 'index_add': lambda a, b, i, s: a.index_add(0, i[1, :4], b[:4]),
     'index_put_': lambda a, b, i, s: a.clone().index_put_((i[0],), b[0], accumulate=True),
     'gather': lambda a, b, i, s: a.gather(0, i), 'scatter': lambda a, b, i, s: a.scatter(0, i, b[:2]),
@@ -133,3 +133,11 @@ def test_division_by_a_cpu_scalar_multiplies_by_its_reciprocal(cuda):
     assert (x.cuda() / tt.tensor(-1.5).cuda()).cpu().numpy().tolist() == (x.numpy() / np.float32(-1.5)).tolist()   # a device operand
     assert (x / -1.5).numpy().tolist() == (x.numpy() / np.float32(-1.5)).tolist()                                   # the CPU divides
     assert (x.numpy() * inv).tolist() != (x.numpy() / np.float32(-1.5)).tolist()                                   # the case tells them apart
+
+
+def test_nonzero_strides_on_cuda(cuda):
+    "torch's CUDA nonzero fills an (ndim, n) tensor and returns its transpose: strides (1, n), and (1, 1) when n is 0."
+    x = tt.tensor([[0., 1.], [2., 0.], [3., 4.]])
+    assert x.cuda().nonzero().stride() == (1, 4) == x.nonzero().stride()
+    assert (x.cuda() > 9).nonzero().stride() == (1, 1) and (x > 9).nonzero().stride() == (1, 0)     # the CPU's (1, n)
+    assert tuple((x.cuda() > 9).nonzero().shape) == (0, 2)

@@ -494,7 +494,9 @@ def nonzero(self:Tensor, *, as_tuple:bool=False):
         return t.nonzero().unbind(1)
     a = _np_read(self)
     n = int(np.count_nonzero(a))
-    out = empty_strided((n, self.dim()), (1, n), dtype=_dt.int64, device=self.device)
+    # CUDA's kernel fills an (ndim, n) tensor and returns its transpose: contiguous strides of (ndim, 0) are (1, 1)
+    s = n if n or self.device.type == 'cpu' else 1
+    out = empty_strided((n, self.dim()), (1, s), dtype=_dt.int64, device=self.device)
     if n and self.dim(): _np_write(out)[...] = np.stack(np.nonzero(a), axis=1)
     return out
 
