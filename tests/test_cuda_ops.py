@@ -52,7 +52,7 @@ CASES = {
     'repeat': lambda a, b, i, s: a.repeat(2, 1), 'diff': lambda a, b, i, s: a.diff(dim=1),
     # indexing
     'mask getitem': lambda a, b, i, s: a[a > 0], 'mask setitem': lambda a, b, i, s: _set(a.clone(), a > 0, 0.0),
-    'nonzero': lambda a, b, i, s: (a > 0).nonzero(),
+    'nonzero': lambda a, b, i, s: (a > 0).nonzero(), 'masked_fill': lambda a, b, i, s: a.masked_fill(a < 0, 1.5),
     'index_select': lambda a, b, i, s: a.index_select(0, i[0]), 'index_add': lambda a, b, i, s: a.index_add(0, i[1, :4], b[:4]),
     'index_put_': lambda a, b, i, s: a.clone().index_put_((i[0],), b[0], accumulate=True),
     'gather': lambda a, b, i, s: a.gather(0, i), 'scatter': lambda a, b, i, s: a.scatter(0, i, b[:2]),
