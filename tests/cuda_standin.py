@@ -20,7 +20,8 @@ ufuncs and ufunc methods in `docs/source/reference/ufunc.rst`):
   minimum (`NotImplementedError: `cupy_maximum.reduce` is not supported yet`); ufuncs CuPy lacks are missing;
 * numpy functions CuPy lacks are missing (`np.f(a)` raises numpy's TypeError for an unhandled `__array_function__`);
   the others refuse numpy array arguments;
-* results of reductions and scalar indexing are 0-d arrays on the device, never numpy scalars.
+* results of reductions and scalar indexing are 0-d arrays on the device, never numpy scalars;
+* `a[...] = v` refuses a numpy array `v` with dimensions (ValueError: "non-scalar numpy.ndarray cannot be used for fill").
 
 The values are computed with numpy on the host memory underneath, so CuPy's numerics (float16 rounding,
 `nextafter` near the smallest normal) are not modelled: those need a GPU."""
@@ -155,6 +156,7 @@ class StandinArray:
     # --- indexing (CuPy takes numpy index arrays, copying them to the device)
     def __getitem__(self, idx): return _out(self._a[_index(idx)])
     def __setitem__(self, idx, v):
+        if isinstance(v, np.ndarray) and v.ndim: raise ValueError("non-scalar numpy.ndarray cannot be used for fill")   # CuPy's
         self._a[_index(idx)] = v._a if isinstance(v, StandinArray) else v
     # --- methods of cupy.ndarray
     def _m(name):

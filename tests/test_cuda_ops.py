@@ -65,6 +65,8 @@ CASES = {
     'sort': lambda a, b, i, s: a.sort(1).values, 'argsort': lambda a, b, i, s: a.argsort(0), 'topk': lambda a, b, i, s: a.topk(2).values,
     'topk ties and NaN': lambda a, b, i, s: tt.tensor(SPECIAL, device=a.device).topk(4).indices,   # the host replay of nth_element
     'nanmedian special': lambda a, b, i, s: tt.tensor(SPECIAL, device=a.device).nanmedian(),
+    'rand_like shape': lambda a, b, i, s: tt.tensor(tt.rand_like(a.T).stride(), device=a.device),     # drawn on the host, copied
+    'randint_like': lambda a, b, i, s: tt.tensor(tt.randint_like(a, 10).shape, device=a.device),
     'byte of negatives': lambda a, b, i, s: a.byte(),          # through int64 as c10's cast: -4.2 -> 252 (CuPy's cast gives 0)
     'unique': lambda a, b, i, s: i.unique(), 'unique counts': lambda a, b, i, s: i.unique(return_counts=True)[1],
     'searchsorted': lambda a, b, i, s: tt.searchsorted(s, a), 'bucketize number': lambda a, b, i, s: tt.bucketize(1.0, s),

@@ -587,6 +587,7 @@ def _median_all(a:np.ndarray, ignore_nan:bool):
     if mixed or nan.all():
         k = builtins.max(0, a.size - int(nan.sum()) - 1) // 2
         K, I = _order_keys(_sort_key(a)[None], False), np.arange(a.size)[None]   # ATen's comparator: a < b, NaN the largest
+        if type(K) is not np.ndarray: K = K.get()              # a device's keys: the replay runs on the host
         _nth_element_rows(K, I, k)                             # in bulk: any size (Note [introsort in bulk])
         v = a[I[0, k]]
     return v

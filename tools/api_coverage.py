@@ -315,6 +315,7 @@ def _expected_device(torch_device) -> str:
 def _asks_cpu(qual, probe) -> bool:
     "The probe moves its result to the host (`x.cpu()`, `x.to('cpu')`)."
     if qual in ('arange', 'range', 'linspace', 'logspace'): return True     # numbers in, a tensor of the default device out
+    if qual == 'Tensor.type' and any(isinstance(a, str) and '.cuda.' not in a for a in probe.args[1:]): return True   # 'torch.XTensor'
     return qual == 'Tensor.cpu' or any(str(a) == 'cpu' for a in list(probe.args) + list(probe.kw.values()))
 
 # On the stand-in, torch runs on the CPU; where torch's answer names the device, this is what torch on CUDA answers.
@@ -326,7 +327,13 @@ CUDA_ANSWERS = {
     'Tensor.get_device': lambda ra, rb, eb: (ra, 0, eb),
     'Tensor.type': _cuda_type,
     'Tensor.__repr__': _no_device_suffix, 'Tensor.__str__': _no_device_suffix, 'Tensor.__format__': _no_device_suffix,
-    'Tensor.numpy': _raises(TypeError, "can't convert cuda:0 device type tensor to numpy"),
+    'Tensor.numpy': _raises(TypeError, "can't convert cuda:0 device type tensor to numpy"),    # (not with force=True)
+    # ATen has no Half kernel for angle on CUDA ("angle_cuda" not implemented for 'Half')
+    **{q: (lambda ra, rb, eb: (ra, None, NotImplementedError('"angle_cuda" not implemented for \'Half\'')) if isinstance(rb, torch.Tensor) and rb.dtype == torch.float16 else (ra, rb, eb))
+       for q in ('angle', 'Tensor.angle')},
+    # torch's CUDA nonzero returns the transpose of an (ndim, n) tensor: an empty one has strides (1, 1), not (1, 0)
+    **{q: (lambda ra, rb, eb: (ra, rb.as_strided(rb.shape, (1, 1)) if isinstance(rb, torch.Tensor) and rb.dim() == 2 and rb.numel() == 0 else rb, eb))
+       for q in ('nonzero', 'Tensor.nonzero', 'argwhere', 'Tensor.argwhere')},
     'Tensor.__array__': _raises(TypeError, "can't convert cuda:0 device type tensor to numpy"),
     'Tensor.__dlpack__': _raises(RuntimeError, 'Unsupported device in DLTensor.'),          # numpy cannot read CUDA memory
     'Tensor.__dlpack_device__': lambda ra, rb, eb: (ra, (type(rb[0])(2), 0) if rb else rb, eb),   # (kDLCUDA, 0)
@@ -623,7 +630,8 @@ def run_probe(qual, probe, tol):
         signal.setitimer(signal.ITIMER_REAL, 0); signal.signal(signal.SIGALRM, old)
     if DEVICE['tt'] is not None:
         _to_cpu[0] = _asks_cpu(qual, probe)
-        if DEVICE['standin'] and qual in CUDA_ANSWERS and _made_on_device[0]: ra, rb, eb = CUDA_ANSWERS[qual](ra, rb, eb)
+        if DEVICE['standin'] and qual in CUDA_ANSWERS and _made_on_device[0] and not (qual == 'Tensor.numpy' and probe.kw.get('force')):
+            ra, rb, eb = CUDA_ANSWERS[qual](ra, rb, eb)
         if DEVICE['standin'] and qual in _CPU_INDICES and any(isinstance(a, T) for a in probe.args[1:]):
             rb, eb = None, RuntimeError('tensor_split expected tensor_indices_or_sections to be on cpu')
         if DEVICE['standin'] and _to_cpu[0] and isinstance(rb, torch.Tensor) and rb is (_tensors([b_args, b_kw], torch) or [None])[0]:
