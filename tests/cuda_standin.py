@@ -12,11 +12,16 @@ ufuncs and ufunc methods in `docs/source/reference/ufunc.rst`):
   NumPy array is not allowed"); `.get()` / `xp.asnumpy` are the explicit copies;
 * a ufunc refuses a numpy array operand, a 0-d one too (`TypeError: Unsupported type <class 'numpy.ndarray'>`);
   Python and numpy scalars are fine;
+* ufuncs take no `where=`; `np.add.at(a, ix, v)` reaches CuPy only with an array index, not a tuple of them
+  (`cupy.add.at`, CuPy's own ufunc, takes both);
+* `take` has no `mode=`; `min`/`max`/`amin`/`amax` with `out=` fail on CuPy 14 (its CUB segmented reduction passes
+  `out` on as `dtype`), so kernels reduce into a new array and copy;
 * `ufunc.reduce` / `accumulate` exist for add and multiply only, `reduceat` for add, `at` for add, maximum and
   minimum (`NotImplementedError: `cupy_maximum.reduce` is not supported yet`); ufuncs CuPy lacks are missing;
 * numpy functions CuPy lacks are missing (`np.f(a)` raises numpy's TypeError for an unhandled `__array_function__`);
   the others refuse numpy array arguments;
-* results of reductions and scalar indexing are 0-d arrays on the device, never numpy scalars.
+* results of reductions and scalar indexing are 0-d arrays on the device, never numpy scalars;
+* `a[...] = v` refuses a numpy array `v` with dimensions (ValueError: "non-scalar numpy.ndarray cannot be used for fill").
 
 The values are computed with numpy on the host memory underneath, so CuPy's numerics (float16 rounding,
 `nextafter` near the smallest normal) are not modelled: those need a GPU."""
@@ -82,9 +87,12 @@ def _out(r):
     return r
 
 
-def _ufunc(uf, method:str, inputs, kw):
+def _ufunc(uf, method:str, inputs, kw, direct:bool=False):
     name = uf.__name__
     if name not in UFUNCS: raise TypeError(f"CuPy has no ufunc {name!r}")
+    if method == 'at' and not direct and isinstance(inputs[1], tuple):   # `np.add.at(a, (i, slice))`: `__array_ufunc__`
+        raise TypeError                                                     # takes no tuple (`cupy.add.at` does)(f"operand type(s) all returned NotImplemented from __array_ufunc__({uf!r}, 'at', ...): 'ndarray'")
+    if 'where' in kw: raise TypeError(f"Wrong arguments {{'where': {kw['where']!r}}}")     # CuPy's ufuncs take no `where=`
     if method != '__call__' and name not in UFUNC_METHODS.get(method, ()):
         raise NotImplementedError(f"`cupy_{name}.{method}` is not supported yet")
     if method == 'at':
@@ -101,7 +109,6 @@ def _ufunc(uf, method:str, inputs, kw):
             if o is not None and not isinstance(o, StandinArray): _unsupported(o)
         kw = dict(kw, out=tuple(None if o is None else o._a for o in outs))
         if method in ('reduce', 'accumulate', 'reduceat'): kw['out'] = kw['out'][0]
-    if 'where' in kw and kw['where'] is not True: kw['where'] = _in(kw['where'])
     r = getattr(uf, method)(*args, **kw) if method != '__call__' else uf(*args, **kw)
     if out is not None: return out if isinstance(out, tuple) and len(out) > 1 else (out[0] if isinstance(out, tuple) else out)
     return _out(r)
@@ -118,6 +125,7 @@ class StandinArray:
     def __array_function__(self, func, types_, args, kwargs):
         name = func.__name__
         if name in MISSING: return NotImplemented
+        _refused(name, kwargs)
         return _out(func(*[_arg(a) for a in args], **{k: _arg(v) for k, v in kwargs.items()}))
     # --- the explicit copies
     def get(self, stream=None, order='C', out=None): return self._a.copy()
@@ -148,10 +156,13 @@ class StandinArray:
     # --- indexing (CuPy takes numpy index arrays, copying them to the device)
     def __getitem__(self, idx): return _out(self._a[_index(idx)])
     def __setitem__(self, idx, v):
+        if isinstance(v, np.ndarray) and v.ndim: raise ValueError("non-scalar numpy.ndarray cannot be used for fill")   # CuPy's
         self._a[_index(idx)] = v._a if isinstance(v, StandinArray) else v
     # --- methods of cupy.ndarray
     def _m(name):
-        def f(self, *a, **k): return _out(getattr(self._a, name)(*[_arg(v) for v in a], **{kk: _arg(vv) for kk, vv in k.items()}))
+        def f(self, *a, **k):
+            _refused(name, k)
+            return _out(getattr(self._a, name)(*[_arg(v) for v in a], **{kk: _arg(vv) for kk, vv in k.items()}))
         f.__name__ = name
         return f
     for _n in ('astype copy reshape view transpose ravel flatten squeeze swapaxes diagonal take repeat clip conj '
@@ -191,15 +202,24 @@ def _index(idx):
 class _Ufunc:
     "`xp.add` and friends: numpy's ufunc behind CuPy's operand rules and method list."
     def __init__(self, uf): self._uf, self.__name__, self.nin, self.nout = uf, uf.__name__, uf.nin, uf.nout
-    def __call__(self, *a, **k): return _ufunc(self._uf, '__call__', a, k)
+    def __call__(self, *a, **k): return _ufunc(self._uf, '__call__', a, k, True)
     def __getattr__(self, m):
-        if m in UFUNC_METHODS: return lambda *a, **k: _ufunc(self._uf, m, a, k)
+        if m in UFUNC_METHODS: return lambda *a, **k: _ufunc(self._uf, m, a, k, True)
         raise AttributeError(m)
     def __repr__(self): return f"<standin ufunc 'cupy_{self.__name__}'>"
 
 
+def _refused(name, kw):
+    "What CuPy's functions refuse that numpy's take: `take(mode=)`; `min`/`max`/`amin`/`amax` with `out=`."
+    if name == 'take' and 'mode' in kw: raise TypeError("take() got an unexpected keyword argument 'mode'")
+    if name in ('min', 'max', 'amin', 'amax') and kw.get('out') is not None:   # CuPy 14's CUB segmented path
+        raise TypeError(f"operand type(s) all returned NotImplemented from __array_ufunc__(<ufunc 'equal'>, '__call__', "
+                        f"{kw['out']!r}, dtype(...)): 'ndarray', 'Float32DType'")
+
 def _function(name, f):
-    def g(*a, **k): return _out(f(*[_arg(v) for v in a], **{kk: _arg(vv) for kk, vv in k.items()}))
+    def g(*a, **k):
+        _refused(name, k)
+        return _out(f(*[_arg(v) for v in a], **{kk: _arg(vv) for kk, vv in k.items()}))
     g.__name__ = name
     return g
 

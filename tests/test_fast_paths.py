@@ -101,6 +101,30 @@ def test_empty_fast_path_equals_plain():
             assert getattr(fi, f) == getattr(pi, f), f
         assert fi.version_counter_ is not pi.version_counter_ and fi.version_counter_.current_version() == 0
 
+def test_empty_fast_path_equals_plain_on_a_device():
+    "The fresh-result fast path off the CPU (the CUDA stand-in) sets what the plain chain sets, with the device's allocator."
+    import cuda_standin
+    from tinytensor.backends import get_backend
+    state = cuda_standin.install(1)
+    try:
+        dev = tt.device('cuda:0')
+        al = get_backend(DeviceType.CUDA).allocator(dev)
+        for shape, d in [((4, 4), tt.float32), ((3,), tt.float64), ((), tt.int64), ((0, 2), tt.float32), ((2, 3, 4, 5), tt.bool)]:
+            fast = _empty_impl(shape, None, d, dev)
+            n = d.itemsize * int(np.prod(shape))
+            plain = Tensor._make(TensorImpl(make_intrusive(StorageImpl, n, None, al, True, dev), d, shape))
+            fi, pi = fast._impl, plain._impl
+            fs, ps = fi.storage_.get(), pi.storage_.get()
+            assert type(fs) is StorageImpl and fi.storage_.use_count() == 1 and fi.storage_.weak_use_count() == 0
+            assert (fs._nbytes, fs._allocator, fs._resizable, fs.device, fs._bytes) == (ps._nbytes, ps._allocator, ps._resizable, ps.device, ps._bytes)
+            assert fs._allocator is al and (fs._data_ptr.get() != 0 or n == 0) and fs._data_ptr.device == dev
+            for f in TensorImpl.__slots__:
+                if f in ('storage_', 'version_counter_'): continue
+                assert getattr(fi, f) == getattr(pi, f), f
+            del fast, plain, fi, pi, fs, ps
+        assert tt.cuda.memory_allocated(0) == 0                      # every block went back
+    finally: cuda_standin.uninstall(state)
+
 def test_fresh_flat_equals_flat():
     for shape, d in [((4, 4), tt.float32), ((3,), tt.float64), ((), tt.int64), ((0, 2), tt.float32), ((5,), tt.bool)]:
         t = tt.empty(shape, dtype=d)

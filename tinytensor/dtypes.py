@@ -162,11 +162,16 @@ def _as_dtype(x, dn) -> np.ndarray:
     try: return _through_float(np.asarray(x), dn).astype(dn)
     finally: _errs_on(tok)
 
+def _cast_into(o, x):
+    "`o[...] = x` converted as c10 converts (any array namespace; numpy's error state is the caller's)."
+    if o.dtype == np.uint8 and getattr(x, 'dtype', None) is not None and x.dtype.kind == 'f':
+        x = x.astype(np.int64)            # c10/util/TypeCast.h: float -> uint8 through int64 (-4.2 -> 252, on CUDA too)
+    if not _widen_half(o, x): np.copyto(o, _through_float(x, o.dtype), casting='unsafe')
+
 def _cast_copy(o, x):
     "Cast `x` into `o` as c10's static_cast does: out-of-range values overflow silently (inf), no numpy warning."
     tok = _errs_off()
-    try:
-        if not _widen_half(o, x): np.copyto(o, _through_float(x, o.dtype), casting='unsafe')
+    try: _cast_into(o, x)
     finally: _errs_on(tok)
 
 # %% ../nbs/04a_dtypes.ipynb #84d5541d

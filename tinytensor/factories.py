@@ -18,10 +18,10 @@ from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHEC
 from .intrusive_ptr import make_intrusive, intrusive_ptr
 from .allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator, _advise_hugepages
 from .storage import StorageImpl, _MemoryView, _raw_view, resize_bytes
-from .backends import get_backend, not_implemented
+from .backends import get_backend, not_implemented, asarray_like
 from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype, _cast_copy, _through_float, _as_dtype, _half_op, _checked_value
-from .tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset, contiguous_format, channels_last, channels_last_3d, preserve_format,
+from .tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset, _keyset, contiguous_format, channels_last, channels_last_3d, preserve_format,
                           memory_format, strides_for_format, contiguous_strides)
 from ._parts.factories_core import *
 from ._parts.factories_core import (_FACTORY_KW, _I64_MAX, _arange_exact, _arange_fill, _check_dtype,
@@ -87,7 +87,9 @@ def _randint_into(out:Tensor, low, high, generator=None) -> Tensor:
         name = 'bool' if d is _dt.bool else _INT_CNAME[d]
         TORCH_CHECK(lo <= low <= hi, "from is out of bounds for ", name)
         TORCH_CHECK(lo <= high - 1 <= hi, "to - 1 is out of bounds for ", name)
-    if out.numel() and not out.is_meta: _np_write(out)[...] = (generator or default_generator)._rng.integers(low, high, out.shape)
+    if out.numel() and not out.is_meta:                  # drawn on the host (a device copies them in)
+        w = _np_write(out)
+        w[...] = asarray_like(w, (generator or default_generator)._rng.integers(low, high, out.shape))
     return out
 
 _RAND_KW = f"*, Generator? generator=None, {_FACTORY_KW[3:]}"
@@ -168,13 +170,13 @@ def full_like(input:Tensor, fill_value, *, dtype=None, device=None, memory_forma
 def rand_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
     "Uniform samples with `input`'s shape, dtype, device and layout."
     out = _empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)
-    if _on_accelerator(out.device): not_implemented('rand_like', out.device)
+    if _on_accelerator(out.device): return out.copy_(_random(_uniform, None, None, None, 'rand', _empty_like(out, device='cpu')))
     return _random(_uniform, None, None, None, 'rand', out)
 @signature(f"randn_like(Tensor input, {_LIKE_KW})")
 def randn_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
     "Normal samples with `input`'s shape, dtype, device and layout."
     out = _empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)
-    if _on_accelerator(out.device): not_implemented('randn_like', out.device)
+    if _on_accelerator(out.device): return out.copy_(_random(_normal, None, None, None, 'randn', _empty_like(out, device='cpu')))   # as `randn(..., device=)`
     return _random(_normal, None, None, None, 'randn', out)
 
 # %% ../nbs/04c_factories.ipynb #b1206839
@@ -379,8 +381,9 @@ def _wrap64(v:int) -> int:
 
 @patch
 def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
-    "A numpy array sharing the tensor's memory; it keeps the storage alive."
+    "A numpy array sharing the tensor's memory; it keeps the storage alive. `force=True`: a copy from any device."
     impl = self._impl
+    if force and impl.device_.device_type != DeviceType.CPU: return self.cpu().numpy()
     TORCH_CHECK_TYPE(impl.device_.device_type == DeviceType.CPU, "can't convert ", impl.device_,
                      " device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.")
     d, isz, st = impl.dtype_, impl.dtype_.itemsize, impl.storage_.get()

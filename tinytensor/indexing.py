@@ -81,7 +81,9 @@ def nonzero(self:Tensor, *, as_tuple:bool=False):
         return t.nonzero().unbind(1)
     a = _np_read(self)
     n = int(np.count_nonzero(a))
-    out = empty_strided((n, self.dim()), (1, n), dtype=_dt.int64, device=self.device)
+    # CUDA's kernel fills an (ndim, n) tensor and returns its transpose: contiguous strides of (ndim, 0) are (1, 1)
+    s = n if n or self.device.type == 'cpu' else 1
+    out = empty_strided((n, self.dim()), (1, s), dtype=_dt.int64, device=self.device)
     if n and self.dim(): _np_write(out)[...] = np.stack(np.nonzero(a), axis=1)
     return out
 
@@ -139,7 +141,7 @@ def index_add_(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) ->
         al = empty(1, dtype=self.dtype).fill_(alpha) if self.dtype is not _dt.bool else None
         with np.errstate(all='ignore'):
             v = src if alpha == 1 or al is None else (src * _np_read(al)[0]).astype(self.dtype.np)
-            np.add.at(_along(self, d, True), a, v)
+            ufunc_at(np.add, _along(self, d, True), a, v)
     self._impl.bump_version()
     return self
 
@@ -328,7 +330,7 @@ def put_(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Ten
     if not self.is_meta:
         dst, v = _np_write(self).reshape(self.shape or (1,)), np.ravel(_np_read(source))
         ix = np.unravel_index(np.where(a < 0, a + n, a), dst.shape)
-        if accumulate: np.add.at(dst, ix, v)
+        if accumulate: array_namespace(dst).add.at(dst, ix, v)   # `cupy.add.at` on a device (Note [ufunc.at on a device])
         else: dst[ix] = v
     self._impl.bump_version()
     return self

@@ -511,12 +511,38 @@ def logaddexp2(input, other, *, out=None) -> Tensor:
 
 
 # %% ../nbs/06d_math.ipynb #9c732f63
+# Note [nextafter by the bits]: CuPy's float32 kernels flush subnormals to zero (on an H200, nextafter of the
+# smallest normal towards 0 gave 0, and of 0 towards 1 the smallest normal; a float compare sees a subnormal as 0),
+# where torch's CUDA kernel, like the CPU's, steps into them. Off the CPU the whole step is integer work on the bits,
+# which is what nextafter means for IEEE floats. With `a` the magnitude bits and `k` = +a or -a by the sign bit (an
+# integer that orders the floats as they compare, -0 and +0 both 0): a finite nonzero x moves one unit in the last
+# place away from zero (raw bits + 1) when y is beyond it, else towards zero (- 1); 0 becomes the smallest subnormal
+# with y's sign; x == y gives y; a NaN gives NaN.
+_FLOAT_BITS = {2: (np.int16, 0x7C00), 4: (np.int32, 0x7F800000), 8: (np.int64, 0x7FF0000000000000)}   # int type, +inf's bits
+
+def _nextafter_bits(o, x, y):
+    "`o[...] = nextafter(x, y)` on a device's arrays, by the bits (Note [nextafter by the bits])."
+    xp = array_namespace(o)
+    ib, inf = _FLOAT_BITS[o.dtype.itemsize]
+    xb, yb = (v.view(ib) if hasattr(v, 'view') and v.dtype == o.dtype else xp.asarray(v, dtype=o.dtype).view(ib) for v in (x, y))
+    top = np.iinfo(ib).max
+    xa, ya = xb & ib(top), yb & ib(top)
+    kx, ky = xp.where(xb < 0, -xa, xa), xp.where(yb < 0, -ya, ya)
+    r = xb + xp.where((ky > kx) == (kx > 0), 1, -1).astype(ib)          # one step away from zero, or towards it
+    r = xp.where(xa == 0, xp.where(yb < 0, ib(-top), ib(1)), r)       # from +-0: the smallest subnormal, y's sign
+    r = xp.where(kx == ky, yb, r)
+    r = xp.where((xa > inf) | (ya > inf), xp.where(xa > inf, xb, yb), r)  # a NaN in, a NaN out
+    o.view(ib)[...] = r
+
 def nextafter(input, other, *, out=None) -> Tensor:
     "The next representable value after `input` towards `other`, in the input's dtype, as `torch.nextafter`."
     _tensor_arg('nextafter', input); _tensor_only('nextafter', other)
     def make(it):
         if not it.common_dtype().is_floating_point: _not_impl('nextafter_cpu', it.common_dtype())
-        return lambda o, x, y: np.nextafter(x, y, out=o)             # in the dtype itself: no opmath widening
+        def loop(o, x, y):                                           # in the dtype itself: no opmath widening
+            if type(o) is np.ndarray: np.nextafter(x, y, out=o)
+            else: _nextafter_bits(o, x, y)
+        return loop
     return _binary(TensorIterator.binary_op, make, input, other, out)
 
 def _fmax_fmin(name, uf, bool_uf, input, other, out) -> Tensor:
@@ -625,6 +651,7 @@ def _angle_np(x, out=None, dtype=None, casting='same_kind'):
 def angle(input, *, out=None) -> Tensor:
     "The argument of each complex number (real: pi below zero, else 0), in radians, as `torch.angle`."
     _tensor_arg('angle', input)
+    if input.dtype is _dt.float16 and input.device.type == 'cuda': _not_impl('angle_cuda', input.dtype)   # ATen has no Half kernel there
     if not input.dtype.is_complex: return _float_unary(input, _angle_np, out, 'angle')
     if out is not None and out.dtype.is_complex:
         return _unary(TensorIterator.unary_op, lambda it: _uf_kernel(_angle_np, it.common_dtype()), input, out, 'angle')

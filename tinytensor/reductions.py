@@ -113,7 +113,9 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
             keep = [a for a in range(o.ndim) if a not in axes]
             o = array_namespace(o).lib.stride_tricks.as_strided(o, tuple(o.shape[a] for a in keep), tuple(o.strides[a] for a in keep))
             idx = (Ellipsis,)
-        try: return _backends[it.common_device_.device_type].launch(lambda o, x: reduce_fn(x, axes, o[idx]), [o, x], 1)
+        loop = lambda o, x: reduce_fn(x, axes, o[idx])
+        loop.reduce = (combine, axes, idx)       # lets a device backend run its own reduction kernel (chapter 07c)
+        try: return _backends[it.common_device_.device_type].launch(loop, [o, x], 1)
         finally: _errs_on(tok)
     keep = [a for a in range(o.ndim) if a not in axes]
     osq = np.lib.stride_tricks.as_strided(o, tuple(o.shape[a] for a in keep), tuple(o.strides[a] for a in keep))  # drop the stride-0 axes
@@ -165,7 +167,10 @@ def ufunc_reduce(uf, # a numpy ufunc: add, multiply, maximum, minimum, logical_a
                  x, axes:tuple, out=None):
     "`uf.reduce(x, axis=axes, out=out)` on numpy arrays, the array namespace's reduction function on a device's."
     if type(x) is np.ndarray: return uf.reduce(x, axis=axes, out=out)
-    return getattr(array_namespace(x), _ARRAY_API_REDUCE[uf.__name__])(x, axis=axes, out=out)
+    f = getattr(array_namespace(x), _ARRAY_API_REDUCE[uf.__name__])
+    if out is None or uf.__name__ not in ('maximum', 'minimum'): return f(x, axis=axes, out=out)
+    out[...] = f(x, axis=axes)            # CuPy 14's `min`/`max` with `out=` fail on their CUB path: a new array, copied
+    return out
 
 # %% ../nbs/06c_reductions.ipynb #2d6b2932
 def _acc(d:dtype):

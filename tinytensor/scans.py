@@ -525,13 +525,16 @@ def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> n
     bad = np.flatnonzero(~ok)
     if len(bad):                                             # `_topk_row` on every such row, all at once
         K, I = _order_keys(rows[bad], largest), np.tile(np.arange(n, dtype=idx.dtype), (len(bad), 1))
-        if k * 64 <= n: idx[bad] = [[j for _, j in q] for q in _partial_sort_rows(K, I, k)]
+        dev = type(K) is not np.ndarray                      # a device's rows: the replay's per-row loops run on the host
+        if dev: K = K.get()                                  # (`I` is made on the host)
+        if k * 64 <= n: top = np.array([[j for _, j in q] for q in _partial_sort_rows(K, I, k)], dtype=I.dtype)
         else:
             _nth_element_rows(K, I, k - 1)
             if sorted and k > 2:
                 Kp, Ip = K[:, :k - 1].copy(), I[:, :k - 1].copy()
                 _std_sort_rows(Kp, Ip); I[:, :k - 1] = Ip
-            idx[bad] = I[:, :k]
+            top = I[:, :k]
+        idx[bad] = asarray_like(idx, top) if dev else top
     shape = np.moveaxis(key, axis, -1).shape[:-1] + (k,)
     return np.moveaxis(idx.reshape(shape), -1, axis)
 
@@ -585,6 +588,7 @@ def _median_all(a:np.ndarray, ignore_nan:bool):
     if mixed or nan.all():
         k = builtins.max(0, a.size - int(nan.sum()) - 1) // 2
         K, I = _order_keys(_sort_key(a)[None], False), np.arange(a.size)[None]   # ATen's comparator: a < b, NaN the largest
+        if type(K) is not np.ndarray: K = K.get()              # a device's keys: the replay runs on the host
         _nth_element_rows(K, I, k)                             # in bulk: any size (Note [introsort in bulk])
         v = a[I[0, k]]
     return v

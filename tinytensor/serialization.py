@@ -369,11 +369,12 @@ def _strong_handle(s) -> intrusive_ptr:
     return intrusive_ptr.unsafe_reclaim_from_nonowning(s)
 
 def _storage_from_bytes(data, device:str) -> intrusive_ptr:
-    "Unpickle a `StorageImpl`: fresh memory holding `data` (bytes), or `data` bytes of nothing on the meta device."
+    "Unpickle a `StorageImpl`: fresh memory holding `data` (bytes) on `device`, or `data` bytes of nothing on the meta device."
     dev = canonical_device(device)
     if dev.device_type == DeviceType.Meta: return make_intrusive(StorageImpl, data, None, None, True, dev)
     impl = make_intrusive(StorageImpl, len(data), None, get_allocator(DeviceType.CPU), True, CPU)
     if data: impl.get().mutable_bytes()[:] = np.frombuffer(data, np.uint8)
+    if dev.device_type != DeviceType.CPU: return storage_to(Storage._adopt(impl), dev)._ptr   # a CUDA storage: back on its device
     return impl
 
 def _by_name(fn:str):
@@ -383,8 +384,9 @@ def _by_name(fn:str):
 
 @patch
 def __reduce__(self:StorageImpl):
-    TORCH_CHECK(self.device.device_type != DeviceType.CUDA, "pickling CUDA storages is not supported; move them to the CPU first")
     if self.device.device_type == DeviceType.Meta: return (_by_name('_storage_from_bytes'), (self._nbytes, 'meta'))
+    if self.device.device_type != DeviceType.CPU:             # a device's bytes, copied to the host; unpickled on that device
+        return (_by_name('_storage_from_bytes'), (host_bytes(self).tobytes(), str(self.device)))
     return (_by_name('_storage_from_bytes'), (self.const_bytes().tobytes(), 'cpu'))
 
 def _rebuild_from_storage(storage, dtype, storage_offset:int, size:tuple, stride:tuple) -> Tensor:

@@ -18,7 +18,7 @@ from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
 from .allocator import DeviceType, CPU, canonical_device, HUGEPAGE_THRESHOLD, _advise_hugepages
 from . import dtypes as _dt
-from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype, _errs_off, _errs_on, _cast_copy, _widen_half, _through_float
+from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype, _errs_off, _errs_on, _cast_copy, _cast_into
 from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides
 from .storage import resize_bytes, _raw_views
 from .factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides, _resize_output
@@ -362,8 +362,7 @@ def _stage(dst, src, P, tr=None):
 
 def copy_loop(o, s):
     "The loop of `copy_`: cast `s` into `o` (`xp.copyto`, dispatched by the arrays' own namespace), as c10 converts."
-    if not _widen_half(o, s): np.copyto(o, _through_float(s, o.dtype), casting='unsafe')   # chapter 04a's Notes [half casts
-                                                                                         # in bulk], [double to half through float]
+    _cast_into(o, s)                      # chapter 04a: Notes [half casts in bulk], [double to half through float]
 
 # %% ../nbs/06a_tensor_iterator.ipynb #41c34a06
 # Note [staging into the output]: when the loop is one IEEE arithmetic ufunc (elementwise, so it may read and

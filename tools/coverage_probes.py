@@ -53,6 +53,7 @@ def _expected_device(torch_device) -> str:
 def _asks_cpu(qual, probe) -> bool:
     "The probe moves its result to the host (`x.cpu()`, `x.to('cpu')`)."
     if qual in ('arange', 'range', 'linspace', 'logspace'): return True     # numbers in, a tensor of the default device out
+    if qual == 'Tensor.type' and any(isinstance(a, str) and '.cuda.' not in a for a in probe.args[1:]): return True   # 'torch.XTensor'
     return qual == 'Tensor.cpu' or any(str(a) == 'cpu' for a in list(probe.args) + list(probe.kw.values()))
 
 # On the stand-in, torch runs on the CPU; where torch's answer names the device, this is what torch on CUDA answers.
@@ -64,7 +65,13 @@ CUDA_ANSWERS = {
     'Tensor.get_device': lambda ra, rb, eb: (ra, 0, eb),
     'Tensor.type': _cuda_type,
     'Tensor.__repr__': _no_device_suffix, 'Tensor.__str__': _no_device_suffix, 'Tensor.__format__': _no_device_suffix,
-    'Tensor.numpy': _raises(TypeError, "can't convert cuda:0 device type tensor to numpy"),
+    'Tensor.numpy': _raises(TypeError, "can't convert cuda:0 device type tensor to numpy"),    # (not with force=True)
+    # ATen has no Half kernel for angle on CUDA ("angle_cuda" not implemented for 'Half')
+    **{q: (lambda ra, rb, eb: (ra, None, NotImplementedError('"angle_cuda" not implemented for \'Half\'')) if isinstance(rb, torch.Tensor) and rb.dtype == torch.float16 else (ra, rb, eb))
+       for q in ('angle', 'Tensor.angle')},
+    # torch's CUDA nonzero returns the transpose of an (ndim, n) tensor: an empty one has strides (1, 1), not (1, 0)
+    **{q: (lambda ra, rb, eb: (ra, rb.as_strided(rb.shape, (1, 1)) if isinstance(rb, torch.Tensor) and rb.dim() == 2 and rb.numel() == 0 else rb, eb))
+       for q in ('nonzero', 'Tensor.nonzero', 'argwhere', 'Tensor.argwhere')},
     'Tensor.__array__': _raises(TypeError, "can't convert cuda:0 device type tensor to numpy"),
     'Tensor.__dlpack__': _raises(RuntimeError, 'Unsupported device in DLTensor.'),          # numpy cannot read CUDA memory
     'Tensor.__dlpack_device__': lambda ra, rb, eb: (ra, (type(rb[0])(2), 0) if rb else rb, eb),   # (kDLCUDA, 0)
@@ -337,6 +344,18 @@ def _call(L, qual, probe):
     except _Timeout: raise
     except Exception as e: return snap, None, e
 
+# torch on a GPU checks an index inside the kernel: a bad one is a device-side assert, and after it every CUDA call of
+# the process fails ("device-side assert triggered"). So on a GPU each probe runs torch on the CPU first; where that
+# raises, its exception is torch's answer and the CUDA kernel is never launched with the bad input. (tinytensor checks
+# indices on the host before it launches, so it raises what torch on the CPU raises.)
+def _torch_call(qual, probe):
+    if DEVICE['torch'] == 'cuda':
+        DEVICE['torch'] = None
+        try: host = _call(torch, qual, probe)
+        finally: DEVICE['torch'] = 'cuda'
+        if host[2] is not None: return host
+    return _call(torch, qual, probe)
+
 def run_probe(qual, probe, tol):
     "None if tinytensor and torch agree on this probe, else a precise reason."
     tol = probe.tol if probe.tol is not None else tol
@@ -344,12 +363,13 @@ def run_probe(qual, probe, tol):
     try:
         try: (a_args, a_kw), ra, ea = _call(tt, qual, probe)
         except _Timeout as e: return f'tinytensor: {e}'
-        (b_args, b_kw), rb, eb = _call(torch, qual, probe)
+        (b_args, b_kw), rb, eb = _torch_call(qual, probe)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0); signal.signal(signal.SIGALRM, old)
     if DEVICE['tt'] is not None:
         _to_cpu[0] = _asks_cpu(qual, probe)
-        if DEVICE['standin'] and qual in CUDA_ANSWERS and _made_on_device[0]: ra, rb, eb = CUDA_ANSWERS[qual](ra, rb, eb)
+        if DEVICE['standin'] and qual in CUDA_ANSWERS and _made_on_device[0] and not (qual == 'Tensor.numpy' and probe.kw.get('force')):
+            ra, rb, eb = CUDA_ANSWERS[qual](ra, rb, eb)
         if DEVICE['standin'] and qual in _CPU_INDICES and any(isinstance(a, T) for a in probe.args[1:]):
             rb, eb = None, RuntimeError('tensor_split expected tensor_indices_or_sections to be on cpu')
         if DEVICE['standin'] and _to_cpu[0] and isinstance(rb, torch.Tensor) and rb is (_tensors([b_args, b_kw], torch) or [None])[0]:

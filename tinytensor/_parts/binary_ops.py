@@ -40,12 +40,22 @@ def _negative(x, out=None, **kw):
     np.copyto(out, np.negative(x, **kw), casting='unsafe')
     return out
 
+# Note [0-d operands on a device]: a 0-d tensor beside bigger ones does not take part in type promotion, so
+# `half_tensor / double_0d` computes in Half. On the CPU, ATen passes a 0-d CPU operand to the kernel as a scalar in
+# the op's math type (float for Half), unrounded. On CUDA, only a CPU scalar gets that treatment (`is_cpu_scalar`);
+# a 0-d *CUDA* tensor is cast to the common dtype like any operand, so its value is first rounded to Half. A
+# device loop therefore casts its array operands of another dtype to the common dtype before widening to float.
+def _device_common(ins, npd) -> list:
+    "The device arrays among `ins` of another dtype than `npd`, cast to it (Note [0-d operands on a device]); scalars stay."
+    return [x.astype(npd) if not isinstance(x, (np.generic, numbers.Number)) and x.dtype != npd else x for x in ins]
+
 def _uf_kernel(uf, d:dtype):
     "A loop calling the numpy ufunc `uf` on the views, computing in `_opmath(d)`."
     call = _negative if uf is np.negative else uf
     if d in _REDUCED:
         half = d is _dt.float16 and isinstance(uf, np.ufunc)          # Note [half casts in bulk] (chapter 04a)
         def loop(o, *ins):
+            if type(o) is not np.ndarray and d is _dt.float16: ins = _device_common(ins, d.np)   # Note [0-d operands on a device]
             if not (half and _half_ufunc(uf, o, ins)): call(*ins, out=o, dtype=np.float32, casting='unsafe')
     else:
         def loop(o, *ins): call(*ins, out=o)
@@ -259,6 +269,8 @@ def _scalar_b_loop(it, fn):
     "For reduced-float ops whose second operand is one element: compute with its original value in float32."
     d = it.common_dtype()
     if d in _REDUCED and it.is_scalar(2):
+        if it.common_device_.device_type != DeviceType.CPU and it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU:
+            return None                   # a 0-d device tensor: rounded to `d` like any operand (Note [0-d operands on a device])
         b, half = _f32(it.original_scalar_value(2)), d is _dt.float16
         def loop(o, x, y):
             if not (half and _half_ufunc(fn, o, (x, b))): fn(x, b, out=o, dtype=np.float32, casting='unsafe')
@@ -299,11 +311,25 @@ def _div_floor_reduced(x, y, o, dn):
     fl = np.where(div == 0, np.copysign(0, q), fl)
     np.copyto(o, np.where(b == 0, q, fl), casting='unsafe')   # b == 0: plain IEEE division
 
+# Note [Division by a CPU scalar on a device]: ATen's CUDA kernel for true division (`div_true_kernel_cuda`,
+# aten/src/ATen/native/cuda/BinaryDivTrueKernel.cu) turns `x / b`, b a CPU scalar (a Python number or a 0-d CPU
+# tensor), into `x * (1 / b)`: the reciprocal is computed once, in the op's math type, and each element costs a
+# multiply instead of a division. The product can differ from the quotient in the last bit (1.71 / -1.5 in float32:
+# -1.14 divided, -1.1400001 multiplied), and the CPU kernel divides. A device loop does what ATen's CUDA kernel does.
+def _reciprocal_loop(it):
+    "`x * (1 / b)` for a true division by a CPU scalar off the CPU (Note [Division by a CPU scalar on a device]); else None."
+    d = it.common_dtype()
+    if (it.common_device_.device_type == DeviceType.CPU or not it.is_scalar(2) or _is_integral(d, True)
+            or it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU): return None
+    cd = _opmath(d)
+    inv = (np.ones((), cd) / np.asarray(it.original_scalar_value(2)).astype(cd))[()]
+    return lambda o, x, y: np.multiply(x, inv, out=o, dtype=cd, casting='unsafe')
+
 def _div_loop(mode):
     def make(it):
         d = it.common_dtype()
         if mode is None:
-            return _scalar_b_loop(it, np.divide) or _uf_kernel(np.true_divide, d)
+            return _reciprocal_loop(it) or _scalar_b_loop(it, np.divide) or _uf_kernel(np.true_divide, d)
         if d is _dt.bool or d.is_complex: _not_impl('div_floor_cpu' if mode == 'floor' else 'div_trunc_cpu', d)
         if _is_integral(d):
             def loop(o, x, y):
@@ -353,8 +379,7 @@ def _remainder_loop(it):
         m = np.empty_like(o, dtype=cd)
         np.fmod(x, y, out=m, dtype=cd, casting='unsafe')
         fix = (m != 0) & ((y < 0) != (m < 0))
-        np.add(m, y, out=m, where=fix, dtype=cd, casting='unsafe')
-        np.copyto(o, m, casting='unsafe')
+        np.copyto(o, np.where(fix, np.add(m, y, dtype=cd), m), casting='unsafe')   # not `where=fix`: CuPy's ufuncs lack it
     return loop
 
 def remainder(input, other, *, out=None) -> Tensor:

@@ -13,10 +13,10 @@ from ..checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHE
 from ..intrusive_ptr import make_intrusive, intrusive_ptr
 from ..allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator, _advise_hugepages
 from ..storage import StorageImpl, _MemoryView, _raw_view, resize_bytes
-from ..backends import get_backend, not_implemented
+from ..backends import get_backend, not_implemented, asarray_like
 from .. import dtypes as _dt
 from ..dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype, _cast_copy, _through_float, _as_dtype, _half_op, _checked_value
-from ..tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset, contiguous_format, channels_last, channels_last_3d, preserve_format,
+from ..tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset, _keyset, contiguous_format, channels_last, channels_last_3d, preserve_format,
                           memory_format, strides_for_format, contiguous_strides)
 
 # %% ../../nbs/04c_factories.ipynb #bf9fa895
@@ -88,22 +88,22 @@ def storage_nbytes(sizes, strides, itemsize:int, # element geometry and bytes pe
 # %% ../../nbs/04c_factories.ipynb #bac84db8
 # Note [Fresh CPU result]: every CPU op result is a new Tensor -> TensorImpl -> intrusive_ptr -> StorageImpl ->
 # DataPtr chain, and on a 4x4 add making and dropping it is most of the time. For a contiguous result of known
-# byte size, `_empty_cpu` builds the chain in one Python frame instead of six: it sets exactly the fields that
+# byte size, `_empty_cpu` builds the chain in one Python frame instead of six (on any device with an allocator): it sets exactly the fields that
 # `StorageImpl.__init__` + `make_intrusive`, then `TensorImpl.__init__` + `Tensor._make` would set, without their
 # argument handling. `tests/test_fast_paths.py::test_empty_fast_path_equals_plain` compares every field.
 _new = object.__new__
 
-def _empty_cpu(sizes:tuple, d, nbytes:int) -> Tensor:
-    "Fast path (speed only) of `_empty_impl(sizes, None, d, CPU)`: Note [Fresh CPU result]."
-    al = get_allocator()
+def _empty_cpu(sizes:tuple, d, nbytes:int, device=CPU, al=None, key_set=_cpu_keyset) -> Tensor:
+    "Fast path (speed only) of `_empty_impl(sizes, None, d, device)`: Note [Fresh CPU result]; off the CPU, `al` is the device's allocator."
+    if al is None: al = get_allocator()
     st = _new(StorageImpl)
     st._refcount = st._weakcount = 1                 # as `make_intrusive` leaves them
     st._data_ptr = al.allocate(nbytes)
-    st._nbytes, st._allocator, st._resizable, st.device, st._bytes = nbytes, al, True, CPU, None
+    st._nbytes, st._allocator, st._resizable, st.device, st._bytes = nbytes, al, True, device, None
     p = _new(intrusive_ptr); p._target = st         # `intrusive_ptr._adopt(st)`
     impl = _new(TensorImpl)
-    impl.storage_, impl.dtype_, impl.device_, impl.storage_offset_ = p, d, CPU, 0
-    impl.version_counter_, impl.key_set_ = VariableVersion(), _cpu_keyset
+    impl.storage_, impl.dtype_, impl.device_, impl.storage_offset_ = p, d, device, 0
+    impl.version_counter_, impl.key_set_ = VariableVersion(), key_set
     impl.is_wrapped_number_, impl.base_ = False, None
     impl.set_sizes_contiguous(sizes)
     t = _new(Tensor); t._impl = impl
@@ -113,6 +113,8 @@ def _empty_impl(sizes, strides, d, device) -> Tensor:
     if device is CPU and strides is None: return _empty_cpu(sizes, d, d.itemsize * math.prod(sizes))
     nbytes = storage_nbytes(sizes, strides, d.itemsize) if strides is not None else d.itemsize * math.prod(sizes)
     dt = device.device_type
+    if strides is None and dt != DeviceType.Meta and dt != DeviceType.CPU:       # a device's fresh result: the same fast path
+        return _empty_cpu(sizes, d, nbytes, device, get_backend(dt).allocator(device), _keyset(device))
     st = make_intrusive(StorageImpl, nbytes, None, get_allocator(dt) if dt == DeviceType.CPU else get_backend(dt).allocator(device),
                         True, device)
     return Tensor._make(TensorImpl(st, d, sizes, strides))

@@ -244,7 +244,7 @@ def index_put_(self:Tensor, indices, # a tuple of index tensors (None: whole dim
     if src.numel(): _index_values_check([t for t in full if t is not None], sizes)
     if src.numel() and not self.is_meta:
         dst, v, ix = _np_write(me), np.broadcast_to(_np_read(values), rs), _np_index(me, full)
-        if accumulate: np.add.at(dst, ix, v)
+        if accumulate: array_namespace(dst).add.at(dst, ix, v)   # `cupy.add.at` on a device (Note [ufunc.at on a device])
         else: dst[ix] = v
     self._impl.bump_version()
     return self
@@ -293,15 +293,21 @@ def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
         if not self.dim(): o[...] = x
         else:                       # every index is checked above, so 'clip' only spares numpy's buffered checks;
             def take(b, e):         # threads split dim 0: the output's rows, or the index when `d` is 0
-                if d: np.take(x[b:e], a, axis=d, out=o[b:e], mode='clip')
-                else: np.take(x, a[b:e], axis=0, out=o[b:e], mode='clip')
+                kw = {'mode': 'clip'} if type(x) is np.ndarray else {}     # CuPy's `take` has no `mode`
+                if d: np.take(x[b:e], a, axis=d, out=o[b:e], **kw)
+                else: np.take(x, a[b:e], axis=0, out=o[b:e], **kw)
             parallel_rows(o.shape[0], o.size, take)
     return out
 
 # %% ../../nbs/05d_indexing.ipynb #9dfe6a5a
+# Note [ufunc.at on a device]: `np.add.at(a, ix, v)` asks `a`'s `__array_ufunc__` for the method 'at', and
+# `cupy.ndarray` has no such method there: CuPy's `at` belongs to its own ufunc objects (`cupy.add.at`, for add,
+# maximum and minimum). So an unbuffered accumulation takes the ufunc from the array's namespace; the other ufuncs
+# run as rounds (`at_rounds`), each touching an index once.
 def ufunc_at(uf, dst, ix:tuple, v):
     "`uf.at(dst, ix, v)` (repeated indices accumulate); where CuPy has no `uf.at`, rounds that each touch an index once."
-    if type(dst) is np.ndarray or uf.__name__ in ('add', 'maximum', 'minimum'): return uf.at(dst, ix, v)
+    if type(dst) is np.ndarray: return uf.at(dst, ix, v)
+    if uf.__name__ in ('add', 'maximum', 'minimum'): return getattr(array_namespace(dst), uf.__name__).at(dst, ix, v)
     at_rounds(uf, dst, ix, v)
 
 def at_rounds(uf, dst, ix:tuple, v):

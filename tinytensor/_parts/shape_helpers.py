@@ -716,11 +716,11 @@ def type(self:Tensor, dtype=None, non_blocking:bool=False, **kwargs):
     if dtype is None:
         dev = self.device.type
         return 'torch.' + ('' if dev == 'cpu' else dev + '.') + _LEGACY[self.dtype.name] + 'Tensor'
-    if isinstance(dtype, str):
-        name = dtype.split('.')[-1]
-        found = [k for k, v in _LEGACY.items() if v + 'Tensor' == name]
-        TORCH_CHECK_VALUE(found and dtype.count('.') == 1 and dtype.split('.')[0] in ('torch', 'tinytensor'), "invalid type: '", dtype, "'")
-        dtype = getattr(_dt, found[0])
+    if isinstance(dtype, str):                 # 'torch.FloatTensor' names a CPU type, 'torch.cuda.FloatTensor' a CUDA one
+        parts = dtype.split('.')
+        found = [k for k, v in _LEGACY.items() if v + 'Tensor' == parts[-1]]
+        TORCH_CHECK_VALUE(found and parts[0] in ('torch', 'tinytensor') and parts[1:-1] in ([], ['cuda']), "invalid type: '", dtype, "'")
+        return self.to('cuda' if len(parts) == 3 else 'cpu', getattr(_dt, found[0]))
     TORCH_CHECK_TYPE(isinstance(dtype, _dt.dtype), "type(): argument 'dtype' must be torch.dtype, not ", builtins.type(dtype).__name__)
     return self.to(dtype)
 
