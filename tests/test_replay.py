@@ -254,7 +254,7 @@ def run_main_obj(snap, *extra):
 
 def test_shared_references_validate_in_linear_time(monkeypatch):
     "A list shared 20,000 times is checked once (Note [Shared objects]): the work is counted, not timed."
-    import tinytensor.cuda.replay as rp
+    import tinytensor._parts.replay_feed as rp          # where load_snapshot reads `_check` (the chapter's first part)
     entry_list = [ev('alloc', BASE + i * 512, 512) for i in range(50)] + [ev('free_requested', BASE, 512), ev('free_completed', BASE, 512)]
     s = {'segments': [], 'device_traces': [entry_list] * 20_000}
     data = pickle.dumps(s)

@@ -14,8 +14,9 @@ import functools, math
 import numpy as np
 from ..allocator import DeviceType
 from ..backends import not_implemented
-from ..printing import SvgCanvas, text_width
+from ..pictures import SvgCanvas, text_width
 from ..indexing import at_rounds
+from .tensors import KERNEL_HOOKS
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #c19be9ec
 def coalescing_svg(n:int=8, # cells per side of the drawn tile
@@ -353,6 +354,8 @@ def cupy_launch(backend, loop, views:list, nout:int):
     uf = getattr(loop, 'ufunc', None)
     if uf is not None and nout == 1 and len(views) == 3 and run_float32_binary(uf, *views): return
     loop(*views)
+
+KERNEL_HOOKS.update(launch=cupy_launch, bf16_array=BF16Array)   # chapter 07b's backend launches these (Note [Kernel hooks])
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #14bf5c5d
 def scatter_rounds_svg(index:list, # target rows, one per element (a column of a scatter index)
