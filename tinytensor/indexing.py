@@ -12,7 +12,7 @@ __all__ = ['unravel_index', 'index_select', 'gather', 'scatter', 'scatter_add', 
            'index_placement_html', 'ufunc_at', 'at_rounds']
 
 # %% ../nbs/05d_indexing.ipynb #7024021e
-import builtins, operator, warnings
+import builtins, functools, operator, warnings
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, wrap_dim
@@ -23,9 +23,10 @@ from .backends import array_namespace, asarray_like, ascontiguous
 from .views import (_index_type_error, _slice_args, _slice, _int, _broadcast_pair, _copy_to,
                               _slice_prefix_1s, _scalar_tensor, assert_no_partial_overlap,
                               assert_no_internal_overlap, assert_no_overlap, has_internal_overlap)
-from .tensor_iterator import TensorIteratorConfig, parallel_rows, _resize_output
+from .parallel import parallel_rows
+from .factories import _resize_output
 from ._parts.indexing_core import *
-from ._parts.indexing_core import (_GATHER_BLOCK, _INDEX_DTYPES, _aten_indices, _bool_index, _check_index_types,
+from ._parts.indexing_core import (_GATHER_BLOCK, _INDEX_DTYPES, _INDEX_OUTPUT, _aten_indices, _bool_index, _check_index_types,
                                        _dim_coords, _gather_flat, _getitem, _index_from_data, _index_tuple,
                                        _index_values_check, _is_mask, _mask_select, _masked_fill_dispatch, _np_index,
                                        _restrided, _scatter_, _scatter_gather_checks, _setitem, _slice_positions,

@@ -17,7 +17,9 @@ from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format, channels_last, channels_last_3d, strides_for_format, preserve_format
 from .factories import empty, empty_strided, empty_like, _np_read, _np_write
 from .views import _slice, _int_list
-from .tensor_iterator import parallel_rows, result_type, can_cast, _resize_output, assert_no_overlap, assert_no_internal_overlap
+from .parallel import parallel_rows, result_type, can_cast
+from .factories import _resize_output
+from .views import assert_no_overlap, assert_no_internal_overlap
 from .checks import PythonArgParser, signature
 
 

@@ -24,6 +24,9 @@ from .storage import resize_bytes, _raw_views
 from .factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides, _resize_output
 from .pictures import SvgCanvas, text_width
 from .backends import _backends, get_backend, host_array
+from .parallel import *
+from .parallel import (_can_cast_args, _combine_categories, _default_num_threads, _par, _pool, _pool_lock, _promote,
+                                  _run_marked, _threads)   # chapter 04f, re-exported here
 from .checks import PythonArgParser, signature
 from ._parts.iterator_config import *
 from ._parts.iterator_config import (_can_cast_args, _combine_categories, _default_num_threads, _new_tensor,
@@ -616,3 +619,14 @@ def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray): # o: a fresh resu
     m, n = o.shape[-2], o.shape[-1]
     if m >= n: parallel_for(0, m, -(-m // nt), lambda b, e: np.matmul(x[..., b:e, :], y, out=o[..., b:e, :]))
     else: parallel_for(0, n, -(-n // nt), lambda b, e: np.matmul(x, y[..., :, b:e], out=o[..., :, b:e]))
+
+# %% ../nbs/06a_tensor_iterator.ipynb #idxlay1
+from ._parts.indexing_core import _INDEX_OUTPUT
+
+def _index_output(src:Tensor, idx:list) -> Tensor:
+    "The result of chapter 05d's `index`: an output laid out by a TensorIterator over `src` and the index tensors."
+    cfg = TensorIteratorConfig().set_check_mem_overlap(False).check_all_same_dtype(False).add_output(None).add_const_input(src)
+    for t in idx: cfg.add_const_input(t)
+    return cfg.declare_static_dtype_and_device(src.dtype, src.device).build().output(0)
+
+_INDEX_OUTPUT[0] = _index_output

@@ -6,7 +6,7 @@
 __all__ = ['apply_slicing', 'expand_tensors', 'has_contiguous_subspace', 'transpose_to_front', 'make_info', 'index', 'index_placement_html', 'ufunc_at', 'at_rounds']
 
 # %% ../../nbs/05d_indexing.ipynb #99ff399d
-import builtins, operator, warnings
+import builtins, functools, operator, warnings
 import numpy as np
 from fastcore.basics import patch
 from ..checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, wrap_dim
@@ -17,7 +17,8 @@ from ..backends import array_namespace, asarray_like, ascontiguous
 from ..views import (_index_type_error, _slice_args, _slice, _int, _broadcast_pair, _copy_to,
                               _slice_prefix_1s, _scalar_tensor, assert_no_partial_overlap,
                               assert_no_internal_overlap, assert_no_overlap, has_internal_overlap)
-from ..tensor_iterator import TensorIteratorConfig, parallel_rows, _resize_output
+from ..parallel import parallel_rows
+from ..factories import _resize_output
 
 # %% ../../nbs/05d_indexing.ipynb #dacf613f
 def _index_tuple(idx) -> tuple:
@@ -158,14 +159,20 @@ def _np_index(self:Tensor, indices:list) -> tuple:
     "The per-dim index list as a numpy index tuple (arrays for indexed dims, `:` elsewhere)."
     return tuple(slice(None) if t is None else _np_read(t) for t in indices)
 
+# Note [index's output]: ATen's `index` allocates its result the way a TensorIterator over the restrided input and the
+# index tensors lays it out (its permutation follows the inputs' strides). The iterator is chapter 06a's: that chapter
+# fills `_INDEX_OUTPUT` with a function (src, idx) -> result when it loads, as the package does on import, so this
+# chapter imports no later one. Unfilled, the result is contiguous.
+_INDEX_OUTPUT = [None]
+
 def index(self:Tensor, indices:list) -> Tensor:
     "ATen's `index`: the elements of `self` picked by a list of index tensors (None: whole dim), as a new tensor."
     self, indices = make_info(self, list(indices))
     if builtins.all(t is None for t in indices): return self.clone()      # nothing indexed (e.g. all masks were 0-d)
     src, idx, sizes = _restrided(self, indices)
-    cfg = TensorIteratorConfig().set_check_mem_overlap(False).check_all_same_dtype(False).add_output(None).add_const_input(src)
-    for t in idx: cfg.add_const_input(t)
-    out = cfg.declare_static_dtype_and_device(src.dtype, src.device).build().output(0)
+    lay = _INDEX_OUTPUT[0]
+    out = lay(src, idx) if lay is not None else empty(functools.reduce(_broadcast_pair, [tuple(t.shape) for t in [src] + idx]),
+                                                      dtype=src.dtype, device=src.device)
     if out.numel(): _index_values_check([t for t in indices if t is not None], sizes)   # the kernel visits no index otherwise
     if out.numel() and not out.is_meta: _np_write(out)[...] = _np_read(self)[_np_index(self, indices)]
     return out

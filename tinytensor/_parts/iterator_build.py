@@ -19,6 +19,9 @@ from ..storage import resize_bytes, _raw_views
 from ..factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides, _resize_output
 from ..pictures import SvgCanvas, text_width
 from ..backends import _backends, get_backend, host_array
+from ..parallel import *
+from ..parallel import (_can_cast_args, _combine_categories, _default_num_threads, _par, _pool, _pool_lock, _promote,
+                                  _run_marked, _threads)   # chapter 04f, re-exported here
 from ..checks import PythonArgParser, signature
 from .iterator_config import *
 from .iterator_config import (_can_cast_args, _combine_categories, _default_num_threads, _new_tensor,
