@@ -16,6 +16,7 @@ from .pictures import *
 from .printing import *
 from .allocator import Device as device
 from . import testing
+from .parallel import *
 from .views import *
 from .view_pictures import *
 from .more_views import *

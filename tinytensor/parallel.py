@@ -6,7 +6,7 @@ Docs: https://tinytensor.github.io/tinytensor/parallel.html.md"""
 
 # %% auto #0
 __all__ = ['GRAIN_SIZE', 'set_num_threads', 'get_num_threads', 'in_parallel_region', 'parallel_for', 'parallel_rows',
-           'wrapped_scalar_tensor', 'result_type', 'can_cast']
+           'wrapped_scalar_tensor', 'result_type', 'can_cast', 'promotion_html']
 
 # %% ../nbs/04f_parallel.ipynb #thr3
 import os, threading, builtins, numbers
@@ -146,3 +146,9 @@ def can_cast(frm:dtype, to:dtype) -> bool:
     if frm.is_floating_point and not (to.is_floating_point or to.is_complex): return False
     if frm is not _dt.bool and to is _dt.bool: return False
     return True
+
+# %% ../nbs/04f_parallel.ipynb #prom_f
+def promotion_html(cases:list) -> str: # (label, operands) pairs
+    "An HTML table: each case's operands and the dtype `result_type` gives them."
+    rows = ''.join(f'<tr><td><code>{label}</code></td><td>{result_type(*ops).name}</td></tr>' for label, ops in cases)
+    return f'<table style="font-size:12px"><tr><th>operands</th><th>result_type</th></tr>{rows}</table>' 

@@ -6,9 +6,8 @@ Docs: https://tinytensor.github.io/tinytensor/tensor_iterator.html.md"""
 
 # %% auto #0
 __all__ = ['STAGE_ROWS', 'STAGE_WIDTH', 'STAGE_COLS', 'STAGE_MIN', 'STAGE_TALL', 'BLAS_MIN_WORK', 'iteration_order_svg',
-           'copy_loop', 'tensor_view', 'lean_elementwise', 'lean_reduction', 'parallel_matmul', 'GRAIN_SIZE',
-           'set_num_threads', 'get_num_threads', 'in_parallel_region', 'parallel_for', 'parallel_rows',
-           'wrapped_scalar_tensor', 'result_type', 'can_cast', 'OperandInfo', 'TensorIteratorConfig', 'TensorIterator']
+           'copy_loop', 'tensor_view', 'lean_elementwise', 'lean_reduction', 'parallel_matmul', 'OperandInfo',
+           'TensorIteratorConfig', 'TensorIterator']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #e4660572
 import os, glob, ctypes, math, threading, warnings, builtins, numbers
@@ -38,8 +37,7 @@ from ._parts.iterator_build import (_set_output, _to_dtype, allocate_or_resize_o
                                         compute_fast_setup_type, compute_shape, compute_strides, compute_types,
                                         fast_set_up, invert_perm, mark_resize_outputs, permute_dimensions,
                                         reorder_dimensions, should_swap)
-_all_ = ['GRAIN_SIZE', 'set_num_threads', 'get_num_threads', 'in_parallel_region', 'parallel_for', 'parallel_rows',
-         'wrapped_scalar_tensor', 'result_type', 'can_cast', 'OperandInfo', 'TensorIteratorConfig', 'TensorIterator']   # the parts' public names are this module's too (Note [Module parts])
+_all_ = ['OperandInfo', 'TensorIteratorConfig', 'TensorIterator']   # the parts' public names are this module's too (Note [Module parts])
 
 # %% ../nbs/06a_tensor_iterator.ipynb #5077de6a
 @patch

@@ -10,7 +10,7 @@ import bisect, operator, os, sys, time
 from collections import deque
 from ..pictures import SvgCanvas, text_width    # chapter 03b: SVG that fits its text
 from .alloc_config import *
-from .alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, _is_pow2, _parse_num, _tokenize)
+from .alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, _is_pow2, _parse_num, _patch, _tokenize)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #a683f570
 class Block:
@@ -137,14 +137,6 @@ def _inc1(s, n):
 def _dec1(s, n): s[0] -= n; s[3] += n
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #c5387726
-def _patch(f):
-    "Add function `f` as a method of the class named by its first parameter's annotation (fastcore's `@patch`, stdlib only)."
-    cls = f.__annotations__['self']
-    cls = globals()[cls] if isinstance(cls, str) else cls
-    f.__qualname__ = f"{cls.__name__}.{f.__name__}"
-    setattr(cls, f.__name__, f)
-    return f
-
 class DeviceCachingAllocator:
     "One device's caching allocator: PyTorch's `DeviceCachingAllocator` over a backend."
     def __init__(self, backend=None, # SimulatedBackend (default) or CupyBackend
@@ -377,7 +369,7 @@ def _release_available_cached_blocks(self:DeviceCachingAllocator, pool:BlockPool
     self._release_block(blocks[i])
     return True
 
-# %% ../../nbs/07_cuda_caching_allocator.ipynb #e5a1c0e1
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #e5a1c0c0
 @_patch
 def _find_expandable_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int, size:int) -> Block:
     "Lowest free-or-unmapped address range of this stream's expandable segment with room for `size` (a new segment if none)."
@@ -435,6 +427,7 @@ def _try_allocate_expandable_block(self:DeviceCachingAllocator, pool:BlockPool, 
     pool.erase(c)
     return c
 
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #e5a1c0c1
 @_patch
 def _unmap_block(self:DeviceCachingAllocator, block:Block):
     "Unmap the whole pages inside free block `block`; the slivers before and after stay mapped and free."

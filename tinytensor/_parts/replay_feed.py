@@ -11,7 +11,7 @@ from ..cuda.caching_allocator import (DeviceCachingAllocator, SimulatedBackend, 
                                                format_size, memory_map_svg, BLOCK_COLORS, round_size, get_allocation_size, kSmallSize, kSmallBuffer)
 from ..pictures import SvgCanvas, text_width
 
-# %% ../../nbs/07a_cuda_replay.ipynb #508a6fc5
+# %% ../../nbs/07a_cuda_replay.ipynb #508a6fc0
 class MalformedSnapshotError(ValueError):
     "The file or object is not a memory snapshot in torch's structure."
 
@@ -51,6 +51,7 @@ def _check_settings(st):
             v = st.get(k)
             _check(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0), f"'{k}' must be a non-negative number")
 
+# %% ../../nbs/07a_cuda_replay.ipynb #508a6fc1
 def validate_snapshot(snap) -> dict:
     "Check `snap` has torch's snapshot structure; returns it or raises `MalformedSnapshotError`."
     _check(isinstance(snap, dict), f"expected a dict, got {type(snap).__name__}")
@@ -95,6 +96,7 @@ def validate_snapshot(snap) -> dict:
         seen.add(id(t))
     return snap
 
+# %% ../../nbs/07a_cuda_replay.ipynb #508a6fc2
 # Note [Counted reads]: BINBYTES8, BYTEARRAY8, BINUNICODE8 and FRAME state how many bytes follow, and Python's
 # unpickler asks its file for that many at once: `BINBYTES8 2**40` in a 20-byte file would allocate a TiB before
 # finding out it is not there (a MemoryError). The snapshot is read whole first (it is parsed whole anyway), and
@@ -218,7 +220,7 @@ def plan_replay(snap:dict, # a validated snapshot
     return {'device': device, 'prelude': _prelude(snap, device, trace), 'program': program, 'where': where,
             'segment_events': [(e['action'], e['size']) for e in trace if e['action'] in SEGMENT_ACTIONS]}
 
-# %% ../../nbs/07a_cuda_replay.ipynb #c2e70fba
+# %% ../../nbs/07a_cuda_replay.ipynb #c2e70fc0
 def conf_string(conf) -> str:
     "Settings as a `PYTORCH_CUDA_ALLOC_CONF` string; accepts a string or a {key: value} dict."
     if conf is None: return ""
@@ -263,6 +265,7 @@ def recorded_setup(snap:dict, # a validated snapshot
     cap = st.get('total_memory', meta.get('mem_get_info_total', meta.get('total_memory')))
     return {'conf': conf, 'memory_fraction': frac, 'capacity': cap}
 
+# %% ../../nbs/07a_cuda_replay.ipynb #c2e70fc1
 def _recorded_addresses(trace, total):
     "Segment addresses of the recorded run: cudaMalloc results in order, and the bases of its expandable segments."
     segs, bases = [], []
@@ -302,7 +305,7 @@ def _would_release(a, size, stream) -> bool:
         if a.total_allocated_memory + alloc_size > a.allowed_memory_maximum: return True
     return a.backend.mem_get_info()[0] < (rs if cfg.expandable_segments else alloc_size)
 
-# %% ../../nbs/07a_cuda_replay.ipynb #4690143b
+# %% ../../nbs/07a_cuda_replay.ipynb #469014c0
 # Note [Reading private pools]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # A pool owns whole segments, so an allocation's pool is the pool of the segment holding torch's address, and a
@@ -348,6 +351,7 @@ def _phase_labels(items, expandable):
             for k, l in enumerate(labs): seen[k].add(l)
     return [next(iter(s)) if len(s) == 1 else None for s in seen]
 
+# %% ../../nbs/07a_cuda_replay.ipynb #469014c1
 def _pool_evidence(snap, trace, capacity) -> dict:
     "The recorded run's segments with their final pool ids and release-order readings (Note [Reading private pools])."
     span, segs, starts, live, ranges = capacity + capacity // 8, [], [], {}, []
@@ -442,7 +446,7 @@ class _PoolReading:
                 if self.route is None: self.released.setdefault(k, []).append(p)
         return first
 
-# %% ../../nbs/07a_cuda_replay.ipynb #c2e70fbb
+# %% ../../nbs/07a_cuda_replay.ipynb #57ff89ca
 class _ReplayAllocator(DeviceCachingAllocator):
     "The allocator a replay drives: its history keeps only segment events (the replay counts everything else itself)."
     def _record(self, action, addr, size, stream):
@@ -480,6 +484,7 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
     r['pools'] = dict(base, assumed="each allocation in the pool the recorded run's reading gave it")
     return r
 
+# %% ../../nbs/07a_cuda_replay.ipynb #909c3cff
 _READINGS = []                      # [(key, trace lists, pools)]: the last few recorded readings, for what-ifs in a row
 
 def _recorded_reading(snap, device, meta, max_steps):
@@ -491,6 +496,44 @@ def _recorded_reading(snap, device, meta, max_steps):
     _READINGS.insert(0, (key, snap['device_traces'], pools)); del _READINGS[4:]
     return pools
 
+# Note [Deferred frees]
+# ~~~~~~~~~~~~~~~~~~~~~
+# A free whose free_completed comes later was used on other streams: torch recorded an event per stream
+# and freed the block once `process_events` (at a malloc, or a free in newer torch) saw them done, or when
+# a retry or `empty_cache` synchronized. The trace shows when, so each such block gets a use on a private
+# stream (no head-of-line blocking between them) whose event is marked done where the trace completes it.
+# A completion inside a malloc's run that comes after a segment_free was the retry's synchronize (mode 1)
+# and is left to our retry; one before such a segment_free (mode 2) was the retry's only if every pending
+# event completes there and the malloc would really retry (`_would_retry`).
+
+# Note [Inferring empty_cache]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A trace has no entry for torch.cuda.empty_cache(), only its effect: segment_free/segment_unmap of every
+# whole cached segment. When the trace gives back a segment that we have not (our count of cudaFree/unmap
+# calls is behind) and the call ending the run is not a malloc that would itself release memory (garbage
+# collection or a retry, `_would_release`), the program emptied the cache here: so do we.
+
+def _replay_result(a, plan, cfg, capacity, memory_fraction, steps, skipped, peak_res, alloc_at_peak, timeline, diverged, pc, frames):
+    "The figures of one replay: the allocator's statistics, its segment events and what the run loop counted."
+    st = a.memory_stats()
+    seg_events = [dict(step=e['time_us'], action=e['action'], addr=e['addr'], size=e['size'], stream=e['stream'])
+                  for e in a._trace if e['action'] in SEGMENT_ACTIONS]
+    peak_res = max(peak_res, st['reserved_bytes.all.peak'])
+    res = {'conf': cfg.conf, 'device': plan['device'], 'capacity': capacity, 'memory_fraction': memory_fraction,
+           'steps': steps, 'prelude': len(plan['prelude']), 'skipped': skipped,
+           'peak_allocated': st['allocated_bytes.all.peak'], 'peak_reserved': peak_res,
+           'peak_requested': st['requested_bytes.all.peak'], 'allocated_at_peak_reserved': alloc_at_peak,
+           'fragmentation': 1 - alloc_at_peak / peak_res if peak_res > 0 else 0.0,
+           'segment_allocs': st['num_device_alloc'], 'segment_frees': st['num_device_free'],
+           'num_alloc_retries': st['num_alloc_retries'], 'num_ooms': st['num_ooms'],
+           'num_device_alloc': st['num_device_alloc'], 'num_device_free': st['num_device_free'],
+           'final_allocated': st['allocated_bytes.all.current'], 'final_reserved': st['reserved_bytes.all.current'],
+           'timeline': timeline, 'segment_events': seg_events, 'stats': st, 'allocator': a,
+           'first_divergence': diverged, 'pools': None, 'reading': pc}
+    if frames is not None: res['frames'] = frames
+    return res
+
+# %% ../../nbs/07a_cuda_replay.ipynb #c2e70fc2
 def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, max_steps, pc):
     "One replay of `plan` under `cfg`; `pc` (a _PoolReading or None) routes allocations to private pools."
     trace_entries = _pick_device(snap, plan['device'])[1]
@@ -531,15 +574,7 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, m
         elif kind == 'free_deferred':
             p = addr_map.pop(op[1], 0)
             if p:
-                # Note [Deferred frees]
-                # ~~~~~~~~~~~~~~~~~~~~~
-                # A free whose free_completed comes later was used on other streams: torch recorded an event per stream
-                # and freed the block once `process_events` (at a malloc, or a free in newer torch) saw them done, or when
-                # a retry or `empty_cache` synchronized. The trace shows when, so each such block gets a use on a private
-                # stream (no head-of-line blocking between them) whose event is marked done where the trace completes it.
-                # A completion inside a malloc's run that comes after a segment_free was the retry's synchronize (mode 1)
-                # and is left to our retry; one before such a segment_free (mode 2) was the retry's only if every pending
-                # event completes there and the malloc would really retry (`_would_retry`).
+                # Note [Deferred frees] (above)
                 a.record_stream(p, next_stream)
                 free(p)
                 events[op[1]] = a.cuda_events[next_stream][-1][0]
@@ -563,34 +598,14 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, m
         else:                                                    # a segment the recorded run gave back
             target = None if pc is None else pc.release(a, k, op[1])
             if op[1] >= a.num_device_alloc + a.num_device_free and (op[2] is None or not _would_release(a, *op[2])):
-                # Note [Inferring empty_cache]
-                # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-                # A trace has no entry for torch.cuda.empty_cache(), only its effect: segment_free/segment_unmap of every
-                # whole cached segment. When the trace gives back a segment that we have not (our count of cudaFree/unmap
-                # calls is behind) and the call ending the run is not a malloc that would itself release memory (garbage
-                # collection or a retry, `_would_release`), the program emptied the cache here: so do we.
+                # Note [Inferring empty_cache] (above)
                 a.empty_cache(target)
         r = res_b[0]
         if r > peak_res: peak_res, alloc_at_peak = r, alloc_b[0]
         timeline.append((step[0], alloc_b[0], r))
         if record_snapshots: frames.append(a.snapshot()['segments'])
-    st = a.memory_stats()
-    seg_events = [dict(step=e['time_us'], action=e['action'], addr=e['addr'], size=e['size'], stream=e['stream'])
-                  for e in a._trace if e['action'] in SEGMENT_ACTIONS]
-    peak_res = max(peak_res, st['reserved_bytes.all.peak'])
-    res = {'conf': cfg.conf, 'device': plan['device'], 'capacity': capacity, 'memory_fraction': memory_fraction,
-           'steps': len(program), 'prelude': len(plan['prelude']), 'skipped': skipped,
-           'peak_allocated': st['allocated_bytes.all.peak'], 'peak_reserved': peak_res,
-           'peak_requested': st['requested_bytes.all.peak'], 'allocated_at_peak_reserved': alloc_at_peak,
-           'fragmentation': 1 - alloc_at_peak / peak_res if peak_res > 0 else 0.0,
-           'segment_allocs': st['num_device_alloc'], 'segment_frees': st['num_device_free'],
-           'num_alloc_retries': st['num_alloc_retries'], 'num_ooms': st['num_ooms'],
-           'num_device_alloc': st['num_device_alloc'], 'num_device_free': st['num_device_free'],
-           'final_allocated': st['allocated_bytes.all.current'], 'final_reserved': st['reserved_bytes.all.current'],
-           'timeline': timeline, 'segment_events': seg_events, 'stats': st, 'allocator': a,
-           'first_divergence': diverged, 'pools': None, 'reading': pc}
-    if record_snapshots: res['frames'] = frames
-    return res
+    return _replay_result(a, plan, cfg, capacity, memory_fraction, len(program), skipped, peak_res, alloc_at_peak, timeline,
+                          diverged, pc, frames if record_snapshots else None)
 
 # %% ../../nbs/07a_cuda_replay.ipynb #52f631ec
 def _divergence(r, trace):

@@ -10,7 +10,7 @@ import bisect, operator, os, sys, time
 from collections import deque
 from ..pictures import SvgCanvas, text_width    # chapter 03b: SVG that fits its text
 from .._parts.alloc_config import *
-from .._parts.alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, _is_pow2, _parse_num, _tokenize)
+from .._parts.alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, _is_pow2, _parse_num, _patch, _tokenize)
 from .._parts.alloc_blocks import *
 from .._parts.alloc_blocks import (_all_pools, _alloc_block, _alloc_found_block, _dec, _dec1, _expandable_fit,
     _find_expandable_block, _find_free_block, _free_block, _garbage_collect_cached_blocks,
@@ -211,7 +211,7 @@ def snapshot(self:DeviceCachingAllocator) -> dict:
     traces = [[] for _ in range(self.device)] + [list(self._trace or ())]
     return {'segments': segs, 'device_traces': traces, 'allocator_settings': self.config.settings()}
 
-# %% ../../nbs/07_cuda_caching_allocator.ipynb #55fafb38
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #55fafbc0
 @_patch
 def check_invariants(self:DeviceCachingAllocator):
     "Assert the allocator's structural invariants and that the statistics match the blocks."
@@ -272,6 +272,7 @@ def check_invariants(self:DeviceCachingAllocator):
     assert sum(q.__len__() for q in self.cuda_events.values()) + len(self.needs_events_deferred) >= len(self.pending_blocks), "pending block without event"
     return True
 
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #55fafbc1
 @_patch
 def _check_expandable(self:DeviceCachingAllocator, cur:dict, pooled:dict) -> int:
     "Check every expandable segment's chain and add its blocks to the sums `cur`; the number of mapped blocks."
@@ -421,7 +422,7 @@ def _pool_has_blocks(self:DeviceCachingAllocator, pp:PrivatePool) -> bool:
     "Whether an expandable segment of private pool `pp` still exists (they count no cudaMalloc)."
     return any(es.pool.owner is pp for es in self.expandable_segments_)
 
-# %% ../../nbs/07_cuda_caching_allocator.ipynb #9fae1a36
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #9fae1ac0
 def cupy_device_count() -> int:
     "CUDA devices CuPy sees: 0 without CuPy or a GPU. (`tt.cuda.is_available()` and friends, chapter 07b, ask the registered device backend.)"
     try:
@@ -459,6 +460,7 @@ def set_allocator(allocator:DeviceCachingAllocator|None, # None forgets the devi
     if allocator is None: _allocators.pop(i, None)
     else: _allocators[i] = allocator
 
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #9fae1ac1
 def memory_stats(device=None) -> dict:
     "`torch.cuda.memory_stats`: the device allocator's statistics."
     return get_allocator(device).memory_stats()

@@ -123,7 +123,7 @@ def run_bf16(loop, views:list, nout:int):
     for v, c in zip(views[:nout], conv[:nout]):
         if isinstance(v, BF16Array): v.set_f32(c)
 
-# %% ../../nbs/07c_cuda_kernels.ipynb #4de6a24a
+# %% ../../nbs/07c_cuda_kernels.ipynb #4de6a2c0
 _OPS = {'add': 0, 'subtract': 1, 'multiply': 2, 'true_divide': 3, 'divide': 3, 'maximum': 4, 'minimum': 5}
 
 ELEMENTWISE_SOURCE = r"""
@@ -176,6 +176,7 @@ extern "C" __global__ void tt_binary_tiled(const float* __restrict__ d, long lon
 }
 """
 
+# %% ../../nbs/07c_cuda_kernels.ipynb #4de6a2c1
 TILED = (64, 4)                               # (TILE, ROWS) of `tt_binary_tiled`: chosen by timing on an H200
 
 @functools.lru_cache(None)

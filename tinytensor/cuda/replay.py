@@ -219,7 +219,7 @@ def history_slider(trace, conf=None, max_steps:int=500, width:int=640):
     s.observe(show, names='value')
     return W.VBox([s, out])
 
-# %% ../../nbs/07a_cuda_replay.ipynb #517ec0ed
+# %% ../../nbs/07a_cuda_replay.ipynb #517ec0c0
 def _parse_bytes(s:str) -> int:
     units = {'': 1, 'b': 1, 'k': 1 << 10, 'kb': 10**3, 'kib': 1 << 10, 'm': 1 << 20, 'mb': 10**6, 'mib': 1 << 20,
              'g': 1 << 30, 'gb': 10**9, 'gib': 1 << 30, 't': 1 << 40, 'tb': 10**12, 'tib': 1 << 40}
@@ -262,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument('--svg', default=None, help='also write the reserved/allocated timeline as SVG to this path')
     return p
 
+# %% ../../nbs/07a_cuda_replay.ipynb #517ec0c1
 def _replay_column(snap, conf, **kw):
     "One column of the comparison: a replay, or the reason this setting cannot be replayed."
     try: return replay(snap, conf, **kw)

@@ -195,7 +195,7 @@ def device(d):
     try: yield
     finally: set_device(old)
 
-# %% ../../nbs/07b_cuda_tensors.ipynb #fb724abb
+# %% ../../nbs/07b_cuda_tensors.ipynb #fb724ac0
 # Note [Kernel hooks]: the kernels this backend launches are chapter 07c's. That chapter fills `KERNEL_HOOKS` when it
 # loads (`tinytensor.cuda` imports it), so this chapter never imports a later one. Unfilled, a loop runs on CuPy
 # arrays as written, and a bfloat16 array is refused (CuPy has no bfloat16 dtype).
@@ -209,6 +209,7 @@ class _CupyBlock:
         try: self.alloc.free(self.ptr)
         except Exception: pass
 
+# %% ../../nbs/07b_cuda_tensors.ipynb #fb724ac1
 class CupyCUDABackend(CUDABackend):
     "CUDA through CuPy: arrays over caching-allocator blocks, `cudaMemcpyAsync`, CuPy streams."
     name = 'cupy'
