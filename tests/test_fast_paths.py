@@ -83,23 +83,27 @@ def test_scalar_fast_path_taken():
     for s in (True, 1 << 30, 2 + 1j): assert ops._fast_scalar(a, s, np.add) is None
     assert ops._fast_scalar(tt.ones(3, dtype=tt.int64), 2, np.add) is None
 
+def _check_fresh_chain(shape, d, device, alloc):
+    "The fast path's Tensor -> TensorImpl -> StorageImpl chain sets every field the plain chain sets, with `alloc`'s memory."
+    fast = _empty_impl(shape, None, d, device)
+    n = d.itemsize * int(np.prod(shape))
+    plain = Tensor._make(TensorImpl(make_intrusive(StorageImpl, n, None, alloc, True, device), d, shape))
+    fi, pi = fast._impl, plain._impl
+    fs, ps = fi.storage_.get(), pi.storage_.get()
+    assert type(fs) is StorageImpl and fi.storage_.use_count() == 1 and fi.storage_.weak_use_count() == 0
+    assert (fs._nbytes, fs._allocator, fs._resizable, fs.device, fs._bytes) == (ps._nbytes, ps._allocator, ps._resizable, ps.device, ps._bytes)
+    assert fs._allocator is alloc and (fs._data_ptr.get() != 0 or n == 0) and fs._data_ptr.device == device
+    for f in TensorImpl.__slots__:
+        if f in ('storage_', 'version_counter_'): continue
+        assert getattr(fi, f) == getattr(pi, f), f
+    assert fi.version_counter_ is not pi.version_counter_ and fi.version_counter_.current_version() == 0
+
 def test_empty_fast_path_equals_plain():
     rng = np.random.default_rng(SEED + 2)
     alloc = get_allocator(DeviceType.CPU)
     for _ in range(100):
         shape, d = _shape(rng), getattr(tt, str(rng.choice(FAST_DTYPES)))
-        fast = _empty_impl(shape, None, d, CPU)
-        n = d.itemsize * int(np.prod(shape))
-        plain = Tensor._make(TensorImpl(make_intrusive(StorageImpl, n, None, alloc, True, CPU), d, shape))
-        fi, pi = fast._impl, plain._impl
-        fs, ps = fi.storage_.get(), pi.storage_.get()
-        assert type(fs) is StorageImpl and fi.storage_.use_count() == 1 and fi.storage_.weak_use_count() == 0
-        assert (fs._nbytes, fs._allocator, fs._resizable, fs.device, fs._bytes) == (ps._nbytes, ps._allocator, ps._resizable, ps.device, ps._bytes)
-        assert fs._data_ptr.get() != 0 or n == 0
-        for f in TensorImpl.__slots__:
-            if f in ('storage_', 'version_counter_'): continue
-            assert getattr(fi, f) == getattr(pi, f), f
-        assert fi.version_counter_ is not pi.version_counter_ and fi.version_counter_.current_version() == 0
+        _check_fresh_chain(shape, d, CPU, alloc)
 
 def test_empty_fast_path_equals_plain_on_a_device():
     "The fresh-result fast path off the CPU (the CUDA stand-in) sets what the plain chain sets, with the device's allocator."
@@ -110,18 +114,7 @@ def test_empty_fast_path_equals_plain_on_a_device():
         dev = tt.device('cuda:0')
         al = get_backend(DeviceType.CUDA).allocator(dev)
         for shape, d in [((4, 4), tt.float32), ((3,), tt.float64), ((), tt.int64), ((0, 2), tt.float32), ((2, 3, 4, 5), tt.bool)]:
-            fast = _empty_impl(shape, None, d, dev)
-            n = d.itemsize * int(np.prod(shape))
-            plain = Tensor._make(TensorImpl(make_intrusive(StorageImpl, n, None, al, True, dev), d, shape))
-            fi, pi = fast._impl, plain._impl
-            fs, ps = fi.storage_.get(), pi.storage_.get()
-            assert type(fs) is StorageImpl and fi.storage_.use_count() == 1 and fi.storage_.weak_use_count() == 0
-            assert (fs._nbytes, fs._allocator, fs._resizable, fs.device, fs._bytes) == (ps._nbytes, ps._allocator, ps._resizable, ps.device, ps._bytes)
-            assert fs._allocator is al and (fs._data_ptr.get() != 0 or n == 0) and fs._data_ptr.device == dev
-            for f in TensorImpl.__slots__:
-                if f in ('storage_', 'version_counter_'): continue
-                assert getattr(fi, f) == getattr(pi, f), f
-            del fast, plain, fi, pi, fs, ps
+            _check_fresh_chain(shape, d, dev, al)
         assert tt.cuda.memory_allocated(0) == 0                      # every block went back
     finally: cuda_standin.uninstall(state)
 
