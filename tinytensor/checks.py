@@ -251,13 +251,18 @@ def parse(self:FunctionSignature, args:tuple, kwargs:dict, raise_exception:bool=
     "The bound arguments as {name: value} (omitted optional ones left out), or None (or torch's TypeError) if the call does not fit."
     # fast: look only at what was passed; any misfit goes to `_explain`, which finds the first one and words it
     out, name, params = {}, self.name, self.params
-    if args:
-        if len(args) > self.max_pos_args or (v := _bind(params[0], args[0], name)) is _MISSING:
-            if not self.varargs or (v := _bind(params[0], args, name)) is _MISSING: return self._explain(args, kwargs, raise_exception)
+    rest = args
+    if args and self.varargs and type(args[0]) is int and not params[0].size:
+        for a in args:                            # fast: `view(2, 3)`, `empty(16)`: plain ints are the size list itself
+            if type(a) is not int: break
+        else: out[params[0].name] = args; rest = ()
+    if rest:
+        if len(rest) > self.max_pos_args or (v := _bind(params[0], rest[0], name)) is _MISSING:
+            if not self.varargs or (v := _bind(params[0], rest, name)) is _MISSING: return self._explain(args, kwargs, raise_exception)
             out[params[0].name] = v
         else:
             out[params[0].name] = v
-            for p, o in zip(params[1:], args[1:]):
+            for p, o in zip(params[1:], rest[1:]):
                 if (v := _bind(p, o, name)) is _MISSING: return self._explain(args, kwargs, raise_exception)
                 out[p.name] = v
     if kwargs:
@@ -298,11 +303,12 @@ def signature(*fmts:str, # one signature per overload, native_functions.yaml sty
               method:bool=False): # a Tensor method: `self` is bound before the signature's parameters
     "Decorate a function so every call is parsed against `fmts`; it receives the bound arguments as keywords."
     parser = PythonArgParser(*fmts)
+    parse = parser.signatures[0].parse if len(parser.signatures) == 1 else parser.parse    # one signature: its own parse
     def deco(f):
         if method:
-            def wrapper(self, *args, **kwargs): return f(self, **parser.parse(args, kwargs))
+            def wrapper(self, *args, **kwargs): return f(self, **parse(args, kwargs))
         else:
-            def wrapper(*args, **kwargs): return f(**parser.parse(args, kwargs))
+            def wrapper(*args, **kwargs): return f(**parse(args, kwargs))
         functools.update_wrapper(wrapper, f)
         wrapper.parser = parser
         return wrapper
