@@ -18,7 +18,7 @@ from ..tensor_impl import Tensor, preserve_format, contiguous_format
 from ..storage import _MemoryView, _raw_views
 from ..views import inplace_kernels
 from ..backends import copy_bytes, array_namespace, asarray_like
-from ..factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, _np_write, like_strides, _check_dtype, _device_ok
+from ..factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, _np_write, like_strides, _check_dtype, _device_ok, _resize_output
 from ..tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
                                         assert_no_internal_overlap, infer_size, copy_loop, lean_elementwise, _lean_operand)
@@ -429,9 +429,7 @@ def pow(input, exponent, *, out=None) -> Tensor:
         TORCH_CHECK_TYPE(isinstance(exponent, Tensor), "pow(): argument 'exponent' must be Tensor, not ", type(exponent).__name__)
         rt = out.dtype if out is not None else result_type(input, exponent)
         res = out if out is not None else _new_tensor(exponent._impl.sizes(), None, rt, exponent.device)
-        if out is not None and out._impl.sizes() != exponent._impl.sizes():
-            from tinytensor.tensor_iterator import _resize_output
-            _resize_output(out, exponent._impl.sizes())
+        if out is not None and out._impl.sizes() != exponent._impl.sizes(): _resize_output(out, exponent._impl.sizes())
         if input == 1 and not isinstance(input, (builtins.bool, np.bool_)):   # c10's Scalar::equal: True is not 1.0
             if not res.is_meta and res.numel(): _np_write(res)[...] = 1
             if out is not None: out._impl.bump_version()
