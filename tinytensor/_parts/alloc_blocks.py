@@ -18,10 +18,10 @@ class Block:
     __slots__ = ('device', 'stream', 'size', 'requested_size', 'pool', 'ptr', 'allocated',
                  'prev', 'next', 'stream_uses', 'event_count', 'gc_count_base', 'mapped', 'expandable')
     def __init__(self, device, stream, size, pool, ptr):
-        self.device, self.stream, self.size, self.pool, self.ptr = device, stream, size, pool, ptr
-        self.requested_size, self.allocated, self.prev, self.next = 0, False, None, None
-        self.stream_uses, self.event_count, self.gc_count_base = None, 0, 0
-        self.mapped, self.expandable = True, None     # pages behind it; its ExpandableSegment, if any
+        self.device = device; self.stream = stream; self.size = size; self.pool = pool; self.ptr = ptr
+        self.requested_size = 0; self.allocated = False; self.prev = None; self.next = None
+        self.stream_uses = None; self.event_count = 0; self.gc_count_base = 0
+        self.mapped = True; self.expandable = None    # pages behind it; its ExpandableSegment, if any
     def is_split(self) -> bool:
         "True when the block shares its segment with other blocks."
         return self.prev is not None or self.next is not None
@@ -57,7 +57,7 @@ class BlockPool:
         "Remove cached block `b`."
         k = (b.stream, b.size, b.ptr)
         i = bisect.bisect_left(self.keys, k)
-        TORCH_CHECK(i < len(self.keys) and self.keys[i] == k, "internal error: block not in pool ", b)
+        if i == len(self.keys) or self.keys[i] != k: TORCH_CHECK(False, "internal error: block not in pool ", b)
         del self.keys[i]; del self.blocks[i]
     def insert_unmapped(self, b:Block):
         "Track unmapped block `b` of an expandable segment."
@@ -139,6 +139,7 @@ def _dec1(s, n): s[0] -= n; s[3] += n
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #c5387726
 class DeviceCachingAllocator:
     "One device's caching allocator: PyTorch's `DeviceCachingAllocator` over a backend."
+    _records_blocks = True                  # the history holds alloc/free entries too, not only segment events
     def __init__(self, backend=None, # SimulatedBackend (default) or CupyBackend
                  conf:str|AllocatorConfig="", # PYTORCH_CUDA_ALLOC_CONF-style settings
                  device:int=0, # device index reported in stats, snapshots and messages
@@ -162,6 +163,7 @@ class DeviceCachingAllocator:
         self.allowed_memory_maximum, self.set_fraction = 0, False
         self.clock = clock
         self._trace = None                  # history ring buffer (a deque) when recording
+        self._block_trace = None            # the same buffer when allocations and frees go in it too (see `_records_blocks`)
         self.reset_stats()
 
     def reset_stats(self):
@@ -193,6 +195,7 @@ def record_memory_history(self:DeviceCachingAllocator,
     TORCH_CHECK(max_entries >= 1, "max_entries must be >= 1")
     if enabled is None: self._trace = None
     else: self._trace = deque(self._trace or (), maxlen=None if max_entries >= sys.maxsize else max_entries)
+    self._block_trace = self._trace if self._records_blocks else None
 
 @_patch
 def _record(self:DeviceCachingAllocator, action, addr, size, stream):
@@ -288,7 +291,7 @@ def _alloc_found_block(self:DeviceCachingAllocator, block:Block, pool:BlockPool,
     _inc(self._active_bytes, si, bs)
     _inc(self._requested_bytes, si, orig_size)
     if bs >= self.config.max_split_size: _inc1(self._oversize_allocations, 1)
-    if self._trace is not None: self._record('alloc', ptr, orig_size, stream)
+    if self._block_trace is not None: self._record('alloc', ptr, orig_size, stream)
     return ptr
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #a5b5cc66
@@ -558,7 +561,7 @@ def _try_merge_blocks(self:DeviceCachingAllocator, dst:Block, src:Block|None, po
 
 @_patch
 def _free_block(self:DeviceCachingAllocator, block:Block):
-    if self._trace is not None: self._record('free_completed', block.ptr, block.requested_size, block.stream)
+    if self._block_trace is not None: self._record('free_completed', block.ptr, block.requested_size, block.stream)
     pool, si = block.pool, block.pool.stat_index
     original_size = block.size
     net_blocks = net_bytes = 0
@@ -588,12 +591,12 @@ def free(self:DeviceCachingAllocator,
     "Free the allocation at `ptr`: cache its block now, or once its streams' events complete."
     if not ptr and isinstance(ptr, int): return
     block = self.allocated_blocks.pop(ptr, None) if isinstance(ptr, int) else None
-    TORCH_CHECK(block is not None, "invalid device pointer: ", hex(ptr) if isinstance(ptr, int) else repr(ptr))
+    if block is None: TORCH_CHECK(False, "invalid device pointer: ", hex(ptr) if isinstance(ptr, int) else repr(ptr))
     block.allocated = False
     si, bs = block.pool.stat_index, block.size
     _dec(self._allocation, si, 1)
     _dec(self._allocated_bytes, si, bs)
-    if self._trace is not None: self._record('free_requested', ptr, block.requested_size, block.stream)
+    if self._block_trace is not None: self._record('free_requested', ptr, block.requested_size, block.stream)
     if bs >= self.config.max_split_size: _dec1(self._oversize_allocations, 1)
     if block.stream_uses:
         if self.captures_underway:                # no events during a capture: recorded by the next process_events
@@ -680,7 +683,7 @@ def _new_block(self:DeviceCachingAllocator, pool:BlockPool, size:int, stream:int
              or (self._release_available_cached_blocks(pool, stream, size) and self._alloc_block(pool, alloc_size, stream, False, size))
              or (self.release_cached_blocks() and self._alloc_block(pool, alloc_size, stream, True, size)))
     if not block:
-        if self._trace is not None: self._record('oom', self.backend.mem_get_info()[0], size, stream)
+        if self._block_trace is not None: self._record('oom', self.backend.mem_get_info()[0], size, stream)
         self.num_ooms += 1
         raise OutOfMemoryError(self._oom_message(alloc_size))
     return block

@@ -85,13 +85,14 @@ def validate_snapshot(snap) -> dict:
         if id(t) in seen: continue
         for i, e in enumerate(t):
             if type(e) is not dict or type(a := e.get('action')) is not str: _check(False, f"trace entry {i} of device {d} has no 'action'")
-            if a in addr_actions:
+            if a in addr_actions:             # messages are formatted only on failure: this loop sees every entry
                 if type(e.get('addr')) is not int or type(size := e.get('size')) is not int:
                     _check(False, f"trace entry {i} ({a}) of device {d} needs integer 'addr' and 'size'")
-                _check(size >= 0, f"trace entry {i} ({a}) of device {d} has a negative size")
+                if size < 0: _check(False, f"trace entry {i} ({a}) of device {d} has a negative size")
             elif a == 'oom':
-                _check(type(size := e.get('size')) is int and size >= 0, f"trace entry {i} (oom) of device {d} needs a non-negative integer 'size'")
-            else: _check(a in known, f"trace entry {i} of device {d} has unknown action {a!r}")
+                if type(size := e.get('size')) is not int or size < 0:
+                    _check(False, f"trace entry {i} (oom) of device {d} needs a non-negative integer 'size'")
+            elif a not in known: _check(False, f"trace entry {i} of device {d} has unknown action {a!r}")
             if type(st := e.get('stream', 0)) is not int or st < 0: _check(False, f"trace entry {i} ({a}) of device {d} has a non-integer 'stream' or a negative one")
         seen.add(id(t))
     return snap
@@ -148,6 +149,8 @@ def load_metadata(path, # a snapshot's path: NAME.pickle[.gz] -> NAME.json
 
 # %% ../../nbs/07a_cuda_replay.ipynb #1b2d4631
 _FREE_ACTIONS = ('free_requested', 'free_completed', 'free')
+_ADDR_ACTIONS = frozenset(('alloc',) + _FREE_ACTIONS)
+_CALL_ENDS = frozenset(('alloc', 'oom', 'free_requested', 'free'))     # the entries that end a call's run (Note [Reading a trace])
 
 def _pick_device(snap, device):
     traces = snap['device_traces']
@@ -156,11 +159,11 @@ def _pick_device(snap, device):
     _check(_isint(device) and 0 <= device < max(len(traces), 1), f"no device_traces for device {device}")
     return device, (traces[device] if traces else [])
 
-def _prelude(snap, device, trace):
+def _prelude(snap, device, trace, acts=None):
     "Allocations live before the trace began: freed in the trace before being allocated, or live in the final segments."
     first = {}
-    for e in trace:
-        if e['action'] in ('alloc',) + _FREE_ACTIONS: first.setdefault(e['addr'], e)
+    for a, e in zip(acts or [e['action'] for e in trace], trace):
+        if a in _ADDR_ACTIONS: first.setdefault(e['addr'], e)
     pre = {a: (e['size'], e.get('stream', 0)) for a, e in first.items() if e['action'] != 'alloc'}
     for s in snap['segments']:
         if s.get('device', device) != device: continue
@@ -185,40 +188,42 @@ def plan_replay(snap:dict, # a validated snapshot
     # ends the run, or, if a free ends it or nothing does, to an `empty_cache` or a completion polled in between.
     # `nxt` is the malloc ending the run, if any: replaying decides with it whether a completion or a released
     # segment was that malloc's own doing (see Notes [Deferred frees] and [Inferring empty_cache]).
+    acts = [e['action'] for e in trace]
     while i < n:
         j = i
-        while j < n and trace[j]['action'] not in ('alloc', 'oom', 'free_requested', 'free'): j += 1
+        while j < n and acts[j] not in _CALL_ENDS: j += 1
         end = trace[j] if j < n else None
-        nxt = (end['size'], end.get('stream', 0)) if end is not None and end['action'] in ('alloc', 'oom') else None
-        seen_release = j > i and any(trace[k]['action'] in ('segment_free', 'segment_unmap') for k in range(i, j))
-        released, later = False, (sum(trace[k]['action'] == 'free_completed' for k in range(i, j)) if j > i else 0)
-        for k in range(i, j):
-            e = trace[k]; a = e['action']
-            if a in SEGMENT_ACTIONS:
-                if a in ('segment_free', 'segment_unmap'):
-                    program.append(('segment', nseg, nxt)); where.append(k); released = True
-                nseg += 1
-            elif a == 'free_completed':
-                # completed by process_events (0), by the synchronize of a retry (1), or either: decide when replaying (2)
-                mode = 1 if released else (2 if seen_release and nxt is not None else 0)
-                program.append(('complete', e['addr'], mode, nxt, later)); where.append(k)
-                later -= 1
+        if j > i:                                  # the run before the call: segment events and completions
+            nxt = (end['size'], end.get('stream', 0)) if end is not None and acts[j] in ('alloc', 'oom') else None
+            run = acts[i:j]
+            seen_release = 'segment_free' in run or 'segment_unmap' in run
+            released, later = False, run.count('free_completed')
+            for k in range(i, j):
+                e = trace[k]; a = acts[k]
+                if a in SEGMENT_ACTIONS:
+                    if a in ('segment_free', 'segment_unmap'):
+                        program.append(('segment', nseg, nxt)); where.append(k); released = True
+                    nseg += 1
+                elif a == 'free_completed':
+                    # completed by process_events (0), by the synchronize of a retry (1), or either: decide when replaying (2)
+                    mode = 1 if released else (2 if seen_release and nxt is not None else 0)
+                    program.append(('complete', e['addr'], mode, nxt, later)); where.append(k)
+                    later -= 1
         if end is None: break
-        a = end['action']
+        a = acts[j]
         if a == 'alloc': program.append(('alloc', end['addr'], end['size'], end.get('stream', 0)))
         elif a == 'oom': program.append(('oom', end['size'], end.get('stream', 0)))
         elif a == 'free': program.append(('free', end['addr']))
         else:
-            f = trace[j + 1] if j + 1 < n else None
-            if f is not None and f['action'] == 'free_completed' and f['addr'] == end['addr']:
+            if j + 1 < n and acts[j + 1] == 'free_completed' and trace[j + 1]['addr'] == end['addr']:
                 program.append(('free', end['addr'])); where.append(j); j += 1
                 i = j + 1
                 continue
             program.append(('free_deferred', end['addr']))
         where.append(j)
         i = j + 1
-    return {'device': device, 'prelude': _prelude(snap, device, trace), 'program': program, 'where': where,
-            'segment_events': [(e['action'], e['size']) for e in trace if e['action'] in SEGMENT_ACTIONS]}
+    return {'device': device, 'prelude': _prelude(snap, device, trace, acts), 'program': program, 'where': where,
+            'segment_events': [(a, e['size']) for a, e in zip(acts, trace) if a in SEGMENT_ACTIONS]}
 
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fc0
 def conf_string(conf) -> str:
@@ -449,8 +454,7 @@ class _PoolReading:
 # %% ../../nbs/07a_cuda_replay.ipynb #57ff89ca
 class _ReplayAllocator(DeviceCachingAllocator):
     "The allocator a replay drives: its history keeps only segment events (the replay counts everything else itself)."
-    def _record(self, action, addr, size, stream):
-        if action in SEGMENT_ACTIONS: DeviceCachingAllocator._record(self, action, addr, size, stream)
+    _records_blocks = False
 
 def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace entries
            conf=None, # settings: "max_split_size_mb:256,..." or {"max_split_size_mb": 256}; None: the recorded ones
