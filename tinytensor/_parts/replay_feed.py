@@ -179,7 +179,6 @@ def plan_replay(snap:dict, # a validated snapshot
     "Turn a trace into replay operations: allocations live before it, mallocs, frees, deferred frees, OOMs, cache releases."
     device, trace = _pick_device(snap, device)
     program, where, n, nseg = [], [], len(trace), 0
-    i = 0
     # Note [Reading a trace]
     # ~~~~~~~~~~~~~~~~~~~~~~
     # torch records trace entries while a call holds the allocator lock, so the entries of one call are contiguous
@@ -189,39 +188,37 @@ def plan_replay(snap:dict, # a validated snapshot
     # `nxt` is the malloc ending the run, if any: replaying decides with it whether a completion or a released
     # segment was that malloc's own doing (see Notes [Deferred frees] and [Inferring empty_cache]).
     acts = [e['action'] for e in trace]
-    while i < n:
-        j = i
-        while j < n and acts[j] not in _CALL_ENDS: j += 1
-        end = trace[j] if j < n else None
-        if j > i:                                  # the run before the call: segment events and completions
-            nxt = (end['size'], end.get('stream', 0)) if end is not None and acts[j] in ('alloc', 'oom') else None
-            run = acts[i:j]
-            seen_release = 'segment_free' in run or 'segment_unmap' in run
-            released, later = False, run.count('free_completed')
-            for k in range(i, j):
-                e = trace[k]; a = acts[k]
-                if a in SEGMENT_ACTIONS:
-                    if a in ('segment_free', 'segment_unmap'):
-                        program.append(('segment', nseg, nxt)); where.append(k); released = True
-                    nseg += 1
-                elif a == 'free_completed':
-                    # completed by process_events (0), by the synchronize of a retry (1), or either: decide when replaying (2)
-                    mode = 1 if released else (2 if seen_release and nxt is not None else 0)
-                    program.append(('complete', e['addr'], mode, nxt, later)); where.append(k)
-                    later -= 1
-        if end is None: break
-        a = acts[j]
+    def run(i, j, end):                            # the entries i..j-1 before call `end`: segment events and completions
+        nonlocal nseg
+        nxt = (end['size'], end.get('stream', 0)) if end is not None and end['action'] in ('alloc', 'oom') else None
+        run = acts[i:j]
+        seen_release = 'segment_free' in run or 'segment_unmap' in run
+        released, later = False, run.count('free_completed')
+        for k in range(i, j):
+            a = acts[k]
+            if a in SEGMENT_ACTIONS:
+                if a in ('segment_free', 'segment_unmap'):
+                    program.append(('segment', nseg, nxt)); where.append(k); released = True
+                nseg += 1
+            elif a == 'free_completed':
+                # completed by process_events (0), by the synchronize of a retry (1), or either: decide when replaying (2)
+                mode = 1 if released else (2 if seen_release and nxt is not None else 0)
+                program.append(('complete', trace[k]['addr'], mode, nxt, later)); where.append(k)
+                later -= 1
+    start = 0                                      # where the run before the next call began
+    for j, a in enumerate(acts):
+        if a not in _CALL_ENDS: continue
+        end = trace[j]
+        if j > start: run(start, j, end)
+        start = j + 1
         if a == 'alloc': program.append(('alloc', end['addr'], end['size'], end.get('stream', 0)))
         elif a == 'oom': program.append(('oom', end['size'], end.get('stream', 0)))
         elif a == 'free': program.append(('free', end['addr']))
-        else:
-            if j + 1 < n and acts[j + 1] == 'free_completed' and trace[j + 1]['addr'] == end['addr']:
-                program.append(('free', end['addr'])); where.append(j); j += 1
-                i = j + 1
-                continue
-            program.append(('free_deferred', end['addr']))
+        elif start < n and acts[start] == 'free_completed' and trace[start]['addr'] == end['addr']:
+            program.append(('free', end['addr'])); start += 1      # freed at once: its completion is part of the free
+        else: program.append(('free_deferred', end['addr']))
         where.append(j)
-        i = j + 1
+    if start < n: run(start, n, None)
     return {'device': device, 'prelude': _prelude(snap, device, trace, acts), 'program': program, 'where': where,
             'segment_events': [(a, e['size']) for a, e in zip(acts, trace) if a in SEGMENT_ACTIONS]}
 
