@@ -116,25 +116,47 @@ STAT_NAMES = ('allocation', 'segment', 'active', 'inactive_split', 'allocated_by
 STAT_TYPES = ('all', 'small_pool', 'large_pool')
 STAT_FIELDS = ('current', 'peak', 'allocated', 'freed')
 
-def _new_stat_array(): return [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+# Note [Derived statistics]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
+# c10's Stat has four counters, and increase_stat/decrease_stat update the aggregate and a pool on every call.
+# Only some of them carry information: the aggregate's current, allocated and freed are the sums of the two
+# pools', and a Stat's freed is its allocated plus its current at the last reset_accumulated_memory_stats
+# (`base`) minus its current now. So a pool's Stat is [current, peak, allocated, base], the aggregate's is used
+# for its peak alone, and `_stat_values` computes torch's four fields when they are read.
+def _new_stat_array(): return [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]    # aggregate (its peak), small pool, large pool
 
 def _inc(sa, i, n):
-    "Increase the aggregate and pool `i` stats of StatArray `sa` by `n`."
-    s = sa[0]; c = s[0] + n; s[0] = c; s[2] += n
-    if c > s[1]: s[1] = c
+    "Increase pool `i`'s Stat of StatArray `sa` by `n`, and the aggregate's peak."
     s = sa[i]; c = s[0] + n; s[0] = c; s[2] += n
+    if c > s[1]: s[1] = c
+    c += sa[3 - i][0]                        # the aggregate now: both pools
+    s = sa[0]
     if c > s[1]: s[1] = c
 
 def _dec(sa, i, n):
-    "Decrease the aggregate and pool `i` stats of StatArray `sa` by `n`."
-    s = sa[0]; s[0] -= n; s[3] += n
-    s = sa[i]; s[0] -= n; s[3] += n
+    "Decrease pool `i`'s Stat of StatArray `sa` by `n` (freed is derived)."
+    sa[i][0] -= n
 
 def _inc1(s, n):
+    "Increase a Stat that has no pools (the oversize counters)."
     c = s[0] + n; s[0] = c; s[2] += n
     if c > s[1]: s[1] = c
 
-def _dec1(s, n): s[0] -= n; s[3] += n
+def _dec1(s, n): s[0] -= n
+
+def _stat_fields(s) -> tuple:
+    "torch's (current, peak, allocated, freed) of a pool's Stat or a Stat without pools."
+    return s[0], s[1], s[2], s[2] + s[3] - s[0]
+
+def _stat_values(sa, t:int) -> tuple:
+    "torch's (current, peak, allocated, freed) of stat type `t` (0 all, 1 small pool, 2 large pool) of StatArray `sa`."
+    if t: return _stat_fields(sa[t])
+    (c1, _, a1, f1), (c2, _, a2, f2) = _stat_fields(sa[1]), _stat_fields(sa[2])
+    return c1 + c2, sa[0][1], a1 + a2, f1 + f2
+
+def _current(sa) -> int:
+    "The aggregate's current value of StatArray `sa`."
+    return sa[1][0] + sa[2][0]
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #c5387726
 class DeviceCachingAllocator:
@@ -177,7 +199,7 @@ class DeviceCachingAllocator:
 
     def __repr__(self):
         return (f"DeviceCachingAllocator(device={self.device}, {self.backend!r}, conf={self.config.conf!r}, "
-                f"allocated={format_size(self._allocated_bytes[0][0])}, reserved={format_size(self._reserved_bytes[0][0])})")
+                f"allocated={format_size(_current(self._allocated_bytes))}, reserved={format_size(_current(self._reserved_bytes))})")
 
 @_patch
 def _all_pools(self:DeviceCachingAllocator) -> list:
@@ -632,7 +654,7 @@ def empty_cache(self:DeviceCachingAllocator, mempool_id:tuple|None=None):
 @_patch
 def _oom_message(self:DeviceCachingAllocator, alloc_size:int) -> str:
     free_b, total = self.backend.mem_get_info()
-    allocated, reserved = self._allocated_bytes[0][0], self._reserved_bytes[0][0]
+    allocated, reserved = _current(self._allocated_bytes), _current(self._reserved_bytes)
     allowed = f"{format_size(self.allowed_memory_maximum)} allowed; " if self.set_fraction else ""
     priv = sum(b.size for pp in self.graph_pools.values() for p in (pp.large_blocks, pp.small_blocks) for b in p.blocks)
     unallocated, allocated = reserved - allocated - priv, allocated + priv    # c10 counts private pools' cached blocks as allocated

@@ -547,7 +547,7 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, m
     a.record_memory_history('all')
     addr_map, events, skipped, diverged = {}, {}, 0, None
     timeline, frames = [], []
-    alloc_b, res_b = a._allocated_bytes[0], a._reserved_bytes[0]
+    (_, alloc_s, alloc_l), (_, res_s, res_l) = a._allocated_bytes, a._reserved_bytes   # the pools' Stats (Note [Derived statistics])
     peak_res, alloc_at_peak = -1, 0
     malloc, free = a.malloc, a.free
     for addr, size, stream in plan['prelude']:
@@ -601,9 +601,9 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, m
             if op[1] >= a.num_device_alloc + a.num_device_free and (op[2] is None or not _would_release(a, *op[2])):
                 # Note [Inferring empty_cache] (above)
                 a.empty_cache(target)
-        r = res_b[0]
-        if r > peak_res: peak_res, alloc_at_peak = r, alloc_b[0]
-        timeline.append((step[0], alloc_b[0], r))
+        r, al = res_s[0] + res_l[0], alloc_s[0] + alloc_l[0]
+        if r > peak_res: peak_res, alloc_at_peak = r, al
+        timeline.append((step[0], al, r))
         if record_snapshots: frames.append(a.snapshot()['segments'])
     return _replay_result(a, plan, cfg, capacity, memory_fraction, len(program), skipped, peak_res, alloc_at_peak, timeline,
                           diverged, pc, frames if record_snapshots else None)

@@ -15,8 +15,8 @@ from .._parts.alloc_blocks import *
 from .._parts.alloc_blocks import (_all_pools, _alloc_block, _alloc_found_block, _dec, _dec1, _expandable_fit,
     _find_expandable_block, _find_free_block, _free_block, _garbage_collect_cached_blocks,
     _get_free_block, _inc, _inc1, _insert_events, _malloc_in, _map_block, _new_block,
-    _new_stat_array, _oom_message, _patch, _record, _release_available_cached_blocks,
-    _release_block, _release_blocks, _release_expandable_segment,
+    _current, _new_stat_array, _oom_message, _patch, _record, _release_available_cached_blocks,
+    _release_block, _release_blocks, _release_expandable_segment, _stat_fields, _stat_values,
     _try_allocate_expandable_block, _try_merge_blocks, _unmap_block)
 _all_ = ['OutOfMemoryError', 'kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinLargeAlloc',
          'kRoundLarge', 'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB', 'format_size', 'AllocatorConfig',
@@ -46,10 +46,10 @@ def memory_stats(self:DeviceCachingAllocator) -> dict:
     out = {}
     for name in STAT_NAMES:
         sa = getattr(self, '_' + name)
-        for t, s in zip(STAT_TYPES, sa):
-            for f, v in zip(STAT_FIELDS, s): out[f"{name}.{t}.{f}"] = v
+        for t, tname in enumerate(STAT_TYPES):      # Note [Derived statistics]
+            for f, v in zip(STAT_FIELDS, _stat_values(sa, t)): out[f"{name}.{tname}.{f}"] = v
     for name in ('oversize_allocations', 'oversize_segments'):
-        for f, v in zip(STAT_FIELDS, getattr(self, '_' + name)): out[f"{name}.{f}"] = v
+        for f, v in zip(STAT_FIELDS, _stat_fields(getattr(self, '_' + name))): out[f"{name}.{f}"] = v
     out.update(num_alloc_retries=self.num_alloc_retries, num_ooms=self.num_ooms,
                num_sync_all_streams=self.num_sync_all_streams, num_device_alloc=self.num_device_alloc,
                num_device_free=self.num_device_free, num_oom_rejections=0,
@@ -59,12 +59,12 @@ def memory_stats(self:DeviceCachingAllocator) -> dict:
 @_patch
 def memory_allocated(self:DeviceCachingAllocator) -> int:
     "Bytes in allocated blocks (`allocated_bytes.all.current`)."
-    return self._allocated_bytes[0][0]
+    return _current(self._allocated_bytes)
 
 @_patch
 def memory_reserved(self:DeviceCachingAllocator) -> int:
     "Bytes in segments (`reserved_bytes.all.current`)."
-    return self._reserved_bytes[0][0]
+    return _current(self._reserved_bytes)
 
 @_patch
 def max_memory_allocated(self:DeviceCachingAllocator) -> int:
@@ -80,15 +80,15 @@ def max_memory_reserved(self:DeviceCachingAllocator) -> int:
 def reset_peak_memory_stats(self:DeviceCachingAllocator):
     "Set every peak to its current value (`resetPeakStats`)."
     for name in STAT_NAMES:
-        for s in getattr(self, '_' + name): s[1] = s[0]
+        sa = getattr(self, '_' + name)
+        sa[1][1], sa[2][1], sa[0][1] = sa[1][0], sa[2][0], _current(sa)
     for s in (self._oversize_allocations, self._oversize_segments): s[1] = s[0]
 
 @_patch
 def reset_accumulated_memory_stats(self:DeviceCachingAllocator):
     "Zero the allocated/freed totals and the num_* counters (`resetAccumulatedStats`)."
-    for name in STAT_NAMES:
-        for s in getattr(self, '_' + name): s[2] = s[3] = 0
-    for s in (self._oversize_allocations, self._oversize_segments): s[2] = s[3] = 0
+    for s in [s for name in STAT_NAMES for s in getattr(self, '_' + name)[1:]] + [self._oversize_allocations, self._oversize_segments]:
+        s[2], s[3] = 0, s[0]                         # allocated 0, and freed = 0 + base - current = 0
     self.num_alloc_retries = self.num_ooms = self.num_sync_all_streams = 0
     self.num_device_alloc = self.num_device_free = 0
 
@@ -207,7 +207,7 @@ def snapshot(self:DeviceCachingAllocator) -> dict:
                      'active_size': sum(x['size'] for x in active), 'requested_size': sum(x['requested_size'] for x in active),
                      'stream': stream, 'segment_type': 'small' if pool.is_small else 'large',
                      'segment_pool_id': pool.owner.id if pool.owner is not None else (0, 0), 'is_expandable': blocks[0].expandable is not None, 'frames': [], 'blocks': binfo})
-    if self._trace is not None: self._record('snapshot', 0, self._active_bytes[0][0], 0)
+    if self._trace is not None: self._record('snapshot', 0, _current(self._active_bytes), 0)
     traces = [[] for _ in range(self.device)] + [list(self._trace or ())]
     return {'segments': segs, 'device_traces': traces, 'allocator_settings': self.config.settings()}
 
@@ -265,7 +265,7 @@ def check_invariants(self:DeviceCachingAllocator):
     seen += self._check_expandable(cur, pooled)
     assert seen == len(self.allocated_blocks) + len(self.pending_blocks) + len(pooled), "blocks outside any segment"
     for n in STAT_NAMES:
-        got = [s[0] for s in getattr(self, '_' + n)]
+        got = [_stat_values(getattr(self, '_' + n), t)[0] for t in range(3)]
         assert got == cur[n], f"stat {n}: counters {got} != sums over blocks {cur[n]}"
     assert self._oversize_allocations[0] == ovs_alloc + cur.get('oversize', 0) and self._oversize_segments[0] == ovs_seg, "oversize stats"
     assert self.total_allocated_memory == cur['reserved_bytes'][0], "total_allocated_memory != reserved"
