@@ -21,7 +21,9 @@ from .factories import _empty_impl, _np_write, _scalar_dtype
 
 # %% ../nbs/04f_parallel.ipynb #b4a5fbaf
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
-_par = threading.local()
+class _ParallelState(threading.local):
+    active = False                      # inside a parallel_for task on this thread (a class default: no AttributeError to catch)
+_par = _ParallelState()
 def _default_num_threads(environ=os.environ) -> int:
     "torch's default thread count: `OMP_NUM_THREADS`, then `MKL_NUM_THREADS`, else the cores this process may use."
     n = 0
@@ -52,7 +54,7 @@ def get_num_threads() -> int:
 
 def in_parallel_region() -> bool:
     "True inside a `parallel_for` task (nested loops then run serially)."
-    return getattr(_par, 'active', False)
+    return _par.active
 
 def _pool():
     p = _threads['pool']

@@ -158,6 +158,31 @@ def _current(sa) -> int:
     "The aggregate's current value of StatArray `sa`."
     return sa[1][0] + sa[2][0]
 
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #b7c1d2e1
+def _count_alloc(a, si:int, size:int, requested:int):
+    "Fast path of `_inc` for the five statistics one allocation of a `size`-byte block of pool `si` increases (Note [Derived statistics])."
+    o = 3 - si
+    sa = a._allocation; s = sa[si]; c = s[0] + 1; s[0] = c; s[2] += 1
+    if c > s[1]: s[1] = c
+    c += sa[o][0]; s = sa[0]
+    if c > s[1]: s[1] = c
+    sa = a._active; s = sa[si]; c = s[0] + 1; s[0] = c; s[2] += 1
+    if c > s[1]: s[1] = c
+    c += sa[o][0]; s = sa[0]
+    if c > s[1]: s[1] = c
+    sa = a._allocated_bytes; s = sa[si]; c = s[0] + size; s[0] = c; s[2] += size
+    if c > s[1]: s[1] = c
+    c += sa[o][0]; s = sa[0]
+    if c > s[1]: s[1] = c
+    sa = a._active_bytes; s = sa[si]; c = s[0] + size; s[0] = c; s[2] += size
+    if c > s[1]: s[1] = c
+    c += sa[o][0]; s = sa[0]
+    if c > s[1]: s[1] = c
+    sa = a._requested_bytes; s = sa[si]; c = s[0] + requested; s[0] = c; s[2] += requested
+    if c > s[1]: s[1] = c
+    c += sa[o][0]; s = sa[0]
+    if c > s[1]: s[1] = c
+
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #c5387726
 class DeviceCachingAllocator:
     "One device's caching allocator: PyTorch's `DeviceCachingAllocator` over a backend."
@@ -307,11 +332,7 @@ def _alloc_found_block(self:DeviceCachingAllocator, block:Block, pool:BlockPool,
     ptr = block.ptr
     self.allocated_blocks[ptr] = block
     bs = block.size
-    _inc(self._allocation, si, 1)
-    _inc(self._allocated_bytes, si, bs)
-    _inc(self._active, si, 1)
-    _inc(self._active_bytes, si, bs)
-    _inc(self._requested_bytes, si, orig_size)
+    _count_alloc(self, si, bs, orig_size)
     if bs >= self.config.max_split_size: _inc1(self._oversize_allocations, 1)
     if self._block_trace is not None: self._record('alloc', ptr, orig_size, stream)
     return ptr
@@ -602,9 +623,8 @@ def _free_block(self:DeviceCachingAllocator, block:Block):
         elif net_blocks < 0: _dec(self._inactive_split, si, -net_blocks)
         if net_bytes > 0: _inc(self._inactive_split_bytes, si, net_bytes)
         elif net_bytes < 0: _dec(self._inactive_split_bytes, si, -net_bytes)
-    _dec(self._active, si, 1)
-    _dec(self._active_bytes, si, original_size)
-    _dec(self._requested_bytes, si, block.requested_size)
+    self._active[si][0] -= 1; self._active_bytes[si][0] -= original_size    # Note [Derived statistics]
+    self._requested_bytes[si][0] -= block.requested_size
 
 @_patch
 def free(self:DeviceCachingAllocator,
@@ -616,8 +636,7 @@ def free(self:DeviceCachingAllocator,
     if block is None: TORCH_CHECK(False, "invalid device pointer: ", hex(ptr) if isinstance(ptr, int) else repr(ptr))
     block.allocated = False
     si, bs = block.pool.stat_index, block.size
-    _dec(self._allocation, si, 1)
-    _dec(self._allocated_bytes, si, bs)
+    self._allocation[si][0] -= 1; self._allocated_bytes[si][0] -= bs    # Note [Derived statistics]
     if self._block_trace is not None: self._record('free_requested', ptr, block.requested_size, block.stream)
     if bs >= self.config.max_split_size: _dec1(self._oversize_allocations, 1)
     if block.stream_uses:

@@ -53,11 +53,14 @@ class CUDAAllocator(Allocator):
 # %% ../../nbs/07b_cuda_tensors.ipynb #75715618
 _NO_CUDA = "Torch not compiled with CUDA enabled: no usable CUDA device (tinytensor needs CuPy and an NVIDIA GPU)"
 
+class _ThisThreadsDevice(threading.local):
+    device = 0                          # the current device until `set_device`: a class default, read without an exception
+
 class CUDABackend(DeviceBackend):
     "The device-independent part of a CUDA backend: indices, allocator fronts, streams."
     device_type, name = DeviceType.CUDA, 'cuda'
     def __init__(self):
-        self._allocators, self._tls = {}, threading.local()
+        self._allocators, self._tls = {}, _ThisThreadsDevice()
     def check_device(self, device:Device) -> Device:
         "Availability, then the index: None means the current device; past the last device is an error."
         TORCH_CHECK(self.is_available(), _NO_CUDA)
@@ -80,7 +83,7 @@ class CUDABackend(DeviceBackend):
         return v if v.dtype.name == 'bfloat16' else self.xp.asarray(v)    # bfloat16: chapter 07c's kernels take the value
     def current_device(self) -> int:
         "Index of the current device of this thread."
-        return getattr(self._tls, 'device', 0)
+        return self._tls.device
     def set_device(self, i:int):
         "Make device `i` current for this thread."
         self._tls.device = i
@@ -122,7 +125,11 @@ class Stream:
     def __hash__(self): return hash((self.device_index, self.cuda_stream))
     def __repr__(self): return f"<tinytensor.cuda.Stream device=cuda:{self.device_index} cuda_stream={self.cuda_stream:#x}>"
 
-_current = threading.local()
+class _CurrentStreams(threading.local):
+    "This thread's current stream per device index (`streams`), None until a `stream()` block sets one."
+    streams = None                      # a class default: reading it never raises (getattr's default would, at ~1 us a call)
+
+_current = _CurrentStreams()
 
 def _cuda() -> CUDABackend:
     "The registered CUDA backend (raises torch's error when there is none)."
@@ -140,14 +147,14 @@ def default_stream(device=None) -> Stream:
 
 def _current_handle(i:int) -> int:
     "The handle of device i's current stream, without making a `Stream` (the allocator's hot path)."
-    d = getattr(_current, 'streams', None)
+    d = _current.streams
     s = d.get(i) if d else None
     return 0 if s is None else s.cuda_stream
 
 def current_stream(device=None) -> Stream:
     "This thread's current stream of a device (the default stream unless a `stream()` block set another)."
     i = _index(device)
-    d = getattr(_current, 'streams', None)
+    d = _current.streams
     s = d.get(i) if d else None
     return s if s is not None else Stream(i, _handle=0)
 
