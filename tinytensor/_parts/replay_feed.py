@@ -219,8 +219,9 @@ def plan_replay(snap:dict, # a validated snapshot
         else: program.append(('free_deferred', end['addr']))
         where.append(j)
     if start < n: run(start, n, None)
+    seg = [k for k, a in enumerate(acts) if a in SEGMENT_ACTIONS]
     return {'device': device, 'prelude': _prelude(snap, device, trace, acts), 'program': program, 'where': where,
-            'segment_events': [(a, e['size']) for a, e in zip(acts, trace) if a in SEGMENT_ACTIONS]}
+            'segment_entries': seg, 'segment_events': [(acts[k], trace[k]['size']) for k in seg]}
 
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fc0
 def conf_string(conf) -> str:
@@ -538,7 +539,7 @@ def _replay_result(a, plan, cfg, capacity, memory_fraction, steps, skipped, peak
 def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, max_steps, pc):
     "One replay of `plan` under `cfg`; `pc` (a _PoolReading or None) routes allocations to private pools."
     trace_entries = _pick_device(snap, plan['device'])[1]
-    segs, bases = _recorded_addresses(trace_entries, capacity)
+    segs, bases = _recorded_addresses([trace_entries[k] for k in plan['segment_entries']], capacity)
     step = [0]
     a = _ReplayAllocator(SimulatedBackend(capacity=capacity, addresses=segs, va_addresses=bases), conf=cfg,
                          device=plan['device'], clock=lambda: step[0])
@@ -609,10 +610,10 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, m
                           diverged, pc, frames if record_snapshots else None)
 
 # %% ../../nbs/07a_cuda_replay.ipynb #52f631ec
-def _divergence(r, trace):
-    "First trace entry where replay `r` parts from the recorded run (an address or a segment event), or None."
+def _divergence(r, trace, seg):
+    "First trace entry where replay `r` parts from the recorded run (an address or a segment event), or None; `seg`: the trace's segment events' entries."
     d = r['first_divergence'][0] if r['first_divergence'] else None
-    theirs = [(i, e['action'], e['addr'], e['size']) for i, e in enumerate(trace) if e['action'] in SEGMENT_ACTIONS]
+    theirs = [(i, trace[i]['action'], trace[i]['addr'], trace[i]['size']) for i in seg]
     ours = [(e['action'], e['addr'], e['size']) for e in r['segment_events']]
     j = next((j for j, (t, o) in enumerate(zip(theirs, ours)) if t[1:] != o), None if len(theirs) == len(ours) else min(len(theirs), len(ours)))
     if j is not None:
@@ -622,14 +623,14 @@ def _divergence(r, trace):
 
 def _read_pools(snap, plan, capacity, run) -> dict:
     "Replay under the recorded setup, reading private pools where the trace has them (Note [Reading private pools])."
-    trace = _pick_device(snap, plan['device'])[1]
+    trace, seg = _pick_device(snap, plan['device'])[1], plan['segment_entries']
     plain = None
     if not any(tuple(s.get('segment_pool_id', (0, 0))) != (0, 0) for s in snap['segments']):   # no pool named: try without
         plain = run(None)
-        if plain['first_divergence'] is None and _divergence(plain, trace) is None: return plain
+        if plain['first_divergence'] is None and _divergence(plain, trace, seg) is None: return plain
     ev = _pool_evidence(snap, trace, capacity)
     forced, tried = {}, set()
-    r = run(_PoolReading(ev, plan['where'], forced)); d = _divergence(r, trace)
+    r = run(_PoolReading(ev, plan['where'], forced)); d = _divergence(r, trace, seg)
     for _ in range(4 * len(ev['segs']) + 8):
         if d is None: break
         cands = [u for u in r['reading'].undecided if u[1] <= d and any((u[0], p) not in tried for p in u[3])]
@@ -638,17 +639,17 @@ def _read_pools(snap, plan, capacity, run) -> dict:
         alt = next(p for p in others if (sid, p) not in tried)
         tried.add((sid, alt))
         f2 = {**forced, sid: alt}
-        r2 = run(_PoolReading(ev, plan['where'], f2)); d2 = _divergence(r2, trace)
+        r2 = run(_PoolReading(ev, plan['where'], f2)); d2 = _divergence(r2, trace, seg)
         if d2 is None or d2 > d: forced, r, d = f2, r2, d2
     if d is not None:
         plain = plain or run(None)
-        if (_divergence(plain, trace) or len(trace)) >= d: return plain
+        if (_divergence(plain, trace, seg) or len(trace)) >= d: return plain
     pc = r['reading']
     r['pools'] = {'private': sorted(set(pc.taken.values())), 'taken': pc.taken, 'released': pc.released, 'targets': pc.targets,
                   'inferred_id': INFERRED_POOL in pc.taken.values(), 'forced': forced,
                   'undecided': [{'entry': e, 'segment': sid, 'reading': pick, 'others': others} for sid, e, pick, others in pc.undecided],
                   'assumed': 'pools read from the trace (Note [Reading private pools])',
-                  'rerun': lambda f: run(_PoolReading(ev, plan['where'], f)), 'divergence': lambda x: _divergence(x, trace)}
+                  'rerun': lambda f: run(_PoolReading(ev, plan['where'], f)), 'divergence': lambda x: _divergence(x, trace, seg)}
     return r
 
 # %% ../../nbs/07a_cuda_replay.ipynb #1f909bc8
