@@ -518,18 +518,19 @@ def _garbage_collect_cached_blocks(self:DeviceCachingAllocator):
     if self.total_allocated_memory <= gc_threshold: return
     target, reclaimed = self.total_allocated_memory - gc_threshold, 0
     pool = self.large_blocks
-    freeable = [b for b in pool.blocks if not b.is_split()]
+    n = pool.get_free_blocks_call_count              # a block's age, `gc_count()`, is n - gc_count_base (inlined: every
+    freeable = [b for b in pool.blocks if b.prev is None and b.next is None]     # cached block is looked at)
     if not freeable: return
-    total_age, count = sum(b.gc_count() for b in freeable), len(freeable)
+    total_age, count = sum(n - b.gc_count_base for b in freeable), len(freeable)
     freed = True
     while reclaimed < target and freed and count > 0:
         threshold = total_age / count
         freed = False
         for b in list(pool.blocks):
-            if not b.is_split() and b.gc_count() >= threshold:
+            if b.prev is None and b.next is None and n - b.gc_count_base >= threshold:
                 freed = True
                 reclaimed += b.size
-                total_age -= b.gc_count()
+                total_age -= n - b.gc_count_base
                 count -= 1
                 self._release_block(b)
 
