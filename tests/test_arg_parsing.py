@@ -101,8 +101,10 @@ def _recorder(body, method):
         elif q.kind is q.VAR_KEYWORD: s = '**' + q.name
         elif q.kind is q.KEYWORD_ONLY and not star: params.append('*'); star = True
         params.append(s)
-    names = [q.name for q in inspect.signature(body).parameters.values()][1 if method else 0:]
-    src = f"def rec({', '.join(params)}):\n    l = locals()\n    return {{k: l[k] for k in {names!r} if l[k] is not _U}}\n"
+    qs = list(inspect.signature(body).parameters.values())[1 if method else 0:]
+    names = [q.name for q in qs if q.kind not in (q.VAR_POSITIONAL, q.VAR_KEYWORD)]
+    more = ''.join(f', **l[{q.name!r}]' for q in qs if q.kind is q.VAR_KEYWORD)    # `**kw` bodies: what came by keyword
+    src = f"def rec({', '.join(params)}):\n    l = locals()\n    return {{**{{k: l[k] for k in {names!r} if l[k] is not _U}}{more}}}\n"
     exec(src, ns)
     return ns['rec']
 
@@ -127,7 +129,7 @@ def _both(F, rec, method, args, kwargs):
     w, me = _fast(F, rec), (_X,) if method else ()
     return _outcome(lambda: w(*me, *args, **dict(kwargs))), _outcome(lambda: F.parser.parse(tuple(args), dict(kwargs)))
 
-_objs = st.sampled_from([np.int64(3), np.int32(0), np.float64(1.5), np.bool_(True), tt.tensor(2), tt.tensor(1.5), tt.tensor([1, 2]),
+_objs = st.sampled_from([tt.Size([2, 3]), _X.shape, np.int64(3), np.int32(0), np.float64(1.5), np.bool_(True), tt.tensor(2), tt.tensor(1.5), tt.tensor([1, 2]),
                          _X, 'a', 'cpu', tt.float32, tt.int64, tt.contiguous_format, None, 2 + 1j, object()])
 _atoms = st.one_of(st.integers(-2, 6), st.integers(-2, 6), st.floats(-3, 3, allow_nan=False), st.booleans(), st.none(), _objs)
 _seqs = st.one_of(st.lists(st.integers(0, 5), max_size=4), st.lists(_atoms, max_size=3), st.lists(st.sampled_from([_X, tt.ones(2, 3)]), max_size=3))
@@ -141,7 +143,7 @@ _GOOD['Scalar'] = _GOOD['complex'] = _GOOD['float']
 
 def _good(p):
     "Values of the kind parameter `p` takes (mostly), with anything at all now and then."
-    if p.intlist: v = st.lists(st.integers(0, 4), max_size=4).flatmap(lambda l: st.sampled_from([tuple(l), l]))
+    if p.intlist: v = st.lists(st.integers(0, 4), max_size=4).flatmap(lambda l: st.sampled_from([tuple(l), l, tt.Size(l)]))
     elif p.is_list: v = st.lists(_GOOD['Tensor'], max_size=3)
     else: v = _GOOD.get(p.word, _values)
     if p.allow_none: v = st.one_of(v, st.none())
@@ -173,7 +175,9 @@ _FUNCS = [(tt.empty, False), (tt.zeros, False), (tt.full, False), (tt.rand, Fals
 def _over(a=None, b=None, x=None, c=None, s=None): pass
 @checks.signature("meth(SymInt[1] dims, bool keep=False, *, Tensor? out=None)", "meth(Scalar v, SymInt[] size)", method=True)
 def _meth(self, dims=None, keep=False, v=None, size=None, *, out=None): pass
-_FUNCS += [(_over, False), (_meth, True)]
+@checks.signature("rnd(int from, int? to, *, Generator? generator=None)")    # torch's `random_(from, to)`: a Python keyword
+def _rnd(*args, **kw): pass
+_FUNCS += [(_over, False), (_meth, True), (_rnd, False)]
 
 @pytest.mark.parametrize('F,method', _FUNCS, ids=[f.__name__ for f, _ in _FUNCS])
 def test_specialised_binder_equals_parse(F, method):
@@ -186,7 +190,7 @@ def test_specialised_binder_equals_parse(F, method):
     check()
 
 @pytest.mark.parametrize('F,method,args,kwargs', [
-    (tt.empty, False, (16,), {}), (tt.empty, False, (2, 3), {}), (tt.empty, False, ((2, 3),), {}), (tt.empty, False, ([2, 3],), {}),
+    (tt.empty, False, (16,), {}), (tt.empty, False, (2, 3), {}), (tt.empty, False, (_X.shape,), {}), (_rnd, False, (0, None), {}), (tt.empty, False, ((2, 3),), {}), (tt.empty, False, ([2, 3],), {}),
     (tt.zeros, False, (2, 3), {'dtype': tt.float32}), (tt.zeros, False, (2, 3, 4, 5), {'dtype': None, 'device': 'cpu'}),
     (tt.full, False, ((2, 3), 1.5), {}), (tt.rand, False, (4, 4), {}), (tt.arange, False, (10,), {}), (tt.arange, False, (1, 10, 2.5), {}),
     (tt.Tensor.new_zeros, True, (3,), {}), (tt.randint, False, (0, 5, (3,)), {}), (tt.randint, False, (5, [3]), {}),

@@ -301,7 +301,7 @@ class PythonArgParser:
         return self.parse(args, kwargs)
 
 # %% ../nbs/00_checks.ipynb #56d0f867
-import inspect, linecache
+import inspect, keyword, linecache
 
 # Note [Specialised binders]: torch parses arguments in C++, and its code generator (gen_python_functions.py)
 # writes one C++ wrapper per operator, so binding `empty(16)` costs torch almost nothing. The general `parse` is
@@ -311,14 +311,14 @@ import inspect, linecache
 # `exec`s it (`wrapper.binder_source` shows it). The wrapper picks a signature by the number of positional
 # arguments, tests the common shapes inline (plain ints as the size list, a tuple or list of plain ints, a Python
 # int or float for a number, None, or whatever the type word's check accepts) and calls the body with the values
-# positionally where the body's parameter in that place has the same name, else by fixed keywords; the caller's
-# keywords, once checked, are passed on as they came. Each inline test holds only where `parse` binds the same
-# value, and everything else (numpy ints, 0-d tensors, bools, keywords it does not know, every error) goes to
-# `parse`, which stays the one place that binds the rest and words each TypeError. With overloads a signature is
-# passed over only where `parse` rejects it for certain (too many positional arguments, or a required one missing
-# with no keywords to supply it); on any doubt the whole call goes to `parse`. A property test
-# (`tests/test_arg_parsing.py`) checks over generated calls that the wrapper binds what `parse` binds, or raises
-# what `parse` raises.
+# positionally where the body's parameter in that place has the same name, else by fixed keywords; a caller's
+# single keyword goes on as a fixed keyword too, several as the dict they came in. Each inline test holds only
+# where `parse` binds the same value, and everything else (numpy ints, 0-d tensors, bools, keywords it does not
+# know, every error) goes to `parse`, which stays the one place that binds the rest and words each TypeError.
+# With overloads a signature is passed over only where `parse` rejects it for certain (too many positional
+# arguments, or a required one missing with no keywords to supply it); on any doubt the whole call goes to
+# `parse`. A property test (`tests/test_arg_parsing.py`) checks over generated calls that the wrapper binds what
+# `parse` binds, or raises what `parse` raises.
 _NUMBER_TYPES = {'int': ('int',), 'SymInt': ('int',), 'float': ('int', 'float'), 'complex': ('int', 'float'), 'Scalar': ('int', 'float')}
 
 def _ints(t) -> bool:
@@ -331,17 +331,22 @@ def _tests(p:FunctionParameter, a:str, ok:str) -> list:
     "(condition, value, elements) source triples: where `condition` holds for the object named `a` and every one of `elements` is a plain int, `parse` binds `p` to `value`."
     tests = [(f'{a} is None', 'None', None)] if p.allow_none else []
     if p.intlist:
-        if not p.size: tests += [(f'type({a}) is tuple', a, a), (f'type({a}) is list', f'tuple({a})', a)]
+        if not p.size: tests += [(f'type({a}) is tuple', a, a), (f'type({a}) is list', f'tuple({a})', a),
+                                 (f'isinstance({a}, tuple)', f'tuple({a})', a)]      # a `Size` binds as a plain tuple
     elif p.number: tests += [(f'type({a}) is {t}', a, None) for t in _NUMBER_TYPES[p.word]]
     elif not p.is_list: tests.append((f'{ok}({a})', a, None))
     return tests
+
+def _kw(name:str, v:str) -> str:
+    "Source passing `v` as keyword `name` (a Python keyword such as torch's `from` goes through a dict)."
+    return f'**{{{name!r}: {v}}}' if keyword.iskeyword(name) or not name.isidentifier() else f'{name}={v}'
 
 def _call(vals:list, pos:list, method:bool) -> str:
     "Arguments of the body call: `(name, value)` pairs positionally while the body's parameters line up by name, then as keywords."
     out, lined_up = ['self'] if method else [], True
     for i, (name, v) in enumerate(vals):
         lined_up = lined_up and i < len(pos) and pos[i] == name
-        out.append(v if lined_up else f'{name}={v}')
+        out.append(v if lined_up else _kw(name, v))
     return ', '.join(out)
 
 def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool, ns:dict, fb:str) -> list:
@@ -381,7 +386,7 @@ def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool
     L.append('if len(kwargs) == 1:')                     # zeros(2, 3, dtype=d): one keyword, passed as a fixed one
     for j, (name, cond) in enumerate(kw):
         L += [f"    {'elif' if j else 'if'} {name!r} in kwargs:", f'        v = kwargs[{name!r}]',
-              f'        if {cond}: return f({call}{sep}{name}=v)']
+              f'        if {cond}: return f({call}{sep}{_kw(name, "v")})']
     L += [f'    return {fb}', 'for k, v in kwargs.items():']
     for j, (name, cond) in enumerate(kw):
         L += [f"    {'elif' if j else 'if'} k == {name!r}:", f'        if not ({cond}): break']
