@@ -349,6 +349,7 @@ def _call(vals:list, pos:list, method:bool) -> str:
         out.append(v if lined_up else _kw(name, v))
     return ', '.join(out)
 
+# %% ../nbs/00_checks.ipynb #a106afe7
 def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool, ns:dict, fb:str) -> list:
     "Lines (inside `if n == K:`) binding K positional arguments to `sig` and calling the body; `many`: K >= 2 plain ints as the size list."
     p0, L = sig.params[0] if sig.params else None, []
@@ -393,6 +394,7 @@ def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool
     L += ['    else: break', f'else: return f({call}{sep}**kwargs)', f'return {fb}']
     return L
 
+# %% ../nbs/00_checks.ipynb #07a4a181
 def _binder_source(parser:PythonArgParser, f, method:bool, ns:dict) -> str:
     "Source of the wrapper that Note [Specialised binders] describes; `ns` receives the names it uses."
     fb = f"f({'self, ' if method else ''}**parse(args, kwargs))"     # the general path: `parse` binds or raises
