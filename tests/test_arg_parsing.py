@@ -1,4 +1,5 @@
 "torch's argument rules (PythonArgParser): the same misuse raises the same exception with torch's key words."
+import inspect
 import pytest
 torch = pytest.importorskip("torch")
 import tinytensor as tt
@@ -80,3 +81,136 @@ def test_size_items_and_arithmetic_like_torch():
         assert type(r_tt) is type(r_th) and (isinstance(r_th, Exception) or r_tt == r_th), (items, r_tt, r_th)
     for f in (lambda m: (4,) + m.Size([2]), lambda m: m.Size([2]) * 2, lambda m: m.Size([2, 3])[:1], lambda m: m.zeros(2, 3).size()):
         assert type(f(tt)).__name__ == type(f(torch)).__name__ == 'Size' and tuple(f(tt)) == tuple(f(torch))
+
+
+# ---- the specialised binders (chapter 00, Note [Specialised binders]) bind exactly what the general parse binds ----
+import types
+import numpy as np
+from hypothesis import given, settings, strategies as st, HealthCheck, find
+from tinytensor import checks
+
+_UNSET = object()
+_X = tt.zeros(2, 3)
+
+def _recorder(body, method):
+    "A function with `body`'s parameters whose defaults are a sentinel: it returns the arguments it was given, by name."
+    ns, params, star = {'_U': _UNSET}, [], False
+    for q in inspect.signature(body).parameters.values():
+        s = q.name if (method and not params) else f'{q.name}=_U'
+        if q.kind is q.VAR_POSITIONAL: s, star = '*' + q.name, True
+        elif q.kind is q.VAR_KEYWORD: s = '**' + q.name
+        elif q.kind is q.KEYWORD_ONLY and not star: params.append('*'); star = True
+        params.append(s)
+    qs = list(inspect.signature(body).parameters.values())[1 if method else 0:]
+    names = [q.name for q in qs if q.kind not in (q.VAR_POSITIONAL, q.VAR_KEYWORD)]
+    more = ''.join(f', **l[{q.name!r}]' for q in qs if q.kind is q.VAR_KEYWORD)    # `**kw` bodies: what came by keyword
+    src = f"def rec({', '.join(params)}):\n    l = locals()\n    return {{**{{k: l[k] for k in {names!r} if l[k] is not _U}}{more}}}\n"
+    exec(src, ns)
+    return ns['rec']
+
+def _fast(F, rec):
+    "The generated wrapper of `F` calling `rec` instead of `F`'s body."
+    return types.FunctionType(F.__code__, {**F.__globals__, 'f': rec}, F.__name__)
+
+def _canon(v):
+    "A value with the types of everything in it, tensors by identity."
+    if isinstance(v, tt.Tensor): return ('Tensor', id(v))
+    if isinstance(v, (tuple, list)): return (type(v), tuple(_canon(e) for e in v))
+    if isinstance(v, dict): return {k: _canon(e) for k, e in v.items()}
+    if isinstance(v, float) and v != v: return (float, 'nan')
+    return (type(v), v)
+
+def _outcome(call):
+    try: return _canon(call())
+    except Exception as e: return (type(e), str(e))
+
+def _both(F, rec, method, args, kwargs):
+    "(what the specialised wrapper hands the body or raises, what the general parse binds or raises)."
+    w, me = _fast(F, rec), (_X,) if method else ()
+    return _outcome(lambda: w(*me, *args, **dict(kwargs))), _outcome(lambda: F.parser.parse(tuple(args), dict(kwargs)))
+
+_objs = st.sampled_from([tt.Size([2, 3]), _X.shape, np.int64(3), np.int32(0), np.float64(1.5), np.bool_(True), tt.tensor(2), tt.tensor(1.5), tt.tensor([1, 2]),
+                         _X, 'a', 'cpu', tt.float32, tt.int64, tt.contiguous_format, None, 2 + 1j, object()])
+_atoms = st.one_of(st.integers(-2, 6), st.integers(-2, 6), st.floats(-3, 3, allow_nan=False), st.booleans(), st.none(), _objs)
+_seqs = st.one_of(st.lists(st.integers(0, 5), max_size=4), st.lists(_atoms, max_size=3), st.lists(st.sampled_from([_X, tt.ones(2, 3)]), max_size=3))
+_values = st.one_of(_atoms, _atoms, _seqs, _seqs.map(tuple), _seqs.map(tuple))
+
+_GOOD = {'int': st.integers(-2, 6), 'SymInt': st.integers(-2, 6), 'float': st.one_of(st.integers(-2, 6), st.floats(-3, 3, allow_nan=False)),
+         'bool': st.booleans(), 'Tensor': st.sampled_from([_X, tt.tensor(2), tt.ones(3)]), 'ScalarType': st.sampled_from([tt.float32, tt.int64]),
+         'Device': st.sampled_from(['cpu', tt.device('cpu')]), 'MemoryFormat': st.sampled_from([tt.contiguous_format, tt.preserve_format]),
+         'Generator': st.just(tt.Generator())}
+_GOOD['Scalar'] = _GOOD['complex'] = _GOOD['float']
+
+def _good(p):
+    "Values of the kind parameter `p` takes (mostly), with anything at all now and then."
+    if p.intlist: v = st.lists(st.integers(0, 4), max_size=4).flatmap(lambda l: st.sampled_from([tuple(l), l, tt.Size(l)]))
+    elif p.is_list: v = st.lists(_GOOD['Tensor'], max_size=3)
+    else: v = _GOOD.get(p.word, _values)
+    if p.allow_none: v = st.one_of(v, st.none())
+    return st.integers(0, 7).flatmap(lambda i: v if i else _values)      # one in eight: anything
+
+@st.composite
+def _typed_call(draw, F):
+    "A call shaped after one of `F`'s signatures: the positional part, then some of the rest by keyword."
+    sig = draw(st.sampled_from(F.parser.signatures))
+    n = draw(st.integers(len(sig.required), sig.max_pos_args))
+    args = [draw(_good(p)) for p in sig.params[:n]]
+    if sig.varargs and n == 1 and type(args[0]) in (tuple, list) and draw(st.booleans()): args = list(args[0])   # view(2, 3)
+    rest = draw(st.lists(st.sampled_from(sig.params[n:] or sig.params), max_size=3, unique_by=lambda p: p.name))
+    kwargs = {p.name: draw(_good(p)) for p in rest}
+    if draw(st.integers(0, 9)) == 0: kwargs[draw(st.sampled_from(['foo', 'size', 'dtype']))] = draw(_values)   # unknown or repeated
+    return args, kwargs
+
+def _calls(F):
+    names = sorted({p.name for s in F.parser.signatures for p in s.params} | {'size', 'dtype', 'out', 'foo'})
+    anything = st.tuples(st.lists(_values, max_size=4), st.lists(st.tuples(st.sampled_from(names), _values), max_size=3).map(dict))
+    return st.integers(0, 2).flatmap(lambda i: _typed_call(F) if i else anything)
+
+_FUNCS = [(tt.empty, False), (tt.zeros, False), (tt.full, False), (tt.rand, False), (tt.arange, False), (tt.randint, False),
+          (tt.eye, False), (tt.linspace, False), (tt.empty_like, False), (tt.full_like, False), (tt.randint_like, False),
+          (tt.reshape, False), (tt.topk, False), (tt.hstack, False), (tt.Tensor.new_zeros, True), (tt.Tensor.new_full, True)]
+
+# overloads in an order no factory has: a later signature needs fewer positional arguments than an earlier one
+@checks.signature("over(int a, int b)", "over(int x, *, int b=0)", "over(float a, float b, float c, *, str? s=None)")
+def _over(a=None, b=None, x=None, c=None, s=None): pass
+@checks.signature("meth(SymInt[1] dims, bool keep=False, *, Tensor? out=None)", "meth(Scalar v, SymInt[] size)", method=True)
+def _meth(self, dims=None, keep=False, v=None, size=None, *, out=None): pass
+@checks.signature("rnd(int from, int? to, *, Generator? generator=None)")    # torch's `random_(from, to)`: a Python keyword
+def _rnd(*args, **kw): pass
+_FUNCS += [(_over, False), (_meth, True), (_rnd, False)]
+
+@pytest.mark.parametrize('F,method', _FUNCS, ids=[f.__name__ for f, _ in _FUNCS])
+def test_specialised_binder_equals_parse(F, method):
+    rec = _recorder(F.__wrapped__, method)
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(_calls(F))
+    def check(call):
+        fast, general = _both(F, rec, method, *call)
+        assert fast == general, (call, fast, general)
+    check()
+
+@pytest.mark.parametrize('F,method,args,kwargs', [
+    (tt.empty, False, (16,), {}), (tt.empty, False, (2, 3), {}), (tt.empty, False, (_X.shape,), {}), (_rnd, False, (0, None), {}), (tt.empty, False, ((2, 3),), {}), (tt.empty, False, ([2, 3],), {}),
+    (tt.zeros, False, (2, 3), {'dtype': tt.float32}), (tt.zeros, False, (2, 3, 4, 5), {'dtype': None, 'device': 'cpu'}),
+    (tt.full, False, ((2, 3), 1.5), {}), (tt.rand, False, (4, 4), {}), (tt.arange, False, (10,), {}), (tt.arange, False, (1, 10, 2.5), {}),
+    (tt.Tensor.new_zeros, True, (3,), {}), (tt.randint, False, (0, 5, (3,)), {}), (tt.randint, False, (5, [3]), {}),
+    (tt.reshape, False, (_X, (3, 2)), {}), (tt.topk, False, (_X, 2), {'largest': False})])
+def test_specialised_binder_common_forms(F, method, args, kwargs):
+    "The common forms take the fast path (the general parse is never called) and bind what it binds."
+    rec = _recorder(F.__wrapped__, method)
+    fast, general = _both(F, rec, method, args, kwargs)
+    assert fast == general
+    w = types.FunctionType(F.__code__, {**F.__globals__, 'f': rec, 'parse': None}, F.__name__)   # a fallback would fail
+    assert _canon(w(*((_X,) if method else ()), *args, **kwargs)) == fast
+
+def test_specialised_binder_check_can_fail(monkeypatch):
+    "A binder with one wrong branch (a float accepted for an `int` parameter) is caught by the same comparison."
+    monkeypatch.setitem(checks._NUMBER_TYPES, 'int', ('int', 'float'))
+    @checks.signature("randint(int high, SymInt[] size)", "randint(int low, int high, SymInt[] size)")
+    def broken(low=0, high=None, size=None): pass
+    rec = _recorder(broken.__wrapped__, False)
+    fast, general = _both(broken, rec, False, (1.5, (2,)), {})
+    assert fast != general and general[0] is TypeError
+    found = find(_calls(broken), lambda c: _both(broken, rec, False, *c)[0] != _both(broken, rec, False, *c)[1],
+                 settings=settings(max_examples=2000, deadline=None, database=None))
+    assert found

@@ -50,7 +50,8 @@ from fastcore.basics import patch
 
 # Note [Argument parsing]: one parser, written from torch's `PythonArgParser`, binds every public call to
 # its signatures (native_functions.yaml syntax) and words every TypeError. A full parse is a Python loop
-# over the parameters, a few microseconds, which factories can afford. Hot methods (views, `contiguous`,
+# over the parameters, about a microsecond; functions decorated with `signature` bind their common calls
+# without it (Note [Specialised binders]). Hot methods (views, `contiguous`,
 # casts) cannot: they keep a plain Python signature, test the common form inline (`type(x) is Tensor`,
 # no extra arguments) and hand everything else to their parser, which then accepts the call or raises
 # torch's error. So the parser decides every uncommon call and the common one costs nothing extra.
@@ -299,17 +300,141 @@ class PythonArgParser:
         "Parse a call that a hot path's inline test turned away: torch's TypeError, or the parsed arguments if it does fit."
         return self.parse(args, kwargs)
 
+# %% ../nbs/00_checks.ipynb #56d0f867
+import inspect, keyword, linecache
+
+# Note [Specialised binders]: torch parses arguments in C++, and its code generator (gen_python_functions.py)
+# writes one C++ wrapper per operator, so binding `empty(16)` costs torch almost nothing. The general `parse` is
+# a Python loop over the parameters that returns a dict, and `f(**dict)` unpacks it again: about a microsecond,
+# as much as a small factory's whole body. So `signature` does in Python what torch's codegen does in C++: once,
+# when it decorates a function, it writes the source of a wrapper specialised to that function's signatures and
+# `exec`s it (`wrapper.binder_source` shows it). The wrapper picks a signature by the number of positional
+# arguments, tests the common shapes inline (plain ints as the size list, a tuple or list of plain ints, a Python
+# int or float for a number, None, or whatever the type word's check accepts) and calls the body with the values
+# positionally where the body's parameter in that place has the same name, else by fixed keywords; a caller's
+# single keyword goes on as a fixed keyword too, several as the dict they came in. Each inline test holds only
+# where `parse` binds the same value, and everything else (numpy ints, 0-d tensors, bools, keywords it does not
+# know, every error) goes to `parse`, which stays the one place that binds the rest and words each TypeError.
+# With overloads a signature is passed over only where `parse` rejects it for certain (too many positional
+# arguments, or a required one missing with no keywords to supply it); on any doubt the whole call goes to
+# `parse`. A property test (`tests/test_arg_parsing.py`) checks over generated calls that the wrapper binds what
+# `parse` binds, or raises what `parse` raises.
+_NUMBER_TYPES = {'int': ('int',), 'SymInt': ('int',), 'float': ('int', 'float'), 'complex': ('int', 'float'), 'Scalar': ('int', 'float')}
+
+def _ints(t) -> bool:
+    "Every element is a plain int (a bool or a numpy int is not)."
+    for e in t:
+        if type(e) is not int: return False
+    return True
+
+def _tests(p:FunctionParameter, a:str, ok:str) -> list:
+    "(condition, value, elements) source triples: where `condition` holds for the object named `a` and every one of `elements` is a plain int, `parse` binds `p` to `value`."
+    tests = [(f'{a} is None', 'None', None)] if p.allow_none else []
+    if p.intlist:
+        if not p.size: tests += [(f'type({a}) is tuple', a, a), (f'type({a}) is list', f'tuple({a})', a),
+                                 (f'isinstance({a}, tuple)', f'tuple({a})', a)]      # a `Size` binds as a plain tuple
+    elif p.number: tests += [(f'type({a}) is {t}', a, None) for t in _NUMBER_TYPES[p.word]]
+    elif not p.is_list: tests.append((f'{ok}({a})', a, None))
+    return tests
+
+def _kw(name:str, v:str) -> str:
+    "Source passing `v` as keyword `name` (a Python keyword such as torch's `from` goes through a dict)."
+    return f'**{{{name!r}: {v}}}' if keyword.iskeyword(name) or not name.isidentifier() else f'{name}={v}'
+
+def _call(vals:list, pos:list, method:bool) -> str:
+    "Arguments of the body call: `(name, value)` pairs positionally while the body's parameters line up by name, then as keywords."
+    out, lined_up = ['self'] if method else [], True
+    for i, (name, v) in enumerate(vals):
+        lined_up = lined_up and i < len(pos) and pos[i] == name
+        out.append(v if lined_up else _kw(name, v))
+    return ', '.join(out)
+
+# %% ../nbs/00_checks.ipynb #a106afe7
+def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool, ns:dict, fb:str) -> list:
+    "Lines (inside `if n == K:`) binding K positional arguments to `sig` and calling the body; `many`: K >= 2 plain ints as the size list."
+    p0, L = sig.params[0] if sig.params else None, []
+    if many:
+        if p0.size: return [f'return {fb}']
+        for k in (2, 3):                                 # view(2, 3): unrolled for the common lengths
+            L += [f"{'if' if k == 2 else 'elif'} n == {k}:", f"    {', '.join(f'a{i}' for i in range(k))} = args",
+                  f"    if {' or '.join(f'type(a{i}) is not int' for i in range(k))}: return {fb}"]
+        L += ['else:', '    for e in args:', f'        if type(e) is not int: return {fb}', 'v0 = args']
+    else:
+        if K: L.append('a0 = args[0]' if K == 1 else f"{', '.join(f'a{i}' for i in range(K))} = args")
+        for i, p in enumerate(sig.params[:K]):
+            ns[f'ok{s}_{i}'] = p.ok
+            tests = _tests(p, f'a{i}', f'ok{s}_{i}')
+            if sig.varargs and not p.size: tests.insert(0, ('type(a0) is int', 'args', None))    # empty(16): the ints are the size list
+            if not tests: return L + [f'return {fb}']
+            for j in range(len(tests) - 1, 0, -1):       # `type(a) is int or type(a) is float`: one branch
+                (c0, x0, e0), (c1, x1, e1) = tests[j - 1], tests[j]
+                if x0 == x1 and e0 is None and e1 is None: tests[j - 1:j + 1] = [(f'{c0} or {c1}', x0, None)]
+            for j, (cond, val, elems) in enumerate(tests):
+                L.append(f"{'if' if j == 0 else 'elif'} {cond}:")
+                if elems: L += [f'    for e in {elems}:', f'        if type(e) is not int: return {fb}']
+                L.append(f'    v{i} = {val}')
+            L.append(f'else: return {fb}')
+    m = 1 if many else K
+    call = _call([(p.name, f'v{i}') for i, p in enumerate(sig.params[:m])], pos, method)
+    kw = []                                              # (name, conditions under which `parse` binds the value unchanged)
+    for i, p in sorted(enumerate(sig.params[m:], m), key=lambda ip: ip[1].name not in ('dtype', 'device')):
+        ns[f'ok{s}_{i}'] = p.ok
+        conds = [c if e is None else f'{c} and _ints({e})' for c, val, e in _tests(p, 'v', f'ok{s}_{i}') if val in ('v', 'None')]
+        if conds: kw.append((p.name, ' or '.join(conds)))
+    L.append(f'if not kwargs: return f({call})')
+    if not kw: return L + [f'return {fb}']
+    sep = ', ' if call else ''
+    L.append('if len(kwargs) == 1:')                     # zeros(2, 3, dtype=d): one keyword, passed as a fixed one
+    for j, (name, cond) in enumerate(kw):
+        L += [f"    {'elif' if j else 'if'} {name!r} in kwargs:", f'        v = kwargs[{name!r}]',
+              f'        if {cond}: return f({call}{sep}{_kw(name, "v")})']
+    L += [f'    return {fb}', 'for k, v in kwargs.items():']
+    for j, (name, cond) in enumerate(kw):
+        L += [f"    {'elif' if j else 'if'} k == {name!r}:", f'        if not ({cond}): break']
+    L += ['    else: break', f'else: return f({call}{sep}**kwargs)', f'return {fb}']
+    return L
+
+# %% ../nbs/00_checks.ipynb #07a4a181
+def _binder_source(parser:PythonArgParser, f, method:bool, ns:dict) -> str:
+    "Source of the wrapper that Note [Specialised binders] describes; `ns` receives the names it uses."
+    fb = f"f({'self, ' if method else ''}**parse(args, kwargs))"     # the general path: `parse` binds or raises
+    try: ps = list(inspect.signature(f).parameters.values())[1 if method else 0:]
+    except (TypeError, ValueError): ps = []
+    pos = []                                             # the body's leading positional-or-keyword parameters
+    for q in ps:
+        if q.kind is not q.POSITIONAL_OR_KEYWORD: break
+        pos.append(q.name)
+    L = [f"def wrapper({'self, ' if method else ''}*args, **kwargs):", '    n = len(args)']
+    done, many = set(), False                            # arities an earlier signature's block already returns for
+    for s, sig in enumerate(parser.signatures):
+        r, mp = len(sig.required), sig.max_pos_args
+        if r > mp or any(p.optional for p in sig.params[:r]):    # a required keyword-only parameter: no fast path
+            break
+        for K in range(r, mp + 1):
+            if K in done or (many and K > 1): continue
+            L += [f'    if n == {K}:'] + ['        ' + l for l in _block(sig, s, K, False, pos, method, ns, fb)]
+            done.add(K)
+        if sig.varargs and not many: L += ['    if n > 1:'] + ['        ' + l for l in _block(sig, s, 2, True, pos, method, ns, fb)]
+        many = many or sig.varargs
+        if s + 1 < len(parser.signatures) and any(K < r and K not in done for K in range(r)):
+            L.append(f'    if n < {r} and kwargs: return {fb}')   # keywords might supply what is missing
+        # past here `sig` rejects the call for certain (too many positional arguments, or a required one missing)
+    L.append(f'    return {fb}')
+    return '\n'.join(L) + '\n'
+
 def signature(*fmts:str, # one signature per overload, native_functions.yaml style
               method:bool=False): # a Tensor method: `self` is bound before the signature's parameters
-    "Decorate a function so every call is parsed against `fmts`; it receives the bound arguments as keywords."
+    "Decorate a function so every call is bound to `fmts` (Note [Specialised binders]); omitted optional arguments are left to its defaults."
     parser = PythonArgParser(*fmts)
     parse = parser.signatures[0].parse if len(parser.signatures) == 1 else parser.parse    # one signature: its own parse
     def deco(f):
-        if method:
-            def wrapper(self, *args, **kwargs): return f(self, **parse(args, kwargs))
-        else:
-            def wrapper(*args, **kwargs): return f(**parse(args, kwargs))
-        functools.update_wrapper(wrapper, f)
-        wrapper.parser = parser
+        ns = {'parse': parse, '_ints': _ints}
+        src = _binder_source(parser, f, method, ns)
+        fname = f'<signature {parser.name}#{id(parser):x}>'
+        linecache.cache[fname] = (len(src), None, src.splitlines(True), fname)    # tracebacks show the generated lines
+        exec(compile(src, fname, 'exec'), ns)
+        ns['f'] = f
+        wrapper = functools.update_wrapper(ns['wrapper'], f)
+        wrapper.parser, wrapper.binder_source = parser, src
         return wrapper
     return deco
