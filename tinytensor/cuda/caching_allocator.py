@@ -423,12 +423,20 @@ def _pool_has_blocks(self:DeviceCachingAllocator, pp:PrivatePool) -> bool:
     return any(es.pool.owner is pp for es in self.expandable_segments_)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #9fae1ac0
+_device_count = []                      # CuPy's answer once it has seen a GPU (see cupy_device_count)
+
 def cupy_device_count() -> int:
     "CUDA devices CuPy sees: 0 without CuPy or a GPU. (`tt.cuda.is_available()` and friends, chapter 07b, ask the registered device backend.)"
+    # Every CUDA allocation checks availability, so a count is asked for once per process, as torch caches it
+    # (`_cached_device_count` in torch/cuda/__init__.py): the CUDA runtime is initialized by then, and the devices it
+    # sees no longer change. A zero is asked again: CuPy or a GPU may still come.
+    if _device_count: return _device_count[0]
     try:
         import cupy
-        return int(cupy.cuda.runtime.getDeviceCount())
+        n = int(cupy.cuda.runtime.getDeviceCount())
     except Exception: return 0
+    if n > 0: _device_count.append(n)
+    return n
 
 _allocators = {}
 
