@@ -78,6 +78,7 @@ class AllocatorConfig:
         self.pinned_num_register_threads = 1
         self.pinned_use_background_threads = False
         self._parse(_tokenize(conf))
+        self.rounds_up = max(self.roundup_power2_divisions) > 1      # round_size's quick test: any interval rounds up
 
     def _expect(self, toks, i, c):
         TORCH_CHECK(i < len(toks) and toks[i] == c, f"Expected '{c}' at position {i} of allocator settings {self.conf!r}")
@@ -204,7 +205,7 @@ def round_size(size:int, # requested bytes
               ) -> int:
     "Block size for a request of `size` bytes (`DeviceCachingAllocator::round_size`)."
     if size < kMinBlockSize: return kMinBlockSize
-    if config is not None:
+    if config is not None and config.rounds_up:
         div = config.roundup_divisions(size)
         if div > 1 and size > kMinBlockSize * div: return roundup_power2_next_division(size, div)
     return kMinBlockSize * ((size + kMinBlockSize - 1) // kMinBlockSize)
