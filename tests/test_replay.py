@@ -244,6 +244,29 @@ def test_validation_catches_what_replay_would_trip_on(change, msg):
     assert rc == 2 and msg.split("'")[0] in err and 'Traceback' not in err
 
 
+ENTRY_CHANGES = [lambda e: e.pop('action'), lambda e: e.update(action=5), lambda e: e.update(action='allocate'),
+                 lambda e: e.pop('addr', None), lambda e: e.update(addr='1'), lambda e: e.update(addr=True), lambda e: e.pop('size'),
+                 lambda e: e.update(size=-1), lambda e: e.update(size=2.0), lambda e: e.update(stream=None), lambda e: e.update(stream=-3),
+                 lambda e: e.pop('stream', None), lambda e: e.update(action='oom', size=-5), lambda e: e.update(action='oom'),
+                 lambda e: e.update(action='snapshot'), lambda e: e.update(extra=[1])]
+
+@pytest.mark.parametrize("seed", range(4))
+def test_entries_fast_path_decides_as_the_checks_do(seed):
+    "`_entries_ok` (speed only) passes a trace exactly when `_check_entries` does, over entries broken in many ways."
+    import tinytensor._parts.replay_feed as rp
+    rng = random.Random(seed)
+    base = torch_like_snapshot()['device_traces'][0]
+    for _ in range(300):
+        t = [dict(e) for e in base]
+        for _ in range(rng.choice([0, 1, 1, 2])):
+            k = rng.randrange(len(t))
+            if rng.random() < 0.1: t[k] = rng.choice([None, [1, 2], 'alloc', (('action', 'alloc'),)])
+            elif type(t[k]) is dict: rng.choice(ENTRY_CHANGES)(t[k])
+        try: rp._check_entries(t, 0); checked = True
+        except MalformedSnapshotError: checked = False
+        assert rp._entries_ok(t) == checked, t
+
+
 def run_main_obj(snap, *extra):
     import tempfile
     with tempfile.TemporaryDirectory() as d:
@@ -259,11 +282,13 @@ def test_shared_references_validate_in_linear_time(monkeypatch):
     s = {'segments': [], 'device_traces': [entry_list] * 20_000}
     data = pickle.dumps(s)
     assert len(data) < 100_000
-    calls, check = [0], rp._check
+    calls, check, entries_ok = [0], rp._check, rp._entries_ok
     def counted(*a): calls[0] += 1; return check(*a)
+    def counted_entries(t): calls[0] += len(t); return entries_ok(t)    # the fast path's checks, an entry at a time
     monkeypatch.setattr(rp, '_check', counted)
+    monkeypatch.setattr(rp, '_entries_ok', counted_entries)
     snap = load_snapshot(data)
-    assert len(snap['device_traces']) == 20_000 and 0 < calls[0] < 20 * len(entry_list), calls   # one list's worth of checks
+    assert len(snap['device_traces']) == 20_000 and len(entry_list) < calls[0] < 20 * len(entry_list), calls   # one list's worth of checks
 
 
 def test_huge_memo_index_refused_cheaply():

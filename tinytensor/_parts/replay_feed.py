@@ -80,22 +80,42 @@ def validate_snapshot(snap) -> dict:
         seen.add(id(s))
     traces = snap.setdefault('device_traces', [])
     _check(isinstance(traces, list) and all(isinstance(t, list) for t in traces), "'device_traces' must be a list of lists")
-    addr_actions, known = frozenset(('alloc', 'free_requested', 'free_completed', 'free') + SEGMENT_ACTIONS), frozenset(TRACE_ACTIONS)
     for d, t in enumerate(traces):
         if id(t) in seen: continue
-        for i, e in enumerate(t):
-            if type(e) is not dict or type(a := e.get('action')) is not str: _check(False, f"trace entry {i} of device {d} has no 'action'")
-            if a in addr_actions:             # messages are formatted only on failure: this loop sees every entry
-                if type(e.get('addr')) is not int or type(size := e.get('size')) is not int:
-                    _check(False, f"trace entry {i} ({a}) of device {d} needs integer 'addr' and 'size'")
-                if size < 0: _check(False, f"trace entry {i} ({a}) of device {d} has a negative size")
-            elif a == 'oom':
-                if type(size := e.get('size')) is not int or size < 0:
-                    _check(False, f"trace entry {i} (oom) of device {d} needs a non-negative integer 'size'")
-            elif a not in known: _check(False, f"trace entry {i} of device {d} has unknown action {a!r}")
-            if type(st := e.get('stream', 0)) is not int or st < 0: _check(False, f"trace entry {i} ({a}) of device {d} has a non-integer 'stream' or a negative one")
+        if not _entries_ok(t): _check_entries(t, d)
         seen.add(id(t))
     return snap
+
+_ADDR_ENTRY_ACTIONS = frozenset(('alloc', 'free_requested', 'free_completed', 'free') + SEGMENT_ACTIONS)
+_KNOWN_ACTIONS = frozenset(TRACE_ACTIONS)
+
+def _check_entries(t:list, d:int):
+    "Raise `MalformedSnapshotError` naming the first malformed entry of device `d`'s trace `t`."
+    for i, e in enumerate(t):
+        if type(e) is not dict or type(a := e.get('action')) is not str: _check(False, f"trace entry {i} of device {d} has no 'action'")
+        if a in _ADDR_ENTRY_ACTIONS:          # messages are formatted only on failure
+            if type(e.get('addr')) is not int or type(size := e.get('size')) is not int:
+                _check(False, f"trace entry {i} ({a}) of device {d} needs integer 'addr' and 'size'")
+            if size < 0: _check(False, f"trace entry {i} ({a}) of device {d} has a negative size")
+        elif a == 'oom':
+            if type(size := e.get('size')) is not int or size < 0:
+                _check(False, f"trace entry {i} (oom) of device {d} needs a non-negative integer 'size'")
+        elif a not in _KNOWN_ACTIONS: _check(False, f"trace entry {i} of device {d} has unknown action {a!r}")
+        if type(st := e.get('stream', 0)) is not int or st < 0: _check(False, f"trace entry {i} ({a}) of device {d} has a non-integer 'stream' or a negative one")
+
+def _entries_ok(t:list) -> bool:
+    "Fast path of `_check_entries` (speed only): True exactly when it would pass every entry of `t`."
+    try:                                      # no index, no messages, subscripts for the keys an entry must have
+        for e in t:
+            if type(e) is not dict or type(a := e['action']) is not str: return False
+            if a in _ADDR_ENTRY_ACTIONS:
+                if type(e['addr']) is not int or type(s := e['size']) is not int or s < 0: return False
+            elif a == 'oom':
+                if type(s := e['size']) is not int or s < 0: return False
+            elif a not in _KNOWN_ACTIONS: return False
+            if type(st := e.get('stream', 0)) is not int or st < 0: return False
+    except KeyError: return False
+    return True
 
 # %% ../../nbs/07a_cuda_replay.ipynb #508a6fc2
 # Note [Counted reads]: BINBYTES8, BYTEARRAY8, BINUNICODE8 and FRAME state how many bytes follow, and Python's
