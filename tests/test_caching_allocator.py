@@ -590,3 +590,52 @@ def test_expandable_segments_per_private_pool():
     a.release_pool((0, 1)); a.release_pool((0, 1)); a.empty_cache()
     assert a.memory_reserved() == 0 and (0, 1) not in a.graph_pools and not a.expandable_segments_
     a.check_invariants()
+
+
+# ---------------------------------------------------------------- Note [Hot path]: the fast paths equal the plain path
+
+@pytest.mark.parametrize("conf", ["", "max_split_size_mb:24", "roundup_power2_divisions:4", "expandable_segments:True",
+                                  "garbage_collection_threshold:0.5"])
+def test_hot_path_equals_plain_path(conf):
+    "The same random operations on an allocator with Note [Hot path]'s fast paths and on one without: equal after every step."
+    rng = random.Random(zlib.crc32(b'hot' + conf.encode()))
+    hot, plain = make(conf, capacity=1 << 30), make(conf, capacity=1 << 30)
+    plain.hot_path = False
+    if 'garbage' in conf:
+        for a in (hot, plain): a.set_per_process_memory_fraction(0.9)
+    served = [0, 0]                                           # calls the fast paths served (malloc, free)
+    def counted(name, i):
+        f = getattr(hot, name)
+        def g(*args):
+            r = f(*args)
+            served[i] += r is not None and r is not False
+            return r
+        setattr(hot, name, g)
+    counted('_malloc_hot', 0); counted('_free_hot', 1)
+    sizes = [1, 511, 512, 513, 4000, 70_000, MiB - 1, MiB, MiB + 1, 3 * MiB, 5 * MiB, 10 * MiB - 1, 10 * MiB,
+             20 * MiB + 1, 40 * MiB, 60 * MiB]
+    live = []
+    for step in range(6000):
+        r = rng.random()
+        if live and (r < 0.47 or len(live) > 40):
+            p, s = live.pop(rng.randrange(len(live)))
+            if rng.random() < 0.08: hot.record_stream(p, 1 - s); plain.record_stream(p, 1 - s)
+            hot.free(p); plain.free(p)
+        else:
+            size, s = rng.choice(sizes), rng.randrange(2)
+            p = hot.malloc(size, s)
+            assert plain.malloc(size, s) == p, step
+            live.append((p, s))
+        if r < 0.02:
+            i = rng.randrange(2); hot.backend.synchronize(i); plain.backend.synchronize(i)
+        if 0.300 < r < 0.303: hot.reset_peak_memory_stats(); plain.reset_peak_memory_stats()
+        if 0.500 < r < 0.502: hot.reset_accumulated_memory_stats(); plain.reset_accumulated_memory_stats()
+        if r > 0.998: hot.empty_cache(); plain.empty_cache()
+        assert hot.memory_stats() == plain.memory_stats(), step
+        if step % 50 == 0:
+            assert hot.snapshot()['segments'] == plain.snapshot()['segments'], step
+            assert [p.keys for p in hot._all_pools()] == [p.keys for p in plain._all_pools()], step
+            assert hot.check_invariants()
+    fast_mallocs = conf in ("", "max_split_size_mb:24")      # rounding, expandable segments, a fraction: plain path
+    assert (served[0] > 250) == fast_mallocs, served         # the fast malloc served calls where it applies ...
+    assert (served[1] > 1000) == ('expandable' not in conf), served   # ... and the fast free most frees

@@ -18,7 +18,7 @@ from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHEC
 from .intrusive_ptr import make_intrusive, intrusive_ptr
 from .allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator, _advise_hugepages
 from .storage import StorageImpl, _MemoryView, _raw_view, resize_bytes
-from .backends import get_backend, not_implemented, asarray_like
+from .backends import get_backend, not_implemented, asarray_like, _backends
 from . import dtypes as _dt
 from .dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype, _cast_copy, _through_float, _as_dtype, _half_op, _checked_value
 from .tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset, _keyset, contiguous_format, channels_last, channels_last_3d, preserve_format,

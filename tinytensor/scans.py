@@ -267,9 +267,10 @@ def _order_keys(rows:np.ndarray, descending:bool) -> np.ndarray:
     "Integers whose `<` is ATen's sort comparator on `rows`: NaN above all and equal to NaN, -0 == +0 (descending: reversed)."
     if rows.dtype.kind == 'f':
         x = rows.astype(np.float32) if rows.itemsize < 4 else rows             # float16: widening is exact
-        x = np.where(np.isnan(x), x.dtype.type(np.nan), x + x.dtype.type(0))   # one NaN, above +inf; -0 + 0 is +0
+        x = np.where(np.isnan(x), x.dtype.type(np.nan), x)                     # one NaN, above +inf
         ib = np.int32 if x.itemsize == 4 else np.int64
         b = x.view(ib)
+        b = np.where(b == np.iinfo(ib).min, ib(0), b)      # -0 -> +0 on the bits: `x + 0` would flush subnormals on a GPU
         k = np.where(b < 0, b ^ np.iinfo(ib).max, b)                           # sign and magnitude -> ordered integers
     elif rows.dtype == np.uint64: k = (rows ^ np.uint64(1 << 63)).view(np.int64)   # the top bit flipped: signed order
     else: k = rows.astype(np.int32 if rows.itemsize < 4 or rows.dtype == np.int32 else np.int64)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU check, one command on a machine with an NVIDIA GPU and CuPy (run from anywhere: it works in the repo root).
 #   pytest -m cuda | nbdev-test --flags cuda (the notebooks with #| cuda cells) | api_coverage --device cuda | bench_cuda
+#   | bench_cuda_alloc
 # then one summary block. Budget: under 5 minutes on a fresh machine, CuPy's kernel compilation included (api_coverage
 # runs in parallel processes, each compiling its own kernels). Wheels in .whl/ (tools/gpu_wheels.sh) are installed
 # first when the image lacks fastcore/nbdev. Logs and the api_coverage JSON go to $OUT (default /tmp/gpu_check).
@@ -33,6 +34,7 @@ nbs=$(grep -l '#| cuda' nbs/*.ipynb | tr '\n' ' ')
 step nbdev 45 bash -c "for nb in $nbs; do nbdev-test --flags cuda --n-workers 0 \$nb || exit 1; done"
 step api_coverage 140 python3 tools/api_coverage.py --device cuda --jobs "$jobs" --json "$out/api_coverage_cuda.json"
 step bench 55 python3 bench/bench_cuda.py
+step alloc 40 python3 bench/bench_cuda_alloc.py
 total=$(( $(date +%s) - t_all ))
 
 ok() { [ "${rc[$1]}" = 0 ] && echo ok || { [ "${rc[$1]}" = 124 ] && echo "TIMED OUT" || echo "FAILED (rc ${rc[$1]})"; }; }
@@ -44,5 +46,7 @@ echo "nbdev-test --flags cuda ($nbs): $(ok nbdev) in ${secs[nbdev]}s"
 echo "api_coverage --device cuda: $(ok api_coverage) in ${secs[api_coverage]}s: $(grep -E '^TOTAL +all' "$out/api_coverage.log" | awk '{print $5 "/" $4 " present names match (" $NF ")"}')"
 echo "bench_cuda: $(ok bench) in ${secs[bench]}s"
 sed -n '/^case/,$p' "$out/bench.log"
+echo "bench_cuda_alloc (where an empty + free spends its time): $(ok alloc) in ${secs[alloc]}s"
+sed -n '/^made and dropped/,$p' "$out/alloc.log"
 echo "total ${total}s; logs in $out"
 echo "======================================================="

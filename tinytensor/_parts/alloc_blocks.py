@@ -187,6 +187,7 @@ def _count_alloc(a, si:int, size:int, requested:int):
 class DeviceCachingAllocator:
     "One device's caching allocator: PyTorch's `DeviceCachingAllocator` over a backend."
     _records_blocks = True                  # the history holds alloc/free entries too, not only segment events
+    hot_path = False                        # Note [Hot path]: True once the fast paths are defined; False: the plain path
     def __init__(self, backend=None, # SimulatedBackend (default) or CupyBackend
                  conf:str|AllocatorConfig="", # PYTORCH_CUDA_ALLOC_CONF-style settings
                  device:int=0, # device index reported in stats, snapshots and messages
@@ -632,6 +633,7 @@ def free(self:DeviceCachingAllocator,
          ptr:int, # address returned by malloc (0 is ignored, like freeing nullptr)
         ):
     "Free the allocation at `ptr`: cache its block now, or once its streams' events complete."
+    if self.hot_path and self._free_hot(ptr): return          # Note [Hot path]
     if not ptr and isinstance(ptr, int): return
     block = self.allocated_blocks.pop(ptr, None) if isinstance(ptr, int) else None
     if block is None: TORCH_CHECK(False, "invalid device pointer: ", hex(ptr) if isinstance(ptr, int) else repr(ptr))
@@ -693,6 +695,9 @@ def malloc(self:DeviceCachingAllocator,
            stream:int=0, # stream the memory is used on (0 = default stream)
           ) -> int:
     "Allocate `orig_size` bytes for `stream`; returns the address or raises `OutOfMemoryError`."
+    if self.hot_path:                                          # Note [Hot path]
+        ptr = self._malloc_hot(orig_size, stream)
+        if ptr is not None: return ptr
     if type(orig_size) is not int:
         try: orig_size = operator.index(orig_size)
         except TypeError: raise TypeError(f"malloc(): size must be an int, got {type(orig_size).__name__}") from None

@@ -13,7 +13,7 @@ from ..checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHE
 from ..intrusive_ptr import make_intrusive, intrusive_ptr
 from ..allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator, _advise_hugepages
 from ..storage import StorageImpl, _MemoryView, _raw_view, resize_bytes
-from ..backends import get_backend, not_implemented, asarray_like
+from ..backends import get_backend, not_implemented, asarray_like, _backends
 from .. import dtypes as _dt
 from ..dtypes import dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype, _cast_copy, _through_float, _as_dtype, _half_op, _checked_value
 from ..tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset, _keyset, contiguous_format, channels_last, channels_last_3d, preserve_format,
@@ -61,7 +61,8 @@ def _no_grad(requires_grad):
 def _device_ok(device):
     "Parse a `device=` argument; an accelerator's backend (chapter 03a) checks it and fills in the index."
     d = canonical_device(device)
-    if d.device_type != DeviceType.CPU and d.device_type != DeviceType.Meta: d = get_backend(d.device_type).check_device(d)
+    dt = d.device_type
+    if dt != DeviceType.CPU and dt != DeviceType.Meta: d = (_backends.get(dt) or get_backend(dt)).check_device(d)   # get_backend raises
     return d
 
 def _on_accelerator(d) -> bool:
@@ -114,7 +115,7 @@ def _empty_impl(sizes, strides, d, device) -> Tensor:
     nbytes = storage_nbytes(sizes, strides, d.itemsize) if strides is not None else d.itemsize * math.prod(sizes)
     dt = device.device_type
     if strides is None and dt != DeviceType.Meta and dt != DeviceType.CPU:       # a device's fresh result: the same fast path
-        return _empty_cpu(sizes, d, nbytes, device, get_backend(dt).allocator(device), _keyset(device))
+        return _empty_cpu(sizes, d, nbytes, device, (_backends.get(dt) or get_backend(dt)).allocator(device), _keyset(device))
     st = make_intrusive(StorageImpl, nbytes, None, get_allocator(dt) if dt == DeviceType.CPU else get_backend(dt).allocator(device),
                         True, device)
     return Tensor._make(TensorImpl(st, d, sizes, strides))

@@ -18,6 +18,7 @@ from .._parts.alloc_blocks import (_all_pools, _alloc_block, _alloc_found_block,
     _current, _new_stat_array, _oom_message, _patch, _record, _release_available_cached_blocks,
     _release_block, _release_blocks, _release_expandable_segment, _stat_fields, _stat_values,
     _try_allocate_expandable_block, _try_merge_blocks, _unmap_block)
+from .._parts.alloc_hot import _free_hot, _malloc_hot     # Note [Hot path]: defining them turns them on
 _all_ = ['OutOfMemoryError', 'kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinLargeAlloc',
          'kRoundLarge', 'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB', 'format_size', 'AllocatorConfig',
          'roundup_power2_next_division', 'round_size', 'get_allocation_size', 'SimEvent', 'SimulatedBackend',

@@ -21,11 +21,6 @@ from . import caching_allocator as _ca
 from ..checks import PythonArgParser
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #26c95ac8
-def _free_block(ctx):
-    "Deleter of CUDA `DataPtr`s: give the block back to the caching allocator that made it."
-    alloc, ptr = ctx
-    alloc.free(ptr)
-
 _DEVICES = {}
 
 class CUDAAllocator(Allocator):
@@ -39,9 +34,13 @@ class CUDAAllocator(Allocator):
         i = self.index if self.index is not None else _cuda().current_device()
         dev = _DEVICES.get(i) or _DEVICES.setdefault(i, Device('cuda', i))    # one Device per index: no parsing per block
         if nbytes == 0: return DataPtr(0, None, None, dev)
-        ca = _ca.get_allocator(i)
-        ptr = ca.malloc(nbytes, _current_handle(i))
-        return DataPtr(ptr, (ca, ptr), _free_block, dev)
+        ca = _ca._allocators.get(i) or _ca.get_allocator(i)         # get_allocator's lookup, without parsing the index
+        d = _current.streams                  # `_current_handle(i)`, inline
+        s = d.get(i) if d else None
+        ptr = ca.malloc(nbytes, 0 if s is None else s.cuda_stream)
+        dp = object.__new__(DataPtr)          # `DataPtr(ptr, ptr, ca.free, dev)` without the __init__ frame
+        dp._ptr = dp._ctx = ptr; dp._deleter = ca.free; dp.device = dev
+        return dp
     def copy_data(self, dest:int, src:int, count:int):
         "Device-to-device copy (used by `resize_` and clones)."
         if count: _cuda().memcpy(dest, self.device, src, self.device, count)
@@ -63,7 +62,7 @@ class CUDABackend(DeviceBackend):
         self._allocators, self._tls = {}, _ThisThreadsDevice()
     def check_device(self, device:Device) -> Device:
         "Availability, then the index: None means the current device; past the last device is an error."
-        TORCH_CHECK(self.is_available(), _NO_CUDA)
+        if not self.is_available(): TORCH_CHECK(False, _NO_CUDA)
         if device.index is None:
             i = self.current_device()
             return _DEVICES.get(i) or _DEVICES.setdefault(i, Device('cuda', i))
@@ -73,8 +72,9 @@ class CUDABackend(DeviceBackend):
         "The allocator front of `device` (one per index)."
         i = device.index if device.index is not None else self.current_device()
         a = self._allocators.get(i)
-        if a is None: a = self._allocators[i] = CUDAAllocator(i)
-        self.lazy_init()
+        if a is None:                                 # the first storage of device i
+            self.lazy_init()
+            a = self._allocators[i] = CUDAAllocator(i)
         return a
     def lazy_init(self):
         "Hook run when the first CUDA storage is made (CuPy routes its own allocations to us here)."
@@ -226,7 +226,11 @@ class CupyCUDABackend(CUDABackend):
         return cupy
     def is_available(self) -> bool: return _ca.cupy_device_count() > 0
     def device_count(self) -> int: return _ca.cupy_device_count()
-    def current_device(self) -> int: return int(self.xp.cuda.runtime.getDevice())
+    _get_device = None                 # CuPy's `cudaGetDevice` wrapper, looked up once (every CUDA allocation asks)
+    def current_device(self) -> int:
+        f = self._get_device
+        if f is None: f = self._get_device = self.xp.cuda.runtime.getDevice
+        return f()
     def set_device(self, i:int): self.xp.cuda.runtime.setDevice(i)
     def memory_backend(self, i:int): return _ca.CupyBackend(i)
     def lazy_init(self):
