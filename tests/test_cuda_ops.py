@@ -105,6 +105,23 @@ def test_op_on_cuda_matches_cpu(cuda, name):
     assert m is None, f'{name}: {m}'
 
 
+@pytest.mark.parametrize('shape', [(64, 64), (130, 68), (5, 7), (1000, 700), (3, 128), (67, 4)])
+def test_transposed_operand_matches_cpu(cuda, shape):
+    "`A op B.T` and `B.T op A`: on a GPU chapter 07c's tiles (float4 where leading dimensions and pointers allow, else scalar)."
+    R, C = shape
+    a = tt.from_numpy(rng.standard_normal((R, C)).astype(np.float32))
+    b = tt.from_numpy(rng.standard_normal((C, R)).astype(np.float32))
+    ac, bc = a.cuda(), b.cuda()
+    padded = tt.zeros(R, C + 4).cuda()[:, :C].copy_(ac)                   # a leading dimension of C + 4
+    shifted = tt.zeros(R * C + 1).cuda()[1:].view(R, C).copy_(ac)           # 4 bytes into its storage: not 16-aligned
+    ops = (lambda x, y: x + y, lambda x, y: x - y, lambda x, y: x * y, lambda x, y: x / y, tt.maximum, tt.minimum)
+    for k, f in enumerate(ops):
+        want = f(a, b.T)
+        for x in (ac, padded, shifted):
+            assert same(f(x, bc.T).cpu(), want) is None, (k, x.stride(), x.storage_offset())
+        assert same(f(bc.T, ac).cpu(), f(b.T, a)) is None, k
+
+
 @pytest.mark.parametrize('f', [lambda x, y: x @ y, lambda x, y: tt.mm(x, y), lambda x, y: tt.bmm(x[None], y[None]),
                                lambda x, y: tt.mv(x, y[:, 0]), lambda x, y: tt.dot(x[0], y[:, 0])])
 def test_integer_products_raise_on_cuda(cuda, f):

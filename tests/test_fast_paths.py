@@ -126,7 +126,13 @@ def test_fresh_flat_equals_flat():
         if t.numel(): assert f.__array_interface__['data'][0] == p.__array_interface__['data'][0]
 
 def test_null_data_ptr_fast_path():
-    assert _null_data_ptr(CPU) is _null_dps[CPU] and _null_data_ptr(CPU).get() == 0
+    "The CPU's shared null DataPtr is the table's; equal devices (distinct objects) share one, of their device."
+    assert _null_data_ptr(CPU) is _null_dps[(CPU.device_type, None)] and _null_data_ptr(CPU).get() == 0
+    from tinytensor.allocator import Device
+    m1, m2, c0, c1 = Device('meta'), Device('meta'), Device('cuda', 0), Device('cuda:1')
+    assert _null_data_ptr(m1) is _null_data_ptr(m2) and _null_data_ptr(m1).device == m2
+    assert _null_data_ptr(c0) is not _null_data_ptr(c1) and (_null_data_ptr(c0).device, _null_data_ptr(c1).device) == (c0, c1)
+    assert not any(_null_data_ptr(d).get() or _null_data_ptr(d).get_deleter() for d in (m1, c0, c1))
 
 def test_item_fast_path_equals_plain():
     from tinytensor.factories import _pyvals

@@ -64,12 +64,13 @@ def cow_deleter(ctx):
 
 # %% ../nbs/03_storage.ipynb #ba97bbbb
 _null_dps = {}
-_null_cpu_dp = _null_dps[CPU] = DataPtr(0, None, None, CPU)
+_null_cpu_dp = _null_dps[(CPU.device_type, None)] = DataPtr(0, None, None, CPU)
 def _null_data_ptr(device):
     "A shared empty `DataPtr` for `device` (it owns nothing, so sharing it is safe)."
     if device is CPU: return _null_cpu_dp     # fast path (speed only): skips hashing the Device; same object as the dict gives
-    dp = _null_dps.get(device)
-    if dp is None: dp = _null_dps[device] = DataPtr(0, None, None, device)
+    k = (device.device_type, device.index)    # hashed in C (`Device.__hash__` is a Python call)
+    dp = _null_dps.get(k)
+    if dp is None: dp = _null_dps[k] = DataPtr(0, None, None, device)
     return dp
 
 # %% ../nbs/03_storage.ipynb #98ac9b74

@@ -104,7 +104,8 @@ def _empty_cpu(sizes:tuple, d, nbytes:int, device=CPU, al=None, key_set=_cpu_key
     p = _new(intrusive_ptr); p._target = st         # `intrusive_ptr._adopt(st)`
     impl = _new(TensorImpl)
     impl.storage_, impl.dtype_, impl.device_, impl.storage_offset_ = p, d, device, 0
-    impl.version_counter_, impl.key_set_ = VariableVersion(), key_set
+    v = _new(VariableVersion); v._version = 0          # `VariableVersion()` without the __init__ frame
+    impl.version_counter_, impl.key_set_ = v, key_set
     impl.is_wrapped_number_, impl.base_ = False, None
     impl.set_sizes_contiguous(sizes)
     t = _new(Tensor); t._impl = impl

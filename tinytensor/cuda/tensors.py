@@ -224,7 +224,7 @@ class CupyCUDABackend(CUDABackend):
     def xp(self):
         import cupy
         return cupy
-    def is_available(self) -> bool: return _ca.cupy_device_count() > 0
+    def is_available(self) -> bool: return bool(_ca._device_count) or _ca.cupy_device_count() > 0   # asked on every allocation
     def device_count(self) -> int: return _ca.cupy_device_count()
     _get_device = None                 # CuPy's `cudaGetDevice` wrapper, looked up once (every CUDA allocation asks)
     def current_device(self) -> int:
