@@ -35,7 +35,7 @@ class CUDAAllocator(Allocator):
         dev = _DEVICES.get(i) or _DEVICES.setdefault(i, Device('cuda', i))    # one Device per index: no parsing per block
         if nbytes == 0: return DataPtr(0, None, None, dev)
         ca = _ca._allocators.get(i) or _ca.get_allocator(i)         # get_allocator's lookup, without parsing the index
-        d = _current.streams                  # `_current_handle(i)`, inline
+        d = _current.streams                  # this thread's current stream of device i, without making a `Stream`
         s = d.get(i) if d else None
         ptr = ca.malloc(nbytes, 0 if s is None else s.cuda_stream)
         dp = object.__new__(DataPtr)          # `DataPtr(ptr, ptr, ca.free, dev)` without the __init__ frame
@@ -144,12 +144,6 @@ def default_stream(device=None) -> Stream:
     "The default (legacy, handle 0) stream of a device."
     i = _index(device)
     return Stream(i, _handle=0)
-
-def _current_handle(i:int) -> int:
-    "The handle of device i's current stream, without making a `Stream` (the allocator's hot path)."
-    d = _current.streams
-    s = d.get(i) if d else None
-    return 0 if s is None else s.cuda_stream
 
 def current_stream(device=None) -> Stream:
     "This thread's current stream of a device (the default stream unless a `stream()` block set another)."
