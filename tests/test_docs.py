@@ -1,6 +1,6 @@
 """The book's own checks: docs processing works without Quarto, every public name is documented,
 every chapter has a diagram and a picture, and no cell only prints."""
-import importlib, inspect, json, pkgutil, re
+import importlib, inspect, json, pkgutil, re, subprocess, sys
 from pathlib import Path
 import pytest
 import tinytensor
@@ -61,8 +61,12 @@ def notebook_of(modname):
 @pytest.fixture(scope='module')
 def processed():
     "Run nbdev's docs processing (what `nbdev-proc-nbs` does, minus installing Quarto) over every notebook."
-    from nbdev.serve import proc_nbs
-    return proc_nbs(str(NBS), n_workers=0, force=True)
+    # In a child process: the processing executes the notebooks' import cells, which would re-hook Tensor's methods
+    # in this one (and a later test in the same worker would then call the notebooks' copies, not the package's).
+    code = f"from nbdev.serve import proc_nbs; print(proc_nbs({str(NBS)!r}, n_workers=0, force=True))"
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=NBS.parent)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return Path(r.stdout.strip().splitlines()[-1])
 
 
 def test_proc_nbs_processes_every_notebook(processed):

@@ -420,3 +420,36 @@ def test_reduced_fast_paths_equal_plain():
                 _same(FAST[op](a, b), PLAIN[op](a, b))
                 for s in scalars[::7]:
                     _same(FAST[op](a, s), PLAIN[op](a, s))
+
+def test_cpu_cache_counts_as_record_alloc():
+    "The cache's hit and free paths count inline (a frame less each): the statistics `record_alloc`/`record_free` keep."
+    from tinytensor.allocator import CPUCachingAllocator, AllocatorStats
+    rng = np.random.default_rng(SEED + 7)
+    c, ref, live = CPUCachingAllocator(max_cached_bytes=4096), AllocatorStats(), []
+    for _ in range(2000):
+        if live and rng.random() < 0.5:
+            dp, n = live.pop(int(rng.integers(len(live))))
+            del dp                                                   # the DataPtr's deleter: the cache's free path
+            ref.record_free(n)
+        else:
+            n = int(rng.choice([16, 64, 256, 1024, 3000]))
+            live.append((c.allocate(n), n)); ref.record_alloc(n)     # a hit or a fresh block
+        assert c.stats.as_dict() == ref.as_dict()
+    assert c.memory_stats()['cached_bytes.current'] > 0              # both paths ran: blocks were cached and reused
+    live.clear(); c.empty_cache()
+
+def test_unique_release_matches_locked_release():
+    "Note [Unique release]: dropping the last handle without the lock leaves the counts the locked path leaves."
+    from tinytensor.intrusive_ptr import intrusive_ptr_target, weak_intrusive_ptr
+    class T(intrusive_ptr_target):
+        __slots__ = ('released',)
+        def __init__(self): super().__init__(); self.released = 0
+        def release_resources(self): self.released += 1
+    a = make_intrusive(T); t = a.get(); a.reset()                   # unique: no lock
+    b = make_intrusive(T); u = b.get(); w = weak_intrusive_ptr(b); b.reset()   # a weak handle: the locked path
+    assert (t._refcount, t._weakcount, t.released) == (0, 0, 1)
+    assert (u._refcount, u._weakcount, u.released) == (0, 1, 1)
+    del w; assert u._weakcount == 0
+    c = make_intrusive(T); v = c.get(); d = c.copy(); c.reset()      # two strong handles: locked, nothing released
+    assert (v._refcount, v.released) == (1, 0)
+    d.reset(); assert (v._refcount, v._weakcount, v.released) == (0, 0, 1)

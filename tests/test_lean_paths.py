@@ -5,18 +5,37 @@ import pytest
 import torch
 import tinytensor as tt
 from tinytensor import ops, reductions, scans
+from tinytensor._parts import binary_ops
 from tinytensor.tensor_impl import alias_with_sizes_and_strides
-from tinytensor.tensor_iterator import lean_elementwise, lean_reduction, GRAIN_SIZE
+from tinytensor.tensor_iterator import lean_unary, lean_binary, lean_reduction, GRAIN_SIZE
+
+# every module-level name through which a caller reaches a lean path or a small-op fast path
+_SWITCHES = [(ops, 'lean_unary'), (scans, 'lean_unary'), (binary_ops, 'lean_binary'), (ops, '_fast_scalar'), (binary_ops, '_fast_scalar'),
+             (reductions, 'lean_reduction'), (scans, 'lean_reduction')]
 
 @contextlib.contextmanager
 def plain():
     "Switch every lean path off: each caller then takes the full build."
-    saved = (ops.lean_elementwise, ops._lean_operand, reductions.lean_reduction, scans.lean_reduction, ops._fast_scalar)
-    ops.lean_elementwise = ops._fast_scalar = lambda *a: None
+    saved = [(m, n, getattr(m, n)) for m, n in _SWITCHES] + [(ops, '_lean_operand', ops._lean_operand)]
+    for m, n in _SWITCHES: setattr(m, n, lambda *a: None)
     ops._lean_operand = lambda t: False
-    reductions.lean_reduction = scans.lean_reduction = lambda *a: None
     try: yield
-    finally: ops.lean_elementwise, ops._lean_operand, reductions.lean_reduction, scans.lean_reduction, ops._fast_scalar = saved
+    finally:
+        for m, n, f in saved: setattr(m, n, f)
+
+def test_plain_takes_the_full_build():
+    "`plain()` must reach every caller, or `both` would compare a lean path with itself."
+    import cProfile, pstats
+    h, bias = tt.randn(8, 512), tt.randn(512)
+    def calls(f):
+        pr = cProfile.Profile(); pr.enable(); f(); pr.disable()
+        return pstats.Stats(pr).total_calls
+    # the modules' own functions: a notebook run in this process (the docs tests) may re-hook Tensor's methods
+    for f in (lambda: binary_ops.add(h, bias), lambda: ops.relu(h), lambda: ops.exp(h), lambda: reductions.sum(h, 1),
+              lambda: binary_ops.div(h, 8.0), lambda: binary_ops.mul(h, 2.0), lambda: scans.log_softmax(h, 1)):
+        f(); lean = calls(f)
+        with plain(): f(); full = calls(f)
+        assert full > 2 * lean, (lean, full)
 
 def same(a, b):
     "Shape, strides, dtype and the bits of every non-NaN value of two results (or tuples of them); NaN where NaN."
@@ -160,11 +179,13 @@ def test_copy_overlap_still_checked():
 
 def test_lean_refuses_what_it_cannot_prove():
     h = tt.randn(8, 512)
-    assert lean_elementwise(h[:, ::2]) is None                          # not dense
-    assert lean_elementwise(h, tt.randn(512, dtype=tt.float64)) is None    # two dtypes
-    assert lean_elementwise(h.t(), tt.randn(8)) is None                 # a transposed input among several
-    assert lean_elementwise(tt.randn(GRAIN_SIZE)) is None                # large: the full build's threads
-    assert lean_elementwise(h.half()) is None and lean_elementwise(h.int()) is None
+    assert lean_unary(h[:, ::2]) is None                                # not dense
+    assert lean_binary(h, tt.randn(512, dtype=tt.float64)) is None      # two dtypes
+    assert lean_binary(h.t(), tt.randn(8)) is None                      # a transposed input
+    assert lean_binary(tt.randn(8, 1, 4).transpose(1, 2), tt.randn(4, 1)) is None   # odd strides at a size-1 dim
+    assert lean_unary(tt.randn(GRAIN_SIZE)) is None                      # large: the full build's threads
+    assert lean_binary(tt.randn(GRAIN_SIZE), tt.randn(1)) is None
+    assert lean_unary(h.half()) is None and lean_unary(h.int()) is None
     assert lean_reduction(h, 0, False, tt.float32) is None              # not the last dim
     assert lean_reduction(h, 1, False, tt.float64) is None              # a dtype change
     assert lean_reduction(tt.randn(4, 1), 1, False, tt.float32) is None  # a size-1 reduced dim

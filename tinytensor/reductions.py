@@ -186,17 +186,19 @@ def _check_dtype_arg(d, name):
     TORCH_CHECK_TYPE(d is None or isinstance(d, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(d).__name__)
 
 def _sum_like(name, uf, input, dim, keepdim, dtype, out):
+    if dtype is None and out is None and type(input) is Tensor:       # fast path (speed only): Note [lean build] (06a)
+        r = lean_reduction(input, dim, keepdim, input._impl.dtype_)   # (float32/float64 only: then `od` is the input's)
+        if r is not None:
+            res, o, x = r
+            tok = _errs_off()                           # `_reduce_run`'s one serial call on the same views:
+            try: uf.reduce(x, axis=-1, dtype=o.dtype, out=o)    # `_ufunc_reduce(uf, acc)` with `acc` the output's dtype
+            finally: _errs_on(tok)
+            return res
     _check_dtype_arg(dtype, name)
     od = dtype or (out.dtype if out is not None else (_dt.int64 if _is_integral(input.dtype, True) else input.dtype))
     in_dtype = od if not (input.dtype in _REDUCED and od is _dt.float32) else None
     if in_dtype is input.dtype: in_dtype = None
     acc = _acc(od)
-    if out is None and (r := lean_reduction(input, dim, keepdim, od)) is not None:   # fast path (speed only):
-        res, o, x = r                                                                 # Note [lean build] (06a)
-        tok = _errs_off()
-        try: _ufunc_reduce(uf, acc)(x, (x.ndim - 1,), o)        # `_reduce_run`'s one serial call on the same views
-        finally: _errs_on(tok)
-        return res
     it, res, _ = make_reduction(name, input, dim, keepdim, od, out, in_dtype)
     _reduce_run(it, _ufunc_reduce(uf, acc), uf, acc)
     if out is not None: out._impl.bump_version()
@@ -402,12 +404,12 @@ def _correction(name, dim, unbiased, correction):
     if correction is None: correction = 1 if unbiased is None else int(unbiased)
     return dim, correction
 
-def _lean_var(input, dim, keepdim, c, take_sqrt):
+def _lean_var(input, dim, keepdim, c, take_sqrt, with_mean:bool):
     "Fast path (speed only): `_var_impl`'s passes over the last dim of a small float tensor, fused in numpy (Note [lean build])."
     r = lean_reduction(input, dim, keepdim, input.dtype)
     if r is None: return None
     v_res, vo, xv = r
-    m_res = _new_tensor(v_res._impl.sizes(), None, input.dtype, input.device)
+    m_res = _new_tensor(v_res._impl.sizes(), None, input.dtype, input.device) if with_mean else None
     k, n = xv.ndim - 1, xv.shape[-1]
     f64 = np.dtype(np.float64)
     tok = _errs_off()
@@ -421,7 +423,7 @@ def _lean_var(input, dim, keepdim, c, take_sqrt):
         np.true_divide(v, np.float64(builtins.max(0, n - c)), out=v)               # / max(0, n - c)
         if take_sqrt: np.sqrt(v, out=v)
         np.copyto(vo, v, casting='unsafe')                 # `_as_result`: cast to the input's dtype
-        np.copyto(_np_write(m_res).reshape(vo.shape), m, casting='unsafe')
+        if with_mean: np.copyto(_np_write(m_res).reshape(vo.shape), m, casting='unsafe')
     finally: _errs_on(tok)
     return v_res, m_res
 
@@ -430,7 +432,8 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=No
     d = input.dtype
     TORCH_CHECK(d.is_floating_point or d.is_complex, "std and var only support floating point and complex dtypes")
     dim, c = _correction(name, dim, unbiased, correction)
-    if out is None and not d.is_complex and (r := _lean_var(input, dim, keepdim, c, take_sqrt)) is not None: return r
+    if out is None and not d.is_complex and (r := _lean_var(input, dim, keepdim, c, take_sqrt, name.endswith('_mean'))) is not None:
+        return r                                       # (var and std take only the first: no mean tensor for them)
     mask = _dim_mask(dim, input.dim())
     n = math.prod(s for s, m in zip(input._impl.sizes(), mask) if m)
     acc = _dt.complex128 if d.is_complex else _dt.float64

@@ -19,10 +19,11 @@ from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides
 from .factories import _np_read, _np_write, like_strides, _empty_impl
+from .storage import _raw_views
 from .backends import array_namespace, asarray_like, ascontiguous
 from .views import movedim, assert_no_internal_overlap, get_overlap_status
 from .indexing import _CTYPE
-from .tensor_iterator import GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on, lean_reduction, lean_elementwise
+from .tensor_iterator import GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on, lean_reduction, lean_unary, _c_contiguous, _lean_addr
 from .ops import _REDUCED, _is_integral, _not_impl
 from .reductions import amax, sum, _reduced_shape, _finish_out
 from .checks import PythonArgParser, signature
@@ -102,25 +103,30 @@ def cumprod(input, dim:int, *, dtype=None, out=None) -> Tensor:
 # %% ../nbs/06e_scans_sorting.ipynb #0ad63ed3
 def _lean_softmax(log:bool, x, d:int):
     "Fast path (speed only): the passes below fused in numpy over the last dim of a small float tensor (Note [lean build])."
-    r = lean_reduction(x, d, True, x.dtype)                # the max's result, and x as (rows, n)
-    if r is None or x._impl.numel_ >= GRAIN_SIZE: return None
-    res, m, xv = r                                          # `res` is the max's (keepdim) tensor: reused for nothing else
-    k = xv.ndim - 1
-    out, (o, _) = lean_elementwise(x)                       # the result: as an elementwise op's on `x` (contiguous)
-    o = o.reshape(xv.shape)
+    impl = x._impl
+    sizes = impl.sizes_and_strides_.sizes
+    if d != len(sizes) - 1 or sizes[-1] < 2 or not _c_contiguous(impl): return None   # `lean_reduction`'s case ...
+    r = lean_unary(x)                                       # ... and the result as an elementwise op's on `x`
+    if r is None: return None
+    out = r[0]
+    k, dn = sizes[-1], impl.dtype_.np
+    shape = (impl.numel_ // k, k)                           # both as (rows, k) views (the storage's size is checked)
+    xv = _raw_views[_lean_addr(impl, impl.numel_), shape, dn]
+    o = _raw_views[out._impl.storage_._target._data_ptr._ptr, shape, dn]
     tok = _errs_off()
     try:                                                    # the same numpy calls as the op-by-op path, on the same
-        np.maximum.reduce(xv, axis=(k,), out=m)             # views (lean builds all), with one scratch for `shifted`
-        shifted = np.subtract(xv, m[..., None])
+        m = np.maximum.reduce(xv, axis=1, keepdims=True)    # views (lean builds all), with scratch arrays of numpy's
+        shifted = np.subtract(xv, m)                        # own for the max, `shifted` and the sum
         np.exp(shifted, out=o)
-        s = np.add.reduce(o, axis=(k,), dtype=xv.dtype, out=np.empty(m.shape, xv.dtype))
-        if log: np.subtract(shifted, np.log(s)[..., None], out=o)
-        else: np.divide(o, s[..., None], out=o)
+        s = np.add.reduce(o, axis=1, dtype=xv.dtype, keepdims=True)
+        if log: np.subtract(shifted, np.log(s, out=s), out=o)
+        else: np.divide(o, s, out=o)
     finally: _errs_on(tok)
     return out
 
 def _softmax(name, log:bool, input, dim, dtype):
-    TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral) and not isinstance(dim, builtins.bool), name, "(): argument 'dim' must be int, not ", type(dim).__name__)
+    if type(dim) is not int:                                # (a plain int passes without the ABC check's frames)
+        TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral) and not isinstance(dim, builtins.bool), name, "(): argument 'dim' must be int, not ", type(dim).__name__)
     TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(dtype).__name__)
     d = wrap_dim(dim, input.dim())
     x = input if dtype is None or dtype is input.dtype else _to_dtype(input, dtype)

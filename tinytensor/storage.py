@@ -9,7 +9,7 @@ __all__ = ['UntypedStorage', 'bytes_of', 'cow_deleter', 'StorageImpl', 'Storage'
            'lazy_clone_storage', 'materialize_cow_storage', 'clone_storage']
 
 # %% ../nbs/03_storage.ipynb #7110be35
-import ctypes, threading
+import ctypes, math, threading
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE
 from .intrusive_ptr import intrusive_ptr_target, intrusive_ptr, make_intrusive
@@ -38,9 +38,12 @@ def bytes_of(dp:DataPtr, # the memory to expose
 _byte_arrays = {}
 
 class _RawViews(dict):
-    "The cache behind `_raw_view`, keyed by (address, length, numpy dtype): a hit is one dict lookup in C."
+    "The cache behind `_raw_view`, keyed by (address, length or C-contiguous shape, numpy dtype): a hit is one dict lookup in C."
     def __missing__(self, key):
         ptr, n, dn = key
+        if type(n) is tuple:                  # a shape: the C-contiguous view of that shape, from the 1-d one
+            v = self[key] = self[ptr, math.prod(n), dn].reshape(n)
+            return v
         nbytes = n * dn.itemsize
         cty = _byte_arrays.get(nbytes)
         if cty is None:

@@ -209,12 +209,9 @@ class TensorImpl:
         "Set sizes with contiguous strides (fast path: the flags are known, the layout is cached per shape)."
         layout = _contiguous_layouts.get(sizes)
         if layout is None: layout = _contiguous_layout(tuple(sizes))
-        self.sizes_and_strides_, self.numel_ = layout
-        if len(layout[0].sizes) in (4, 5): self.refresh_contiguous()
-        else:
-            self.is_contiguous_ = self.is_non_overlapping_and_dense_ = True
-            self.is_channels_last_contiguous_ = self.is_channels_last_3d_contiguous_ = False
-            self.is_channels_last_ = self.is_channels_last_3d_ = False
+        (self.sizes_and_strides_, self.numel_, self.is_channels_last_contiguous_, self.is_channels_last_3d_contiguous_,
+         self.is_channels_last_, self.is_channels_last_3d_) = layout
+        self.is_contiguous_ = self.is_non_overlapping_and_dense_ = True
 
     def set_sizes_and_strides(self, sizes, strides, storage_offset:int=None):
         "Set sizes, strides and optionally the offset; refresh numel and the flags."
@@ -282,13 +279,16 @@ def bump_version(self:TensorImpl):
 # costs one dict lookup instead of the flag walks.
 _contiguous_layouts = {}
 def _contiguous_layout(sizes:tuple):
-    "(SizesAndStrides, numel) of a contiguous tensor of `sizes`, cached (bounded)."
+    "(SizesAndStrides, numel, then the four channels-last flags) of a contiguous tensor of `sizes`, cached (bounded)."
     ss = object.__new__(SizesAndStrides)                 # lengths agree by construction
     ss.sizes, ss.strides = sizes, contiguous_strides(sizes)
-    n = 1
+    p = object.__new__(TensorImpl); p.sizes_and_strides_ = ss
+    p.refresh_contiguous()                               # the flags as any other layout gets them (4-d and 5-d
+    n = 1                                                # shapes can be channels-last contiguous as well)
     for s in sizes: n *= s
     if len(_contiguous_layouts) >= 4096: _contiguous_layouts.clear()
-    layout = _contiguous_layouts[sizes] = (ss, n)
+    layout = _contiguous_layouts[sizes] = (ss, n, p.is_channels_last_contiguous_, p.is_channels_last_3d_contiguous_,
+                                           p.is_channels_last_, p.is_channels_last_3d_)
     return layout
 
 def cached_contiguous_strides(sizes:tuple) -> tuple:

@@ -6,7 +6,7 @@ Docs: https://tinytensor.github.io/tinytensor/tensor_iterator.html.md"""
 
 # %% auto #0
 __all__ = ['STAGE_ROWS', 'STAGE_WIDTH', 'STAGE_COLS', 'STAGE_MIN', 'STAGE_TALL', 'BLAS_MIN_WORK', 'iteration_order_svg',
-           'copy_loop', 'tensor_view', 'lean_elementwise', 'lean_reduction', 'parallel_matmul', 'OperandInfo',
+           'copy_loop', 'tensor_view', 'lean_unary', 'lean_binary', 'lean_reduction', 'parallel_matmul', 'OperandInfo',
            'TensorIteratorConfig', 'TensorIterator']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #e4660572
@@ -18,7 +18,7 @@ from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
 from .allocator import DeviceType, CPU, canonical_device, HUGEPAGE_THRESHOLD, _advise_hugepages
 from . import dtypes as _dt
 from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype, _errs_off, _errs_on, _cast_copy, _cast_into
-from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides
+from .tensor_impl import Tensor, TensorImpl, SizesAndStrides, contiguous_strides, channels_last, channels_last_strides
 from .storage import resize_bytes, _raw_views
 from .factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides, _resize_output
 from .pictures import SvgCanvas, text_width
@@ -491,20 +491,21 @@ def tensor_view(t:Tensor, write:bool=False):
 #   the kept dims coalesce, so the kernel sees a (rows, n) view (or (n,) when there is one row).
 # Each case is limited to fewer than GRAIN_SIZE elements (2 * GRAIN_SIZE for reductions), where the full build
 # runs one serial loop too. Anything else returns None and the caller takes the full build.
-_lean_shapes = {}                      # (shape, shape) -> their broadcast shape: `infer_size`'s answers, remembered
+_lean_plans = {}                       # (layout of a, layout of b) -> a binary op's plan: Note [lean plans]
+_lean_reductions = {}                  # (layout, dim, keepdim) -> a last-dim reduction's plan: the same Note
 
 def _c_contiguous(impl:TensorImpl) -> bool:
     "Strides exactly `contiguous_strides(sizes)`, size-1 dims included (`is_contiguous` ignores those)."
     ss = impl.sizes_and_strides_
     return impl.is_contiguous_ and (1 not in ss.sizes or ss.strides == contiguous_strides(ss.sizes))
 
-def _lean_flat(impl:TensorImpl, n:int):
-    "The `n` elements from `impl`'s first one, a borrowed 1-d array (Note [Borrowed raw views]); None if the storage shrank."
-    d = impl.dtype_
+def _lean_addr(impl:TensorImpl, n:int):
+    "Address of `impl`'s first element, for `_raw_views` (Note [Borrowed raw views]); None if `n` elements overrun a shrunk storage."
+    isz = impl.dtype_.itemsize
     st = impl.storage_._target
-    off = impl.storage_offset_ * d.itemsize
-    if off + n * d.itemsize > st._nbytes: return None
-    return _raw_views[st._data_ptr._ptr + off, n, d.np]
+    off = impl.storage_offset_ * isz
+    if off + n * isz > st._nbytes: return None
+    return st._data_ptr._ptr + off
 
 def _lean_operand(t) -> bool:
     "A non-wrapped CPU tensor of float32/float64."
@@ -512,76 +513,100 @@ def _lean_operand(t) -> bool:
     i = t._impl
     return i.device_ is CPU and (i.dtype_ is _dt.float32 or i.dtype_ is _dt.float64) and not i.is_wrapped_number_
 
+# Note [lean plans]: what the lean build decides for a binary op depends on the two operands' layouts alone: whether
+# both are exactly C-contiguous, the broadcast shape and its element count, and the shape numpy sees for the result
+# and for each operand (the result's size-1 dims dropped, as coalescing drops them; numpy picks its inner loop, and
+# so which NaN of two survives, by those shapes). A layout object is shared by every tensor of one contiguous shape
+# and by the views of one (sizes, strides) (Note [Shared layouts]) and is never mutated, so the plan is cached under
+# the pair of layout objects, by identity: a hit is one dict lookup. A pair that cannot go lean is cached as `()`.
+# What a layout does not fix (dtype, device, a wrapped number, a storage that shrank) is checked on every call.
+# A last-dim reduction's plan is cached the same way, under (layout, dim, keepdim).
+def _lean_plan(sa:SizesAndStrides, sb:SizesAndStrides) -> tuple:
+    "Note [lean plans]: (shape, numel, the view keys of the result, `a` and `b`), or () for the full build; cached."
+    plan = ()
+    if sa.strides == contiguous_strides(sa.sizes) and sb.strides == contiguous_strides(sb.sizes):
+        shape = sa.sizes if sa.sizes == sb.sizes else infer_size(sa.sizes, sb.sizes)   # a mismatch raises, as in
+        n = math.prod(shape)                                                              # compute_shape (uncached)
+        if 0 < n < GRAIN_SIZE:
+            keep = [j for j, s in enumerate(shape) if s != 1]
+            def key(s):                         # `_raw_views`' key: a length for a 1-d view, else the view's shape
+                s = tuple(s[j - len(shape) + len(s)] for j in keep if j >= len(shape) - len(s))
+                return s[0] if len(s) == 1 else s
+            plan = (shape, n, key(shape), key(sa.sizes), key(sb.sizes))
+    if len(_lean_plans) >= 1024: _lean_plans.clear()
+    _lean_plans[sa, sb] = plan
+    return plan
+
 # %% ../nbs/06a_tensor_iterator.ipynb #8a02c3ae
-def lean_elementwise(*inputs) -> tuple:
-    "(result, [result view, input views...]) where Note [lean build] knows the full build's answer; else None."
-    if type(inputs[0]) is not Tensor: return None
-    impl = inputs[0]._impl
+def lean_unary(x) -> tuple:
+    "(result, result view, input view) for a unary op on `x` where Note [lean build] knows the full build's answer; else None."
+    if type(x) is not Tensor: return None
+    impl = x._impl
     d = impl.dtype_
     if (d is not _dt.float32 and d is not _dt.float64) or impl.device_ is not CPU or impl.is_wrapped_number_: return None
-    if len(inputs) == 1:                                        # unary: fast_set_up's layouts, one flat view each
-        n, sizes = impl.numel_, impl.sizes_and_strides_.sizes
-        if n == 0 or n >= GRAIN_SIZE: return None
-        if impl.is_contiguous_: strides = None
-        elif impl.is_channels_last_contiguous_: strides = channels_last_strides(sizes)
-        elif impl.is_non_overlapping_and_dense_: strides = impl.sizes_and_strides_.strides
-        else: return None
-        x = _lean_flat(impl, n)
-        if x is None: return None
-        out = _empty_cpu(sizes, d, n * d.itemsize) if strides is None else _new_tensor(sizes, strides, d)
-        return out, [_raw_views[out._impl.storage_._target._data_ptr._ptr, n, d.np], x]
-    shape = None
-    for t in inputs:                                            # broadcast of exactly C-contiguous inputs
-        if type(t) is not Tensor: return None
-        i = t._impl
-        ss = i.sizes_and_strides_
-        s = ss.sizes
-        if (i.dtype_ is not d or i.device_ is not CPU or i.is_wrapped_number_ or not i.is_contiguous_ or
-                (1 in s and ss.strides != contiguous_strides(s))): return None     # `_c_contiguous`, inlined
-        if shape is None or shape == s: shape = s
-        else:
-            b = _lean_shapes.get((shape, s))
-            if b is None:                                       # a mismatch raises here, as in compute_shape
-                b = infer_size(shape, s)
-                if len(_lean_shapes) >= 1024: _lean_shapes.clear()
-                _lean_shapes[shape, s] = b
-            shape = b
-    n = math.prod(shape)
+    n = impl.numel_
     if n == 0 or n >= GRAIN_SIZE: return None
-    keep = None if 1 not in shape else [j for j, s in enumerate(shape) if s != 1]   # coalescing drops the result's
-    views = []                                                                    # size-1 dims, and numpy picks its
-    for t in inputs:                                                              # inner loop (and so which NaN of two
-        i = t._impl                                                               # survives) by the views' shapes
-        v = _lean_flat(i, i.numel_)
-        if v is None: return None
-        s = i.sizes_and_strides_.sizes
-        if keep is not None: s = tuple(s[j - len(shape) + len(s)] for j in keep if j >= len(shape) - len(s))
-        views.append(v if len(s) == 1 else v.reshape(s))
+    sizes = impl.sizes_and_strides_.sizes                       # fast_set_up's layouts, one flat view each
+    if impl.is_contiguous_: strides = None
+    elif impl.is_channels_last_contiguous_: strides = channels_last_strides(sizes)
+    elif impl.is_non_overlapping_and_dense_: strides = impl.sizes_and_strides_.strides
+    else: return None
+    p = _lean_addr(impl, n)
+    if p is None: return None
+    out = _empty_cpu(sizes, d, n * d.itemsize) if strides is None else _new_tensor(sizes, strides, d)
+    return out, _raw_views[out._impl.storage_._target._data_ptr._ptr, n, d.np], _raw_views[p, n, d.np]
+
+def lean_binary(a, b) -> tuple:
+    "(result, result view, view of `a`, view of `b`) for a broadcast op where Note [lean build] knows the answer; else None."
+    if type(a) is not Tensor or type(b) is not Tensor: return None
+    ai, bi = a._impl, b._impl
+    d = ai.dtype_
+    if ((d is not _dt.float32 and d is not _dt.float64) or bi.dtype_ is not d or ai.device_ is not CPU or
+            bi.device_ is not CPU or ai.is_wrapped_number_ or bi.is_wrapped_number_): return None
+    plan = _lean_plans.get((ai.sizes_and_strides_, bi.sizes_and_strides_))
+    if plan is None: plan = _lean_plan(ai.sizes_and_strides_, bi.sizes_and_strides_)   # may raise, as compute_shape
+    if not plan: return None
+    shape, n, ko, ka, kb = plan
+    pa, pb = _lean_addr(ai, ai.numel_), _lean_addr(bi, bi.numel_)
+    if pa is None or pb is None: return None
     out = _empty_cpu(shape, d, n * d.itemsize)
-    o = _raw_views[out._impl.storage_._target._data_ptr._ptr, n, d.np]
-    s = shape if keep is None else tuple(shape[j] for j in keep)
-    return out, [o if len(s) == 1 else o.reshape(s)] + views
+    dn = d.np
+    return out, _raw_views[out._impl.storage_._target._data_ptr._ptr, ko, dn], _raw_views[pa, ka, dn], _raw_views[pb, kb, dn]
 
 def lean_reduction(x, dim, keepdim:bool, out_dtype:dtype) -> tuple:
     "(result, result view, input view) for reducing the last `dim` of `x` into `out_dtype` (Note [lean build]); else None."
-    if not _lean_operand(x): return None
+    if type(x) is not Tensor: return None
     impl = x._impl
-    sizes, n = impl.sizes_and_strides_.sizes, impl.numel_
-    nd = len(sizes)
+    d = impl.dtype_
+    if ((d is not _dt.float32 and d is not _dt.float64) or out_dtype is not d or impl.device_ is not CPU or
+            impl.is_wrapped_number_): return None
     if type(dim) is not int:
         if type(dim) not in (tuple, list) or len(dim) != 1 or type(dim[0]) is not int: return None
         dim = dim[0]
-    d = impl.dtype_
-    if (nd == 0 or (dim != nd - 1 and dim != -1) or out_dtype is not d or sizes[-1] < 2 or n == 0 or
-            n >= 2 * GRAIN_SIZE or not _c_contiguous(impl)): return None
-    xv = _lean_flat(impl, n)
-    if xv is None: return None
-    k = sizes[-1]
-    rows = n // k
-    res = _empty_cpu(sizes[:-1] + (1,) if keepdim else sizes[:-1], d, rows * d.itemsize)
-    ov = _raw_views[res._impl.storage_._target._data_ptr._ptr, rows, d.np]
-    if rows == 1: return res, ov.reshape(()), xv
-    return res, ov, xv.reshape(rows, k)
+    keepdim = True if keepdim else False
+    plan = _lean_reductions.get((impl.sizes_and_strides_, dim, keepdim))
+    if plan is None: plan = _lean_reduction_plan(impl.sizes_and_strides_, dim, keepdim)
+    if not plan: return None
+    sizes, rows, ko, kx = plan
+    p = _lean_addr(impl, impl.numel_)
+    if p is None: return None
+    res = _empty_cpu(sizes, d, rows * d.itemsize)
+    return res, _raw_views[res._impl.storage_._target._data_ptr._ptr, ko, d.np], _raw_views[p, kx, d.np]
+
+def _lean_reduction_plan(ss:SizesAndStrides, dim:int, keepdim:bool) -> tuple:
+    "(result sizes, rows, view keys of the result and the input), or () for the full build: Note [lean plans], cached."
+    plan, sizes = (), ss.sizes
+    nd = len(sizes)
+    if nd and (dim == nd - 1 or dim == -1) and sizes[-1] >= 2 and ss.strides == contiguous_strides(sizes):
+        n = math.prod(sizes)
+        if 0 < n < 2 * GRAIN_SIZE:
+            k = sizes[-1]
+            rows = n // k                       # one row: a 0-d result over the flat input; else (rows,) over (rows, k)
+            plan = (sizes[:-1] + (1,) if keepdim else sizes[:-1], rows, rows if rows > 1 else (), (rows, k) if rows > 1 else n)
+    if len(_lean_reductions) >= 1024: _lean_reductions.clear()
+    _lean_reductions[ss, dim, keepdim] = plan
+    return plan
+
 
 # %% ../nbs/06a_tensor_iterator.ipynb #7e1a0b05
 BLAS_MIN_WORK = 1 << 22        # multiply-adds below which a product runs as one call on the caller's thread

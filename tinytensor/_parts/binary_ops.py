@@ -21,7 +21,7 @@ from ..backends import copy_bytes, array_namespace, asarray_like
 from ..factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, _np_write, like_strides, _check_dtype, _device_ok, _resize_output
 from ..tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
-                                        assert_no_internal_overlap, infer_size, copy_loop, lean_elementwise, _lean_operand)
+                                        assert_no_internal_overlap, infer_size, copy_loop, lean_unary, lean_binary, _lean_operand)
 from ..checks import PythonArgParser, signature
 
 # %% ../../nbs/06b_ops.ipynb #66cdc6cf
@@ -149,9 +149,9 @@ def _fast_binary(a, b, uf):
 
 def _lean_binary(a, b, uf):
     "Fast path (speed only): a broadcast of exactly C-contiguous float tensors through chapter 06a's lean build (Note [lean build])."
-    r = lean_elementwise(a, b)
+    r = lean_binary(a, b)
     if r is None: return None
-    out, (o, x, y) = r
+    out, o, x, y = r
     tok = _errs_off()
     try: uf(x, y, o)                      # the full build's loop for float32/float64: `_uf_kernel(uf, d)`
     finally: _errs_on(tok)

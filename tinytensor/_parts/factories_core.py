@@ -11,7 +11,7 @@ import numpy as np
 from fastcore.basics import patch
 from ..checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED, signature, register_arg_type, _number_of_tensor
 from ..intrusive_ptr import make_intrusive, intrusive_ptr
-from ..allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator, _advise_hugepages
+from ..allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator, _advise_hugepages, _allocators
 from ..storage import StorageImpl, _MemoryView, _raw_view, resize_bytes
 from ..backends import get_backend, not_implemented, asarray_like, _backends
 from .. import dtypes as _dt
@@ -93,20 +93,20 @@ def storage_nbytes(sizes, strides, itemsize:int, # element geometry and bytes pe
 # `StorageImpl.__init__` + `make_intrusive`, then `TensorImpl.__init__` + `Tensor._make` would set, without their
 # argument handling. `tests/test_fast_paths.py::test_empty_fast_path_equals_plain` compares every field.
 _new = object.__new__
+_CPU_TYPE = DeviceType.CPU
 
 def _empty_cpu(sizes:tuple, d, nbytes:int, device=CPU, al=None, key_set=_cpu_keyset) -> Tensor:
     "Fast path (speed only) of `_empty_impl(sizes, None, d, device)`: Note [Fresh CPU result]; off the CPU, `al` is the device's allocator."
-    if al is None: al = get_allocator()
+    if al is None: al = _allocators[_CPU_TYPE]        # `get_allocator()` without its frame
     st = _new(StorageImpl)
     st._refcount = st._weakcount = 1                 # as `make_intrusive` leaves them
     st._data_ptr = al.allocate(nbytes)
-    st._nbytes, st._allocator, st._resizable, st.device, st._bytes = nbytes, al, True, device, None
+    st._nbytes = nbytes; st._allocator = al; st._resizable = True; st.device = device; st._bytes = None
     p = _new(intrusive_ptr); p._target = st         # `intrusive_ptr._adopt(st)`
-    impl = _new(TensorImpl)
-    impl.storage_, impl.dtype_, impl.device_, impl.storage_offset_ = p, d, device, 0
+    impl = _new(TensorImpl)                         # one store per statement: a wider tuple assignment builds a tuple
+    impl.storage_ = p; impl.dtype_ = d; impl.device_ = device; impl.storage_offset_ = 0
     v = _new(VariableVersion); v._version = 0          # `VariableVersion()` without the __init__ frame
-    impl.version_counter_, impl.key_set_ = v, key_set
-    impl.is_wrapped_number_, impl.base_ = False, None
+    impl.version_counter_ = v; impl.key_set_ = key_set; impl.is_wrapped_number_ = False; impl.base_ = None
     impl.set_sizes_contiguous(sizes)
     t = _new(Tensor); t._impl = impl
     return t
