@@ -273,7 +273,8 @@ def bump_version(self:TensorImpl):
 
 # %% ../nbs/04b_tensor_impl.ipynb #046b5c7f
 # Note [Shared layouts]: a SizesAndStrides is never mutated (setters install a new one), so tensors of one
-# shape can share the contiguous layout object; the cache saves recomputing strides and numel per result.
+# shape can share the contiguous layout object; the cache saves recomputing strides, numel and the channels-last
+# flags (which a 4-d or 5-d contiguous shape can also have) per result.
 # Views do the same per (sizes, strides): `alias_impl` takes the layout object, numel and every contiguity
 # flag from a cache filled by the plain computation (`refresh_contiguous`), so a view of a shape seen before
 # costs one dict lookup instead of the flag walks.
