@@ -453,3 +453,14 @@ def test_unique_release_matches_locked_release():
     c = make_intrusive(T); v = c.get(); d = c.copy(); c.reset()      # two strong handles: locked, nothing released
     assert (v._refcount, v.released) == (1, 0)
     d.reset(); assert (v._refcount, v._weakcount, v.released) == (0, 0, 1)
+
+def test_relu_zeros_are_read_only_views():
+    "Note [zeros for relu]: the operand is a read-only zero view of one buffer per dtype; relu keeps -0.0, NaN as torch."
+    import torch
+    z, z2 = ops._zeros[5, np.dtype(np.float32)], ops._zeros[7, np.dtype(np.float32)]
+    assert (z == 0).all() and z.shape == (5,) and not z.flags.writeable and np.shares_memory(z, z2)
+    with pytest.raises(ValueError): z[0] = 1
+    v = [-0.0, 0.0, float('nan'), -1.5, 2.5, float('-inf')]
+    for d in (tt.float32, tt.float64):
+        r, t = tt.tensor(v, dtype=d).relu(), torch.tensor(v, dtype=getattr(torch, str(d).split('.')[-1])).relu()
+        assert r.numpy().tobytes() == t.numpy().tobytes()
