@@ -10,7 +10,7 @@ from tinytensor.tensor_impl import alias_with_sizes_and_strides
 from tinytensor.tensor_iterator import lean_unary, lean_binary, lean_reduction, GRAIN_SIZE
 
 # every module-level name through which a caller reaches a lean path or a small-op fast path
-_SWITCHES = [(ops, 'lean_unary'), (scans, 'lean_unary'), (binary_ops, 'lean_binary'), (ops, '_fast_scalar'), (binary_ops, '_fast_scalar'),
+_SWITCHES = [(ops, 'lean_unary'), (scans, '_lean_softmax'), (binary_ops, 'lean_binary'), (ops, '_fast_scalar'), (binary_ops, '_fast_scalar'),
              (reductions, 'lean_reduction'), (scans, 'lean_reduction')]
 
 @contextlib.contextmanager

@@ -18,12 +18,12 @@ from .allocator import CPU
 from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides
-from .factories import _np_read, _np_write, like_strides, _empty_impl
+from .factories import _np_read, _np_write, like_strides, _empty_impl, _empty_cpu
 from .storage import _raw_views
 from .backends import array_namespace, asarray_like, ascontiguous
 from .views import movedim, assert_no_internal_overlap, get_overlap_status
 from .indexing import _CTYPE
-from .tensor_iterator import GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on, lean_reduction, lean_unary, _c_contiguous, _lean_addr
+from .tensor_iterator import GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on, lean_reduction, _c_contiguous, _lean_addr, _lean_operand
 from .ops import _REDUCED, _is_integral, _not_impl
 from .reductions import amax, sum, _reduced_shape, _finish_out
 from .checks import PythonArgParser, signature
@@ -103,28 +103,34 @@ def cumprod(input, dim:int, *, dtype=None, out=None) -> Tensor:
 # %% ../nbs/06e_scans_sorting.ipynb #0ad63ed3
 def _lean_softmax(log:bool, x, d:int):
     "Fast path (speed only): the passes below fused in numpy over the last dim of a small float tensor (Note [lean build])."
-    impl = x._impl
-    sizes = impl.sizes_and_strides_.sizes
-    if d != len(sizes) - 1 or sizes[-1] < 2 or not _c_contiguous(impl): return None   # `lean_reduction`'s case ...
-    r = lean_unary(x)                                       # ... and the result as an elementwise op's on `x`
-    if r is None: return None
-    out = r[0]
-    k, dn = sizes[-1], impl.dtype_.np
-    shape = (impl.numel_ // k, k)                           # both as (rows, k) views (the storage's size is checked)
-    xv = _raw_views[_lean_addr(impl, impl.numel_), shape, dn]
-    o = _raw_views[out._impl.storage_._target._data_ptr._ptr, shape, dn]
+    if not _lean_operand(x): return None                    # `lean_reduction`'s case: a float32/float64 CPU tensor,
+    impl = x._impl                                          # exactly C-contiguous, reduced over its last dim ...
+    sizes, n = impl.sizes_and_strides_.sizes, impl.numel_
+    if d != len(sizes) - 1 or sizes[-1] < 2 or not 0 < n < GRAIN_SIZE or not _c_contiguous(impl): return None
+    p = _lean_addr(impl, n)
+    if p is None: return None
+    out = _empty_cpu(sizes, impl.dtype_, n * impl.dtype_.itemsize)   # ... and the result as `lean_unary`'s
+    k, dn = sizes[-1], impl.dtype_.np                       # (contiguous input, contiguous result)
+    shape = (n // k, k)                                     # both as (rows, k) views
+    xv, o = _raw_views[p, shape, dn], _raw_views[out._impl.storage_._target._data_ptr._ptr, shape, dn]
     tok = _errs_off()
     try:                                                    # the same numpy calls as the op-by-op path, on the same
-        m = np.maximum.reduce(xv, axis=1, keepdims=True)    # views (lean builds all), with scratch arrays of numpy's
-        shifted = np.subtract(xv, m)                        # own for the max, `shifted` and the sum
-        np.exp(shifted, out=o)
-        s = np.add.reduce(o, axis=1, dtype=xv.dtype, keepdims=True)
-        if log: np.subtract(shifted, np.log(s, out=s), out=o)
-        else: np.divide(o, s, out=o)
+        m = np.maximum.reduce(xv, axis=1, keepdims=True)    # views (lean builds all); `shifted` lives in the result
+        np.subtract(xv, m, out=o)
+        if log:                                             # exp into numpy's own scratch, then `shifted - log(s)`
+            s = np.add.reduce(np.exp(o), axis=1, dtype=dn, keepdims=True)
+            np.subtract(o, np.log(s, out=s), out=o)
+        else:                                               # `exp(shifted) / s`, all in the result
+            np.exp(o, out=o)
+            s = np.add.reduce(o, axis=1, dtype=dn, keepdims=True)
+            np.divide(o, s, out=o)
     finally: _errs_on(tok)
     return out
 
 def _softmax(name, log:bool, input, dim, dtype):
+    if dtype is None and type(dim) is int and type(input) is Tensor:      # fast path (speed only): the last dim of a
+        nd = len(input._impl.sizes_and_strides_.sizes)                    # small float tensor, before the checks it
+        if nd and (dim == -1 or dim == nd - 1) and (r := _lean_softmax(log, input, nd - 1)) is not None: return r   # passes
     if type(dim) is not int:                                # (a plain int passes without the ABC check's frames)
         TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral) and not isinstance(dim, builtins.bool), name, "(): argument 'dim' must be int, not ", type(dim).__name__)
     TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(dtype).__name__)
