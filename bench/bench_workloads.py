@@ -9,12 +9,15 @@
   `h.t().contiguous()`, `h.mean(1)`, `h.var(1)`, `x @ w` (8x784 @ 784x512).
 Every result is checked against torch's (allclose) before timing. The machine is shared, so the three libraries are
 timed interleaved in one process: round by round tt, torch, numpy alternate, and each figure is the minimum over
-the rounds of the mean time per call. torch, numpy's BLAS (through tinytensor's `use_blas_threads`, the same
-setting tinytensor's products use) and tinytensor get the same thread count.
+the rounds of the mean time per call. torch, numpy's BLAS (through `tensor_iterator._blas`, the OpenBLAS
+setter tinytensor's products use) and tinytensor get the same thread count, and idle workers do not spin into the
+next library's turn (OMP_WAIT_POLICY=PASSIVE for torch, OPENBLAS_THREAD_TIMEOUT=4 for numpy's OpenBLAS).
 Run: python bench/bench_workloads.py [--threads 1 2] [--ops] [--quick]
 """
 import argparse, math, os, time
 os.environ.setdefault('OMP_WAIT_POLICY', 'PASSIVE')     # torch's OpenMP workers must not spin between its calls
+os.environ.setdefault('OPENBLAS_THREAD_TIMEOUT', '4')   # nor numpy's OpenBLAS workers (2**4 cycles, not the default 2**28):
+                                                       # spinning, they take a core from whichever library runs next
 import numpy as np
 import torch
 import tinytensor as tt

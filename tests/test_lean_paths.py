@@ -7,7 +7,7 @@ import tinytensor as tt
 from tinytensor import ops, reductions, scans
 from tinytensor._parts import binary_ops
 from tinytensor.tensor_impl import alias_with_sizes_and_strides
-from tinytensor.tensor_iterator import lean_unary, lean_binary, lean_reduction, GRAIN_SIZE
+from tinytensor.tensor_iterator import lean_unary, lean_binary, lean_reduction, GRAIN_SIZE, LEAN_MAX
 
 # every module-level name through which a caller reaches a lean path or a small-op fast path
 _SWITCHES = [(ops, 'lean_unary'), (scans, '_lean_softmax'), (binary_ops, 'lean_binary'), (ops, '_fast_scalar'), (binary_ops, '_fast_scalar'),
@@ -183,8 +183,9 @@ def test_lean_refuses_what_it_cannot_prove():
     assert lean_binary(h, tt.randn(512, dtype=tt.float64)) is None      # two dtypes
     assert lean_binary(h.t(), tt.randn(8)) is None                      # a transposed input
     assert lean_binary(tt.randn(8, 1, 4).transpose(1, 2), tt.randn(4, 1)) is None   # odd strides at a size-1 dim
-    assert lean_unary(tt.randn(GRAIN_SIZE)) is None                      # large: the full build's threads
-    assert lean_binary(tt.randn(GRAIN_SIZE), tt.randn(1)) is None
+    assert lean_unary(tt.randn(LEAN_MAX)) is None                        # large: the full build's threads
+    assert lean_binary(tt.randn(LEAN_MAX), tt.randn(1)) is None
+    assert lean_unary(tt.randn(GRAIN_SIZE)) is not None                  # mid-size: one serial call (Note [lean build])
     assert lean_unary(h.half()) is None and lean_unary(h.int()) is None
     assert lean_reduction(h, 0, False, tt.float32) is None              # not the last dim
     assert lean_reduction(h, 1, False, tt.float64) is None              # a dtype change
@@ -224,3 +225,16 @@ def test_products_follow_get_num_threads():
                 out = tt.empty(m, n, dtype=tt.float64)
                 with pytest.raises(RuntimeError, match='dtype'): tt.matmul(x, y, out=out)
     finally: tt.set_num_threads(n0)
+
+@pytest.mark.parametrize('threads', [1, 2])
+def test_mid_size_elementwise_equals_full_build(threads):
+    "Between GRAIN_SIZE and LEAN_MAX the lean path makes one serial call where the full build may split over threads."
+    saved = tt.get_num_threads(); tt.set_num_threads(threads)
+    try:
+        for dt in (np.float32, np.float64):
+            a, b, c = tt.tensor(values((256, 512), dt)), tt.tensor(values((512,), dt)), tt.tensor(values((2, 256, 256), dt))
+            assert lean_binary(a, b) is not None and lean_unary(a) is not None
+            for f in (lambda: a + b, lambda: a * a, lambda: a.relu(), lambda: a.exp(), lambda: tt.add(a, b), lambda: tt.div(a, b),
+                      lambda: a.permute(1, 0).relu(), lambda: c - b[:256]):
+                both(f)
+    finally: tt.set_num_threads(saved)

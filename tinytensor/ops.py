@@ -27,7 +27,7 @@ from .backends import copy_bytes, array_namespace, asarray_like
 from .factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, _np_write, like_strides, _check_dtype, _device_ok, _resize_output
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
-                                        assert_no_internal_overlap, infer_size, copy_loop, lean_unary, lean_binary, _lean_operand)
+                                        assert_no_internal_overlap, infer_size, copy_loop, lean_unary, lean_binary, _lean_operand, LEAN_MAX)
 from .checks import PythonArgParser, signature
 from ._parts.binary_ops import *
 from ._parts.binary_ops import (_SCALARS, _SMALL_INT, _add_loop, _alpha_check, _binary, _check_int_zero,
@@ -209,16 +209,16 @@ def relu(input) -> Tensor:
 # contiguous array of one shape; a scalar or a broadcast operand sends it through the general iterator, which on an
 # 8x512 float32 input costs about as much again as the whole trivial call (valgrind: 16.2k instructions against
 # 8.4k). So the lean relu compares with an array of zeros of the input's length: a read-only view of one buffer
-# per dtype, GRAIN_SIZE long (the lean build stays below it). The operand order is clamp's, so a tie (-0.0
+# per dtype, LEAN_MAX long (the lean build stays below it; calloc's pages are the kernel's zero page until written). The operand order is clamp's, so a tie (-0.0
 # against 0.0) keeps `x`. numpy marks its float max and min loops as raising no floating-point errors, so there
 # is no error state to switch off either.
 class _Zeros(dict):
-    "Read-only zeros, keyed by (length < GRAIN_SIZE, numpy dtype): views of one buffer per dtype, cached."
+    "Read-only zeros, keyed by (length < LEAN_MAX, numpy dtype): views of one buffer per dtype, cached."
     def __missing__(self, key):
         n, dn = key
         base = self.get(dn)
         if base is None:
-            base = self[dn] = np.zeros(GRAIN_SIZE, dn); base.flags.writeable = False
+            base = self[dn] = np.zeros(LEAN_MAX, dn); base.flags.writeable = False
         if len(self) >= 1024: self.clear(); self[dn] = base
         v = self[key] = base[:n]
         return v

@@ -21,7 +21,7 @@ from ..backends import copy_bytes, array_namespace, asarray_like
 from ..factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, _np_write, like_strides, _check_dtype, _device_ok, _resize_output
 from ..tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
-                                        assert_no_internal_overlap, infer_size, copy_loop, lean_unary, lean_binary, _lean_operand)
+                                        assert_no_internal_overlap, infer_size, copy_loop, lean_unary, lean_binary, _lean_operand, LEAN_MAX)
 from ..checks import PythonArgParser, signature
 
 # %% ../../nbs/06b_ops.ipynb #66cdc6cf
