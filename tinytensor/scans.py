@@ -128,9 +128,11 @@ def _lean_softmax(log:bool, x, d:int):
     return out
 
 def _softmax(name, log:bool, input, dim, dtype):
-    if dtype is None and type(dim) is int and type(input) is Tensor:      # fast path (speed only): the last dim of a
-        nd = len(input._impl.sizes_and_strides_.sizes)                    # small float tensor, before the checks it
-        if nd and (dim == -1 or dim == nd - 1) and (r := _lean_softmax(log, input, nd - 1)) is not None: return r   # passes
+    tried = dtype is None and type(dim) is int and type(input) is Tensor   # fast path (speed only): the last dim of a
+    if tried:                                                             # small float tensor, before the checks it
+        nd = len(input._impl.sizes_and_strides_.sizes)                    # passes
+        tried = nd and (dim == -1 or dim == nd - 1)
+        if tried and (r := _lean_softmax(log, input, nd - 1)) is not None: return r
     if type(dim) is not int:                                # (a plain int passes without the ABC check's frames)
         TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral) and not isinstance(dim, builtins.bool), name, "(): argument 'dim' must be int, not ", type(dim).__name__)
     TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(dtype).__name__)
@@ -139,7 +141,7 @@ def _softmax(name, log:bool, input, dim, dtype):
     od = x.dtype
     if x.numel() == 0: return _new_tensor(x._impl.sizes(), None, od, x.device)    # nothing to compute: no dtype dispatch either
     if not od.is_floating_point: _not_impl(name + "_kernel_impl", od)
-    if (r := _lean_softmax(log, x, d)) is not None: return r
+    if not tried and (r := _lean_softmax(log, x, d)) is not None: return r   # (an input the fast path declined: the same answer)
     x = x.contiguous() if od not in _REDUCED else _to_dtype(x.contiguous(), _dt.float32)   # half kernels compute in float
     shifted = x - amax(x, d, True)
     e = shifted.exp()

@@ -14,7 +14,7 @@ from ..checks import TORCH_CHECK, TORCH_CHECK_TYPE
 from ..allocator import DeviceType, CPU, canonical_device, HUGEPAGE_THRESHOLD, _advise_hugepages
 from .. import dtypes as _dt
 from ..dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype, _errs_off, _errs_on, _cast_copy, _widen_half, _through_float
-from ..tensor_impl import Tensor, TensorImpl, SizesAndStrides, contiguous_strides, channels_last, channels_last_strides
+from ..tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides
 from ..storage import resize_bytes, _raw_views
 from ..factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides, _resize_output
 from ..pictures import SvgCanvas, text_width
