@@ -635,7 +635,7 @@ def test_hot_path_equals_plain_path(conf):
         if step % 50 == 0:
             assert hot.snapshot()['segments'] == plain.snapshot()['segments'], step
             assert [p.keys for p in hot._all_pools()] == [p.keys for p in plain._all_pools()], step
+            assert ([(p.get_free_blocks_call_count, [b.gc_count_base for b in p.blocks]) for p in hot._all_pools()]
+                    == [(p.get_free_blocks_call_count, [b.gc_count_base for b in p.blocks]) for p in plain._all_pools()]), step
             assert hot.check_invariants()
-    fast_mallocs = conf in ("", "max_split_size_mb:24")      # rounding, expandable segments, a fraction: plain path
-    assert (served[0] > 250) == fast_mallocs, served         # the fast malloc served calls where it applies ...
-    assert (served[1] > 1000) == ('expandable' not in conf), served   # ... and the fast free most frees
+    assert served[0] > 250 and served[1] > 1000, served      # the fast paths served many calls under every setting

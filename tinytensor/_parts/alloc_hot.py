@@ -7,15 +7,15 @@ __all__ = []
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #part2alloc_ho
 import bisect
-from .alloc_config import TORCH_CHECK, _patch, kMinBlockSize, kOneEB, kSmallSize
+from .alloc_config import TORCH_CHECK, _patch, kMinBlockSize, kOneEB, kSmallSize, round_size
 from .alloc_blocks import Block, DeviceCachingAllocator, _count_alloc, _inc, _inc1
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #0bb9c01a
 # Note [Hot path]: most frees give back a block that no other stream used, and most mallocs find a cached block
-# while nothing unusual is going on: no capture underway, no events pending, no memory fraction, no history of
-# blocks, no power-of-two rounding, no expandable segment. For those calls `_free_hot` and `_malloc_hot` take the
-# plain path's steps (free_block with its merges and pool updates; round_size, get_free_block, alloc_found_block
-# with its split; the statistics) in one frame each, where the plain path calls six or eight functions. They
+# while nothing unusual is going on: no capture underway, no events pending, no history of blocks. For those calls
+# `_free_hot` and `_malloc_hot` take the plain path's steps (free_block with its merges and pool updates;
+# round_size, get_free_block with its garbage-collection count and expandable best fit, alloc_found_block with its
+# split; the statistics) in one frame each, where the plain path calls six or eight functions. They
 # return False / None, having changed nothing, when a condition does not hold, and the plain path runs.
 # `DeviceCachingAllocator.hot_path = False` turns them off: the tests drive both over random workloads and compare
 # every address, block, statistic and snapshot.
@@ -23,7 +23,7 @@ from .alloc_blocks import Block, DeviceCachingAllocator, _count_alloc, _inc, _in
 def _free_hot(self:DeviceCachingAllocator, ptr) -> bool:
     "Fast path (speed only) of `free` for a block no other stream used (Note [Hot path]); False, changing nothing, where it does not apply."
     b = self.allocated_blocks.get(ptr) if type(ptr) is int else None
-    if b is None or b.stream_uses or b.expandable is not None or self._block_trace is not None: return False
+    if b is None or b.stream_uses or self._block_trace is not None: return False
     del self.allocated_blocks[ptr]
     b.allocated = False
     pool = b.pool; si = pool.stat_index; bs = b.size
@@ -33,14 +33,14 @@ def _free_hot(self:DeviceCachingAllocator, ptr) -> bool:
     if bs >= self.config.max_split_size: self._oversize_allocations[0] -= 1
     keys, blocks, merged, merged_bytes = pool.keys, pool.blocks, 0, 0
     p, n = b.prev, b.next
-    if p is not None and not p.allocated and not p.event_count and not p.stream_uses:       # try_merge_blocks(b, prev)
+    if p is not None and not p.allocated and not p.event_count and not p.stream_uses and p.mapped:    # try_merge_blocks(b, prev)
         k = (p.stream, p.size, p.ptr); i = bisect.bisect_left(keys, k)
         if i == len(keys) or keys[i] != k: TORCH_CHECK(False, "internal error: block not in pool ", p)
         del keys[i]; del blocks[i]
         b.ptr = p.ptr; pp = b.prev = p.prev
         if pp is not None: pp.next = b
         b.size += p.size; merged += 1; merged_bytes += p.size
-    if n is not None and not n.allocated and not n.event_count and not n.stream_uses:       # try_merge_blocks(b, next)
+    if n is not None and not n.allocated and not n.event_count and not n.stream_uses and n.mapped:    # try_merge_blocks(b, next)
         k = (n.stream, n.size, n.ptr); i = bisect.bisect_left(keys, k)
         if i == len(keys) or keys[i] != k: TORCH_CHECK(False, "internal error: block not in pool ", n)
         del keys[i]; del blocks[i]
@@ -49,7 +49,8 @@ def _free_hot(self:DeviceCachingAllocator, ptr) -> bool:
         b.size += n.size; merged += 1; merged_bytes += n.size
     b.gc_count_base = pool.get_free_blocks_call_count                     # pool.insert_into_blocks(b)
     k = (b.stream, b.size, b.ptr); i = bisect.bisect_left(keys, k); keys.insert(i, k); blocks.insert(i, b)
-    if b.prev is not None or b.next is not None:   # still split: net inactive_split change 1 - merged blocks, bs bytes
+    if b.expandable is not None: pass              # expandable segments stay out of inactive_split
+    elif b.prev is not None or b.next is not None:  # still split: net inactive_split change 1 - merged blocks, bs bytes
         if merged == 0: _inc(self._inactive_split, si, 1)
         elif merged == 2: self._inactive_split[si][0] -= 1
         _inc(self._inactive_split_bytes, si, bs)
@@ -62,28 +63,36 @@ def _malloc_hot(self:DeviceCachingAllocator, orig_size, stream):
     "Fast path (speed only) of `malloc` when a cached block fits (Note [Hot path]); None, changing nothing, where it does not apply."
     cfg = self.config
     if (type(orig_size) is not int or type(stream) is not int or not 0 < orig_size < kOneEB or self.captures_underway
-            or self.cuda_events or self.set_fraction or self._block_trace is not None or cfg.rounds_up): return None
-    size = (orig_size + kMinBlockSize - 1) & -kMinBlockSize           # round_size when no interval rounds up
+            or self.cuda_events or self._block_trace is not None): return None
+    size = round_size(orig_size, cfg) if cfg.rounds_up else (orig_size + kMinBlockSize - 1) & -kMinBlockSize
     pool = self.small_blocks if size <= kSmallSize else self.large_blocks
     keys, blocks = pool.keys, pool.blocks
     i = bisect.bisect_left(keys, (stream, size))                      # get_free_block
     if i == len(keys): return None
     b = blocks[i]
+    if b.stream != stream: return None
+    es = b.expandable
+    if es is not None:                                                # Note [Expandable best fit]
+        i = self._expandable_fit(pool, stream, i)
+        if i is None: return None
+        b = blocks[i]; es = b.expandable
     found, msz = b.size, cfg.max_split_size
-    if (b.stream != stream or b.expandable is not None
-            or (found >= msz if size < msz else found >= size + cfg.max_non_split_rounding_size)): return None
+    if found >= msz if size < msz else found >= size + cfg.max_non_split_rounding_size: return None
+    if self.set_fraction and cfg.garbage_collection_threshold > 0: pool.get_free_blocks_call_count += 1
     del keys[i]; del blocks[i]
     si, rest = pool.stat_index, found - size
     was_split = b.prev is not None or b.next is not None
     if rest >= kMinBlockSize and (pool.is_small or cfg.expandable_segments or (rest > kSmallSize and size < msz)):
         rem, b = b, Block(b.device, stream, size, pool, b.ptr)          # alloc_found_block's split (Note [Split])
+        b.expandable = es
         p = b.prev = rem.prev
         if p is not None: p.next = b
         b.next = rem; rem.prev = b
         rem.ptr += size; rem.size = rest
         rem.gc_count_base = pool.get_free_blocks_call_count             # pool.insert_into_blocks(rem)
         k = (stream, rest, rem.ptr); j = bisect.bisect_left(keys, k); keys.insert(j, k); blocks.insert(j, rem)
-        if was_split: self._inactive_split_bytes[si][0] -= size
+        if es is not None: pass                                       # expandable segments stay out of inactive_split
+        elif was_split: self._inactive_split_bytes[si][0] -= size
         else:                                                          # _inc(inactive_split, 1) and (bytes, rest), inline
             o = 3 - si
             sa = self._inactive_split; s = sa[si]; c = s[0] + 1; s[0] = c; s[2] += 1
@@ -94,7 +103,7 @@ def _malloc_hot(self:DeviceCachingAllocator, orig_size, stream):
             if c > s[1]: s[1] = c
             c += sa[o][0]; s = sa[0]
             if c > s[1]: s[1] = c
-    elif was_split: self._inactive_split[si][0] -= 1; self._inactive_split_bytes[si][0] -= found
+    elif was_split and es is None: self._inactive_split[si][0] -= 1; self._inactive_split_bytes[si][0] -= found
     b.allocated = True; b.requested_size = orig_size
     ptr = b.ptr
     self.allocated_blocks[ptr] = b

@@ -104,7 +104,7 @@ def _check_entries(t:list, d:int):
         if type(st := e.get('stream', 0)) is not int or st < 0: _check(False, f"trace entry {i} ({a}) of device {d} has a non-integer 'stream' or a negative one")
 
 def _entries_ok(t:list) -> bool:
-    "Fast path of `_check_entries` (speed only): True exactly when it would pass every entry of `t`."
+    "Fast path of `_check_entries` (speed only): True only when it would pass every entry of `t`."
     try:                                      # no index, no messages, subscripts for the keys an entry must have
         for e in t:
             if type(e) is not dict or type(a := e['action']) is not str: return False
@@ -113,7 +113,7 @@ def _entries_ok(t:list) -> bool:
             elif a == 'oom':
                 if type(s := e['size']) is not int or s < 0: return False
             elif a not in _KNOWN_ACTIONS: return False
-            if type(st := e.get('stream', 0)) is not int or st < 0: return False
+            if type(st := e['stream']) is not int or st < 0: return False     # torch writes it; without: the checks decide
     except KeyError: return False
     return True
 
@@ -170,7 +170,6 @@ def load_metadata(path, # a snapshot's path: NAME.pickle[.gz] -> NAME.json
 # %% ../../nbs/07a_cuda_replay.ipynb #1b2d4631
 _FREE_ACTIONS = ('free_requested', 'free_completed', 'free')
 _ADDR_ACTIONS = frozenset(('alloc',) + _FREE_ACTIONS)
-_CALL_ENDS = frozenset(('alloc', 'oom', 'free_requested', 'free'))     # the entries that end a call's run (Note [Reading a trace])
 
 def _pick_device(snap, device):
     traces = snap['device_traces']
@@ -179,17 +178,21 @@ def _pick_device(snap, device):
     _check(_isint(device) and 0 <= device < max(len(traces), 1), f"no device_traces for device {device}")
     return device, (traces[device] if traces else [])
 
-def _prelude(snap, device, trace, acts=None):
-    "Allocations live before the trace began: freed in the trace before being allocated, or live in the final segments."
-    first = {}
-    for a, e in zip(acts or [e['action'] for e in trace], trace):
-        if a in _ADDR_ACTIONS: first.setdefault(e['addr'], e)
-    pre = {a: (e['size'], e.get('stream', 0)) for a, e in first.items() if e['action'] != 'alloc'}
+def _first_seen(trace) -> dict:
+    "Each address's first alloc or free entry in `trace`: None where it is an alloc, else that free entry."
+    known = {}
+    for e in trace:
+        if e['action'] in _ADDR_ACTIONS and (addr := e['addr']) not in known: known[addr] = None if e['action'] == 'alloc' else e
+    return known
+
+def _prelude(snap, device, known:dict):
+    "Allocations live before the trace began: freed in the trace before being allocated (`known`: `_first_seen`), or live in the final segments."
+    pre = {a: (e['size'], e.get('stream', 0)) for a, e in known.items() if e is not None}
     for s in snap['segments']:
         if s.get('device', device) != device: continue
         for b in s.get('blocks', []):
             addr = b.get('address')
-            if b.get('state') in ('active_allocated', 'active_pending_free') and _isint(addr) and addr not in first:
+            if b.get('state') in ('active_allocated', 'active_pending_free') and _isint(addr) and addr not in known:
                 pre[addr] = (b.get('requested_size') or b['size'], s.get('stream', 0))
     return sorted((a, s, st) for a, (s, st) in pre.items())
 
@@ -198,7 +201,7 @@ def plan_replay(snap:dict, # a validated snapshot
                ) -> dict:
     "Turn a trace into replay operations: allocations live before it, mallocs, frees, deferred frees, OOMs, cache releases."
     device, trace = _pick_device(snap, device)
-    program, where, n, nseg = [], [], len(trace), 0
+    program, where, seg, known, n = [], [], [], {}, len(trace)
     # Note [Reading a trace]
     # ~~~~~~~~~~~~~~~~~~~~~~
     # torch records trace entries while a call holds the allocator lock, so the entries of one call are contiguous
@@ -207,41 +210,56 @@ def plan_replay(snap:dict, # a validated snapshot
     # ends the run, or, if a free ends it or nothing does, to an `empty_cache` or a completion polled in between.
     # `nxt` is the malloc ending the run, if any: replaying decides with it whether a completion or a released
     # segment was that malloc's own doing (see Notes [Deferred frees] and [Inferring empty_cache]).
-    acts = [e['action'] for e in trace]
-    def run(i, j, end):                            # the entries i..j-1 before call `end`: segment events and completions
-        nonlocal nseg
+    # One pass reads it all: the calls, the runs between them, the segment events, and each address's first
+    # entry (`known`, for the prelude).
+    def run(ks, end):                              # the run's entries ks (segment events, completions) before call `end`
         nxt = (end['size'], end.get('stream', 0)) if end is not None and end['action'] in ('alloc', 'oom') else None
-        run = acts[i:j]
-        seen_release = 'segment_free' in run or 'segment_unmap' in run
-        released, later = False, run.count('free_completed')
-        for k in range(i, j):
-            a = acts[k]
-            if a in SEGMENT_ACTIONS:
-                if a in ('segment_free', 'segment_unmap'):
-                    program.append(('segment', nseg, nxt)); where.append(k); released = True
-                nseg += 1
-            elif a == 'free_completed':
+        acts = [trace[k]['action'] for k in ks]
+        seen_release = 'segment_free' in acts or 'segment_unmap' in acts
+        released, later = False, acts.count('free_completed')
+        for k, a in zip(ks, acts):
+            if a == 'free_completed':
                 # completed by process_events (0), by the synchronize of a retry (1), or either: decide when replaying (2)
                 mode = 1 if released else (2 if seen_release and nxt is not None else 0)
                 program.append(('complete', trace[k]['addr'], mode, nxt, later)); where.append(k)
                 later -= 1
-    start = 0                                      # where the run before the next call began
-    for j, a in enumerate(acts):
-        if a not in _CALL_ENDS: continue
-        end = trace[j]
-        if j > start: run(start, j, end)
-        start = j + 1
-        if a == 'alloc': program.append(('alloc', end['addr'], end['size'], end.get('stream', 0)))
-        elif a == 'oom': program.append(('oom', end['size'], end.get('stream', 0)))
-        elif a == 'free': program.append(('free', end['addr']))
-        elif start < n and acts[start] == 'free_completed' and trace[start]['addr'] == end['addr']:
-            program.append(('free', end['addr'])); start += 1      # freed at once: its completion is part of the free
-        else: program.append(('free_deferred', end['addr']))
+            elif a in ('segment_free', 'segment_unmap'):
+                program.append(('segment', len(seg), nxt)); where.append(k); released = True
+                seg.append(k)
+            else: seg.append(k)
+    ks, done = [], -1                              # the run so far; the completion a free took as its own
+    for j, e in enumerate(trace):
+        a = e['action']
+        if a == 'alloc':
+            if ks: run(ks, e); ks = []
+            addr = e['addr']
+            if addr not in known: known[addr] = None
+            program.append(('alloc', addr, e['size'], e.get('stream', 0)))
+        elif a == 'free_requested':
+            if ks: run(ks, e); ks = []
+            addr = e['addr']
+            if addr not in known: known[addr] = e
+            if j + 1 < n and (f := trace[j + 1])['action'] == 'free_completed' and f['addr'] == addr:
+                program.append(('free', addr)); done = j + 1            # freed at once: its completion is part of the free
+            else: program.append(('free_deferred', addr))
+        elif a == 'free_completed':
+            if j == done: continue
+            if e['addr'] not in known: known[e['addr']] = e
+            ks.append(j); continue
+        elif a == 'free':
+            if ks: run(ks, e); ks = []
+            if e['addr'] not in known: known[e['addr']] = e
+            program.append(('free', e['addr']))
+        elif a == 'oom':
+            if ks: run(ks, e); ks = []
+            program.append(('oom', e['size'], e.get('stream', 0)))
+        else:
+            if a in SEGMENT_ACTIONS: ks.append(j)
+            continue
         where.append(j)
-    if start < n: run(start, n, None)
-    seg = [k for k, a in enumerate(acts) if a in SEGMENT_ACTIONS]
-    return {'device': device, 'prelude': _prelude(snap, device, trace, acts), 'program': program, 'where': where,
-            'segment_entries': seg, 'segment_events': [(acts[k], trace[k]['size']) for k in seg]}
+    if ks: run(ks, None)
+    return {'device': device, 'prelude': _prelude(snap, device, known), 'program': program, 'where': where,
+            'segment_entries': seg, 'segment_events': [(trace[k]['action'], trace[k]['size']) for k in seg]}
 
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fc0
 def conf_string(conf) -> str:
