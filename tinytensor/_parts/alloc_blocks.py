@@ -161,27 +161,28 @@ def _current(sa) -> int:
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #b7c1d2e1
 def _count_alloc(a, si:int, size:int, requested:int):
     "Fast path of `_inc` for the five statistics one allocation of a `size`-byte block of pool `si` increases (Note [Derived statistics])."
-    o = 3 - si
-    sa = a._allocation; s = sa[si]; c = s[0] + 1; s[0] = c; s[2] += 1
-    if c > s[1]: s[1] = c
-    c += sa[o][0]; s = sa[0]
-    if c > s[1]: s[1] = c
-    sa = a._active; s = sa[si]; c = s[0] + 1; s[0] = c; s[2] += 1
-    if c > s[1]: s[1] = c
-    c += sa[o][0]; s = sa[0]
-    if c > s[1]: s[1] = c
-    sa = a._allocated_bytes; s = sa[si]; c = s[0] + size; s[0] = c; s[2] += size
-    if c > s[1]: s[1] = c
-    c += sa[o][0]; s = sa[0]
-    if c > s[1]: s[1] = c
-    sa = a._active_bytes; s = sa[si]; c = s[0] + size; s[0] = c; s[2] += size
-    if c > s[1]: s[1] = c
-    c += sa[o][0]; s = sa[0]
-    if c > s[1]: s[1] = c
-    sa = a._requested_bytes; s = sa[si]; c = s[0] + requested; s[0] = c; s[2] += requested
-    if c > s[1]: s[1] = c
-    c += sa[o][0]; s = sa[0]
-    if c > s[1]: s[1] = c
+    by = a._counted                      # allocation, active, allocated_bytes, active_bytes, requested_bytes: pool si's
+    s1, s2, s3, s4, s5 = by[si]; o1, o2, o3, o4, o5 = by[3 - si]; g1, g2, g3, g4, g5 = by[0]   # Stats, the other pool's, the aggregates'
+    c = s1[0] + 1; s1[0] = c; s1[2] += 1
+    if c > s1[1]: s1[1] = c
+    c += o1[0]
+    if c > g1[1]: g1[1] = c
+    c = s2[0] + 1; s2[0] = c; s2[2] += 1
+    if c > s2[1]: s2[1] = c
+    c += o2[0]
+    if c > g2[1]: g2[1] = c
+    c = s3[0] + size; s3[0] = c; s3[2] += size
+    if c > s3[1]: s3[1] = c
+    c += o3[0]
+    if c > g3[1]: g3[1] = c
+    c = s4[0] + size; s4[0] = c; s4[2] += size
+    if c > s4[1]: s4[1] = c
+    c += o4[0]
+    if c > g4[1]: g4[1] = c
+    c = s5[0] + requested; s5[0] = c; s5[2] += requested
+    if c > s5[1]: s5[1] = c
+    c += o5[0]
+    if c > g5[1]: g5[1] = c
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #c5387726
 class DeviceCachingAllocator:
@@ -219,6 +220,8 @@ class DeviceCachingAllocator:
         (self._allocation, self._segment, self._active, self._inactive_split, self._allocated_bytes,
          self._reserved_bytes, self._active_bytes, self._inactive_split_bytes,
          self._requested_bytes) = [_new_stat_array() for _ in STAT_NAMES]
+        self._counted = tuple(tuple(sa[i] for sa in (self._allocation, self._active, self._allocated_bytes, self._active_bytes,
+                                                    self._requested_bytes)) for i in range(3))   # `_count_alloc`'s Stats by index
         self._oversize_allocations, self._oversize_segments = [0, 0, 0, 0], [0, 0, 0, 0]
         self.num_alloc_retries = self.num_ooms = self.num_sync_all_streams = 0
         self.num_device_alloc = self.num_device_free = 0

@@ -27,9 +27,8 @@ def _free_hot(self:DeviceCachingAllocator, ptr) -> bool:
     del self.allocated_blocks[ptr]
     b.allocated = False
     pool = b.pool; si = pool.stat_index; bs = b.size
-    self._allocation[si][0] -= 1; self._allocated_bytes[si][0] -= bs       # free's decreases, then free_block's
-    self._active[si][0] -= 1; self._active_bytes[si][0] -= bs
-    self._requested_bytes[si][0] -= b.requested_size
+    s1, s2, s3, s4, s5 = self._counted[si]      # free's decreases (allocation, allocated_bytes), then free_block's
+    s1[0] -= 1; s3[0] -= bs; s2[0] -= 1; s4[0] -= bs; s5[0] -= b.requested_size
     if bs >= self.config.max_split_size: self._oversize_allocations[0] -= 1
     keys, blocks, merged, merged_bytes = pool.keys, pool.blocks, 0, 0
     p, n = b.prev, b.next

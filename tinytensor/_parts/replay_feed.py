@@ -589,6 +589,7 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, m
     (_, alloc_s, alloc_l), (_, res_s, res_l) = a._allocated_bytes, a._reserved_bytes   # the pools' Stats (Note [Derived statistics])
     peak_res, alloc_at_peak = -1, 0
     malloc, free = a.malloc, a.free
+    hot, mhot, fhot = a.hot_path, a._malloc_hot, a._free_hot      # Note [Hot path] first, without malloc's and free's frames
     for addr, size, stream in plan['prelude']:
         try: addr_map[addr] = malloc(size, stream) if size > 0 else 0
         except OutOfMemoryError: addr_map[addr] = None
@@ -600,7 +601,9 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, m
         if kind == 'alloc':
             addr = op[1]
             if addr in addr_map: skipped += 1
-            try: p = malloc(op[2], op[3]) if pc is None else pc.malloc(a, k, op[2], op[3])
+            try:
+                if pc is not None: p = pc.malloc(a, k, op[2], op[3])
+                elif not hot or (p := mhot(op[2], op[3])) is None: p = malloc(op[2], op[3])
             except OutOfMemoryError:
                 p = None
                 if diverged is None: diverged = (where[k], f"torch allocated {op[2]} bytes; the replay ran out of memory")
@@ -609,7 +612,8 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, m
                 diverged = (where[k], f"torch placed {op[2]} bytes at {addr:#x}, the replay at {p:#x}")
         elif kind == 'free':
             p = addr_map.pop(op[1], 0)
-            if p: free(p)
+            if p:
+                if not hot or not fhot(p): free(p)
             elif p == 0: skipped += 1
         elif kind == 'free_deferred':
             p = addr_map.pop(op[1], 0)
