@@ -15,7 +15,7 @@ DIRS = [os.path.join(ROOT, 'tests', 'fixtures', d) for d in ('cuda_traces', 'cud
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('names', nargs='*')
-    p.add_argument('--repeat', type=int, default=3, help='best of N replays per trace')
+    p.add_argument('--repeat', type=int, default=5, help='best of N replays per trace (as timeit: the minimum is the least disturbed)')
     args = p.parse_args()
     paths = {f[:-len('.pickle.gz')]: os.path.join(d, f) for d in DIRS for f in os.listdir(d) if f.endswith('.pickle.gz')}
     names = args.names or sorted(paths)
