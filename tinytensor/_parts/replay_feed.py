@@ -168,9 +168,6 @@ def load_metadata(path, # a snapshot's path: NAME.pickle[.gz] -> NAME.json
     return meta if isinstance(meta, dict) else None
 
 # %% ../../nbs/07a_cuda_replay.ipynb #1b2d4631
-_FREE_ACTIONS = ('free_requested', 'free_completed', 'free')
-_ADDR_ACTIONS = frozenset(('alloc',) + _FREE_ACTIONS)
-
 def _pick_device(snap, device):
     traces = snap['device_traces']
     if device is None:
@@ -178,15 +175,8 @@ def _pick_device(snap, device):
     _check(_isint(device) and 0 <= device < max(len(traces), 1), f"no device_traces for device {device}")
     return device, (traces[device] if traces else [])
 
-def _first_seen(trace) -> dict:
-    "Each address's first alloc or free entry in `trace`: None where it is an alloc, else that free entry."
-    known = {}
-    for e in trace:
-        if e['action'] in _ADDR_ACTIONS and (addr := e['addr']) not in known: known[addr] = None if e['action'] == 'alloc' else e
-    return known
-
 def _prelude(snap, device, known:dict):
-    "Allocations live before the trace began: freed in the trace before being allocated (`known`: `_first_seen`), or live in the final segments."
+    "Allocations live before the trace began: freed in the trace before being allocated (`known`: each address's first alloc, as None, or free entry), or live in the final segments."
     pre = {a: (e['size'], e.get('stream', 0)) for a, e in known.items() if e is not None}
     for s in snap['segments']:
         if s.get('device', device) != device: continue
@@ -590,6 +580,7 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, m
     peak_res, alloc_at_peak = -1, 0
     malloc, free = a.malloc, a.free
     hot, mhot, fhot = a.hot_path, a._malloc_hot, a._free_hot      # Note [Hot path] first, without malloc's and free's frames
+                                                                  # (one they decline, having changed nothing, runs again inside)
     for addr, size, stream in plan['prelude']:
         try: addr_map[addr] = malloc(size, stream) if size > 0 else 0
         except OutOfMemoryError: addr_map[addr] = None

@@ -11,9 +11,9 @@ from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, OutOfM
                                                format_size, memory_map_svg, BLOCK_COLORS, round_size, get_allocation_size, kSmallSize, kSmallBuffer)
 from ..pictures import SvgCanvas, text_width
 from .._parts.replay_feed import *
-from tinytensor._parts.replay_feed import (_Bounded, _FREE_ACTIONS, _PlainUnpickler, _PoolReading, _READINGS, _ReplayAllocator,
+from tinytensor._parts.replay_feed import (_Bounded, _PlainUnpickler, _PoolReading, _READINGS, _ReplayAllocator,
     _check, _check_settings, _divergence, _isint, _needs_device_memory, _phase_labels,
-    _first_seen, _pick_device, _pool_evidence, _prelude, _read_pickle, _read_pools, _recorded_addresses,
+    _pick_device, _pool_evidence, _prelude, _read_pickle, _read_pools, _recorded_addresses,
     _recorded_reading, _replay_once, _with_expandable, _with_option, _would_release,
     _would_retry)
 _all_ = ['MalformedSnapshotError', 'SEGMENT_ACTIONS', 'TRACE_ACTIONS', 'validate_snapshot', 'load_snapshot',
@@ -34,7 +34,7 @@ def recorded_stats(trace, # snapshot (dict or path)
     "Peak reserved and requested, segment allocs/frees and OOMs of the recorded run itself (torch's own counters where known)."
     snap = load_snapshot(trace)
     device, t = _pick_device(snap, device)
-    prelude = _prelude(snap, device, _first_seen(t))
+    prelude = plan_replay(snap, device)['prelude']           # the allocations live before the trace, as the replay reads them
     grow, shrink = ('segment_alloc', 'segment_map'), ('segment_free', 'segment_unmap')
     end_res = sum(s['total_size'] for s in snap['segments'] if s.get('device', device) == device)
     res = end_res - sum(e['size'] for e in t if e['action'] in grow) + sum(e['size'] for e in t if e['action'] in shrink)
