@@ -163,6 +163,7 @@ def _count_alloc(a, si:int, size:int, requested:int):
     "Fast path of `_inc` for the five statistics one allocation of a `size`-byte block of pool `si` increases (Note [Derived statistics])."
     by = a._counted                      # allocation, active, allocated_bytes, active_bytes, requested_bytes: pool si's
     s1, s2, s3, s4, s5 = by[si]; o1, o2, o3, o4, o5 = by[3 - si]; g1, g2, g3, g4, g5 = by[0]   # Stats, the other pool's, the aggregates'
+    # unrolled on purpose: the same five updates as a loop over zip(...) cost a hot malloc + free 12% more (38.1k vs 34.1k instructions)
     c = s1[0] + 1; s1[0] = c; s1[2] += 1
     if c > s1[1]: s1[1] = c
     c += o1[0]
