@@ -1,9 +1,14 @@
 """Replay speed: trace entries per second of chapter 07a's replay over the recorded traces (the 13 H100 traces in
 tests/fixtures/cuda_traces and the 4 private-pool traces in tests/fixtures/cuda_traces_pools), each under its recorded setup. Loading (gunzip + the restricted unpickler) is timed separately. Prints a table; no timed assertions.
 
+Each trace's figure is the best of N replays, as timeit takes it (the least disturbed run). The N rounds go over all
+traces in turn, so a trace's replays are spread over the whole run rather than taken back to back: on a shared
+machine a slow phase lasts seconds and would otherwise hit all N replays of the traces it falls on. Each replay
+starts after a `gc.collect()`, so none pays for the garbage of the one before.
+
     python bench/bench_replay.py [--repeat N] [NAME ...]
 """
-import argparse, os, sys, time
+import argparse, gc, os, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -19,20 +24,25 @@ def main():
     args = p.parse_args()
     paths = {f[:-len('.pickle.gz')]: os.path.join(d, f) for d in DIRS for f in os.listdir(d) if f.endswith('.pickle.gz')}
     names = args.names or sorted(paths)
+    loaded = {}
+    for n in names:
+        t = time.perf_counter(); snap = load_snapshot(paths[n]); load = time.perf_counter() - t
+        loaded[n] = (snap, load_metadata(paths[n]), load)
+    best = {n: float('inf') for n in names}
+    for _ in range(args.repeat):                       # round-robin: a trace's replays are spread over the run
+        for n in names: best[n] = min(best[n], _timed(*loaded[n][:2]))
     print(f"{'trace':30} {'entries':>8} {'load s':>7} {'replay s':>9} {'entries/s':>10}")
     tot_n = tot_t = tot_load = 0
     for n in names:
-        path = paths[n]
-        t = time.perf_counter(); snap = load_snapshot(path); load = time.perf_counter() - t
-        meta = load_metadata(path)
+        snap, meta, load = loaded[n]
         entries = sum(len(x) for x in snap['device_traces'])
-        best = min(_timed(snap, meta) for _ in range(args.repeat))
-        tot_n += entries; tot_t += best; tot_load += load
-        print(f"{n:30} {entries:8d} {load:7.2f} {best:9.3f} {entries / best:10,.0f}")
+        tot_n += entries; tot_t += best[n]; tot_load += load
+        print(f"{n:30} {entries:8d} {load:7.2f} {best[n]:9.3f} {entries / best[n]:10,.0f}")
     print(f"{'all':30} {tot_n:8d} {tot_load:7.2f} {tot_t:9.3f} {tot_n / tot_t:10,.0f}")
 
 
 def _timed(snap, meta):
+    gc.collect()
     t = time.perf_counter(); replay(snap, meta=meta); return time.perf_counter() - t
 
 
