@@ -26,7 +26,7 @@ from .factories import _empty_impl, full, zeros_like, ones_like, like_strides
 from .backends import array_namespace, asarray_like
 from .tensor_iterator import TensorIterator, TensorIteratorConfig, result_type, can_cast
 from .ops import (_REDUCED, _SCALARS, _opmath, _uf_kernel, _is_integral, _not_impl, _tensor_arg, _tensor_only, _unary,
-                            _float_unary, _binary, _run, _operand, _check_int_zero, _method, _inplace,
+                            _float_unary, _binary, _run, _operand, _check_int_zero, _bind_methods, _inplace,
                             _checked_value, _simple, _pos, _FILL_CTYPES as _CTYPES, pow, eq, ne, le, lt, gt, ge, abs, add, mul, sub, bitwise_or, bitwise_and)
 from .reductions import all as _all
 
@@ -712,13 +712,11 @@ _MATH = dict(floor=floor, ceil=ceil, trunc=trunc, fix=fix, round=round, frac=fra
              arctan2=atan2, fmod=fmod, hypot=hypot, lerp=lerp, addcmul=addcmul, addcdiv=addcdiv,
              copysign=copysign, xlogy=xlogy, nextafter=nextafter, ldexp=ldexp, float_power=float_power, deg2rad=deg2rad,
              rad2deg=rad2deg, logit=logit, sinc=sinc, conj_physical=conj_physical)
-for _n, _f in _MATH.items():
-    setattr(Tensor, _n, _method(_f))
-    setattr(Tensor, _n + '_', _inplace(_f, _n + '_'))
-for _n, _f in dict(signbit=signbit, isnan=isnan, isinf=isinf, isfinite=isfinite, isposinf=isposinf, isneginf=isneginf,
+_bind_methods(_MATH)
+for _n, _f in _MATH.items(): setattr(Tensor, _n + '_', _inplace(_f, _n + '_'))
+_bind_methods(dict(signbit=signbit, isnan=isnan, isinf=isinf, isfinite=isfinite, isposinf=isposinf, isneginf=isneginf,
                    isreal=isreal, isclose=isclose, allclose=allclose, equal=equal, logaddexp=logaddexp,
-                   logaddexp2=logaddexp2, fmax=fmax, fmin=fmin, angle=angle, frexp=frexp, positive=positive).items():
-    setattr(Tensor, _n, _method(_f))
+                   logaddexp2=logaddexp2, fmax=fmax, fmin=fmin, angle=angle, frexp=frexp, positive=positive))
 
 # %% ../nbs/06d_math.ipynb #ee035012
 def math_dtypes_html(ops=None, dtypes=None) -> str:

@@ -389,10 +389,14 @@ for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.flo
     setattr(Tensor, _n, _conv(_d, _n))
 
 # %% ../nbs/06b_ops.ipynb #96a2364a
-def _method(f):
-    def m(self, *args, **kw): return f(self, *args, **kw)
-    m.__name__ = m.__qualname__ = f.__name__; m.__doc__ = f.__doc__
-    return m
+# Note [Functions as methods]: `t.sum(1)` is `sum(t, 1)`. An op's function takes its input first, so the function
+# itself can be the method: Python binds `self` to `input`, and the method has the function's signature, its
+# docstring and its errors. A wrapper `def m(self, *args, **kw): return f(self, *args, **kw)` would do the same
+# at the cost of one more frame and of packing the arguments: about 2k instructions (0.4 µs) a call, a tenth of
+# `h.sum(1)` on an 8x512 tensor. The in-place forms below do need a wrapper: they add `out=self`.
+def _bind_methods(fns:dict):
+    "Make each function of `{name: function}` the `Tensor` method `name` (Note [Functions as methods])."
+    for n, f in fns.items(): setattr(Tensor, n, f)
 
 def _inplace(f, name):
     def m(self, *args, **kw): return f(self, *args, out=self, **kw)
@@ -405,8 +409,8 @@ _BIN = dict(add=add, sub=sub, subtract=sub, mul=mul, multiply=mul, div=div, divi
             less_equal=le, not_equal=ne, logical_and=logical_and, logical_or=logical_or, logical_xor=logical_xor)
 _UN = dict(neg=neg, negative=neg, abs=abs, absolute=abs, exp=exp, log=log, sqrt=sqrt, sin=sin, cos=cos, tanh=tanh,
            sigmoid=sigmoid, reciprocal=reciprocal, logical_not=logical_not, bitwise_not=bitwise_not)
+_bind_methods({**_BIN, **_UN, 'clamp': clamp, 'clip': clip, 'clamp_min': clamp_min, 'clamp_max': clamp_max})
 for _n, _f in {**_BIN, **_UN, 'clamp': clamp, 'clip': clip, 'clamp_min': clamp_min, 'clamp_max': clamp_max}.items():
-    setattr(Tensor, _n, _method(_f))
     setattr(Tensor, _n + '_', _inplace(_f, _n + '_'))
 
 @patch

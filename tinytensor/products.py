@@ -11,7 +11,7 @@ __all__ = ['ger', 'mm', 'bmm', 'mv', 'dot', 'outer', 'einsum']
 import builtins
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from .tensor_impl import Tensor
-from .ops import mul
+from .ops import _bind_methods, mul
 from .reductions import matmul
 
 # %% ../nbs/06f_products.ipynb #6f405f31
@@ -226,7 +226,4 @@ def einsum(*args) -> Tensor:
     return r
 
 # %% ../nbs/06f_products.ipynb #4857e530
-for _n, _f in dict(mm=mm, bmm=bmm, mv=mv, dot=dot, outer=outer, ger=outer).items():
-    def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
-    _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = _f.__doc__
-    setattr(Tensor, _n, _m)
+_bind_methods(dict(mm=mm, bmm=bmm, mv=mv, dot=dot, outer=outer, ger=outer))

@@ -26,7 +26,7 @@ from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_
                                         parallel_matmul, lean_reduction)
 from .backends import _backends, host_array, array_namespace, asarray_like, ascontiguous
 from .views import assert_no_internal_overlap
-from .ops import _REDUCED, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
+from .ops import _REDUCED, _bind_methods, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
 def _dims(dim) -> list:
@@ -362,10 +362,7 @@ max_return.__doc__ = "The `(values, indices)` named tuple `max(input, dim)` retu
 min_return.__doc__ = "The `(values, indices)` named tuple `min(input, dim)` returns, like `torch.return_types.min`."
 
 # %% ../nbs/06c_reductions.ipynb #7a0f36ba
-for _n, _f in dict(sum=sum, prod=prod, mean=mean, amax=amax, amin=amin, all=all, any=any, argmax=argmax, argmin=argmin).items():
-    def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
-    _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = _f.__doc__
-    setattr(Tensor, _n, _m)
+_bind_methods(dict(sum=sum, prod=prod, mean=mean, amax=amax, amin=amin, all=all, any=any, argmax=argmax, argmin=argmin))
 
 @patch
 def max(self:Tensor, dim=None, keepdim:bool=False):
@@ -552,10 +549,7 @@ def nanmean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Ten
     return _finish_out(_as_result(s / cnt, s.dtype), out, True)
 
 # %% ../nbs/06c_reductions.ipynb #8eee8a8f
-for _n, _f in dict(std=std, var=var, norm=norm, logsumexp=logsumexp, count_nonzero=count_nonzero, nansum=nansum, nanmean=nanmean).items():
-    def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
-    _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = _f.__doc__
-    setattr(Tensor, _n, _m)
+_bind_methods(dict(std=std, var=var, norm=norm, logsumexp=logsumexp, count_nonzero=count_nonzero, nansum=nansum, nanmean=nanmean))
 
 # %% ../nbs/06c_reductions.ipynb #95fa9085
 def _ctype(d):

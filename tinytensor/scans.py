@@ -24,7 +24,7 @@ from .backends import array_namespace, asarray_like, ascontiguous
 from .views import movedim, assert_no_internal_overlap, get_overlap_status
 from .indexing import _CTYPE
 from .tensor_iterator import GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on, lean_reduction, _c_contiguous, _lean_addr, _lean_operand
-from .ops import _REDUCED, _is_integral, _not_impl
+from .ops import _REDUCED, _bind_methods, _is_integral, _not_impl
 from .reductions import amax, sum, _reduced_shape, _finish_out
 from .checks import PythonArgParser, signature
 
@@ -102,11 +102,12 @@ def cumprod(input, dim:int, *, dtype=None, out=None) -> Tensor:
 
 # %% ../nbs/06e_scans_sorting.ipynb #0ad63ed3
 def _lean_softmax(log:bool, x, d:int):
-    "Fast path (speed only): the passes below fused in numpy over the last dim of a small float tensor (Note [lean build])."
+    "Fast path (speed only): the passes below fused in numpy over the last dim (`d`, or -1) of a small float tensor (Note [lean build])."
     if not _lean_operand(x): return None                    # `lean_reduction`'s case: a float32/float64 CPU tensor,
     impl = x._impl                                          # exactly C-contiguous, reduced over its last dim ...
     sizes, n = impl.sizes_and_strides_.sizes, impl.numel_
-    if d != len(sizes) - 1 or sizes[-1] < 2 or not 0 < n < GRAIN_SIZE or not _c_contiguous(impl): return None
+    last = len(sizes) - 1
+    if (d != last and d != -1) or last < 0 or sizes[last] < 2 or not 0 < n < GRAIN_SIZE or not _c_contiguous(impl): return None
     p = _lean_addr(impl, n)
     if p is None: return None
     out = _empty_cpu(sizes, impl.dtype_, n * impl.dtype_.itemsize)   # ... and the result as `lean_unary`'s
@@ -115,24 +116,21 @@ def _lean_softmax(log:bool, x, d:int):
     xv, o = _raw_views[p, shape, dn], _raw_views[out._impl.storage_._target._data_ptr._ptr, shape, dn]
     tok = _errs_off()
     try:                                                    # the same numpy calls as the op-by-op path, on the same
-        m = np.maximum.reduce(xv, axis=1, keepdims=True)    # views (lean builds all); `shifted` lives in the result
-        np.subtract(xv, m, out=o)
-        if log:                                             # exp into numpy's own scratch, then `shifted - log(s)`
-            s = np.add.reduce(np.exp(o), axis=1, dtype=dn, keepdims=True)
-            np.subtract(o, np.log(s, out=s), out=o)
+        m = np.maximum.reduce(xv, 1, None, None, True)      # views (lean builds all); `shifted` lives in the result.
+        np.subtract(xv, m, o)                               # (Arguments by position: numpy parses them faster than
+        if log:                                             # keywords.) exp into numpy's own scratch, `shifted - log(s)`
+            s = np.add.reduce(np.exp(o), 1, dn, None, True) # (axis, dtype, out, keepdims)
+            np.subtract(o, np.log(s, s), o)
         else:                                               # `exp(shifted) / s`, all in the result
-            np.exp(o, out=o)
-            s = np.add.reduce(o, axis=1, dtype=dn, keepdims=True)
-            np.divide(o, s, out=o)
+            np.exp(o, o)
+            s = np.add.reduce(o, 1, dn, None, True)
+            np.divide(o, s, o)
     finally: _errs_on(tok)
     return out
 
 def _softmax(name, log:bool, input, dim, dtype):
-    tried = dtype is None and type(dim) is int and type(input) is Tensor   # fast path (speed only): the last dim of a
-    if tried:                                                             # small float tensor, before the checks it
-        nd = len(input._impl.sizes_and_strides_.sizes)                    # passes
-        tried = nd and (dim == -1 or dim == nd - 1)
-        if tried and (r := _lean_softmax(log, input, nd - 1)) is not None: return r
+    tried = dtype is None and type(dim) is int              # fast path (speed only): the last dim of a small float
+    if tried and (r := _lean_softmax(log, input, dim)) is not None: return r   # tensor, before the checks it passes
     if type(dim) is not int:                                # (a plain int passes without the ABC check's frames)
         TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral) and not isinstance(dim, builtins.bool), name, "(): argument 'dim' must be int, not ", type(dim).__name__)
     TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(dtype).__name__)
@@ -714,11 +712,8 @@ def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=Fals
     return _unique_out(input, u, inv, cnt, return_inverse, return_counts, inv_shape, moved)
 
 # %% ../nbs/06e_scans_sorting.ipynb #ba1e12a0
-for _n, _f in dict(cumsum=cumsum, cumprod=cumprod, softmax=softmax, log_softmax=log_softmax, sort=sort, argsort=argsort, msort=msort,
-                   topk=topk, median=median, nanmedian=nanmedian, unique_consecutive=unique_consecutive).items():
-    def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
-    _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = _f.__doc__
-    setattr(Tensor, _n, _m)
+_bind_methods(dict(cumsum=cumsum, cumprod=cumprod, softmax=softmax, log_softmax=log_softmax, sort=sort, argsort=argsort, msort=msort,
+                   topk=topk, median=median, nanmedian=nanmedian, unique_consecutive=unique_consecutive))
 
 @patch
 def unique(self:Tensor, sorted:bool=True, return_inverse:bool=False, return_counts:bool=False, dim=None):

@@ -20,7 +20,7 @@ from ..factories import _np_read, _np_write, _np_view, zeros
 from ..backends import array_namespace, asarray_like, ascontiguous
 from ..tensor_iterator import (TensorIterator, TensorIteratorConfig, parallel_rows, _new_tensor, result_type, _to_dtype, _resize_output,
                                         wrapped_scalar_tensor, can_cast)
-from ..ops import (_binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
+from ..ops import (_bind_methods, _binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
                             mul, sub, logical_xor, eq)
 from ..views import broadcast_shapes, broadcast_to, get_overlap_status, has_internal_overlap
 from ..indexing import _to_out
@@ -186,10 +186,7 @@ def trace(input:Tensor) -> Tensor:
     TORCH_CHECK(input.dim() == 2, "trace: expected a matrix, but got tensor with dim ", input.dim())
     return _sum(input.diagonal())
 
-for _n, _f in dict(diag=diag, diag_embed=diag_embed, diagflat=diagflat, trace=trace).items():
-    def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
-    _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = f"See `{_n}`."
-    setattr(Tensor, _n, _m)
+_bind_methods(dict(diag=diag, diag_embed=diag_embed, diagflat=diagflat, trace=trace))
 
 # %% ../../nbs/06g_shape_ops.ipynb #5900d0e1
 def _int_tuple(v) -> tuple:
@@ -247,10 +244,7 @@ def rot90(input:Tensor, k:int=1, dims=(0, 1)) -> Tensor:
     if k == 3: return input.flip(d0).transpose_(d0, d1)
     return input.clone(memory_format=contiguous_format)
 
-for _n, _f in dict(roll=roll, rot90=rot90).items():
-    def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
-    _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = f"See `{_n}`."
-    setattr(Tensor, _n, _m)
+_bind_methods(dict(roll=roll, rot90=rot90))
 
 # %% ../../nbs/06g_shape_ops.ipynb #7b5f681a
 def block_diag(*tensors) -> Tensor:
@@ -539,10 +533,7 @@ def logcumsumexp(input:Tensor, dim:int, *, out=None) -> Tensor:
     _resize_output(out, input.shape); np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
     return out
 
-for _n, _f in dict(cummax=cummax, cummin=cummin, logcumsumexp=logcumsumexp).items():
-    def _m(self, *args, _f=_f, **kw): return _f(self, *args, **kw)
-    _m.__name__ = _m.__qualname__ = _n; _m.__doc__ = f"See `{_n}`."
-    setattr(Tensor, _n, _m)
+_bind_methods(dict(cummax=cummax, cummin=cummin, logcumsumexp=logcumsumexp))
 
 # %% ../../nbs/06g_shape_ops.ipynb #32d3b30b
 def _integral_kernel(uf, name):
