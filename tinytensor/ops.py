@@ -413,10 +413,7 @@ _bind_methods({**_BIN, **_UN, 'clamp': clamp, 'clip': clip, 'clamp_min': clamp_m
 for _n, _f in {**_BIN, **_UN, 'clamp': clamp, 'clip': clip, 'clamp_min': clamp_min, 'clamp_max': clamp_max}.items():
     setattr(Tensor, _n + '_', _inplace(_f, _n + '_'))
 
-@patch
-def relu(self:Tensor) -> Tensor:
-    "`max(self, 0)`."
-    return relu(self)
+_bind_methods(dict(relu=relu))
 @patch
 def relu_(self:Tensor) -> Tensor:
     "In-place relu."
