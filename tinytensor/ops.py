@@ -409,9 +409,9 @@ _BIN = dict(add=add, sub=sub, subtract=sub, mul=mul, multiply=mul, div=div, divi
             less_equal=le, not_equal=ne, logical_and=logical_and, logical_or=logical_or, logical_xor=logical_xor)
 _UN = dict(neg=neg, negative=neg, abs=abs, absolute=abs, exp=exp, log=log, sqrt=sqrt, sin=sin, cos=cos, tanh=tanh,
            sigmoid=sigmoid, reciprocal=reciprocal, logical_not=logical_not, bitwise_not=bitwise_not)
-_bind_methods({**_BIN, **_UN, 'clamp': clamp, 'clip': clip, 'clamp_min': clamp_min, 'clamp_max': clamp_max})
-for _n, _f in {**_BIN, **_UN, 'clamp': clamp, 'clip': clip, 'clamp_min': clamp_min, 'clamp_max': clamp_max}.items():
-    setattr(Tensor, _n + '_', _inplace(_f, _n + '_'))
+_ELEMENTWISE = {**_BIN, **_UN, 'clamp': clamp, 'clip': clip, 'clamp_min': clamp_min, 'clamp_max': clamp_max}
+_bind_methods(_ELEMENTWISE)
+for _n, _f in _ELEMENTWISE.items(): setattr(Tensor, _n + '_', _inplace(_f, _n + '_'))
 
 _bind_methods(dict(relu=relu))
 @patch
