@@ -9,7 +9,10 @@ page-fault churn hit both alike), then for numpy and torch (interleaved rounds, 
 same number of threads), and printed with tinytensor's throughput as a fraction of that limit (bytes = reads + writes;
 elementwise cases against the elementwise limit, reductions against the read limit) beside the tt/numpy and
 tt/torch time ratios (exp against the exp limit). A fraction above 100% means the limit itself is not bandwidth-bound there (numpy's
-pairwise sum does arithmetic per element that `amax` does not). Tiny cases (views, item, 4x4 add) have no meaningful byte count: only the ratios are printed.
+pairwise sum does arithmetic per element that `amax` does not). Tiny cases (views, item, 4x4 add) have no meaningful byte count: only the ratios are printed,
+and their three libraries are timed in the same interleaved rounds (they allocate nothing big, and a slow phase of this
+shared machine lasting seconds would otherwise land on one library's rounds only: 4x4 add measured 2.7x and 3.8x torch in
+two runs timed apart).
 tinytensor's inputs live in tinytensor's own memory (`clone()`), numpy's and torch's in theirs: where an output
 starts a few bytes past an input modulo 4 KiB, every load waits on a recent store (4K aliasing, about 15% on exp),
 and numpy's allocations sit at another page offset than ours.
@@ -169,8 +172,8 @@ def main(argv=None):
         if nbytes:                                       # tinytensor interleaved with its own limit, then the others
             flim, lim_bytes = lims[kind]
             tlim, ttt = interleaved([flim, ftt], repeat, target)
-        else: ttt, = interleaved([ftt], repeat, target)
-        tnp, tto = interleaved([fnp, fto], repeat, target)
+            tnp, tto = interleaved([fnp, fto], repeat, target)
+        else: ttt, tnp, tto = interleaved([ftt, fnp, fto], repeat, target)   # microseconds: all three in the same rounds
         if nbytes:
             gbs = nbytes / ttt
             frac = f'{gbs / (lim_bytes / tlim):7.0%}'
