@@ -130,9 +130,11 @@ def _fast_binary(a, b, uf):
     "Small same-shape contiguous CPU tensors of one dtype: skip the TensorIterator build."
     if type(a) is not Tensor or type(b) is not Tensor: return None
     ai, bi = a._impl, b._impl
-    d, n, sizes = ai.dtype_, ai.numel_, ai.sizes_and_strides_.sizes
+    sizes = ai.sizes_and_strides_.sizes
+    if sizes != bi.sizes_and_strides_.sizes: return _lean_binary(a, b, uf)   # a broadcast: straight to the lean build
+    d, n = ai.dtype_, ai.numel_
     if (d is not bi.dtype_ or not ai.is_contiguous_ or not bi.is_contiguous_ or n >= GRAIN_SIZE or
-            sizes != bi.sizes_and_strides_.sizes or ai.device_ is not CPU or bi.device_ is not CPU or n == 0):
+            ai.device_ is not CPU or bi.device_ is not CPU or n == 0):
         return _lean_binary(a, b, uf)
     sa, sb, isz = ai.storage_._target, bi.storage_._target, d.itemsize   # `_in_flat` for both, two calls less
     nb, oa, ob = n * isz, ai.storage_offset_ * isz, bi.storage_offset_ * isz
