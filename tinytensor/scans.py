@@ -104,7 +104,8 @@ def cumprod(input, dim:int, *, dtype=None, out=None) -> Tensor:
 # %% ../nbs/06e_scans_sorting.ipynb #0ad63ed3
 # Note [Softmax sums as a product]: the sum along the last dim is `e @ ones(k, 1)`, one BLAS matrix-vector product,
 # not numpy's `add.reduce` over an axis. It is the same sum in another order: the BLAS adds in vector lanes, as
-# torch's vectorized CPU kernel (`SoftMaxKernel.cpp`) does, so the result stays within torch's tolerance, and a NaN
+# torch's CPU kernel does (`vec::map_reduce_all` in `LogSoftmaxKernelImpl.h`, called from `SoftMaxKernel.cpp`), so the
+# result stays within torch's tolerance, and a NaN
 # stays in its own row (each output is its own dot product). At 8x512 float32 it costs 11.0k instructions where
 # `add.reduce` costs 20.1k: 9k of the 137k that `log_softmax` cost. Both paths take it, so the fast path and the op-by-op one
 # still agree bit for bit: the fast path hands numpy's `matmul` the same (rows, k) view and ones that `_row_sums`
@@ -133,7 +134,7 @@ def _lean_softmax(log:bool, x, d:int):
     if one is None:
         if len(_ONES) >= 64: _ONES.clear()
         one = _ONES[k, dn] = np.ones((k, 1), dn)
-    if _blas['cur'] != 1: _blas_single()
+    if _blas['cur'] != 1: _blas_single()                   # a dict read per call; the call only until the BLAS is pinned
     tok = _errs_off()
     try:                                                    # the same numpy calls as the op-by-op path, on the same
         m = np.maximum.reduce(xv, 1, None, None, True)      # views (lean builds all); `shifted` lives in the result.
