@@ -255,3 +255,36 @@ def test_add_loop_reuses_warm_memory_and_empty_cache_releases_it():
     before = _rss(); cache.empty_cache(); after = _rss()
     assert cache.memory_stats()['cached_bytes.current'] == 0
     assert before - after >= nbytes                           # the cached pages went back to the system
+
+
+# Huge-page hints (chapter 02, "Huge pages for big blocks"): every fresh CPU block of HUGEPAGE_THRESHOLD bytes or more
+# gets exactly one madvise hint, from alloc_cpu, whichever op made it; a block the cache hands out again gets none.
+BIG = tt.allocator.HUGEPAGE_THRESHOLD // 4                     # float32 elements of one threshold-sized block
+
+@pytest.mark.parametrize('make', [lambda x: tt.empty(BIG), lambda x: tt.zeros(BIG), lambda x: tt.randn(BIG),
+                                  lambda x: x.clone(), lambda x: x + 1, lambda x: x.view(64, -1).t().contiguous(),
+                                  lambda x: tt.arange(BIG, dtype=tt.float32), lambda x: tt.from_numpy(x.numpy()).clone()],
+                         ids=['empty', 'zeros', 'randn', 'clone', 'add', 'contiguous', 'arange', 'from_numpy_clone'])
+def test_every_big_fresh_block_gets_one_hint(make, monkeypatch):
+    x = tt.ones(BIG)
+    get_allocator().empty_cache()
+    hinted, plain = [], tt.allocator._advise_hugepages
+    monkeypatch.setattr(tt.allocator, '_THP_ENABLED', True)
+    monkeypatch.setattr(tt.allocator, '_advise_hugepages', lambda p, n: (hinted.append((p, n)), plain(p, n)))
+    r = make(x)
+    ptr = r.untyped_storage().data_ptr()
+    assert hinted == [(ptr, BIG * 4)] and ptr % 4096 == 0     # the whole block, page-aligned
+    del r
+    r = make(x)                                              # the same size again: a cache hit, no second hint
+    assert r.untyped_storage().data_ptr() == ptr and len(hinted) == 1
+    small = tt.empty(BIG - 16)                               # below the threshold: 64-byte alignment, no hint
+    assert len(hinted) == 1 and small.data_ptr() % 64 == 0
+
+def test_hint_off_with_THP_MEM_ALLOC_ENABLE_0():
+    import subprocess, sys
+    code = ("import tinytensor as tt, tinytensor.allocator as A\n"
+            "calls = []\nA._advise_hugepages = lambda p, n: calls.append(n)\n"
+            "t = tt.empty(A.HUGEPAGE_THRESHOLD); print(A._THP_ENABLED, calls)")
+    out = subprocess.run([sys.executable, '-c', code], env={**os.environ, 'THP_MEM_ALLOC_ENABLE': '0'},
+                         capture_output=True, text=True, check=True).stdout
+    assert out.split() == ['False', '[]']

@@ -16,7 +16,7 @@ import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED, signature, register_arg_type, _number_of_tensor
 from .intrusive_ptr import make_intrusive, intrusive_ptr
-from .allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator, _advise_hugepages
+from .allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator
 from .storage import StorageImpl, _MemoryView, _raw_view, resize_bytes
 from .backends import get_backend, not_implemented, asarray_like, _backends
 from . import dtypes as _dt

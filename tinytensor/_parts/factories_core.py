@@ -11,7 +11,7 @@ import numpy as np
 from fastcore.basics import patch
 from ..checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED, signature, register_arg_type, _number_of_tensor
 from ..intrusive_ptr import make_intrusive, intrusive_ptr
-from ..allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator, _advise_hugepages, _allocators
+from ..allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator, _allocators
 from ..storage import StorageImpl, _MemoryView, _raw_view, resize_bytes
 from ..backends import get_backend, not_implemented, asarray_like, _backends
 from .. import dtypes as _dt
@@ -353,7 +353,6 @@ def arange(start=0, end=None, step=1, *, out:Tensor=None, dtype:dtype=None, devi
     else: out = _empty((n,), dtype=d, device=device)
     if n and not out.is_meta:
         TORCH_CHECK_NOT_IMPLEMENTED(d is not _dt.bool and not d.is_complex, '"arange_cpu" not implemented for \'', d.short, "'")
-        _advise_hugepages(out._impl.storage_.get())       # chapter 02's huge-page hint for a big fresh result
         acc = np.int64 if is_int else (np.float32 if d in (_dt.float16, _dt.bfloat16) else np.float64)
         _arange_fill(_np_write(out), start, step, acc)
     return out

@@ -11,7 +11,7 @@ import numpy as np
 from concurrent.futures import ThreadPoolExecutor
 from fastcore.basics import patch
 from ..checks import TORCH_CHECK, TORCH_CHECK_TYPE
-from ..allocator import DeviceType, CPU, canonical_device, HUGEPAGE_THRESHOLD, _advise_hugepages
+from ..allocator import DeviceType, CPU, canonical_device
 from .. import dtypes as _dt
 from ..dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype, _errs_off, _errs_on, _cast_copy, _widen_half, _through_float
 from ..tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides

@@ -11,7 +11,7 @@ import numpy as np
 from concurrent.futures import ThreadPoolExecutor
 from fastcore.basics import patch
 from ..checks import TORCH_CHECK, TORCH_CHECK_TYPE
-from ..allocator import DeviceType, CPU, canonical_device, HUGEPAGE_THRESHOLD, _advise_hugepages
+from ..allocator import DeviceType, CPU, canonical_device
 from .. import dtypes as _dt
 from ..dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype, _errs_off, _errs_on, _cast_copy, _widen_half, _through_float
 from ..tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides
@@ -26,10 +26,8 @@ from ..checks import PythonArgParser, signature
 
 # %% ../../nbs/06a_tensor_iterator.ipynb #8e54713c
 def _new_tensor(sizes:tuple, strides, d:dtype, device=CPU) -> Tensor:
-    "A new (uninitialized) result tensor: `_empty_impl` without argument parsing, plus a huge-page hint."
-    t = _empty_impl(sizes if type(sizes) is tuple else tuple(sizes), None if strides is None else tuple(strides), d, device)
-    if t._impl.numel_ * d.itemsize >= HUGEPAGE_THRESHOLD and device.device_type == DeviceType.CPU: _advise_hugepages(t._impl.storage_.get())
-    return t
+    "A new (uninitialized) result tensor: `_empty_impl` without argument parsing."
+    return _empty_impl(sizes if type(sizes) is tuple else tuple(sizes), None if strides is None else tuple(strides), d, device)
 
 # %% ../../nbs/06a_tensor_iterator.ipynb #84f38705
 from ..views import (has_internal_overlap, assert_no_internal_overlap, get_overlap_status,
