@@ -140,7 +140,7 @@ def _fast_binary(a, b, uf):
     nb, oa, ob = n * isz, ai.storage_offset_ * isz, bi.storage_offset_ * isz
     if oa + nb > sa._nbytes or ob + nb > sb._nbytes: return None   # a storage shrank under its tensor: the plain path
     dn = d.np
-    out = _empty_cpu(sizes, d, nb)                  # small: `_new_tensor` without its huge-page check
+    out = _empty_cpu(sizes, d, nb)                  # `_new_tensor`'s contiguous CPU case, two calls less
     tok = _errs_off()
     try:
         if d in _REDUCED: uf(_in_flat(a), _in_flat(b), _fresh_flat(out), dtype=np.float32, casting='unsafe')  # opmath
