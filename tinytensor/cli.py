@@ -12,6 +12,7 @@ import argparse, gc, os, sys
 import tinytensor as tt
 from .printing import storage_text
 from .allocator import get_allocator
+from .cuda.replay import main as replay_main
 
 # %% ../nbs/09_cli.ipynb #fb5d0371
 def _stats(): return get_allocator().memory_stats()
@@ -57,7 +58,6 @@ def _run(argv):
     sub.add_parser('replay', help='allocator what-if on a memory snapshot', add_help=False)
     if not argv: p.print_help(); return 2
     if argv[0] == 'replay':                     # replay has its own parser (chapter 07a)
-        from tinytensor.cuda.replay import main as replay_main
         return replay_main(argv[1:])
     try: args = p.parse_args(argv)
     except SystemExit as e: return 0 if e.code in (0, None) else 2

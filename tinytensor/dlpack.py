@@ -15,7 +15,7 @@ import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
 from .intrusive_ptr import make_intrusive
-from .allocator import DataPtr, ReadOnlyDataPtr, Device, DeviceType, CPU
+from .allocator import DataPtr, ReadOnlyDataPtr, Device, DeviceType, CPU, canonical_device
 from .storage import StorageImpl
 from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
@@ -250,7 +250,6 @@ def from_dlpack(ext_tensor, # an object with `__dlpack__`/`__dlpack_device__`, o
         cap = ext_tensor
     t = _from_capsule(cap, isinstance(ext_tensor, np.ndarray) and not ext_tensor.flags.writeable)
     if device is not None:
-        from tinytensor.allocator import canonical_device
         TORCH_CHECK(canonical_device(device) == t.device, "from_dlpack: cannot move a ", t.device, " tensor to ", device, " here")
     return _contiguous_copy(t) if copy else t
 

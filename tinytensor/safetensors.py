@@ -17,7 +17,7 @@ from .storage import StorageImpl
 from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
 from .factories import _np_read, _host_read, from_numpy, storage_nbytes
-from .serialization import atomic_write, _write_all, _CUDA_MSG, _cuda_available
+from .serialization import atomic_write, _write_all, _CUDA_MSG, _cuda_available, _swap_bytes
 from .pictures import SvgCanvas, text_width
 
 # %% ../nbs/08b_safetensors.ipynb #d6aa6409
@@ -224,7 +224,6 @@ class safe_open:
         st = make_intrusive(StorageImpl, nbytes, dp, None, False, CPU)
         t = Tensor._make(TensorImpl(st, d, shape))
         if sys.byteorder != 'little' and nbytes:
-            from tinytensor.serialization import _swap_bytes
             _swap_bytes(st.get().mutable_bytes(), d)
         return t
 

@@ -23,6 +23,7 @@ from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl, Size, _contiguous_layouts, _contiguous_layout, cached_contiguous_strides
 from .factories import storage_nbytes
 from .backends import host_bytes, storage_to
+from . import cuda as _cuda
 from ._parts.torch_zip import *
 from ._parts.torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64, _Global, _LFH, _LOC64,
                                    _MAX_INFLATE, _REBUILD_V2, _STALE_AFTER, _StorageRef, _TMP_TAG, _X2N,
@@ -73,11 +74,7 @@ def _swap_bytes(b:np.ndarray, d):
 _CUDA_MSG = ("Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running "
              "on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.")
 
-def _cuda_available() -> bool:
-    try:
-        from tinytensor import cuda as _cuda
-        return bool(_cuda.is_available())
-    except ImportError: return False
+def _cuda_available() -> bool: return bool(_cuda.is_available())
 
 def _bad_persistent_id(saved_id):
     if not isinstance(saved_id, tuple) or not saved_id or type(saved_id[0]) is not str or saved_id[0] != 'storage':

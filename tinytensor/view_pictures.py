@@ -11,6 +11,7 @@ __all__ = ['view_svg', 'views_gallery', 'explore_html', 'StrideExplorer', 'strid
 import html
 from .tensor_impl import Tensor
 from .printing import element_offsets
+from .factories import arange
 from .pictures import SvgCanvas, text_width
 from . import views as _views  # noqa: F401  (registers the view methods used below)
 
@@ -66,7 +67,6 @@ def view_svg(t:Tensor, # the view to draw (CPU or meta)
 # %% ../nbs/05b_view_pictures.ipynb #9a91ba2d
 def views_gallery() -> str:
     "HTML with the four classic pictures: a column slice, a transpose, an expand (stride 0) and an unfold."
-    from tinytensor.factories import arange
     a = arange(12.).view(3, 4)
     b = arange(3.).view(3, 1)
     x = arange(7.)
@@ -79,7 +79,6 @@ def views_gallery() -> str:
 # %% ../nbs/05b_view_pictures.ipynb #8abf095c
 def explore_html(numel:int=16, size0:int=3, size1:int=4, stride0:int=4, stride1:int=1, offset:int=0) -> str:
     "Static HTML of one explorer state: the picture, or the bounds error `as_strided` raises."
-    from tinytensor.factories import arange
     base = arange(float(numel))
     try: v = base.as_strided((size0, size1), (stride0, stride1), offset)
     except RuntimeError as e: return f'<pre style="color:#b00">RuntimeError: {html.escape(str(e))}</pre>'
