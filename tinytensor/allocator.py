@@ -217,7 +217,8 @@ _free.restype = None
 _MAX_ALLOC = 1 << 62
 HUGEPAGE_THRESHOLD = 1 << 22                 # big blocks get a huge-page hint (section below)
 gPagesize = 4096                             # c10's alignment of a block that gets the hint
-_THP_ENABLED = os.environ.get('THP_MEM_ALLOC_ENABLE', '1') != '0'   # on unless 0 (c10: off unless set to 1)
+_LINUX = hasattr(os, 'uname') and os.uname().sysname == 'Linux'    # transparent huge pages are Linux's (c10: __linux__)
+_THP_ENABLED = _LINUX and os.environ.get('THP_MEM_ALLOC_ENABLE', '1') != '0'   # on unless 0 (c10: off unless set to 1)
 
 def alloc_cpu(nbytes:int) -> int: # bytes to allocate, may be 0
     "Allocate `nbytes` with libc's posix_memalign, 64-byte aligned; a big block page-aligned with a huge-page hint."
@@ -256,7 +257,7 @@ class DefaultCPUAllocator(Allocator):
 try:
     _madvise = ctypes.CDLL(None).madvise
     _madvise.argtypes, _madvise.restype = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int], ctypes.c_int
-    _MADV_HUGEPAGE = 14 if hasattr(os, 'uname') and os.uname().sysname == 'Linux' else None
+    _MADV_HUGEPAGE = 14 if _LINUX else None
 except (OSError, AttributeError): _madvise, _MADV_HUGEPAGE = None, None
 
 def _advise_hugepages(ptr:int, nbytes:int): # a fresh page-aligned block, not yet written
