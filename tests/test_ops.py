@@ -427,3 +427,48 @@ def test_clamp_bool_one_tensor_bound(kw):
     r = tt.clamp(tt.tensor(a), **{kw: tt.tensor(b)})
     e = torch.clamp(torch.tensor(a), **{kw: torch.tensor(b)})
     assert r.dtype is tt.bool and r.tolist() == e.tolist()
+
+
+# Note [Subtraction is add with -alpha] (chapter 06b): add and sub compute `a + alpha * b` as ATen's add kernel does,
+# so a real subtraction is numpy's subtract and a complex one multiplies by alpha (inf operands give a NaN part).
+_SPECIAL = [0.0, -0.0, 1.0, -1.5, 2.0 ** -140, 3.0e38, -3.0e38, float('inf'), float('-inf'), float('nan')]
+
+def _special_pair(dt, n):
+    "Two tensors (tinytensor and torch each) of `n` elements covering every pair of special values of `dt`."
+    rng = np.random.default_rng(n)
+    if dt in ('int32', 'uint8'):
+        lo, hi = (0, 256) if dt == 'uint8' else (-2 ** 31, 2 ** 31)
+        x, y = (rng.integers(lo, hi, n).astype(dt) for _ in range(2))
+    else:
+        v = np.array(_SPECIAL)
+        if dt.startswith('complex'): v = np.array([complex(a, b) for a in v[[0, 1, 3, 7, 8, 9]] for b in v[[0, 1, 3, 7, 9]]])
+        x, y = np.resize(np.repeat(v, len(v)), n), np.resize(np.tile(v, len(v)), n)
+    make = lambda a: (tt.tensor(a).to(getattr(tt, dt)), torch.tensor(a).to(getattr(torch, dt)))
+    return make(x), make(y)
+
+@pytest.mark.parametrize('dt', ['float32', 'float64', 'float16', 'bfloat16', 'int32', 'uint8', 'complex64', 'complex128'])
+@pytest.mark.parametrize('n', [10, 1 << 16])                 # the small-op fast path, and the full build over threads
+@pytest.mark.parametrize('form', ['a - b', 'sub', 'sub alpha=2', 'add alpha=-1', 'a + b', 'a - 2.5', 'sub_'])
+def test_add_sub_as_a_plus_alpha_b_match_torch(dt, n, form):
+    (a, at), (b, bt) = _special_pair(dt, n)
+    f = {'a - b': lambda m, x, y: x - y, 'sub': lambda m, x, y: m.sub(x, y), 'sub alpha=2': lambda m, x, y: m.sub(x, y, alpha=2),
+         'add alpha=-1': lambda m, x, y: m.add(x, y, alpha=-1), 'a + b': lambda m, x, y: x + y, 'a - 2.5': lambda m, x, y: x - 2.5,
+         'sub_': lambda m, x, y: x.clone().sub_(y)}[form]
+    r_tt, r_th = run_both(lambda: f(tt, a, b), lambda: f(torch, at, bt))
+    msg = check_results(r_tt, r_th, ctx=f'{form} {dt} n={n}')
+    assert msg is None, msg
+
+@pytest.mark.parametrize('dt', ['float32', 'float16', 'bfloat16', 'float64'])
+@pytest.mark.parametrize('alpha', [0.3, -1.7])
+@pytest.mark.parametrize('op', ['add', 'sub'])
+def test_inexact_alpha_matches_torch(dt, alpha, op):
+    "alpha is rounded to the dtype first (`alpha.to<scalar_t>()`), then `a + alpha*b` is rounded once, as the fused vector loop."
+    rng = np.random.default_rng(7)
+    n = 1 << 16                                            # past GRAIN_SIZE: torch's vector loop, tinytensor's full build
+    x, y = (rng.standard_normal(n) * rng.choice([1, 1e3, 1e-3, 6e4], n) for _ in range(2))
+    (a, at), (b, bt) = ((tt.tensor(v).to(getattr(tt, dt)), torch.tensor(v).to(getattr(torch, dt))) for v in (x, y))
+    r_tt, r_th = getattr(tt, op)(a, b, alpha=alpha), getattr(torch, op)(at, bt, alpha=alpha)
+    # float64 has no wider type to emulate the fused multiply-add in: the product is rounded first (1 ulp of it)
+    scale = (at.double().abs() + alpha * bt.double().abs()).numpy() if dt == 'float64' else 0.
+    m = same(r_tt, r_th, tol=dt == 'float64', scale=scale)
+    assert m is None, m
