@@ -8,10 +8,11 @@ from tinytensor import ops, reductions, scans
 from tinytensor._parts import binary_ops
 from tinytensor.tensor_impl import alias_with_sizes_and_strides
 from tinytensor.tensor_iterator import lean_unary, lean_binary, lean_reduction, GRAIN_SIZE, LEAN_MAX
+from ttgen import num_threads
 
 # every module-level name through which a caller reaches a lean path or a small-op fast path
 _SWITCHES = [(ops, 'lean_unary'), (scans, '_lean_softmax'), (binary_ops, 'lean_binary'), (ops, '_fast_scalar'), (binary_ops, '_fast_scalar'),
-             (reductions, 'lean_reduction'), (scans, 'lean_reduction')]
+             (reductions, 'lean_reduction'), (scans, 'lean_reduction'), (reductions, '_blocked_var')]
 
 @contextlib.contextmanager
 def plain():
@@ -238,3 +239,19 @@ def test_mid_size_elementwise_equals_full_build(threads):
                       lambda: a.permute(1, 0).relu(), lambda: c - b[:256]):
                 both(f)
     finally: tt.set_num_threads(saved)
+
+
+@pytest.mark.parametrize('fn', ['var', 'std', 'var_mean', 'std_mean'])
+def test_blocked_var_equals_full_build(fn):
+    "Note [blocked var]: blocks of rows in threads give every row the op-by-op path's bits, for any row length and thread count."
+    f = getattr(tt, fn)
+    r = np.random.default_rng(3)
+    for shape in [(4096, 512), (700, 1000), (20000, 3), (3, 40, 600), (2, 65536), (1, 1 << 17), (70000, 1)]:
+        x = r.standard_normal(shape) * 3 + 1
+        x.flat[r.integers(0, x.size, 3)] = [np.nan, np.inf, -0.0]
+        for dt in (np.float32, np.float64):
+            t = tt.tensor(x.astype(dt))
+            for threads in (1, 2, 3):
+                with num_threads(threads):
+                    for d, kd, c in [(-1, False, 1), (len(shape) - 1, True, 0), ((-1,), True, 2)]:
+                        both(lambda: f(t, d, keepdim=kd, correction=c))
