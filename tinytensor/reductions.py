@@ -23,7 +23,7 @@ from .tensor_impl import Tensor, contiguous_strides, alias_with_sizes_and_stride
 from .factories import _np_read, _np_write, zeros
 from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_threads, _new_tensor, _to_dtype,
                                         _resize_output, _errs_off, _errs_on, infer_size, tensor_view, can_cast,
-                                        parallel_matmul, lean_reduction, _lean_operand, _c_contiguous)
+                                        parallel_matmul, lean_reduction, _lean_operand, _c_contiguous, _lean_addr)
 from .parallel import parallel_rows
 from .backends import _backends, host_array, array_namespace, asarray_like, ascontiguous
 from .views import assert_no_internal_overlap
@@ -450,6 +450,7 @@ def _blocked_var(input, dim, keepdim, c, take_sqrt, with_mean:bool):
     if type(dim) in (tuple, list) and len(dim) == 1: dim = dim[0]
     if type(dim) is not int or not sizes or dim not in (-1, len(sizes) - 1) or not 2 <= sizes[-1] <= VAR_BLOCK: return None
     if impl.numel_ < 2 * GRAIN_SIZE or not _c_contiguous(impl): return None   # small ones: the lean path
+    if _lean_addr(impl, impl.numel_) is None: return None      # a storage shrunk under the tensor: the plain path's error
     k, rows = sizes[-1], impl.numel_ // sizes[-1]
     out_sizes = sizes[:-1] + (1,) if keepdim else sizes[:-1]
     v_res = _new_tensor(out_sizes, None, input.dtype, CPU)
