@@ -344,3 +344,14 @@ def test_new_unary_special_values():
             m = check_results(*r, tol=name in ('logit', 'sinc'), ctx=f'{name} {dt} {kw}')
             if m: bad.append(m)
     _finish(bad)
+
+
+@pytest.mark.parametrize('dt', ['float32', 'float64', 'float16', 'bfloat16', 'int32', 'int8', 'uint8'])
+@pytest.mark.parametrize('n', [9, 72000])                    # one serial loop, and threads
+def test_sign_bits_match_torch(dt, n):
+    "`(0 < x) - (x < 0)`: NaN gives 0, -0.0 and the negative subnormals give +0.0 (ml_dtypes' own sign keeps -0.0)."
+    v = np.resize(np.array([-2, -0.0, 0.0, 3, np.nan, np.inf, -np.inf, 1e-45, -1e-45]), n)
+    if dt in ('int32', 'int8', 'uint8'): v = np.resize(np.arange(-50, 50) if dt != 'uint8' else np.arange(200), n)
+    a, b = tt.tensor(v).to(getattr(tt, dt)).sign(), torch.tensor(v).to(getattr(torch, dt)).sign()
+    x, y = (r.float().numpy() if dt == 'bfloat16' else r.numpy() for r in (a, b))
+    assert a.dtype.name == str(b.dtype)[6:] and x.tobytes() == y.tobytes()

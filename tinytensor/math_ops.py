@@ -92,8 +92,9 @@ def frac(input, *, out=None) -> Tensor:
 
 # %% ../nbs/06d_math.ipynb #00f9a700
 def _sign_np(x, out=None, dtype=None, casting='same_kind'):
-    cd = dtype or out.dtype
-    np.copyto(out, np.subtract(np.greater(x, 0).astype(cd), np.less(x, 0).astype(cd)), casting='unsafe')
+    "ATen's `(0 < x) - (x < 0)`: numpy's sign (-0.0 gives +0.0 there too), then 0 where numpy's NaN gives NaN."
+    np.sign(x, out=out, dtype=dtype, casting='unsafe')   # float16/bfloat16 in float32: ml_dtypes' sign keeps -0.0
+    if out.dtype.kind not in 'iub': np.copyto(out, 0, where=np.isnan(x))
 
 def _sgn_complex_np(x, out=None, dtype=None, casting='same_kind'):
     a = np.absolute(x)
