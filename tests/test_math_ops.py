@@ -355,3 +355,25 @@ def test_sign_bits_match_torch(dt, n):
     a, b = tt.tensor(v).to(getattr(tt, dt)).sign(), torch.tensor(v).to(getattr(torch, dt)).sign()
     x, y = (r.float().numpy() if dt == 'bfloat16' else r.numpy() for r in (a, b))
     assert a.dtype.name == str(b.dtype)[6:] and x.tobytes() == y.tobytes()
+
+
+@pytest.mark.parametrize('dt', ['float32', 'float64', 'float16', 'bfloat16', 'complex64', 'int32'])
+@pytest.mark.parametrize('n', [9, 72000])
+@pytest.mark.parametrize('form', ['default', 'values', 'inf values', 'in place', 'out='])
+def test_nan_to_num_bits_match_torch(dt, n, form):
+    "Each element mapped once: replacement values that are themselves inf or NaN are not mapped again, in place too."
+    v = np.resize(np.array([np.nan, np.inf, -np.inf, -0.0, 1.5, -3e38, 1e-45, 7.0]), n)
+    if dt == 'complex64': v = v + 1j * np.roll(v, 3)
+    if dt == 'int32': v = np.resize(np.arange(-40, 40), n)
+    kw = {'default': {}, 'values': dict(nan=2.5, posinf=100.0, neginf=-7.0), 'inf values': dict(nan=float('inf'), posinf=float('nan'), neginf=-1.0),
+          'in place': dict(nan=float('-inf'), posinf=float('-inf')), 'out=': dict(neginf=float('nan'))}[form]
+    def run(m):
+        t = m.tensor(v).to(getattr(m, dt))
+        if form == 'in place': return t.nan_to_num_(**kw)
+        if form == 'out=': o = m.empty_like(t); m.nan_to_num(t, out=o, **kw); return o
+        return m.nan_to_num(t, **kw)
+    a, b = run(tt), run(torch)
+    x, y = (r.float().numpy() if dt == 'bfloat16' else r.numpy() for r in (a, b))
+    assert a.dtype.name == str(b.dtype)[6:]
+    nx, ny = np.isnan(x), np.isnan(y)
+    assert (nx == ny).all() and x[~nx].tobytes() == y[~ny].tobytes()

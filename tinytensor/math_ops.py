@@ -297,13 +297,13 @@ def _nan_to_num_np(rd:dtype, nan, posinf, neginf):
     big = _FINFO_MAX[rd]
     vals = [_as_dtype(v, rd.np).astype(np.float64)[()] for v in
             (0.0 if nan is None else nan, big if posinf is None else posinf, -big if neginf is None else neginf)]
-    def fix(x):
-        x = x.astype(np.float64)
-        return np.where(np.isnan(x), vals[0], np.where(x == np.inf, vals[1], np.where(x == -np.inf, vals[2], x)))
+    def fix(o, x):                                       # a copy, then three masked writes: no wider temporaries
+        masks = np.isnan(x), x == np.inf, x == -np.inf  # all read before any write: `o` may be `x` (in place)
+        np.copyto(o, x, casting='unsafe')
+        for v, m in zip(vals, masks): np.copyto(o, v, where=m, casting='unsafe')
     def f(x, out=None, dtype=None, casting='same_kind'):
-        if x.dtype.kind == 'c':
-            np.copyto(out.real, fix(x.real), casting='unsafe'); np.copyto(out.imag, fix(x.imag), casting='unsafe')
-        else: np.copyto(out, fix(x), casting='unsafe')
+        if x.dtype.kind == 'c': fix(out.real, x.real); fix(out.imag, x.imag)
+        else: fix(out, x)
     return f
 
 def nan_to_num(input, nan:float=0.0, posinf:float=None, neginf:float=None, *, out=None) -> Tensor:
