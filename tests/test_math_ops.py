@@ -377,3 +377,21 @@ def test_nan_to_num_bits_match_torch(dt, n, form):
     assert a.dtype.name == str(b.dtype)[6:]
     nx, ny = np.isnan(x), np.isnan(y)
     assert (nx == ny).all() and x[~nx].tobytes() == y[~ny].tobytes()
+
+
+@pytest.mark.parametrize('dt', ['float32', 'float64', 'float16'])
+@pytest.mark.parametrize('w', [0.25, 0.5, 0.75, -0.3, 2.0])
+@pytest.mark.parametrize('n', [7, 72000])
+def test_lerp_scalar_weight_is_aten_formula(dt, w, n):
+    "One weight picks one of ATen's two formulas for every element (`|w| < 0.5`), computed in opmath, rounded once; in place too."
+    r = np.random.default_rng(4)
+    x, y = (r.standard_normal(n).astype(dt) for _ in range(2))
+    cd = np.float32 if dt == 'float16' else np.dtype(dt).type
+    xw, yw, ww = x.astype(cd), y.astype(cd), cd(w)
+    want = (xw + ww * (yw - xw) if abs(w) < 0.5 else yw - (yw - xw) * (cd(1) - ww)).astype(dt)
+    a = tt.lerp(tt.tensor(x), tt.tensor(y), w)
+    b = tt.tensor(x); b.lerp_(tt.tensor(y), w)
+    c = tt.tensor(y); tt.lerp(tt.tensor(x), c, w, out=c)     # `out` is `end`
+    for t in (a, b, c): assert t.numpy().tobytes() == want.tobytes()
+    t = torch.lerp(torch.tensor(x), torch.tensor(y), w)
+    np.testing.assert_allclose(a.numpy().astype(np.float64), t.numpy().astype(np.float64), rtol=1e-3 if dt == 'float16' else 1e-6, atol=1e-5)

@@ -361,6 +361,12 @@ def hypot(input, other, *, out=None) -> Tensor:
 # %% ../nbs/06d_math.ipynb #51f189e1
 def _lerp_np(x, y, w, out=None, dtype=None, casting='same_kind'):
     cd = dtype or out.dtype
+    if np.ndim(w) == 0 and np.ndim(out):                 # one weight, one branch: the same operations in three passes
+        w = np.asarray(w).astype(cd)[()]
+        diff = np.subtract(y, x, dtype=cd)               # a temporary: `out` may be `x` or `y` (in place)
+        if np.absolute(w) < 0.5: np.add(x, np.multiply(diff, w, out=diff), out=out, dtype=cd, casting='unsafe')
+        else: np.subtract(y, np.multiply(diff, 1 - w, out=diff), out=out, dtype=cd, casting='unsafe')
+        return
     x, y, w = (v.astype(cd, copy=False) for v in (x, y, w))
     diff = y - x
     small = np.absolute(w) < 0.5
