@@ -465,3 +465,32 @@ def test_median_all_elements_bits(dt):
                     got, want = getattr(a, f)(), getattr(b, f)()
                     wb = want.view(torch.int16).numpy().tobytes() if bf else want.numpy().tobytes()   # the raw bits
                     assert got.numpy().tobytes() == wb, (dt, n, trial, transposed, f, x)
+
+
+@pytest.mark.parametrize('dt', ['float32', 'float64', 'float16', 'int32', 'int64', 'complex64', 'bool'])
+@pytest.mark.parametrize('n', [65537, 131072, 3 * 65536 + 5])   # just past one block, two whole blocks, a short last one
+@pytest.mark.parametrize('name', ['cumsum', 'cumprod'])
+def test_long_1d_scan_matches_torch_bits(dt, n, name):
+    "Note [a long scan in blocks]: the running value carried from block to block keeps torch's one chain, bit for bit."
+    if name == 'cumprod' and dt == 'complex64': pytest.skip("c10::complex's product may fuse a multiply-add (last bit)")
+    r = np.random.default_rng(n)
+    v = r.standard_normal(n) * (0.01 if name == 'cumprod' else 1) + (1 if name == 'cumprod' else 0)
+    if dt.startswith('float'): v[:4] = [-0.0, -0.0, 1.5, -1.5]; v[n // 2] = np.nan   # Note [sums start from +0.0]
+    if dt == 'complex64': v = v + 1j * r.standard_normal(n) * 0.01
+    if dt in ('int32', 'int64', 'bool'): v = r.integers(0, 3 if name == 'cumprod' else 100, n)
+    a, t = getattr(tt, name)(tt.tensor(v).to(getattr(tt, dt)), 0), getattr(torch, name)(torch.tensor(v).to(getattr(torch, dt)), 0)
+    x, y = a.numpy(), t.numpy()
+    assert a.dtype.name == str(t.dtype)[6:] and x.shape == y.shape
+    if x.dtype.kind in 'fc':
+        nx, ny = np.isnan(x), np.isnan(y)
+        assert (nx == ny).all() and x[~nx].tobytes() == y[~ny].tobytes()
+    else: assert x.tobytes() == y.tobytes()
+
+
+@pytest.mark.parametrize('shape, dim', [((5,), 0), ((4, 6), 1), ((6, 2000), 0), ((3, 70000), 1), ((2, 3), 0)])
+def test_cumsum_starts_from_positive_zero(shape, dim):
+    "Note [sums start from +0.0]: leading -0.0s sum to +0.0 in every path (slices, rows, one chain), as torch."
+    v = np.full(shape, -0.0); idx = [slice(None)] * len(shape); idx[dim] = slice(shape[dim] // 2, None); v[tuple(idx)] = 1.25
+    for dt in ('float32', 'float64', 'complex64'):
+        a, t = tt.cumsum(tt.tensor(v).to(getattr(tt, dt)), dim), torch.cumsum(torch.tensor(v).to(getattr(torch, dt)), dim)
+        assert a.numpy().tobytes() == t.numpy().tobytes(), dt
