@@ -75,7 +75,7 @@ def test_getitem_random(block):
         rng, shape, dt, a, b = gen_input(seed)
         idx = rand_index(rng, shape)
         ra, rb = run_both(lambda: a[build(idx, tt)], lambda: b[build(idx, torch)])
-        msg = check_results(ra, rb, ctx=f'seed {seed}: {dt}{shape} strides {b.stride()} [{idx}]')
+        msg = check_results(ra, rb, 'index', ctx=f'seed {seed}: {dt}{shape} strides {b.stride()} [{idx}]')
         assert msg is None, msg
         if isinstance(rb, torch.Tensor):
             assert (ra._base is None) == (rb._base is None), f'seed {seed}: view-ness differs for {idx}'
@@ -111,7 +111,7 @@ def test_setitem_random(block):
         def fb(): b[build(idx, torch)] = mk(torch); return b
         va, vb = a._version, b._version
         ra, rb = run_both(fa, fb)
-        msg = check_results(ra, rb, ctx=f'seed {seed}: {dt}{shape} strides {b.stride()} [{idx}] = {v!r}')
+        msg = check_results(ra, rb, 'index_put', ctx=f'seed {seed}: {dt}{shape} strides {b.stride()} [{idx}] = {v!r}')
         assert msg is None, msg
         if not isinstance(rb, Exception): assert a._version - va == b._version - vb, f'seed {seed}: version'
 
@@ -131,12 +131,12 @@ def test_index_put_accumulate(dt):
         vals = rng.integers(0, 3, int(np.prod(vshape))).reshape(vshape)
         f = lambda lib, t: t.index_put_(tuple(i.build(lib) for i in idx), lib.tensor(vals.tolist(), dtype=t.dtype), accumulate=True)
         ra, rb = run_both(lambda: f(tt, a), lambda: f(torch, b))
-        msg = check_results(ra, rb, ctx=f'seed {seed}: {shape} {idx}')
+        msg = check_results(ra, rb, 'index_put', ctx=f'seed {seed}: {shape} {idx}')
         assert msg is None, msg
 
 def both_call(f, seed, ctx=''):
     ra, rb = run_both(lambda: f(tt), lambda: f(torch))
-    msg = check_results(ra, rb, ctx=f'seed {seed} {ctx}')
+    msg = check_results(ra, rb, 'indexing', ctx=f'seed {seed} {ctx}')
     assert msg is None, msg
     return ra, rb
 
@@ -208,7 +208,7 @@ def test_mask_ops_random(block):
     lambda L: L.zeros(2, 3).index_put_((L.ones(3, dtype=L.bool),), L.tensor(7.))])
 def test_indexing_errors_and_edges(f):
     ra, rb = run_both(lambda: f(tt), lambda: f(torch))
-    msg = check_results(ra, rb)
+    msg = check_results(ra, rb, 'indexing')
     assert msg is None, msg
     if isinstance(rb, Exception):
         assert str(rb).split('\n')[0].replace('torch.', 'tinytensor.')[:40] in str(ra), f'{ra} vs {rb}'
@@ -219,7 +219,7 @@ def test_false_index_writes_nothing_and_true_adds_a_dim():
         x[False] = 1.
         assert x.tolist() == [0., 0.] and x._version == v
     ra, rb = run_both(lambda: tt.arange(4.)[True, None, False], lambda: torch.arange(4.)[True, None, False])
-    assert check_results(ra, rb) is None
+    assert check_results(ra, rb, 'index') is None
 
 @st.composite
 def layouts_and_indices(draw):
@@ -253,7 +253,7 @@ def test_getitem_property(case):
     mk = lambda L: tuple(L.tensor(x.tolist(), dtype=L.int64) if isinstance(x, np.ndarray) and x.size else
                          (L.empty(x.shape, dtype=L.int64) if isinstance(x, np.ndarray) else x) for x in items)
     ra, rb = run_both(lambda: a[mk(tt)], lambda: b[mk(torch)])
-    msg = check_results(ra, rb, ctx=f'{shape} perm {perm} {items}')
+    msg = check_results(ra, rb, 'index', ctx=f'{shape} perm {perm} {items}')
     assert msg is None, msg
 
 def _src_for(rng, shape, d, k, dt, L):
@@ -314,7 +314,7 @@ def test_index_add_copy_fill_random(block):
     lambda L: L.index_select(L.arange(12).view(3, 4), 1, L.tensor([3]), out=L.zeros(5, dtype=L.int64))])
 def test_index_add_copy_fill_errors_and_edges(f):
     ra, rb = run_both(lambda: f(tt), lambda: f(torch))
-    msg = check_results(ra, rb)
+    msg = check_results(ra, rb, 'indexing')
     assert msg is None, msg
     if isinstance(rb, Exception):
         assert str(rb).split('\n')[0].replace('torch.', 'tinytensor.')[:40] in str(ra), f'{ra} vs {rb}'
@@ -369,7 +369,7 @@ def test_unravel_index_random(dt):
     lambda L: L.unravel_index(L.tensor([5]), ())])
 def test_take_argwhere_narrow_unravel_errors_and_edges(f):
     ra, rb = run_both(lambda: f(tt), lambda: f(torch))
-    msg = check_results(ra, rb)
+    msg = check_results(ra, rb, 'indexing')
     assert msg is None, msg
     if isinstance(rb, Exception):
         first = str(rb).split('\n')[0][:40]
@@ -434,7 +434,7 @@ def test_masked_scatter_put_view_scatters_random(block):
     lambda L: L.diagonal_scatter(L.zeros(2, 3), L.ones(1), 2), lambda L: L.zeros(2, 3).diagonal_scatter(L.ones(2, dtype=L.int64))])
 def test_masked_scatter_put_view_scatters_errors_and_edges(f):
     ra, rb = run_both(lambda: f(tt), lambda: f(torch))
-    msg = check_results(ra, rb)
+    msg = check_results(ra, rb, 'indexing')
     assert msg is None, msg
     if isinstance(rb, Exception):
         first = str(rb).split('\n')[0][:40]
@@ -461,14 +461,14 @@ def test_index_select_and_flip_threaded(threads):
                 i_np = rng.integers(0, x_np.shape[d], n)
                 for it in (np.int64, np.int32):
                     r, rt = x.index_select(d, tt.from_numpy(i_np.astype(it))), xt.index_select(d, torch.from_numpy(i_np.astype(it)))
-                    assert same(r, rt) is None
+                    assert same(r, rt, 'index_select') is None
             for dims in ((0,), (1,), (0, 1)):
-                assert same(x.flip(dims), xt.flip(dims)) is None
+                assert same(x.flip(dims), xt.flip(dims), 'flip') is None
         y_np = rng.standard_normal((3, 40, 50, 60)).astype(np.float32)
         y, yt = tt.from_numpy(y_np), torch.from_numpy(y_np)
         yc, ytc = y.contiguous(memory_format=tt.channels_last), yt.contiguous(memory_format=torch.channels_last)
         for dims in ((1,), (3,), (0, 2)):
-            assert same(yc.flip(dims), ytc.flip(dims)) is None                 # the result keeps channels_last
+            assert same(yc.flip(dims), ytc.flip(dims), 'flip') is None                 # the result keeps channels_last
 
 
 def test_mask_select_fast_path_equals_index(monkeypatch):
@@ -490,11 +490,11 @@ def test_mask_select_fast_path_equals_index(monkeypatch):
                     n = len(calls)
                     got = ix._getitem(x, (m,))                                 # what x[m] calls (the notebooks may re-hook it)
                     assert len(calls) == n + 1                                 # the fast path ran
-                    assert same(x[m], xt[mt]) is None
+                    assert same(x[m], xt[mt], 'index') is None
                     plain = ix.index(x, [m])                                   # ATen's way: nonzero, then a gather
                     assert got.shape == plain.shape and got.stride() == plain.stride() and got.dtype is plain.dtype
                     assert got.numpy().tobytes() == plain.numpy().tobytes()
-                    assert same(got, xt[mt]) is None
+                    assert same(got, xt[mt], 'index') is None
 
 
 @pytest.mark.parametrize('threads', [1, 2])
@@ -514,6 +514,6 @@ def test_gather_flat_equals_fancy(threads):
                     a = i_np.astype(it)
                     fancy = x_np[ix._dim_coords(a, d)]                       # the plain path
                     assert got.numpy().tobytes() == np.ascontiguousarray(fancy).tobytes()
-                    assert same(got, torch.from_numpy(x_np).gather(d, torch.from_numpy(a))) is None
+                    assert same(got, torch.from_numpy(x_np).gather(d, torch.from_numpy(a)), 'gather') is None
                     if len(xs) == 2:                                         # a transposed input keeps the fancy path
-                        assert same(both(x_np, True)[0].gather(d, i), torch.from_numpy(x_np).gather(d, torch.from_numpy(a))) is None
+                        assert same(both(x_np, True)[0].gather(d, i), torch.from_numpy(x_np).gather(d, torch.from_numpy(a)), 'gather') is None

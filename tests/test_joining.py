@@ -9,9 +9,9 @@ from ttgen import pair, LAYOUTS, run_both, check_results
 
 DTS = ['float32', 'float64', 'int64', 'int32', 'uint8', 'int8', 'bool', 'float16', 'bfloat16', 'int16']
 
-def both_call(f, ctx=''):
+def both_call(f, op, ctx=''):
     ra, rb = run_both(lambda: f(tt), lambda: f(torch))
-    msg = check_results(ra, rb, ctx=ctx)
+    msg = check_results(ra, rb, op, ctx=ctx)
     assert msg is None, msg
     if isinstance(rb, torch.Tensor): assert (ra._base is None) == (rb._base is None), f'{ctx}: view-ness'
     return ra, rb
@@ -39,8 +39,8 @@ def test_cat_stack_random(block):
         dim = int(rng.integers(-nd, nd))
         ps = inputs(rng, shape, int(rng.integers(1, 4)), dim)
         A, B = [p[0] for p in ps], [p[1] for p in ps]
-        both_call(lambda L: L.cat(A if L is tt else B, dim), f'seed {seed} cat dim {dim} {[tuple(b.shape) for b in B]}')
-        both_call(lambda L: L.concat(A if L is tt else B, dim=dim), f'seed {seed} concat')
+        both_call(lambda L: L.cat(A if L is tt else B, dim), 'cat', f'seed {seed} cat dim {dim} {[tuple(b.shape) for b in B]}')
+        both_call(lambda L: L.concat(A if L is tt else B, dim=dim), 'concat', f'seed {seed} concat')
         if rng.random() < 0.5:
             oshape = tuple(int(v) for v in rng.integers(0, 3, int(rng.integers(0, 3))))
             odt = str(rng.choice(['float32', 'float64', 'int64', 'bool']))
@@ -53,14 +53,14 @@ def test_cat_stack_random(block):
                 assert not isinstance(ra, Exception), f'seed {seed} cat out: {ra}'
                 assert ra[1] == rb[1], f'seed {seed}: out version {ra[1]} != {rb[1]}'
                 ra, rb = ra[0], rb[0]
-            msg = check_results(ra, rb, ctx=f'seed {seed} cat out={oshape} {odt}')
+            msg = check_results(ra, rb, 'cat', ctx=f'seed {seed} cat out={oshape} {odt}')
             assert msg is None, msg
         sp = inputs(rng, shape, int(rng.integers(1, 4)), 0, vary=False)
         SA, SB = [p[0] for p in sp], [p[1] for p in sp]
         sd = int(rng.integers(-nd - 1, nd + 1))
-        both_call(lambda L: L.stack(SA if L is tt else SB, sd), f'seed {seed} stack dim {sd}')
+        both_call(lambda L: L.stack(SA if L is tt else SB, sd), 'stack', f'seed {seed} stack dim {sd}')
         for name in ('hstack', 'vstack', 'dstack', 'column_stack'):
-            both_call(lambda L: getattr(L, name)(SA if L is tt else SB), f'seed {seed} {name}')
+            both_call(lambda L: getattr(L, name)(SA if L is tt else SB), name, f'seed {seed} {name}')
 
 @pytest.mark.parametrize('block', range(2))
 def test_flip_random(block):
@@ -71,10 +71,10 @@ def test_flip_random(block):
         a, b = pair(rng, shape, str(rng.choice(DTS)), str(rng.choice(LAYOUTS)), lo=-5, hi=6)
         dims = [int(v) for v in rng.integers(-nd - 1, nd + 1, int(rng.integers(0, nd + 2)))] if nd else \
                [int(v) for v in rng.integers(-1, 1, int(rng.integers(0, 2)))]
-        both_call(lambda L: (a if L is tt else b).flip(dims), f'seed {seed} flip {dims} on {shape} {b.stride()}')
-        both_call(lambda L: L.flip(a if L is tt else b, dims), f'seed {seed} torch.flip')
-        both_call(lambda L: L.fliplr(a if L is tt else b), f'seed {seed} fliplr')
-        both_call(lambda L: (a if L is tt else b).flipud(), f'seed {seed} flipud')
+        both_call(lambda L: (a if L is tt else b).flip(dims), 'flip', f'seed {seed} flip {dims} on {shape} {b.stride()}')
+        both_call(lambda L: L.flip(a if L is tt else b, dims), 'flip', f'seed {seed} torch.flip')
+        both_call(lambda L: L.fliplr(a if L is tt else b), 'fliplr', f'seed {seed} fliplr')
+        both_call(lambda L: (a if L is tt else b).flipud(), 'flipud', f'seed {seed} flipud')
 
 @pytest.mark.parametrize('f', [
     lambda L: L.cat([]), lambda L: L.cat([L.tensor(1.)]), lambda L: L.cat([L.zeros(2, 3), L.zeros(3)]),
@@ -90,7 +90,7 @@ def test_flip_random(block):
     lambda L: L.atleast_1d(L.tensor(1.)), lambda L: L.atleast_2d(L.zeros(3)), lambda L: L.atleast_3d(L.zeros(2, 3))])
 def test_joining_errors_and_edges(f):
     ra, rb = run_both(lambda: f(tt), lambda: f(torch))
-    msg = check_results(ra, rb)
+    msg = check_results(ra, rb, 'joining')
     assert msg is None, msg
     if isinstance(rb, Exception):
         assert str(rb).split('\n')[0][:40] in str(ra), f'{ra} vs {rb}'
@@ -117,7 +117,7 @@ def test_cat_property(case):
     A = [tt.tensor(b).permute(*inv) if b.size else tt.empty(b.shape, dtype=tt.float64).permute(*inv) for b in ins]
     B = [torch.tensor(b).permute(*inv) if b.size else torch.empty(b.shape, dtype=torch.float64).permute(*inv) for b in ins]
     ra, rb = run_both(lambda: tt.cat(A, dim), lambda: torch.cat(B, dim))
-    msg = check_results(ra, rb, ctx=f'{shape} perm {perm} dim {dim} lens {lens}')
+    msg = check_results(ra, rb, 'cat', ctx=f'{shape} perm {perm} dim {dim} lens {lens}')
     assert msg is None, msg
 
 @pytest.mark.parametrize('block', range(2))
@@ -131,10 +131,10 @@ def test_repeat_tile_random(block):
         X = {tt: a, torch: b}
         reps = tuple(int(v) for v in rng.integers(0, 3, int(rng.integers(max(nd - 1, 0), nd + 3))))
         if rng.random() < 0.03 and reps: reps = (-1,) + reps[1:]
-        both_call(lambda L: X[L].repeat(*reps) if reps else X[L].repeat(()), f'seed {seed} repeat {reps}')
-        both_call(lambda L: X[L].repeat(list(reps)), f'seed {seed} repeat list {reps}')
-        both_call(lambda L: L.tile(X[L], reps), f'seed {seed} tile {reps}')
-        both_call(lambda L: X[L].tile(*reps) if reps else X[L].tile(()), f'seed {seed} Tensor.tile {reps}')
+        both_call(lambda L: X[L].repeat(*reps) if reps else X[L].repeat(()), 'repeat', f'seed {seed} repeat {reps}')
+        both_call(lambda L: X[L].repeat(list(reps)), 'repeat', f'seed {seed} repeat list {reps}')
+        both_call(lambda L: L.tile(X[L], reps), 'tile', f'seed {seed} tile {reps}')
+        both_call(lambda L: X[L].tile(*reps) if reps else X[L].tile(()), 'tile', f'seed {seed} Tensor.tile {reps}')
 
 @pytest.mark.parametrize('f', [
     lambda L: L.concatenate([L.ones(2, 3), L.zeros(2, 1)], dim=-1), lambda L: L.concatenate([L.ones(2, 3), L.zeros(2, 1)], axis=-1),
@@ -147,7 +147,7 @@ def test_repeat_tile_random(block):
     lambda L: L.ones(2, 3).tile(-1, 1), lambda L: L.tile(L.ones(2, 3), 2), lambda L: L.tensor(1.).repeat(())])
 def test_joining_extra_errors_and_edges(f):
     ra, rb = run_both(lambda: f(tt), lambda: f(torch))
-    msg = check_results(ra, rb)
+    msg = check_results(ra, rb, 'joining')
     assert msg is None, msg
     if isinstance(rb, Exception):
         assert str(rb).split('\n')[0].replace('torch.', 'tinytensor.')[:40] in str(ra), f'{ra} vs {rb}'

@@ -45,11 +45,11 @@ def reduction_case(rng, name):
         n = max(x_th.numel() // max(r[1].numel(), 1), 1)                 # elements reduced into each result
         if name == 'prod': scale = (n - 1) * np.abs(r[1].detach().double().numpy())   # Note [one comparison rule]
         else: scale = sum_scale(x_th, dim, keepdim) / (n if name == 'mean' else 1)
-        m = same(r[0], r[1], tol=True, strides=True, scale=scale)
+        m = same(r[0], r[1], name, strides=True, scale=scale)
         return ctx + ': ' + m if m else None
     if isinstance(r[1], tuple) and not isinstance(r[0], Exception):
         if not hasattr(r[0], 'values') or r[0].values is not r[0][0]: return ctx + ': not a (values, indices) tuple'
-    return check_results(*r, ctx=ctx)
+    return check_results(*r, name, ctx=ctx)
 
 @pytest.mark.parametrize('name', REDUCTIONS)
 def test_reductions(name):
@@ -65,7 +65,7 @@ def test_reduction_big_threads():
             x_tt, x_th = pair(rng, shape, dt, 'contig', special=False)
             for name in ('sum', 'amax', 'any'):
                 a, b = getattr(x_tt, name)(dim), getattr(x_th, name)(dim)
-                m = same(a, b, tol=name == 'sum' and dt == 'float32', scale=sum_scale(x_th, dim))
+                m = same(a, b, name, scale=sum_scale(x_th, dim))
                 assert m is None, (shape, dim, dt, name, m)
 
 def test_reduction_errors():
@@ -91,8 +91,8 @@ def matmul_case(rng):
     b_tt, b_th = pair(rng, sb, db, str(rng.choice(LAYOUTS)), special=False, lo=-3, hi=4)
     ctx = f'matmul {sa}/{da}/{a_th.stride()} @ {sb}/{db}/{b_th.stride()}'
     r = run_both(lambda: a_tt @ b_tt, lambda: a_th @ b_th)
-    if isinstance(r[0], Exception) or isinstance(r[1], Exception): return check_results(*r, ctx=ctx)
-    m = same(r[0], r[1], tol=da in FLOATS, scale=product_scale(torch.matmul, a_th, b_th) if da in FLOATS else 0.)
+    if isinstance(r[0], Exception) or isinstance(r[1], Exception): return check_results(*r, 'matmul', ctx=ctx)
+    m = same(r[0], r[1], 'matmul', scale=product_scale(torch.matmul, a_th, b_th) if da in FLOATS else 0.)
     return ctx + ': ' + m if m else None
 
 def test_matmul():
@@ -161,8 +161,8 @@ def new_reduction_case(rng, name):
     rng_method = bool(rng.random() < 0.5)
     r = run_both(lambda: call(tt, x_tt), lambda: call(torch, x_th))
     if isinstance(r[1], tuple) and not isinstance(r[0], Exception) and type(r[0]) is not tuple: return ctx + ': not a plain tuple'
-    bad = check_results(*r, tol=True, ctx=ctx, scale=_new_red_scale(name, x_th, args, kw, r[1]))
-    if bad and isinstance(r[1], tuple) and x_th.numel() and x_th.double().isinf().any() and check_results(r[0][0], r[1][0], tol=True) is None:
+    bad = check_results(*r, name, ctx=ctx, scale=_new_red_scale(name, x_th, args, kw, r[1]))
+    if bad and isinstance(r[1], tuple) and x_th.numel() and x_th.double().isinf().any() and check_results(r[0][0], r[1][0], name) is None:
         return None        # the mean of var_mean next to an inf: torch's sequential Welford update gives NaN or inf by position
     return bad
 
@@ -193,14 +193,15 @@ def test_new_reduction_out():
     for name, args in [('std', (1,)), ('var', (0,)), ('norm', (2, 1)), ('logsumexp', (1,)), ('nansum', (0,)), ('nanmean', (1,))]:
         o_tt, o_th = tt.empty(0), torch.empty(0)
         a, b = getattr(tt, name)(x_tt, *args, out=o_tt), getattr(torch, name)(x_th, *args, out=o_th)
-        assert a is o_tt and same(o_tt, o_th, tol=True) is None, name
+        assert a is o_tt and same(o_tt, o_th, name) is None, name
     # out= of another dtype: torch computes into it where it can (float), refuses it otherwise, with these exception types
     for name, args in [('std', (1,)), ('var', (0,)), ('norm', (2, 1)), ('logsumexp', (1,)), ('nansum', (0,)), ('nanmean', (1,))]:
         for od in ['float64', 'float16', 'bfloat16', 'int64', 'bool']:
             for dt in ['float32', 'float16', 'int64']:
                 r = run_both(lambda: getattr(tt, name)(x_tt.to(getattr(tt, dt)), *args, out=tt.empty(0, dtype=getattr(tt, od))),
                              lambda: getattr(torch, name)(x_th.to(getattr(torch, dt)), *args, out=torch.empty(0, dtype=getattr(torch, od))))
-                assert check_results(*r, tol=od if od in ('float16', 'bfloat16') else 'float32') is None, (name, od, dt, r)   # float32 transcendentals inside
+                comp = od if od in ('float16', 'bfloat16') else 'float32'          # float32 transcendentals inside
+                assert check_results(*r, name, computed_in=comp) is None, (name, od, dt, r)
 
 @settings(max_examples=40, deadline=None)
 @given(shape=st.lists(st.integers(0, 4), min_size=0, max_size=4), data=st.data())
@@ -211,12 +212,15 @@ def test_var_norm_property(shape, data):
     keep, corr = data.draw(st.booleans()), data.draw(st.sampled_from([0, 1, 2]))
     a = np.random.default_rng(len(shape) + sum(shape)).standard_normal(shape)
     x_tt, x_th = tt.from_numpy(a.copy()), torch.from_numpy(a)
-    for f in (lambda lib, x: lib.var(x, dims or None, correction=corr, keepdim=keep), lambda lib, x: lib.std(x, dims or None, keepdim=keep),
-              lambda lib, x: lib.norm(x, 2, dims or None, keep), lambda lib, x: lib.norm(x, 1, dims or None, keep),
-              lambda lib, x: lib.logsumexp(x, dims or None, keep), lambda lib, x: lib.nanmean(x, dims or None, keep),
-              lambda lib, x: lib.count_nonzero(x, dims or None), lambda lib, x: lib.var_mean(x, dims or None, keepdim=keep)):
+    for name, f in [('var', lambda lib, x: lib.var(x, dims or None, correction=corr, keepdim=keep)),
+                    ('std', lambda lib, x: lib.std(x, dims or None, keepdim=keep)),
+                    ('norm', lambda lib, x: lib.norm(x, 2, dims or None, keep)), ('norm', lambda lib, x: lib.norm(x, 1, dims or None, keep)),
+                    ('logsumexp', lambda lib, x: lib.logsumexp(x, dims or None, keep)),
+                    ('nanmean', lambda lib, x: lib.nanmean(x, dims or None, keep)),
+                    ('count_nonzero', lambda lib, x: lib.count_nonzero(x, dims or None)),
+                    ('var_mean', lambda lib, x: lib.var_mean(x, dims or None, keepdim=keep))]:
         r = run_both(lambda: f(tt, x_tt), lambda: f(torch, x_th))
-        assert check_results(*r, tol=True) is None, (shape, dims, keep, corr, r)
+        assert check_results(*r, name) is None, (name, shape, dims, keep, corr, r)
 
 @pytest.mark.parametrize('name', ['all', 'any'])
 def test_all_any_empty_dim_list_reduces_nothing(name):
@@ -228,5 +232,5 @@ def test_all_any_empty_dim_list_reduces_nothing(name):
         a, b = pair(rng, shape, dt, str(rng.choice(['contig', 'transpose', 'expand'])) if shape else 'contig', lo=-1, hi=2)
         dims, keep = ([] if rng.random() < 0.5 else ()), bool(rng.random() < 0.5)
         ra, rb = run_both(lambda: getattr(tt, name)(a, dims, keep), lambda: getattr(torch, name)(b, dims, keep))
-        msg = check_results(ra, rb, ctx=f'seed {seed} {name} {dt}{shape} {dims} {keep}')
+        msg = check_results(ra, rb, name, ctx=f'seed {seed} {name} {dt}{shape} {dims} {keep}')
         assert msg is None, msg

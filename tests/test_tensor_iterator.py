@@ -43,7 +43,7 @@ def test_broadcast_errors_like_torch():
         a = tuple(int(x) for x in rng.integers(1, 4, int(rng.integers(0, 4))))
         b = tuple(int(x) for x in rng.integers(1, 4, int(rng.integers(0, 4))))
         r = run_both(lambda: tt.ones(a) + tt.ones(b), lambda: torch.ones(a) + torch.ones(b))
-        assert check_results(*r, ctx=f'{a} {b}') is None
+        assert check_results(*r, 'add', ctx=f'{a} {b}') is None
         if isinstance(r[1], Exception): assert str(r[0]) == str(r[1])
 
 def test_meta_device_builds_without_memory():
@@ -115,13 +115,14 @@ def test_big_threaded_and_tiled_ops_match_torch(threads):
         ta, tb, tc = torch.from_numpy(a_np), torch.from_numpy(b_np), torch.from_numpy(c_np)
         bt = alias_with_sizes_and_strides(b, (700, 600), (1, 700))
         ct = alias_with_sizes_and_strides(c, (300, 3, 200), (1, 60000, 300))         # permuted 3-d
-        cases = [(lambda: a + bt, lambda: ta + tb.T), (lambda: bt * a, lambda: tb.T * ta),
-                 (lambda: a + 1.5, lambda: ta + 1.5), (lambda: tt.exp(bt), lambda: torch.exp(tb.T)),
-                 (lambda: ct - tt.from_numpy(np.ascontiguousarray(c_np.transpose(2, 0, 1))), lambda: tc.permute(2, 0, 1) - tc.permute(2, 0, 1).contiguous()),
-                 (lambda: a.sum(0), lambda: ta.sum(0)), (lambda: bt.amax(1), lambda: tb.T.amax(1))]
-        for i, (f, g) in enumerate(cases):
+        cases = [('add', lambda: a + bt, lambda: ta + tb.T), ('mul', lambda: bt * a, lambda: tb.T * ta),
+                 ('add', lambda: a + 1.5, lambda: ta + 1.5), ('exp', lambda: tt.exp(bt), lambda: torch.exp(tb.T)),
+                 ('sub', lambda: ct - tt.from_numpy(np.ascontiguousarray(c_np.transpose(2, 0, 1))),
+                  lambda: tc.permute(2, 0, 1) - tc.permute(2, 0, 1).contiguous()),
+                 ('sum', lambda: a.sum(0), lambda: ta.sum(0)), ('amax', lambda: bt.amax(1), lambda: tb.T.amax(1))]
+        for i, (op, f, g) in enumerate(cases):
             r, e = f(), g()
-            m = same(r, e, tol=i in (3, 5), scale=sum_scale(ta, 0) if i == 5 else 0.)   # exp, and a float sum
+            m = same(r, e, op, scale=sum_scale(ta, 0) if op == 'sum' else 0.)
             assert m is None, (i, m)
         o = tt.empty(700, 600)
         tt.add(a, bt, out=o)
@@ -282,11 +283,11 @@ def test_transposes_match_torch(threads):
             a_np, b_np = rng.standard_normal((n, m)).astype(np.float32), rng.standard_normal((m, n)).astype(np.float32)
             a, b = tt.from_numpy(a_np), tt.from_numpy(b_np)
             ta, tb = torch.from_numpy(a_np), torch.from_numpy(b_np)
-            assert same(a + b.t(), ta + tb.T) is None
-            assert same(b.t().contiguous(), tb.T.contiguous()) is None
-            assert same(b.t().to(tt.float64), tb.T.to(torch.float64)) is None
+            assert same(a + b.t(), ta + tb.T, 'add') is None
+            assert same(b.t().contiguous(), tb.T.contiguous(), 'contiguous') is None
+            assert same(b.t().to(tt.float64), tb.T.to(torch.float64), 'to') is None
         c_np = rng.standard_normal((5, 300, 200)).astype(np.float32)
-        assert same(tt.from_numpy(c_np).transpose(1, 2).contiguous(), torch.from_numpy(c_np).transpose(1, 2).contiguous()) is None
+        assert same(tt.from_numpy(c_np).transpose(1, 2).contiguous(), torch.from_numpy(c_np).transpose(1, 2).contiguous(), 'contiguous') is None
     finally: tt.set_num_threads(old)
 
 @pytest.mark.parametrize('threads', [1, 2, 4])
@@ -304,10 +305,10 @@ def test_tall_blocks_match_torch(threads, dt):
             j, _ = it._stage_plan()
             rows = max(ti.STAGE_ROWS, ti.STAGE_TALL // it.shape_[0])
             assert rows > ti.STAGE_ROWS and -(-it.shape_[j] // rows) == nblocks    # tall blocks, a partial one last
-            assert same(cl, xt.contiguous(memory_format=torch.channels_last)) is None
-            assert same(cl.contiguous(), xt.contiguous(memory_format=torch.channels_last).contiguous()) is None
-            assert same(cl + x, xt.contiguous(memory_format=torch.channels_last) + xt) is None
-            assert same(x - cl, xt - xt.contiguous(memory_format=torch.channels_last)) is None
+            assert same(cl, xt.contiguous(memory_format=torch.channels_last), 'contiguous') is None
+            assert same(cl.contiguous(), xt.contiguous(memory_format=torch.channels_last).contiguous(), 'contiguous') is None
+            assert same(cl + x, xt.contiguous(memory_format=torch.channels_last) + xt, 'add') is None
+            assert same(x - cl, xt - xt.contiguous(memory_format=torch.channels_last), 'sub') is None
 
 def test_column_broadcast_not_staged():
     "An input broadcast along the output's fastest dim (A + v[:, None]) is read in place, never staged; values as torch's."
@@ -318,8 +319,8 @@ def test_column_broadcast_not_staged():
     assert it._stage_plan() is None
     it = TensorIteratorConfig().add_output(None).add_input(A).add_input(v[:, None]).add_input(A.t().contiguous().t()).build()
     assert it._stage_plan() == (1, [3])                                   # a transposed input beside it still is
-    assert same(A + v[:, None], torch.from_numpy(a_np) + torch.from_numpy(v_np)[:, None]) is None
-    assert same(v[:, None] * A.t().contiguous().t(), torch.from_numpy(v_np)[:, None] * torch.from_numpy(a_np).t().contiguous().t()) is None
+    assert same(A + v[:, None], torch.from_numpy(a_np) + torch.from_numpy(v_np)[:, None], 'add') is None
+    assert same(v[:, None] * A.t().contiguous().t(), torch.from_numpy(v_np)[:, None] * torch.from_numpy(a_np).t().contiguous().t(), 'mul') is None
 
 @pytest.mark.parametrize('threads', [1, 2])
 def test_staging_into_output_only_without_overlap(threads):

@@ -89,57 +89,32 @@ def describe(x):
     v = None if x.device.type == 'meta' else (x.detach().double().numpy() if name in ('bfloat16', 'float16') else x.detach().numpy())
     return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v
 
-# Note [one comparison rule]: every differential test compares a tinytensor result with torch's through `same`.
-# Shapes, strides, offsets and dtypes always match exactly, and so do values, bit for bit, unless the value depends on a
-# choice that torch itself leaves to the implementation:
-#   - products (mm, matmul, tensordot, einsum, dot, ...): the BLAS library and its kernel for this CPU pick the order
-#     of the sums (OpenBLAS picks by core type, thread count and shape);
-#   - reductions over many elements (sum, mean, var, std, norm, prod, cumsum, logsumexp, softmax, ...): the vector
-#     width and the thread split pick the order of the additions;
-#   - transcendental functions (exp, log, sin, pow with a float exponent, erf, ...): libm, SLEEF and numpy's own
-#     loops round differently in the last bit.
-# Those compare with torch.testing.assert_close's default tolerances for the result's dtype (`TOLERANCES`):
-# |a - b| <= atol + rtol * (|b| + scale). `scale` is the size of what was summed (sum |x| for a sum, |A| @ |B| for a
-# matrix product), which bounds the rounding error of any order of the sums even where the terms cancel; for the
-# product of n factors (`prod`, which ATen rounds to float16/bfloat16 at every step, in its vector lanes' order) it is
-# (n - 1) |b|; for a transcendental function f it is |x f'(x)|, the rounding of its input amplified by its slope
-# (logit near 1, tan near pi/2). It is 0 unless the caller passes it. A test says which side of the rule a call is on with `tol=True` (or a dtype name: the dtype the
-# computation ran in, when it is wider than the result's), and nothing else decides a tolerance.
-TOLERANCES = {'float16': (1e-3, 1e-5), 'bfloat16': (1.6e-2, 1e-5), 'float32': (1.3e-6, 1e-5), 'float64': (1e-7, 1e-7),
-              'complex64': (1.3e-6, 1e-5), 'complex128': (1e-7, 1e-7)}    # torch/testing/_comparison.py's defaults
+# Note [one comparison rule] (chapter 04e, tinytensor.testing): every differential test compares a tinytensor result
+# with torch's through `same` (or `check_results`), naming the op it ran: `same(a, b, 'exp')`. The op's kind in
+# `COMPARISON_RULES` alone decides how values compare: bit for bit for EXACT, LIBM and real COMPLEX results, within
+# torch.testing's default tolerances for PRODUCT, ORDER and TRANSCENDENTAL ones. An op without a rule stops the test
+# (KeyError), so a new test cannot forget it. Shapes, strides, offsets and dtypes always match exactly. `scale` is the
+# size of what the op added up: sum |x| for a sum, |A| @ |B| for a matrix product, (n - 1) |b| for the product of n
+# factors (`prod`, which ATen rounds to float16/bfloat16 at every step, in its vector lanes' order), |x f'(x)| for a
+# transcendental f (`slope_scale`); 0 unless the caller passes it. `computed_in` names the dtype an op computed in where
+# it differs from the result's; `gpu=True` says `a` ran on a GPU, whose scans are parallel.
+from tinytensor.testing import (EXACT, LIBM, COMPLEX, ORDER, PRODUCT, TRANSCENDENTAL, COMPARISON_RULES as RULES,
+                                TOLERANCES, comparison_rule as rule, tolerance, close_mask)
 
-def close_mask(x, y, dtype_name, tol=True, scale=0.):
-    "Elementwise: do values `x` (tinytensor's) and `y` (torch's) agree under Note [one comparison rule]?"
-    x, y, scale = np.asarray(x), np.asarray(y), np.abs(np.asarray(scale, dtype=np.float64))
-    if scale.ndim and scale.shape != x.shape:
-        try: scale = np.broadcast_to(scale, x.shape)
-        except ValueError: scale = np.float64(0.)                  # a scale for another shape (an error path): none
-    if x.dtype.kind == 'c' or y.dtype.kind == 'c':                   # complex: real and imaginary parts separately
-        x, y = np.stack([x.real, x.imag]), np.stack([y.real, y.imag])
-        scale = np.stack([np.broadcast_to(scale, x.shape[1:])] * 2)
-    if x.dtype.kind not in 'fc' and y.dtype.kind not in 'fc': return np.asarray(x == y)
-    x64, y64 = x.astype(np.float64), y.astype(np.float64)
-    key = tol if isinstance(tol, str) else dtype_name
-    if tol and key in TOLERANCES:
-        rtol, atol = TOLERANCES[key]
-        with np.errstate(invalid='ignore', over='ignore'):
-            ok = np.abs(x64 - y64) <= atol + rtol * (np.abs(y64) + np.abs(scale))
-        return ok | (x64 == y64) | (np.isnan(x64) & np.isnan(y64))      # equal infinities too
-    return (x64 == y64) | (np.isnan(x64) & np.isnan(y64))
-
-def same(a, b, tol=False, strides=True, scale=0.):
-    "None if tinytensor tensor `a` matches torch tensor `b` (shape, strides, offset, dtype, values), else a reason."
+def same(a, b, op:str, strides=True, scale=0., computed_in=None, gpu=False):
+    "None if tinytensor tensor `a` matches torch tensor `b` (shape, strides, offset, dtype, values) under `op`'s rule, else a reason."
     sa, sb = describe(a), describe(b)
     if sa[0] != sb[0]: return f'shape {sa[0]} != {sb[0]}'
     if strides and sa[1] != sb[1]: return f'strides {sa[1]} != {sb[1]}'
     if strides and sa[2] != sb[2]: return f'offset {sa[2]} != {sb[2]}'
     if sa[3] != sb[3]: return f'dtype {sa[3]} != {sb[3]}'
+    tol = tolerance(op, sa[3], computed_in, gpu)
     if sa[4] is None or sb[4] is None: return None
-    ok = close_mask(sa[4], sb[4], sa[3], tol, scale)
+    ok = close_mask(sa[4], sb[4], tol, scale)
     if not ok.all():
         x, y = np.asarray(sa[4]), np.asarray(sb[4])
         if ok.shape != x.shape: x, y = np.stack([x.real, x.imag]), np.stack([y.real, y.imag])
-        return f'values differ: {x[~ok][:5]} vs {y[~ok][:5]}'
+        return f'values differ ({op}: {rule(op)}): {x[~ok][:5]} vs {y[~ok][:5]}'
     return None
 
 def run_both(f_tt, f_th):
@@ -153,8 +128,9 @@ def run_both(f_tt, f_th):
         except Exception as e: out.append(e)
     return out
 
-def check_results(r_tt, r_th, tol=False, ctx='', scale=0.):
-    "None if both raised the same exception type or returned matching results (tensors or tuples of them)."
+def check_results(r_tt, r_th, op:str, ctx='', scale=0., computed_in=None):
+    "None if both raised the same exception type or returned matching results (tensors or tuples of them) under `op`'s rule."
+    rule(op)                                                     # an op without a rule stops the test, whatever happened
     if isinstance(r_th, Exception):
         if not isinstance(r_tt, Exception): return f'{ctx}: torch raised {type(r_th).__name__}: {r_th} but tinytensor returned'
         if type(r_tt) is not type(r_th): return f'{ctx}: exception type {type(r_tt).__name__}({r_tt}) != {type(r_th).__name__}({r_th})'
@@ -162,10 +138,10 @@ def check_results(r_tt, r_th, tol=False, ctx='', scale=0.):
     if isinstance(r_tt, Exception): return f'{ctx}: tinytensor raised {type(r_tt).__name__}: {r_tt}; torch returned'
     if isinstance(r_th, (tuple, list)):
         for a, b in zip(r_tt, r_th):
-            m = same(a, b, tol, scale=scale)
+            m = same(a, b, op, scale=scale, computed_in=computed_in)
             if m: return f'{ctx}: {m}'
         return None
-    m = same(r_tt, r_th, tol, scale=scale)
+    m = same(r_tt, r_th, op, scale=scale, computed_in=computed_in)
     return f'{ctx}: {m}' if m else None
 
 @contextlib.contextmanager
