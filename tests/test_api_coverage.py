@@ -78,7 +78,7 @@ def test_recipes_deterministic():
     assert cov.selfcheck(names) == 0
 
 KIND_NAMES = ['vdot', 'kron', 'addmm', 'logcumsumexp', 'rot90', 'roll', 'Tensor.index_add_', 'Tensor.addmv_', 'Tensor.cpu',
-              'Tensor.__array__', 'Tensor.__getitem__', 'std_mean', 'repeat_interleave', 'sin']
+              'Tensor.__array__', 'Tensor.__getitem__', 'std_mean', 'repeat_interleave', 'sin', 'linspace', 'randint', 'empty']
 
 def test_probe_kinds_deterministic():
     "The out= dtype, overlap, layout and view-ness probes agree torch against torch."
@@ -103,13 +103,28 @@ def test_probe_kinds_find_what_they_target(monkeypatch):
     monkeypatch.setattr(tt.Tensor, 'index_add_', lambda self, *a, **k: self)                          # no overlap check
     assert any('expanded' in p for p in fails('Tensor.index_add_'))
 
+def test_factory_out_probes_find_flat_writes(monkeypatch):
+    "The factories' out= probes catch a range written as if `out` were contiguous, and a random fill of overlapping elements."
+    def fails(q): return [f['probe'] for f in cov.measure([q])[q].get('failures', [])]
+    assert all(cov.measure([q])[q]['status'] == 'match' for q in ('linspace', 'rand'))
+    linspace, rand = tt.linspace, tt.rand
+    def linspace_flat(start, end, steps, out=None):                  # out's storage filled from its first element on
+        r = linspace(start, end, steps, dtype=None if out is None else out.dtype)
+        if out is None: return r
+        out.as_strided((steps,), (1,), out.storage_offset()).copy_(r)
+        return out
+    monkeypatch.setattr(tt, 'linspace', linspace_flat)
+    assert any('out=narrowed' in p for p in fails('linspace'))
+    monkeypatch.setattr(tt, 'rand', lambda size, out=None, **kw: rand(size, **kw) if out is None else out.fill_(0.5))   # no overlap check
+    assert any('out=expanded' in p for p in fails('rand'))
+
 def test_device_cuda_on_the_standin(monkeypatch):
     "--device cuda: probe tensors on CUDA (the strict CuPy stand-in here), torch on the CPU; a result left on the CPU is caught."
     import cuda_standin
     state = cuda_standin.install(1)
     try:
         cov.use_device('cuda')
-        res = cov.measure(['add', 'amax', 'where', 'Tensor.scatter_add', 'Tensor.is_cuda', 'mm'])
+        res = cov.measure(['add', 'amax', 'where', 'Tensor.scatter_add', 'Tensor.is_cuda', 'mm', 'linspace', 'rand'])   # out= on the device too
         assert all(r['status'] == 'match' for r in res.values()), {q: r.get('failures') for q, r in res.items()}
         orig = tt.neg
         monkeypatch.setattr(tt, 'neg', lambda x: orig(x).cpu())

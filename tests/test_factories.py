@@ -7,7 +7,7 @@ import tinytensor as tt
 from tinytensor.testing import test_tensor_eq
 
 torch = pytest.importorskip("torch")
-from ttgen import close_mask
+from ttgen import close_mask, same, check_results, run_both
 
 TT_DTYPES = [tt.bool, tt.uint8, tt.int8, tt.int16, tt.int32, tt.int64, tt.float16, tt.bfloat16,
              tt.float32, tt.float64, tt.complex64, tt.complex128]
@@ -322,28 +322,71 @@ LIN_DTYPES = [None, tt.float16, tt.bfloat16, tt.float32, tt.float64, tt.int32, t
 @pytest.mark.parametrize('args', [(0, 10, 7), (0, 1, 5), (-3.5, 2.25, 10), (1, 1, 3), (5, -5, 11), (0, 1, 1), (0, 1, 0), (2, 100, 33),
                                   (0.1, 0.9, 1000)])
 def test_linspace_logspace_match_torch(args, d):
+    "linspace within a rounding (its vector kernel, Note [one comparison rule]); logspace bit for bit (Note [logspace calls libm's pow])."
     kw, tkw = ({}, {}) if d is None else ({'dtype': d}, {'dtype': to_torch_dtype(d)})
     for name in ('linspace', 'logspace'):
-        if name == 'logspace' and (args[1] > 30 or d in (tt.uint8, tt.bfloat16)): continue    # bfloat16 logspace: see below
         try: b = getattr(torch, name)(*args, **tkw)
         except Exception as e:
             with pytest.raises(type(e)): getattr(tt, name)(*args, **kw)
             continue
         a = getattr(tt, name)(*args, **kw)
         assert (tuple(a.shape), a.stride(), a.dtype.name) == (tuple(b.shape), b.stride(), str(b.dtype)[6:])
+        if name == 'logspace':
+            assert _bits(a) == _bits(b), (a.tolist(), b.tolist()); continue
         x, y = np.asarray(a.tolist(), dtype=complex), np.asarray(b.tolist(), dtype=complex)
-        if d is not None and not (d.is_floating_point or d.is_complex) and name == 'linspace':
+        if d is not None and not (d.is_floating_point or d.is_complex):
             assert np.array_equal(x, y), (name, x, y)              # integers: the same truncations as torch
-        else:                             # Note [one comparison rule]: what the values add up, and pow's amplification
-            terms = abs(args[0]) + abs(args[1])
-            scale = terms if name == 'linspace' else np.abs(y) * math.log(10) * terms
-            assert close_mask(x, y, a.dtype.name, scale=scale).all(), (name, x, y)
+        else:                             # Note [one comparison rule]: what the values add up
+            assert close_mask(x, y, a.dtype.name, scale=abs(args[0]) + abs(args[1])).all(), (name, x, y)
 
-def test_logspace_bfloat16_shape_and_rough_values():
-    "Known difference: torch's bfloat16 logspace rounds its exponents differently; we agree in shape, dtype and to ~6%."
-    a, b = tt.logspace(0, 10, 7, dtype=tt.bfloat16), torch.logspace(0, 10, 7, dtype=torch.bfloat16)
-    assert (tuple(a.shape), a.dtype.name) == (tuple(b.shape), 'bfloat16')
-    assert np.allclose(a.tolist(), b.tolist(), rtol=0.06)
+def _bits(t):
+    "A tensor's dtype, shape and exact bits (any NaN counted as one NaN), for tinytensor and torch alike."
+    name = str(t.dtype).split('.')[-1]
+    if name == 'bfloat16': a = t.view(torch.int16 if isinstance(t, torch.Tensor) else tt.int16).numpy()
+    else: a = t.numpy()
+    if a.dtype.kind == 'c': a = a.view(np.float32 if a.dtype == np.complex64 else np.float64)
+    if a.dtype.kind == 'f': a = np.where(np.isnan(a), np.nan, a)
+    if name == 'bfloat16':
+        nan = np.isnan(t.float().numpy()); a = np.where(nan, np.int16(0x7fc0), a).astype(np.int16)
+    return name, a.shape, a.tobytes()
+
+_LOG_DTYPES = ['float64', 'float32', 'float16', 'bfloat16', 'int64', 'int32', 'int16', 'int8', 'uint8', 'complex64', 'complex128']
+_LOG_BASES = [10., 2., math.e, 0.5, 1.7, 1e-3, -2., -3.5, -1., 0., -0., math.inf, math.nan]
+
+def _logspace_cases():
+    "Enumerated: starts, ends and step counts (1, 2, odd, even, many) with every base; seeded values in between."
+    rng = np.random.default_rng(20240611)
+    pts = [0, 1, -1, 2.5, -2.25, 3, 0.1, -4.7, 7.3, 38, -45]
+    for k, base in enumerate(_LOG_BASES):
+        for st in (1, 2, 3, 4, 7, 10, 33, 100):
+            a, b = pts[(k + st) % len(pts)], pts[(3 * k + 2 * st + 1) % len(pts)]
+            yield a, b, st, base
+            yield float(np.round(rng.normal() * 3, 3)), float(np.round(rng.normal() * 3, 3)), st, base
+
+@pytest.mark.parametrize('d', _LOG_DTYPES)
+def test_logspace_bits_like_torch(d):
+    "logspace gives torch's bits for every dtype: libm's pow per element in double, or cpow in the complex type."
+    bad = []
+    for a, b, st, base in _logspace_cases():
+        r = []
+        for m in (tt, torch):
+            try: r.append(_bits(m.logspace(a, b, st, base=base, dtype=getattr(m, d))))
+            except Exception as e: r.append(type(e).__name__)
+        if r[0] != r[1]: bad.append((a, b, st, base))
+    assert not bad, bad[:5]
+
+@pytest.mark.parametrize('args', [(2.5, 2.5, 1), (300, 300, 1), (3, 3, 1), (1 + 2j, 0, 1), (-4 - 0.5j, 2, 1), (2.5, 0, 1, -2.),
+                                  (-300, 2, 1), (3 + 1j, 4, 0), (3 + 1j, 4, 3), (1e5, 0, 1)])
+@pytest.mark.parametrize('d', [None, 'int64', 'int8', 'float32', 'float16', 'bfloat16', 'complex64', 'complex128', 'bool'])
+def test_one_step_and_complex_ranges_like_torch(args, d):
+    "One step is `fill_` of `pow(base, start)` (its overflow checks, a complex pow); a complex start wants a complex dtype."
+    for name in ('linspace', 'logspace'):
+        if name == 'linspace' and len(args) > 3: continue
+        r = run_both(lambda: getattr(tt, name)(*args, dtype=getattr(tt, d) if d else None),
+                     lambda: getattr(torch, name)(*args, dtype=getattr(torch, d) if d else None))
+        m = check_results(*r, ctx=f'{name}{args} {d}')
+        assert m is None, m
+        if not isinstance(r[1], Exception): assert _bits(r[0]) == _bits(r[1]), (name, r[0].tolist(), r[1].tolist())
 
 def test_linspace_endpoints_exact():
     for d in (tt.float32, tt.float64, tt.float16):
@@ -516,3 +559,90 @@ def test_tensor_leaves_like_torch(leaf, dt):
                 out.append((str(r.dtype).split('.')[-1], tuple(r.shape), np.asarray(r.to(m.complex128).tolist()).ravel().tolist()))
             except Exception as e: out.append(type(e).__name__)
         assert out[0] == out[1], (data, dt, out)
+
+
+# ---- out= layouts: where a factory writes, and what `out` looks like after --------------------------------------------
+
+_OUT_LAYOUTS = {   # name: (the base's shape, the view of it that is `out`); the base starts as -1s
+    'contiguous': ((2, 3), lambda b: b), 'flat': ((6,), lambda b: b), 'narrowed': ((2, 3), lambda b: b.narrow(1, 1, 2)),
+    'transposed': ((3, 2), lambda b: b.t()), 'permuted': ((3, 3, 300), lambda b: b.permute(2, 0, 1)),
+    'offset': ((8,), lambda b: b[2:]), 'offset 2-d': ((3, 4), lambda b: b[1:, 1:3]),
+    'expanded': ((1, 3), lambda b: b.expand(2, 3)), 'expanded 1-d': ((1,), lambda b: b.expand(6)),
+    'empty': ((0,), lambda b: b), 'zero-dim': ((), lambda b: b), 'two': ((2,), lambda b: b)}
+
+def _ranges(n):   # (label, call(module, out), out dtype): a range of n values
+    return [(f'arange({n} values)', lambda m, o: m.arange(0.5, 0.5 + 0.25 * n, 0.25, out=o), 'float32'),
+            (f'arange({n} ints)', lambda m, o: m.arange(3, 3 + n, out=o), 'int64'),
+            (f'linspace({n})', lambda m, o: m.linspace(-2., 0.5 * n - 2.5, n, out=o), 'float32'),   # vector kernel's
+            (f'linspace({n}) double', lambda m, o: m.linspace(-2., 0.5 * n - 2.5, n, out=o), 'float64'),   # exact steps: the
+            (f'linspace({n}) int', lambda m, o: m.linspace(-7, 3 * n - 10, n, out=o), 'int64'),   # values are any kernel's
+            (f'logspace({n})', lambda m, o: m.logspace(-1.5, 2.25, n, base=3., out=o), 'float32'),
+            (f'logspace({n}) half', lambda m, o: m.logspace(-1.5, 2.25, n, out=o), 'float16')]
+
+def _fills(size):   # (label, call(module, out), out dtype, random): a filling factory of `size`
+    eye = size if len(size) == 2 else (2, 3)
+    return [(f'zeros{size}', lambda m, o: m.zeros(size, out=o), 'float32', False),
+            (f'ones{size}', lambda m, o: m.ones(size, out=o), 'int64', False),
+            (f'full{size}', lambda m, o: m.full(size, 2.5, out=o), 'float64', False),
+            (f'eye{eye}', lambda m, o: m.eye(*eye, out=o), 'float32', False),
+            (f'empty{size}', lambda m, o: m.empty(size, out=o), 'float32', True),
+            (f'rand{size}', lambda m, o: m.rand(size, out=o), 'float32', True),
+            (f'randn{size}', lambda m, o: m.randn(size, out=o), 'float64', True),
+            (f'randint{size}', lambda m, o: m.randint(3, 9, size, out=o), 'int64', True)]
+
+def _into_out(m, call, dt, layout, random):
+    "Call a factory with `out=` a view of a base of -1s: (result is out, result, version bump, warnings, base after)."
+    shape, view = _OUT_LAYOUTS[layout]
+    base = m.full(shape, -1, dtype=getattr(m, dt))
+    out = view(base)
+    v = out._version
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        try: r = call(m, out)
+        except Exception as e: return e
+    ws = [(x.category.__name__, str(x.message)[:60]) for x in w]
+    if random: return r is out, (tuple(r.shape), r.stride(), r.storage_offset()), out._version - v, ws, base == -1
+    return r is out, r, out._version - v, ws, base
+
+def _compare_out(label, layout, a, b):
+    ctx = f'{label}, out={layout}'
+    if isinstance(a, Exception) or isinstance(b, Exception):
+        m = check_results(a, b, ctx=ctx); assert m is None, m; return
+    assert a[0] == b[0] and a[2:4] == b[2:4], (ctx, a[0], b[0], a[2:4], b[2:4])   # returns out; one write; warnings
+    for x, y in ((a[1], b[1]), (a[4], b[4])):                                    # the result; the whole base, untouched elements too
+        m = same(x, y) if isinstance(y, torch.Tensor) else (None if x == y else f'{x} != {y}')
+        assert m is None, (ctx, m)
+
+@pytest.mark.parametrize('layout', list(_OUT_LAYOUTS))
+def test_range_factories_out_layouts_like_torch(layout):
+    "arange/linspace/logspace into `out=`: kept (shape, strides) with the right numel, values in row-major order, overlap refused."
+    numel = math.prod(_OUT_LAYOUTS[layout][0]) if layout not in ('narrowed', 'offset 2-d') else 4
+    if layout == 'offset': numel = 6
+    if layout.startswith('expanded'): numel = 6
+    for n in (numel, numel + 1, 1, 0):
+        for label, call, dt in _ranges(n):
+            if n == 0 and label.startswith('arange'): continue          # arange: a non-empty range only
+            _compare_out(label, layout, _into_out(tt, call, dt, layout, False), _into_out(torch, call, dt, layout, False))
+
+@pytest.mark.parametrize('layout', list(_OUT_LAYOUTS))
+def test_filling_factories_out_layouts_like_torch(layout):
+    "zeros/ones/full/eye/empty/rand/randn/randint into `out=`: `resize_` (same shape: strides kept), writes only out's elements."
+    shape, view = _OUT_LAYOUTS[layout]
+    o = view(torch.empty(shape))
+    for size in {tuple(o.shape), (o.numel(),), (2, 2)}:
+        for label, call, dt, random in _fills(size):
+            _compare_out(label, layout, _into_out(tt, call, dt, layout, random), _into_out(torch, call, dt, layout, random))
+
+def test_factory_out_examples():
+    "The cases that were wrong: a range written as if `out` were contiguous, resized to 1-d, or into overlapping elements."
+    x = tt.zeros(2, 3); tt.linspace(0, 3, 4, out=x.narrow(1, 1, 2))
+    assert x.tolist() == [[0, 0, 1], [0, 2, 3]]
+    x = tt.zeros(2, 3); tt.arange(4., out=x.narrow(1, 1, 2))
+    assert x.tolist() == [[0, 0, 1], [0, 2, 3]]
+    o = tt.zeros(3, 3, 300).permute(2, 0, 1)
+    assert tt.arange(0, 2700, out=o) is o and (o.shape, o.stride()) == ((300, 3, 3), (1, 900, 300))
+    for f in (tt.linspace, tt.logspace):
+        with pytest.raises(RuntimeError, match='more than one element of the written-to tensor refers to a single memory location'):
+            f(1, 10, 10, out=tt.rand(1).expand(10))
+    with pytest.raises(RuntimeError, match="'memory_format' argument is incompatible with 'out' tensor argument"):
+        tt.empty(2, out=tt.empty(2), memory_format=tt.contiguous_format)

@@ -45,19 +45,35 @@ def initial_seed() -> int:
 
 _KERNEL = {'rand': 'check_uniform_bounds', 'randn': 'normal_kernel_cpu'}
 
+# Note [random values into out=]: ATen's `rand_out` is `out.resize_(size)` and then `out.uniform_()` (`normal_` for
+# randn, `random_` for randint), which writes through `out`'s strides and refuses an `out` whose elements share memory.
+# Such an `out` is never non-overlapping and dense, so that is where we draw into a fresh tensor and put it in with
+# `copy_`, whose overlap check (chapter 05a) refuses it as `uniform_` does; a dense `out` takes its values directly.
+def _fresh_for(out:Tensor):
+    "A fresh tensor to draw `out=`'s values into if `out` is not dense, else None (Note [random values into out=])."
+    impl = out._impl
+    if impl.is_non_overlapping_and_dense_ or impl.device_.device_type == DeviceType.Meta: return None
+    return _empty_impl(impl.sizes(), None, impl.dtype_, impl.device_)
+
 def _random(sampler, size, dtype, device, name, out=None, generator=None):
     if device is not None and _on_accelerator(_device_ok(device)): return _to_device(_random(sampler, size, dtype, None, name, None, generator), _device_ok(device))
+    given = out is not None and size is not None   # `out=` (the *_like family passes a fresh `out` and no size)
     if out is None: out = _empty(size, dtype=dtype, device=device)
-    elif size is not None: _factory_out(out, size, dtype, device, name); out._impl.bump_version()
+    elif given:                                    # Note [random values into out=]
+        resized = _factory_out(out, size, dtype, device, name)
+        if resized and name == 'randn': out._impl.bump_version()    # torch's randn.out counts its resize as a write too
     g = (generator or default_generator)._rng
     TORCH_CHECK_NOT_IMPLEMENTED(out.dtype.is_floating_point or out.dtype.is_complex, '"', _KERNEL[name], '" not implemented for \'', out.dtype.short, "'")
+    if given:
+        if (t := _fresh_for(out)) is not None: return out.copy_(_random(sampler, None, None, None, name, t, generator))
+        out._impl.bump_version()
     if out.numel() and not out.is_meta:
         w = _np_write(out)
-        if w.dtype in (np.float32, np.float64) and w.flags.c_contiguous: sampler(g, w.shape, w)   # in place, in its dtype
+        if type(w) is np.ndarray and w.dtype in (np.float32, np.float64) and w.flags.c_contiguous: sampler(g, w.shape, w)   # in place
         else:
             vals = sampler(g, out.shape)
             if out.dtype.is_complex: vals = (vals + 1j * sampler(g, out.shape)) / (np.sqrt(2) if sampler is _normal else 1)
-            w[...] = vals
+            w[...] = asarray_like(w, vals)                 # drawn on the host (a device copies them in)
     return out
 
 # numpy draws float32 samples itself (a float64 draw rounded to float32 could even reach 1.0 from `rand`)
@@ -98,7 +114,10 @@ _RAND_KW = f"*, Generator? generator=None, {_FACTORY_KW[3:]}"
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "Random integers in `[low, high)`: `randint(high, size)` or `randint(low, high, size)`, as `torch.randint`."
     _no_grad(requires_grad)
-    if out is not None: _factory_out(out, _check_size(size), dtype, device, 'randint'); out._impl.bump_version()
+    if out is not None:                                      # Note [random values into out=]
+        _factory_out(out, _check_size(size), dtype, device, 'randint')
+        if (t := _fresh_for(out)) is not None: return out.copy_(_randint_into(t, low, high, generator))
+        out._impl.bump_version()
     else: out = _empty(size, dtype=_check_dtype(dtype, 'randint', _dt.int64), device=device)
     return _randint_into(out, low, high, generator)
 

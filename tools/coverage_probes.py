@@ -52,7 +52,8 @@ def _expected_device(torch_device) -> str:
 
 def _asks_cpu(qual, probe) -> bool:
     "The probe moves its result to the host (`x.cpu()`, `x.to('cpu')`)."
-    if qual in ('arange', 'range', 'linspace', 'logspace'): return True     # numbers in, a tensor of the default device out
+    if qual in ('arange', 'range', 'linspace', 'logspace'):     # numbers in, a tensor of the default device out;
+        return probe.fn is None                               # the out= probes (fn) write into the probe's device
     if qual == 'Tensor.type' and any(isinstance(a, str) and '.cuda.' not in a for a in probe.args[1:]): return True   # 'torch.XTensor'
     return qual == 'Tensor.cpu' or any(str(a) == 'cpu' for a in list(probe.args) + list(probe.kw.values()))
 

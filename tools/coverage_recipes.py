@@ -690,6 +690,51 @@ def overlap_probes():
         _add(name, [P(*args, fn=lambda L, *a, name=name: getattr(L, name)(*a, out=_to_dev(L.zeros(3, 1), L).expand(3, 4)),
                       label=f'{name}(..., out=zeros(3, 1).expand(3, 4))')])
 
+# out= of the factories. A range (arange, linspace, logspace) goes into an `out` of its length in `out`'s row-major
+# order, keeping its shape and strides, and resizes only an `out` of another numel; the filling factories (zeros,
+# ones, full, empty, eye, rand, randn, randint) `resize_` it, so another shape of the same numel becomes contiguous.
+# Each probe writes into a view of a base tensor of -1s and returns: is the result `out`, the result, `out`'s version
+# bump, and the base after the call (nothing around `out` may change). For random values and `empty`: which elements
+# of the base still hold -1, instead of the values.
+FACTORY_OUT_VIEWS = [('narrowed', (2, 3), lambda b: b.narrow(1, 1, 2)), ('transposed', (3, 2), lambda b: b.t()),
+                     ('permuted', (3, 3, 300), lambda b: b.permute(2, 0, 1)), ('offset', (7,), lambda b: b[1:]),
+                     ('expanded', (1, 2), lambda b: b.expand(3, 2)), ('2x2', (2, 2), lambda b: b), ('empty', (0,), lambda b: b)]
+
+def _into_view(call, base_shape, view, dtype, random):
+    "fn(L): `call(L, out)` with `out` a view of a base of -1s; what it returns, and the base after it."
+    def f(L):
+        base = _to_dev(L.full(base_shape, -1, dtype=getattr(L, dtype)), L)
+        out = view(base)
+        v = out._version
+        r = call(L, out)
+        if random: return r is out, tuple(r.shape), tuple(r.stride()), r.storage_offset(), out._version - v, base == -1
+        return r is out, r, out._version - v, base
+    return f
+
+def factory_out_probes():
+    ranges = {'arange': lambda L, o, n: L.arange(1., 1. + 0.5 * n, 0.5, out=o),
+              'linspace': lambda L, o, n: L.linspace(-1.5, 0.25 * n - 1.75, n, out=o),    # step 0.25: exact in any kernel
+              'logspace': lambda L, o, n: L.logspace(-1.5, 2.25, n, base=3.0, out=o)}
+    fills = {'zeros': (lambda L, o, s: L.zeros(s, out=o), 'float32', False), 'ones': (lambda L, o, s: L.ones(s, out=o), 'float32', False),
+             'full': (lambda L, o, s: L.full(s, 2.5, out=o), 'float32', False),
+             'eye': (lambda L, o, s: L.eye(*(s if len(s) == 2 else (2, 3)), out=o), 'float32', False),
+             'empty': (lambda L, o, s: L.empty(s, out=o), 'float32', True), 'rand': (lambda L, o, s: L.rand(s, out=o), 'float32', True),
+             'randn': (lambda L, o, s: L.randn(s, out=o), 'float64', True),
+             'randint': (lambda L, o, s: L.randint(3, 9, s, out=o), 'int64', True)}
+    for lay, shape, view in FACTORY_OUT_VIEWS:
+        n = {'narrowed': 4, 'permuted': 2700, 'offset': 6, 'empty': 4}.get(lay, 6 if lay != '2x2' else 4)
+        for name, call in ranges.items():
+            _add(name, [P(fn=_into_view(lambda L, o, call=call, n=n: call(L, o, n), shape, view, 'float32', False),
+                          label=f'{name}({n} values, out={lay})')])
+        for name, (call, dt, random) in fills.items():
+            _add(name, [P(fn=_into_view(lambda L, o, call=call: call(L, o, tuple(o.shape)), shape, view, dt, random),
+                          label=f'{name}(out.shape, out={lay})'),
+                        P(fn=_into_view(lambda L, o, call=call: call(L, o, (o.numel(),)), shape, view, dt, random),
+                          label=f'{name}((out.numel(),), out={lay})')])
+    for name, call in ranges.items():                     # another numel: resized to (n,)
+        _add(name, [P(fn=_into_view(lambda L, o, call=call: call(L, o, 5), (2, 3), lambda b: b.narrow(1, 1, 2), 'float32', False),
+                      label=f'{name}(5 values, out=narrowed 2x2)')])
+
 # Layouts: which strides an op's result has (channels_last in, channels_last out where torch keeps it).
 def _cl(shape=(2, 3, 4, 5)):
     n = int(np.prod(shape))
@@ -813,4 +858,4 @@ def recipes_for(qual):
         return [p for p in src if 'out' not in p.kw and not p.fn and not p.attr]
     return [p for p in RECIPES.get(m, []) if p.args and isinstance(p.args[0], T) and 'out' not in p.kw and not p.fn]
 
-for _kind in (out_dtype_probes, overlap_probes, layout_probes, viewness_probes): _kind()   # the probe kinds above
+for _kind in (out_dtype_probes, overlap_probes, factory_out_probes, layout_probes, viewness_probes): _kind()   # the probe kinds above
