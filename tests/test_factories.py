@@ -2,12 +2,13 @@
 import math
 import warnings
 import numpy as np
+import re
 import pytest
 import tinytensor as tt
 from tinytensor.testing import test_tensor_eq
 
 torch = pytest.importorskip("torch")
-from ttgen import close_mask, same, check_results, run_both
+from ttgen import close_mask, tolerance, same, check_results, run_both
 
 TT_DTYPES = [tt.bool, tt.uint8, tt.int8, tt.int16, tt.int32, tt.int64, tt.float16, tt.bfloat16,
              tt.float32, tt.float64, tt.complex64, tt.complex128]
@@ -297,7 +298,7 @@ def test_arange_inexact_steps(args, d):
     assert tuple(a.shape) == tuple(b.shape) and a.dtype.name == str(b.dtype)[6:]
     x, y = a.tolist(), b.tolist()
     start, _, step = args                  # start + i * step, rounded: the sum's size is |start| + |i * step|
-    assert close_mask(x, y, d.name, scale=abs(start) + np.arange(len(y)) * abs(step)).all(), (x[:5], y[:5])   # Note [one comparison rule]
+    assert close_mask(x, y, tolerance('arange', d.name), scale=abs(start) + np.arange(len(y)) * abs(step)).all(), (x[:5], y[:5])
 
 def test_arange_fast_fill_equals_plain_fill():
     from tinytensor.factories import _arange_fill, _arange_exact
@@ -337,7 +338,7 @@ def test_linspace_logspace_match_torch(args, d):
         if d is not None and not (d.is_floating_point or d.is_complex):
             assert np.array_equal(x, y), (name, x, y)              # integers: the same truncations as torch
         else:                             # Note [one comparison rule]: what the values add up
-            assert close_mask(x, y, a.dtype.name, scale=abs(args[0]) + abs(args[1])).all(), (name, x, y)
+            assert close_mask(x, y, tolerance(name, a.dtype.name), scale=abs(args[0]) + abs(args[1])).all(), (name, x, y)
 
 def _bits(t):
     "A tensor's dtype, shape and exact bits (any NaN counted as one NaN), for tinytensor and torch alike."
@@ -384,7 +385,7 @@ def test_one_step_and_complex_ranges_like_torch(args, d):
         if name == 'linspace' and len(args) > 3: continue
         r = run_both(lambda: getattr(tt, name)(*args, dtype=getattr(tt, d) if d else None),
                      lambda: getattr(torch, name)(*args, dtype=getattr(torch, d) if d else None))
-        m = check_results(*r, ctx=f'{name}{args} {d}')
+        m = check_results(*r, name, ctx=f'{name}{args} {d}')
         assert m is None, m
         if not isinstance(r[1], Exception): assert _bits(r[0]) == _bits(r[1]), (name, r[0].tolist(), r[1].tolist())
 
@@ -605,12 +606,12 @@ def _into_out(m, call, dt, layout, random):
     return r is out, r, out._version - v, ws, base
 
 def _compare_out(label, layout, a, b):
-    ctx = f'{label}, out={layout}'
+    ctx, op = f'{label}, out={layout}', re.match(r'[a-z_]+', label).group()   # the factory's name
     if isinstance(a, Exception) or isinstance(b, Exception):
-        m = check_results(a, b, ctx=ctx); assert m is None, m; return
+        m = check_results(a, b, op, ctx=ctx); assert m is None, m; return
     assert a[0] == b[0] and a[2:4] == b[2:4], (ctx, a[0], b[0], a[2:4], b[2:4])   # returns out; one write; warnings
     for x, y in ((a[1], b[1]), (a[4], b[4])):                                    # the result; the whole base, untouched elements too
-        m = same(x, y) if isinstance(y, torch.Tensor) else (None if x == y else f'{x} != {y}')
+        m = same(x, y, op) if isinstance(y, torch.Tensor) else (None if x == y else f'{x} != {y}')
         assert m is None, (ctx, m)
 
 @pytest.mark.parametrize('layout', list(_OUT_LAYOUTS))
