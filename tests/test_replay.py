@@ -4,7 +4,8 @@ import pytest
 
 from tinytensor.cuda.caching_allocator import DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError
 from tinytensor.cuda.replay import (replay, load_snapshot, plan_replay, recorded_stats, main, format_report, timeline_svg,
-                                    MalformedSnapshotError, demo_snapshot, history_frames, usable_conf, sparkline, fidelity)
+                                    MalformedSnapshotError, demo_snapshot, history_frames, usable_conf, sparkline, fidelity,
+                                    validate_snapshot)
 import tinytensor.cuda as ttc
 
 MiB = 1 << 20
@@ -440,3 +441,42 @@ def test_private_pools_read_from_trace(kind, seed):
     assert all(not u['figures_differ'] for u in f['undecided'])
     plain = fidelity(snap, meta, replay(snap, meta=meta, private_pools=False))
     assert not plain['exact']                                           # the pools matter: the default pool alone is not the run
+
+
+@pytest.mark.parametrize('proto', [0, 2, 4, 5])
+@pytest.mark.parametrize('how', ['bytesio', 'file', 'gzip', 'pipe', 'raw pipe'])
+def test_load_snapshot_reads_from_the_stream_position(proto, how, tmp_path):
+    "Like `pickle.load` (Note [Reading at the stream's position]): from f's position, leaving f just past the snapshot."
+    import gzip
+    s1, s2 = torch_like_snapshot(), {'segments': [], 'device_traces': [[ev('alloc', BASE, 512)]]}
+    f = io.BytesIO()
+    for obj in ('before', s1, s2, 'after'): pickle.dump(obj, f, protocol=proto)
+    raw = f.getvalue()
+    (tmp_path / 's.bin').write_bytes(raw)
+    with gzip.open(tmp_path / 's.gz', 'wb') as g: g.write(raw)
+    def stream():
+        if how == 'bytesio': return io.BytesIO(raw)
+        if how == 'file': return open(tmp_path / 's.bin', 'rb')
+        if how == 'gzip': return gzip.open(tmp_path / 's.gz', 'rb')
+        r, w = os.pipe(); os.write(w, raw); os.close(w)               # no seek, no tell
+        return open(r, 'rb', buffering=0 if how == 'raw pipe' else -1)
+    with stream() as mine, stream() as ref:
+        assert pickle.load(mine) == pickle.load(ref) == 'before'
+        for want in (s1, s2):
+            got = load_snapshot(mine)
+            assert got == validate_snapshot(pickle.load(ref)) and got['device_traces'] == want['device_traces']
+            if how not in ('pipe', 'raw pipe'): assert mine.tell() == ref.tell()
+        assert pickle.load(mine) == pickle.load(ref) == 'after'
+
+
+def test_gzipped_snapshot_after_other_data(tmp_path):
+    "A gzip member that starts at the stream's position is found there, in a plain stream and in a file."
+    import gzip
+    snap = torch_like_snapshot()
+    f = io.BytesIO(); pickle.dump('header', f); f.write(gzip.compress(pickle.dumps(snap)))
+    f.seek(0); pickle.load(f)
+    assert load_snapshot(f)['device_traces'] == snap['device_traces']
+    (tmp_path / 'x.bin').write_bytes(f.getvalue())
+    with open(tmp_path / 'x.bin', 'rb') as g:
+        pickle.load(g)
+        assert load_snapshot(g)['device_traces'] == snap['device_traces']

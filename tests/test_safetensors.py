@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 torch = pytest.importorskip("torch")
 st_numpy = pytest.importorskip("safetensors.numpy")
-import safetensors.torch as st_torch
+import safetensors, safetensors.torch as st_torch
 import ml_dtypes
 import tinytensor as tt
 from tinytensor import safetensors as tst
@@ -214,3 +214,20 @@ def test_header_of_lists_refused_without_memory(kind, tmp_path):
     lines = r.stdout.splitlines()
     assert r.returncode == 0 and lines[-2].startswith('ERR SafetensorError'), r.stdout + r.stderr
     assert int(lines[-1].split()[1]) < len(h) + (8 << 20), lines      # the header itself, and a few MiB
+
+def test_a_descriptor_is_not_a_filename(tmp_path):
+    "safetensors opens paths only: an int descriptor (read from its position, then closed by `open`) is a TypeError."
+    tst.save_file({'a': tt.arange(3.)}, tmp_path / 'a.safetensors')
+    p = tmp_path / 'off.safetensors'; p.write_bytes(b'x' * 8 + (tmp_path / 'a.safetensors').read_bytes())
+    fd = os.open(p, os.O_RDONLY)
+    try:
+        os.lseek(fd, 8, os.SEEK_SET)
+        for mine, theirs in [(tst.load_file, st_torch.load_file), (tst.safe_open, lambda f: safetensors.safe_open(f, 'pt'))]:
+            with pytest.raises(TypeError, match='expected str, bytes or os.PathLike object, not int'): theirs(fd)
+            with pytest.raises(TypeError, match='expected str, bytes or os.PathLike object, not int'): mine(fd)
+        assert os.lseek(fd, 0, os.SEEK_CUR) == 8                  # the caller's descriptor: untouched, still open
+    finally: os.close(fd)
+    for f in (str(tmp_path / 'a.safetensors'), tmp_path / 'a.safetensors'):
+        tensor_eq(tst.load_file(f)['a'], st_torch.load_file(f)['a'])          # str and PathLike paths open
+    for fn in (tst.load_file, st_torch.load_file):                             # bytes do not
+        with pytest.raises(TypeError, match="'bytes' object is not an instance of 'str'"): fn(os.fsencode(p))

@@ -152,7 +152,9 @@ def test_file_objects_and_pathlike(tmp_path):
         def __init__(self, b): self.b = io.BytesIO(b)
         def readable(self): return True
         def readinto(self, m): return self.b.readinto(m)
-    tensor_eq(tt.load(NonSeekable(buf.getvalue())), x)
+    for lib in (tt, torch):                      # torch needs seek and tell: `_check_seekable`'s error, for both
+        with pytest.raises(io.UnsupportedOperation, match='only .*load from a file that is seekable'):
+            lib.load(NonSeekable(buf.getvalue()))
     with pytest.raises(ValueError, match='mmap'): tt.load(io.BytesIO(buf.getvalue()), mmap=True)
     with pytest.raises(TypeError): tt.save(x, 3)
 
@@ -798,3 +800,122 @@ def test_torch_only_dtypes_named_in_the_error(name, tmp_path):
         with pytest.raises(RuntimeError, match=f'dtype torch.{name} is not supported'): tt.load(tmp_path / 'u.pt', weights_only=wo)
     torch.save({'x': torch.arange(3, dtype=torch.int16)[1:]}, tmp_path / 'ok.pt')   # v3 rebuilds of supported dtypes load
     tensor_eq(tt.load(tmp_path / 'ok.pt')['x'], torch.arange(3, dtype=torch.int16)[1:])
+
+# ---------------------------------------------------------------- reading at the stream's position
+def _pos_objects(lib):
+    "Objects whose loads end at different places: several storages (shared views), an empty last one, none at all."
+    base = lib.arange(12, dtype=lib.float32)
+    return [{'w': base.reshape(3, 4), 'wT': base.reshape(3, 4).t(), 'i': lib.tensor([1, 2, 3], dtype=lib.int64)},
+            {'a': lib.ones(3), 'b': lib.zeros(0, dtype=lib.int16)}, {'lr': 0.1, 'names': ('a', 'b')}, lib.arange(5.)]
+
+def _same(a, b):
+    "A tinytensor result against torch's."
+    if isinstance(b, dict):
+        assert isinstance(a, dict) and set(a) == set(b)
+        for k in b: _same(a[k], b[k])
+    elif isinstance(b, torch.Tensor) and b.is_meta:
+        assert a.is_meta and tuple(a.shape) == tuple(b.shape) and a.stride() == b.stride() and a.dtype.name == str(b.dtype)[6:]
+    elif isinstance(b, torch.Tensor): tensor_eq(a, b)
+    else: assert a == b
+
+def _streams(raw, how, tmp_path):
+    "Two fresh streams over the same bytes (one for each library): a BytesIO, a real file, or a gzip stream."
+    if how == 'bytesio': return io.BytesIO(raw), io.BytesIO(raw)
+    import gzip
+    p = tmp_path / ('s.gz' if how == 'gzip' else 's.bin')
+    if how == 'gzip':
+        with gzip.open(p, 'wb', compresslevel=1) as g: g.write(raw)
+        return gzip.open(p, 'rb'), gzip.open(p, 'rb')
+    p.write_bytes(raw)
+    return open(p, 'rb'), open(p, 'rb')
+
+def _load_both(raw, how, tmp_path, start, skip_pickle=False, kw=lambda lib: {}):
+    "Load from `start` (after one pickle when `skip_pickle`) with both libraries; results and positions after must agree."
+    outs = []
+    for lib, f in zip((tt, torch), _streams(raw, how, tmp_path)):
+        with f:
+            f.seek(start)
+            if skip_pickle: assert pickle.load(f) == 41
+            try: outs.append((lib.load(f, **kw(lib)), f.tell(), None))
+            except RuntimeError as e: outs.append((None, None, RuntimeError))
+    (mine, my_pos, my_err), (ref, ref_pos, ref_err) = outs
+    assert my_err is ref_err and my_pos == ref_pos
+    if ref_err is None: _same(mine, ref)
+    return ref
+
+@pytest.mark.parametrize('how', ['bytesio', 'file', 'gzip'])
+@pytest.mark.parametrize('writer', ['tt', 'torch'])
+def test_load_reads_from_the_stream_position(how, writer, tmp_path):
+    "After other bytes, after a pickle, before other data: the archive is the rest of the stream, as torch reads it."
+    lib = tt if writer == 'tt' else torch
+    for obj, want in zip(_pos_objects(lib), _pos_objects(torch)):
+        f = io.BytesIO(); f.write(b'not a checkpoint ' * 5); start = f.tell(); lib.save(obj, f)
+        _same(_load_both(f.getvalue(), how, tmp_path, start), want)
+        f = io.BytesIO(); pickle.dump(41, f); lib.save(obj, f)
+        _same(_load_both(f.getvalue(), how, tmp_path, 0, skip_pickle=True), want)
+        f = io.BytesIO(); lib.save(obj, f); pickle.dump('data after the archive', f)     # Note [Data after the archive]
+        _same(_load_both(f.getvalue(), how, tmp_path, 0), want)
+    obj = _pos_objects(lib)[0]
+    f = io.BytesIO(); pickle.dump(41, f); lib.save(obj, f)
+    _load_both(f.getvalue(), how, tmp_path, 0, True, lambda lib: {'map_location': 'meta'})   # headers only, as torch
+
+@pytest.mark.parametrize('how', ['bytesio', 'file', 'gzip'])
+@pytest.mark.parametrize('layouts', ['same', 'different'])
+def test_two_saves_in_one_stream(how, layouts, tmp_path):
+    "Seek to either archive: the second always reads; the first reads when the second's directory lines up with it."
+    for lib in (tt, torch):
+        a = lib.arange(5.)
+        b = lib.arange(3, dtype=lib.int32) if layouts == 'same' else lib.arange(1000, dtype=lib.int32)
+        f = io.BytesIO(); lib.save(a, f); off = f.tell(); lib.save(b, f)
+        _same(_load_both(f.getvalue(), how, tmp_path, off), torch.arange(b.numel(), dtype=torch.int32))   # the second, read first
+        got = _load_both(f.getvalue(), how, tmp_path, 0)                                # then the first
+        if layouts == 'same': _same(got, torch.arange(5.))                              # otherwise both raise RuntimeError
+
+def test_reader_offsets_count_from_the_archive_start():
+    "`get_record_offset` and sizes are relative to where the archive starts, as torch's `PyTorchFileReader` gives them."
+    f = io.BytesIO(); f.write(bytes(1000)); torch.save({'x': torch.arange(7.), 'y': torch.ones(2)}, f)
+    for k in ('data/0', 'data/1', 'data.pkl'):
+        f.seek(1000); mine = ser.PyTorchStreamReader(f).get_record_offset(k)
+        f.seek(1000); assert mine == torch._C.PyTorchFileReader(f).get_record_offset(k)
+    f.seek(1000); r = ser.PyTorchStreamReader(f)
+    assert r.start == 1000 and r.file_size == len(f.getvalue()) - 1000
+    assert r.get_record('data/0') == torch.arange(7.).numpy().tobytes()
+
+def test_load_needs_seek_and_tell(tmp_path):
+    "torch's `_check_seekable`: what lacks seek or tell raises as it is (AttributeError, UnsupportedOperation, OSError)."
+    buf = io.BytesIO(); tt.save(tt.arange(3), buf)
+    class ReadOnly:
+        def __init__(self, b): self.b = io.BytesIO(b)
+        def read(self, n=-1): return self.b.read(n)
+    class NoSeek(io.BufferedIOBase):
+        def read(self, n=-1): return b''
+    def pipe():
+        r, w = os.pipe(); os.write(w, buf.getvalue()[:1000]); os.close(w)
+        return open(r, 'rb')
+    for make, exc, says in [(lambda: ReadOnly(buf.getvalue()), AttributeError, "no attribute 'seek'"),
+                            (lambda: 3, AttributeError, "'int' object has no attribute 'seek'"),
+                            (lambda: buf.getvalue(), AttributeError, "'bytes' object has no attribute 'seek'"),
+                            (lambda: NoSeek(), io.UnsupportedOperation, 'seek'), (pipe, OSError, 'Illegal seek')]:
+        for lib in (tt, torch):
+            f = make()
+            with pytest.raises(exc, match=says) as e: lib.load(f)
+            assert type(e.value) is exc
+            if hasattr(f, 'close'): f.close()
+    for lib in (tt, torch):                       # mmap needs a path: ValueError for a zip, RuntimeError for anything else
+        buf.seek(0)
+        with pytest.raises(ValueError, match='f must be a file path'): lib.load(buf, mmap=True)
+        with pytest.raises(RuntimeError): lib.load(io.BytesIO(pickle.dumps(41, protocol=2)), mmap=True)
+
+@pytest.mark.parametrize('format_version', [True, False])
+def test_meta_load_reads_headers_only(format_version, tmp_path):
+    "map_location='meta' reads no storage bytes (a changed one goes unnoticed, as in torch), and ends where torch ends."
+    f = io.BytesIO(); torch.save({'x': torch.arange(4.), 'y': torch.ones(2, dtype=torch.int64)}, f); f.seek(0)
+    out = io.BytesIO()
+    with zipfile.ZipFile(f) as zi, zipfile.ZipFile(out, 'w') as zo:       # without .format_version: every header is read
+        for i in zi.infolist():
+            if format_version or not i.filename.endswith('.format_version'): zo.writestr(i.filename, zi.read(i))
+    raw = bytearray(b'abc' + out.getvalue())
+    raw[3 + ser.PyTorchStreamReader(io.BytesIO(raw[3:])).get_record_offset('data/1')] ^= 1
+    for kw in (lambda lib: {'map_location': 'meta'}, lambda lib: {'map_location': lib.device('meta')}):
+        assert _load_both(bytes(raw), 'bytesio', tmp_path, 3, kw=kw)['x'].is_meta
+    with pytest.raises(RuntimeError, match='CRC-32'): tt.load(io.BytesIO(raw[3:]))

@@ -180,6 +180,11 @@ class safe_open:
     def __init__(self, filename, # the file to open
                  framework:str='tt', # 'tt' (tinytensor), 'np' (numpy) or 'pt' (torch)
                  device='cpu'): # only 'cpu'
+        # A str or os.PathLike path only, as `safetensors` takes: `open` would also take a descriptor (an int), read
+        # the header from its position while the offsets count from the file's first byte, and close it after.
+        TORCH_CHECK_TYPE(isinstance(filename, (str, os.PathLike)), "argument 'filename': ",
+                         "'bytes' object is not an instance of 'str'" if isinstance(filename, bytes) else
+                         f"expected str, bytes or os.PathLike object, not {type(filename).__name__}")
         TORCH_CHECK_TYPE(framework in ('tt', 'np', 'numpy', 'pt', 'torch'), "safe_open: framework must be 'tt', 'np' or 'pt', got ",
                          framework)
         dev = canonical_device(device)

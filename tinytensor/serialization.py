@@ -88,9 +88,16 @@ class _Loader:
     "State of one `load` call: the archive, the mapping, the storages loaded so far."
     def __init__(self, reader, map_location, mapped, byteorder):
         self.reader, self.map_location, self.mapped, self.byteorder = reader, map_location, mapped, byteorder
-        self.address = mapped.ctypes.data if mapped is not None else 0       # where the mapping starts
+        self.address = mapped.ctypes.data + reader.start if mapped is not None else 0   # where the archive starts
         self.swap = byteorder != sys.byteorder
         self.loaded, self.pending = {}, []          # storages by key; deferred CRC checks
+        # torch reads no storage bytes for map_location='meta' (`_is_meta_location`: a str or a device, not a
+        # dict or callable), only local headers: the first storage's, from which a file with .format_version >= 1
+        # gives every other offset, or else each storage's. The same reads leave the stream where torch leaves it.
+        self.meta = (map_location == 'meta' if isinstance(map_location, str)
+                     else isinstance(map_location, Device) and map_location.type == 'meta')
+        self.meta_first_header_only = (self.meta and reader.has_record('.format_version')
+                                       and reader.get_record('.format_version') >= b'1')
 
     def persistent_load(self, saved_id):
         # Note [Cheap checks]: this runs once per storage reference and `_rebuild_tensor` once per tensor, so each
@@ -129,6 +136,9 @@ class _Loader:
         if rec is None or rec[2] != nbytes:
             TORCH_CHECK(False, "PytorchStreamReader: record ", name, " holds ", r.record_size(name), " bytes but its storage needs ",
                         nbytes, " (", nbytes // d.itemsize, " elements of ", d, "); the file is corrupted")
+        if self.meta:
+            if not (self.loaded and self.meta_first_header_only): r._data_offset(name, rec)
+            return Storage._adopt(make_intrusive(StorageImpl, nbytes, None, None, False, canonical_device('meta')))
         if self.mapped is not None and nbytes and not self.swap:
             if rec[3] != 0: r.get_record_offset(name)                    # refuses: a compressed record cannot be mapped
             off = r._data_offset(name, rec)
@@ -422,13 +432,22 @@ def _gc_paused():
     finally:
         if was: gc.enable()
 
+_SEEK_ADVICE = (". You can only tinytensor.load from a file that is seekable. Please pre-load the data into a buffer "
+                "like io.BytesIO and try to load from it instead.")
+
+def _check_seekable(f):
+    "torch's `_check_seekable`: `f.seek(f.tell())`; a missing or unsupported seek/tell is re-raised as it came, with advice."
+    try: f.seek(f.tell())
+    except (io.UnsupportedOperation, AttributeError) as e:
+        if 'seek' in str(e) or 'tell' in str(e): raise type(e)(str(e) + _SEEK_ADVICE) from None
+        raise
+
 def _open_for_read(f):
     if isinstance(f, (str, os.PathLike)): return open(f, 'rb'), True
-    TORCH_CHECK_TYPE(hasattr(f, 'read'), "load(): f must be a path or a binary file object, got ", type(f).__name__)
-    if not (hasattr(f, 'seekable') and f.seekable()) : return io.BytesIO(f.read()), False
+    _check_seekable(f)                         # the archive starts at f's position: Note [The archive starts where the stream is]
     return f, False
 
-def load(f, # a path (str or os.PathLike) or a seekable binary file object
+def load(f, # a path (str or os.PathLike) or a seekable binary file object, read from its position
          map_location=None, # None (saved location), 'cpu', a Device, a dict {saved: new}, or callable(storage, location)
          pickle_module=None, # not supported (torch's custom pickle modules)
          *, weights_only:bool=True, # restricted unpickler; False runs arbitrary pickles (trusted files only)
@@ -437,7 +456,6 @@ def load(f, # a path (str or os.PathLike) or a seekable binary file object
     "Load an object saved by `tt.save` or `torch.save` (zip format); tensors come back as tinytensor tensors."
     TORCH_CHECK_VALUE(pickle_module is None, "tinytensor.load does not support pickle_module")
     if weights_only is None: weights_only = True
-    if mmap: TORCH_CHECK_VALUE(isinstance(f, (str, os.PathLike)), "f must be a file path in order to use the mmap argument")
     fh, owned = _open_for_read(f)
     try:
         with _gc_paused(): return _load(fh, f, map_location, weights_only, mmap, pickle_load_args)
@@ -451,6 +469,7 @@ def _load(fh, f, map_location, weights_only, mmap, pickle_load_args):
     TORCH_CHECK(magic == b'PK\x03\x04', "tinytensor.load reads PyTorch's zip format only (torch.save since 1.6); this file ",
                 "is in the legacy format or is not a checkpoint")
     reader = PyTorchStreamReader(fh)
+    if mmap: TORCH_CHECK_VALUE(isinstance(f, (str, os.PathLike)), "f must be a file path in order to use the mmap argument")
     byteorder = 'little'
     if reader.has_record('byteorder'):
         bo = reader.get_record('byteorder')
@@ -466,4 +485,5 @@ def _load(fh, f, map_location, weights_only, mmap, pickle_load_args):
         except pickle.UnpicklingError as e: raise pickle.UnpicklingError(_WO_MSG + str(e)) from None
         except _MALFORMED as e: raise pickle.UnpicklingError(_WO_MSG + f"malformed pickle ({type(e).__name__}: {e})") from None
     reader.check_pending(loader.pending)           # no tensor leaves before its bytes are verified
+    fh.seek(reader.start + reader.position)        # where torch's last read leaves it (Note [The archive starts where ...])
     return result

@@ -23,7 +23,8 @@ The name list (data, grouped by category) and where the names come from (so the 
   "Comparison Ops", and, from "Other Operations" and "BLAS and LAPACK Operations", only the
   shape helpers, scans, sorting helpers, elementwise helpers and basic products (the rule is
   spelled out in OTHER_KEPT / BLAS_KEPT below). From the "Tensors" and "Utilities" sections:
-  the tensor predicates and the dtype helpers (dtype/device conversion and attributes).
+  the tensor predicates and the dtype helpers (dtype/device conversion and attributes); the
+  "Serialization" section (save, load), probed through in-memory, gzip and real file streams.
 * Tensor methods and attributes: `docs/source/tensors.md` (formerly `tensors.rst`), the
   "Tensor class reference" autosummary, plus the attributes it documents with autoattribute
   (T, H, mT, mH). A method joins the category of the torch function of the same name; an
@@ -90,7 +91,8 @@ def measure(names=None, verbose=False):
         res[q] = r
     return res
 
-CATEGORIES = ['creation', 'indexing', 'pointwise', 'comparison', 'reduction', 'other', 'blas', 'attributes', 'protocols', 'inplace']
+CATEGORIES = ['creation', 'indexing', 'pointwise', 'comparison', 'reduction', 'other', 'blas', 'attributes', 'serialization',
+              'protocols', 'inplace']
 
 def summarize(res):
     "Per category and kind: total, present, matching, mismatching, unprobed."

@@ -57,9 +57,13 @@ TENSORS_KEPT = _names("""
     set_default_dtype get_default_dtype set_default_device get_default_device
     result_type can_cast promote_types""")
 
+# "Serialization" section: the zip checkpoints of torch.save / torch.load.
+SERIALIZATION = _names("save load")
+
 FUNCTIONS = {
     'creation': CREATION, 'indexing': INDEXING, 'pointwise': POINTWISE, 'reduction': REDUCTION,
-    'comparison': COMPARISON, 'other': OTHER_KEPT, 'blas': BLAS_KEPT, 'attributes': TENSORS_KEPT}
+    'comparison': COMPARISON, 'other': OTHER_KEPT, 'blas': BLAS_KEPT, 'attributes': TENSORS_KEPT,
+    'serialization': SERIALIZATION}
 
 # ---------------------------------------------------------------- tensors.md (Tensor class reference)
 TENSOR_DOC = _names("""

@@ -485,6 +485,93 @@ R('result_type', [P(T((2, 3), I64), 1.5), P(T((2, 3), I32), T((), I64)), P(T((2,
 R('can_cast', [P(D(F64), D('float32')), P(D('float32'), D(I64)), P(D(I64), D('float32')), P(D(B), D(U8)), P(D(I32), D(B))])
 R('promote_types', [P(D(I32), D('float32')), P(D(U8), D('int8')), P(D(B), D(I64)), P(D('float16'), D('bfloat16')), P(D(I64), D('float16'))])
 
+# ---------------------------------------------------------------- serialization
+# Each library writes its own checkpoint (tt.save, torch.save: the same bytes but the serialization id) into a stream,
+# then reads it back from the stream's position; the result lists the tensors, whether two views still share a
+# storage, and where the stream is left (torch: just past the last bytes it read).
+def _ser_obj(L, empty=True):
+    base = L.arange(12, dtype=L.float32)
+    obj = {'w': base.reshape(3, 4), 'wT': base.reshape(3, 4).t(), 'i': L.tensor([1, 2, 3])}
+    if empty: obj['e'] = L.zeros(0, dtype=L.int16)
+    return obj
+
+def _ser_seen(r, f):
+    shared = r['w'].untyped_storage().data_ptr() == r['wT'].untyped_storage().data_ptr()
+    return [r[k] for k in sorted(r)] + [shared, f.tell()]
+
+def _ser_stream(L, before=b'', after=None, gz=False):
+    "A stream holding `before` (bytes, or a pickled object), a checkpoint, then a pickled `after`; at the checkpoint."
+    import gzip
+    buf = io.BytesIO()
+    f = gzip.GzipFile(fileobj=buf, mode='wb') if gz else buf
+    if isinstance(before, bytes): f.write(before)
+    else: pickle.dump(before, f)
+    L.save(_ser_obj(L), f)
+    if after is not None: pickle.dump(after, f)
+    if gz: f.close()
+    f = gzip.GzipFile(fileobj=io.BytesIO(buf.getvalue())) if gz else io.BytesIO(buf.getvalue())
+    if isinstance(before, bytes): f.seek(len(before))
+    else: assert pickle.load(f) == before
+    return f
+
+def _ser_at(before=b'', after=None, gz=False, **kw):
+    def fn(L):
+        f = _ser_stream(L, before, after, gz)
+        return _ser_seen(L.load(f, **kw), f)
+    return fn
+
+def _ser_meta(L):
+    f = _ser_stream(L, b'x' * 13)
+    r = L.load(f, map_location='meta')
+    return [r['w'], r['wT'], r['i'], f.tell()]
+
+def _ser_two(L):
+    "Two checkpoints of one layout in a stream: the second, then the first, each found by seeking to it."
+    f = io.BytesIO(); L.save(L.arange(5.), f); off = f.tell(); L.save(L.arange(3, dtype=L.int32), f)
+    f.seek(off); b = L.load(f); pb = f.tell()
+    f.seek(0); a = L.load(f)
+    return [b, pb, a, f.tell()]
+
+def _ser_file(L):
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, 'x.bin')
+        with open(p, 'wb') as f: pickle.dump(41, f); L.save(_ser_obj(L), f); pickle.dump('after', f)
+        with open(p, 'rb') as f:
+            assert pickle.load(f) == 41
+            return _ser_seen(L.load(f), f)
+
+class _ReadOnly:
+    def __init__(self, b): self.b = io.BytesIO(b)
+    def read(self, n=-1): return self.b.read(n)
+
+def _ser_unseekable(L):
+    f = io.BytesIO(); L.save(L.arange(3), f)
+    return L.load(_ReadOnly(f.getvalue()))
+
+def _ser_mmap_stream(L):
+    f = io.BytesIO(); L.save(L.arange(3), f); f.seek(0)
+    return L.load(f, mmap=True)
+
+def _save_at(L):
+    "save appends at the stream's position; the archive it writes reads back from there."
+    f = io.BytesIO(); f.write(b'x' * 13); L.save(_ser_obj(L, empty=False), f); end = f.tell()   # see the note below
+    f.seek(13)
+    return _ser_seen(L.load(f), f) + [end]
+
+R('load', [P(fn=_ser_at(b'x' * 13), label='load(f) of a checkpoint after 13 other bytes, f at it'),
+           P(fn=_ser_at(41), label='load(f) after pickle.load(f) of what was pickled first'),
+           P(fn=_ser_at(b'', 'after'), label='load(f) of a checkpoint followed by a pickle'),
+           P(fn=_ser_at(41, 'after', gz=True), label='load(f) of a gzip.GzipFile, after a pickle'),
+           P(fn=_ser_at(b'x' * 13, weights_only=False), label='load(f, weights_only=False) after 13 other bytes'),
+           P(fn=_ser_meta, label="load(f, map_location='meta') after 13 other bytes: no storage bytes read"),
+           P(fn=_ser_two, label='load(f) of two checkpoints in one stream: the second, then the first (seeking to each)'),
+           P(fn=_ser_file, label="load(f) of a real file (open(path, 'rb')), after a pickle"),
+           P(fn=_ser_unseekable, label='load(f) of an object with read() but no seek() or tell()'),
+           P(fn=_ser_mmap_stream, label='load(f, mmap=True) of a file object')])
+# (no empty tensor in the save probe: tt.save writes a 16-byte data descriptor after an empty record, miniz writes
+# none, so the archive is longer; a layout difference of the writer, not one of reading at a position)
+R('save', [P(fn=_save_at, label='save(obj, f) after 13 other bytes: the stream position after, and reading it back')])
+
 # ---------------------------------------------------------------- Tensor-only names
 def TR(names, probes):
     for n in names.split(): RECIPES['Tensor.' + n] = probes

@@ -120,33 +120,72 @@ def _entries_ok(t:list) -> bool:
 # %% ../../nbs/07a_cuda_replay.ipynb #508a6fc2
 # Note [Counted reads]: BINBYTES8, BYTEARRAY8, BINUNICODE8 and FRAME state how many bytes follow, and Python's
 # unpickler asks its file for that many at once: `BINBYTES8 2**40` in a 20-byte file would allocate a TiB before
-# finding out it is not there (a MemoryError). The snapshot is read whole first (it is parsed whole anyway), and
-# `_Bounded` refuses any read that asks for more than the bytes that remain, as a malformed snapshot.
-class _Bounded(io.BytesIO):
-    "A snapshot's bytes; a read past their end is a malformed file, not an allocation (Note [Counted reads])."
-    def __init__(self, data:bytes):
-        super().__init__(data); self._n = len(data)
+# finding out it is not there (a MemoryError). `_Bounded` passes such a read on in pieces of at most 1 MiB and
+# stops where the stream ends: a count past the end is a malformed snapshot, found having read only what is there.
+#
+# Note [Reading at the stream's position]: torch's own readers of a snapshot (`torch.cuda._memory_viz`) call
+# `pickle.load(f)`, which starts at f's position and leaves f just past the pickle's STOP, so one stream can hold a
+# snapshot among other pickles. The unpickler here asks `_Bounded` only for the bytes it uses, so `load_snapshot`
+# leaves a stream where `pickle.load` would, with no seek (pipes work too). The four bytes that tell gzip from a
+# pickle are read, not peeked (`peek` may return fewer), and handed back first by `_Prefixed`.
+_PIECE = 1 << 20
+
+class _Prefixed:
+    "A binary stream with `head`, bytes already read from it, put back in front."
+    def __init__(self, f, head:bytes): self._f, self._head = f, head
+    def _used_up(self): self.read, self.readline = self._f.read, self._f.readline      # from now on, the stream itself
     def read(self, n=-1):
-        if n is not None and n > self._n - self.tell():
+        h = self._head
+        if n is None or n < 0 or n >= len(h):
+            self._used_up()
+            return h + self._f.read(-1 if n is None or n < 0 else n - len(h))
+        self._head = h[n:]
+        return h[:n]
+    def readline(self):
+        h = self._head
+        k = h.find(b'\n') + 1
+        if k: self._head = h[k:]; return h[:k]
+        self._used_up()
+        return h + self._f.readline()
+
+class _Bounded:
+    "The unpickler's view of the stream: a read past its end is a malformed file, not an allocation (Note [Counted reads])."
+    def __init__(self, f): self._f, self.pos = f, 0
+    def read(self, n):
+        b = self._f.read(n) if n <= _PIECE else self._pieces(n)
+        if len(b) < n:
             raise MalformedSnapshotError(f"malformed memory snapshot: not a readable pickle (pickle data was truncated: "
-                                         f"a read at byte {self.tell()} asks for {n} bytes, {self._n - self.tell()} remain)")
-        return super().read(n)
+                                         f"a read at byte {self.pos} asks for {n} bytes, {len(b)} remain)")
+        self.pos += n
+        return b
+    def _pieces(self, n):
+        parts, got = [], 0
+        while got < n:
+            p = self._f.read(min(_PIECE, n - got))
+            if not p: break
+            parts.append(p); got += len(p)
+        return b''.join(parts)
+    def readline(self):
+        line = self._f.readline(); self.pos += len(line)
+        return line
 
 def _read_pickle(f):
-    head = f.peek(4)[:4] if hasattr(f, 'peek') else b''
-    if head[:2] == b'\x1f\x8b': f = gzip.GzipFile(fileobj=f)
+    "Unpickle one snapshot from f's position, leaving f just past it (Note [Reading at the stream's position])."
+    head = f.read(4)
+    f = _Prefixed(f, head)
+    if head[:2] == b'\x1f\x8b': f = gzip.GzipFile(fileobj=f)       # f is then read ahead as far as gzip reads
     elif head == b'PK\x03\x04':
         raise MalformedSnapshotError("malformed memory snapshot: this is a zip archive (a torch.save file?), not a _dump_snapshot pickle")
-    return _PlainUnpickler(_Bounded(f.read())).load()
+    return _PlainUnpickler(_Bounded(f)).load()
 
-def load_snapshot(src, # path (.pickle or .pickle.gz), bytes, binary file, snapshot dict or a list of trace entries
+def load_snapshot(src, # path (.pickle or .pickle.gz), bytes, binary file (read from its position), snapshot dict or a list of trace entries
                  ) -> dict:
     "Read and check a memory snapshot (a `_dump_snapshot` pickle, gzipped or not) without importing torch."
     if isinstance(src, list): src = {'segments': [], 'device_traces': [src]}
     if isinstance(src, dict): return validate_snapshot(src)
     try:
-        if isinstance(src, (bytes, bytearray)): data = _read_pickle(io.BufferedReader(io.BytesIO(src)))
-        elif hasattr(src, 'read'): data = _read_pickle(src if hasattr(src, 'peek') else io.BufferedReader(src))
+        if isinstance(src, (bytes, bytearray)): data = _read_pickle(io.BytesIO(src))
+        elif hasattr(src, 'read'): data = _read_pickle(src)
         else:
             with open(os.fspath(src), 'rb') as f: data = _read_pickle(f)
     except MalformedSnapshotError: raise

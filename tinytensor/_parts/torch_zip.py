@@ -358,10 +358,17 @@ def _bad_entry(sig, flags, off, cd_off, name, prefix, duplicate, method, csize, 
 # %% ../../nbs/08a_serialization.ipynb #e1f0914a
 class PyTorchStreamReader:
     "Reads records of a torch zip checkpoint by name, checking names, bounds and CRCs, like caffe2's `PyTorchStreamReader`."
-    def __init__(self, f): # a seekable binary file object
-        self.f = f
+    def __init__(self, f): # a seekable binary file object, at the archive's first byte
+        # Note [The archive starts where the stream is]: torch's reader of a Python file (`BufferAdapter` in
+        # torch/csrc/jit/python/init.cpp) takes `f.tell()` as offset 0 and the rest of the stream as the archive:
+        # every offset in it (directory, records, `get_record_offset`) counts from there, so a checkpoint saved after
+        # other data (a pickle, another checkpoint) reads the same as one alone. Each read seeks to start + offset,
+        # so `load` leaves the stream just past the last bytes it read (the last storage's, or data.pkl's), not at
+        # the archive's end; `position` keeps that offset and `load` seeks there, also after `os.pread` reads.
+        self.f, self.start = f, f.tell()
         self.fd = f.fileno() if isinstance(f, (io.BufferedReader, io.FileIO)) and hasattr(os, 'pread') else None
-        f.seek(0, os.SEEK_END); n = self.file_size = f.tell(); f.seek(0)
+        f.seek(0, os.SEEK_END); n = self.file_size = f.tell() - self.start; f.seek(self.start)
+        self.position = 0                            # archive offset just past the last bytes read
         try: self.prefix, self.records, self.data_end = self._central_directory(n)
         except (struct.error, UnicodeDecodeError, ValueError, OverflowError) as e:
             raise RuntimeError(f"PytorchStreamReader failed reading zip archive: failed finding central directory ({e})") from None
@@ -369,10 +376,13 @@ class PyTorchStreamReader:
         self._offsets = {}
 
     def _read_at(self, off:int, n:int) -> bytes:
-        "Up to `n` bytes at file offset `off` (`os.pread` on real files: no seek, no buffer)."
-        if self.fd is not None: return os.pread(self.fd, n, off)
-        self.f.seek(off)
-        return self.f.read(n)
+        "Up to `n` bytes at archive offset `off` (`os.pread` on real files: no seek, no buffer)."
+        if self.fd is not None: b = os.pread(self.fd, n, self.start + off)
+        else:
+            self.f.seek(self.start + off)
+            b = self.f.read(n)
+        self.position = off + len(b)
+        return b
 
     def has_record(self, name:str) -> bool:
         "Whether the archive holds `name`."
@@ -401,7 +411,7 @@ class PyTorchStreamReader:
         return off
 
     def get_record_offset(self, name:str) -> int:
-        "File offset of the first data byte of a stored record."
+        "Offset of the first data byte of a stored record, from the archive's start (torch's `getRecordOffset`)."
         rec = self._record(name)
         if rec[3] != 0: TORCH_CHECK(False, "PytorchStreamReader: record ", name, " is compressed; only stored records can be read in place")
         return self._data_offset(name, rec)
@@ -423,6 +433,9 @@ def _central_directory(self:PyTorchStreamReader, n:int):
     e = len(tail) - 22                               # no comment: the end record closes the file
     while e >= 0 and not (tail[e:e + 4] == b'PK\x05\x06' and e + 22 + _EOCD.unpack_from(tail, e)[7] == len(tail)):
         e = tail.rfind(b'PK\x05\x06', 0, e + 3)       # a comment follows it: the signature whose comment length fits
+    # Note [Data after the archive]: none fits when other data follows the archive in the stream (`save` then
+    # `pickle.dump`). miniz then takes the last signature with a whole end record after it; so do we.
+    if e < 0: e = tail.rfind(b'PK\x05\x06', 0, len(tail) - 18)
     if e < 0: bad('no end of central directory record')
     _, _, _, _, count, cd_size, cd_off, _ = _EOCD.unpack_from(tail, e)
     eocd = tail_start + e
@@ -462,14 +475,14 @@ def read_record_into(self:PyTorchStreamReader, name:str, buf, check_crc:bool=Tru
     TORCH_CHECK(len(mv) == size, "PytorchStreamReader: record ", name, " holds ", size, " bytes, expected ", len(mv))
     off = self._data_offset(name, rec)
     if method == 0 and pending is not None and check_crc and crc != 0 and size >= _CRC_THREAD_MIN:
-        self.f.seek(off)
+        self.f.seek(self.start + off); self.position = off + size
         try: _read_all(self.f, mv)
         except RuntimeError as e: raise RuntimeError(str(e).replace('file:', f'file {name}:')) from None
         k = size // 3                               # see Note [Deferred CRC]
         pending.append((name, crc, zlib.crc32(mv[:k]), _crc_executor().submit(zlib.crc32, mv[k:]), size - k))
         return
     if method == 0:
-        self.f.seek(off)
+        self.f.seek(self.start + off); self.position = off + size
         try: got = _io_with_crc(mv, lambda piece: _read_all(self.f, piece))
         except RuntimeError as e: raise RuntimeError(str(e).replace('file:', f'file {name}:')) from None
     elif method == 8:                                   # deflate (zipfile.ZIP_DEFLATED), as miniz can read
