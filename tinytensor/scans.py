@@ -511,18 +511,79 @@ def _from_numpy_like(a:np.ndarray, like:Tensor, device=CPU) -> Tensor:
     return t
 
 def _rows(input, d):
-    "The input as a 2-D numpy array with `dim` first: one row per slice (what `unique_dim` compares)."
+    "The input as a 2-D array with `dim` first, one row per slice (what `unique_dim` compares), and that shape."
     sizes = input._impl.sizes()
     TORCH_CHECK(sizes[d] == 0 or builtins.all(s for s in sizes), "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
     a = np.moveaxis(_np_read(input), d, 0)
-    return _sort_key(ascontiguous(a).reshape(a.shape[0], math.prod(a.shape[1:]))), a.shape
+    return ascontiguous(a).reshape(a.shape[0], math.prod(a.shape[1:])), a.shape
+
+# Note [unique with NaN and signed zeros]: ATen's `_unique_dim_cpu_template` sorts the row indices with `std::sort`
+# and a comparator that walks the columns and stops at the first one where `lhs < rhs` or `lhs > rhs` holds. A NaN
+# holds neither, so its column is skipped, and the comparator is no order at all: [NaN, 0] < [1, 5] < [2, -1] <
+# [NaN, 0]. `_unique_dim_cpu_impl` then keeps a row unless `at::equal` finds it equal to the last row kept, and
+# `at::equal` finds no row with a NaN equal to anything: such rows are never merged, and where they land is what
+# introsort's comparisons make of them. Without NaNs the comparator is an order, but -0.0 == +0.0 ties rows whose
+# bits differ, and the first of the tied rows in the sorted order is the one kept. Both follow from replaying
+# libstdc++'s `std::sort` (Note [Emulating libstdc++'s algorithms]): with NaNs on the rows themselves, one
+# comparison at a time; without, on the rows' ranks, in bulk (Note [introsort in bulk]). Flat `unique`
+# (`unique_cpu_sorted_template`) sorts the elements with `sort()` and keeps every NaN apart (`IsUnique` with
+# `equal_nan` false), so its NaNs and zeros come in `sort`'s order, `_sort_indices`'s. Any other input goes through
+# numpy's `unique`: then rows that tie are equal bit for bit, and any order of them gives the same result.
+def _bits_may_differ(key, nans:int=1) -> bool:
+    "Might ATen's order of the rows of `key` show in the result: `nans` NaNs, or -0.0 and +0.0 in one column?"
+    if key.dtype.kind != 'f' or key.size == 0: return False
+    if int(np.isnan(key).sum()) >= nans: return True
+    z = key == 0
+    neg = z & np.signbit(key)
+    return bool((neg.any(axis=0) & (z & ~neg).any(axis=0)).any())
+
+def _row_less(R:list):
+    "ATen's comparator of two rows (by index into `R`): the first column where `<` or `>` holds decides."
+    def less(a, b):
+        for x, y in zip(R[a], R[b]):
+            if x < y: return True
+            if x > y: return False
+        return False
+    return less
+
+def _unique_dim_order(key:np.ndarray) -> np.ndarray:
+    "The order ATen's `std::sort` leaves the rows of `key` in (Note [unique with NaN and signed zeros])."
+    n = key.shape[0]
+    if np.isnan(key).any():                                  # no order: the comparator itself, one call at a time
+        idx = list(range(n))
+        _std_sort(idx, 0, n, _row_less(key.tolist()))
+        return np.array(idx, np.int64)
+    o = np.lexsort(key.T[::-1])                              # an order: the rows' ranks as integer keys, in bulk
+    s = key[o]
+    new = np.ones(n, bool); new[1:] = (s[1:] != s[:-1]).any(axis=1)
+    K, I = np.empty((1, n), np.int64), np.arange(n, dtype=np.int64)[None].copy()
+    K[0, o] = np.cumsum(new)
+    _std_sort_rows(K, I)
+    return I[0]
+
+def _first_of_runs(s, order):
+    "Runs of equal rows in `s`, the input's rows `order` (NaN equal to nothing): the input rows kept, inverse, counts."
+    xp, n = array_namespace(s), s.shape[0]
+    new = xp.ones(n, bool)
+    if n > 1: new[1:] = (s[1:] != s[:-1]).any(axis=1)
+    first = xp.flatnonzero(new)
+    inv = xp.empty(n, np.int64)
+    inv[order] = xp.cumsum(new) - 1
+    return order[first], inv, xp.diff(xp.append(first, n))
 
 def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:bool=False, dim=None):
     "Sorted unique elements (or slices along `dim`), with the inverse map and counts if asked, as `torch.unique`."
     if dim is None:
-        a = _sort_key(ascontiguous(_np_read(input)).reshape(-1))
-        if a.size == 0: u, inv, cnt = a, array_namespace(a).zeros(0, np.int64), array_namespace(a).zeros(0, np.int64)
-        else: u, inv, cnt = np.unique(a, return_inverse=True, return_counts=True, equal_nan=False)
+        a = ascontiguous(_np_read(input)).reshape(-1)
+        key, xp = _sort_key(a), array_namespace(a)
+        if a.size == 0: u, inv, cnt = a, xp.zeros(0, np.int64), xp.zeros(0, np.int64)
+        elif _bits_may_differ(key[:, None], 2):              # `sort()` puts one NaN last, the order of two shows
+            dev = type(a) is not np.ndarray                  # a device's elements: sorted on the host
+            order = _sort_indices(a.get() if dev else a, 0, False, False)
+            if dev: order = asarray_like(a, order)
+            keep, inv, cnt = _first_of_runs(key[order][:, None], order)
+            u = a[keep]
+        else: u, inv, cnt = np.unique(key, return_inverse=True, return_counts=True, equal_nan=False)
         return _unique_out(input, u, inv, cnt, return_inverse, return_counts, input._impl.sizes())
     d = wrap_dim(dim, input.dim(), False)
     rows, shp = _rows(input, d)
@@ -530,7 +591,14 @@ def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:boo
         xp = array_namespace(rows)
         e = xp.zeros(0, np.int64)
         return _unique_out(input, xp.zeros(input._impl.sizes(), rows.dtype), e, e, return_inverse, return_counts, (0,))
-    u, inv, cnt = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
+    key = _sort_key(rows)
+    if _bits_may_differ(key):                                 # Note [unique with NaN and signed zeros]
+        dev = type(key) is not np.ndarray                     # a device's rows: the replay runs on the host
+        order = _unique_dim_order(key.get() if dev else key)
+        if dev: order = asarray_like(key, order)
+        keep, inv, cnt = _first_of_runs(key[order], order)
+        u = rows[keep]
+    else: u, inv, cnt = np.unique(key, axis=0, return_inverse=True, return_counts=True)
     return _unique_out(input, u.reshape((u.shape[0],) + shp[1:]), inv.reshape(-1), cnt, return_inverse, return_counts, (shp[0],), d)
 
 def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=False, dim=None):
@@ -540,13 +608,8 @@ def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=Fals
         d = wrap_dim(dim, input.dim(), False)
         rows, shp = _rows(input, d)
     n = rows.shape[0]
-    xp = array_namespace(rows)
-    start = xp.ones(n, bool)
-    if n > 1: start[1:] = (rows[1:] != rows[:-1]).any(axis=1) if rows.shape[1] else False
-    first = xp.flatnonzero(start)
-    inv = xp.cumsum(start) - 1
-    cnt = xp.diff(xp.append(first, n))
-    u = rows[first].reshape((len(first),) + tuple(shp[1:])) if dim is not None else rows[first].reshape(-1)
+    keep, inv, cnt = _first_of_runs(_sort_key(rows), array_namespace(rows).arange(n))   # each run's first row
+    u = rows[keep].reshape((len(keep),) + tuple(shp[1:])) if dim is not None else rows[keep].reshape(-1)
     inv_shape = input._impl.sizes() if dim is None else (n,)
     moved = None if dim is None or n == 0 else d
     if moved is None and dim is not None: u = u.reshape(input._impl.sizes())

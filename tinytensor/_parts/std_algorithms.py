@@ -103,8 +103,8 @@ def _std_sort(a, first, last, comp, depth:int=None):
         _insertion_sort(a, first, first + 16, comp)
         for i in range(first + 16, last):                    # __unguarded_insertion_sort
             v, j = a[i], i
-            while comp(v, a[j - 1]): a[j] = a[j - 1]; j -= 1
-            a[j] = v
+            while j > first and comp(v, a[j - 1]): a[j] = a[j - 1]; j -= 1   # (a comparator that is no order
+            a[j] = v                                         # could walk past `first`: ATen reads outside)
     else: _insertion_sort(a, first, last, comp)
 
 def _nth_element(a, first, nth, last, comp, depth:int=None):
