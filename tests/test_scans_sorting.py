@@ -556,3 +556,12 @@ def test_unique_empty(shape, dim):
         r = run_both(lambda: getattr(tt, name)(tt.empty(shape), **kw),
                      lambda: getattr(torch, name)(torch.empty(shape), **kw))
         assert check_results(*r, ctx=f'{name} {shape} {dim}') is None, r
+
+@pytest.mark.parametrize('dt', ['float16', 'bfloat16'])
+def test_cumprod_half_keeps_a_float_running_product(dt):
+    "cumprod's kernel keeps its running product in float (acc_type): past an overflow it comes back, bit for bit as torch."
+    v = [300., 300., 1 / 300, 1 / 300, 2.**-20, 2.**-20, 2.**20, 2.**20] if dt == 'float16' else \
+        [1.75 * 2.**64, 1.140625 * 2.**63, 2.**-64, 2.**-63]
+    a, b = _bits_both(torch.tensor(v * 3, dtype=torch.float64).to(getattr(torch, dt)).reshape(3, -1))
+    for f in (lambda x: x.cumprod(1), lambda x: x.t().contiguous().cumprod(0), lambda x: x.reshape(-1).cumprod(0)):
+        assert _same_bits(f(a), f(b)) is None
