@@ -4,7 +4,7 @@ import pytest
 torch = pytest.importorskip("torch")
 from hypothesis import given, settings, strategies as st
 import tinytensor as tt
-from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, run_both, check_results, same, sum_scale, product_scale
+from ttgen import DTYPES, FLOATS, INTS, LAYOUTS, pair, rand_shapes, run_both, check_results, same, sum_scale, product_scale, num_threads
 
 torch.set_num_threads(1)
 REDUCTIONS = ['sum', 'mean', 'prod', 'amax', 'amin', 'all', 'any', 'max', 'min', 'argmax', 'argmin']
@@ -234,3 +234,57 @@ def test_all_any_empty_dim_list_reduces_nothing(name):
         ra, rb = run_both(lambda: getattr(tt, name)(a, dims, keep), lambda: getattr(torch, name)(b, dims, keep))
         msg = check_results(ra, rb, name, ctx=f'seed {seed} {name} {dt}{shape} {dims} {keep}')
         assert msg is None, msg
+
+# --- prod of float16/bfloat16 rounds every partial product (Note [half products round at every step]) -------------
+
+def _torch_bits_to_tt(t):
+    "The tinytensor tensor holding torch tensor `t`'s bits (bfloat16 NaNs and all), contiguous."
+    ib = {2: torch.int16, 4: torch.int32, 8: torch.int64}[t.element_size()]
+    return tt.from_numpy(t.contiguous().view(ib).numpy().copy()).view(getattr(tt, str(t.dtype)[6:]))
+
+def _same_product(a, b, n):
+    "Note [one comparison rule] for a product of `n` factors, and the same infinities, NaNs and zeros as torch's."
+    m = same(a, b, tol=True, scale=(n - 1) * np.abs(b.detach().double().numpy()))
+    if m: return m
+    x, y = a.to(tt.float64).numpy(), b.detach().double().numpy()
+    for what, f in (('inf', np.isposinf), ('-inf', np.isneginf), ('nan', np.isnan), ('zero', lambda v: v == 0)):
+        if not np.array_equal(f(x), f(y)):
+            return f'{what} at {np.flatnonzero(f(x) != f(y))[:5]}: {x.ravel()[:4]} vs {y.ravel()[:4]}'
+    return None
+
+# Each overflows (or underflows to 0) when every partial product is rounded to 16 bits, not when they are kept in float32.
+_P300 = [300.] * 256 + [1 / 300] * 256                     # every lane of any width meets 300 * 300 before a 1/300
+PROD_CASES = {
+    'float16': [[300., 300., 1 / 300, 1 / 300], [1e-4, 1e-4, 1e4, 1e4], [-300., 300., 1 / 300, -1 / 300],
+                [300.] * 64 + [1 / 300] * 64,               # lanes pair each 300 with a 1/300: finite with 16 lanes
+                _P300 * 80],                                # 40960 elements: a split across threads too
+    'bfloat16': [[1.75 * 2.**64, 1.140625 * 2.**63, 2.**-64, 2.**-63],   # 1.99609375 * 2**127 rounds up to inf
+                 [2.**-70, 2.**-70, 2.**70, 2.**70], [1.75 * 2.**64, 1.140625 * 2.**63, 2.**-64, 2.**-63] * 40]}
+
+@pytest.mark.parametrize('threads', [1, 2])
+@pytest.mark.parametrize('dt', ['float16', 'bfloat16'])
+def test_prod_rounds_every_step_like_torch(dt, threads):
+    "A float16/bfloat16 product that overflows in torch is inf here too: whole or along a dim, any layout, dtype=, out=."
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        with num_threads(threads):
+            for v in PROD_CASES[dt]:
+                b = torch.tensor(v, dtype=torch.float64).to(getattr(torch, dt))
+                a, n = _torch_bits_to_tt(b), len(v)
+                k = 4 if n % 4 == 0 else 1                     # rows of k, or k columns
+                calls = [('all', lambda lib, x: x.prod(), n), ('dim 0', lambda lib, x: lib.prod(x, 0), n),
+                         ('strided', lambda lib, x: x.repeat_interleave(2)[::2].prod(0), n),
+                         ('dtype=', lambda lib, x: x.float().prod(dtype=getattr(lib, dt)), n),
+                         ('out=', lambda lib, x: lib.prod(x, 0, out=lib.empty(0, dtype=x.dtype)), n),
+                         ('rows', lambda lib, x: x.reshape(k, -1).prod(1), n // k),
+                         ('rows keepdim', lambda lib, x: x.reshape(k, -1).prod(-1, keepdim=True), n // k),
+                         ('columns', lambda lib, x: x.reshape(-1, k).prod(0), n // k),
+                         ('column-major rows', lambda lib, x: x.reshape(-1, k).t().contiguous().t().prod(0), n // k),
+                         ('column-major columns', lambda lib, x: x.reshape(k, -1).t().contiguous().t().prod(1), n // k)]
+                for what, f, m in calls:
+                    r = run_both(lambda: f(tt, a), lambda: f(torch, b))
+                    assert not isinstance(r[0], Exception) and not isinstance(r[1], Exception), (dt, what, r)
+                    msg = _same_product(r[0], r[1], m)
+                    assert msg is None, (dt, threads, what, n, msg)
+    finally: torch.set_num_threads(old)

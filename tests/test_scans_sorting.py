@@ -269,7 +269,6 @@ def unique_case(rng, name):
     if rng.random() < 0.5: kw['return_inverse'] = bool(rng.random() < 0.6)
     if rng.random() < 0.5: kw['return_counts'] = bool(rng.random() < 0.6)
     if rng.random() < 0.4: kw['dim'] = _dim(rng, nd) if nd else 0
-    if kw.get('dim') is not None and dt in FLOATS and x_th.numel() and x_th.double().isnan().any(): return None   # NaN rows: order not defined
     ctx = f'{name} {shape}/{dt}/{x_th.stride()} {kw}'
     method = bool(rng.random() < 0.5)
     r = run_both(lambda: _call(tt, x_tt, name, [], kw, method), lambda: _call(torch, x_th, name, [], kw, method))
@@ -493,3 +492,75 @@ def test_cumsum_starts_from_positive_zero(shape, dim):
     for dt in ('float32', 'float64', 'complex64'):
         a, t = tt.cumsum(tt.tensor(v).to(getattr(tt, dt)), dim), torch.cumsum(torch.tensor(v).to(getattr(torch, dt)), dim)
         assert a.numpy().tobytes() == t.numpy().tobytes(), dt
+
+
+# --- unique with NaN and signed zeros: Note [unique with NaN and signed zeros] ---------------------------------------
+
+_INT = {2: (torch.int16, tt.int16), 4: (torch.int32, tt.int32), 8: (torch.int64, tt.int64)}
+
+def _bits_both(b):
+    "torch tensor `b` and a tinytensor tensor holding the same bits (bfloat16 NaNs included)."
+    ti, ii = _INT[b.element_size()]
+    return tt.from_numpy(b.contiguous().view(ti).numpy().copy()).view(getattr(tt, str(b.dtype)[6:])), b
+
+def _same_bits(a, b):
+    "None if tinytensor `a` and torch `b` have the same shape, strides, dtype and bits, else a reason."
+    if a.dtype.name != str(b.dtype)[6:]: return f'dtype {a.dtype.name} != {b.dtype}'
+    if tuple(a.shape) != tuple(b.shape) or tuple(a.stride()) != tuple(b.stride()):
+        return f'layout {a.shape}/{a.stride()} != {tuple(b.shape)}/{b.stride()}'
+    if b.is_floating_point():
+        a, b = a.contiguous().view(_INT[b.element_size()][1]), b.contiguous().view(_INT[b.element_size()][0])
+    return None if np.array_equal(a.numpy(), b.numpy()) else f'values {a.numpy().ravel()[:8]} != {b.numpy().ravel()[:8]}'
+
+NAN = float('nan')
+UNIQUE_NAN_CASES = [
+    [[1., NAN], [0., 1.], [NAN, 0.], [1., NAN], [-0., 1.]],               # NaN in either column, a ±0 tie
+    [[NAN, NAN], [NAN, NAN], [1., 2.], [NAN, NAN], [1., 2.]],               # identical NaN rows stay apart
+    [[0., 1.], [-0., 1.], [0., 1.], [-0., 1.], [-0., -0.], [0., 0.]],       # no NaN: which zero is kept
+    [[-0., 2.], [0., 2.]] * 12,                                             # past 16 rows: introsort's partitions
+    [NAN, 1., NAN, -0., 0., NAN, 2., 1., -0.],                              # 1-d
+    [[[1., NAN], [2., 3.]], [[1., NAN], [2., 3.]], [[0., 0.], [-0., 0.]]],  # 3-d
+    [[NAN, 0.], [1., 5.], [2., -1.]] * 7,                                   # a cycle: [NaN, 0] < [1, 5] < [2, -1] < [NaN, 0]
+]
+_rng = np.random.default_rng(2024)
+_pool = np.array([-1., -0., 0., 1., 2., NAN])
+UNIQUE_NAN_CASES += [_rng.choice(_pool, s).tolist() for s in [(40, 2), (200, 3), (33, 1), (300,), (6, 5, 2)]]
+UNIQUE_NAN_CASES += [_rng.choice(_pool[:5], s).tolist() for s in [(60, 2), (500,)]]   # zeros of both signs, no NaN
+
+@pytest.mark.parametrize('dt', FLOATS)
+@pytest.mark.parametrize('name', ['unique', 'unique_consecutive'])
+def test_unique_nan_rows_bits(name, dt):
+    "Values (bit for bit: NaNs, -0.0), inverse and counts as torch's, for every dim of inputs with NaNs and signed zeros."
+    for case, v in enumerate(UNIQUE_NAN_CASES):
+        a0, b0 = _bits_both(torch.tensor(v, dtype=torch.float64).to(getattr(torch, dt)))
+        nd = b0.dim()
+        flip = lambda t: t.transpose(0, -1).contiguous().transpose(0, -1)      # the same values, column-major
+        layouts = [(a0, b0)] + ([(flip(a0), flip(b0))] if nd > 1 else [])
+        for a, b in layouts:
+            for dim in [None] + list(range(-nd, nd)):
+                for kw in (dict(return_inverse=True, return_counts=True), dict(return_counts=True), {}):
+                    r = run_both(lambda: getattr(tt, name)(a, dim=dim, **kw),
+                                 lambda: getattr(torch, name)(b, dim=dim, **kw))
+                    ra, rb = [q if isinstance(q, tuple) else (q,) for q in r]
+                    assert len(ra) == len(rb), (case, dim, kw, r)
+                    for x, y in zip(ra, rb):
+                        m = _same_bits(x, y)
+                        assert m is None, (name, dt, case, b.stride(), dim, kw, m)
+
+@pytest.mark.parametrize('shape, dim', [((0,), None), ((0,), 0), ((0, 3), 0), ((3, 0), 1), ((0, 3), 1), ((2, 0, 3), 1)])
+def test_unique_empty(shape, dim):
+    "Empty inputs: the same values, inverse, counts (or the same error) as torch."
+    for name in ('unique', 'unique_consecutive'):
+        kw = dict(return_inverse=True, return_counts=True, dim=dim)
+        r = run_both(lambda: getattr(tt, name)(tt.empty(shape), **kw),
+                     lambda: getattr(torch, name)(torch.empty(shape), **kw))
+        assert check_results(*r, ctx=f'{name} {shape} {dim}') is None, r
+
+@pytest.mark.parametrize('dt', ['float16', 'bfloat16'])
+def test_cumprod_half_keeps_a_float_running_product(dt):
+    "cumprod's kernel keeps its running product in float (acc_type): past an overflow it comes back, bit for bit as torch."
+    v = [300., 300., 1 / 300, 1 / 300, 2.**-20, 2.**-20, 2.**20, 2.**20] if dt == 'float16' else \
+        [1.75 * 2.**64, 1.140625 * 2.**63, 2.**-64, 2.**-63]
+    a, b = _bits_both(torch.tensor(v * 3, dtype=torch.float64).to(getattr(torch, dt)).reshape(3, -1))
+    for f in (lambda x: x.cumprod(1), lambda x: x.t().contiguous().cumprod(0), lambda x: x.reshape(-1).cumprod(0)):
+        assert _same_bits(f(a), f(b)) is None

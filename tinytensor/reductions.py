@@ -7,7 +7,8 @@ Docs: https://tinytensor.github.io/tinytensor/reductions.html.md"""
 # %% auto #0
 __all__ = ['max_return', 'min_return', 'VAR_BLOCK', 'linalg', 'make_reduction', 'reduction_layout_html', 'ufunc_reduce', 'sum',
            'prod', 'mean', 'amax', 'amin', 'all', 'any', 'argmax', 'argmin', 'max', 'min', 'var', 'std', 'var_mean',
-           'std_mean', 'linalg_vector_norm', 'norm', 'logsumexp', 'count_nonzero', 'nansum', 'nanmean', 'matmul']
+           'std_mean', 'linalg_vector_norm', 'norm', 'logsumexp', 'count_nonzero', 'nansum', 'nanmean', 'matmul',
+           'VEC_BYTES']
 
 # %% ../nbs/06c_reductions.ipynb #0a042032
 import builtins, math, numbers
@@ -28,6 +29,9 @@ from .parallel import parallel_rows
 from .backends import _backends, host_array, array_namespace, asarray_like, ascontiguous
 from .views import assert_no_internal_overlap
 from .ops import _REDUCED, _bind_methods, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
+from ._parts.half_products import *
+from ._parts.half_products import _chain, _vec_rows, _two_pass
+_all_ = ['VEC_BYTES']   # the parts' public names are this module's too (Note [Module parts])
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
 def _dims(dim) -> list:
@@ -201,7 +205,8 @@ def _sum_like(name, uf, input, dim, keepdim, dtype, out):
     if in_dtype is input.dtype: in_dtype = None
     acc = _acc(od)
     it, res, _ = make_reduction(name, input, dim, keepdim, od, out, in_dtype)
-    _reduce_run(it, _ufunc_reduce(uf, acc), uf, acc)
+    if uf is np.multiply and od in _REDUCED and not it.common_device_.device_type: _prod_reduced_run(it)   # in 16 bits
+    else: _reduce_run(it, _ufunc_reduce(uf, acc), uf, acc)
     if out is not None: out._impl.bump_version()
     return res
 
@@ -252,6 +257,32 @@ def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor
             np.divide(v, np.dtype(d.np).type(n), out=v)
         finally: _errs_on(tok)
     return res
+
+# %% ../nbs/06c_reductions.ipynb #4b830345
+def _prod_reduced_run(it:TensorIterator):
+    "float16/bfloat16 `prod` on the CPU: the kernel's order, rounded at every step (Note [half products round at every step])."
+    if it.is_meta_ or it.operands_[0].tensor.numel() == 0: return
+    o, x = _whole_views(it)                                  # numpy axes: the iterator's dims reversed
+    V, nd = VEC_BYTES // x.itemsize, x.ndim
+    red = [a for a in range(nd) if o.strides[a] == 0 and o.shape[a] != 1]
+    keep = [a for a in range(nd) if a not in red]
+    out = np.lib.stride_tricks.as_strided(o, [o.shape[a] for a in keep], [o.strides[a] for a in keep])   # the output
+    tok = _errs_off()
+    try:
+        if x.size == 0 or nd == 0: out[...] = 1 if x.size == 0 else x; return   # the identity; a 0-d input itself
+        contig = nd - 1 in red and x.strides[-1] == x.itemsize                 # is_contiguous_reduction: lanes
+        n = out.size
+        if n == 1: out[...] = _two_pass(x, contig, V); return
+        r = np.empty(n, x.dtype)
+        if contig:                                           # each output's rows, in order
+            y = np.ascontiguousarray(np.transpose(x, keep + red)).reshape(n, -1, x.shape[-1])
+            def piece(b, e): r[b:e] = _chain(_vec_rows(y[b:e].reshape(-1, y.shape[2]), V).reshape(e - b, -1).T)
+        else:                                                # each output's elements down a column, in order
+            y = np.ascontiguousarray(np.transpose(x, red + keep)).reshape(-1, n)
+            def piece(b, e): r[b:e] = _chain(y[:, b:e])
+        parallel_for(0, n, builtins.max(1, GRAIN_SIZE * n // x.size), piece)   # the outputs are apart: any split
+        np.copyto(out, r.reshape(out.shape))
+    finally: _errs_on(tok)
 
 # %% ../nbs/06c_reductions.ipynb #f744c692
 def _check_nonempty(name, input, dim):

@@ -29,7 +29,10 @@ from .tensor_iterator import (GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype,
 from .ops import _REDUCED, _bind_methods, _is_integral, _not_impl
 from .reductions import amax, sum, matmul, _reduced_shape, _finish_out
 from .checks import PythonArgParser, signature
-
+from ._parts.std_algorithms import (_lg, _push_heap, _adjust_heap, _pop_heap, _make_heap,
+                                              _heap_select, _partial_sort, _insertion_sort, _partition_pivot,
+                                              _introsort_loop, _std_sort, _nth_element, _key_comp, _order_keys,
+                                              _key_less, _partition_level, _partition_segments, _std_sort_rows)
 
 # %% ../nbs/06e_scans_sorting.ipynb #b4768190
 def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
@@ -213,226 +216,6 @@ def softmax(input, dim, dtype=None) -> Tensor:
 def log_softmax(input, dim, dtype=None) -> Tensor:
     "`x - max - log(sum(exp(x - max)))` along `dim` (required), as `torch.log_softmax`."
     return _softmax('log_softmax', True, input, dim, dtype)
-
-# %% ../nbs/06e_scans_sorting.ipynb #0e516da8
-# Note [Emulating libstdc++'s algorithms]
-# ATen's CPU topk calls std::partial_sort (when k * 64 <= n) or std::nth_element followed by std::sort of the first
-# k - 1 elements, with a comparator that looks at values only. Which of several *equal* values lands where is
-# therefore decided by the C++ library's algorithms, not by the values. torch's Linux wheels are built with GCC, so
-# these are libstdc++'s (bits/stl_algo.h, bits/stl_heap.h), transcribed here operation for operation:
-# introsort/introselect with a median-of-three pivot, insertion sort below 16 (or 3) elements, heap select.
-# `median()`/`nanmedian()` of all elements (`median_impl`) pick with `std::nth_element` too, over a clone.
-def _lg(n:int) -> int: return n.bit_length() - 1
-
-def _push_heap(a, first, hole, top, value, comp):
-    parent = (hole - 1) // 2
-    while hole > top and comp(a[first + parent], value):
-        a[first + hole] = a[first + parent]; hole = parent; parent = (hole - 1) // 2
-    a[first + hole] = value
-
-def _adjust_heap(a, first, hole, n, value, comp):
-    top, child = hole, hole
-    while child < (n - 1) // 2:
-        child = 2 * (child + 1)
-        if comp(a[first + child], a[first + child - 1]): child -= 1
-        a[first + hole] = a[first + child]; hole = child
-    if n % 2 == 0 and child == (n - 2) // 2:
-        child = 2 * (child + 1)
-        a[first + hole] = a[first + child - 1]; hole = child - 1
-    _push_heap(a, first, hole, top, value, comp)
-
-def _pop_heap(a, first, last, result, comp):
-    value = a[result]; a[result] = a[first]
-    _adjust_heap(a, first, 0, last - first, value, comp)
-
-def _make_heap(a, first, last, comp):
-    n = last - first
-    if n < 2: return
-    parent = (n - 2) // 2
-    while True:
-        _adjust_heap(a, first, parent, n, a[first + parent], comp)
-        if parent == 0: return
-        parent -= 1
-
-def _heap_select(a, first, middle, last, comp):
-    _make_heap(a, first, middle, comp)
-    for i in range(middle, last):
-        if comp(a[i], a[first]): _pop_heap(a, first, middle, i, comp)
-
-def _partial_sort(a, first, middle, last, comp):
-    "`std::partial_sort`: heap select, then sort the heap."
-    _heap_select(a, first, middle, last, comp)
-    while middle - first > 1:
-        middle -= 1
-        _pop_heap(a, first, middle, middle, comp)
-
-# %% ../nbs/06e_scans_sorting.ipynb #990d543a
-def _insertion_sort(a, first, last, comp):
-    for i in range(first + 1, last):
-        v = a[i]
-        if comp(v, a[first]): a[first + 1:i + 1] = a[first:i]; a[first] = v
-        else:
-            j = i
-            while comp(v, a[j - 1]): a[j] = a[j - 1]; j -= 1
-            a[j] = v
-
-def _partition_pivot(a, first, last, comp):
-    "`__unguarded_partition_pivot`: median of (first+1, mid, last-1) moved to `first`, then Hoare partition."
-    mid, x, y, z = first + (last - first) // 2, first + 1, first + (last - first) // 2, last - 1
-    if comp(a[x], a[y]):
-        m = y if comp(a[y], a[z]) else z if comp(a[x], a[z]) else x
-    else:
-        m = x if comp(a[x], a[z]) else z if comp(a[y], a[z]) else y
-    a[first], a[m] = a[m], a[first]
-    lo, hi, pivot = first + 1, last, a[first]
-    while True:
-        while comp(a[lo], pivot): lo += 1
-        hi -= 1
-        while comp(pivot, a[hi]): hi -= 1
-        if not lo < hi: return lo
-        a[lo], a[hi] = a[hi], a[lo]; lo += 1
-
-def _introsort_loop(a, first, last, depth, comp):
-    while last - first > 16:
-        if depth == 0: _partial_sort(a, first, last, last, comp); return
-        depth -= 1
-        cut = _partition_pivot(a, first, last, comp)
-        _introsort_loop(a, cut, last, depth, comp)
-        last = cut
-
-def _std_sort(a, first, last, comp, depth:int=None):
-    "`std::sort` (introsort, then a final insertion sort); `depth`: the recursion budget, libstdc++'s `2 * lg(n)` by default."
-    if last - first < 2: return
-    _introsort_loop(a, first, last, 2 * _lg(last - first) if depth is None else depth, comp)
-    if last - first > 16:
-        _insertion_sort(a, first, first + 16, comp)
-        for i in range(first + 16, last):                    # __unguarded_insertion_sort
-            v, j = a[i], i
-            while comp(v, a[j - 1]): a[j] = a[j - 1]; j -= 1
-            a[j] = v
-    else: _insertion_sort(a, first, last, comp)
-
-def _nth_element(a, first, nth, last, comp, depth:int=None):
-    "`std::nth_element` (introselect); `depth`: the recursion budget, libstdc++'s `2 * lg(n)` by default."
-    if first == last or nth == last: return
-    depth = 2 * _lg(last - first) if depth is None else depth
-    while last - first > 3:
-        if depth == 0:
-            _heap_select(a, first, nth + 1, last, comp)
-            a[first], a[nth] = a[nth], a[first]
-            return
-        depth -= 1
-        cut = _partition_pivot(a, first, last, comp)
-        if cut <= nth: first = cut
-        else: last = cut
-    _insertion_sort(a, first, last, comp)
-
-def _key_comp(largest:bool):
-    "ATen's `KeyValueCompDesc`/`KeyValueCompAsc` on (value, index) pairs: values only, NaN the largest."
-    if largest: return lambda x, y: (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
-    return lambda x, y: (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
-
-# %% ../nbs/06e_scans_sorting.ipynb #0c0c5b70
-def _order_keys(rows:np.ndarray, descending:bool) -> np.ndarray:
-    "Integers whose `<` is ATen's sort comparator on `rows`: NaN above all and equal to NaN, -0 == +0 (descending: reversed)."
-    if rows.dtype.kind == 'f':
-        x = rows.astype(np.float32) if rows.itemsize < 4 else rows             # float16: widening is exact
-        x = np.where(np.isnan(x), x.dtype.type(np.nan), x)                     # one NaN, above +inf
-        ib = np.int32 if x.itemsize == 4 else np.int64
-        b = x.view(ib)
-        b = np.where(b == np.iinfo(ib).min, ib(0), b)      # -0 -> +0 on the bits: `x + 0` would flush subnormals on a GPU
-        k = np.where(b < 0, b ^ np.iinfo(ib).max, b)                           # sign and magnitude -> ordered integers
-    elif rows.dtype == np.uint64: k = (rows ^ np.uint64(1 << 63)).view(np.int64)   # the top bit flipped: signed order
-    else: k = rows.astype(np.int32 if rows.itemsize < 4 or rows.dtype == np.int32 else np.int64)
-    return ~k if descending else k                                            # ~k = -k - 1: reversed, never overflows
-
-def _key_less(a, b) -> bool:
-    "The comparator of the replays' (key, index) pairs: keys only, `<` (the keys already encode ATen's order)."
-    return a[0] < b[0]
-
-# %% ../nbs/06e_scans_sorting.ipynb #607b40a9
-# Note [introsort in bulk]: `_std_sort_rows` replays libstdc++'s `std::sort` on every row of `K` at once.
-# - Segments are independent, so the order in which introsort visits them changes nothing, and every segment at
-#   recursion level `l` has the same depth budget, `2 * lg(n) - l`. One step partitions every segment of a level
-#   that is longer than 16, in all rows together.
-# - `__unguarded_partition` in closed form. With the pivot `p` at `first`, `lo` stops on values `>= p` and `hi` on
-#   values `<= p`. Until the pointers cross, each reads only positions neither has written yet, so the k-th swap
-#   exchanges the k-th `>= p` position from the left (after `first`) with the k-th `<= p` position from the right
-#   (`first`, the pivot, included), for as long as the first lies left of the second. The cut is where `lo` stops
-#   next: the following `>= p` position, or the last swapped `<= p` position (it now holds a value `>= p`),
-#   whichever comes first.
-# - A step runs over the whole array while most of it is still being partitioned; later, when most segments are
-#   down to 16 or fewer, the remaining ones are gathered side by side first (`_partition_segments`), so the late
-#   levels cost in proportion to what is left (bfloat16 logits, 64 x 32000, sorted: 543 -> 415 ms).
-# - Segments of 16 or fewer wait for the final insertion sort. Every segment holds values `<=` those of the
-#   segments after it, so that insertion sort moves an element only within its segment, and stably: the pass
-#   equals one stable sort of each row (numpy's, over data already nearly sorted).
-# - A segment that uses up the depth budget is heap sorted by `_partial_sort` in Python, as libstdc++ does; only
-#   adversarial inputs get there.
-def _partition_level(K, I, S, lens, F, L, it):
-    "One `__unguarded_partition_pivot` of each segment [F, L) of the flat keys `K` (`I` moves along): the cuts."
-    x, y, z = F + 1, F + (L - F) // 2, L - 1                                  # median of three, moved to `first`
-    kx, ky, kz = K[x], K[y], K[z]
-    m = np.where(kx < ky, np.where(ky < kz, y, np.where(kx < kz, z, x)), np.where(kx < kz, x, np.where(ky < kz, z, y)))
-    K[F], K[m] = K[m], K[F]; I[F], I[m] = I[m], I[F]
-    p = np.repeat(K[S], lens)                                  # the segments [S, S + lens) tile `K`, [F, L) among them:
-    ge, le = K >= p, K <= p                                    # where `lo` and `hi` stop (in the others: unused)
-    ge[S] = False                                              # `lo` starts after the pivot
-    gi, li = np.flatnonzero(ge).astype(it), np.flatnonzero(le).astype(it)
-    g0, l1 = np.searchsorted(gi, F), np.searchsorted(li, L)
-    ng, nl = np.searchsorted(gi, L) - g0, l1 - np.searchsorted(li, F)
-    npair = np.minimum(ng, nl)
-    pseg = np.repeat(np.arange(len(F), dtype=it), npair)      # candidate swap k of segment s: the k-th of each kind
-    k = np.arange(int(npair.sum()), dtype=it) - np.repeat((np.cumsum(npair) - npair).astype(it), npair)
-    gp, lp = gi[g0[pseg] + k], li[l1[pseg] - 1 - k]
-    sw = gp < lp                                               # the swaps made before the pointers cross
-    nsw = np.bincount(pseg[sw], minlength=len(F))
-    gp, lp = gp[sw], lp[sw]
-    K[gp], K[lp] = K[lp], K[gp]; I[gp], I[lp] = I[lp], I[gp]
-    big = np.iinfo(it).max
-    nxt = np.where(nsw < ng, gi[np.minimum(g0 + nsw, len(gi) - 1)], big)
-    last = np.where(nsw > 0, li[np.clip(l1 - nsw, 0, len(li) - 1)], big)
-    return np.minimum(nxt, last).astype(it)
-
-# %% ../nbs/06e_scans_sorting.ipynb #bbe25e0b
-def _partition_segments(K, I, F, L, it):
-    "`_partition_level` of the disjoint segments [F, L) of `K` (`I` along), gathered side by side first: work in proportion to their size."
-    lens = L - F
-    S = (np.cumsum(lens) - lens).astype(it)
-    pos = np.repeat(F - S, lens) + np.arange(int(lens.sum()), dtype=it)
-    Kc, Ic = K[pos], I[pos]
-    cut = _partition_level(Kc, Ic, S, lens, S, S + lens, it)
-    K[pos], I[pos] = Kc, Ic
-    return cut + (F - S)
-
-# %% ../nbs/06e_scans_sorting.ipynb #cb6ce549
-def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
-    "`std::sort` of each row of the integer keys `K`, moving `I` along, in place (both C-contiguous: Note [introsort in bulk])."
-    TORCH_CHECK(K.flags.c_contiguous and I.flags.c_contiguous and K.shape == I.shape,
-                "_std_sort_rows: keys and indices must be C-contiguous arrays of one shape")       # an internal assert
-    R, n = K.shape
-    if n < 2: return
-    K, I = K.reshape(-1), I.reshape(-1)                        # views: rows side by side
-    it = np.int32 if K.size < 2**31 - 1 else np.int64
-    depth = 2 * _lg(n) if depth is None else depth
-    S = np.arange(0, K.size, n, dtype=it)                      # every segment's start, in order
-    while True:
-        lens = np.diff(S, append=it(K.size))
-        act = lens > 16
-        F, L = S[act], S[act] + lens[act]
-        if not len(F): break
-        if depth == 0:                                         # `std::partial_sort` of what is left
-            for f, l in zip(F.tolist(), L.tolist()):
-                q = list(zip(K[f:l].tolist(), I[f:l].tolist()))
-                _partial_sort(q, 0, l - f, l - f, _key_less)
-                K[f:l], I[f:l] = [a for a, _ in q], [b for _, b in q]
-            break
-        depth -= 1
-        if 2 * int(lens[act].sum()) >= K.size: cut = _partition_level(K, I, S, lens, F, L, it)
-        else: cut = _partition_segments(K, I, F, L, it)     # most elements are settled: gather the rest
-        S = np.sort(np.concatenate([S, cut]))
-    o = np.argsort(K.reshape(R, n), axis=1, kind='stable')    # the final insertion sort: stable within segments
-    I.reshape(R, n)[...] = np.take_along_axis(I.reshape(R, n), o, 1)
 
 # %% ../nbs/06e_scans_sorting.ipynb #f216b87f
 sort_return = namedtuple('sort', ['values', 'indices'])
@@ -728,18 +511,79 @@ def _from_numpy_like(a:np.ndarray, like:Tensor, device=CPU) -> Tensor:
     return t
 
 def _rows(input, d):
-    "The input as a 2-D numpy array with `dim` first: one row per slice (what `unique_dim` compares)."
+    "The input as a 2-D array with `dim` first, one row per slice (what `unique_dim` compares), and that shape."
     sizes = input._impl.sizes()
     TORCH_CHECK(sizes[d] == 0 or builtins.all(s for s in sizes), "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
     a = np.moveaxis(_np_read(input), d, 0)
-    return _sort_key(ascontiguous(a).reshape(a.shape[0], math.prod(a.shape[1:]))), a.shape
+    return ascontiguous(a).reshape(a.shape[0], math.prod(a.shape[1:])), a.shape
+
+# Note [unique with NaN and signed zeros]: ATen's `_unique_dim_cpu_template` sorts the row indices with `std::sort`
+# and a comparator that walks the columns and stops at the first one where `lhs < rhs` or `lhs > rhs` holds. A NaN
+# holds neither, so its column is skipped, and the comparator is no order at all: [NaN, 0] < [1, 5] < [2, -1] <
+# [NaN, 0]. `_unique_dim_cpu_impl` then keeps a row unless `at::equal` finds it equal to the last row kept, and
+# `at::equal` finds no row with a NaN equal to anything: such rows are never merged, and where they land is what
+# introsort's comparisons make of them. Without NaNs the comparator is an order, but -0.0 == +0.0 ties rows whose
+# bits differ, and the first of the tied rows in the sorted order is the one kept. Both follow from replaying
+# libstdc++'s `std::sort` (Note [Emulating libstdc++'s algorithms]): with NaNs on the rows themselves, one
+# comparison at a time; without, on the rows' ranks, in bulk (Note [introsort in bulk]). Flat `unique`
+# (`unique_cpu_sorted_template`) sorts the elements with `sort()` and keeps every NaN apart (`IsUnique` with
+# `equal_nan` false), so its NaNs and zeros come in `sort`'s order, `_sort_indices`'s. Any other input goes through
+# numpy's `unique`: then rows that tie are equal bit for bit, and any order of them gives the same result.
+def _bits_may_differ(key, nans:int=1) -> bool:
+    "Might ATen's order of the rows of `key` show in the result: `nans` NaNs, or -0.0 and +0.0 in one column?"
+    if key.dtype.kind != 'f' or key.size == 0: return False
+    if int(np.isnan(key).sum()) >= nans: return True
+    z = key == 0
+    neg = z & np.signbit(key)
+    return bool((neg.any(axis=0) & (z & ~neg).any(axis=0)).any())
+
+def _row_less(R:list):
+    "ATen's comparator of two rows (by index into `R`): the first column where `<` or `>` holds decides."
+    def less(a, b):
+        for x, y in zip(R[a], R[b]):
+            if x < y: return True
+            if x > y: return False
+        return False
+    return less
+
+def _unique_dim_order(key:np.ndarray) -> np.ndarray:
+    "The order ATen's `std::sort` leaves the rows of `key` in (Note [unique with NaN and signed zeros])."
+    n = key.shape[0]
+    if np.isnan(key).any():                                  # no order: the comparator itself, one call at a time
+        idx = list(range(n))
+        _std_sort(idx, 0, n, _row_less(key.tolist()))
+        return np.array(idx, np.int64)
+    o = np.lexsort(key.T[::-1])                              # an order: the rows' ranks as integer keys, in bulk
+    s = key[o]
+    new = np.ones(n, bool); new[1:] = (s[1:] != s[:-1]).any(axis=1)
+    K, I = np.empty((1, n), np.int64), np.arange(n, dtype=np.int64)[None].copy()
+    K[0, o] = np.cumsum(new)
+    _std_sort_rows(K, I)
+    return I[0]
+
+def _first_of_runs(s, order):
+    "Runs of equal rows in `s`, the input's rows `order` (NaN equal to nothing): the input rows kept, inverse, counts."
+    xp, n = array_namespace(s), s.shape[0]
+    new = xp.ones(n, bool)
+    if n > 1: new[1:] = (s[1:] != s[:-1]).any(axis=1)
+    first = xp.flatnonzero(new)
+    inv = xp.empty(n, np.int64)
+    inv[order] = xp.cumsum(new) - 1
+    return order[first], inv, xp.diff(xp.append(first, n))
 
 def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:bool=False, dim=None):
     "Sorted unique elements (or slices along `dim`), with the inverse map and counts if asked, as `torch.unique`."
     if dim is None:
-        a = _sort_key(ascontiguous(_np_read(input)).reshape(-1))
-        if a.size == 0: u, inv, cnt = a, array_namespace(a).zeros(0, np.int64), array_namespace(a).zeros(0, np.int64)
-        else: u, inv, cnt = np.unique(a, return_inverse=True, return_counts=True, equal_nan=False)
+        a = ascontiguous(_np_read(input)).reshape(-1)
+        key, xp = _sort_key(a), array_namespace(a)
+        if a.size == 0: u, inv, cnt = a, xp.zeros(0, np.int64), xp.zeros(0, np.int64)
+        elif _bits_may_differ(key[:, None], 2):              # `sort()` puts one NaN last, the order of two shows
+            dev = type(a) is not np.ndarray                  # a device's elements: sorted on the host
+            order = _sort_indices(a.get() if dev else a, 0, False, False)
+            if dev: order = asarray_like(a, order)
+            keep, inv, cnt = _first_of_runs(key[order][:, None], order)
+            u = a[keep]
+        else: u, inv, cnt = np.unique(key, return_inverse=True, return_counts=True, equal_nan=False)
         return _unique_out(input, u, inv, cnt, return_inverse, return_counts, input._impl.sizes())
     d = wrap_dim(dim, input.dim(), False)
     rows, shp = _rows(input, d)
@@ -747,7 +591,14 @@ def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:boo
         xp = array_namespace(rows)
         e = xp.zeros(0, np.int64)
         return _unique_out(input, xp.zeros(input._impl.sizes(), rows.dtype), e, e, return_inverse, return_counts, (0,))
-    u, inv, cnt = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
+    key = _sort_key(rows)
+    if _bits_may_differ(key):                                 # Note [unique with NaN and signed zeros]
+        dev = type(key) is not np.ndarray                     # a device's rows: the replay runs on the host
+        order = _unique_dim_order(key.get() if dev else key)
+        if dev: order = asarray_like(key, order)
+        keep, inv, cnt = _first_of_runs(key[order], order)
+        u = rows[keep]
+    else: u, inv, cnt = np.unique(key, axis=0, return_inverse=True, return_counts=True)
     return _unique_out(input, u.reshape((u.shape[0],) + shp[1:]), inv.reshape(-1), cnt, return_inverse, return_counts, (shp[0],), d)
 
 def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=False, dim=None):
@@ -757,13 +608,8 @@ def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=Fals
         d = wrap_dim(dim, input.dim(), False)
         rows, shp = _rows(input, d)
     n = rows.shape[0]
-    xp = array_namespace(rows)
-    start = xp.ones(n, bool)
-    if n > 1: start[1:] = (rows[1:] != rows[:-1]).any(axis=1) if rows.shape[1] else False
-    first = xp.flatnonzero(start)
-    inv = xp.cumsum(start) - 1
-    cnt = xp.diff(xp.append(first, n))
-    u = rows[first].reshape((len(first),) + tuple(shp[1:])) if dim is not None else rows[first].reshape(-1)
+    keep, inv, cnt = _first_of_runs(_sort_key(rows), array_namespace(rows).arange(n))   # each run's first row
+    u = rows[keep].reshape((len(keep),) + tuple(shp[1:])) if dim is not None else rows[keep].reshape(-1)
     inv_shape = input._impl.sizes() if dim is None else (n,)
     moved = None if dim is None or n == 0 else d
     if moved is None and dim is not None: u = u.reshape(input._impl.sizes())
