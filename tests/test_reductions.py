@@ -244,7 +244,7 @@ def _torch_bits_to_tt(t):
 
 def _same_product(a, b, n):
     "Note [one comparison rule] for a product of `n` factors, and the same infinities, NaNs and zeros as torch's."
-    m = same(a, b, tol=True, scale=(n - 1) * np.abs(b.detach().double().numpy()))
+    m = same(a, b, 'prod', scale=(n - 1) * np.abs(b.detach().double().numpy()))
     if m: return m
     x, y = a.to(tt.float64).numpy(), b.detach().double().numpy()
     for what, f in (('inf', np.isposinf), ('-inf', np.isneginf), ('nan', np.isnan), ('zero', lambda v: v == 0)):

@@ -554,7 +554,7 @@ def test_unique_empty(shape, dim):
         kw = dict(return_inverse=True, return_counts=True, dim=dim)
         r = run_both(lambda: getattr(tt, name)(tt.empty(shape), **kw),
                      lambda: getattr(torch, name)(torch.empty(shape), **kw))
-        assert check_results(*r, ctx=f'{name} {shape} {dim}') is None, r
+        assert check_results(*r, name, ctx=f'{name} {shape} {dim}') is None, r
 
 @pytest.mark.parametrize('dt', ['float16', 'bfloat16'])
 def test_cumprod_half_keeps_a_float_running_product(dt):
