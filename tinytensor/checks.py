@@ -6,7 +6,7 @@ Docs: https://tinytensor.github.io/tinytensor/checks.html.md"""
 
 # %% auto #0
 __all__ = ['TORCH_CHECK', 'TORCH_CHECK_INDEX', 'TORCH_CHECK_VALUE', 'TORCH_CHECK_TYPE', 'TORCH_CHECK_NOT_IMPLEMENTED', 'wrap_dim',
-           'register_arg_type', 'FunctionParameter', 'FunctionSignature', 'PythonArgParser', 'signature']
+           'show_error', 'register_arg_type', 'FunctionParameter', 'FunctionSignature', 'PythonArgParser', 'signature']
 
 # %% ../nbs/00_checks.ipynb #45145666
 def _msg(args):
@@ -43,6 +43,14 @@ def wrap_dim(dim:int, # the dimension asked for, may be negative
         ndim = 1
     if -ndim <= dim < ndim: return dim + ndim if dim < 0 else dim
     raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, {ndim-1}], but got {dim})")
+
+# %% ../nbs/00_checks.ipynb #fb4478e1
+def show_error(f, # a function of no arguments, expected to raise
+               *args, **kwargs): # passed on to `f`
+    "Call `f`; print the exception it raises as `Type: message` (or say that it raised none)."
+    try: r = f(*args, **kwargs)
+    except Exception as e: print(f'{type(e).__name__}: {e}')
+    else: print(f'no error: {r!r}')
 
 # %% ../nbs/00_checks.ipynb #f305a6b4
 import functools, numbers, operator
