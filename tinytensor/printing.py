@@ -6,9 +6,9 @@ Docs: https://tinytensor.github.io/tinytensor/printing.html.md"""
 
 # %% auto #0
 __all__ = ['PRINT_OPTS', 'HTML_CELLS', 'PrintOptions', 'set_printoptions', 'tensor_repr', 'Explanation', 'element_offsets',
-           'storage_svg', 'storage_text']
+           'value_label', 'storage_svg', 'storage_text']
 
-# %% ../nbs/04d_printing.ipynb #0a6cc7d8
+# %% ../nbs/04d_printing.ipynb #9147d45a
 import math, builtins, html, re
 import numpy as np
 from fastcore.basics import patch
@@ -19,37 +19,43 @@ from .tensor_impl import Tensor, alias_with_sizes_and_strides
 from .factories import _np_read, _host_read
 from .pictures import SvgCanvas, text_width, wrap_text
 
-# %% ../nbs/04d_printing.ipynb #9416d7c0
+# %% ../nbs/04d_printing.ipynb #03eea819
 class PrintOptions:
     "torch's print options: precision, threshold, edgeitems, linewidth, sci_mode."
     precision, threshold, edgeitems, linewidth, sci_mode = 4, 1000, 3, 80, None
 PRINT_OPTS = PrintOptions()
 
-def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
-    "Set print options like `torch.set_printoptions`."
-    if profile == 'default': PRINT_OPTS.precision, PRINT_OPTS.threshold, PRINT_OPTS.edgeitems, PRINT_OPTS.linewidth = 4, 1000, 3, 80
-    elif profile == 'short': PRINT_OPTS.precision, PRINT_OPTS.threshold, PRINT_OPTS.edgeitems, PRINT_OPTS.linewidth = 2, 1000, 2, 80
-    elif profile == 'full': PRINT_OPTS.precision, PRINT_OPTS.threshold, PRINT_OPTS.edgeitems, PRINT_OPTS.linewidth = 4, math.inf, 3, 80
-    if precision is not None: PRINT_OPTS.precision = precision
-    if threshold is not None: PRINT_OPTS.threshold = threshold
-    if edgeitems is not None: PRINT_OPTS.edgeitems = edgeitems
-    if linewidth is not None: PRINT_OPTS.linewidth = linewidth
-    PRINT_OPTS.sci_mode = sci_mode
+_PROFILES = {'default': (4, 1000, 3, 80), 'short': (2, 1000, 2, 80),
+             'full': (4, math.inf, 3, 80)}   # precision, threshold, edgeitems, width
 
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
+                     profile=None, sci_mode=None):
+    "Set print options like `torch.set_printoptions`."
+    o = PRINT_OPTS
+    if profile in _PROFILES:
+        o.precision, o.threshold, o.edgeitems, o.linewidth = _PROFILES[profile]
+    if precision is not None: o.precision = precision
+    if threshold is not None: o.threshold = threshold
+    if edgeitems is not None: o.edgeitems = edgeitems
+    if linewidth is not None: o.linewidth = linewidth
+    o.sci_mode = sci_mode
+
+# %% ../nbs/04d_printing.ipynb #ae9ed92e
 class _Formatter:
-    "Chooses int/fixed/scientific mode and the column width from the values, as torch's `_Formatter`."
+    "Chooses int/fixed/scientific mode and the column width from the values, as torch's."
     def __init__(self, vals:np.ndarray, floating:bool):
-        self.floating, self.int_mode, self.sci_mode, self.max_width = floating, True, False, 1
-        p = PRINT_OPTS.precision
+        self.floating, self.int_mode, self.sci_mode = floating, True, False
+        self.max_width, p = 1, PRINT_OPTS.precision
         if not floating:
-            for v in vals.ravel().tolist(): self.max_width = max(self.max_width, len(f'{v}'))
+            self.max_width = max([1] + [len(f'{v}') for v in vals.ravel().tolist()])
             return
         v = vals.ravel().astype(np.float64)
         nz = v[np.isfinite(v) & (v != 0)]
         if nz.size == 0: return
         absv = np.abs(nz); mn, mx = absv.min(), absv.max()
         self.int_mode = bool((nz == np.ceil(nz)).all())
-        self.sci_mode = (mx / mn > 1000.0 or mx > 1.0e8 or mn < 1.0e-4) if PRINT_OPTS.sci_mode is None else PRINT_OPTS.sci_mode
+        self.sci_mode = ((mx / mn > 1000.0 or mx > 1.0e8 or mn < 1.0e-4)
+                         if PRINT_OPTS.sci_mode is None else PRINT_OPTS.sci_mode)
         for x in nz.tolist():
             if self.sci_mode: w = len(f'{x:.{p}e}')
             elif self.int_mode: w = len(f'{x:.0f}') + 1
@@ -68,14 +74,15 @@ class _Formatter:
         else: ret = f'{value}'
         return (self.max_width - len(ret)) * ' ' + ret
 
-# %% ../nbs/04d_printing.ipynb #d4401c33
+# %% ../nbs/04d_printing.ipynb #19791a8f
 def _summarized(a:np.ndarray) -> np.ndarray:
     "Only the edge items of every dimension (what a summarized print shows)."
     e = PRINT_OPTS.edgeitems
     for d in range(a.ndim):
         if a.shape[d] > 2 * e:
-            pre = (slice(None),) * d                       # two slices: np.take would copy a strided array whole first
-            a = np.concatenate([a[pre + (slice(0, e),)], a[pre + (slice(a.shape[d] - e, a.shape[d]),)]], axis=d)
+            pre = (slice(None),) * d       # slices: np.take would copy a strided array
+            head, tail = a[pre + (slice(0, e),)], a[pre + (slice(a.shape[d] - e, None),)]
+            a = np.concatenate([head, tail], axis=d)
     return a
 
 def _fmt_val(v, f1, f2):
@@ -84,25 +91,26 @@ def _fmt_val(v, f1, f2):
     im_s = (f2.format(v.imag) + 'j').lstrip()
     return re_s + im_s if im_s[0] in '+-' else re_s + '+' + im_s
 
+# %% ../nbs/04d_printing.ipynb #c3779bf2
 def _vector_str(a, indent, summarize, f1, f2):
     elem_len = f1.width() + 2 + (f2.width() + 1 if f2 is not None else 0)
     per_line = max(1, math.floor((PRINT_OPTS.linewidth - indent) / elem_len))
-    e = PRINT_OPTS.edgeitems
+    e, fmt = PRINT_OPTS.edgeitems, lambda vs: [_fmt_val(v, f1, f2) for v in vs]
     if summarize and not e: data = ['...']
     elif summarize and a.shape[0] > 2 * e:
-        data = [_fmt_val(v, f1, f2) for v in a[:e].tolist()] + [' ...'] + [_fmt_val(v, f1, f2) for v in a[-e:].tolist()]
-    else: data = [_fmt_val(v, f1, f2) for v in a.tolist()]
+        data = fmt(a[:e].tolist()) + [' ...'] + fmt(a[-e:].tolist())
+    else: data = fmt(a.tolist())
     lines = [', '.join(data[i:i + per_line]) for i in range(0, len(data), per_line)]
     return '[' + (',' + '\n' + ' ' * (indent + 1)).join(lines) + ']'
 
 def _tensor_str_fmt(a, indent, summarize, f1, f2):
     if a.ndim == 0: return _fmt_val(a.item(), f1, f2)
     if a.ndim == 1: return _vector_str(a, indent, summarize, f1, f2)
-    e = PRINT_OPTS.edgeitems
-    if summarize and a.shape[0] > 2 * e:
-        idx = list(range(e)) + [None] + list(range(a.shape[0] - e, a.shape[0]))
-    else: idx = list(range(a.shape[0]))
-    slices = ['...' if i is None else _tensor_str_fmt(a[i], indent + 1, summarize, f1, f2) for i in idx]
+    e, n = PRINT_OPTS.edgeitems, a.shape[0]
+    idx = (list(range(e)) + [None] + list(range(n - e, n)) if summarize and n > 2 * e
+           else list(range(n)))
+    slices = ['...' if i is None else _tensor_str_fmt(a[i], indent + 1, summarize, f1, f2)
+              for i in idx]
     return '[' + (',' + '\n' * (a.ndim - 1) + ' ' * (indent + 1)).join(slices) + ']'
 
 def _tensor_str(t:Tensor, indent:int) -> str:
@@ -114,8 +122,10 @@ def _tensor_str(t:Tensor, indent:int) -> str:
     if t.dtype.is_complex:
         f1, f2 = _Formatter(shown.real, True), _Formatter(shown.imag, True)
         return _tensor_str_fmt(a, indent, summarize, f1, f2)
-    return _tensor_str_fmt(a, indent, summarize, _Formatter(shown, t.dtype.is_floating_point), None)
+    f1 = _Formatter(shown, t.dtype.is_floating_point)
+    return _tensor_str_fmt(a, indent, summarize, f1, None)
 
+# %% ../nbs/04d_printing.ipynb #c84eb009
 def _add_suffixes(s, suffixes, indent):
     out, last = [s], len(s) - s.rfind('\n') + 1
     for suf in suffixes:
@@ -126,7 +136,6 @@ def _add_suffixes(s, suffixes, indent):
     out.append(')')
     return ''.join(out)
 
-# %% ../nbs/04d_printing.ipynb #5d664c82
 def tensor_repr(t:Tensor) -> str:
     "The text torch prints for a tensor (with `tinytensor.` in place of `torch.`)."
     prefix = 'tensor('; indent = len(prefix); suffixes = []
@@ -152,7 +161,7 @@ def __repr__(self:Tensor): return tensor_repr(self)
 @patch
 def __str__(self:Tensor): return tensor_repr(self)
 
-# %% ../nbs/04d_printing.ipynb #f100da0c
+# %% ../nbs/04d_printing.ipynb #aa541a8d
 class Explanation(str):
     "Text that shows itself unquoted in notebooks and terminals."
     def __repr__(self): return str(self)
@@ -162,32 +171,37 @@ def _fn_name(f):
     return getattr(f, '__qualname__', None) or type(f).__name__
 
 @patch
-def explain(self:Tensor) -> Explanation:
-    "Describe the Tensor → TensorImpl → Storage → StorageImpl → DataPtr chain with counts and addresses."
-    impl = self._impl; st = impl.storage_.get(); dp = st.data_ptr()
+def explain(self:Tensor,
+            addresses:bool=True, # False: `<ptr>` for the storage's address
+           ) -> Explanation:
+    "Describe the Tensor → TensorImpl → Storage → StorageImpl → DataPtr chain."
+    i = self._impl; st = i.storage_.get(); dp = st.data_ptr()
+    ptr, isz, off, alloc = dp.get(), i.dtype_.itemsize, i.storage_offset_, st.allocator()
+    def addr(a): return f'0x{a:x}' if addresses else '<ptr>' if a == ptr else '<address>'
     ctx = dp.get_context()
-    ctx_s = f'0x{ctx:x}' if isinstance(ctx, int) else type(ctx).__name__
-    isz = impl.dtype_.itemsize
-    alloc = st.allocator()
+    ctx = addr(ctx) if isinstance(ctx, int) else type(ctx).__name__
+    weak = st._weakcount - (1 if st._refcount else 0)
+    at = addr(ptr + off * isz) if addresses else f'<ptr> + {off * isz}'
     lines = [
-        f'Tensor      shape={tuple(impl.sizes())} dtype={impl.dtype_.name} device={impl.device_}',
-        f'└─ TensorImpl   sizes={list(impl.sizes())} strides={list(impl.strides())} storage_offset={impl.storage_offset_} '
-        f'numel={impl.numel_}',
-        f'   │            contiguous={impl.is_contiguous_} channels_last={impl.is_channels_last_contiguous_} '
-        f'non_overlapping_and_dense={impl.is_non_overlapping_and_dense_}',
-        f'   │            version={impl.version_counter_._version} is_view={impl.base_ is not None} keys={impl.key_set_!r}',
-        f'   └─ Storage (intrusive_ptr)  use_count={st._refcount} weak_use_count={st._weakcount - (1 if st._refcount else 0)}',
-        f'      └─ StorageImpl  nbytes={st.nbytes()} resizable={st.resizable()} allocator={type(alloc).__name__ if alloc else None}'
+        f'Tensor  shape={tuple(i.sizes())} dtype={i.dtype_.name} device={i.device_}',
+        f'└─ TensorImpl  sizes={list(i.sizes())} strides={list(i.strides())} '
+        f'storage_offset={off} numel={i.numel_}',
+        f'   │  contiguous={i.is_contiguous_} '
+        f'channels_last={i.is_channels_last_contiguous_} '
+        f'non_overlapping_and_dense={i.is_non_overlapping_and_dense_}',
+        f'   │  version={i.version_counter_._version} is_view={i.base_ is not None}',
+        f'   │  keys={i.key_set_!r}',
+        f'   └─ Storage (intrusive_ptr)  use_count={st._refcount} weak_use_count={weak}',
+        f'      └─ StorageImpl  nbytes={st.nbytes()} resizable={st.resizable()} '
+        f'allocator={type(alloc).__name__ if alloc else None}'
         + (' copy_on_write=True' if st.is_cow() else ''),
-        f'         └─ DataPtr  ptr=0x{dp.get():x} context={ctx_s} deleter={_fn_name(dp.get_deleter())} device={dp.device}',
-        f'data_ptr() = 0x{dp.get():x} + {impl.storage_offset_} * {isz} = 0x{dp.get() + impl.storage_offset_ * isz:x}'
-        if dp.get() else 'data_ptr() = 0 (no memory)',
-    ]
+        f'         └─ DataPtr  ptr={addr(ptr)} context={ctx} device={dp.device}',
+        f'                     deleter={_fn_name(dp.get_deleter())}',
+        f'data_ptr() = {addr(ptr)} + {off} * {isz} = {at}' if ptr else
+        'data_ptr() = 0 (no memory)']
     return Explanation('\n'.join(lines))
 
-# %% ../nbs/04d_printing.ipynb #52dc11b8
-_COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1']
-
+# %% ../nbs/04d_printing.ipynb #8df3d61c
 def element_offsets(t:Tensor) -> list:
     "Storage element index of every element of `t`, in index order, with its index tuple."
     sz, st, off = t.shape, t.stride(), t.storage_offset()
@@ -196,54 +210,87 @@ def element_offsets(t:Tensor) -> list:
         out = [(idx + (i,), o + i * k) for idx, o in out for i in range(s)]
     return out
 
+# %% ../nbs/04d_printing.ipynb #4fe97a09
+def value_label(v) -> str:
+    "A storage value as a picture shows it: 3 significant digits, a complex as `1+2j`."
+    if isinstance(v, (complex, np.complexfloating)):
+        v = complex(v); return f'{v.real:.3g}{v.imag:+.3g}j'
+    if isinstance(v, (float, np.floating)): return f'{float(v):.3g}'
+    return str(v)
+
+# %% ../nbs/04d_printing.ipynb #c6ea8c54
+_COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1']
+
+# Note [Cells of a storage picture]
+# A storage picture's cells are elements of the first tensor's dtype. Every element of
+# every tensor is placed by its byte offset (element offset × element size): it starts
+# `bytes / cell_size` cells in and spans `element_size / cell_size` cells, so a float32
+# view of a complex64 storage (`z.real`, stride 2) fills the first half of each cell and
+# `z.imag` the second. A cell is wide enough for its value and for the label of the
+# narrowest element drawn in it.
+def _marks(t:Tensor, cell_size:int, n:int) -> list:
+    "(first cell, cells spanned, index label) of each place `t` reads (Note above)."
+    esz, hits = t.element_size(), {}
+    for idx, o in element_offsets(t): hits.setdefault(o * esz, []).append(idx)
+    def label(ix): return f"[{','.join(map(str, ix[0]))}]" + ('+' if len(ix) > 1 else '')
+    return [(b / cell_size, esz / cell_size, label(ix))   # `+`: several elements there
+            for b, ix in sorted(hits.items()) if b // cell_size < n]
+
+# %% ../nbs/04d_printing.ipynb #377a29a1
 def storage_svg(*tensors, names=None, max_cells:int=96, cell:int=34) -> str:
-    "SVG of the storage of `tensors[0]` with each tensor's elements marked on its own row."
-    st = tensors[0].untyped_storage()
-    isz = tensors[0].element_size()
+    "SVG of the storage of `tensors[0]`, each tensor's elements on a row of its own."
+    t0 = tensors[0]
+    st, dt, isz = t0.untyped_storage(), t0.dtype, t0.element_size()
     n = min(st.nbytes() // isz, max_cells)
     names = names or [f't{i}' for i in range(len(tensors))]
-    per_row = min(n, 24) or 1
+    marks = [_marks(t, isz, n) for t in tensors]
+    vals = []
+    if st.device.type == 'cpu' and st.nbytes():
+        vals = [value_label(v) for v in st.impl.const_bytes().view(dt.np)[:n].tolist()]
+    cw = builtins.max([cell] + [text_width(s, 10) + 8 for s in vals] +   # Note [Cells of
+                      [(text_width(lab, 10) + 6) / span    # a storage picture]
+                       for m in marks for _, span, lab in m])
+    sides = [[name, str(tuple(t.shape)), f'st{tuple(t.stride())}']
+             + ([t.dtype.name] if t.dtype != dt else [])
+             for t, name in zip(tensors, names)]
+    x0 = builtins.max([86] + [12 + text_width(s, 10) for sd in sides for s in sd])
+    per_row = builtins.max(1, builtins.min(n, 24, int((860 - x0) // cw))) if n else 1
     rows = math.ceil(n / per_row) if n else 1
-    band = cell // 2 + 22                                         # height of one row of a tensor's marks
-    marks = []                                                    # per tensor: storage cell -> index label
-    for t in tensors:
-        hits = {}
-        for idx, o in element_offsets(t): hits.setdefault(o, []).append(idx)
-        marks.append({o: '[' + ','.join(map(str, idxs[0])) + ('+' if len(idxs) > 1 else '') + ']' for o, idxs in hits.items() if o < n})
-    cw = builtins.max([cell] + [text_width(lab, 9) + 6 for m in marks for lab in m.values()])   # cells as wide as their widest label
-    side = [('storage', 10)] + [(s, f) for t, name in zip(tensors, names)
-                                for s, f in ((name, 10), (str(tuple(t.shape)), 8), (f'st{tuple(t.stride())}', 8))]
-    x0 = builtins.max(86, 10 + builtins.max(text_width(s, f) for s, f in side))                # cells start right of the labels
     c = SvgCanvas(10)
-    c.text(4, 14, f'storage: {st.nbytes()} bytes = {st.nbytes() // isz} × {tensors[0].dtype.name}', 11)
-    vals = st.impl.const_bytes().view(tensors[0].dtype.np)[:n] if st.device.type == 'cpu' and st.nbytes() else []
+    c.text(4, 14, f'storage: {st.nbytes()} bytes = {st.nbytes() // isz} × {dt.name}', 12)
     for i in range(n):
         x, y = x0 + (i % per_row) * cw, 22 + (i // per_row) * cell
-        v = vals[i] if len(vals) else ''
-        vs = f'{float(v):.3g}' if tensors[0].dtype.is_floating_point else f'{v}'
         c.rect(x, y, cw - 2, cell - 2, fill='#eee', stroke='#999')
-        c.text(x + 2, y + 10, i, 8, fill='#777'); c.text(x + 4, y + 24, vs[:5])
-    c.text(4, 22 + cell // 2, 'storage')
-    y0 = 28 + rows * cell
-    for k, (t, name, m) in enumerate(zip(tensors, names, marks)):
+        c.text(x + 3, y + 12, i, fill='#777')
+        c.text(x + 4, y + 27, vals[i] if vals else '')
+    c.text(4, 22 + cell // 2 + 4, 'storage')
+    ybase, mark_h = 30 + rows * cell, cell // 2 + 6
+    for k, (side, m) in enumerate(zip(sides, marks)):
         col = _COLORS[k % len(_COLORS)]
-        ybase = y0 + k * rows * band
-        c.text(4, ybase + 12, name, fill=col)
-        c.text(4, ybase + 24, str(tuple(t.shape)), 8, fill='#777'); c.text(4, ybase + 34, f'st{tuple(t.stride())}', 8, fill='#777')
-        for o, lab in m.items():
-            x, y = x0 + (o % per_row) * cw, ybase + (o // per_row) * band
-            c.rect(x, y, cw - 2, cell // 2 + 6, fill=col, opacity=0.85)
-            c.text(x + 2, y + 13, lab, 9, fill='white')
+        for j, s in enumerate(side):
+            c.text(4, ybase + 12 + 12 * j, s, fill='#777' if j else col)
+        for start, span, lab in m:
+            pos, left, first = start, span, True
+            while left > 1e-9 and pos < n:                    # one piece per row it spans
+                r = int(pos // per_row)
+                piece = builtins.min(left, per_row - (pos - r * per_row))
+                x, y = x0 + (pos - r * per_row) * cw, ybase + r * (mark_h + 6)
+                c.rect(x, y, piece * cw - 2, mark_h, fill=col, opacity=0.85)
+                if first: c.text(x + 3, y + 16, lab, fill='white'); first = False
+                pos += piece; left -= piece
+        ybase += builtins.max(rows * (mark_h + 6), 12 * len(side) + 8) + 4
     return c.svg()
 
+# %% ../nbs/04d_printing.ipynb #e331b2f2
 HTML_CELLS = 48
 
 def _html_sample(t:Tensor, cells:int=HTML_CELLS) -> Tensor:
-    "A corner of `t` with at most `cells` elements: the dims nearest in memory (smallest stride) keep the most."
+    "A corner of `t`, at most `cells` elements: the dims nearest in memory keep the most."
     if t.numel() <= cells: return t
     sizes, strides = t.shape, t.stride()
     keep, left = [1] * t.dim(), cells
-    for d in sorted(range(t.dim()), key=lambda d: (strides[d] if sizes[d] > 1 else math.inf, -d)):
+    def near(d): return (strides[d] if sizes[d] > 1 else math.inf, -d)
+    for d in sorted(range(t.dim()), key=near):
         keep[d] = builtins.min(sizes[d], builtins.max(left, 1))
         left //= keep[d]
     return alias_with_sizes_and_strides(t, tuple(keep), strides, t.storage_offset())
@@ -252,25 +299,30 @@ def _html_sample(t:Tensor, cells:int=HTML_CELLS) -> Tensor:
 def _repr_html_(self:Tensor) -> str:
     if self.is_meta or not self.is_cpu: return f'<pre>{tensor_repr(self)}</pre>'
     shown = _html_sample(self)
-    note = '' if shown is self else (f'<div style="font-size:10px">drawing the corner {tuple(shown.shape)} of '
-                                     f'{tuple(self.shape)} ({self.numel()} elements)</div>')
-    return f'<pre>{tensor_repr(self)}</pre>' + note + storage_svg(shown, names=['tensor'], max_cells=HTML_CELLS)
+    note = '' if shown is self else (f'<div style="font-size:12px">drawing the corner '
+                                     f'{tuple(shown.shape)} of {tuple(self.shape)} '
+                                     f'({self.numel()} elements)</div>')
+    pic = storage_svg(shown, names=['tensor'], max_cells=HTML_CELLS)
+    return f'<pre>{tensor_repr(self)}</pre>' + note + pic
 
-# %% ../nbs/04d_printing.ipynb #7c1fd86a
+# %% ../nbs/04d_printing.ipynb #5b668d6e
 def storage_text(*tensors, names=None, max_cells:int=24) -> str:
     "Text picture of a storage and which element of each tensor sits in each cell."
-    st = tensors[0].untyped_storage(); isz = tensors[0].element_size()
+    st, isz = tensors[0].untyped_storage(), tensors[0].element_size()
     n = min(st.nbytes() // isz, max_cells)
     names = names or [f't{i}' for i in range(len(tensors))]
-    w = max(6, max((len(','.join(map(str, idx))) + 2 for t in tensors for idx, _ in element_offsets(t)), default=6))
-    vals = st.impl.const_bytes().view(tensors[0].dtype.np)[:n].tolist() if st.nbytes() else []
+    def ix(idx): return '[' + ','.join(map(str, idx)) + ']'
+    w = max([6] + [len(ix(idx)) + 1 for t in tensors for idx, _ in element_offsets(t)])
+    vals = st.impl.const_bytes().view(tensors[0].dtype.np)[:n].tolist() if n else []
     lab = max(len(x) for x in names + ['storage']) + 1
     def row(cells): return '|' + '|'.join(c.center(w) for c in cells) + '|'
     out = [' ' * lab + row([str(i) for i in range(n)]),
-           'storage'.ljust(lab) + row([f'{v:.4g}' if isinstance(v, float) else str(v) for v in vals])]
+           'storage'.ljust(lab) + row([f'{v:.4g}' if isinstance(v, float) else str(v)
+                                      for v in vals])]
     for t, name in zip(tensors, names):
-        cells = [''] * n
+        cells, esz = [''] * n, t.element_size()
         for idx, o in element_offsets(t):
-            if o < n: cells[o] = '[' + ','.join(map(str, idx)) + ']' if not cells[o] else cells[o].rstrip('+') + '+'
+            k = o * esz // isz               # Note [Cells of a storage picture]
+            if k < n: cells[k] = cells[k].rstrip('+') + '+' if cells[k] else ix(idx)
         out.append(name.ljust(lab) + row(cells))
     return '\n'.join(out)

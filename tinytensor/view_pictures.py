@@ -7,54 +7,52 @@ Docs: https://tinytensor.github.io/tinytensor/view_pictures.html.md"""
 # %% auto #0
 __all__ = ['view_svg', 'views_gallery', 'explore_html', 'StrideExplorer', 'stride_explorer']
 
-# %% ../nbs/05b_view_pictures.ipynb #642336e6
+# %% ../nbs/05b_view_pictures.ipynb #a65f32fb
 import html
 from .tensor_impl import Tensor
-from .printing import element_offsets
+from .printing import element_offsets, value_label
 from .factories import arange
 from .pictures import SvgCanvas, text_width
-from . import views as _views  # noqa: F401  (registers the view methods used below)
+from . import views as _views  # noqa: F401  (the view methods used below)
 
-# %% ../nbs/05b_view_pictures.ipynb #19e31b66
-_PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f']
-
-def _fmt(v) -> str:
-    if isinstance(v, float): return f'{v:.3g}'
-    if isinstance(v, complex): return f'{v.real:.2g}{v.imag:+.2g}j'
-    return str(v)
+# %% ../nbs/05b_view_pictures.ipynb #413b3d20
+_PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1',
+            '#ff9da7', '#9c755f']
 
 def view_svg(t:Tensor, # the view to draw (CPU or meta)
              title:str=None, # caption; defaults to the geometry
              max_cells:int=48, # storage cells drawn at most
              cell:int=30) -> str: # cell size in pixels (wider where a label needs it)
-    "SVG: `t`'s storage as a row of cells, and `t`'s elements as a grid labelled with the storage cell each reads."
-    isz = t.element_size()
+    "SVG: `t`'s storage as a row of cells, and `t`'s elements with the cell each reads."
+    isz, sz = t.element_size(), tuple(t.shape)
     nst = t.untyped_storage().nbytes() // isz
-    n = min(nst, max_cells)
-    sz = tuple(t.shape)
-    cols = sz[-1] if sz else 1
+    n, cols = min(nst, max_cells), (sz[-1] if sz else 1)
     offs = element_offsets(t) if t.numel() <= 400 else []
-    rows = max(1, len(offs) // max(cols, 1)) if offs else 1
     hits = {}
     for _, o in offs: hits[o] = hits.get(o, 0) + 1
     vals = []
     if t.is_cpu and nst:
-        vals = t.untyped_storage().impl.const_bytes()[:n * isz].view(t.dtype.np).tolist()
-    title = title or f'sizes {list(sz)}  strides {list(t.stride())}  offset {t.storage_offset()}'
-    cw = max([cell] + [text_width(f'→{o}', 10) + 6 for _, o in offs] +                 # cells as wide as their widest label
-             [text_width(f'{k}×{hits[k]}', 8) + 8 for k in range(n) if hits.get(k, 0) > 1])
+        raw = t.untyped_storage().impl.const_bytes()[:n * isz].view(t.dtype.np).tolist()
+        vals = [value_label(v) for v in raw]
+    geometry = f'strides {list(t.stride())}  offset {t.storage_offset()}'
+    title = title or f'sizes {list(sz)}  {geometry}'
+    cw = max([cell] + [text_width(f'→{o}', 10) + 6 for _, o in offs]      # as wide as the
+             + [text_width(v, 10) + 6 for v in vals]                      # widest label
+             + [text_width(f'{k}×{hits[k]}', 10) + 10
+                for k in range(n) if hits.get(k, 0) > 1])
     c = SvgCanvas(10)
-    dy = c.caption(4, 14, title, 12, width=10 + max(n, cols) * cw) - 29                 # a wrapped caption pushes the rest down
-    c.text(4, 30 + dy, f'storage ({nst} × {t.dtype.name}{", first " + str(n) if n < nst else ""})', fill='#555')
+    dy = c.caption(4, 14, title, 12, width=10 + max(n, cols) * cw) - 29   # wraps if long
+    first = f', first {n}' if n < nst else ''
+    c.text(4, 30 + dy, f'storage ({nst} × {t.dtype.name}{first})', fill='#555')
     for k in range(n):
-        x, y = 10 + k * cw, 36 + dy
-        used = hits.get(k, 0)
-        c.rect(x, y, cw - 2, cell - 2, fill='#c6dbef' if used == 1 else ('#fdae6b' if used > 1 else '#eeeeee'), stroke='#999')
-        c.text(x + 2, y + 9, k, 8, fill='#777')
-        c.text(x + 3, y + cell - 8, (_fmt(vals[k]) if k < len(vals) else '')[:5], 9)
-        if used > 1: c.text(x + cw - 4, y + 9, f'×{used}', 8, anchor='end', fill='#a63603')
-    gy = 72 + cell + dy
-    c.text(4, gy - 6, 'view elements → storage cell they read', fill='#555')
+        x, y, used = 10 + k * cw, 36 + dy, hits.get(k, 0)
+        fill = '#c6dbef' if used == 1 else '#fdae6b' if used > 1 else '#eeeeee'
+        c.rect(x, y, cw - 2, cell - 2, fill=fill, stroke='#999')
+        c.text(x + 3, y + 11, k, fill='#777')
+        c.text(x + 3, y + cell - 7, vals[k] if k < len(vals) else '')
+        if used > 1: c.text(x + cw - 5, y + 11, f'×{used}', anchor='end', fill='#a63603')
+    gy = 74 + cell + dy
+    c.text(4, gy - 8, 'view elements → storage cell they read', fill='#555')
     if not offs and t.numel(): c.text(10, gy + 14, '(too many elements to draw)')
     for e, (idx, o) in enumerate(offs):
         r, col = divmod(e, max(cols, 1))
@@ -64,31 +62,36 @@ def view_svg(t:Tensor, # the view to draw (CPU or meta)
     if t.numel() == 0: c.text(10, gy + 14, '(no elements)')
     return c.svg()
 
-# %% ../nbs/05b_view_pictures.ipynb #9a91ba2d
+# %% ../nbs/05b_view_pictures.ipynb #7e34c9bf
 def views_gallery() -> str:
-    "HTML with the four classic pictures: a column slice, a transpose, an expand (stride 0) and an unfold."
-    a = arange(12.).view(3, 4)
-    b = arange(3.).view(3, 1)
-    x = arange(7.)
-    parts = [view_svg(a, 'a = arange(12.).view(3, 4)'), view_svg(a[:, 1], 'a[:, 1]  (a column: stride 4, offset 1)'),
+    "HTML with the classic pictures: a matrix, column, transpose, expand and unfold."
+    a, b, x = arange(12.).view(3, 4), arange(3.).view(3, 1), arange(7.)
+    parts = [view_svg(a, 'a = arange(12.).view(3, 4)'),
+             view_svg(a[:, 1], 'a[:, 1]  (a column: stride 4, offset 1)'),
              view_svg(a.t(), 'a.t()  (strides swapped: (1, 4))'),
-             view_svg(b.expand(3, 4), 'b.expand(3, 4)  (stride 0: each cell read 4 times)'),
+             view_svg(b.expand(3, 4), 'b.expand(3, 4)  (stride 0: cells read 4 times)'),
              view_svg(x.unfold(0, 3, 2), 'x.unfold(0, 3, 2)  (overlapping windows)')]
-    return '<div>' + ''.join(f'<div style="margin:6px 0">{s}</div>' for s in parts) + '</div>'
+    return ''.join(['<div>'] + [f'<div style="margin:6px 0">{s}</div>' for s in parts]
+                   + ['</div>'])
 
-# %% ../nbs/05b_view_pictures.ipynb #8abf095c
-def explore_html(numel:int=16, size0:int=3, size1:int=4, stride0:int=4, stride1:int=1, offset:int=0) -> str:
-    "Static HTML of one explorer state: the picture, or the bounds error `as_strided` raises."
+# %% ../nbs/05b_view_pictures.ipynb #7064ceb1
+def explore_html(numel:int=16, size0:int=3, size1:int=4, stride0:int=4, stride1:int=1,
+                 offset:int=0) -> str:
+    "Static HTML of one explorer state: the picture, or the error `as_strided` raises."
     base = arange(float(numel))
     try: v = base.as_strided((size0, size1), (stride0, stride1), offset)
-    except RuntimeError as e: return f'<pre style="color:#b00">RuntimeError: {html.escape(str(e))}</pre>'
-    return view_svg(v, f'as_strided(({size0}, {size1}), ({stride0}, {stride1}), {offset})')
+    except RuntimeError as e:
+        return f'<pre style="color:#b00">RuntimeError: {html.escape(str(e))}</pre>'
+    return view_svg(v, f'as_strided({(size0, size1)}, {(stride0, stride1)}, {offset})')
 
+# %% ../nbs/05b_view_pictures.ipynb #92fdd480
 class StrideExplorer:
-    "Sliders for sizes, strides and offset over one storage; renders statically (starting state) without a kernel."
-    def __init__(self, numel:int=16, size0:int=3, size1:int=4, stride0:int=4, stride1:int=1, offset:int=0):
-        self.numel, self.state = numel, dict(size0=size0, size1=size1, stride0=stride0, stride1=stride1, offset=offset)
-        self._widget = None
+    "Sliders for sizes, strides and offset over one storage; a picture without a kernel."
+    def __init__(self, numel:int=16, size0:int=3, size1:int=4, stride0:int=4,
+                 stride1:int=1, offset:int=0):
+        self.numel, self._widget = numel, None
+        self.state = dict(size0=size0, size1=size1, stride0=stride0, stride1=stride1,
+                          offset=offset)
     def static_html(self) -> str:
         "The picture of the current state."
         return explore_html(self.numel, **self.state)
@@ -96,19 +99,23 @@ class StrideExplorer:
         "The ipywidgets UI (built on first use)."
         if self._widget is None:
             import ipywidgets as W
-            sl = {k: W.IntSlider(value=v, min=0, max=self.numel if 'size' in k or k == 'offset' else 8, description=k)
+            top = lambda k: self.numel if 'size' in k or k == 'offset' else 8
+            sl = {k: W.IntSlider(value=v, min=0, max=top(k), description=k)
                   for k, v in self.state.items()}
             out = W.HTML(self.static_html())
             def update(_=None):
                 self.state = {k: s.value for k, s in sl.items()}
                 out.value = self.static_html()
             for s in sl.values(): s.observe(update, names='value')
-            self._widget = W.VBox([W.HBox(list(sl.values())[:2]), W.HBox(list(sl.values())[2:4]), list(sl.values())[4], out])
+            s = list(sl.values())
+            self._widget = W.VBox([W.HBox(s[:2]), W.HBox(s[2:4]), s[4], out])
         return self._widget
     def _repr_html_(self): return self.static_html()
     def _repr_mimebundle_(self, include=None, exclude=None):
-        try: bundle = dict(self.widget()._repr_mimebundle_(include=include, exclude=exclude) or {})
-        except Exception: bundle = {}                 # no ipywidgets: the static picture alone
+        try:
+            w = self.widget()
+            bundle = dict(w._repr_mimebundle_(include=include, exclude=exclude))
+        except Exception: bundle = {}           # no ipywidgets: the static picture alone
         bundle['text/html'] = self.static_html()
         bundle.setdefault('text/plain', f'StrideExplorer({self.state})')
         return bundle
