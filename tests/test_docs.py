@@ -237,3 +237,191 @@ def test_api_entries_show_real_signatures(processed):
                 for sig in re.findall(r'^### .*\n\n```python\n(.*?)\n```', t, re.M | re.S):
                     if '__main__.' in sig or re.search(r"^(def|class) \w+\(\s*\*args, \*\*kw\w*\s*\):", sig): bad.append((p.name, sig[:70]))
     assert not bad, f'{len(bad)} signatures: {bad[:6]}'
+
+
+# ---------------------------------------------------------------- the site: links, signatures, layout, search
+
+SITE = 'https://tinytensor.github.io/tinytensor/'
+MINE = ['03b_pictures', '04d_printing', '05b_view_pictures', 'index', '90_glossary']   # the site's own pages
+
+def page_of(nb_name:str) -> str:
+    "The HTML page a notebook becomes: its name in lower case, without the chapter number (`05a_views` -> `views`)."
+    return re.sub(r'^\d+[a-zA-Z0-9]*_', '', Path(nb_name).stem.lower()) + '.html'
+
+
+def heading_anchor(heading:str) -> str:
+    """The id Pandoc gives a heading (`auto_identifiers`): formatting and links dropped, every character but letters,
+    digits, `_`, `-` and `.` removed, spaces to hyphens, lower case, nothing before the first letter."""
+    h = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', re.sub(r'\s*\{[^}]*\}\s*$', '', heading))
+    h = ''.join(ch for ch in re.sub(r'[`*]', '', h) if ch.isalnum() or ch in '_-. ').strip().lower()
+    return re.sub(r'^[^a-z]+', '', re.sub(r'\s+', '-', h)) or 'section'
+
+
+def page_anchors(nb) -> set:
+    "Every anchor a processed notebook's page has: its headings' ids (a repeated one as `id-1`, ...), explicit ids."
+    seen, out = {}, set()
+    for c in nb['cells']:
+        if c['cell_type'] != 'markdown': continue
+        fence = None
+        for line in _src(c).split('\n'):
+            if re.match(r'^\s*(```|~~~)', line): fence = None if fence else line; continue
+            if fence: continue
+            m = re.match(r'^#{1,6}\s+(.*?)\s*$', line)
+            if m:
+                a = (re.search(r'\{#([\w.:-]+)', m.group(1)) or [None, heading_anchor(m.group(1))])[1]
+                k = seen.get(a, 0); seen[a] = k + 1
+                out.add(a if k == 0 else f'{a}-{k}')
+        out.update(re.findall(r'\bid="([^"]+)"', _src(c)))
+    return out
+
+
+def _texts(c) -> list:
+    "What a processed cell puts on the page as Markdown or HTML: a Markdown cell's source, its outputs' markup."
+    if c['cell_type'] == 'markdown': return [_src(c)]
+    return [''.join(o.get('data', {}).get(m, '')) for o in c.get('outputs', []) for m in ('text/markdown', 'text/html')]
+
+
+def test_heading_anchor_follows_pandoc():
+    test = {'DeviceCachingAllocator.free': 'devicecachingallocator.free', '`explain()`: the whole chain': 'explain-the-whole-chain',
+            'Block.__init__': 'block.__init__', '_record': 'record', '04d printing {#sec-p}': 'd-printing',
+            '[`Tensor`](x.html) view': 'tensor-view'}
+    assert {h: heading_anchor(h) for h in test} == test
+
+
+def test_doc_links_point_to_anchors_pages_have(processed):
+    """Every link to an API entry (nbdev's doc links, rewritten by `_nbdoc.add_doc_links`) and every relative link to
+    a page leads to a page the site has, at an anchor that page has: a patched method's entry is
+    `devicecachingallocator.free`, not `free`; a private helper has no entry and no link."""
+    nbs = {p.name: _nb(p) for p in sorted(processed.glob('*.ipynb'))}
+    anchors = {page_of(n): page_anchors(nb) for n, nb in nbs.items()}
+    bad, n = [], 0
+    for name, nb in nbs.items():
+        for c in nb['cells']:
+            for t in _texts(c):
+                for page, anchor in re.findall(re.escape(SITE) + r'([\w.-]+\.html)(?:#([\w.:-]+))?', t):
+                    n += 1
+                    if page not in anchors or (anchor and anchor not in anchors[page]): bad.append((name, page, anchor))
+                for page, anchor in re.findall(r'(?:\]\(|href=")([\w-]+\.html)(?:#([\w.:-]+))?[)"]', t):
+                    n += 1
+                    if page not in anchors or (anchor and anchor not in anchors[page]): bad.append((name, page, anchor))
+    assert n > 500, f'only {n} links found: is the doc-links processor running?'
+    assert not bad, f'{len(bad)} links to missing pages or anchors, e.g. {sorted(set(bad))[:8]}'
+
+
+def _signatures(processed):
+    "(notebook, heading, signature) of every API entry on the site."
+    for p in sorted(processed.glob('*.ipynb')):
+        for c in _nb(p)['cells']:
+            for t in _texts(c):
+                for h, sig in re.findall(r'^#{2,4} (\S+)\n\n```python\n(.*?)\n```', t, re.M | re.S): yield p.name, h, sig
+
+
+def test_signatures_say_what_the_source_says(processed):
+    "No `NoneType` annotation (`dim=None`, or `Optional[int]` where the source annotates); an entry's name is its own."
+    sigs = list(_signatures(processed))
+    assert len(sigs) > 500
+    bad = [(n, h, sig[:80]) for n, h, sig in sigs if 'NoneType' in sig]
+    assert not bad, f'{len(bad)} signatures with NoneType: {bad[:5]}'
+    entries = {h: sig for _, h, sig in sigs}
+    assert entries['cummax_return'].startswith('class cummax_return(values, indices)')
+    assert re.search(r'\bdim=None\b', entries['sum']) and 'Optional[' in entries['empty']
+    assert not any('tinytensor.tensor_impl.Tensor' in sig for _, _, sig in sigs)
+
+
+def test_wide_outputs_are_few(processed):
+    """Text outputs keep their lines (the site neither wraps them nor lets them squeeze): an output with a line over 90
+    columns scrolls sideways in its box, and only the few inherently wide ones may (at most 40 on the site)."""
+    wide = []
+    for p in sorted(processed.glob('*.ipynb')):
+        for c in _nb(p)['cells']:
+            for o in c.get('outputs', []):
+                d = o.get('data', {})
+                texts = [''.join(o.get('text', ''))] if o.get('output_type') == 'stream' else \
+                        [re.sub(r'<[^>]+>', '', m) for m in re.findall(r'<pre[^>]*>(.*?)</pre>', ''.join(d.get('text/html', '')), re.S)] \
+                        if 'text/html' in d else [''.join(d.get('text/plain', ''))] if 'text/markdown' not in d else []
+                if any(len(l) > 90 for t in texts for l in t.split('\n')): wide.append(p.stem)
+    assert len(wide) <= 40, f'{len(wide)} outputs wider than 90 columns: {sorted(set(wide))}'
+    assert not [n for n in wide if n in MINE], [n for n in wide if n in MINE]
+
+
+@pytest.mark.parametrize('name', MINE)
+def test_code_lines_fit_the_column(name):
+    "The site's own pages keep code lines within 90 characters: a code block neither wraps nor needs scrolling."
+    long = [l for c in _nb(NBS / f'{name}.ipynb')['cells'] if c['cell_type'] == 'code'
+            and not re.search(r'^#\|\s*(hide|exporti\b|echo:\s*false)', _src(c), re.M)
+            for l in _src(c).split('\n') if len(l) > 90]
+    assert not long, long[:3]
+
+
+@pytest.mark.parametrize('name', MINE)
+def test_outputs_are_deterministic(name):
+    "No memory address in the site's own pages' outputs (explain() is shown with `addresses=False`)."
+    outs = [json.dumps(o) for c in _nb(NBS / f'{name}.ipynb')['cells'] for o in c.get('outputs', [])]
+    assert not [o[:80] for o in outs if re.search(r'0x[0-9a-f]{8,}', o)]
+
+
+def test_styles_keep_lines_and_tables_whole():
+    """nbs/styles.css: no rule breaks words anywhere but the table of contents (tables whose columns collapse to a
+    letter, `bfloat1/6`), code and text outputs keep their lines (no `pre-wrap`), code in a TOC entry wraps; Quarto
+    scrolls code instead of wrapping it, and the site has a favicon."""
+    css = (NBS / 'styles.css').read_text()
+    rules = re.findall(r'([^{}]+)\{([^}]*)\}', re.sub(r'/\*.*?\*/', '', css, flags=re.S))
+    for sel, body in rules:
+        if 'anywhere' in body or 'break-all' in body: assert all('TOC' in s or 'doc-toc' in s for s in sel.split(',')), sel
+        assert 'pre-wrap' not in body, sel
+    assert any('pre' in sel and re.search(r'white-space:\s*pre\b', body) for sel, body in rules)
+    assert any('#TOC' in sel and 'code' in sel and 'white-space: normal' in body for sel, body in rules)
+    assert any('table' in sel and 'overflow-wrap: normal' in body for sel, body in rules)
+    q = (NBS / '_quarto.yml').read_text()
+    assert re.search(r'^\s*code-overflow:\s*scroll', q, re.M)
+    fav = re.search(r'^\s*favicon:\s*(\S+)', q, re.M)
+    assert fav and (NBS / fav.group(1)).exists()
+
+
+def test_glossary_keeps_code_whole():
+    "The glossary's names are code of their own, never broken into pieces (`c10/ util/ Exception. h`)."
+    html = ''.join(''.join(o.get('data', {}).get('text/html', '')) for c in _nb(NBS / '90_glossary.ipynb')['cells']
+                   for o in c.get('outputs', []))
+    assert 'class="table table-sm glossary"' in html and '<wbr>' not in html
+    assert '<code>c10/util/Exception.h</code>' in html and '<code>TORCH_CHECK</code>, <code>TORCH_CHECK_INDEX</code>' in html
+
+
+def test_index_picture_and_table_are_current():
+    """The front page's picture of the package and its table of chapters are computed from the package and the
+    notebooks: the stored outputs are what they compute now (re-execute nbs/index.ipynb after moving a module or
+    a chapter)."""
+    from tinytensor._nbdoc import layers_svg, chapters_md
+    outs = [o.get('data', {}) for c in _nb(NBS / 'index.ipynb')['cells'] for o in c.get('outputs', [])]
+    assert any(''.join(d.get('text/html', '')) == layers_svg() for d in outs), 're-execute nbs/index.ipynb'
+    assert any(''.join(d.get('text/markdown', '')) == chapters_md() for d in outs), 're-execute nbs/index.ipynb'
+    from tinytensor._nbdoc import package_layers
+    layers, edges = package_layers()
+    assert [s for s, *_ in layers][:3] == ['Foundations', 'Tensors', 'Views']
+    assert ('Tensors', 'Foundations') in edges and not any(a == b for a, b in edges)
+
+
+def test_layers_section_has_prose(processed):
+    "The index's 'The layers' section has prose of its own (its search entry is not empty once diagrams are out)."
+    md = '\n'.join(_src(c) for c in _nb(processed / 'index.ipynb')['cells'] if c['cell_type'] == 'markdown')
+    sec = md.split('## The layers', 1)[1].split('\n## ', 1)[0]
+    prose = re.sub(r'```.*?```', '', sec, flags=re.S)
+    assert len(prose.strip()) > 400
+
+
+def test_search_index_keeps_prose_only(tmp_path):
+    """`clean_search_index` (run by nbs/clean_search.py after Quarto renders) takes a Mermaid diagram's source and an
+    SVG picture's labels (as the browser's textContent runs them together: `float32001122...`) out of the search
+    index, and keeps the prose around them."""
+    import xml.etree.ElementTree as ET
+    from tinytensor._nbdoc import clean_search_index
+    svg = tinytensor.storage_svg(tinytensor.arange(6.).view(2, 3), names=['t'])
+    mermaid = 'flowchart LR\n    A["x &lt; y"] --> B'
+    (tmp_path / 'index.html').write_text(f'<section id="s"><h2>The layers</h2><p>Prose one.</p><pre class="mermaid '
+                                        f'mermaid-js">{mermaid}</pre><div>{svg}</div><p>Prose two.</p></section>')
+    soup = ''.join(ET.fromstring(svg).itertext())
+    assert '001122' in soup
+    entry = {'href': 'index.html#s', 'title': 'The layers', 'text': f'Prose one. flowchart LR A["x < y"] --> B {soup} Prose two.'}
+    (tmp_path / 'search.json').write_text(json.dumps([entry, {'href': 'other.html', 'text': 'kept as is'}]))
+    assert clean_search_index(tmp_path) == 2
+    docs = json.loads((tmp_path / 'search.json').read_text())
+    assert [d['text'] for d in docs] == ['Prose one. Prose two.', 'kept as is']

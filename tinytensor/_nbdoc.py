@@ -8,8 +8,9 @@ Docs: https://tinytensor.github.io/tinytensor/index.html.md"""
 __all__ = []
 
 # %% ../nbs/index.ipynb #eeb2e349
-# How the website shows API entries (named in pyproject.toml: `renderer` and `doc_procs` of [tool.nbdev]).
-import enum, inspect, re
+# How the website shows API entries (named in pyproject.toml: `renderer` and `doc_procs`
+# of [tool.nbdev]).
+import enum, inspect, re, sys, typing
 from nbdev.showdoc import BasicMarkdownRenderer
 from nbdev.process import Processor
 
@@ -19,24 +20,58 @@ def _bases(cls):
     return f"({', '.join(bs)})" if bs else ''
 
 def _no_params(cls):
-    "Whether `cls` takes only what `object` or `BaseException` take (`*args, **kwargs`), so its signature says nothing."
+    """Whether `cls` takes only what `object` or `BaseException` take (`*args, **kwargs`),
+    so its signature says nothing."""
     try: ps = list(inspect.signature(cls).parameters.values())
     except (TypeError, ValueError): return True
     return all(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in ps)
 
+def entry_name(o, nm:str) -> str:
+    """The name an API entry shows for `o`: `nm` (its qualified name), or the one public
+    name `o` is bound to in its module when `nm` is not one (`cummax_return =
+    namedtuple('cummax', ...)` is documented as `cummax_return`)."""
+    mod = sys.modules.get(getattr(o, '__module__', None) or '')
+    if mod is None or '.' in nm or getattr(mod, nm, None) is o: return nm
+    names = [k for k, v in list(vars(mod).items()) if v is o and not k.startswith('_')]
+    return names[0] if len(names) == 1 else nm
+
+# Note [No NoneType in signatures]
+# fastcore's docments gives a parameter without an annotation the type of its default,
+# so `dim=None` would read `dim:NoneType=None`. An entry shows what the source says: no
+# annotation where none was written, and an annotated parameter whose default is None as
+# Optional (`out:Tensor=None` reads `out:Optional[Tensor]=None`).
+def _admits_none(anno) -> bool:
+    if anno is None or anno is type(None) or anno is typing.Any or isinstance(anno, str): return True
+    return type(None) in typing.get_args(anno)
+
+def _drop_nonetype(dm):
+    """Rewrite docments' parameter table `dm` in place as Note [No NoneType in signatures]
+    says."""
+    for k, v in dm.items():
+        if k == 'return' or v.get('default', inspect.Parameter.empty) is not None: continue
+        a = v.get('anno', inspect.Parameter.empty)
+        if a is type(None): v['anno'] = inspect.Parameter.empty
+        elif a is not inspect.Parameter.empty and not _admits_none(a): v['anno'] = typing.Optional[a]
+
 class ShowDoc(BasicMarkdownRenderer):
-    """nbdev's API entry with a class shown as a class: an enum with its members, a named tuple or a ctypes structure
-    with its fields, a class that takes no arguments of its own with its bases; names defined in the notebook without a `__main__.` prefix.
-    The entry opens with `***` (a rule, as nbdev's `---`, which Quarto can read as the start of a YAML block)."""
+    """nbdev's API entry with a class shown as a class: an enum with its members, a named
+    tuple or a ctypes structure with its fields, a class that takes no arguments of its
+    own with its bases; names defined in the notebook without a `__main__.` prefix. The
+    entry opens with `***` (a rule, as nbdev's `---`, which Quarto can read as the
+    start of a YAML block)."""
+    def __init__(self, sym, name:str=None, title_level:int=3, maxline:int=88):
+        super().__init__(sym, name=name, title_level=title_level, maxline=maxline)   # lines that fit the page
+        if name is None: self.nm = entry_name(self.sym, self.nm)
+        if hasattr(self.dm, 'dm'): _drop_nonetype(self.dm.dm)
+
     def _sig(self):
-        s, o = str(self.dm), self.sym
+        s, o, nm = str(self.dm), self.sym, self.nm
         if inspect.isclass(o):
-            nm = self.nm
             if issubclass(o, enum.Enum):
                 ms = [f'    {k} = {v.value!r}' for k, v in o.__members__.items()]
                 s = f'class {nm}{_bases(o)}:\n' + '\n'.join(ms[:24] + (['    ...'] if len(ms) > 24 else []))
             elif issubclass(o, tuple) and hasattr(o, '_fields'):
-                s = f"class {o.__name__}({', '.join(o._fields)}):  # a named tuple"
+                s = f"class {nm}({', '.join(o._fields)}):  # a named tuple"
             elif isinstance(getattr(o, '_fields_', None), (list, tuple)):           # a ctypes Structure: its fields
                 fs = [f'    {f[0]}: {getattr(f[1], "__name__", f[1])}' for f in o._fields_]
                 s = f'class {nm}{_bases(o)}:\n' + '\n'.join(fs)
@@ -49,23 +84,42 @@ class ShowDoc(BasicMarkdownRenderer):
                 if re.match(r'class \w+\(\s*\*args, \*\*kw\w*\s*\):', s):  # docments saw no parameters: ask inspect
                     try: s = f'class {nm}{inspect.signature(o)}:'
                     except (TypeError, ValueError): s = f'class {nm}{_bases(o)}:'
+        s = re.sub(r'\btinytensor(?:\.[a-z_]\w*)+\.(?=\w)', '', s)    # `Tensor`, not `tinytensor.tensor_impl.Tensor`
         return re.sub(r'\b__main__\.', '', s)
 
     def _repr_markdown_(self):
         doc = '***\n\n'
-        src = self._src_link()
-        if src: doc += src + '\n\n'
+        src = source_url(self.sym, self.fn)
+        if src: doc += f'[source]({src}){{target="_blank" style="float:right; font-size:smaller"}}\n\n'
         doc += f"{'#'*self.title_level} {self.nm}\n\n```python\n{self._sig()}\n```"
         if self.docs: doc += '\n\n' + re.sub(r'^(\s*)(.+)', r'\1*\2*', self.docs, count=1)
         return doc
 
-    def _src_link(self):
-        from nbdev.doclinks import NbdevLookup
-        src = NbdevLookup().code(self.fn)
-        return f'[source]({src}){{target="_blank" style="float:right; font-size:smaller"}}' if src else ''
+def source_url(o, fn:str):
+    """Where `o`'s source is on GitHub: nbdev's link index for `fn` (its module and
+    qualified name), else the file and line Python knows (a method added by a patch
+    helper nbdev does not recognise, a named tuple without a line)."""
+    from nbdev.doclinks import NbdevLookup
+    from nbdev.config import get_config
+    src = NbdevLookup().code(fn)
+    if src and not src.endswith('#LNone'): return src
+    try:
+        import pathlib
+        cfg = get_config()
+        f = pathlib.Path(inspect.getsourcefile(o) or sys.modules[o.__module__].__file__).resolve()
+        rel = f.relative_to(cfg.lib_path.resolve().parent).as_posix()
+    except Exception: return src.removesuffix('#LNone') if src else None
+    try: line = f'#L{inspect.getsourcelines(o)[1]}'
+    except Exception: line = ''
+    return f"{cfg.git_url.rstrip('/')}/blob/{cfg.branch}/{rel}{line}"
 
+# %% ../nbs/index.ipynb #f860949e
+# An API entry's parts come in the order the notebook defines them, and each entry
+# becomes a Markdown cell, so its heading is one of the page's own (in the table of
+# contents, with an anchor). The order and form of API entries on a page.
 def _defined_names(path):
-    "The names nbdev gives an API entry, in the order the notebook at `path` defines them (a name again where redefined)."
+    """The names nbdev gives an API entry, in the order the notebook at `path` defines
+    them (a name again where redefined)."""
     from fastcore.nbio import read_nb
     from nbdev.processors import _want_doc, _def_names
     names = []
@@ -77,9 +131,10 @@ def _defined_names(path):
 def _shown_name(cell): return re.sub(r'^show_doc\((.*)\)$', r'\1', cell.source.strip().split('\n')[-1])
 
 class order_show_docs(Processor):
-    """Put the API entries nbdev adds after a cell in source order. nbdev inserts each one right after the cell, so a cell
-    that defines several names lists them last to first. Each run of added entries is laid out again in the order the
-    notebook defines its names, reading on from where the previous run's names were defined."""
+    """Put the API entries nbdev adds after a cell in source order. nbdev inserts each one
+    right after the cell, so a cell that defines several names lists them last to
+    first. Each run of added entries is laid out again in the order the notebook
+    defines its names, reading on from where the previous run's names were defined."""
     def begin(self):
         path = self.nb.get('path_')
         defined = _defined_names(path) if path else []
@@ -98,9 +153,10 @@ class order_show_docs(Processor):
 
 _re_showdoc_only = re.compile(r'^(?:#\|.*\n)*\s*(?:show_doc\(.*\)\s*\n?)+$')
 class show_docs_as_markdown(Processor):
-    """Turn each API entry (a `show_doc` cell whose only output is Markdown) into a Markdown cell. Quarto puts a cell's
-    output inside a `::: {.cell}` div, whose headings never reach the page's table of contents; as Markdown the entry's
-    heading is the page's own, and nothing of the cell is left to draw."""
+    """Turn each API entry (a `show_doc` cell whose only output is Markdown) into a
+    Markdown cell. Quarto puts a cell's output inside a `::: {.cell}` div, whose
+    headings never reach the page's table of contents; as Markdown the entry's heading
+    is the page's own, and nothing of the cell is left to draw."""
     def cell(self, cell):
         if cell.cell_type != 'code' or not _re_showdoc_only.match(cell.source or ''): return
         outs = cell.get('outputs', [])
@@ -110,16 +166,135 @@ class show_docs_as_markdown(Processor):
         cell.cell_type, cell.metadata = 'markdown', {'show_doc': m.group(1) if m else ''}
         cell.source = '\n\n'.join(''.join(md) if isinstance(md, list) else md for md in mds)
         for k in ('outputs', 'execution_count', 'has_sd'): cell.pop(k, None)
+
+# %% ../nbs/index.ipynb #9831aadc
+# A name in backticks links to its API entry, at the anchor the entry's heading really
+# has.
+# Note [Doc links]
+# nbdev links a name in backticks to the anchor its link index (_modidx.py) gives: the
+# name in lower case on the page of the notebook that defines it. An API entry's heading
+# makes a different anchor where the index's name is not the heading: a method added by
+# a patch helper nbdev does not recognise is indexed as `free` but shown as
+# `DeviceCachingAllocator.free`, and a private helper or a method without an entry has
+# no heading at all. Pandoc makes a heading's anchor by lower-casing it, dropping
+# characters other than letters, digits, `_`, `-` and `.`, and everything before the
+# first letter. `add_doc_links` links a name only to a page that shows its entry, at
+# that entry's anchor, and leaves other names as plain code.
+import functools, importlib, pathlib
+from nbdev.doclinks import NbdevLookup
+
+def pandoc_anchor(heading:str) -> str:
+    """The id Pandoc gives a heading (its `auto_identifiers` rule), as Quarto's pages use
+    it."""
+    s = re.sub(r'[^\w\s.-]', '', re.sub(r'[`*]', '', heading), flags=re.A).strip().lower()
+    s = re.sub(r'^[^a-z]+', '', re.sub(r'\s+', '-', s))
+    return s or 'section'
+
+_re_show_doc = re.compile(r"^show_doc\(([\w.]+)(?:.*?\bname\s*=\s*['\"]([^'\"]+)['\"])?", re.M)
+
+@functools.lru_cache(None)
+def documented() -> dict:
+    """Page (`checks.html`) -> {name nbdev indexes: the name its API entry shows, or None
+    to take it from the object}."""
+    from nbdev.config import get_config, nbpath2html
+    from fastcore.nbio import read_nb
+    nbs, pages = get_config().nbs_path, {}
+    for p in sorted(nbs.glob('**/*.ipynb')):
+        rel = p.relative_to(nbs)
+        if any(part.startswith(('_', '.')) for part in rel.parts): continue
+        names = dict.fromkeys(_defined_names(p))
+        for c in read_nb(p).cells:
+            if c.cell_type == 'code':
+                for n, shown in _re_show_doc.findall(c.source): names[n] = shown or None
+        pages[nbpath2html(rel).as_posix()] = names
+    return pages
+
+def _resolve(mod:str, name:str):
+    "The object `name` (dotted below module `mod`), or None."
+    try: o = importlib.import_module(mod)
+    except Exception: return None
+    for part in name.split('.'):
+        o = getattr(o, part, None)
+        if o is None: return None
+    return o
+
+@functools.lru_cache(None)
+def entry_url(sym:str, url:str, py:str):
+    """Where the API entry of `sym` (nbdev's link `url`, defined in file `py`) is, or None
+    when no page shows one."""
+    from nbdev.config import get_config
+    cfg = get_config()
+    base = cfg.doc_host.rstrip('/') + '/' + cfg.doc_baseurl.strip('/') + '/'
+    if not url.startswith(base): return url                                  # another library's page
+    page = url[len(base):].split('#')[0]
+    mod = py.removesuffix('.py').replace('/', '.').removesuffix('.__init__')
+    name = sym[len(mod) + 1:] if sym.startswith(mod + '.') else sym
+    names = documented().get(page, {})
+    if name not in names: return None
+    heading = names[name]
+    if heading is None:
+        o = _resolve(mod, name)
+        o = getattr(o, 'fget', None) or o
+        heading = entry_name(o, getattr(o, '__qualname__', name)) if o is not None else name
+    return f'{base}{page}#{pandoc_anchor(heading)}'
+
+class DocLookup(NbdevLookup):
+    """nbdev's name lookup, with links to the API entries the pages really show (Note [Doc
+    links])."""
+    def doc(self, sym):
+        res = self[sym]
+        return entry_url(sym, res[0], res[1]) if isinstance(res, tuple) else res
+
+def add_doc_links(cell):
+    """Link names in backticks to their API entries, as nbdev's `add_links` does, with
+    `DocLookup`."""
+    nl = DocLookup()
+    if cell.cell_type == 'markdown': cell.source = nl.linkify(cell.source)
+    for o in cell.get('outputs', []):
+        if 'text/markdown' in o.get('data', {}):
+            md = o['data']['text/markdown']
+            o['data']['text/markdown'] = nl.linkify(''.join(md) if isinstance(md, list) else md)
+
+# %% ../nbs/index.ipynb #fdd7f1f4
+# After Quarto renders the site, `clean_search.py` cleans its search index.
+# Note [Search index]
+# Quarto indexes each section's text as the browser's `textContent` gives it: every text
+# node, tags dropped. A Mermaid diagram's source and an SVG picture's labels and
+# tooltips (cell numbers, values, `tensor(2, 3)`, run together without spaces) then fill
+# the index with text nobody searches for. After rendering, `clean_search_index` reads
+# each page, makes a pattern of each diagram's source and of each picture's text nodes
+# in order (any whitespace between them, HTML entities or not), and cuts it out of that
+# page's entries; prose stays.
 def _loose(text):
-    "A regex for `text` as Quarto's search index may hold it: any run of whitespace as any other, HTML entities or not."
+    """A regex for `text` as Quarto's search index may hold it: any run of whitespace as
+    any other, HTML entities or not."""
     ent = {'<': '(?:<|&lt;)', '>': '(?:>|&gt;)', '&': '(?:&|&amp;)', '"': '(?:"|&quot;|&#34;)', "'": "(?:'|&#39;|&#x27;)"}
     parts = [r'\s*' if ch.isspace() else ent.get(ch, re.escape(ch)) for ch in text.strip()]
-    return re.compile(re.sub(r'(\\s\*)+', r'\\s*', ''.join(parts)))
+    return re.sub(r'(\\s\*)+', r'\\s*', ''.join(parts))
+
+def svg_texts(svg:str) -> list:
+    """The text nodes of an SVG picture (labels, tooltips) in document order, as
+    `textContent` runs them together."""
+    import html
+    return [html.unescape(t) for t in re.findall(r'>([^<]+)<', svg) if t.strip()]
+
+def page_noise(page:str) -> list:
+    """Regexes for what the search index should not hold from one rendered HTML page:
+    diagrams' source, pictures' labels."""
+    import html
+    pats = [_loose(html.unescape(re.sub(r'<[^>]+>', '', m))) for m in
+            re.findall(r'<pre[^>]*class="[^"]*mermaid[^"]*"[^>]*>(.*?)</pre>', page, re.S) if m.strip()]
+    for svg in re.findall(r'<svg\b.*?</svg>', page, re.S):
+        ts = svg_texts(svg)
+        if ts: pats.append(r'\s*'.join(_loose(t) for t in ts if t.strip()))
+    return [re.compile(p) for p in pats if p]
 
 def clean_search_index(out_dir=None):
-    """Take Mermaid diagrams' source out of Quarto's search index (`search.json`), so a search finds prose, not
-    `flowchart LR`. Run by Quarto after rendering (`post-render` in `_quarto.yml`); a problem leaves the index as is."""
-    import html, json, os
+    """Take diagrams' source and pictures' labels out of Quarto's search index
+    (`search.json`), so a search finds prose (Note [Search index]). Run by Quarto after
+    rendering (`post-render` in `_quarto.yml`); a problem leaves the index as is.
+    Returns how many diagrams and pictures it found."""
+    import json, os
     from pathlib import Path
     try:
         out = Path(out_dir or os.environ.get('QUARTO_PROJECT_OUTPUT_DIR') or '../_docs')
@@ -130,10 +305,8 @@ def clean_search_index(out_dir=None):
             page = d.get('href', '').split('#')[0]
             if page not in pats:
                 f = out / page
-                src = f.read_text(errors='replace') if f.is_file() else ''
-                pats[page] = [_loose(html.unescape(re.sub(r'<[^>]+>', '', m))) for m in
-                              re.findall(r'<pre[^>]*class="[^"]*mermaid[^"]*"[^>]*>(.*?)</pre>', src, re.S) if m.strip()]
-            for p in pats[page]: d['text'] = p.sub(' ', d.get('text', ''))
+                pats[page] = page_noise(f.read_text(errors='replace')) if f.is_file() else []
+            for p in pats[page]: d['text'] = re.sub(r'\s{2,}', ' ', p.sub(' ', d.get('text', ''))).strip()
         idx.write_text(json.dumps(docs, indent=2))
         return sum(map(len, pats.values()))
     except Exception as e:
@@ -141,15 +314,18 @@ def clean_search_index(out_dir=None):
         return 0
 
 # %% ../nbs/index.ipynb #63dffadb
-# How a chapter's notebook writes more than one module (named in pyproject.toml: `export_procs` of [tool.nbdev]).
+# How a chapter's notebook writes more than one module (named in pyproject.toml:
+# `export_procs` of [tool.nbdev]).
 # Note [Module parts]: a chapter too long for one module sends the cells of some sections to a module of their own
-# with `#| export <module>`. nbdev appends such cells to a module that must exist, so each export would add them
-# again; `fresh_export_parts` starts every such module afresh (a header and an empty `__all__`) before nbdev writes
-# the notebook, so exporting is repeatable. The chapter's own module imports its parts and re-exports their names.
+# with `#| export <module>`. nbdev appends such cells to a module that must exist, so
+# each export would add them again; `fresh_export_parts` starts every such module afresh
+# (a header and an empty `__all__`) before nbdev writes the notebook, so exporting is
+# repeatable. The chapter's own module imports its parts and re-exports their names.
 import os, pathlib
 
 class fresh_export_parts(Processor):
-    "Start afresh every module that this notebook's `#| export <module>` cells write, so that exporting twice changes nothing."
+    """Start afresh every module that this notebook's `#| export <module>` cells write, so
+    that exporting twice changes nothing."""
     def begin(self):
         from nbdev.config import get_config
         nb_path = self.nb.get('path_')
@@ -166,3 +342,149 @@ class fresh_export_parts(Processor):
             rel = pathlib.Path(os.path.relpath(nb_path, f.parent)).as_posix()
             f.write_text(f'"""Part of {pathlib.Path(nb_path).stem}: the cells marked `#| export {m}`."""\n\n'
                          f'# AUTOGENERATED! DO NOT EDIT! File to edit: {rel}.\n\n# %% auto #0\n__all__ = []\n')
+
+# %% ../nbs/index.ipynb #3237e3d7
+# The front page's picture of the package and its table of chapters, computed from the
+# package's files, the notebooks and the sidebar each time they are drawn, so they stay
+# true when chapters and modules move.
+import ast, json
+
+def _sidebar(nbs) -> list:
+    """[(section, notebook stem)] in the order `sidebar.yml` lists the notebooks (section
+    None before any)."""
+    out, sec = [], None
+    for line in (nbs / 'sidebar.yml').read_text().splitlines():
+        if m := re.search(r'section:\s*"?([^"]+?)"?\s*$', line): sec = m.group(1)
+        elif m := re.search(r'-\s+(\S+)\.ipynb', line): out.append((sec, m.group(1)))
+    return out
+
+def _notebook_exports(nbs, pkg:str) -> dict:
+    """Notebook stem -> the modules it writes (`#| default_exp` first, then `#| export
+    <module>`)."""
+    out = {}
+    for nb in sorted(nbs.glob('*.ipynb')):
+        mods = out.setdefault(nb.stem, [])
+        for c in json.loads(nb.read_text())['cells']:
+            if c['cell_type'] != 'code': continue
+            src = ''.join(c['source'])
+            for m in re.finditer(r'^#\|[ \t]*(?:default_exp|exporti?)[ \t]+(\S+)[ \t]*$', src, re.M):
+                if f'{pkg}.{m.group(1)}' not in mods: mods.append(f'{pkg}.{m.group(1)}')
+    return out
+
+def module_chapters(nbs=None) -> dict:
+    "Module (`tinytensor.views`) -> the stem of the notebook that writes it (`05a_views`)."
+    from nbdev.config import get_config
+    cfg = get_config()
+    exports = _notebook_exports(pathlib.Path(nbs or cfg.nbs_path), cfg.lib_path.name)
+    return {m: stem for stem, ms in exports.items() for m in ms}
+
+def _imports(name:str, path, mods:dict) -> set:
+    """The package modules `name` imports anywhere in its source (top level, functions,
+    methods)."""
+    is_pkg, out = path.name == '__init__.py', set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import): targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split('.') if is_pkg else name.split('.')[:-1]
+                base = base[:len(base) - (node.level - 1)]
+                mod = '.'.join(base + ([node.module] if node.module else []))
+            else: mod = node.module
+            targets = [f'{mod}.{a.name}' if f'{mod}.{a.name}' in mods else mod for a in node.names]
+        else: continue
+        for t in targets:
+            while t and t not in mods: t = t.rpartition('.')[0]     # the deepest module there is
+            if t and t != name: out.add(t)
+    return out
+
+def package_layers(lib=None, nbs=None) -> tuple:
+    """The package as the book groups it: [(section, (first, last chapter), [modules])] in
+    the sidebar's order, and {(importing section, imported section): number of module
+    imports}. A module belongs to the chapter that writes it; a package that no
+    notebook writes, to its last module's chapter."""
+    from nbdev.config import get_config
+    cfg = get_config()
+    lib, nbs = pathlib.Path(lib or cfg.lib_path), pathlib.Path(nbs or cfg.nbs_path)
+    pkg, mods = lib.name, {}
+    for p in sorted(lib.rglob('*.py')):
+        parts = p.relative_to(lib.parent).with_suffix('').parts
+        mods['.'.join(parts[:-1] if parts[-1] == '__init__' else parts)] = p
+    section = {stem: sec for sec, stem in _sidebar(nbs) if sec}
+    chapter = {m: stem for stem, ms in _notebook_exports(nbs, pkg).items() for m in ms}
+    def chap(m):
+        subs = sorted(chapter[s] for s in mods if s.startswith(m + '.') and s in chapter)
+        return chapter.get(m) or (subs[-1] if subs else None)
+    layer = {m: section.get(chap(m)) for m in mods}
+    order, layers = list(dict.fromkeys(section.values())), []
+    for s in order:
+        stems = sorted({chap(m) for m in mods if layer[m] == s})
+        names = sorted(m.removeprefix(pkg + '.') for m in mods
+                       if layer[m] == s and not any(p.startswith('_') for p in m.split('.')))
+        if stems: layers.append((s, (stems[0].split('_')[0], stems[-1].split('_')[0]), names))
+    edges = {}
+    for m, p in mods.items():
+        for d in _imports(m, p, mods):
+            a, b = layer[m], layer[d]
+            if a and b and a != b: edges[a, b] = edges.get((a, b), 0) + 1
+    key = lambda e: (order.index(e[0][0]), order.index(e[0][1]))
+    return layers, dict(sorted(edges.items(), key=key))
+
+def chapters_md(nbs=None) -> str:
+    """The book's chapters as a Markdown table in the sidebar's order: part, chapter
+    (title, link), module."""
+    from nbdev.config import get_config, nbpath2html
+    cfg = get_config()
+    nbs = pathlib.Path(nbs or cfg.nbs_path)
+    exports = _notebook_exports(nbs, cfg.lib_path.name)
+    rows, last = ['| | chapter | module |', '|:---|:--------------------------|:--------|'], None
+    for sec, stem in _sidebar(nbs):
+        if not sec: continue
+        cells = json.loads((nbs / f'{stem}.ipynb').read_text())['cells']
+        title = re.search(r'^#\s+(.*)$', ''.join(cells[0]['source']), re.M).group(1).strip()
+        mods = [m.split('.', 1)[1] for m in exports.get(stem, [])
+                if not any(p.startswith('_') for p in m.split('.')[1:])]
+        num = stem.split('_')[0] if stem[0].isdigit() else ''
+        part = f'**{sec}**' if sec != last else ''
+        link = f'[{title}]({nbpath2html(stem + ".ipynb").as_posix()})'
+        mods = ', '.join(f'<code>{m}</code>' for m in mods) or '—'    # code, not a link to a name
+        rows.append(f"| {part} | {num} {link} | {mods} |")
+        last = sec
+    return '\n'.join(rows)
+
+_LAYER_COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#b07aa1', '#9c755f',
+                 '#edc948', '#ff9da7', '#bab0ac']
+
+def layers_svg(layers=None, edges=None, width:int=440) -> str:
+    """The package's import graph: a box per part of the book listing its modules, in
+    reading order from the top, and an arrow from each part to every part it imports,
+    in the imported part's colour, thicker for more module imports."""
+    from tinytensor.pictures import SvgCanvas, wrap_text
+    if layers is None: layers, edges = package_layers()
+    names = [s for s, *_ in layers]
+    edges = {(a, b): n for (a, b), n in (edges or {}).items() if a in names and b in names}
+    spans = sorted(edges, key=lambda e: (names.index(e[0]) - names.index(e[1]), names.index(e[0])))
+    dx = {e: 16 + 10 * k for k, e in enumerate(spans)}             # short arrows run nearest the boxes
+    ends = {s: ([], []) for s in names}                           # per box: arrows leaving, arriving
+    for e in spans: ends[e[0]][0].append(e); ends[e[1]][1].append(e)
+    c, y, x0, ys = SvgCanvas(11), 34, 6, {}
+    c.text(x0, 21, 'The package by part of the book: an arrow from a part to each part it imports', 12)
+    for k, (s, (first, last), mods) in enumerate(layers):
+        col = _LAYER_COLORS[k % len(_LAYER_COLORS)]
+        lines = wrap_text(' · '.join(mods), 11, width - 16)
+        leave = sorted(ends[s][0], key=dx.get)                    # Leaving arrows from the top down,
+        arrive = sorted(ends[s][1], key=dx.get, reverse=True)     # arriving ones below: fewer crossings
+        h = max(26 + 14 * len(lines) + 4, 10 + 7 * (len(leave) + len(arrive)))
+        c.rect(x0, y, width, h, fill='#f8f9fa', stroke=col, stroke_width=2, rx=4)
+        chapters = first if first == last else f'{first}–{last}'
+        c.text(x0 + 8, y + 17, f'{s} ({chapters})', 12, font_weight='bold', fill=col)
+        for i, line in enumerate(lines): c.text(x0 + 8, y + 33 + 14 * i, line)
+        for i, e in enumerate(leave + arrive): ys[e, e in leave] = y + h * (i + 1) / (len(leave + arrive) + 1)
+        y += h + 12
+    right = x0 + width
+    for e in spans:
+        col = _LAYER_COLORS[names.index(e[1]) % len(_LAYER_COLORS)]
+        y1, y2, x = ys[e, True], ys[e, False], right + dx[e]
+        w = f'{1 + min(3, edges[e] / 10):.1f}'
+        c.polyline([(right, y1), (x, y1), (x, y2), (right + 7, y2)], fill='none', stroke=col, stroke_width=w)
+        c.polyline([(right + 8, y2 - 4), (right + 1, y2), (right + 8, y2 + 4)], fill=col, stroke=col)
+    return c.svg()

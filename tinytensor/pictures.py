@@ -7,11 +7,11 @@ Docs: https://tinytensor.github.io/tinytensor/pictures.html.md"""
 # %% auto #0
 __all__ = ['MIN_FONT_SIZE', 'text_width', 'wrap_text', 'SvgCanvas']
 
-# %% ../nbs/03b_pictures.ipynb #3e78aa61
+# %% ../nbs/03b_pictures.ipynb #acff6ba3
 import builtins, html, math, re
 from fastcore.basics import patch
 
-# %% ../nbs/03b_pictures.ipynb #1b7c4203
+# %% ../nbs/03b_pictures.ipynb #f127457a
 # Note [Measuring text in SVG]
 # A browser measures text only when it renders it. The pictures here use a monospace
 # font, whose glyphs all advance by the same amount, about 0.6 em (DejaVu Sans Mono
@@ -26,7 +26,7 @@ def text_width(s:str, # the text
     "Estimated width in pixels of `s` in a monospace font (Note [Measuring text in SVG])."
     return len(str(s)) * _CHAR_EM * size
 
-# %% ../nbs/03b_pictures.ipynb #6041b5dd
+# %% ../nbs/03b_pictures.ipynb #f6d14089
 _CAPTION_WIDTH = 480    # pixels: a caption wider than this and its picture wraps
 
 def wrap_text(s:str, # the text
@@ -44,7 +44,7 @@ def wrap_text(s:str, # the text
             cur = piece
     return lines + [cur] if cur or not lines else lines
 
-# %% ../nbs/03b_pictures.ipynb #28a0224a
+# %% ../nbs/03b_pictures.ipynb #bedda797
 # Note [Readable text]
 # Every text the canvas draws is at least MIN_FONT_SIZE pixels high: smaller labels are
 # hard to read on a screen. A smaller size asked for is raised to it, and the picture is
@@ -77,7 +77,7 @@ class SvgCanvas:
                 + ''.join(self.parts) + '</svg>')
     def _repr_html_(self): return self.svg()
 
-# %% ../nbs/03b_pictures.ipynb #a72a70c8
+# %% ../nbs/03b_pictures.ipynb #cfc3bc4f
 @patch
 def rect(self:SvgCanvas, x:float, y:float, w:float, h:float, tooltip=None, **attrs):
     "Draw a rectangle, with a `tooltip` shown on hover."
@@ -87,7 +87,7 @@ def rect(self:SvgCanvas, x:float, y:float, w:float, h:float, tooltip=None, **att
     tip = html.escape(str(tooltip), quote=False)
     self.parts.append(f'{r}{_attrs(attrs)}><title>{tip}</title></rect>')
 
-# %% ../nbs/03b_pictures.ipynb #70a0d889
+# %% ../nbs/03b_pictures.ipynb #f24a3364
 @patch
 def text(self:SvgCanvas, x:float, y:float, s,
          size:float=None, # font size in pixels (default: the canvas's), >= MIN_FONT_SIZE
@@ -110,7 +110,7 @@ def text(self:SvgCanvas, x:float, y:float, s,
     self.parts.append(f'<text x="{_num(x)}" y="{_num(y)}"{a}>{s}</text>')
     return x0 + w
 
-# %% ../nbs/03b_pictures.ipynb #89aaf837
+# %% ../nbs/03b_pictures.ipynb #d44e70ae
 @patch
 def caption(self:SvgCanvas, x:float, y:float, s, size:float=None,
             width:float=0, # the width of what `s` describes

@@ -7,15 +7,15 @@ Docs: https://tinytensor.github.io/tinytensor/view_pictures.html.md"""
 # %% auto #0
 __all__ = ['view_svg', 'views_gallery', 'explore_html', 'StrideExplorer', 'stride_explorer']
 
-# %% ../nbs/05b_view_pictures.ipynb #a65f32fb
-import html
+# %% ../nbs/05b_view_pictures.ipynb #bfd3e4ef
+import html, textwrap
 from .tensor_impl import Tensor
 from .printing import element_offsets, value_label
 from .factories import arange
 from .pictures import SvgCanvas, text_width
 from . import views as _views  # noqa: F401  (the view methods used below)
 
-# %% ../nbs/05b_view_pictures.ipynb #413b3d20
+# %% ../nbs/05b_view_pictures.ipynb #b9cda26c
 _PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1',
             '#ff9da7', '#9c755f']
 
@@ -62,7 +62,7 @@ def view_svg(t:Tensor, # the view to draw (CPU or meta)
     if t.numel() == 0: c.text(10, gy + 14, '(no elements)')
     return c.svg()
 
-# %% ../nbs/05b_view_pictures.ipynb #7e34c9bf
+# %% ../nbs/05b_view_pictures.ipynb #8e3335e1
 def views_gallery() -> str:
     "HTML with the classic pictures: a matrix, column, transpose, expand and unfold."
     a, b, x = arange(12.).view(3, 4), arange(3.).view(3, 1), arange(7.)
@@ -74,17 +74,18 @@ def views_gallery() -> str:
     return ''.join(['<div>'] + [f'<div style="margin:6px 0">{s}</div>' for s in parts]
                    + ['</div>'])
 
-# %% ../nbs/05b_view_pictures.ipynb #7064ceb1
+# %% ../nbs/05b_view_pictures.ipynb #e12b358b
 def explore_html(numel:int=16, size0:int=3, size1:int=4, stride0:int=4, stride1:int=1,
                  offset:int=0) -> str:
     "Static HTML of one explorer state: the picture, or the error `as_strided` raises."
     base = arange(float(numel))
     try: v = base.as_strided((size0, size1), (stride0, stride1), offset)
-    except RuntimeError as e:
-        return f'<pre style="color:#b00">RuntimeError: {html.escape(str(e))}</pre>'
+    except RuntimeError as e:                 # torch's message, in lines that fit
+        msg = textwrap.fill(f'RuntimeError: {e}', 80, subsequent_indent='  ')
+        return f'<pre style="color:#b00">{html.escape(msg)}</pre>'
     return view_svg(v, f'as_strided({(size0, size1)}, {(stride0, stride1)}, {offset})')
 
-# %% ../nbs/05b_view_pictures.ipynb #92fdd480
+# %% ../nbs/05b_view_pictures.ipynb #2537ac65
 class StrideExplorer:
     "Sliders for sizes, strides and offset over one storage; a picture without a kernel."
     def __init__(self, numel:int=16, size0:int=3, size1:int=4, stride0:int=4,
