@@ -436,7 +436,8 @@ def chapters_md(nbs=None) -> str:
     cfg = get_config()
     nbs = pathlib.Path(nbs or cfg.nbs_path)
     exports = _notebook_exports(nbs, cfg.lib_path.name)
-    rows, last = ['| | chapter | module |', '|:---|:--------------------------|:--------|'], None
+    rows = ['| | chapter | module |', '|:------|:------------------------------|:----------|']
+    last = None                   # the dashes give the columns' widths: 13%, 65%, 22%
     for sec, stem in _sidebar(nbs):
         if not sec: continue
         cells = json.loads((nbs / f'{stem}.ipynb').read_text())['cells']
