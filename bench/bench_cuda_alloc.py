@@ -22,7 +22,7 @@ def main(pairs: int = 20000) -> int:
         install()
     from tinytensor.cuda import caching_allocator as ca
     from tinytensor.cuda.tensors import _cuda
-    from tinytensor._parts.factories_core import _empty_impl
+    from tinytensor.factories import _empty_impl
     k = 1 << 18                                                   # 1 MiB of float32
     dev = tt.device('cuda:0')
     front, dca, f32 = _cuda().allocator(dev), ca.get_allocator(0), tt.float32

@@ -33,3 +33,4 @@ from .math_ops import *
 from .scans import *
 from .products import *
 from .shape_ops import *
+from .more_factories import *

@@ -1,4 +1,4 @@
-"""The 12 scalar types of tinytensor, with torch's names, sizes and promotion lattice.
+"""The 12 scalar types of tinytensor, with torch's names, sizes and promotion lattice; how values are converted between them.
 
 Docs: https://tinytensor.github.io/tinytensor/dtypes.html.md"""
 
@@ -10,23 +10,30 @@ __all__ = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloa
            'from_numpy_dtype', 'get_default_dtype', 'set_default_dtype', 'default_complex_dtype', 'promote_types',
            'promotion_table_html']
 
-# %% ../nbs/04a_dtypes.ipynb #7b35c032
+# %% ../nbs/04a_dtypes.ipynb #3b589ecf
 import builtins, math, numbers
 import numpy as np
 import ml_dtypes
-from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, register_arg_type, PythonArgParser
+from .checks import (TORCH_CHECK, TORCH_CHECK_TYPE, register_arg_type,
+                               PythonArgParser)
 
-# %% ../nbs/04a_dtypes.ipynb #caab2a6d
+# %% ../nbs/04a_dtypes.ipynb #66023b37
 class dtype:
     "A scalar type: torch's name, item size, numpy dtype and category."
-    __slots__ = ('name', 'itemsize', 'np', 'is_floating_point', 'is_complex', 'is_signed', '_cat', 'short')
+    __slots__ = ('name', 'itemsize', 'np', 'is_floating_point', 'is_complex',
+                 'is_signed', '_cat', 'short')
     def __init__(self, name, npdtype, cat, short):
-        s = object.__setattr__                       # immutable, as torch's dtypes: only __init__ sets attributes
-        s(self, 'name', name); s(self, 'np', np.dtype(npdtype)); s(self, '_cat', cat); s(self, 'short', short)
+        # immutable, as torch's dtypes: only __init__ sets attributes
+        s = object.__setattr__
+        s(self, 'name', name)
+        s(self, 'np', np.dtype(npdtype))
+        s(self, '_cat', cat)
+        s(self, 'short', short)
         s(self, 'itemsize', self.np.itemsize)
         s(self, 'is_floating_point', cat == 2); s(self, 'is_complex', cat == 3)
         s(self, 'is_signed', name not in ('bool', 'uint8'))
-    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not writable")
+    def __setattr__(self, name, value):
+        raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not writable")
     def __repr__(self): return f'tinytensor.{self.name}'
     def __reduce__(self): return (_dtype_by_name, (self.name,))
     def to_real(self):
@@ -34,7 +41,8 @@ class dtype:
         return {complex64: float32, complex128: float64}.get(self, self)
     def to_complex(self):
         "The complex counterpart of a floating dtype (self otherwise)."
-        return {float16: complex64, bfloat16: complex64, float32: complex64, float64: complex128}.get(self, self)
+        return {float16: complex64, bfloat16: complex64, float32: complex64,
+                float64: complex128}.get(self, self)
 
 # categories: 0 bool, 1 integral, 2 floating, 3 complex
 bool     = dtype('bool',       np.bool_,           0, 'Bool')
@@ -55,60 +63,71 @@ half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
 
-all_dtypes = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)
+all_dtypes = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32,
+              float64, complex64, complex128)
 _by_name = {d.name: d for d in all_dtypes}
 _by_np = {d.np: d for d in all_dtypes}
 
 def _dtype_by_name(name): return _by_name[name]
 
-# %% ../nbs/04a_dtypes.ipynb #8a1ec8b6
+# %% ../nbs/04a_dtypes.ipynb #09faf49f
 def from_numpy_dtype(npdtype) -> dtype:
     "The tinytensor dtype for a numpy dtype; `TypeError` if there is none."
     d = _by_np.get(np.dtype(npdtype))
-    TORCH_CHECK_TYPE(d is not None, "can't convert np.ndarray of type numpy.", np.dtype(npdtype).name,
+    TORCH_CHECK_TYPE(d is not None, "can't convert np.ndarray of type numpy.",
+                     np.dtype(npdtype).name,
                      ". The only supported types are: float64, float32, float16, complex64, complex128, "
                      "int64, int32, int16, int8, uint8, and bool.")
     return d
 
-# %% ../nbs/04a_dtypes.ipynb #2f957e15
-try:                                     # numpy >= 2: set the error state directly, as np.errstate does inside
+# %% ../nbs/04a_dtypes.ipynb #cd7bf1d7
+# numpy >= 2: set the error state directly, as np.errstate does inside
+try:
     import functools
     from numpy._core._multiarray_umath import _make_extobj, _extobj_contextvar
     _IGNORE = _make_extobj(all='ignore')
-    _errs_off = functools.partial(_extobj_contextvar.set, _IGNORE)   # no Python frame: called twice per op
+    # no Python frame: called twice per op
+    _errs_off = functools.partial(_extobj_contextvar.set, _IGNORE)
     _errs_on = _extobj_contextvar.reset
 except ImportError:                      # pragma: no cover
     def _errs_off():
         e = np.errstate(all='ignore'); e.__enter__(); return e
     def _errs_on(e): e.__exit__(None, None, None)
 
-# %% ../nbs/04a_dtypes.ipynb #8c69acab
-_HALF_CHUNK = 1 << 18      # values widened per round: fewer numpy calls, fewer hand-overs of the GIL between threads
+# %% ../nbs/04a_dtypes.ipynb #02151185
+# values widened per round: fewer numpy calls, fewer hand-overs of the GIL between threads
+_HALF_CHUNK = 1 << 18
 _HALF_MIN = 1 << 15        # shorter arrays keep numpy's cast: its one call beats six
 _TWO_112, _SIGN32 = np.float32(2.0 ** 112), np.int32(-2 ** 31)
 
-# Note [half casts in bulk]: float16 is 1 sign, 5 exponent (bias 15) and 10 mantissa bits; float32 is 1, 8 (bias
-# 127) and 23. Shifted left by 13, a float16's 15 magnitude bits land on float32's exponent and mantissa fields, and
-# read as a float32 they are the value times 2**-112 (the exponent counted from 127 instead of 15). One multiply by
-# 2**112 gives the value, exactly: a power of two, and every product is a normal float32. A subnormal float16
-# (exponent 0, mantissa M) reads as the float32 subnormal M * 2**-136 and comes out as M * 2**-24, again exact. The
-# sign is bit 31 of the float16 read as int16 and widened to int32 (sign extension), or-ed in last, so -0.0 stays
-# -0.0. Two cases take numpy's own cast, which keeps NaN payloads:
-# - inf and NaN (exponent 31) would come out as finite numbers: one `max` over the magnitudes finds them;
-# - a thread whose float unit reads subnormal inputs as zero (x86's DAZ bit, which `torch.set_flush_denormal(True)`
-#   sets) would turn subnormal float16s into 0: `_keeps_subnormals` asks the thread first. (F16C's conversion
-#   ignores DAZ, and so does numpy's integer code.)
-# Six passes: in cache about 0.36 ns a value against numpy's 1.2. Between the passes each thread takes Python's lock
-# (GIL) back, so with two threads small rounds stall each other: 2**15 values a round measured slower than numpy's
-# cast, 2**18 twice as fast (16M values, 2 threads: 10.1 -> 5.0 ms). The other direction, float32 to float16 rounded
-# to nearest even, takes about fifteen such passes and measured no faster than numpy's cast, so it stays numpy's.
+# Note [half casts in bulk]: float16 is 1 sign, 5 exponent (bias 15) and 10 mantissa bits;
+# float32 is 1, 8 (bias 127) and 23. Shifted left by 13, a float16's 15 magnitude bits
+# land on float32's exponent and mantissa fields, and read as a float32 they are the value
+# times 2**-112 (the exponent counted from 127 instead of 15). One multiply by 2**112
+# gives the value, exactly: a power of two, and every product is a normal float32. A
+# subnormal float16 (exponent 0, mantissa M) reads as the float32 subnormal M * 2**-136
+# and comes out as M * 2**-24, again exact. The sign is bit 31 of the float16 read as
+# int16 and widened to int32 (sign extension), or-ed in last, so -0.0 stays -0.0. Two
+# cases take numpy's own cast, which keeps NaN payloads:
+# - inf and NaN (exponent 31) would come out as finite numbers: one `max` over the
+#   magnitudes finds them;
+# - a thread whose float unit reads subnormal inputs as zero (x86's DAZ bit, which
+#   `torch.set_flush_denormal(True)` sets) would turn subnormal float16s into 0:
+#   `_keeps_subnormals` asks the thread first. (F16C's conversion ignores DAZ, and so does
+#   numpy's integer code.)
+# Six passes: in cache about 0.36 ns a value against numpy's 1.2. Between the passes each
+# thread takes Python's lock (GIL) back, so with two threads small rounds stall each
+# other: 2**15 values a round measured slower than numpy's cast, 2**18 twice as fast (16M
+# values, 2 threads: 10.1 -> 5.0 ms). The other direction, float32 to float16 rounded to
+# nearest even, takes about fifteen such passes and measured no faster than numpy's cast,
+# so it stays numpy's.
 
 def _keeps_subnormals() -> bool:
-    "Does float32 arithmetic in this thread see a subnormal input as it is (x86: MXCSR's DAZ bit clear)?"
+    "Does float32 arithmetic in this thread keep subnormal inputs (x86: DAZ clear)?"
     return np.multiply(np.ones(1, np.uint32).view(np.float32), _TWO_112)[0] != 0
 
 def _half_to_float(h:np.ndarray, out:np.ndarray, tmp:np.ndarray) -> np.ndarray:
-    "Widen the 1-d float16 `h` into the float32 `out`, bit for bit numpy's cast (Note [half casts in bulk]); `tmp`: int32 scratch."
+    "Widen float16 `h` into float32 `out` as numpy's cast (Note [half casts in bulk])."
     oi = out.view(np.int32)
     np.copyto(tmp, h.view(np.int16))                   # sign-extended: bit 31 is the sign
     np.bitwise_and(tmp, 0x7fff, out=oi)                # exponent and mantissa
@@ -120,12 +139,13 @@ def _half_to_float(h:np.ndarray, out:np.ndarray, tmp:np.ndarray) -> np.ndarray:
     np.bitwise_or(oi, tmp, out=oi)
     return out
 
-# %% ../nbs/04a_dtypes.ipynb #29f19022
+# %% ../nbs/04a_dtypes.ipynb #ecec7b10
 def _widen_half(o, x) -> bool:
-    "Fast path (speed only): `np.copyto(o, x)` for a float16 `x` into a float32 `o`, both C-contiguous numpy arrays of one shape; False (nothing done) if not that."
-    if type(x) is not np.ndarray or x.size < _HALF_MIN or type(o) is not np.ndarray or x.dtype != np.float16 or \
-            o.dtype != np.float32 or x.shape != o.shape or not (x.flags.c_contiguous and o.flags.c_contiguous) or \
-            np.may_share_memory(o, x):
+    "`np.copyto(o, x)`, float16 into float32, both C-contiguous of one shape; else False."
+    if (type(x) is not np.ndarray or x.size < _HALF_MIN or type(o) is not np.ndarray
+            or x.dtype != np.float16 or o.dtype != np.float32 or x.shape != o.shape
+            or not (x.flags.c_contiguous and o.flags.c_contiguous)
+        or np.may_share_memory(o, x)):
         return False
     x, o = x.reshape(-1), o.reshape(-1)
     tmp = np.empty(min(_HALF_CHUNK, len(x)), np.int32)
@@ -134,18 +154,22 @@ def _widen_half(o, x) -> bool:
         _half_to_float(x[s:e], o[s:e], tmp[:e - s])
     return True
 
-# %% ../nbs/04a_dtypes.ipynb #2f5cd256
-# Note [double to half through float]: c10::Half has one converting constructor, `Half(float)` (c10/util/Half.h; on
-# aarch64 CPUs it is `Half(float16_t)`), so wherever ATen turns a double into a Half, in a cast, `copy_`, `fill_`, a
-# Python number given to `tensor()` or `full()`, or a wrapped scalar, the double first becomes a float: two roundings.
-# numpy's double -> half rounds once. They differ when the float lands exactly halfway between two halves: 1 + 2**-11 +
-# 2**-40 rounds to the float 1 + 2**-11, a tie that half rounds to even, 1.0; numpy gives 1.0009765625. About one
-# normal random double in 16000 is such a case. `_through_float` rounds to float32 first wherever tinytensor converts to
-# float16. ml_dtypes' bfloat16 already converts doubles through float, as c10::BFloat16 does.
+# %% ../nbs/04a_dtypes.ipynb #f5ab8421
+# Note [double to half through float]: c10::Half has one converting constructor,
+# `Half(float)` (c10/util/Half.h; on aarch64 CPUs it is `Half(float16_t)`), so wherever
+# ATen turns a double into a Half, in a cast, `copy_`, `fill_`, a Python number given to
+# `tensor()` or `full()`, or a wrapped scalar, the double first becomes a float: two
+# roundings. numpy's double -> half rounds once. They differ when the float lands exactly
+# halfway between two halves: 1 + 2**-11 + 2**-40 rounds to the float 1 + 2**-11, a tie
+# that half rounds to even, 1.0; numpy gives 1.0009765625. About one normal random double
+# in 16000 is such a case. `_through_float` rounds to float32 first wherever tinytensor
+# converts to float16. ml_dtypes' bfloat16 already converts doubles through float, as
+# c10::BFloat16 does.
 def _through_float(x, dn):
-    "`x` (array or value) rounded to float32 (complex64) first if it is double precision and `dn` is float16."
+    "`x` rounded to float32 (complex64) first if it is double and `dn` is float16."
     if dn != np.float16: return x
-    if not isinstance(getattr(x, 'dtype', None), np.dtype): x = np.asarray(x)      # a Python number, list or Tensor
+    # a Python number, list or Tensor
+    if not isinstance(getattr(x, 'dtype', None), np.dtype): x = np.asarray(x)
     k, n = x.dtype.kind, x.dtype.itemsize
     if (k != 'f' or n <= 4) and (k != 'c' or n <= 8): return x
     tok = _errs_off()                                    # 1e300 -> inf, silently
@@ -153,28 +177,31 @@ def _through_float(x, dn):
     finally: _errs_on(tok)
 
 def _half_op(v, dn) -> np.ndarray:
-    "`v`, computed in float32, rounded to float16/bfloat16 `dn` and read back as float32: what one c10::Half (BFloat16) operation gives."
+    "`v` rounded to the half type `dn` and back to float32: one c10::Half operation."
     return np.asarray(v).astype(dn).astype(np.float32)
 
 def _as_dtype(x, dn) -> np.ndarray:
-    "`np.asarray(x).astype(dn)`, converted as c10 converts (Note [double to half through float]), and as silently."
-    tok = _errs_off()                                    # 1e5 -> inf in float16, no numpy warning
+    "`np.asarray(x).astype(dn)`, converted as c10 converts it, and as silently."
+    # 1e5 -> inf in float16, no numpy warning
+    tok = _errs_off()
     try: return _through_float(np.asarray(x), dn).astype(dn)
     finally: _errs_on(tok)
 
 def _cast_into(o, x):
-    "`o[...] = x` converted as c10 converts (any array namespace; numpy's error state is the caller's)."
-    if o.dtype == np.uint8 and getattr(x, 'dtype', None) is not None and x.dtype.kind == 'f':
-        x = x.astype(np.int64)            # c10/util/TypeCast.h: float -> uint8 through int64 (-4.2 -> 252, on CUDA too)
+    "`o[...] = x` converted as c10 converts (any array library; caller's error state)."
+    if (o.dtype == np.uint8 and getattr(x, 'dtype', None) is not None
+        and x.dtype.kind == 'f'):
+        # c10/util/TypeCast.h: float -> uint8 through int64 (-4.2 -> 252, on CUDA too)
+        x = x.astype(np.int64)
     if not _widen_half(o, x): np.copyto(o, _through_float(x, o.dtype), casting='unsafe')
 
 def _cast_copy(o, x):
-    "Cast `x` into `o` as c10's static_cast does: out-of-range values overflow silently (inf), no numpy warning."
+    "Cast `x` into `o` as c10's static_cast does: overflow gives inf, silently."
     tok = _errs_off()
     try: _cast_into(o, x)
     finally: _errs_on(tok)
 
-# %% ../nbs/04a_dtypes.ipynb #84d5541d
+# %% ../nbs/04a_dtypes.ipynb #c37497c3
 _default = [float32]
 
 def get_default_dtype() -> dtype:
@@ -183,20 +210,23 @@ def get_default_dtype() -> dtype:
 
 def set_default_dtype(d:dtype):
     "Set the dtype Python floats become; must be a floating type."
-    TORCH_CHECK_TYPE(isinstance(d, dtype) and d.is_floating_point, "only floating-point types are supported as the default type")
+    TORCH_CHECK_TYPE(isinstance(d, dtype) and d.is_floating_point,
+                     "only floating-point types are supported as the default type")
     _default[0] = d
 
 def default_complex_dtype() -> dtype:
     "complex128 when the default is float64, else complex64."
     return complex128 if _default[0] is float64 else complex64
 
-# %% ../nbs/04a_dtypes.ipynb #de67552e
-register_arg_type('ScalarType', lambda o: isinstance(o, dtype), 'tinytensor.dtype')    # the argument parser's dtype word (chapter 00)
+# %% ../nbs/04a_dtypes.ipynb #dd38e62d
+# the argument parser's dtype word (chapter 00)
+register_arg_type('ScalarType', lambda o: isinstance(o, dtype), 'tinytensor.dtype')
 _promote_types_args = PythonArgParser("promote_types(ScalarType type1, ScalarType type2)")
 
 def promote_types(type1:dtype, type2:dtype) -> dtype:
-    "The smallest dtype both `type1` and `type2` convert to safely, as `torch.promote_types`."
-    if type1.__class__ is not dtype or type2.__class__ is not dtype:     # off the hot path: torch's TypeError (Note [Argument parsing])
+    "The smallest dtype both `type1` and `type2` convert to safely, as torch's."
+    # off the hot path: torch's TypeError (Note [Argument parsing])
+    if type1.__class__ is not dtype or type2.__class__ is not dtype:
         type1, type2 = _promote_types_args.parse((type1, type2), {}).values()
     a, b = type1, type2
     if a is b: return a
@@ -212,51 +242,69 @@ def promote_types(type1:dtype, type2:dtype) -> dtype:
     if a._cat == 2 and {a, b} == {float16, bfloat16}: return float32
     return a if a.itemsize > b.itemsize else b
 
-# %% ../nbs/04a_dtypes.ipynb #c40fe4eb
+# %% ../nbs/04a_dtypes.ipynb #e7e8b22d
 def promotion_table_html() -> str:
     "An HTML table of `promote_types` over all pairs."
     head = ''.join(f'<th>{d.name}</th>' for d in all_dtypes)
     rows = ''.join(f'<tr><th>{a.name}</th>' + ''.join(
-        f'<td style="background:hsl({promote_types(a,b)._cat*70+180},60%,{92-6*(promote_types(a,b).itemsize.bit_length())}%)">'
-        f'{promote_types(a,b).name}</td>' for b in all_dtypes) + '</tr>' for a in all_dtypes)
-    return f'<table style="font-size:10px;border-collapse:collapse"><tr><th></th>{head}</tr>{rows}</table>'
+        f'<td style="background:hsl({promote_types(a,b)._cat*70+180},60%,'
+        f'{92-6*(promote_types(a,b).itemsize.bit_length())}%)">'
+        f'{promote_types(a,b).name}</td>' for b in all_dtypes) + '</tr>'
+                   for a in all_dtypes)
+    style = 'font-size:10px;border-collapse:collapse'
+    return f'<table style="{style}"><tr><th></th>{head}</tr>{rows}</table>'
 
-# %% ../nbs/04a_dtypes.ipynb #e11cd34a
-_REDUCED = (float16, bfloat16)              # the types ATen's CPU kernels compute in float32
+# %% ../nbs/04a_dtypes.ipynb #a5badf70
+# the types ATen's CPU kernels compute in float32
+_REDUCED = (float16, bfloat16)
 
 def _is_integral(d:dtype, include_bool:bool=False) -> bool:
-    return (d is bool and include_bool) or (not d.is_floating_point and not d.is_complex and d is not bool)
+    return ((d is bool and include_bool)
+            or (not d.is_floating_point and not d.is_complex and d is not bool))
 
-_FILL_CTYPES = {uint8: 'uint8_t', int8: 'int8_t', int16: 'int16_t', int32: 'int', int64: 'int64_t',
-                float16: 'c10::Half', bfloat16: 'c10::BFloat16', float32: 'float', float64: 'double',
+_FILL_CTYPES = {uint8: 'uint8_t', int8: 'int8_t', int16: 'int16_t', int32: 'int',
+                int64: 'int64_t',
+                float16: 'c10::Half', bfloat16: 'c10::BFloat16', float32: 'float',
+                float64: 'double',
                 complex64: 'c10::complex<float>'}
-_FMAX = {float16: 65504.0, bfloat16: 3.3895313892515355e38, float32: 3.4028234663852886e38,
+_FMAX = {float16: 65504.0, bfloat16: 3.3895313892515355e38,
+         float32: 3.4028234663852886e38,
          complex64: 3.4028234663852886e38}
 
-def _checked_value(v, d:dtype, scalar_fill:bool=False): # scalar_fill: ATen's one-element CPU path (`scalar_fill`)
-    "The value `v` as dtype `d`, refusing overflow like c10's `checked_convert` (negative ints wrap into unsigned types)."
-    # Note [Scalar overflow]: c10's `overflows<To, From>` is strict (`f > max`), lets infinities and NaN through for
-    # floating types, and lets a negative *integer* wrap into an unsigned type if its magnitude fits (uint8: -1 -> 255).
-    # `at::detail::scalar_fill` (fill_ of one element, `t[i] = v`, `full` of one element) converts float16/bfloat16
-    # without the check, so there they round to inf.
-    if type(v) is builtins.int and not -(1 << 63) <= v < 1 << 64:     # the argument parser's Scalar: int64 or uint64
-        raise OverflowError("int too big to convert" if v > 0 else "can't convert negative int to unsigned")
+# scalar_fill: ATen's one-element CPU path (`scalar_fill`)
+def _checked_value(v, d:dtype, scalar_fill:bool=False):
+    "`v` for dtype `d`, refusing overflow as c10's `checked_convert` does."
+    # Note [Scalar overflow]: c10's `overflows<To, From>` is strict (`f > max`), lets
+    # infinities and NaN through for floating types, and lets a negative *integer* wrap
+    # into an unsigned type if its magnitude fits (uint8: -1 -> 255).
+    # `at::detail::scalar_fill` (fill_ of one element, `t[i] = v`, `full` of one element)
+    # converts float16/bfloat16 without the check, so there they round to inf. the
+    # argument parser's Scalar: int64 or uint64
+    if type(v) is builtins.int and not -(1 << 63) <= v < 1 << 64:
+        raise OverflowError("int too big to convert" if v > 0
+                            else "can't convert negative int to unsigned")
     if d is bool or d is complex128: return v
     name = _FILL_CTYPES[d]
     if d is complex64:
         c = complex(v)
         for part in (c.real, c.imag):
-            TORCH_CHECK(not math.isfinite(part) or builtins.abs(part) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
+            TORCH_CHECK(not math.isfinite(part) or builtins.abs(part) <= _FMAX[d],
+                        "value cannot be converted to type ", name, " without overflow")
         return v
     if isinstance(v, complex):
-        TORCH_CHECK(v.imag == 0, "value cannot be converted to type ", 'double' if scalar_fill and d in _REDUCED else name, " without overflow")
+        TORCH_CHECK(v.imag == 0, "value cannot be converted to type ", 'double'
+                    if scalar_fill and d in _REDUCED else name, " without overflow")
         v = v.real
     if _is_integral(d):
         info = np.iinfo(d.np)
-        if isinstance(v, (builtins.float, np.floating)): ok = math.isfinite(v) and info.min <= v <= info.max
-        elif info.min == 0 and v < 0: ok = -v <= info.max       # unsigned: two's-complement wrap
+        if isinstance(v, (builtins.float, np.floating)):
+            ok = math.isfinite(v) and info.min <= v <= info.max
+        # unsigned: two's-complement wrap
+        elif info.min == 0 and v < 0: ok = -v <= info.max
         else: ok = info.min <= v <= info.max
         TORCH_CHECK(ok, "value cannot be converted to type ", name, " without overflow")
-    elif d in _FMAX and not (scalar_fill and d in _REDUCED) and isinstance(v, numbers.Real) and math.isfinite(v):
-        TORCH_CHECK(builtins.abs(v) <= _FMAX[d], "value cannot be converted to type ", name, " without overflow")
+    elif (d in _FMAX and not (scalar_fill and d in _REDUCED)
+          and isinstance(v, numbers.Real) and math.isfinite(v)):
+        TORCH_CHECK(builtins.abs(v) <= _FMAX[d], "value cannot be converted to type ",
+                    name, " without overflow")
     return v

@@ -8,26 +8,30 @@ Docs: https://tinytensor.github.io/tinytensor/parallel.html.md"""
 __all__ = ['GRAIN_SIZE', 'set_num_threads', 'get_num_threads', 'in_parallel_region', 'parallel_for', 'parallel_rows',
            'wrapped_scalar_tensor', 'result_type', 'can_cast', 'promotion_html']
 
-# %% ../nbs/04f_parallel.ipynb #thr3
+# %% ../nbs/04f_parallel.ipynb #f9d0d124
 import os, threading, builtins, numbers
 import numpy as np
 from concurrent.futures import ThreadPoolExecutor
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, PythonArgParser
 from .allocator import CPU, canonical_device
 from . import dtypes as _dt
-from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype
+from .dtypes import (dtype, promote_types, get_default_dtype,
+                               default_complex_dtype)
 from .tensor_impl import Tensor
 from .factories import _empty_impl, _np_write, _scalar_dtype
 
-# %% ../nbs/04f_parallel.ipynb #b4a5fbaf
+# %% ../nbs/04f_parallel.ipynb #4b3c6396
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
 class _ParallelState(threading.local):
-    active = False                      # inside a parallel_for task on this thread (a class default: no AttributeError to catch)
+    # inside a parallel_for task on this thread (a class default: no AttributeError to
+    # catch)
+    active = False
 _par = _ParallelState()
 def _default_num_threads(environ=os.environ) -> int:
-    "torch's default thread count: `OMP_NUM_THREADS`, then `MKL_NUM_THREADS`, else the cores this process may use."
+    "torch's default thread count: from the environment, else the usable cores."
     n = 0
-    for var in ('OMP_NUM_THREADS', 'MKL_NUM_THREADS'):   # each valid (positive integer) value replaces the one before
+    # each valid (positive integer) value replaces the one before
+    for var in ('OMP_NUM_THREADS', 'MKL_NUM_THREADS'):
         v = environ.get(var, '').strip()
         if v.isdigit() and int(v) > 0: n = int(v)
     if n: return n
@@ -40,7 +44,8 @@ _pool_lock = threading.Lock()
 def set_num_threads(n:int): # number of threads, >= 1
     "Set how many threads `parallel_for` may use, as `torch.set_num_threads`."
     TORCH_CHECK_TYPE(isinstance(n, numbers.Integral) and not isinstance(n, builtins.bool),
-                     "set_num_threads(): argument 'int' (position 1) must be int, not ", type(n).__name__)
+                     "set_num_threads(): argument 'int' (position 1) must be int, not ",
+                     type(n).__name__)
     TORCH_CHECK(n > 0, "Expected positive number of threads")
     with _pool_lock:
         if n != _threads['n']:
@@ -56,12 +61,15 @@ def in_parallel_region() -> bool:
     "True inside a `parallel_for` task (nested loops then run serially)."
     return _par.active
 
+# %% ../nbs/04f_parallel.ipynb #3f3e6f7a
 def _pool():
     p = _threads['pool']
     if p is None:
         with _pool_lock:
             p = _threads['pool']
-            if p is None: p = _threads['pool'] = ThreadPoolExecutor(builtins.max(1, _threads['n'] - 1), thread_name_prefix='tinytensor')
+            if p is None:
+                p = _threads['pool'] = ThreadPoolExecutor(builtins.max(1,
+                        _threads['n'] - 1), thread_name_prefix='tinytensor')
     return p
 
 def _run_marked(f, b, e):
@@ -72,31 +80,37 @@ def _run_marked(f, b, e):
 def parallel_for(begin:int, end:int, # the index range [begin, end)
                  grain_size:int, # smallest piece worth a thread
                  f, # called as f(b, e) on each piece
-                 align:int=1): # pieces start at multiples of this (rows, tiles, cache lines), the last one excepted
-    "Run `f` over pieces of `[begin, end)` on up to `get_num_threads()` threads, as `at::parallel_for`."
+                 # pieces start at multiples of this (rows, tiles, cache lines), the last
+                 # one excepted
+                 align:int=1):
+    "Run `f` over pieces of `[begin, end)` on up to `get_num_threads()` threads."
     if begin >= end: return
     n, nt = end - begin, _threads['n']
-    if nt <= 1 or n <= grain_size or n <= 1 or in_parallel_region(): return f(begin, end)   # small: never the pool
+    # small: never the pool
+    if nt <= 1 or n <= grain_size or n <= 1 or in_parallel_region(): return f(begin, end)
     if grain_size > 0: nt = builtins.min(nt, -(-n // grain_size))
-    chunk = -(-(-(-n // nt)) // align) * align                  # ceil(n / nt), rounded up to a multiple of align
-    ranges = [(begin + t * chunk, builtins.min(end, begin + (t + 1) * chunk)) for t in range(nt) if begin + t * chunk < end]
+    # ceil(n / nt), rounded up to a multiple of align
+    chunk = -(-(-(-n // nt)) // align) * align
+    ranges = [(begin + t * chunk, builtins.min(end, begin + (t + 1) * chunk))
+              for t in range(nt) if begin + t * chunk < end]
     futs = [_pool().submit(_run_marked, f, b, e) for b, e in ranges[1:]]
     err = None
     try: _run_marked(f, *ranges[0])
     except BaseException as ex: err = ex
-    for fu in futs:                                   # wait for all; the first exception wins
+    # wait for all; the first exception wins
+    for fu in futs:
         try: fu.result()
         except BaseException as ex: err = err or ex
     if err is not None: raise err
 
-# %% ../nbs/04f_parallel.ipynb #5befd926
+# %% ../nbs/04f_parallel.ipynb #dcf0da87
 def parallel_rows(rows:int, # the number of equal rows (dim 0 of the array the op walks)
                   numel:int, # the elements of all rows together
                   f): # called as f(b, e) on rows [b, e)
-    "`parallel_for` over `rows` rows of `numel` elements in all: a piece holds at least `GRAIN_SIZE` elements."
+    "`parallel_for` over rows, a piece holding at least `GRAIN_SIZE` elements."
     parallel_for(0, rows, builtins.max(1, GRAIN_SIZE * rows // builtins.max(1, numel)), f)
 
-# %% ../nbs/04f_parallel.ipynb #04d36af1
+# %% ../nbs/04f_parallel.ipynb #865a8ea2
 def _combine_categories(higher, lower):
     if higher is None: return lower
     if lower is None: return higher
@@ -109,10 +123,11 @@ def _combine_categories(higher, lower):
 def _promote(a, b): return b if a is None else promote_types(a, b)
 
 def wrapped_scalar_tensor(v, device=CPU) -> Tensor: # a Python bool/int/float/complex
-    "A 0-dim tensor marked as a wrapped number (how ATen passes Python scalars to kernels)."
+    "A 0-dim tensor marked as a wrapped number (how ATen passes Python scalars)."
     if isinstance(v, Tensor): return v
     if isinstance(v, np.generic): v = v.item()
-    d = _dt.bool if isinstance(v, builtins.bool) else _dt.int64 if isinstance(v, numbers.Integral) else \
+    d = _dt.bool if isinstance(v, builtins.bool) else _dt.int64 if isinstance(v,
+            numbers.Integral) else \
         _dt.float64 if isinstance(v, numbers.Real) else _dt.complex128
     t = _empty_impl((), None, d, canonical_device(device))
     if not t.is_meta:
@@ -122,7 +137,7 @@ def wrapped_scalar_tensor(v, device=CPU) -> Tensor: # a Python bool/int/float/co
     return t
 
 def result_type(*args) -> dtype: # tensors and Python scalars
-    "The dtype an op over `args` computes in, as `torch.result_type` (dims > 0-dim > wrapped numbers)."
+    "The dtype an op over `args` computes in, as `torch.result_type`."
     dim = zero = wrapped = None
     for a in args:
         if not isinstance(a, Tensor):
@@ -143,14 +158,17 @@ _can_cast_args = PythonArgParser("can_cast(ScalarType from_, ScalarType to)")
 
 def can_cast(frm:dtype, to:dtype) -> bool:
     "c10's `canCast`: no complex→real, no floating→integral, no non-bool→bool."
-    if frm.__class__ is not dtype or to.__class__ is not dtype: _can_cast_args.parse((frm, to), {})   # Note [Argument parsing]
+    # Note [Argument parsing]
+    if frm.__class__ is not dtype or to.__class__ is not dtype:
+        _can_cast_args.parse((frm, to), {})
     if frm.is_complex and not to.is_complex: return False
     if frm.is_floating_point and not (to.is_floating_point or to.is_complex): return False
     if frm is not _dt.bool and to is _dt.bool: return False
     return True
 
-# %% ../nbs/04f_parallel.ipynb #prom_f
+# %% ../nbs/04f_parallel.ipynb #7e21c782
 def promotion_html(cases:list) -> str: # (label, operands) pairs
     "An HTML table: each case's operands and the dtype `result_type` gives them."
-    rows = ''.join(f'<tr><td><code>{label}</code></td><td>{result_type(*ops).name}</td></tr>' for label, ops in cases)
+    rows = ''.join(f'<tr><td><code>{label}</code></td><td>{result_type(*ops).name}</td></tr>'
+                   for label, ops in cases)
     return f'<table style="font-size:12px"><tr><th>operands</th><th>result_type</th></tr>{rows}</table>' 

@@ -11,7 +11,7 @@ __all__ = ['contiguous_format', 'channels_last', 'channels_last_3d', 'preserve_f
            'strides_for_format', 'VariableVersion', 'DispatchKeySet', 'TensorImpl', 'cached_contiguous_strides', 'Size',
            'Tensor', 'alias_impl', 'alias_with_sizes_and_strides']
 
-# %% ../nbs/04b_tensor_impl.ipynb #0e7e57f5
+# %% ../nbs/04b_tensor_impl.ipynb #dca2bd7d
 import threading, enum, operator
 import numpy as np
 from fastcore.basics import patch
@@ -22,8 +22,7 @@ from .storage import StorageImpl, Storage, _MemoryView
 from . import dtypes as _dt
 from .checks import PythonArgParser, register_arg_type
 
-
-# %% ../nbs/04b_tensor_impl.ipynb #54c84d9d
+# %% ../nbs/04b_tensor_impl.ipynb #336536d5
 class SizesAndStrides:
     "Sizes and strides (in elements) of a tensor, as `c10::impl::SizesAndStrides`."
     __slots__ = ('sizes', 'strides')
@@ -34,9 +33,10 @@ class SizesAndStrides:
     def size(self) -> int:
         "Number of dimensions."
         return len(self.sizes)
-    def __repr__(self): return f'SizesAndStrides(sizes={list(self.sizes)}, strides={list(self.strides)})'
+    def __repr__(self):
+        return f'SizesAndStrides(sizes={list(self.sizes)}, strides={list(self.strides)})'
 
-# %% ../nbs/04b_tensor_impl.ipynb #61742389
+# %% ../nbs/04b_tensor_impl.ipynb #18f3f33e
 def contiguous_strides(sizes) -> tuple:
     "Row-major strides; size-0 dims count as 1, as c10's `contiguous_strides`."
     strides, acc = [0] * len(sizes), 1
@@ -46,7 +46,7 @@ def contiguous_strides(sizes) -> tuple:
     return tuple(strides)
 
 def channels_last_strides(sizes) -> tuple:
-    "NHWC (4-d) or NDHWC (5-d) strides for the given NCHW/NCDHW sizes (no clamping of size-0 dims, as c10)."
+    "NHWC (4-d) or NDHWC (5-d) strides for NCHW/NCDHW sizes (size 0 not clamped)."
     n = len(sizes)
     TORCH_CHECK(n in (4, 5), "required rank 4 tensor to use channels_last format")
     order = [1, 3, 2, 0] if n == 4 else [1, 4, 3, 2, 0]
@@ -56,6 +56,7 @@ def channels_last_strides(sizes) -> tuple:
         acc *= sizes[d]
     return tuple(strides)
 
+# %% ../nbs/04b_tensor_impl.ipynb #f344e2cb
 def compute_contiguous(sizes, strides) -> bool:
     "c10's `compute_contiguous`: empty tensors and size-1 dims are special."
     if 0 in sizes: return True
@@ -67,7 +68,8 @@ def compute_contiguous(sizes, strides) -> bool:
             expected *= s
     return True
 
-_CL2D, _CL3D = (1, 3, 2, 0), (1, 4, 3, 2, 0)    # channels-last dim orders: C, W, H, N and C, W, H, D, N
+# channels-last dim orders: C, W, H, N and C, W, H, D, N
+_CL2D, _CL3D = (1, 3, 2, 0), (1, 4, 3, 2, 0)
 
 def _cl_contiguous(sizes, strides, order) -> bool:
     expected = 1
@@ -84,24 +86,28 @@ def compute_channels_last_contiguous(sizes, strides, ndim_wanted:int=4) -> bool:
     return _cl_contiguous(sizes, strides, _CL2D if ndim_wanted == 4 else _CL3D)
 
 def compute_strides_like_channels_last(sizes, strides, ndim_wanted:int=4) -> bool:
-    "c10's `is_channels_last_strides_2d/3d`: do the strides *suggest* a channels-last layout?"
+    "c10's `is_channels_last_strides_2d/3d`: do the strides suggest channels-last?"
     if len(sizes) != ndim_wanted or strides[1] == 0: return False
     mn = 0
     for d in (_CL2D if ndim_wanted == 4 else _CL3D):
         if sizes[d] == 0 or strides[d] < mn: return False
-        if d == 0 and mn == strides[1]: return False    # N111 ambiguity: prefer contiguous
+        # N111 ambiguity: prefer contiguous
+        if d == 0 and mn == strides[1]: return False
         mn = strides[d]
         if sizes[d] > 1: mn *= sizes[d]
     return True
 
 def compute_non_overlapping_and_dense(sizes, strides) -> bool:
-    "Some permutation of the dims is contiguous (c10's `compute_non_overlapping_and_dense`)."
+    "Some order of the dims is contiguous (c10's `compute_non_overlapping_and_dense`)."
     if len(sizes) == 1: return sizes[0] < 2 or strides[0] == 1
-    dims = []            # dims of size < 2 never matter: sort the others by (stride, size), no key function needed
+    # dims of size < 2 never matter: sort the others by (stride, size), no key function
+    # needed
+    dims = []
     for d in range(len(sizes)):
         s = sizes[d]
         if s >= 2:
-            if strides[d] == 0: return False   # the sorted walk below would stop at once on this dim too
+            # the sorted walk below would stop at once on this dim too
+            if strides[d] == 0: return False
             dims.append((strides[d], s))
     dims.sort()
     require = 1
@@ -110,7 +116,7 @@ def compute_non_overlapping_and_dense(sizes, strides) -> bool:
         require *= s
     return True
 
-# %% ../nbs/04b_tensor_impl.ipynb #2186a7c5
+# %% ../nbs/04b_tensor_impl.ipynb #b9733434
 class memory_format:
     "A memory layout request: contiguous, channels_last, channels_last_3d or preserve."
     __slots__ = ('name',)
@@ -122,7 +128,9 @@ contiguous_format = memory_format('contiguous_format')
 channels_last = memory_format('channels_last')
 channels_last_3d = memory_format('channels_last_3d')
 preserve_format = memory_format('preserve_format')
-def _memory_format_by_name(n): return {m.name: m for m in (contiguous_format, channels_last, channels_last_3d, preserve_format)}[n]
+def _memory_format_by_name(n):
+    return {m.name: m
+            for m in (contiguous_format, channels_last, channels_last_3d, preserve_format)}[n]
 
 def strides_for_format(sizes, fmt:memory_format) -> tuple:
     "Dense strides for `sizes` in memory format `fmt` (contiguous or channels-last)."
@@ -131,15 +139,17 @@ def strides_for_format(sizes, fmt:memory_format) -> tuple:
         TORCH_CHECK(len(sizes) == 4, "required rank 4 tensor to use channels_last format")
         return channels_last_strides(sizes)
     if fmt is channels_last_3d:
-        TORCH_CHECK(len(sizes) == 5, "required rank 5 tensor to use channels_last_3d format")
+        TORCH_CHECK(len(sizes) == 5,
+                    "required rank 5 tensor to use channels_last_3d format")
         return channels_last_strides(sizes)
     TORCH_CHECK(False, "memory format ", fmt, " has no fixed strides here")
 
-# %% ../nbs/04b_tensor_impl.ipynb #11c13b60
+# %% ../nbs/04b_tensor_impl.ipynb #a635cdd2
 class VariableVersion:
     "A version counter shared by a tensor and its views, as `c10::VariableVersion`."
     __slots__ = ('_version',)
-    _lock = threading.RLock()                 # one re-entrant lock for every counter, as Note [Count lock] (chapter 01)
+    # one re-entrant lock for every counter, as Note [Count lock] (chapter 01)
+    _lock = threading.RLock()
     def __init__(self, version:int=0): self._version = version
     def current_version(self) -> int:
         "The number of in-place writes so far."
@@ -154,9 +164,10 @@ class VariableVersion:
         self._version = v
     def __repr__(self): return f'VariableVersion({self._version})'
 
-# %% ../nbs/04b_tensor_impl.ipynb #f4e0039c
+# %% ../nbs/04b_tensor_impl.ipynb #bbc0da85
 _BACKENDS = {DeviceType.CPU: 'CPU', DeviceType.CUDA: 'CUDA', DeviceType.Meta: 'Meta'}
-_FUNCTIONALITIES = ['Dense', 'ADInplaceOrView', 'AutogradFunctionality', 'AutocastFunctionality']
+_FUNCTIONALITIES = ['Dense', 'ADInplaceOrView', 'AutogradFunctionality',
+                    'AutocastFunctionality']
 
 class DispatchKeySet:
     "A set of backend bits and functionality bits, as `c10::DispatchKeySet`."
@@ -177,39 +188,57 @@ class DispatchKeySet:
             if 'Dense' in self.functionalities: out.append(b)
             if 'ADInplaceOrView' in self.functionalities: out.append('ADInplaceOrView')
             if 'AutogradFunctionality' in self.functionalities: out.append('Autograd' + b)
-            if 'AutocastFunctionality' in self.functionalities and b in ('CPU', 'CUDA'): out.append('Autocast' + b)
+            if 'AutocastFunctionality' in self.functionalities and b in ('CPU', 'CUDA'):
+                out.append('Autocast' + b)
         return out
     def __repr__(self): return f"DispatchKeySet({', '.join(self.runtime_keys())})"
-    def __eq__(self, o): return isinstance(o, DispatchKeySet) and (o.backends, o.functionalities) == (self.backends, self.functionalities)
+    def __eq__(self, o):
+        return (isinstance(o, DispatchKeySet)
+                and (o.backends, o.functionalities) == (self.backends, self.functionalities))
     def __hash__(self): return hash((self.backends, self.functionalities))
 
-# %% ../nbs/04b_tensor_impl.ipynb #69e4cc2b
+# %% ../nbs/04b_tensor_impl.ipynb #4a02e861
+_keysets = {}
+def _keyset(device):
+    ks = _keysets.get(device.device_type)
+    if ks is None: ks = _keysets[device.device_type] = DispatchKeySet.for_device(device)
+    return ks
+# the same object `_keyset(CPU)` returns, without the call
+_cpu_keyset = _keyset(CPU)
+
+# %% ../nbs/04b_tensor_impl.ipynb #41ec66d6
 class TensorImpl:
-    "Storage + offset + sizes/strides + dtype/device + version counter + key set, as `c10::TensorImpl`."
-    __slots__ = ('storage_', 'storage_offset_', 'sizes_and_strides_', 'numel_', 'dtype_', 'device_',
-                 'is_contiguous_', 'is_channels_last_contiguous_', 'is_channels_last_3d_contiguous_',
-                 'is_channels_last_', 'is_channels_last_3d_', 'is_non_overlapping_and_dense_',
+    "Storage, offset, sizes, strides, dtype, device, version, key set: c10's TensorImpl."
+    __slots__ = ('storage_', 'storage_offset_', 'sizes_and_strides_', 'numel_',
+                 'dtype_', 'device_',
+                 'is_contiguous_', 'is_channels_last_contiguous_',
+                 'is_channels_last_3d_contiguous_',
+                 'is_channels_last_', 'is_channels_last_3d_',
+                 'is_non_overlapping_and_dense_',
                  'version_counter_', 'key_set_', 'is_wrapped_number_', 'base_')
     def __init__(self, storage:intrusive_ptr, # strong handle to the StorageImpl
                  dtype, # element type
                  sizes=(), strides=None, # strides default to contiguous
-                 storage_offset:int=0, # first element's position in the storage, in elements
+                 # first element's position in the storage, in elements
+                 storage_offset:int=0,
                  version_counter:VariableVersion=None, # shared counter (new one if None)
                  key_set:DispatchKeySet=None):
         self.storage_, self.dtype_ = storage, dtype
         self.device_ = storage.get().device
         self.storage_offset_ = storage_offset
-        self.version_counter_ = version_counter if version_counter is not None else VariableVersion()
+        self.version_counter_ = (version_counter if version_counter is not None
+                                 else VariableVersion())
         self.key_set_ = key_set if key_set is not None else _keyset(self.device_)
         self.is_wrapped_number_, self.base_ = False, None
         if strides is None: self.set_sizes_contiguous(sizes)
         else: self.set_sizes_and_strides(sizes, strides)
 
     def set_sizes_contiguous(self, sizes):
-        "Set sizes with contiguous strides (fast path: the flags are known, the layout is cached per shape)."
+        "Set sizes with contiguous strides (the layout and flags cached per shape)."
         layout = _contiguous_layouts.get(sizes)
         if layout is None: layout = _contiguous_layout(tuple(sizes))
-        (self.sizes_and_strides_, self.numel_, self.is_channels_last_contiguous_, self.is_channels_last_3d_contiguous_,
+        (self.sizes_and_strides_, self.numel_, self.is_channels_last_contiguous_,
+         self.is_channels_last_3d_contiguous_,
          self.is_channels_last_, self.is_channels_last_3d_) = layout
         self.is_contiguous_ = self.is_non_overlapping_and_dense_ = True
 
@@ -235,16 +264,25 @@ class TensorImpl:
         sz, st = self.sizes_and_strides_.sizes, self.sizes_and_strides_.strides
         n = len(sz)
         c = self.is_contiguous_ = compute_contiguous(sz, st)
-        if n != 4 and n != 5:                  # the common case: channels-last flags can only be true for 4-d and 5-d
+        # the common case: channels-last flags can only be true for 4-d and 5-d
+        if n != 4 and n != 5:
             self.is_channels_last_contiguous_ = self.is_channels_last_3d_contiguous_ = False
             self.is_channels_last_ = self.is_channels_last_3d_ = False
-            self.is_non_overlapping_and_dense_ = c or compute_non_overlapping_and_dense(sz, st)
+            self.is_non_overlapping_and_dense_ = (c
+                                                  or compute_non_overlapping_and_dense(sz, st))
             return
-        cl = self.is_channels_last_contiguous_ = _cl_contiguous(sz, st, _CL2D) if n == 4 else False
-        cl3 = self.is_channels_last_3d_contiguous_ = (not cl and _cl_contiguous(sz, st, _CL3D)) if n == 5 else False
-        self.is_channels_last_ = (not cl3 and compute_strides_like_channels_last(sz, st, 4)) if n == 4 else False
-        self.is_channels_last_3d_ = (not self.is_channels_last_ and compute_strides_like_channels_last(sz, st, 5)) if n == 5 else False
-        self.is_non_overlapping_and_dense_ = c or cl or cl3 or compute_non_overlapping_and_dense(sz, st)
+        cl = self.is_channels_last_contiguous_ = (_cl_contiguous(sz, st, _CL2D)
+                                                  if n == 4 else False)
+        cl3 = self.is_channels_last_3d_contiguous_ = ((not cl
+                and _cl_contiguous(sz, st, _CL3D)) if n == 5 else False)
+        self.is_channels_last_ = ((not cl3
+                                   and compute_strides_like_channels_last(sz, st, 4))
+                                  if n == 4 else False)
+        self.is_channels_last_3d_ = ((not self.is_channels_last_
+                                      and compute_strides_like_channels_last(sz, st, 5))
+                                     if n == 5 else False)
+        self.is_non_overlapping_and_dense_ = (c or cl or cl3
+                                              or compute_non_overlapping_and_dense(sz, st))
 
     # accessors with c10's names
     def sizes(self) -> tuple: return self.sizes_and_strides_.sizes
@@ -257,11 +295,13 @@ class TensorImpl:
         return (f'TensorImpl(sizes={list(self.sizes())}, strides={list(self.strides())}, '
                 f'storage_offset={self.storage_offset_}, dtype={self.dtype_}, device={self.device_})')
 
-# %% ../nbs/04b_tensor_impl.ipynb #fcf3abb2
+# %% ../nbs/04b_tensor_impl.ipynb #00cb6d67
 @patch
 def is_contiguous(self:TensorImpl, fmt=None) -> bool:
     "Contiguity in memory format `fmt` (contiguous_format by default)."
-    if fmt is None or fmt is contiguous_format or fmt is preserve_format: return self.is_contiguous_   # as c10's default branch
+    # as c10's default branch
+    if fmt is None or fmt is contiguous_format or fmt is preserve_format:
+        return self.is_contiguous_
     if fmt is channels_last: return self.is_channels_last_contiguous_
     if fmt is channels_last_3d: return self.is_channels_last_3d_contiguous_
     TORCH_CHECK(False, "is_contiguous: unsupported memory format ", fmt)
@@ -271,46 +311,45 @@ def bump_version(self:TensorImpl):
     "Record an in-place write in the shared version counter."
     self.version_counter_.bump()
 
-# %% ../nbs/04b_tensor_impl.ipynb #046b5c7f
-# Note [Shared layouts]: a SizesAndStrides is never mutated (setters install a new one), so tensors of one
-# shape can share the contiguous layout object; the cache saves recomputing strides, numel and the channels-last
-# flags (which a 4-d or 5-d contiguous shape can also have) per result.
-# Views do the same per (sizes, strides): `alias_impl` takes the layout object, numel and every contiguity
-# flag from a cache filled by the plain computation (`refresh_contiguous`), so a view of a shape seen before
-# costs one dict lookup instead of the flag walks.
+# %% ../nbs/04b_tensor_impl.ipynb #f7dd8acb
+# Note [Shared layouts]: a SizesAndStrides is never mutated (setters install a new one),
+# so tensors of one shape can share the contiguous layout object; the cache saves
+# recomputing strides, numel and the channels-last flags (which a 4-d or 5-d contiguous
+# shape can also have) per result. Views do the same per (sizes, strides): `alias_impl`
+# takes the layout object, numel and every contiguity flag from a cache filled by the
+# plain computation (`refresh_contiguous`), so a view of a shape seen before costs one
+# dict lookup instead of the flag walks.
 _contiguous_layouts = {}
 def _contiguous_layout(sizes:tuple):
-    "(SizesAndStrides, numel, then the four channels-last flags) of a contiguous tensor of `sizes`, cached (bounded)."
+    "(SizesAndStrides, numel, four channels-last flags) of contiguous `sizes`, cached."
     ss = object.__new__(SizesAndStrides)                 # lengths agree by construction
     ss.sizes, ss.strides = sizes, contiguous_strides(sizes)
     p = object.__new__(TensorImpl); p.sizes_and_strides_ = ss
-    p.refresh_contiguous()                               # the flags as any other layout gets them (4-d and 5-d
-    n = 1                                                # shapes can be channels-last contiguous as well)
+    # the flags as any other layout gets them (4-d and 5-d shapes can be channels-last
+    # contiguous as well)
+    p.refresh_contiguous()
+    n = 1
     for s in sizes: n *= s
     if len(_contiguous_layouts) >= 4096: _contiguous_layouts.clear()
-    layout = _contiguous_layouts[sizes] = (ss, n, p.is_channels_last_contiguous_, p.is_channels_last_3d_contiguous_,
+    layout = _contiguous_layouts[sizes] = (ss, n, p.is_channels_last_contiguous_,
+                                           p.is_channels_last_3d_contiguous_,
                                            p.is_channels_last_, p.is_channels_last_3d_)
     return layout
 
 def cached_contiguous_strides(sizes:tuple) -> tuple:
-    "`contiguous_strides(sizes)` from the shared layout cache (shapes repeat a lot in real programs)."
+    "`contiguous_strides(sizes)` from the shared layout cache (shapes repeat)."
     layout = _contiguous_layouts.get(sizes)
     return (layout if layout is not None else _contiguous_layout(sizes))[0].strides
 
-_keysets = {}
-def _keyset(device):
-    ks = _keysets.get(device.device_type)
-    if ks is None: ks = _keysets[device.device_type] = DispatchKeySet.for_device(device)
-    return ks
-_cpu_keyset = _keyset(CPU)                    # the same object `_keyset(CPU)` returns, without the call
-
-# %% ../nbs/04b_tensor_impl.ipynb #dc10627f
+# %% ../nbs/04b_tensor_impl.ipynb #0efd1196
 _size = tuple.__new__
 
 def _size_item(i:int, s) -> int:
-    "One item of a `Size`: anything `operator.index` takes (a bool, a numpy or 0-d tensor integer), as torch.Size's check."
+    "One item of a `Size`: anything `operator.index` takes, as torch.Size checks it."
     try: return operator.index(s)
-    except TypeError: raise TypeError(f"tinytensor.Size() takes an iterable of 'int' (item {i} is '{type(s).__name__}')") from None
+    except TypeError:
+        msg = f"tinytensor.Size() takes an iterable of 'int' (item {i} is '{type(s).__name__}')"
+        raise TypeError(msg) from None
 
 class Size(tuple):
     "The shape of a tensor: a tuple of ints, as `torch.Size`."
@@ -322,8 +361,12 @@ class Size(tuple):
         else: return t
         return tuple.__new__(cls, [_size_item(i, s) for i, s in enumerate(t)])
     # Size + tuple, tuple + Size and Size * n stay Sizes, as in torch
-    def __add__(self, other): return Size(tuple.__add__(self, other)) if isinstance(other, tuple) else NotImplemented
-    def __radd__(self, other): return Size(tuple.__add__(other, self)) if isinstance(other, tuple) else NotImplemented
+    def __add__(self, other):
+        return (Size(tuple.__add__(self, other)) if isinstance(other, tuple)
+                else NotImplemented)
+    def __radd__(self, other):
+        return (Size(tuple.__add__(other, self)) if isinstance(other, tuple)
+                else NotImplemented)
     def __mul__(self, n): return _size(Size, tuple.__mul__(self, n))
     __rmul__ = __mul__
     def __reduce__(self): return (Size, (tuple(self),))
@@ -337,18 +380,22 @@ class Size(tuple):
         r = tuple.__getitem__(self, i)
         return _size(Size, r) if isinstance(i, slice) else r
 
-# %% ../nbs/04b_tensor_impl.ipynb #9245b6bb
-# Note [Argument parsing] (chapter 00): hot methods test the common call inline and parse only the rest
+# %% ../nbs/04b_tensor_impl.ipynb #8fd3a700
+# Note [Argument parsing] (chapter 00): hot methods test the common call inline and parse
+# only the rest
 _MemoryFormat = memory_format
-register_arg_type('MemoryFormat', lambda o: isinstance(o, memory_format), 'tinytensor.memory_format')
-_is_contiguous_args = PythonArgParser("is_contiguous(*, MemoryFormat? memory_format=contiguous_format)")
+register_arg_type('MemoryFormat', lambda o: isinstance(o, memory_format),
+                  'tinytensor.memory_format')
+_is_contiguous_args = PythonArgParser(
+    "is_contiguous(*, MemoryFormat? memory_format=contiguous_format)")
 
 class Tensor:
-    "A multi-dimensional view of typed elements in a `Storage`, the front end of `TensorImpl`."
+    "A view of typed elements in a `Storage`: the front end of a `TensorImpl`."
     __slots__ = ('_impl', '__weakref__')
     __array_priority__ = 1000                 # numpy defers to our reflected operators
     def __init__(self, *args, **kwargs):
-        raise TypeError("Use tinytensor.tensor(...), tinytensor.empty(...) or another factory to create tensors")
+        raise TypeError("Use tinytensor.tensor(...), tinytensor.empty(...) "
+                        "or another factory to create tensors")
 
     @classmethod
     def _make(cls, impl:TensorImpl):
@@ -358,7 +405,8 @@ class Tensor:
     @property
     def shape(self) -> Size:
         "The sizes, as a `Size`."
-        return _size(Size, self._impl.sizes_and_strides_.sizes)      # sizes are ints already: skip Size's item check
+        # sizes are ints already: skip Size's item check
+        return _size(Size, self._impl.sizes_and_strides_.sizes)
     def size(self, dim:int=None):
         "The sizes (a `Size`), or the size of one dimension."
         sz = self._impl.sizes_and_strides_.sizes
@@ -411,7 +459,7 @@ class Tensor:
         return self._impl.dtype_.itemsize
     def __hash__(self): return id(self)
 
-# %% ../nbs/04b_tensor_impl.ipynb #228189f9
+# %% ../nbs/04b_tensor_impl.ipynb #c13856dc
 @patch(as_prop=True)
 def nbytes(self:Tensor) -> int:
     "numel() * element_size(): the bytes the elements would take if dense."
@@ -419,10 +467,12 @@ def nbytes(self:Tensor) -> int:
 
 @patch
 def data_ptr(self:Tensor) -> int:
-    "Address of the first element (storage data + offset * itemsize); 0 for a tensor with no elements, as c10's `data()`."
+    "Address of the first element (0 for a tensor with no elements), as c10's `data()`."
     impl = self._impl
     if impl.numel_ == 0: return 0
-    return impl.storage_.get().mutable_data() + impl.storage_offset_ * impl.dtype_.itemsize if impl.storage_.get().data() else 0
+    st = impl.storage_.get()
+    return (st.mutable_data() + impl.storage_offset_ * impl.dtype_.itemsize
+            if st.data() else 0)
 
 @patch
 def untyped_storage(self:Tensor) -> Storage:
@@ -434,11 +484,12 @@ def _version(self:Tensor) -> int:
     "How many in-place writes the tensor (or a view sharing its counter) has seen."
     return self._impl.version_counter_._version
 
-# %% ../nbs/04b_tensor_impl.ipynb #056b4913
+# %% ../nbs/04b_tensor_impl.ipynb #31d1454d
 @patch
 def is_contiguous(self:Tensor, *args, memory_format=contiguous_format) -> bool:
     "Whether the elements are dense in row-major (or the given memory format's) order."
-    if args or memory_format.__class__ is not _MemoryFormat: _is_contiguous_args.parse(args, {'memory_format': memory_format})
+    if args or memory_format.__class__ is not _MemoryFormat:
+        _is_contiguous_args.parse(args, {'memory_format': memory_format})
     return self._impl.is_contiguous(memory_format)
 
 @patch
@@ -472,27 +523,49 @@ def __len__(self:Tensor):
     TORCH_CHECK_TYPE(len(sz) > 0, "len() of a 0-d tensor")
     return sz[0]
 
-# %% ../nbs/04b_tensor_impl.ipynb #3851b5d2
+# %% ../nbs/04b_tensor_impl.ipynb #363a777f
+def _no_grad(requires_grad):
+    "tinytensor has no autograd: refuse `requires_grad=True` instead of ignoring it."
+    TORCH_CHECK(not requires_grad,
+                "autograd is not implemented in tinytensor: requires_grad=True is not supported")
+
+@patch(as_prop=True)
+def requires_grad(self:Tensor) -> bool:
+    "Always False: tinytensor has no autograd."
+    return False
+
+@patch
+def requires_grad_(self:Tensor, requires_grad:bool=True) -> Tensor:
+    "`requires_grad_(False)` returns `self`; `True` raises: tinytensor has no autograd."
+    _no_grad(requires_grad)
+    return self
+
+# %% ../nbs/04b_tensor_impl.ipynb #61160c69
 def alias_impl(src:TensorImpl, # the TensorImpl to look into
                sizes:tuple, strides:tuple, # the new geometry (tuples, unchecked)
                storage_offset:int, # in elements
-               dtype=None) -> TensorImpl: # None keeps `src`'s dtype (`view(dtype)` passes another)
-    "A `TensorImpl` over `src`'s storage sharing its version counter; fields set directly, flags refreshed."
-    impl = object.__new__(TensorImpl)        # view ops are pure metadata: skip the general constructor's work
+               # None keeps `src`'s dtype (`view(dtype)` passes another)
+               dtype=None) -> TensorImpl:
+    "A `TensorImpl` over `src`'s storage and version counter, its fields set directly."
+    # view ops are pure metadata: skip the general constructor's work
+    impl = object.__new__(TensorImpl)
     impl.storage_ = src.storage_.copy()
     impl.dtype_ = src.dtype_ if dtype is None else dtype
     impl.device_, impl.version_counter_, impl.key_set_ = src.device_, src.version_counter_, src.key_set_
     impl.storage_offset_, impl.is_wrapped_number_, impl.base_ = storage_offset, False, None
-    g = _view_layouts.get((sizes, strides))         # fast path (speed only): Note [Shared layouts]
+    # fast path (speed only): Note [Shared layouts]
+    g = _view_layouts.get((sizes, strides))
     if g is None: g = _view_layout(impl, sizes, strides)
-    (impl.sizes_and_strides_, impl.numel_, impl.is_contiguous_, impl.is_channels_last_contiguous_,
-     impl.is_channels_last_3d_contiguous_, impl.is_channels_last_, impl.is_channels_last_3d_,
+    (impl.sizes_and_strides_, impl.numel_, impl.is_contiguous_,
+     impl.is_channels_last_contiguous_,
+     impl.is_channels_last_3d_contiguous_, impl.is_channels_last_,
+     impl.is_channels_last_3d_,
      impl.is_non_overlapping_and_dense_) = g
     return impl
 
 _view_layouts = {}
 def _view_layout(impl:TensorImpl, sizes:tuple, strides:tuple) -> tuple:
-    "Set `impl`'s geometry the plain way (numel, `refresh_contiguous`) and cache it per (sizes, strides), bounded."
+    "Set `impl`'s geometry the plain way and cache it per (sizes, strides)."
     ss = impl.sizes_and_strides_ = object.__new__(SizesAndStrides)
     ss.sizes, ss.strides = sizes, strides
     n = 1
@@ -500,19 +573,27 @@ def _view_layout(impl:TensorImpl, sizes:tuple, strides:tuple) -> tuple:
     impl.numel_ = n
     impl.refresh_contiguous()
     if len(_view_layouts) >= 4096: _view_layouts.clear()
-    g = _view_layouts[(sizes, strides)] = (ss, n, impl.is_contiguous_, impl.is_channels_last_contiguous_,
-        impl.is_channels_last_3d_contiguous_, impl.is_channels_last_, impl.is_channels_last_3d_, impl.is_non_overlapping_and_dense_)
+    g = _view_layouts[(sizes, strides)] = (ss, n, impl.is_contiguous_,
+                                           impl.is_channels_last_contiguous_,
+        impl.is_channels_last_3d_contiguous_, impl.is_channels_last_,
+                                           impl.is_channels_last_3d_,
+                                           impl.is_non_overlapping_and_dense_)
     return g
 
 def alias_with_sizes_and_strides(t:Tensor, # the tensor to look into
-                                 sizes, strides, # the view's sizes and strides (in elements)
-                                 storage_offset:int=None) -> Tensor: # None keeps `t`'s offset
-    "A view of `t`: shared storage and version counter, `_base` set to the root tensor (unchecked)."
+                                 # the view's sizes and strides (in elements)
+                                 sizes, strides,
+                                 # None keeps `t`'s offset
+                                 storage_offset:int=None) -> Tensor:
+    "A view of `t`: its storage and version counter, `_base` the root tensor (unchecked)."
     src = t._impl
-    if type(sizes) is not tuple or type(strides) is not tuple: sizes, strides = tuple(sizes), tuple(strides)
+    if type(sizes) is not tuple or type(strides) is not tuple:
+        sizes, strides = tuple(sizes), tuple(strides)
     if len(sizes) != len(strides):
-        TORCH_CHECK(False, "dimensionality of sizes (", len(sizes), ") must match dimensionality of strides (", len(strides), ")")
-    impl = alias_impl(src, sizes, strides, src.storage_offset_ if storage_offset is None else storage_offset)
+        TORCH_CHECK(False, "dimensionality of sizes (", len(sizes),
+                    ") must match dimensionality of strides (", len(strides), ")")
+    impl = alias_impl(src, sizes, strides, src.storage_offset_ if storage_offset is None
+                      else storage_offset)
     b = src.base_
     impl.base_ = t if b is None else b
     t = object.__new__(Tensor); t._impl = impl
