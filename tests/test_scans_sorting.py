@@ -1,4 +1,4 @@
-"Differential tests of chapter 06e (scans, softmax, sorting, topk, median, unique) against torch."
+"Differential tests of chapter 21 (scans, softmax, sorting, topk, median, unique) against torch."
 import numpy as np
 import pytest
 torch = pytest.importorskip("torch")
