@@ -119,6 +119,7 @@ def sgn(input, *, out=None) -> Tensor:
     "`sign`, extended to complex numbers as `z / |z|`, as `torch.sgn`."
     return _unary(TensorIterator.unary_op, _sign_make(True), input, out, 'sgn')
 
+# %% ../nbs/20_math.ipynb #a8254de2
 def _bool_result(name, input, out) -> TensorIterator:
     "An iterator whose result is bool whatever the input (`build_borrowing_unary_force_boolean_op`)."
     _tensor_arg(name, input)
@@ -399,6 +400,7 @@ def lerp(input, end, weight, *, out=None) -> Tensor:
         loop = _uf_kernel(lambda x, y, out=None, dtype=None, casting='same_kind': _lerp_np(x, y, w, out, dtype, casting), d)
     return _run(it, loop, out)
 
+# %% ../nbs/20_math.ipynb #2e16dc84
 def _pointwise3(name, input, t1, t2, value, out, divide:bool) -> Tensor:
     for i, (a, n) in enumerate(((input, 'input'), (t1, 'tensor1'), (t2, 'tensor2'))): _tensor_arg(name, a, i + 1, n)
     if divide:
