@@ -73,6 +73,14 @@ def test_scan_out_and_errors():
         r = run_both(lambda: f(tt, tt.ones(2, 3)), lambda: f(torch, torch.ones(2, 3)))
         assert isinstance(r[0], Exception) and type(r[0]) is type(r[1]), r
 
+def test_softmax_integer_error_names_torchs_kernel():
+    "An integer softmax names the kernel torch dispatches to: its own for the last dim (a 0-d input's too)."
+    for name in ('softmax', 'log_softmax'):
+        for shape, dim in [((2, 3), 1), ((2, 3), -1), ((2, 3), 0), ((), 0), ((4,), 0)]:
+            r = run_both(lambda: getattr(tt, name)(tt.ones(shape, dtype=tt.int32), dim),
+                         lambda: getattr(torch, name)(torch.ones(shape, dtype=torch.int32), dim))
+            assert type(r[0]) is type(r[1]) is NotImplementedError and str(r[0]) == str(r[1]), (name, shape, dim, r)
+
 # --- sort, argsort, msort, topk ------------------------------------------------------------------------------
 
 def sort_case(rng, name):

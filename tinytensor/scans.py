@@ -32,7 +32,7 @@ from .checks import PythonArgParser, signature
 from .std_sort import (_lg, _push_heap, _adjust_heap, _pop_heap, _make_heap, _heap_select,
                                  _partial_sort, _insertion_sort, _partition_pivot, _introsort_loop, _std_sort,
                                  _nth_element, _key_comp, _order_keys, _key_less, _partition_level,
-                                 _partition_segments, _std_sort_rows)
+                                 _partition_segments, _std_sort_rows, _nth_element_rows, _partial_sort_rows)
 
 # %% ../nbs/21_scans_sorting.ipynb #b4768190
 def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
@@ -52,6 +52,21 @@ def _cpu_acc(d:dtype):
     if d.is_floating_point or d.is_complex: return d.np
     return np.dtype(np.int64)
 
+# %% ../nbs/21_scans_sorting.ipynb #b1102c5b
+# Note [sums start from +0.0]: ATen's cumsum starts its running value at 0 and adds every element to it, so its
+# first sum is `0 + x[0]`: a leading -0.0 comes out +0.0, and no later sum can be -0.0 (in round-to-nearest only
+# -0.0 + -0.0 is -0.0). numpy's accumulate starts from x[0] itself. Adding +0.0 to a chain that numpy started changes
+# exactly the -0.0 values of a run of leading -0.0s, and nothing else; without a -0.0 among the chains' first
+# elements there is no such run, and the pass is skipped.
+def _from_zero(uf, t:np.ndarray, first:np.ndarray) -> np.ndarray:
+    "`t`, numpy's sum chains starting at `first`, as ATen's that start from +0.0 (Note [sums start from +0.0])."
+    if uf is np.add and t.dtype.kind in 'fc':
+        f = first.astype(t.dtype)
+        if t.dtype.kind == 'c': f = np.concatenate([np.ravel(f.real), np.ravel(f.imag)])
+        if np.any((f == 0) & np.signbit(f)): np.add(t, 0, out=t)
+    return t
+
+# %% ../nbs/21_scans_sorting.ipynb #a88767d8
 # Note [scan by slices]: the running value along dim `d` is `acc[i] = acc[i - 1] op x[i]`, each element of the
 # other dims on its own. Stepping `i` in the outer loop and running one ufunc call over the whole slice `x[i]`
 # (in `acc_type`, then a cast into the result) keeps exactly that order of operations, and costs two numpy
@@ -83,19 +98,7 @@ def _scan_1d(uf, x, acc, r):
         np.copyto(r[s:e], b[1:], casting='unsafe')
         carry = b[-1]
 
-# Note [sums start from +0.0]: ATen's cumsum starts its running value at 0 and adds every element to it, so its
-# first sum is `0 + x[0]`: a leading -0.0 comes out +0.0, and no later sum can be -0.0 (in round-to-nearest only
-# -0.0 + -0.0 is -0.0). numpy's accumulate starts from x[0] itself. Adding +0.0 to a chain that numpy started changes
-# exactly the -0.0 values of a run of leading -0.0s, and nothing else; without a -0.0 among the chains' first
-# elements there is no such run, and the pass is skipped.
-def _from_zero(uf, t:np.ndarray, first:np.ndarray) -> np.ndarray:
-    "`t`, numpy's sum chains starting at `first`, as ATen's that start from +0.0 (Note [sums start from +0.0])."
-    if uf is np.add and t.dtype.kind in 'fc':
-        f = first.astype(t.dtype)
-        if t.dtype.kind == 'c': f = np.concatenate([np.ravel(f.real), np.ravel(f.imag)])
-        if np.any((f == 0) & np.signbit(f)): np.add(t, 0, out=t)
-    return t
-
+# %% ../nbs/21_scans_sorting.ipynb #8d158cee
 def _scan(uf, x, d:int, acc, r):
     "`r = uf.accumulate(x, axis=d)` computed in `acc` and cast into `r` (Note [scan by slices])."
     n = x.shape[d]
@@ -113,6 +116,7 @@ def _scan(uf, x, d:int, acc, r):
     elif x.ndim == 1 and n > SCAN_BLOCK: _scan_1d(uf, x, acc, r)          # Note [a long scan in blocks]
     else: np.copyto(r, _from_zero(uf, uf.accumulate(x, axis=d, dtype=acc), x[:1]), casting='unsafe')
 
+# %% ../nbs/21_scans_sorting.ipynb #604840a3
 def _cum_op(name, uf, input, dim, dtype, out):
     "Shared body of `cumsum`/`cumprod`: contiguous result, input cast to the result dtype, accumulate in `acc_type`."
     TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(dtype).__name__)
@@ -155,6 +159,7 @@ def _row_sums(e:Tensor) -> Tensor:
     k = e._impl.sizes()[-1]
     return matmul(e.reshape(-1, k), ones((k, 1), dtype=e.dtype, device=e.device)).view(e._impl.sizes()[:-1] + (1,))
 
+# %% ../nbs/21_scans_sorting.ipynb #4a2d566d
 _ONES = {}                                                  # (k, numpy dtype) -> ones((k, 1)): the fast path's
 
 def _lean_softmax(log:bool, x, d:int):
@@ -189,6 +194,7 @@ def _lean_softmax(log:bool, x, d:int):
     finally: _errs_on(tok)
     return out
 
+# %% ../nbs/21_scans_sorting.ipynb #d406dc7d
 def _softmax(name, log:bool, input, dim, dtype):
     tried = dtype is None and type(dim) is int              # fast path (speed only): the last dim of a small float
     if tried and (r := _lean_softmax(log, input, dim)) is not None: return r   # tensor, before the checks it passes
@@ -199,7 +205,8 @@ def _softmax(name, log:bool, input, dim, dtype):
     x = input if dtype is None or dtype is input.dtype else _to_dtype(input, dtype)
     od = x.dtype
     if x.numel() == 0: return _new_tensor(x._impl.sizes(), None, od, x.device)    # nothing to compute: no dtype dispatch either
-    if not od.is_floating_point: _not_impl(name + "_kernel_impl", od)
+    if not od.is_floating_point:                            # the last dim (a 0-d input's too) has a kernel of its own
+        _not_impl(name + ("_lastdim" if d == builtins.max(x.dim(), 1) - 1 else "") + "_kernel_impl", od)
     if not tried and (r := _lean_softmax(log, x, d)) is not None: return r   # (an input the fast path declined: the same answer)
     x = x.contiguous() if od not in _REDUCED else _to_dtype(x.contiguous(), _dt.float32)   # half kernels compute in float
     shifted = x - amax(x, d, True)
@@ -259,6 +266,7 @@ def _sort_indices(a:np.ndarray, axis:int, descending:bool, stable:bool) -> np.nd
         idx[tied] = I
     return np.moveaxis(idx.reshape(np.moveaxis(i, axis, -1).shape), -1, axis)
 
+# %% ../nbs/21_scans_sorting.ipynb #174a2dca
 def _check_sortable(name, input):
     TORCH_CHECK(not input.dtype.is_complex, name, " does not support complex dtypes on CPU")
 
@@ -289,58 +297,6 @@ def msort(input, *, out=None) -> Tensor:
     "Sorted along dim 0, as `torch.msort`."
     return _finish_out(sort(input, 0).values, out)
 
-# %% ../nbs/21_scans_sorting.ipynb #c33af992
-def _nth_element_rows(K:np.ndarray, I:np.ndarray, nth:int, depth:int=None):
-    "`std::nth_element` at `nth` of each row of the integer keys `K`, moving `I` along, in place (Note [introsort in bulk])."
-    TORCH_CHECK(K.flags.c_contiguous and I.flags.c_contiguous and K.shape == I.shape,
-                "_nth_element_rows: keys and indices must be C-contiguous arrays of one shape")       # an internal assert
-    R, n = K.shape
-    Kf, If = K.reshape(-1), I.reshape(-1)
-    it = np.int32 if K.size < 2**31 - 1 else np.int64
-    F = np.arange(R, dtype=it) * n; L = F + n; at = F + nth    # each row's one segment still holding `nth`
-    depth, done = 2 * _lg(n) if depth is None else depth, np.zeros(R, bool)   # done: the budget ran out (heap select)
-    while True:
-        act = np.flatnonzero((L - F > 3) & ~done)
-        if not len(act): break
-        if depth == 0:                                          # `__heap_select`, then `nth` swapped to the front
-            for r in act.tolist():
-                f, l, m = int(F[r]), int(L[r]), int(at[r])
-                q = list(zip(Kf[f:l].tolist(), If[f:l].tolist()))
-                _heap_select(q, 0, m - f + 1, l - f, _key_less); q[0], q[m - f] = q[m - f], q[0]
-                Kf[f:l], If[f:l] = [a for a, _ in q], [b for _, b in q]
-            done[act] = True
-            break
-        depth -= 1
-        cut = _partition_segments(Kf, If, F[act], L[act], it)
-        left = cut <= at[act]
-        F[act[left]], L[act[~left]] = cut[left], cut[~left]
-    for r in np.flatnonzero(~done).tolist():                    # the last (at most 3) elements: an insertion sort
-        f, l = int(F[r]), int(L[r])
-        o = np.argsort(Kf[f:l], kind='stable'); Kf[f:l], If[f:l] = Kf[f:l][o], If[f:l][o]
-
-# %% ../nbs/21_scans_sorting.ipynb #7e3268e6
-_HEAP_CHUNK = 256                                               # most elements of every row compared with its heap top at once
-
-def _partial_sort_rows(K:np.ndarray, I:np.ndarray, k:int) -> list:
-    "`std::partial_sort` of the first `k` of each row of the integer keys `K`: each row's top `k` (key, index) pairs, in order."
-    R, n = K.shape
-    heaps = [list(zip(K[r, :k].tolist(), I[r, :k].tolist())) for r in range(R)]
-    for q in heaps: _make_heap(q, 0, k, _key_less)
-    top = np.array([q[0][0] for q in heaps], K.dtype)
-    c, size = k, 16
-    while c < n:                                                # `__heap_select`: only an element below the top enters,
-        block = K[:, c:c + size]                                # so numpy finds the few that may, chunk by chunk (small
-        for r in np.flatnonzero((block < top[:, None]).any(axis=1)).tolist():   # chunks first, while the top falls fast)
-            q = heaps[r]
-            for j in np.flatnonzero(block[r] < top[r]).tolist():
-                v = int(block[r, j])
-                if v < q[0][0]: _adjust_heap(q, 0, 0, k, (v, int(I[r, c + j])), _key_less)   # `__pop_heap` into the heap
-            top[r] = q[0][0]
-        c, size = c + size, builtins.min(2 * size, _HEAP_CHUNK)
-    for q in heaps:                                             # `__sort_heap`
-        for m in range(k - 1, 0, -1): _pop_heap(q, 0, m, m, _key_less)
-    return heaps
-
 # %% ../nbs/21_scans_sorting.ipynb #373f7756
 def _topk_row(vals:list, k:int, largest:bool, sorted:bool) -> list:
     "ATen's `topk_impl_loop` for one row: (value, index) pairs of the top `k`, in the order libstdc++ leaves them."
@@ -352,6 +308,7 @@ def _topk_row(vals:list, k:int, largest:bool, sorted:bool) -> list:
         if sorted: _std_sort(q, 0, k - 1, comp)
     return q[:k]
 
+# %% ../nbs/21_scans_sorting.ipynb #00f2300d
 def _topk_fast(rows:np.ndarray, k:int, largest:bool):
     "Top `k` of each row by partition, plus a mask of the rows where that answer is unique (no NaN, no tie within or at the edge of the top `k`)."
     n = rows.shape[1]
@@ -392,6 +349,7 @@ def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> n
     shape = np.moveaxis(key, axis, -1).shape[:-1] + (k,)
     return np.moveaxis(idx.reshape(shape), -1, axis)
 
+# %% ../nbs/21_scans_sorting.ipynb #596a7623
 @signature("topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[]? out=None)")
 def topk(input, k:int, dim:int=-1, largest:bool=True, sorted:bool=True, *, out=None):
     "`(values, indices)` of the `k` largest (or smallest) elements along `dim`, as `torch.topk`; contiguous results."
@@ -430,6 +388,7 @@ def _median_pick(a:np.ndarray, axis:int, ignore_nan:bool):
     else: pos = np.where(cnt == n, (n - 1) // 2, cnt)        # a NaN in the row: the first NaN (they follow the numbers)
     return np.take_along_axis(s, pos, axis), np.take_along_axis(i, pos, axis)
 
+# %% ../nbs/21_scans_sorting.ipynb #7b10c838
 def _median_all(a:np.ndarray, ignore_nan:bool):
     "ATen's `median_impl` over the 1-d `a`: `std::nth_element` at (n - nans - 1) / 2, replayed where its pick shows."
     nan = np.isnan(a.astype(np.float32)) if a.dtype.kind == 'f' or a.dtype == _dt.bfloat16.np else np.zeros(a.shape, bool)
@@ -447,6 +406,7 @@ def _median_all(a:np.ndarray, ignore_nan:bool):
         v = a[I[0, k]]
     return v
 
+# %% ../nbs/21_scans_sorting.ipynb #a0290934
 def _median(name, ret, ignore_nan, input, dim, keepdim, out):
     def check_dtype():                                       # the kernel's dispatch: after the dim checks
         ok = input.dtype is not _dt.bool and not input.dtype.is_complex
@@ -517,6 +477,7 @@ def _rows(input, d):
     a = np.moveaxis(_np_read(input), d, 0)
     return ascontiguous(a).reshape(a.shape[0], math.prod(a.shape[1:])), a.shape
 
+# %% ../nbs/21_scans_sorting.ipynb #b8beffd4
 # Note [unique with NaN and signed zeros]: ATen's `_unique_dim_cpu_template` sorts the row indices with `std::sort`
 # and a comparator that walks the columns and stops at the first one where `lhs < rhs` or `lhs > rhs` holds. A NaN
 # holds neither, so its column is skipped, and the comparator is no order at all: [NaN, 0] < [1, 5] < [2, -1] <
@@ -561,6 +522,7 @@ def _unique_dim_order(key:np.ndarray) -> np.ndarray:
     _std_sort_rows(K, I)
     return I[0]
 
+# %% ../nbs/21_scans_sorting.ipynb #38203f7e
 def _first_of_runs(s, order):
     "Runs of equal rows in `s`, the input's rows `order` (NaN equal to nothing): the input rows kept, inverse, counts."
     xp, n = array_namespace(s), s.shape[0]
@@ -571,6 +533,7 @@ def _first_of_runs(s, order):
     inv[order] = xp.cumsum(new) - 1
     return order[first], inv, xp.diff(xp.append(first, n))
 
+# %% ../nbs/21_scans_sorting.ipynb #3ca765d1
 def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:bool=False, dim=None):
     "Sorted unique elements (or slices along `dim`), with the inverse map and counts if asked, as `torch.unique`."
     if dim is None:
@@ -601,6 +564,7 @@ def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:boo
     else: u, inv, cnt = np.unique(key, axis=0, return_inverse=True, return_counts=True)
     return _unique_out(input, u.reshape((u.shape[0],) + shp[1:]), inv.reshape(-1), cnt, return_inverse, return_counts, (shp[0],), d)
 
+# %% ../nbs/21_scans_sorting.ipynb #08068407
 def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=False, dim=None):
     "Collapse runs of equal consecutive elements (or slices along `dim`), as `torch.unique_consecutive`."
     if dim is None: rows, shp = ascontiguous(_np_read(input)).reshape(-1, 1), (input.numel(),)

@@ -6,6 +6,7 @@
 __all__ = []
 
 # %% ../nbs/21_scans_sorting.ipynb #8b347ad1
+import builtins
 import numpy as np
 from .checks import TORCH_CHECK
 
@@ -107,6 +108,7 @@ def _std_sort(a, first, last, comp, depth:int=None):
             a[j] = v                                         # could walk past `first`: ATen reads outside)
     else: _insertion_sort(a, first, last, comp)
 
+# %% ../nbs/21_scans_sorting.ipynb #ce6334e8
 def _nth_element(a, first, nth, last, comp, depth:int=None):
     "`std::nth_element` (introselect); `depth`: the recursion budget, libstdc++'s `2 * lg(n)` by default."
     if first == last or nth == last: return
@@ -122,6 +124,7 @@ def _nth_element(a, first, nth, last, comp, depth:int=None):
         else: last = cut
     _insertion_sort(a, first, last, comp)
 
+# %% ../nbs/21_scans_sorting.ipynb #829cc8d5
 def _key_comp(largest:bool):
     "ATen's `KeyValueCompDesc`/`KeyValueCompAsc` on (value, index) pairs: values only, NaN the largest."
     if largest: return lambda x, y: (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
@@ -228,3 +231,55 @@ def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
         S = np.sort(np.concatenate([S, cut]))
     o = np.argsort(K.reshape(R, n), axis=1, kind='stable')    # the final insertion sort: stable within segments
     I.reshape(R, n)[...] = np.take_along_axis(I.reshape(R, n), o, 1)
+
+# %% ../nbs/21_scans_sorting.ipynb #c33af992
+def _nth_element_rows(K:np.ndarray, I:np.ndarray, nth:int, depth:int=None):
+    "`std::nth_element` at `nth` of each row of the integer keys `K`, moving `I` along, in place (Note [introsort in bulk])."
+    TORCH_CHECK(K.flags.c_contiguous and I.flags.c_contiguous and K.shape == I.shape,
+                "_nth_element_rows: keys and indices must be C-contiguous arrays of one shape")       # an internal assert
+    R, n = K.shape
+    Kf, If = K.reshape(-1), I.reshape(-1)
+    it = np.int32 if K.size < 2**31 - 1 else np.int64
+    F = np.arange(R, dtype=it) * n; L = F + n; at = F + nth    # each row's one segment still holding `nth`
+    depth, done = 2 * _lg(n) if depth is None else depth, np.zeros(R, bool)   # done: the budget ran out (heap select)
+    while True:
+        act = np.flatnonzero((L - F > 3) & ~done)
+        if not len(act): break
+        if depth == 0:                                          # `__heap_select`, then `nth` swapped to the front
+            for r in act.tolist():
+                f, l, m = int(F[r]), int(L[r]), int(at[r])
+                q = list(zip(Kf[f:l].tolist(), If[f:l].tolist()))
+                _heap_select(q, 0, m - f + 1, l - f, _key_less); q[0], q[m - f] = q[m - f], q[0]
+                Kf[f:l], If[f:l] = [a for a, _ in q], [b for _, b in q]
+            done[act] = True
+            break
+        depth -= 1
+        cut = _partition_segments(Kf, If, F[act], L[act], it)
+        left = cut <= at[act]
+        F[act[left]], L[act[~left]] = cut[left], cut[~left]
+    for r in np.flatnonzero(~done).tolist():                    # the last (at most 3) elements: an insertion sort
+        f, l = int(F[r]), int(L[r])
+        o = np.argsort(Kf[f:l], kind='stable'); Kf[f:l], If[f:l] = Kf[f:l][o], If[f:l][o]
+
+# %% ../nbs/21_scans_sorting.ipynb #7e3268e6
+_HEAP_CHUNK = 256                                               # most elements of every row compared with its heap top at once
+
+def _partial_sort_rows(K:np.ndarray, I:np.ndarray, k:int) -> list:
+    "`std::partial_sort` of the first `k` of each row of the integer keys `K`: each row's top `k` (key, index) pairs, in order."
+    R, n = K.shape
+    heaps = [list(zip(K[r, :k].tolist(), I[r, :k].tolist())) for r in range(R)]
+    for q in heaps: _make_heap(q, 0, k, _key_less)
+    top = np.array([q[0][0] for q in heaps], K.dtype)
+    c, size = k, 16
+    while c < n:                                                # `__heap_select`: only an element below the top enters,
+        block = K[:, c:c + size]                                # so numpy finds the few that may, chunk by chunk (small
+        for r in np.flatnonzero((block < top[:, None]).any(axis=1)).tolist():   # chunks first, while the top falls fast)
+            q = heaps[r]
+            for j in np.flatnonzero(block[r] < top[r]).tolist():
+                v = int(block[r, j])
+                if v < q[0][0]: _adjust_heap(q, 0, 0, k, (v, int(I[r, c + j])), _key_less)   # `__pop_heap` into the heap
+            top[r] = q[0][0]
+        c, size = c + size, builtins.min(2 * size, _HEAP_CHUNK)
+    for q in heaps:                                             # `__sort_heap`
+        for m in range(k - 1, 0, -1): _pop_heap(q, 0, m, m, _key_less)
+    return heaps
