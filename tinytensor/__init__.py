@@ -33,3 +33,5 @@ from .math_ops import *
 from .scans import *
 from .products import *
 from .shape_ops import *
+from .tensor_protocols import *
+from .matmul_products import *
