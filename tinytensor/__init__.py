@@ -30,6 +30,7 @@ from .tensor_iterator import *
 from .ops import *
 from .reductions import *
 from .math_ops import *
+from .pointwise_ops import *
 from .scans import *
 from .products import *
 from .shape_ops import *

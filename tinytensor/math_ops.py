@@ -9,9 +9,9 @@ __all__ = ['fix', 'arcsin', 'arccos', 'arctan', 'arcsinh', 'arccosh', 'arctanh',
            'less_equal', 'not_equal', 'floor', 'ceil', 'trunc', 'round', 'frac', 'sign', 'sgn', 'signbit', 'rsqrt',
            'exp2', 'expm1', 'log1p', 'log2', 'log10', 'tan', 'asin', 'acos', 'atan', 'sinh', 'cosh', 'asinh', 'acosh',
            'atanh', 'square', 'erf', 'erfc', 'isnan', 'isinf', 'isfinite', 'isposinf', 'isneginf', 'isreal',
-           'nan_to_num', 'atan2', 'fmod', 'hypot', 'lerp', 'addcmul', 'addcdiv', 'isclose', 'allclose', 'equal',
-           'copysign', 'xlogy', 'logaddexp', 'logaddexp2', 'nextafter', 'fmax', 'fmin', 'ldexp', 'float_power',
-           'deg2rad', 'rad2deg', 'logit', 'sinc', 'angle', 'frexp', 'positive', 'conj_physical', 'math_dtypes_html']
+           'nan_to_num', 'atan2', 'fmod', 'hypot', 'isclose', 'allclose', 'equal', 'copysign', 'xlogy', 'logaddexp',
+           'logaddexp2', 'nextafter', 'fmax', 'fmin', 'ldexp', 'float_power', 'deg2rad', 'rad2deg', 'logit', 'sinc',
+           'angle', 'frexp', 'positive', 'conj_physical', 'math_dtypes_html']
 
 # %% ../nbs/20_math.ipynb #7bc9135f
 import builtins, math, numbers
@@ -29,6 +29,7 @@ from .ops import (_REDUCED, _SCALARS, _opmath, _uf_kernel, _is_integral, _not_im
                             _float_unary, _binary, _run, _operand, _check_int_zero, _bind_methods, _inplace,
                             _checked_value, _simple, _pos, _FILL_CTYPES as _CTYPES, pow, eq, ne, le, lt, gt, ge, abs, add, mul, sub, bitwise_or, bitwise_and)
 from .reductions import all as _all
+from .pointwise_ops import lerp, addcmul, addcdiv
 
 # %% ../nbs/20_math.ipynb #e41987dc
 def _rounding(uf, vml:str):
@@ -42,20 +43,24 @@ def _rounding(uf, vml:str):
 
 def _no_complex(name, input):
     _tensor_arg(name, input)
-    TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex, name, " is not supported for complex inputs")
+    TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex, name,
+                                " is not supported for complex inputs")
 
 def floor(input, *, out=None) -> Tensor:
     "Largest integer not above each element (integers unchanged), as `torch.floor`."
     _no_complex('floor', input)
-    return _unary(TensorIterator.unary_op, _rounding(np.floor, 'floor_vml_cpu'), input, out, 'floor')
+    return _unary(TensorIterator.unary_op, _rounding(np.floor, 'floor_vml_cpu'), input,
+                  out, 'floor')
 def ceil(input, *, out=None) -> Tensor:
     "Smallest integer not below each element, as `torch.ceil`."
     _no_complex('ceil', input)
-    return _unary(TensorIterator.unary_op, _rounding(np.ceil, 'ceil_vml_cpu'), input, out, 'ceil')
+    return _unary(TensorIterator.unary_op, _rounding(np.ceil, 'ceil_vml_cpu'), input, out,
+                  'ceil')
 def trunc(input, *, out=None) -> Tensor:
     "Round toward zero, as `torch.trunc` (alias `fix`)."
     _no_complex('trunc', input)
-    return _unary(TensorIterator.unary_op, _rounding(np.trunc, 'trunc_vml_cpu'), input, out, 'trunc')
+    return _unary(TensorIterator.unary_op, _rounding(np.trunc, 'trunc_vml_cpu'), input,
+                  out, 'trunc')
 fix = trunc
 
 # %% ../nbs/20_math.ipynb #11663845
@@ -76,24 +81,28 @@ def round(input, *, decimals:int=None, out=None) -> Tensor:
     def make(it):
         d = it.common_dtype()
         if decimals is None and _is_integral(d): return lambda o, x: np.copyto(o, x)
-        if not d.is_floating_point: _not_impl('round_vml_cpu' if not decimals else 'round_cpu', d)
+        if not d.is_floating_point:
+            _not_impl('round_vml_cpu' if not decimals else 'round_cpu', d)
         return _uf_kernel(np.rint if not decimals else _round_decimals_np(decimals, d), d)
     return _unary(TensorIterator.unary_op, make, input, out, 'round')
 
 def _frac_np(x, out=None, dtype=None, casting='same_kind'):
-    np.copyto(out, np.subtract(x, np.trunc(x, dtype=dtype), dtype=dtype), casting='unsafe')
+    np.copyto(out, np.subtract(x, np.trunc(x, dtype=dtype), dtype=dtype),
+              casting='unsafe')
 
 def frac(input, *, out=None) -> Tensor:
     "Fractional part `x - trunc(x)` of a floating tensor, as `torch.frac`."
     def make(it):
-        if not it.common_dtype().is_floating_point: _not_impl('frac_cpu', it.common_dtype())
+        if not it.common_dtype().is_floating_point:
+            _not_impl('frac_cpu', it.common_dtype())
         return _uf_kernel(_frac_np, it.common_dtype())
     return _unary(TensorIterator.unary_op, make, input, out, 'frac')
 
 # %% ../nbs/20_math.ipynb #00f9a700
 def _sign_np(x, out=None, dtype=None, casting='same_kind'):
     "ATen's `(0 < x) - (x < 0)`: numpy's sign (-0.0 gives +0.0 there too), then 0 where numpy's NaN gives NaN."
-    np.sign(x, out=out, dtype=dtype, casting='unsafe')   # float16/bfloat16 in float32: ml_dtypes' sign keeps -0.0
+    # float16/bfloat16 in float32: ml_dtypes' sign keeps -0.0
+    np.sign(x, out=out, dtype=dtype, casting='unsafe')
     if out.dtype.kind not in 'iub': np.copyto(out, 0, where=np.isnan(x))
 
 def _sgn_complex_np(x, out=None, dtype=None, casting='same_kind'):
@@ -105,7 +114,10 @@ def _sign_make(complex_ok:bool):
         d = it.common_dtype()
         if d is _dt.bool: return lambda o, x: np.copyto(o, x)
         if d.is_complex:
-            TORCH_CHECK_NOT_IMPLEMENTED(complex_ok, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.")
+            TORCH_CHECK_NOT_IMPLEMENTED(complex_ok,
+                                        "Unlike NumPy, torch.sign is not intended to "
+                                        "support complex numbers. Please use torch.sgn "
+                                        "instead.")
             return _uf_kernel(_sgn_complex_np, d)
         return _uf_kernel(_sign_np, d)
     return make
@@ -113,7 +125,9 @@ def _sign_make(complex_ok:bool):
 def sign(input, *, out=None) -> Tensor:
     "-1, 0 or 1 by the sign of each element (NaN gives 0), as `torch.sign`."
     _tensor_arg('sign', input)
-    TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.")
+    TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex,
+                                "Unlike NumPy, torch.sign is not intended to support "
+                                "complex numbers. Please use torch.sgn instead.")
     return _unary(TensorIterator.unary_op, _sign_make(False), input, out, 'sign')
 def sgn(input, *, out=None) -> Tensor:
     "`sign`, extended to complex numbers as `z / |z|`, as `torch.sgn`."
@@ -123,7 +137,8 @@ def sgn(input, *, out=None) -> Tensor:
 def _bool_result(name, input, out) -> TensorIterator:
     "An iterator whose result is bool whatever the input (`build_borrowing_unary_force_boolean_op`)."
     _tensor_arg(name, input)
-    TORCH_CHECK(out is None or out.dtype is _dt.bool, name, " does not support non-boolean outputs.")
+    TORCH_CHECK(out is None or out.dtype is _dt.bool, name,
+                " does not support non-boolean outputs.")
     cfg = TensorIteratorConfig().check_all_same_dtype(False).add_output(out).add_const_input(input)
     if out is None: cfg.declare_static_dtype(_dt.bool)
     return cfg.build()
@@ -142,8 +157,10 @@ def _bool_of(name, input, fn, integral_value=None, out=None) -> Tensor:
 def signbit(input, *, out=None) -> Tensor:
     "True where the sign bit is set (including -0.0), as `torch.signbit`."
     _tensor_arg('signbit', input)
-    TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex, "signbit is not implemented for complex tensors.")
-    return _bool_of('signbit', input, np.signbit if input.dtype.is_floating_point else (lambda x, out: np.less(x, 0, out=out)), None, out)
+    TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex,
+                                "signbit is not implemented for complex tensors.")
+    return _bool_of('signbit', input,
+                    np.signbit if input.dtype.is_floating_point else (lambda x, out: np.less(x, 0, out=out)), None, out)
 
 # %% ../nbs/20_math.ipynb #6b72698c
 def _rsqrt_np(x, out=None, dtype=None, casting='same_kind'):
@@ -205,13 +222,14 @@ def square(input, *, out=None) -> Tensor:
 
 # %% ../nbs/20_math.ipynb #5d6fbfe3
 # Note [erf]
-# For |x| < 2 we sum the series erf(x) = 2/sqrt(pi) * exp(-x^2) * sum_n 2^n x^(2n+1) / (1*3*...*(2n+1)):
-# every term is positive, so nothing cancels, and 60 terms reach double precision at x = 2.
-# For |x| >= 2 we evaluate Laplace's continued fraction
+# For |x| < 2 we sum the series erf(x) = 2/sqrt(pi) * exp(-x^2) * sum_n 2^n x^(2n+1) /
+# (1*3*...*(2n+1)): every term is positive, so nothing cancels, and 60 terms reach double
+# precision at x = 2. For |x| >= 2 we evaluate Laplace's continued fraction
 #     erfc(x) = exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + 2/(x + ...)))))
-# from depth 60 upward; it converges fast there, and it keeps erfc's relative accuracy in the far tail
-# (1 - erf would lose it). Measured against math.erf / math.erfc on [-7, 7]: relative error < 1e-13
-# (erfc just below 2, where it is 1 - erf of a number near 1), < 4e-15 elsewhere.
+# from depth 60 upward; it converges fast there, and it keeps erfc's relative accuracy in
+# the far tail (1 - erf would lose it). Measured against math.erf / math.erfc on [-7, 7]:
+# relative error < 1e-13 (erfc just below 2, where it is 1 - erf of a number near 1), <
+# 4e-15 elsewhere.
 _ERF_CUT, _ERF_TERMS = 2.0, 60
 
 def _erf_parts(a:np.ndarray):
@@ -251,10 +269,12 @@ def _no_complex_float(name, uf):
 
 def erf(input, *, out=None) -> Tensor:
     "The error function `2/sqrt(pi) * integral of exp(-t^2) from 0 to x`, as `torch.erf`."
-    return _unary(TensorIterator.unary_float_op, _no_complex_float('erf', _erf_np), input, out, 'erf')
+    return _unary(TensorIterator.unary_float_op, _no_complex_float('erf', _erf_np), input,
+                  out, 'erf')
 def erfc(input, *, out=None) -> Tensor:
     "`1 - erf(x)`, accurate where erf is close to 1, as `torch.erfc`."
-    return _unary(TensorIterator.unary_float_op, _no_complex_float('erfc', _erfc_np), input, out, 'erfc')
+    return _unary(TensorIterator.unary_float_op, _no_complex_float('erfc', _erfc_np),
+                  input, out, 'erfc')
 
 # %% ../nbs/20_math.ipynb #4e11dff5
 def isnan(input) -> Tensor:
@@ -263,18 +283,22 @@ def isnan(input) -> Tensor:
     return ne(input, input)
 def isinf(input) -> Tensor:
     "True where an element is +inf or -inf, as `torch.isinf`."
-    if isinstance(input, Tensor) and input.dtype.is_floating_point: return eq(abs(input), math.inf)    # ATen's own formula
+    if isinstance(input, Tensor) and input.dtype.is_floating_point:
+        return eq(abs(input), math.inf)    # ATen's own formula
     return _bool_of('isinf', input, np.isinf, False)
 def isfinite(input) -> Tensor:
     "True where an element is neither inf nor NaN, as `torch.isfinite`."
-    if isinstance(input, Tensor) and input.dtype.is_floating_point: return mul(eq(input, input), ne(abs(input), math.inf))
+    if isinstance(input, Tensor) and input.dtype.is_floating_point:
+        return mul(eq(input, input), ne(abs(input), math.inf))
     return _bool_of('isfinite', input, np.isfinite, True)
 
 def _inf_test(name, input, sign, out) -> Tensor:
     _tensor_arg(name, input)
     TORCH_CHECK(not input.dtype.is_complex, name, " does not support complex inputs.")
-    if not input.dtype.is_floating_point: return _bool_of(name, input, lambda x, out: out.fill(False), None, out)
-    return _bool_of(name, input, lambda x, out: np.equal(x, sign * np.inf, out=out), None, out)
+    if not input.dtype.is_floating_point:
+        return _bool_of(name, input, lambda x, out: out.fill(False), None, out)
+    return _bool_of(name, input, lambda x, out: np.equal(x, sign * np.inf, out=out), None,
+                    out)
 
 def isposinf(input, *, out=None) -> Tensor:
     "True where an element is +inf, as `torch.isposinf`."
@@ -286,18 +310,21 @@ def isneginf(input, *, out=None) -> Tensor:
 def isreal(input) -> Tensor:
     "True where an element has no imaginary part (everywhere for real dtypes), as `torch.isreal`."
     _tensor_arg('isreal', input)
-    if not input.dtype.is_complex: return ones_like(input, dtype=_dt.bool)          # integers and floats are real
+    # integers and floats are real
+    if not input.dtype.is_complex: return ones_like(input, dtype=_dt.bool)
     return _bool_of('isreal', input, lambda x, out: np.equal(x.imag, 0, out=out))
 
 # %% ../nbs/20_math.ipynb #7c02a84e
-_FINFO_MAX = {_dt.float16: 65504.0, _dt.bfloat16: 3.3895313892515355e38, _dt.float32: float(np.finfo(np.float32).max),
+_FINFO_MAX = {_dt.float16: 65504.0, _dt.bfloat16: 3.3895313892515355e38,
+              _dt.float32: float(np.finfo(np.float32).max),
               _dt.float64: float(np.finfo(np.float64).max)}
 
 def _nan_to_num_np(rd:dtype, nan, posinf, neginf):
     "Kernel for real dtype `rd` (complex: applied to both parts)."
     big = _FINFO_MAX[rd]
     vals = [_as_dtype(v, rd.np).astype(np.float64)[()] for v in
-            (0.0 if nan is None else nan, big if posinf is None else posinf, -big if neginf is None else neginf)]
+            (0.0 if nan is None else nan, big if posinf is None else posinf,
+             -big if neginf is None else neginf)]
     def fix(o, x):                                       # a copy, then three masked writes: no wider temporaries
         masks = np.isnan(x), x == np.inf, x == -np.inf  # all read before any write: `o` may be `x` (in place)
         np.copyto(o, x, casting='unsafe')
@@ -310,15 +337,20 @@ def _nan_to_num_np(rd:dtype, nan, posinf, neginf):
 def nan_to_num(input, nan:float=0.0, posinf:float=None, neginf:float=None, *, out=None) -> Tensor:
     "Replace NaN, +inf and -inf by finite numbers (defaults: 0 and the dtype's extremes), as `torch.nan_to_num`."
     _tensor_arg('nan_to_num', input)
-    TORCH_CHECK(out is None or out.dtype is input.dtype, "nan_to_num: dtype of out: ", out.dtype.short if out is not None else '',
-                " should be same as input: ", input.dtype.short)
+    TORCH_CHECK(out is None or out.dtype is input.dtype, "nan_to_num: dtype of out: ",
+                out.dtype.short if out is not None else '', " should be same as input: ",
+                input.dtype.short)
     d = input.dtype
     if out is input and _is_integral(d, True):             # ATen copies an integral input: `copy_` of itself does nothing
         out._impl.bump_version(); return out               # (not even the overlap check: an expanded self passes)
-    res = out if out is not None else _empty_impl(input._impl.sizes(), like_strides(input), input.dtype, input.device)
+    res = out if out is not None else _empty_impl(input._impl.sizes(),
+                                                  like_strides(input), input.dtype,
+                                                  input.device)
     it = TensorIterator.unary_op(res, input)
     if _is_integral(d, True): loop = lambda o, x: np.copyto(o, x)
-    else: loop = _uf_kernel(_nan_to_num_np(d.to_real() if d.is_complex else d, nan, posinf, neginf), d)
+    else:
+        loop = _uf_kernel(_nan_to_num_np(d.to_real() if d.is_complex else d, nan, posinf,
+                                         neginf), d)
     return _run(it, loop, out)
 
 # %% ../nbs/20_math.ipynb #68881850
@@ -350,97 +382,33 @@ def _fmod_loop(it):
 
 def fmod(input, other, *, out=None) -> Tensor:
     "C-style remainder of `input / other` (sign of the dividend), as `torch.fmod`."
-    TORCH_CHECK_TYPE(isinstance(input, Tensor), "fmod() received an invalid combination of arguments - got (",
-                     type(input).__name__, ", ", type(other).__name__, "), but expected (Tensor input, Tensor other)")
+    TORCH_CHECK_TYPE(isinstance(input, Tensor),
+                     "fmod() received an invalid combination of arguments - got (",
+                     type(input).__name__, ", ", type(other).__name__,
+                     "), but expected (Tensor input, Tensor other)")
     return _binary(TensorIterator.binary_op, _fmod_loop, input, other, out)
 
 def hypot(input, other, *, out=None) -> Tensor:
     "`sqrt(input**2 + other**2)` for floating tensors, as `torch.hypot`."
     _tensor_arg('hypot', input); _tensor_only('hypot', other)
-    return _binary(TensorIterator.binary_op, _floating_only('hypot_cpu', np.hypot), input, other, out)
-
-# %% ../nbs/20_math.ipynb #51f189e1
-def _lerp_np(x, y, w, out=None, dtype=None, casting='same_kind'):
-    cd = dtype or out.dtype
-    if np.ndim(w) == 0 and np.ndim(out):                 # one weight, one branch: the same operations in three passes
-        w = np.asarray(w).astype(cd)[()]
-        diff = np.subtract(y, x, dtype=cd)               # a temporary: `out` may be `x` or `y` (in place)
-        if np.absolute(w) < 0.5: np.add(x, np.multiply(diff, w, out=diff), out=out, dtype=cd, casting='unsafe')
-        else: np.subtract(y, np.multiply(diff, 1 - w, out=diff), out=out, dtype=cd, casting='unsafe')
-        return
-    x, y, w = (v.astype(cd, copy=False) for v in (x, y, w))
-    diff = y - x
-    small = np.absolute(w) < 0.5
-    np.copyto(out, np.where(small, x + w * diff, y - diff * (1 - w)), casting='unsafe')
-
-def lerp(input, end, weight, *, out=None) -> Tensor:
-    "Linear interpolation `input + weight * (end - input)`, as `torch.lerp`."
-    _tensor_arg('lerp', input); _tensor_arg('lerp', end, 2, 'end')
-    TORCH_CHECK(input.dtype is end.dtype, "expected dtype ", _CTYPES.get(input.dtype, input.dtype.short), " for `end` but got dtype ",
-                _CTYPES.get(end.dtype, end.dtype.short))
-    w_tensor = isinstance(weight, Tensor)
-    if w_tensor:
-        TORCH_CHECK(input.dtype is weight.dtype or weight.dim() == 0, "expected dtype ", _CTYPES.get(input.dtype, input.dtype.short),
-                    " for `weight` but got dtype ", _CTYPES.get(weight.dtype, weight.dtype.short))
-        cfg = TensorIteratorConfig().set_check_mem_overlap(True).add_output(out).add_const_input(input).add_const_input(end) \
-            .add_const_input(weight)
-        TORCH_CHECK_NOT_IMPLEMENTED(not (weight.dim() == 0 and weight.dtype.is_complex and input.dtype is _dt.float16),
-                                    '"lerp_kernel_tensor" not implemented for \'ComplexHalf\'')       # torch's complex32
-        if weight.dim() == 0:                  # a 0-dim weight takes part in promotion; the result may then be cast
-            cfg.promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True)
-        it = cfg.build()
-    else:
-        TORCH_CHECK_TYPE(isinstance(weight, _SCALARS), "lerp(): argument 'weight' must be Number or Tensor, not ", type(weight).__name__)
-        it = TensorIterator.binary_op(out, input, end)
-    d = it.common_dtype()
-    if not (d.is_floating_point or d.is_complex): _not_impl('lerp_kernel_tensor' if w_tensor else 'lerp_kernel_scalar', d)
-    if w_tensor: loop = _uf_kernel(_lerp_np, d)
-    else:
-        w = np.array(weight).astype(_opmath(d))[()]
-        loop = _uf_kernel(lambda x, y, out=None, dtype=None, casting='same_kind': _lerp_np(x, y, w, out, dtype, casting), d)
-    return _run(it, loop, out)
-
-# %% ../nbs/20_math.ipynb #2e16dc84
-def _pointwise3(name, input, t1, t2, value, out, divide:bool) -> Tensor:
-    for i, (a, n) in enumerate(((input, 'input'), (t1, 'tensor1'), (t2, 'tensor2'))): _tensor_arg(name, a, i + 1, n)
-    if divide:
-        TORCH_CHECK(not (_is_integral(t1.dtype, True) and _is_integral(t2.dtype, True)), "Integer division with addcdiv is no longer "
-                    "supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic "
-                    "addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
-                    "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just "
-                    "the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
-    it = TensorIteratorConfig().set_check_mem_overlap(True).add_output(out).add_const_input(input).add_const_input(t1) \
-        .add_const_input(t2).promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True) \
-        .enforce_safe_casting_to_output(True).build()
-    d = it.common_dtype()
-    if d is _dt.bool: _not_impl(name + '_cpu_out', d)
-    cd = _opmath(d)
-    v = np.array(_checked_value(value, d) if _is_integral(d) else value).astype(cd)[()]    # value.to<scalar_t>(): checked
-    op = np.divide if divide else np.multiply
-    def loop(o, x, a, b):
-        r = op(np.multiply(a, v, dtype=cd), b, dtype=cd, casting='unsafe')
-        np.copyto(o, np.add(r, x, dtype=cd, casting='unsafe'), casting='unsafe')
-    return _run(it, loop, out)
-
-def addcmul(input, tensor1, tensor2, *, value=1, out=None) -> Tensor:
-    "`input + value * tensor1 * tensor2`, as `torch.addcmul`."
-    return _pointwise3('addcmul', input, tensor1, tensor2, value, out, False)
-def addcdiv(input, tensor1, tensor2, *, value=1, out=None) -> Tensor:
-    "`input + value * tensor1 / tensor2`, as `torch.addcdiv`."
-    return _pointwise3('addcdiv', input, tensor1, tensor2, value, out, True)
+    return _binary(TensorIterator.binary_op, _floating_only('hypot_cpu', np.hypot), input,
+                   other, out)
 
 # %% ../nbs/20_math.ipynb #05af1fd0
 def isclose(input, other, rtol:float=1e-05, atol:float=1e-08, equal_nan:bool=False) -> Tensor:
     "Elementwise `|input - other| <= atol + rtol * |other|` (or equal), as `torch.isclose`."
     _tensor_arg('isclose', input); _tensor_only('isclose', other)
-    TORCH_CHECK(input.dtype is other.dtype, input.dtype.short, " did not match ", other.dtype.short)
+    TORCH_CHECK(input.dtype is other.dtype, input.dtype.short, " did not match ",
+                other.dtype.short)
     TORCH_CHECK(rtol >= 0, "rtol must be greater than or equal to zero, but got ", rtol)
     TORCH_CHECK(atol >= 0, "atol must be greater than or equal to zero, but got ", atol)
     close = eq(input, other)
-    if equal_nan and (input.dtype.is_floating_point or input.dtype.is_complex): bitwise_or(close, bitwise_and(ne(input, input), ne(other, other)), out=close)
+    if equal_nan and (input.dtype.is_floating_point or input.dtype.is_complex):
+        bitwise_or(close, bitwise_and(ne(input, input), ne(other, other)), out=close)
     if rtol == 0 and atol == 0: return close
     a = input.to(get_default_dtype()) if input.dtype is _dt.bool else input
-    b = other.to(get_default_dtype()) if _is_integral(other.dtype, True) else other    # an integer difference must not wrap
+    # an integer difference must not wrap
+    b = other.to(get_default_dtype()) if _is_integral(other.dtype, True) else other
     allowed = add(abs(mul(b, rtol)), atol)
     actual = abs(sub(a, b))
     bitwise_or(close, bitwise_and(isfinite(actual), le(actual, allowed)), out=close)
@@ -453,32 +421,42 @@ def allclose(input, other, rtol:float=1e-05, atol:float=1e-08, equal_nan:bool=Fa
 def equal(input, other) -> bool:
     "True when both tensors have the same size and elements, as `torch.equal`."
     _tensor_arg('equal', input); _tensor_only('equal', other)
-    TORCH_CHECK(input.device == other.device, "Cannot compare two tensors on different devices. Got: ", input.device, " and ", other.device)
+    TORCH_CHECK(input.device == other.device,
+                "Cannot compare two tensors on different devices. Got: ", input.device,
+                " and ", other.device)
     if input.shape != other.shape: return False
     return builtins.bool(_all(eq(input, other)).item())
 
 # %% ../nbs/20_math.ipynb #7742014d
 def _tensor_first(name, input, other):
-    TORCH_CHECK_TYPE(isinstance(input, Tensor), name, "() received an invalid combination of arguments - got (",
-                     type(input).__name__, ", ", type(other).__name__, "), but expected (Tensor input, Tensor other)")
+    TORCH_CHECK_TYPE(isinstance(input, Tensor), name,
+                     "() received an invalid combination of arguments - got (",
+                     type(input).__name__, ", ", type(other).__name__,
+                     "), but expected (Tensor input, Tensor other)")
 
 def copysign(input, other, *, out=None) -> Tensor:
     "The magnitude of `input` with the sign of `other` (-0.0 counts as negative), as `torch.copysign`."
     _tensor_first('copysign', input, other)
-    return _binary(TensorIterator.binary_float_op, _floating_only('copysign_cpu', np.copysign), input, other, out)
+    return _binary(TensorIterator.binary_float_op,
+                   _floating_only('copysign_cpu', np.copysign), input, other, out)
 
 def _xlogy_np(x, y, out=None, dtype=None, casting='same_kind'):
     cd = dtype or out.dtype
     x, y = (v.astype(cd, copy=False) for v in (x, y))
-    r = np.where(np.isnan(y), np.dtype(cd).type(np.nan), np.where(x == 0, np.dtype(cd).type(0), x * np.log(y)))
+    r = np.where(np.isnan(y), np.dtype(cd).type(np.nan),
+                 np.where(x == 0, np.dtype(cd).type(0), x * np.log(y)))
     np.copyto(out, r, casting='unsafe')
 
 def xlogy(input, other, *, out=None) -> Tensor:
     "`input * log(other)`, 0 where `input == 0` unless `other` is NaN, as `torch.xlogy`."
-    TORCH_CHECK_TYPE(isinstance(input, (Tensor,) + _SCALARS) and isinstance(other, (Tensor,) + _SCALARS) and
-                     (isinstance(input, Tensor) or isinstance(other, Tensor)), "xlogy() received an invalid combination of "
-                     "arguments - got (", type(input).__name__, ", ", type(other).__name__, ")")
-    return _binary(TensorIterator.binary_float_op, _floating_only('xlogy_cpu', _xlogy_np), input, other, out)
+    TORCH_CHECK_TYPE(isinstance(input, (Tensor,) + _SCALARS)
+                     and isinstance(other, (Tensor,) + _SCALARS) and
+                     (isinstance(input, Tensor) or isinstance(other, Tensor)),
+                     "xlogy() received an invalid combination of "
+                     "arguments - got (", type(input).__name__, ", ",
+                     type(other).__name__, ")")
+    return _binary(TensorIterator.binary_float_op, _floating_only('xlogy_cpu', _xlogy_np),
+                   input, other, out)
 
 
 # %% ../nbs/20_math.ipynb #785ace73
@@ -495,7 +473,8 @@ def _logaddexp_np(base2:bool):
     def f(x, y, out=None, dtype=None, casting='same_kind'):
         cd = np.dtype(dtype or out.dtype)
         x, y = (v.astype(cd, copy=False) for v in (x, y))
-        if cd.kind == 'c': return np.copyto(out, _logaddexp_complex(x, y), casting='unsafe')
+        if cd.kind == 'c':
+            return np.copyto(out, _logaddexp_complex(x, y), casting='unsafe')
         m = np.where(x < y, y, x)                                        # std::max(a, b)
         d = -np.absolute(x - y)
         r = m + (np.log1p(np.exp2(d)) * np.dtype(cd).type(1 / math.log(2)) if base2 else np.log1p(np.exp(d)))
@@ -505,35 +484,42 @@ def _logaddexp_np(base2:bool):
 def _logaddexp_make(name:str, base2:bool):
     def make(it):
         d = it.common_dtype()
-        if not (d.is_floating_point or (d.is_complex and not base2)): _not_impl(name + '_cpu', d)
+        if not (d.is_floating_point or (d.is_complex and not base2)):
+            _not_impl(name + '_cpu', d)
         return _uf_kernel(_logaddexp_np(base2), d)
     return make
 
 def logaddexp(input, other, *, out=None) -> Tensor:
     "`log(exp(input) + exp(other))` without overflow, as `torch.logaddexp`."
     _tensor_arg('logaddexp', input); _tensor_only('logaddexp', other)
-    return _binary(TensorIterator.binary_op, _logaddexp_make('logaddexp', False), input, other, out)
+    return _binary(TensorIterator.binary_op, _logaddexp_make('logaddexp', False), input,
+                   other, out)
 def logaddexp2(input, other, *, out=None) -> Tensor:
     "`log2(2**input + 2**other)` without overflow, as `torch.logaddexp2`."
     _tensor_arg('logaddexp2', input); _tensor_only('logaddexp2', other)
-    return _binary(TensorIterator.binary_op, _logaddexp_make('logaddexp2', True), input, other, out)
+    return _binary(TensorIterator.binary_op, _logaddexp_make('logaddexp2', True), input,
+                   other, out)
 
 
 # %% ../nbs/20_math.ipynb #9c732f63
-# Note [nextafter by the bits]: CuPy's float32 kernels flush subnormals to zero (on an H200, nextafter of the
-# smallest normal towards 0 gave 0, and of 0 towards 1 the smallest normal; a float compare sees a subnormal as 0),
-# where torch's CUDA kernel, like the CPU's, steps into them. Off the CPU the whole step is integer work on the bits,
-# which is what nextafter means for IEEE floats. With `a` the magnitude bits and `k` = +a or -a by the sign bit (an
-# integer that orders the floats as they compare, -0 and +0 both 0): a finite nonzero x moves one unit in the last
-# place away from zero (raw bits + 1) when y is beyond it, else towards zero (- 1); 0 becomes the smallest subnormal
-# with y's sign; x == y gives y; a NaN gives NaN.
-_FLOAT_BITS = {2: (np.int16, 0x7C00), 4: (np.int32, 0x7F800000), 8: (np.int64, 0x7FF0000000000000)}   # int type, +inf's bits
+# Note [nextafter by the bits]: CuPy's float32 kernels flush subnormals to zero (on an
+# H200, nextafter of the smallest normal towards 0 gave 0, and of 0 towards 1 the smallest
+# normal; a float compare sees a subnormal as 0), where torch's CUDA kernel, like the
+# CPU's, steps into them. Off the CPU the whole step is integer work on the bits, which is
+# what nextafter means for IEEE floats. With `a` the magnitude bits and `k` = +a or -a by
+# the sign bit (an integer that orders the floats as they compare, -0 and +0 both 0): a
+# finite nonzero x moves one unit in the last place away from zero (raw bits + 1) when y
+# is beyond it, else towards zero (- 1); 0 becomes the smallest subnormal with y's sign; x
+# == y gives y; a NaN gives NaN.
+_FLOAT_BITS = {2: (np.int16, 0x7C00), 4: (np.int32, 0x7F800000),
+               8: (np.int64, 0x7FF0000000000000)}   # int type, +inf's bits
 
 def _nextafter_bits(o, x, y):
     "`o[...] = nextafter(x, y)` on a device's arrays, by the bits (Note [nextafter by the bits])."
     xp = array_namespace(o)
     ib, inf = _FLOAT_BITS[o.dtype.itemsize]
-    xb, yb = (v.view(ib) if hasattr(v, 'view') and v.dtype == o.dtype else xp.asarray(v, dtype=o.dtype).view(ib) for v in (x, y))
+    xb, yb = (v.view(ib) if hasattr(v, 'view')
+              and v.dtype == o.dtype else xp.asarray(v, dtype=o.dtype).view(ib) for v in (x, y))
     top = np.iinfo(ib).max
     xa, ya = xb & ib(top), yb & ib(top)
     kx, ky = xp.where(xb < 0, -xa, xa), xp.where(yb < 0, -ya, ya)
@@ -547,8 +533,9 @@ def nextafter(input, other, *, out=None) -> Tensor:
     "The next representable value after `input` towards `other`, in the input's dtype, as `torch.nextafter`."
     _tensor_arg('nextafter', input); _tensor_only('nextafter', other)
     def make(it):
-        if not it.common_dtype().is_floating_point: _not_impl('nextafter_cpu', it.common_dtype())
-        def loop(o, x, y):                                           # in the dtype itself: no opmath widening
+        if not it.common_dtype().is_floating_point:
+            _not_impl('nextafter_cpu', it.common_dtype())
+        def loop(o, x, y):                       # in the dtype itself: no opmath widening
             if type(o) is np.ndarray: np.nextafter(x, y, out=o)
             else: _nextafter_bits(o, x, y)
         return loop
@@ -556,7 +543,8 @@ def nextafter(input, other, *, out=None) -> Tensor:
 
 def _fmax_fmin(name, uf, bool_uf, input, other, out) -> Tensor:
     _tensor_arg(name, input); _tensor_only(name, other)
-    TORCH_CHECK(not input.dtype.is_complex and not other.dtype.is_complex, name, " not implemented for complex tensors.")
+    TORCH_CHECK(not input.dtype.is_complex and not other.dtype.is_complex, name,
+                " not implemented for complex tensors.")
     return _binary(TensorIterator.binary_op, _simple(uf, bool_uf), input, other, out)
 
 def fmax(input, other, *, out=None) -> Tensor:
@@ -569,8 +557,10 @@ def fmin(input, other, *, out=None) -> Tensor:
 # %% ../nbs/20_math.ipynb #b9d24727
 def _pow2(input, other) -> Tensor:
     "ATen's `_pow2`: `2.0 ** other`, the 2.0 a 0-dim tensor of `input`'s dtype unless that is integral or float32."
-    if _is_integral(input.dtype, True) or input.dtype is _dt.float32: return pow(2.0, other)
-    TORCH_CHECK_NOT_IMPLEMENTED(not (input.dtype.is_complex and other.dtype is _dt.float16 and other.dim() > 0),
+    if _is_integral(input.dtype, True) or input.dtype is _dt.float32:
+        return pow(2.0, other)
+    TORCH_CHECK_NOT_IMPLEMENTED(not (input.dtype.is_complex
+                                     and other.dtype is _dt.float16 and other.dim() > 0),
                                 '"pow" not implemented for \'ComplexHalf\'')          # the promoted type is torch's complex32
     return pow(full((), 2.0, dtype=input.dtype, device=input.device), other)
 
@@ -580,12 +570,16 @@ def _ldexp_loop(o, x, e):                              # ldexp_kernel: std::ldex
 def ldexp(input, other, *, out=None) -> Tensor:
     "`input * 2 ** other`, exact for a floating `input` and an integral `other`, as `torch.ldexp`."
     _tensor_arg('ldexp', input); _tensor_only('ldexp', other)
-    TORCH_CHECK(out is None or not _is_integral(out.dtype, True), "ldexp can't be cast to the desired output type ",
+    TORCH_CHECK(out is None or not _is_integral(out.dtype, True),
+                "ldexp can't be cast to the desired output type ",
                 out.dtype.short if out is not None else '')
     if _is_integral(other.dtype, True) and input.dtype.is_floating_point:
-        TORCH_CHECK(out is None or out.dtype is input.dtype, "!needs_dynamic_casting<func_t>::check(iter) INTERNAL ASSERT FAILED: "
+        TORCH_CHECK(out is None or out.dtype is input.dtype,
+                    "!needs_dynamic_casting<func_t>::check(iter) INTERNAL ASSERT FAILED: "
                     "the kernel writes `input`'s dtype only")
-        res = out if out is not None else _empty_impl(input._impl.sizes(), like_strides(input), input.dtype, input.device)
+        res = out if out is not None else _empty_impl(input._impl.sizes(),
+                                                      like_strides(input), input.dtype,
+                                                      input.device)
         it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(input).add_const_input(other).build()
         if other.dtype is _dt.bool: _not_impl('ldexp_cpu_exp', other.dtype)
         return _run(it, _ldexp_loop, out)
@@ -593,13 +587,17 @@ def ldexp(input, other, *, out=None) -> Tensor:
 
 def float_power(input, exponent, *, out=None) -> Tensor:
     "`input ** exponent` computed in float64 (complex128 if either is complex), as `torch.float_power`."
-    TORCH_CHECK_TYPE(isinstance(input, Tensor) or isinstance(exponent, Tensor), "float_power() received an invalid "
-                     "combination of arguments - got (", type(input).__name__, ", ", type(exponent).__name__, ")")
+    TORCH_CHECK_TYPE(isinstance(input, Tensor) or isinstance(exponent, Tensor),
+                     "float_power() received an invalid "
+                     "combination of arguments - got (", type(input).__name__, ", ",
+                     type(exponent).__name__, ")")
     cplx = builtins.any(v.dtype.is_complex if isinstance(v, Tensor) else isinstance(v, complex) for v in (input, exponent))
     d = _dt.complex128 if cplx else _dt.float64
     if out is not None:
-        TORCH_CHECK(out.dtype is d, "the base given to float_power_" if out is input else "the output given to float_power",
-                    " has dtype ", out.dtype.short, " but the operation's result requires dtype ", d.short)
+        TORCH_CHECK(out.dtype is d,
+                    "the base given to float_power_" if out is input else "the output given to float_power",
+                    " has dtype ", out.dtype.short,
+                    " but the operation's result requires dtype ", d.short)
     base, exp = ((v.to(d) if isinstance(v, Tensor) else (complex(v) if cplx else float(v))) for v in (input, exponent))
     return pow(base, exp, out=out)
 
@@ -608,7 +606,8 @@ def float_power(input, exponent, *, out=None) -> Tensor:
 def _scaled(name, input, factor:float, out) -> Tensor:
     "ATen's `deg2rad`/`rad2deg`: `mul_out` by a double; integers get a default-float result laid out like `input`."
     _tensor_arg(name, input)
-    TORCH_CHECK(not input.dtype.is_complex, name, " is not supported for complex tensors.")
+    TORCH_CHECK(not input.dtype.is_complex, name,
+                " is not supported for complex tensors.")
     if out is None:
         d = get_default_dtype() if _is_integral(input.dtype, True) else input.dtype
         out = _empty_impl(input._impl.sizes(), like_strides(input), d, input.device)
@@ -622,13 +621,17 @@ def rad2deg(input, *, out=None) -> Tensor:
     return _scaled('rad2deg', input, 57.29577951308232, out)
 
 def _logit_np(eps, d:dtype):
-    lo = None if eps is None else _as_dtype(eps, d.np)[()]                   # eps.to<scalar_t>(), then 1 - eps in scalar_t
+    # eps.to<scalar_t>(), then 1 - eps in scalar_t
+    lo = None if eps is None else _as_dtype(eps, d.np)[()]
     hi = None if eps is None else np.array(1 - lo.astype(_opmath(d))).astype(d.np)[()]
     def f(x, out=None, dtype=None, casting='same_kind'):
         cd = np.dtype(dtype or out.dtype)
         x = x.astype(cd, copy=False)
-        if lo is not None: x = np.where(x < lo, lo.astype(cd), np.where(x > hi, hi.astype(cd), x))    # NaN stays
-        np.copyto(out, np.where(x == 1, np.dtype(cd).type(np.inf), np.log(x / (1 - x))), casting='unsafe')
+        if lo is not None:
+            # NaN stays
+            x = np.where(x < lo, lo.astype(cd), np.where(x > hi, hi.astype(cd), x))
+        np.copyto(out, np.where(x == 1, np.dtype(cd).type(np.inf), np.log(x / (1 - x))),
+                  casting='unsafe')
     return f
 
 def logit(input, eps:float=None, *, out=None) -> Tensor:
@@ -643,7 +646,8 @@ def _sinc_np(x, out=None, dtype=None, casting='same_kind'):
     cd = np.dtype(dtype or out.dtype)
     x = x.astype(cd, copy=False)
     p = x * np.dtype(cd).type(np.pi)
-    np.copyto(out, np.where(x == 0, np.dtype(cd).type(1), np.sin(p) / p), casting='unsafe')
+    np.copyto(out, np.where(x == 0, np.dtype(cd).type(1), np.sin(p) / p),
+              casting='unsafe')
 
 def sinc(input, *, out=None) -> Tensor:
     "The normalized sinc `sin(pi x) / (pi x)` (1 at 0); integers compute in the default float dtype, as `torch.sinc`."
@@ -652,22 +656,31 @@ def sinc(input, *, out=None) -> Tensor:
 
 # %% ../nbs/20_math.ipynb #cbc2f29b
 def _angle_np(x, out=None, dtype=None, casting='same_kind'):
-    if x.dtype.kind == 'c': return np.copyto(out, np.angle(x.astype(np.complex128)), casting='unsafe')   # correctly rounded, as atan2f
+    if x.dtype.kind == 'c':
+        # correctly rounded, as atan2f
+        return np.copyto(out, np.angle(x.astype(np.complex128)), casting='unsafe')
     cd = np.dtype(dtype or out.dtype)
     x = x.astype(cd, copy=False)
-    np.copyto(out, np.where(np.isnan(x), x, np.where(x < 0, np.dtype(cd).type(np.pi), np.dtype(cd).type(0))), casting='unsafe')
+    np.copyto(out, np.where(np.isnan(x), x,
+                            np.where(x < 0, np.dtype(cd).type(np.pi),
+                                     np.dtype(cd).type(0))), casting='unsafe')
 
 def angle(input, *, out=None) -> Tensor:
     "The argument of each complex number (real: pi below zero, else 0), in radians, as `torch.angle`."
     _tensor_arg('angle', input)
-    if input.dtype is _dt.float16 and input.device.type == 'cuda': _not_impl('angle_cuda', input.dtype)   # ATen has no Half kernel there
+    if input.dtype is _dt.float16 and input.device.type == 'cuda':
+        _not_impl('angle_cuda', input.dtype)   # ATen has no Half kernel there
     if not input.dtype.is_complex: return _float_unary(input, _angle_np, out, 'angle')
     if out is not None and out.dtype.is_complex:
-        return _unary(TensorIterator.unary_op, lambda it: _uf_kernel(_angle_np, it.common_dtype()), input, out, 'angle')
+        return _unary(TensorIterator.unary_op,
+                      lambda it: _uf_kernel(_angle_np, it.common_dtype()), input, out,
+                      'angle')
     rd = input.dtype.to_real()
-    TORCH_CHECK(out is None or can_cast(rd, out.dtype), "result type ", rd.short, " can't be cast to the desired output type ",
+    TORCH_CHECK(out is None or can_cast(rd, out.dtype), "result type ", rd.short,
+                " can't be cast to the desired output type ",
                 out.dtype.short if out is not None else '')
-    res = out if out is not None else _empty_impl(input._impl.sizes(), None, rd, input.device)    # contiguous, as ATen's copy
+    res = out if out is not None else _empty_impl(input._impl.sizes(), None, rd,
+                                                  input.device)    # contiguous, as ATen's copy
     it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(input).build()
     return _run(it, lambda o, x: _angle_np(x, out=o), out)
 
@@ -676,13 +689,19 @@ _frexp_return = namedtuple('frexp', ['mantissa', 'exponent'])
 def frexp(input, *, out=None):
     "Mantissa in [0.5, 1) and int32 exponent with `input = mantissa * 2**exponent`, as `torch.frexp`."
     _tensor_arg('frexp', input)
-    TORCH_CHECK(input.dtype.is_floating_point, "torch.frexp() only supports floating-point dtypes")
-    if out is None: m, e = (_empty_impl(input._impl.sizes(), like_strides(input), d, input.device) for d in (input.dtype, _dt.int32))
+    TORCH_CHECK(input.dtype.is_floating_point,
+                "torch.frexp() only supports floating-point dtypes")
+    if out is None:
+        m, e = (_empty_impl(input._impl.sizes(), like_strides(input), d, input.device) for d in (input.dtype, _dt.int32))
     else:
         m, e = out
-        TORCH_CHECK(m.dtype is input.dtype, "torch.frexp() expects mantissa to have dtype ", _CTYPES.get(input.dtype), " but got ",
+        TORCH_CHECK(m.dtype is input.dtype,
+                    "torch.frexp() expects mantissa to have dtype ",
+                    _CTYPES.get(input.dtype), " but got ",
                     _CTYPES.get(m.dtype, m.dtype.short))
-        TORCH_CHECK(e.dtype is _dt.int32, "torch.frexp() expects exponent to have int dtype but got ", _CTYPES.get(e.dtype, e.dtype.short))
+        TORCH_CHECK(e.dtype is _dt.int32,
+                    "torch.frexp() expects exponent to have int dtype but got ",
+                    _CTYPES.get(e.dtype, e.dtype.short))
     it = TensorIteratorConfig().add_output(m).add_output(e).add_const_input(input).check_all_same_dtype(False) \
         .set_check_mem_overlap(True).build()
     def loop(om, oe, x):
@@ -705,33 +724,44 @@ def conj_physical(input, *, out=None) -> Tensor:
         if out is not None: input._impl.bump_version()                # the in-place form still counts a write
         return input
     def make(it):
-        if it.common_dtype().is_complex: return _uf_kernel(np.conjugate, it.common_dtype())
-        return lambda o, x: np.copyto(o, x)                             # conj of a real number is a copy
-    res = out if out is not None else _empty_impl(input._impl.sizes(), like_strides(input), input.dtype, input.device)
-    return _unary(TensorIterator.unary_op, make, input, res, 'conj_physical')     # ATen: empty_like, then the out= form
+        if it.common_dtype().is_complex:
+            return _uf_kernel(np.conjugate, it.common_dtype())
+        return lambda o, x: np.copyto(o, x)              # conj of a real number is a copy
+    res = out if out is not None else _empty_impl(input._impl.sizes(),
+                                                  like_strides(input), input.dtype,
+                                                  input.device)
+    # ATen: empty_like, then the out= form
+    return _unary(TensorIterator.unary_op, make, input, res, 'conj_physical')
 
 greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 
 
 # %% ../nbs/20_math.ipynb #cabfd568
-_MATH = dict(floor=floor, ceil=ceil, trunc=trunc, fix=fix, round=round, frac=frac, sign=sign, sgn=sgn, rsqrt=rsqrt, exp2=exp2,
-             expm1=expm1, log1p=log1p, log2=log2, log10=log10, tan=tan, asin=asin, acos=acos, atan=atan, arcsin=asin,
-             arccos=acos, arctan=atan, sinh=sinh, cosh=cosh, asinh=asinh, acosh=acosh, atanh=atanh, arcsinh=asinh,
-             arccosh=acosh, arctanh=atanh, erf=erf, erfc=erfc, square=square, nan_to_num=nan_to_num, atan2=atan2,
-             arctan2=atan2, fmod=fmod, hypot=hypot, lerp=lerp, addcmul=addcmul, addcdiv=addcdiv,
-             copysign=copysign, xlogy=xlogy, nextafter=nextafter, ldexp=ldexp, float_power=float_power, deg2rad=deg2rad,
-             rad2deg=rad2deg, logit=logit, sinc=sinc, conj_physical=conj_physical)
+_MATH = dict(floor=floor, ceil=ceil, trunc=trunc, fix=fix, round=round, frac=frac,
+             sign=sign, sgn=sgn, rsqrt=rsqrt, exp2=exp2, expm1=expm1, log1p=log1p,
+             log2=log2, log10=log10, tan=tan, asin=asin, acos=acos, atan=atan,
+             arcsin=asin, arccos=acos, arctan=atan, sinh=sinh, cosh=cosh, asinh=asinh,
+             acosh=acosh, atanh=atanh, arcsinh=asinh, arccosh=acosh, arctanh=atanh,
+             erf=erf, erfc=erfc, square=square, nan_to_num=nan_to_num, atan2=atan2,
+             arctan2=atan2, fmod=fmod, hypot=hypot, lerp=lerp, addcmul=addcmul,
+             addcdiv=addcdiv, copysign=copysign, xlogy=xlogy, nextafter=nextafter,
+             ldexp=ldexp, float_power=float_power, deg2rad=deg2rad, rad2deg=rad2deg,
+             logit=logit, sinc=sinc, conj_physical=conj_physical)
 _bind_methods(_MATH)
 for _n, _f in _MATH.items(): setattr(Tensor, _n + '_', _inplace(_f, _n + '_'))
-_bind_methods(dict(signbit=signbit, isnan=isnan, isinf=isinf, isfinite=isfinite, isposinf=isposinf, isneginf=isneginf,
-                   isreal=isreal, isclose=isclose, allclose=allclose, equal=equal, logaddexp=logaddexp,
-                   logaddexp2=logaddexp2, fmax=fmax, fmin=fmin, angle=angle, frexp=frexp, positive=positive))
+_bind_methods(dict(signbit=signbit, isnan=isnan, isinf=isinf, isfinite=isfinite,
+                   isposinf=isposinf, isneginf=isneginf, isreal=isreal, isclose=isclose,
+                   allclose=allclose, equal=equal, logaddexp=logaddexp,
+                   logaddexp2=logaddexp2, fmax=fmax, fmin=fmin, angle=angle, frexp=frexp,
+                   positive=positive))
 
 # %% ../nbs/20_math.ipynb #ee035012
 def math_dtypes_html(ops=None, dtypes=None) -> str:
     "HTML table of the result dtype of each op (columns) for a tensor of each dtype (rows); blank: no kernel."
-    ops = ops or ['floor', 'round', 'frac', 'sign', 'sgn', 'square', 'rsqrt', 'erf', 'isnan', 'isinf', 'nan_to_num']
-    dtypes = dtypes or [_dt.bool, _dt.uint8, _dt.int32, _dt.float16, _dt.bfloat16, _dt.float64, _dt.complex64]
+    ops = ops or ['floor', 'round', 'frac', 'sign', 'sgn', 'square', 'rsqrt', 'erf',
+                  'isnan', 'isinf', 'nan_to_num']
+    dtypes = dtypes or [_dt.bool, _dt.uint8, _dt.int32, _dt.float16, _dt.bfloat16,
+                        _dt.float64, _dt.complex64]
     head = ''.join(f'<th>{o}</th>' for o in ops)
     rows = []
     for d in dtypes:
@@ -744,4 +774,5 @@ def math_dtypes_html(ops=None, dtypes=None) -> str:
             cells.append(f'<td style="{style}">{r.name if r is not None else ""}</td>')
         rows.append(f'<tr><th>{d.name}</th>{"".join(cells)}</tr>')
     return (f'<table style="font-size:11px;border-collapse:collapse"><tr><th>input \\ op</th>{head}</tr>{"".join(rows)}</table>'
-            '<div style="font-size:10px">highlighted: the result dtype differs from the input\'s; blank: no kernel</div>')
+            '<div style="font-size:10px">highlighted: the result dtype differs from the '
+            'input\'s; blank: no kernel</div>')

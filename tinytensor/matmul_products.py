@@ -29,7 +29,8 @@ def _blas_update(input:Tensor, prod:Tensor, beta, alpha, name:str) -> Tensor:
     with np.errstate(all='ignore'):
         if d is _dt.bool:
             r = builtins.bool(alpha) & p
-            if beta: r = r | (builtins.bool(beta) & _np_read(broadcast_to(input, prod.shape)))
+            if beta:
+                r = r | (builtins.bool(beta) & _np_read(broadcast_to(input, prod.shape)))
         else:
             r = p.astype(acc) if alpha == 1 else acc(alpha) * p.astype(acc) if d in _REDUCED else np.dtype(acc).type(alpha) * p.astype(acc)
             if beta != 0:
@@ -38,7 +39,8 @@ def _blas_update(input:Tensor, prod:Tensor, beta, alpha, name:str) -> Tensor:
     return _from_np(r, d, prod.device)
 
 def _same_dtype(a:Tensor, b:Tensor, what:str):
-    TORCH_CHECK(a.dtype is b.dtype, what, " must have the same dtype, but got ", a.dtype.short, " and ", b.dtype.short)
+    TORCH_CHECK(a.dtype is b.dtype, what, " must have the same dtype, but got ",
+                a.dtype.short, " and ", b.dtype.short)
 
 def addmm(input:Tensor, mat1:Tensor, mat2:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     "`beta * input + alpha * (mat1 @ mat2)`, as `torch.addmm`."
@@ -46,28 +48,36 @@ def addmm(input:Tensor, mat1:Tensor, mat2:Tensor, *, beta=1, alpha=1, out=None) 
     TORCH_CHECK(mat2.dim() == 2, "mat2 must be a matrix, got ", mat2.dim(), "-D tensor")
     _same_dtype(input, mat2, "self and mat2"); _same_dtype(mat1, mat2, "mat1 and mat2")
     p = matmul(mat1, mat2)
-    input.expand(*p.shape)                               # torch's expand_size check, even when beta == 0
+    input.expand(*p.shape)                # torch's expand_size check, even when beta == 0
     return _into(out, _blas_update(input, p, beta, alpha, 'addmm'))
 
 def _into(out, res, *msg):
     "Copy a finished result into `out=`, which must have its dtype (`msg`: the op's words, else the structured kernels')."
     if out is None: return res
-    TORCH_CHECK(out.dtype is res.dtype, *(msg or ("Expected out tensor to have dtype ", _ctype(res.dtype), ", but got ",
-                                                 _ctype(out.dtype), " instead")))
+    TORCH_CHECK(out.dtype is res.dtype,
+                *(msg or ("Expected out tensor to have dtype ", _ctype(res.dtype), ", but got ", _ctype(out.dtype), " instead")))
     _resize_output(out, res.shape); out.copy_(res)
     return out
 
 # %% ../nbs/22_shape_ops.ipynb #5bc17709
 def addmv(input:Tensor, mat:Tensor, vec:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     "`beta * input + alpha * (mat @ vec)`, as `torch.addmv`."
-    TORCH_CHECK(mat.dim() == 2 and vec.dim() == 1 and input.dim() <= 1, "vector + matrix @ vector expected, got ",
-                input.dim(), ", ", mat.dim(), ", ", vec.dim())
-    TORCH_CHECK(mat.shape[1] == vec.shape[0] and (input.numel() == 1 or input.shape[0] == mat.shape[0]),
-                "size mismatch, got input (", input.shape[0] if input.dim() else 1, "), mat (", mat.shape[0], "x", mat.shape[1], "), vec (", vec.shape[0], ")")
-    TORCH_CHECK(input.dtype is mat.dtype is vec.dtype, "addmv input tensors must have the same dtype, but got ",
+    TORCH_CHECK(mat.dim() == 2 and vec.dim() == 1 and input.dim() <= 1,
+                "vector + matrix @ vector expected, got ", input.dim(), ", ", mat.dim(),
+                ", ", vec.dim())
+    TORCH_CHECK(mat.shape[1] == vec.shape[0]
+                and (input.numel() == 1 or input.shape[0] == mat.shape[0]),
+                "size mismatch, got input (", input.shape[0] if input.dim() else 1,
+                "), mat (", mat.shape[0], "x", mat.shape[1], "), vec (", vec.shape[0],
+                ")")
+    TORCH_CHECK(input.dtype is mat.dtype is vec.dtype,
+                "addmv input tensors must have the same dtype, but got ",
                 input.dtype.short, ", ", mat.dtype.short, ", and ", vec.dtype.short)
-    if mat.numel() == 0 and beta != 0:                   # ATen's shortcut: result = input * beta, input not expanded
-        return _into(out, _blas_update(input, zeros(tuple(input.shape), dtype=mat.dtype, device=mat.device), beta, 0, 'addmv'))
+    # ATen's shortcut: result = input * beta, input not expanded
+    if mat.numel() == 0 and beta != 0:
+        return _into(out,
+                     _blas_update(input,
+                                  zeros(tuple(input.shape), dtype=mat.dtype, device=mat.device), beta, 0, 'addmv'))
     return _into(out, _blas_update(input, matmul(mat, vec), beta, alpha, 'addmv'))
 
 def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
@@ -102,23 +112,28 @@ def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -
 def _check_batches(b1:Tensor, b2:Tensor):
     TORCH_CHECK(b1.dim() == 3, "batch1 must be a 3D tensor")
     TORCH_CHECK(b2.dim() == 3, "batch2 must be a 3D tensor")
-    TORCH_CHECK(b1.shape[0] == b2.shape[0] and b1.shape[2] == b2.shape[1], "Expected size for first two dimensions of batch2 tensor to be: [",
-                b1.shape[0], ", ", b1.shape[2], "] but got: [", b2.shape[0], ", ", b2.shape[1], "].")
+    TORCH_CHECK(b1.shape[0] == b2.shape[0] and b1.shape[2] == b2.shape[1],
+                "Expected size for first two dimensions of batch2 tensor to be: [",
+                b1.shape[0], ", ", b1.shape[2], "] but got: [", b2.shape[0], ", ",
+                b2.shape[1], "].")
 
 def baddbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     "`beta * input + alpha * (batch1 @ batch2)` per batch, as `torch.baddbmm`."
     _check_batches(batch1, batch2)
-    TORCH_CHECK(input.dtype is batch1.dtype, "Input dtypes must be the same, got: input ", _ctype(input.dtype),
-                ", batch1: ", _ctype(batch1.dtype), ", batch2: ", _ctype(batch2.dtype))
+    TORCH_CHECK(input.dtype is batch1.dtype, "Input dtypes must be the same, got: input ",
+                _ctype(input.dtype), ", batch1: ", _ctype(batch1.dtype), ", batch2: ",
+                _ctype(batch2.dtype))
     return _into(out, _blas_update(input, matmul(batch1, batch2), beta, alpha, 'baddbmm'))
 
 def addbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     "`beta * input + alpha * sum_b(batch1[b] @ batch2[b])`, as `torch.addbmm`."
     _check_batches(batch1, batch2)
     _same_dtype(input, batch1, "self and mat2")
-    if out is not None: _same_dtype(out, batch1, "self and mat2")       # ATen's addbmm_out runs addmm_ on `out` itself
+    # ATen's addbmm_out runs addmm_ on `out` itself
+    if out is not None: _same_dtype(out, batch1, "self and mat2")
     p = matmul(batch1, batch2)
-    s = _from_np(_np_read(p).sum(0, dtype=np.float32 if p.dtype in _REDUCED else None), p.dtype, p.device) if batch1.shape[0] else \
+    s = _from_np(_np_read(p).sum(0, dtype=np.float32 if p.dtype in _REDUCED else None),
+                 p.dtype, p.device) if batch1.shape[0] else \
         zeros(batch1.shape[1], batch2.shape[2], dtype=p.dtype, device=p.device)
     return _into(out, _blas_update(input, s, beta, alpha, 'addbmm'))
 
@@ -127,27 +142,35 @@ def addbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=N
 def inner(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     "Sum of products over the last dims of both (a product if either is 0-d), as `torch.inner`."
     if input.dim() == 0 or other.dim() == 0: return mul(input, other, out=out)
-    TORCH_CHECK(input.shape[-1] == other.shape[-1], "inner() the last dimension must match on both input tensors but got shapes ",
+    TORCH_CHECK(input.shape[-1] == other.shape[-1],
+                "inner() the last dimension must match on both input tensors but got "
+                "shapes ",
                 list(input.shape), " and ", list(other.shape))
     return tensordot(input, other, ([-1], [-1]), out=out)
 
 def vdot(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     "Dot product of two 1-d tensors (the first conjugated: a no-op for real dtypes), as `torch.vdot`."
-    TORCH_CHECK(input.dim() == 1 and other.dim() == 1, "1D tensors expected, but got ", input.dim(), "D and ", other.dim(), "D tensors")
+    TORCH_CHECK(input.dim() == 1 and other.dim() == 1, "1D tensors expected, but got ",
+                input.dim(), "D and ", other.dim(), "D tensors")
     return dot(input.conj_physical() if input.dtype.is_complex else input, other, out=out)
 
 def matrix_power(input:Tensor, n:int) -> Tensor:
     "`input` multiplied by itself `n >= 0` times (batched; `n = 0` gives identities), as `torch.matrix_power`."
-    TORCH_CHECK(input.dim() >= 2, "linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
-    TORCH_CHECK(input.shape[-1] == input.shape[-2], "linalg.matrix_power: A must be batches of square matrices, but they are ",
+    TORCH_CHECK(input.dim() >= 2,
+                "linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
+    TORCH_CHECK(input.shape[-1] == input.shape[-2],
+                "linalg.matrix_power: A must be batches of square matrices, but they are ",
                 input.shape[-2], " by ", input.shape[-1], " matrices")
-    TORCH_CHECK_NOT_IMPLEMENTED(n >= 0, "matrix_power: negative powers need a matrix inverse, which tinytensor does not have")
-    if n == 0: return diag_embed(zeros(*input.shape[:-1], dtype=input.dtype, device=input.device) + 1) if input.numel() else input.clone(memory_format=contiguous_format)
+    TORCH_CHECK_NOT_IMPLEMENTED(n >= 0,
+                                "matrix_power: negative powers need a matrix inverse, "
+                                "which tinytensor does not have")
+    if n == 0:
+        return diag_embed(zeros(*input.shape[:-1], dtype=input.dtype, device=input.device) + 1) if input.numel() else input.clone(memory_format=contiguous_format)
     if n == 1: return input.clone(memory_format=contiguous_format)
     if n == 2: return matmul(input, input)
     if n == 3: return matmul(matmul(input, input), input)
     z = res = None
-    while n > 0:                                   # binary decomposition of n, as ATen's linalg_matrix_power
+    while n > 0:                # binary decomposition of n, as ATen's linalg_matrix_power
         bit, n = n % 2, n // 2
         z = input if z is None else matmul(z, z)
         if bit: res = z if res is None else matmul(res, z)
@@ -155,29 +178,35 @@ def matrix_power(input:Tensor, n:int) -> Tensor:
 
 def chain_matmul(*matrices, out=None) -> Tensor:
     "Product of 2-d matrices left to right (deprecated in torch for `linalg.multi_dot`), as `torch.chain_matmul`."
-    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use torch.linalg.multi_dot instead, "
-                  "which accepts a list of two or more tensors rather than multiple parameters.", UserWarning, stacklevel=2)
+    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future "
+                  "PyTorch release. Use torch.linalg.multi_dot instead, "
+                  "which accepts a list of two or more tensors rather than multiple "
+                  "parameters.", UserWarning, stacklevel=2)
     TORCH_CHECK(len(matrices) > 0, "chain_matmul(): Expected one or more matrices")
     for i, m in enumerate(matrices):
-        TORCH_CHECK(m.dim() == 2, "Expected 2-dimensional tensor, but got ", m.dim(), "-dimensional tensor for argument #", i + 1,
+        TORCH_CHECK(m.dim() == 2, "Expected 2-dimensional tensor, but got ", m.dim(),
+                    "-dimensional tensor for argument #", i + 1,
                     " 'matrices' (while checking arguments for chain_matmul)")
     res = matrices[0].clone() if len(matrices) == 1 else matrices[0]
     for m in matrices[1:]: res = matmul(res, m)
     return _into(out, res)
 
 # %% ../nbs/22_shape_ops.ipynb #04b2989f
-# Note [BLAS updates into an expanded self]: ATen's `addmv_` and `baddbmm_` hand `self` to their gemv / batched
-# loops without the internal-overlap check that `addmm_`, `addr_` and `addbmm_` run. On an expanded `self`, each
-# element of a stride-0 run updates the one shared cell in turn, `y = beta * y + alpha * p` in row-major order
-# (beta 0: `y = alpha * p`), so the cell ends with the run's fold: `tt.zeros(1).expand(3).addmv_(m, v)` leaves
-# the sum of `m @ v` in it. `_fold_shared` replays that loop (torch's order for a row-major `mat`; a column-major
-# one makes BLAS scale `y` first). Nothing else is written this way, so the loop's speed does not matter.
+# Note [BLAS updates into an expanded self]: ATen's `addmv_` and `baddbmm_` hand `self` to
+# their gemv / batched loops without the internal-overlap check that `addmm_`, `addr_` and
+# `addbmm_` run. On an expanded `self`, each element of a stride-0 run updates the one
+# shared cell in turn, `y = beta * y + alpha * p` in row-major order (beta 0: `y = alpha *
+# p`), so the cell ends with the run's fold: `tt.zeros(1).expand(3).addmv_(m, v)` leaves
+# the sum of `m @ v` in it. `_fold_shared` replays that loop (torch's order for a
+# row-major `mat`; a column-major one makes BLAS scale `y` first). Nothing else is written
+# this way, so the loop's speed does not matter.
 def _fold_shared(self:Tensor, p:Tensor, beta, alpha) -> Tensor:
     "Replay ATen's element loop of `self = beta * self + alpha * p` on a `self` whose elements share memory."
     y, q = _np_view(self, True), _np_read(p)
     t = y.dtype.type
     with np.errstate(all='ignore'):
-        for i in np.ndindex(y.shape): y[i] = t(alpha) * q[i] if beta == 0 else t(beta) * y[i] + t(alpha) * q[i]
+        for i in np.ndindex(y.shape):
+            y[i] = t(alpha) * q[i] if beta == 0 else t(beta) * y[i] + t(alpha) * q[i]
     self._impl.bump_version()
     return self
 
@@ -187,14 +216,17 @@ for _f in (addmm, addmv, addr, baddbmm, addbmm):
         res = _f(self, a, b, beta=beta, alpha=alpha)
         if _f in (addmv, baddbmm) and has_internal_overlap(self) == 'Yes' and not self.is_meta:
             return _fold_shared(self, matmul(a, b), beta, alpha)
-        if _f is addbmm:                                 # addbmm_ resizes self to the result (it runs addbmm_out(self, self, ...))
+        # addbmm_ resizes self to the result (it runs addbmm_out(self, self, ...))
+        if _f is addbmm:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore'); _resize_output(self, res.shape)
-        TORCH_CHECK(tuple(self.shape) == tuple(res.shape), "Bad in-place call: input tensor size ", list(self.shape),
+        TORCH_CHECK(tuple(self.shape) == tuple(res.shape),
+                    "Bad in-place call: input tensor size ", list(self.shape),
                     " and output tensor size ", list(res.shape), " should match")
         return self.copy_(res)
     _m.__name__ = _m.__qualname__ = _f.__name__; _m.__doc__ = f"See `{_f.__name__}`."
-    _mi.__name__ = _mi.__qualname__ = _f.__name__ + '_'; _mi.__doc__ = f"In-place `{_f.__name__}`."
+    _mi.__name__ = _mi.__qualname__ = _f.__name__ + '_'
+    _mi.__doc__ = f"In-place `{_f.__name__}`."
     setattr(Tensor, _f.__name__, _m); setattr(Tensor, _f.__name__ + '_', _mi)
 for _f in (inner, vdot, matrix_power):
     def _m(self, other, _f=_f): return _f(self, other)

@@ -38,7 +38,8 @@ from .std_sort import (_lg, _push_heap, _adjust_heap, _pop_heap, _make_heap, _he
 def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
     "A fresh contiguous result, or `out=` checked for dtype and resized (ATen's `resize_output`)."
     if out is None: return _new_tensor(tuple(shape), None, d, like.device)
-    TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", d.name, ", but got ", out.dtype.name, " instead")
+    TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", d.name,
+                ", but got ", out.dtype.name, " instead")
     _resize_output(out, tuple(shape))
     assert_no_internal_overlap(out)
     return out
@@ -53,11 +54,12 @@ def _cpu_acc(d:dtype):
     return np.dtype(np.int64)
 
 # %% ../nbs/21_scans_sorting.ipynb #b1102c5b
-# Note [sums start from +0.0]: ATen's cumsum starts its running value at 0 and adds every element to it, so its
-# first sum is `0 + x[0]`: a leading -0.0 comes out +0.0, and no later sum can be -0.0 (in round-to-nearest only
-# -0.0 + -0.0 is -0.0). numpy's accumulate starts from x[0] itself. Adding +0.0 to a chain that numpy started changes
-# exactly the -0.0 values of a run of leading -0.0s, and nothing else; without a -0.0 among the chains' first
-# elements there is no such run, and the pass is skipped.
+# Note [sums start from +0.0]: ATen's cumsum starts its running value at 0 and adds every
+# element to it, so its first sum is `0 + x[0]`: a leading -0.0 comes out +0.0, and no
+# later sum can be -0.0 (in round-to-nearest only -0.0 + -0.0 is -0.0). numpy's accumulate
+# starts from x[0] itself. Adding +0.0 to a chain that numpy started changes exactly the
+# -0.0 values of a run of leading -0.0s, and nothing else; without a -0.0 among the
+# chains' first elements there is no such run, and the pass is skipped.
 def _from_zero(uf, t:np.ndarray, first:np.ndarray) -> np.ndarray:
     "`t`, numpy's sum chains starting at `first`, as ATen's that start from +0.0 (Note [sums start from +0.0])."
     if uf is np.add and t.dtype.kind in 'fc':
@@ -67,33 +69,37 @@ def _from_zero(uf, t:np.ndarray, first:np.ndarray) -> np.ndarray:
     return t
 
 # %% ../nbs/21_scans_sorting.ipynb #a88767d8
-# Note [scan by slices]: the running value along dim `d` is `acc[i] = acc[i - 1] op x[i]`, each element of the
-# other dims on its own. Stepping `i` in the outer loop and running one ufunc call over the whole slice `x[i]`
-# (in `acc_type`, then a cast into the result) keeps exactly that order of operations, and costs two numpy
-# calls a step: worth it once a slice holds SCAN_SLICE_MIN elements, below which numpy's own loop wins
-# (2048² float32 `cumsum(0)`: 62 -> 6.0 ms). Not for complex products: numpy's vectorised complex multiply
-# fuses a multiply-add, so its last bit differs from the one-at-a-time loop's (and ATen's). Along the last
-# dim numpy runs the loop row by row, and `parallel_for` shares the rows among threads (`cumsum(1)`: 19.9 ->
-# 8.3 ms on 2 threads).
+# Note [scan by slices]: the running value along dim `d` is `acc[i] = acc[i - 1] op x[i]`,
+# each element of the other dims on its own. Stepping `i` in the outer loop and running
+# one ufunc call over the whole slice `x[i]` (in `acc_type`, then a cast into the result)
+# keeps exactly that order of operations, and costs two numpy calls a step: worth it once
+# a slice holds SCAN_SLICE_MIN elements, below which numpy's own loop wins (2048² float32
+# `cumsum(0)`: 62 -> 6.0 ms). Not for complex products: numpy's vectorised complex
+# multiply fuses a multiply-add, so its last bit differs from the one-at-a-time loop's
+# (and ATen's). Along the last dim numpy runs the loop row by row, and `parallel_for`
+# shares the rows among threads (`cumsum(1)`: 19.9 -> 8.3 ms on 2 threads).
 SCAN_SLICE_MIN = 1024
 
-# Note [a long scan in blocks]: a 1-d scan is one chain, `acc[i] = acc[i - 1] op x[i]`. numpy's accumulate writes
-# all of it into a temporary of the accumulate type (32 MiB for 4M float32 summed in float64), and a cast copies it
-# into the result. In blocks of SCAN_BLOCK, each block after the first starts from the running value carried in as
-# its first element, so every element sees the same operations in the same order (the same bits), and the
-# temporary stays in cache (4M float32 `cumsum`: 33 -> 20 ms).
+# Note [a long scan in blocks]: a 1-d scan is one chain, `acc[i] = acc[i - 1] op x[i]`.
+# numpy's accumulate writes all of it into a temporary of the accumulate type (32 MiB for
+# 4M float32 summed in float64), and a cast copies it into the result. In blocks of
+# SCAN_BLOCK, each block after the first starts from the running value carried in as its
+# first element, so every element sees the same operations in the same order (the same
+# bits), and the temporary stays in cache (4M float32 `cumsum`: 33 -> 20 ms).
 SCAN_BLOCK = 1 << 16
 
 def _scan_1d(uf, x, acc, r):
     "`r = uf.accumulate(x, dtype=acc)` for a long 1-d `x`, block by block (Note [a long scan in blocks])."
     n, buf = x.shape[0], np.empty(SCAN_BLOCK + 1, acc)
     e = builtins.min(n, SCAN_BLOCK)
-    np.copyto(r[:e], _from_zero(uf, uf.accumulate(x[:e], dtype=acc, out=buf[:e]), x[:1]), casting='unsafe')   # its start
+    np.copyto(r[:e], _from_zero(uf, uf.accumulate(x[:e], dtype=acc, out=buf[:e]), x[:1]),
+              casting='unsafe')   # its start
     carry = buf[e - 1]
     for s in range(e, n, SCAN_BLOCK):
         e = builtins.min(n, s + SCAN_BLOCK)
         b = buf[:e - s + 1]
-        b[0] = carry; np.copyto(b[1:], x[s:e], casting='unsafe')            # the running value, then the block
+        # the running value, then the block
+        b[0] = carry; np.copyto(b[1:], x[s:e], casting='unsafe')
         uf.accumulate(b, out=b)
         np.copyto(r[s:e], b[1:], casting='unsafe')
         carry = b[-1]
@@ -109,17 +115,23 @@ def _scan(uf, x, d:int, acc, r):
         for i in range(1, n):
             uf(run, xs[i], out=run)
             np.copyto(rs[i], run, casting='unsafe')
-    elif d != 0:                                              # threads split dim 0, never the scanned one
-        def rows(b, e): np.copyto(r[b:e], _from_zero(uf, uf.accumulate(x[b:e], axis=d, dtype=acc), np.take(x[b:e], [0], axis=d)),
+    elif d != 0:                              # threads split dim 0, never the scanned one
+        def rows(b, e): np.copyto(r[b:e],
+                                  _from_zero(uf, uf.accumulate(x[b:e], axis=d, dtype=acc),
+                                             np.take(x[b:e], [0], axis=d)),
                                   casting='unsafe')
         parallel_rows(x.shape[0], x.size, rows)
     elif x.ndim == 1 and n > SCAN_BLOCK: _scan_1d(uf, x, acc, r)          # Note [a long scan in blocks]
-    else: np.copyto(r, _from_zero(uf, uf.accumulate(x, axis=d, dtype=acc), x[:1]), casting='unsafe')
+    else:
+        np.copyto(r, _from_zero(uf, uf.accumulate(x, axis=d, dtype=acc), x[:1]),
+                  casting='unsafe')
 
 # %% ../nbs/21_scans_sorting.ipynb #604840a3
 def _cum_op(name, uf, input, dim, dtype, out):
     "Shared body of `cumsum`/`cumprod`: contiguous result, input cast to the result dtype, accumulate in `acc_type`."
-    TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(dtype).__name__)
+    TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name,
+                     "(): argument 'dtype' must be tinytensor.dtype, not ",
+                     type(dtype).__name__)
     d = wrap_dim(dim, input.dim())
     od = dtype or (out.dtype if out is not None else _dt.int64 if _is_integral(input.dtype, True) else input.dtype)   # meta_func_cum_ops
     if od is _dt.bool and input.dim(): _not_impl(name + '_out_cpu', od)   # a 0-d input is copied, not dispatched
@@ -146,21 +158,23 @@ def cumprod(input, dim:int, *, dtype=None, out=None) -> Tensor:
     return _cum_op('cumprod', np.multiply, input, dim, dtype, out)
 
 # %% ../nbs/21_scans_sorting.ipynb #0ad63ed3
-# Note [Softmax sums as a product]: the sum along the last dim is `e @ ones(k, 1)`, one BLAS matrix-vector product,
-# not numpy's `add.reduce` over an axis. It is the same sum in another order: the BLAS adds in vector lanes, as
-# torch's CPU kernel does (`vec::map_reduce_all` in `LogSoftmaxKernelImpl.h`, called from `SoftMaxKernel.cpp`), so the
-# result stays within torch's tolerance, and a NaN
-# stays in its own row (each output is its own dot product). At 8x512 float32 it costs 11.0k instructions where
-# `add.reduce` costs 20.1k: 9k of the 137k that `log_softmax` cost. Both paths take it, so the fast path and the op-by-op one
-# still agree bit for bit: the fast path hands numpy's `matmul` the same (rows, k) view and ones that `_row_sums`
-# hands it through `matmul` (a small product: one call, numpy's BLAS pinned to one thread by `_blas_single`).
+# Note [Softmax sums as a product]: the sum along the last dim is `e @ ones(k, 1)`, one
+# BLAS matrix-vector product, not numpy's `add.reduce` over an axis. It is the same sum in
+# another order: the BLAS adds in vector lanes, as torch's CPU kernel does
+# (`vec::map_reduce_all` in `LogSoftmaxKernelImpl.h`, called from `SoftMaxKernel.cpp`), so
+# the result stays within torch's tolerance, and a NaN stays in its own row (each output
+# is its own dot product). At 8x512 float32 it costs 11.0k instructions where `add.reduce`
+# costs 20.1k: 9k of the 137k that `log_softmax` cost. Both paths take it, so the fast
+# path and the op-by-op one still agree bit for bit: the fast path hands numpy's `matmul`
+# the same (rows, k) view and ones that `_row_sums` hands it through `matmul` (a small
+# product: one call, numpy's BLAS pinned to one thread by `_blas_single`).
 def _row_sums(e:Tensor) -> Tensor:
     "Sums of the last dim of contiguous `e`, the dim kept: Note [Softmax sums as a product]."
     k = e._impl.sizes()[-1]
     return matmul(e.reshape(-1, k), ones((k, 1), dtype=e.dtype, device=e.device)).view(e._impl.sizes()[:-1] + (1,))
 
 # %% ../nbs/21_scans_sorting.ipynb #4a2d566d
-_ONES = {}                                                  # (k, numpy dtype) -> ones((k, 1)): the fast path's
+_ONES = {}                             # (k, numpy dtype) -> ones((k, 1)): the fast path's
 
 def _lean_softmax(log:bool, x, d:int):
     "Fast path (speed only): the passes below fused in numpy over the last dim (`d`, or -1) of a small float tensor (Note [lean build])."
@@ -168,7 +182,8 @@ def _lean_softmax(log:bool, x, d:int):
     impl = x._impl                                          # exactly C-contiguous, reduced over its last dim ...
     sizes, n = impl.sizes_and_strides_.sizes, impl.numel_
     last = len(sizes) - 1
-    if (d != last and d != -1) or last < 0 or sizes[last] < 2 or not 0 < n < GRAIN_SIZE or not _c_contiguous(impl): return None
+    if (d != last and d != -1) or last < 0 or sizes[last] < 2 or not 0 < n < GRAIN_SIZE or not _c_contiguous(impl):
+        return None
     p = _lean_addr(impl, n)
     if p is None: return None
     out = _empty_cpu(sizes, impl.dtype_, n * impl.dtype_.itemsize)   # ... and the result as `lean_unary`'s
@@ -187,7 +202,7 @@ def _lean_softmax(log:bool, x, d:int):
         if log:                                             # keywords.) exp into numpy's own scratch, `shifted - log(s)`
             s = np.matmul(np.exp(o), one)                   # Note [Softmax sums as a product]
             np.subtract(o, np.log(s, s), o)
-        else:                                               # `exp(shifted) / s`, all in the result
+        else:                                      # `exp(shifted) / s`, all in the result
             np.exp(o, o)
             s = np.matmul(o, one)
             np.divide(o, s, o)
@@ -199,8 +214,12 @@ def _softmax(name, log:bool, input, dim, dtype):
     tried = dtype is None and type(dim) is int              # fast path (speed only): the last dim of a small float
     if tried and (r := _lean_softmax(log, input, dim)) is not None: return r   # tensor, before the checks it passes
     if type(dim) is not int:                                # (a plain int passes without the ABC check's frames)
-        TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral) and not isinstance(dim, builtins.bool), name, "(): argument 'dim' must be int, not ", type(dim).__name__)
-    TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(dtype).__name__)
+        TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral)
+                         and not isinstance(dim, builtins.bool), name,
+                         "(): argument 'dim' must be int, not ", type(dim).__name__)
+    TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name,
+                     "(): argument 'dtype' must be tinytensor.dtype, not ",
+                     type(dtype).__name__)
     d = wrap_dim(dim, input.dim())
     x = input if dtype is None or dtype is input.dtype else _to_dtype(input, dtype)
     od = x.dtype
@@ -213,8 +232,10 @@ def _softmax(name, log:bool, input, dim, dtype):
     e = shifted.exp()
     s = _row_sums(e) if d == x.dim() - 1 else sum(e, d, True)
     r = shifted - s.log() if log else e / s
-    if r.dtype is od and r._impl.strides() == contiguous_strides(r._impl.sizes()): return r
-    return _new_tensor(x._impl.sizes(), None, od, x.device).copy_(r)   # exactly contiguous strides, size-1 dims included
+    if r.dtype is od and r._impl.strides() == contiguous_strides(r._impl.sizes()):
+        return r
+    # exactly contiguous strides, size-1 dims included
+    return _new_tensor(x._impl.sizes(), None, od, x.device).copy_(r)
 
 def softmax(input, dim, dtype=None) -> Tensor:
     "`exp(x - max) / sum(exp(x - max))` along `dim` (required), as `torch.softmax`; `dtype=` casts first."
@@ -236,7 +257,8 @@ def _argsort(a:np.ndarray, axis:int, descending:bool) -> np.ndarray:
     "Stable argsort along `axis`; NaN sorts as the largest value, as ATen's comparators (`_isnan(a) && !_isnan(b)`)."
     if not descending: return np.argsort(a, axis=axis, kind='stable')
     n = a.shape[axis]
-    rev = np.flip(a, axis)                                   # stable descending = reversed stable ascending of the reversed row
+    # stable descending = reversed stable ascending of the reversed row
+    rev = np.flip(a, axis)
     return np.flip(n - 1 - np.argsort(rev, axis=axis, kind='stable'), axis)
 
 def _rows_with_ties(rows:np.ndarray) -> np.ndarray:
@@ -268,13 +290,15 @@ def _sort_indices(a:np.ndarray, axis:int, descending:bool, stable:bool) -> np.nd
 
 # %% ../nbs/21_scans_sorting.ipynb #174a2dca
 def _check_sortable(name, input):
-    TORCH_CHECK(not input.dtype.is_complex, name, " does not support complex dtypes on CPU")
+    TORCH_CHECK(not input.dtype.is_complex, name,
+                " does not support complex dtypes on CPU")
 
 def sort(input, dim:int=-1, descending:bool=False, stable:bool=False, *, out=None):
     "`(values, indices)` sorted along `dim` (NaN largest), as `torch.sort`; results keep a dense input's strides."
     _check_sortable('Sort', input)
     d = wrap_dim(dim, input.dim())
-    st = like_strides(input)                                 # sort's meta function: the input's strides when dense, else inferred dense ones
+    # sort's meta function: the input's strides when dense, else inferred dense ones
+    st = like_strides(input)
     vals = _empty_impl(input._impl.sizes(), st, input.dtype, input.device)
     idx = _empty_impl(input._impl.sizes(), st, _dt.int64, input.device)
     if not input.is_meta and input.numel():
@@ -285,7 +309,8 @@ def sort(input, dim:int=-1, descending:bool=False, stable:bool=False, *, out=Non
             _np_write(idx)[...] = i
             _np_write(vals)[...] = np.take_along_axis(a, i, d)
     if out is not None:
-        TORCH_CHECK_TYPE(isinstance(out, (tuple, list)) and len(out) == 2, "sort(): argument 'out' must be tuple of Tensors")
+        TORCH_CHECK_TYPE(isinstance(out, (tuple, list)) and len(out) == 2,
+                         "sort(): argument 'out' must be tuple of Tensors")
         return sort_return(_finish_out(vals, out[0]), _finish_out(idx, out[1]))
     return sort_return(vals, idx)
 
@@ -312,9 +337,9 @@ def _topk_row(vals:list, k:int, largest:bool, sorted:bool) -> list:
 def _topk_fast(rows:np.ndarray, k:int, largest:bool):
     "Top `k` of each row by partition, plus a mask of the rows where that answer is unique (no NaN, no tie within or at the edge of the top `k`)."
     n = rows.shape[1]
-    m = builtins.min(k + 1, n)                               # the top k and the first element left out
+    m = builtins.min(k + 1, n)                  # the top k and the first element left out
     cand = array_namespace(rows).empty((rows.shape[0], m), np.intp)
-    def select(b, e):                                        # rows shared among threads: the partition is the cost
+    def select(b, e):               # rows shared among threads: the partition is the cost
         part = np.argpartition(rows[b:e], n - m if largest else m - 1, axis=1)
         cand[b:e] = part[:, n - m:] if largest else part[:, :m]
     parallel_rows(rows.shape[0], rows.size, select)
@@ -334,11 +359,14 @@ def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> n
     idx, ok = _topk_fast(rows, k, largest)                   # fast path
     if not (sorted or k * 64 <= n): ok[:] = False            # nth_element leaves the top k unsorted: replay it
     bad = np.flatnonzero(~ok)
-    if len(bad):                                             # `_topk_row` on every such row, all at once
-        K, I = _order_keys(rows[bad], largest), np.tile(np.arange(n, dtype=idx.dtype), (len(bad), 1))
+    if len(bad):                              # `_topk_row` on every such row, all at once
+        K, I = _order_keys(rows[bad], largest), np.tile(np.arange(n, dtype=idx.dtype),
+                                                        (len(bad), 1))
         dev = type(K) is not np.ndarray                      # a device's rows: the replay's per-row loops run on the host
         if dev: K = K.get()                                  # (`I` is made on the host)
-        if k * 64 <= n: top = np.array([[j for _, j in q] for q in _partial_sort_rows(K, I, k)], dtype=I.dtype)
+        if k * 64 <= n:
+            top = np.array([[j for _, j in q] for q in _partial_sort_rows(K, I, k)],
+                           dtype=I.dtype)
         else:
             _nth_element_rows(K, I, k - 1)
             if sorted and k > 2:
@@ -350,7 +378,8 @@ def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> n
     return np.moveaxis(idx.reshape(shape), -1, axis)
 
 # %% ../nbs/21_scans_sorting.ipynb #596a7623
-@signature("topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[]? out=None)")
+@signature("topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool "
+           "sorted=True, *, Tensor[]? out=None)")
 def topk(input, k:int, dim:int=-1, largest:bool=True, sorted:bool=True, *, out=None):
     "`(values, indices)` of the `k` largest (or smallest) elements along `dim`, as `torch.topk`; contiguous results."
     _check_sortable('topk', input)
@@ -379,7 +408,7 @@ nanmedian_return = namedtuple('nanmedian', ['values', 'indices'])
 
 def _median_pick(a:np.ndarray, axis:int, ignore_nan:bool):
     "Lower median along `axis` of a numpy array: (values, indices), NaN rows give the first NaN unless `ignore_nan`."
-    i = _argsort(_sort_key(a), axis, False)                  # NaNs sort last, in index order
+    i = _argsort(_sort_key(a), axis, False)               # NaNs sort last, in index order
     n = a.shape[axis]
     s = np.take_along_axis(a, i, axis)
     nan = np.isnan(s.astype(np.float32)) if a.dtype.kind == 'f' or a.dtype == _dt.bfloat16.np else array_namespace(s).zeros(s.shape, bool)
@@ -392,10 +421,12 @@ def _median_pick(a:np.ndarray, axis:int, ignore_nan:bool):
 def _median_all(a:np.ndarray, ignore_nan:bool):
     "ATen's `median_impl` over the 1-d `a`: `std::nth_element` at (n - nans - 1) / 2, replayed where its pick shows."
     nan = np.isnan(a.astype(np.float32)) if a.dtype.kind == 'f' or a.dtype == _dt.bfloat16.np else np.zeros(a.shape, bool)
-    if not ignore_nan and nan.any(): return np.array(np.nan).astype(a.dtype)[()]   # `quiet_NaN()`, not a NaN of the data
+    # `quiet_NaN()`, not a NaN of the data
+    if not ignore_nan and nan.any(): return np.array(np.nan).astype(a.dtype)[()]
     v = _median_pick(a, 0, ignore_nan)[0][0]
-    # Equal values differ in their bits only as ±0, or as NaNs when every element is one: only then does it matter
-    # which of them nth_element leaves at the position (Note [Emulating libstdc++'s algorithms]).
+    # Equal values differ in their bits only as ±0, or as NaNs when every element is one:
+    # only then does it matter which of them nth_element leaves at the position (Note
+    # [Emulating libstdc++'s algorithms]).
     zeros = a[(a == 0) & ~nan] if v == 0 else a[:0]
     mixed = zeros.size > 1 and np.signbit(zeros).any() and not np.signbit(zeros).all()
     if mixed or nan.all():
@@ -408,24 +439,28 @@ def _median_all(a:np.ndarray, ignore_nan:bool):
 
 # %% ../nbs/21_scans_sorting.ipynb #a0290934
 def _median(name, ret, ignore_nan, input, dim, keepdim, out):
-    def check_dtype():                                       # the kernel's dispatch: after the dim checks
+    def check_dtype():                       # the kernel's dispatch: after the dim checks
         ok = input.dtype is not _dt.bool and not input.dtype.is_complex
-        TORCH_CHECK_NOT_IMPLEMENTED(ok or (dim is None and input.numel() == 0), '"', name, '_cpu' if dim is None else '_out',
+        TORCH_CHECK_NOT_IMPLEMENTED(ok or (dim is None and input.numel() == 0), '"', name,
+                                    '_cpu' if dim is None else '_out',
                                     '" not implemented for \'', input.dtype.short, "'")
     if dim is None:
-        check_dtype()                                          # the median of all elements, a 0-dim tensor
+        check_dtype()                         # the median of all elements, a 0-dim tensor
         res = _new_tensor((), None, input.dtype, input.device)
         if not input.is_meta:
             tok = _errs_off()
             try:
-                x = _np_read(input)                          # ATen partitions a clone: the input's memory order if dense
-                a = np.ravel(x, order='K' if input._impl.is_non_overlapping_and_dense_ else 'C')
+                # ATen partitions a clone: the input's memory order if dense
+                x = _np_read(input)
+                a = np.ravel(x,
+                             order='K' if input._impl.is_non_overlapping_and_dense_ else 'C')
                 _np_write(res)[...] = _median_all(a, ignore_nan) if a.size else np.array(np.nan).astype(a.dtype)
             finally: _errs_on(tok)
         return _finish_out(res, out)
     d = wrap_dim(dim, input.dim())
     sizes = input._impl.sizes()
-    TORCH_CHECK_INDEX(not sizes or sizes[d] != 0, "median(): Expected reduction dim ", d, " to have non-zero size.")   # nanmedian too
+    TORCH_CHECK_INDEX(not sizes or sizes[d] != 0, "median(): Expected reduction dim ", d,
+                      " to have non-zero size.")   # nanmedian too
     check_dtype()
     shape = _reduced_shape(sizes, [i == d for i in range(len(sizes))], keepdim)
     vals, idx = _new_tensor(shape, None, input.dtype, input.device), _new_tensor(shape, None, _dt.int64, input.device)
@@ -434,7 +469,8 @@ def _median(name, ret, ignore_nan, input, dim, keepdim, out):
         if a.ndim == 0: _np_write(vals)[...] = a; _np_write(idx)[...] = 0
         else:
             v, i = _median_pick(a, d, ignore_nan)
-            _np_write(vals)[...] = v.reshape(shape); _np_write(idx)[...] = i.reshape(shape)
+            _np_write(vals)[...] = v.reshape(shape)
+            _np_write(idx)[...] = i.reshape(shape)
     if out is not None: return ret(_finish_out(vals, out[0]), _finish_out(idx, out[1]))
     return ret(vals, idx)
 
@@ -453,14 +489,18 @@ median_return.__doc__ = "The `(values, indices)` named tuple `median(input, dim)
 nanmedian_return.__doc__ = "The `(values, indices)` named tuple `nanmedian(input, dim)` returns, like `torch.return_types.nanmedian`."
 
 # %% ../nbs/21_scans_sorting.ipynb #203fc073
-def _unique_out(input, vals, inv, cnt, return_inverse, return_counts, inv_shape, moved_dim=None):
+def _unique_out(input, vals, inv, cnt, return_inverse, return_counts, inv_shape,
+                moved_dim=None):
     "Wrap numpy results as torch does: values alone, or a tuple with the inverse and/or counts asked for."
     if moved_dim is None: v = _from_numpy_like(vals, input)
     else:           # computed with `dim` first, then moved back: ATen's layout, but made inside the kernel, so not a view
         v = movedim(_from_numpy_like(vals, input), 0, moved_dim).detach()
     res = [v]
-    if return_inverse: res.append(_from_numpy_like(inv.astype(np.int64).reshape(inv_shape), None, input.device))
-    if return_counts: res.append(_from_numpy_like(cnt.astype(np.int64), None, input.device))
+    if return_inverse:
+        res.append(_from_numpy_like(inv.astype(np.int64).reshape(inv_shape), None,
+                                    input.device))
+    if return_counts:
+        res.append(_from_numpy_like(cnt.astype(np.int64), None, input.device))
     return res[0] if len(res) == 1 else tuple(res)
 
 def _from_numpy_like(a:np.ndarray, like:Tensor, device=CPU) -> Tensor:
@@ -473,23 +513,29 @@ def _from_numpy_like(a:np.ndarray, like:Tensor, device=CPU) -> Tensor:
 def _rows(input, d):
     "The input as a 2-D array with `dim` first, one row per slice (what `unique_dim` compares), and that shape."
     sizes = input._impl.sizes()
-    TORCH_CHECK(sizes[d] == 0 or builtins.all(s for s in sizes), "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+    TORCH_CHECK(sizes[d] == 0 or builtins.all(s for s in sizes),
+                "There are 0 sized dimensions, and they aren't selected, so unique "
+                "cannot be applied")
     a = np.moveaxis(_np_read(input), d, 0)
     return ascontiguous(a).reshape(a.shape[0], math.prod(a.shape[1:])), a.shape
 
 # %% ../nbs/21_scans_sorting.ipynb #b8beffd4
-# Note [unique with NaN and signed zeros]: ATen's `_unique_dim_cpu_template` sorts the row indices with `std::sort`
-# and a comparator that walks the columns and stops at the first one where `lhs < rhs` or `lhs > rhs` holds. A NaN
-# holds neither, so its column is skipped, and the comparator is no order at all: [NaN, 0] < [1, 5] < [2, -1] <
-# [NaN, 0]. `_unique_dim_cpu_impl` then keeps a row unless `at::equal` finds it equal to the last row kept, and
-# `at::equal` finds no row with a NaN equal to anything: such rows are never merged, and where they land is what
-# introsort's comparisons make of them. Without NaNs the comparator is an order, but -0.0 == +0.0 ties rows whose
-# bits differ, and the first of the tied rows in the sorted order is the one kept. Both follow from replaying
-# libstdc++'s `std::sort` (Note [Emulating libstdc++'s algorithms]): with NaNs on the rows themselves, one
-# comparison at a time; without, on the rows' ranks, in bulk (Note [introsort in bulk]). Flat `unique`
-# (`unique_cpu_sorted_template`) sorts the elements with `sort()` and keeps every NaN apart (`IsUnique` with
-# `equal_nan` false), so its NaNs and zeros come in `sort`'s order, `_sort_indices`'s. Any other input goes through
-# numpy's `unique`: then rows that tie are equal bit for bit, and any order of them gives the same result.
+# Note [unique with NaN and signed zeros]: ATen's `_unique_dim_cpu_template` sorts the row
+# indices with `std::sort` and a comparator that walks the columns and stops at the first
+# one where `lhs < rhs` or `lhs > rhs` holds. A NaN holds neither, so its column is
+# skipped, and the comparator is no order at all: [NaN, 0] < [1, 5] < [2, -1] < [NaN, 0].
+# `_unique_dim_cpu_impl` then keeps a row unless `at::equal` finds it equal to the last
+# row kept, and `at::equal` finds no row with a NaN equal to anything: such rows are never
+# merged, and where they land is what introsort's comparisons make of them. Without NaNs
+# the comparator is an order, but -0.0 == +0.0 ties rows whose bits differ, and the first
+# of the tied rows in the sorted order is the one kept. Both follow from replaying
+# libstdc++'s `std::sort` (Note [Emulating libstdc++'s algorithms]): with NaNs on the rows
+# themselves, one comparison at a time; without, on the rows' ranks, in bulk (Note
+# [introsort in bulk]). Flat `unique` (`unique_cpu_sorted_template`) sorts the elements
+# with `sort()` and keeps every NaN apart (`IsUnique` with `equal_nan` false), so its NaNs
+# and zeros come in `sort`'s order, `_sort_indices`'s. Any other input goes through
+# numpy's `unique`: then rows that tie are equal bit for bit, and any order of them gives
+# the same result.
 def _bits_may_differ(key, nans:int=1) -> bool:
     "Might ATen's order of the rows of `key` show in the result: `nans` NaNs, or -0.0 and +0.0 in one column?"
     if key.dtype.kind != 'f' or key.size == 0: return False
@@ -510,11 +556,11 @@ def _row_less(R:list):
 def _unique_dim_order(key:np.ndarray) -> np.ndarray:
     "The order ATen's `std::sort` leaves the rows of `key` in (Note [unique with NaN and signed zeros])."
     n = key.shape[0]
-    if np.isnan(key).any():                                  # no order: the comparator itself, one call at a time
+    if np.isnan(key).any():          # no order: the comparator itself, one call at a time
         idx = list(range(n))
         _std_sort(idx, 0, n, _row_less(key.tolist()))
         return np.array(idx, np.int64)
-    o = np.lexsort(key.T[::-1])                              # an order: the rows' ranks as integer keys, in bulk
+    o = np.lexsort(key.T[::-1])       # an order: the rows' ranks as integer keys, in bulk
     s = key[o]
     new = np.ones(n, bool); new[1:] = (s[1:] != s[:-1]).any(axis=1)
     K, I = np.empty((1, n), np.int64), np.arange(n, dtype=np.int64)[None].copy()
@@ -534,7 +580,8 @@ def _first_of_runs(s, order):
     return order[first], inv, xp.diff(xp.append(first, n))
 
 # %% ../nbs/21_scans_sorting.ipynb #3ca765d1
-def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:bool=False, dim=None):
+def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:bool=False,
+           dim=None):
     "Sorted unique elements (or slices along `dim`), with the inverse map and counts if asked, as `torch.unique`."
     if dim is None:
         a = ascontiguous(_np_read(input)).reshape(-1)
@@ -546,45 +593,58 @@ def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:boo
             if dev: order = asarray_like(a, order)
             keep, inv, cnt = _first_of_runs(key[order][:, None], order)
             u = a[keep]
-        else: u, inv, cnt = np.unique(key, return_inverse=True, return_counts=True, equal_nan=False)
-        return _unique_out(input, u, inv, cnt, return_inverse, return_counts, input._impl.sizes())
+        else:
+            u, inv, cnt = np.unique(key, return_inverse=True, return_counts=True,
+                                    equal_nan=False)
+        return _unique_out(input, u, inv, cnt, return_inverse, return_counts,
+                           input._impl.sizes())
     d = wrap_dim(dim, input.dim(), False)
     rows, shp = _rows(input, d)
-    if rows.shape[0] == 0:                                    # an empty dim: an empty contiguous result of the input's shape
+    # an empty dim: an empty contiguous result of the input's shape
+    if rows.shape[0] == 0:
         xp = array_namespace(rows)
         e = xp.zeros(0, np.int64)
-        return _unique_out(input, xp.zeros(input._impl.sizes(), rows.dtype), e, e, return_inverse, return_counts, (0,))
+        return _unique_out(input, xp.zeros(input._impl.sizes(), rows.dtype), e, e,
+                           return_inverse, return_counts, (0,))
     key = _sort_key(rows)
-    if _bits_may_differ(key):                                 # Note [unique with NaN and signed zeros]
-        dev = type(key) is not np.ndarray                     # a device's rows: the replay runs on the host
+    if _bits_may_differ(key):               # Note [unique with NaN and signed zeros]
+        dev = type(key) is not np.ndarray   # a device's rows: the replay runs on the host
         order = _unique_dim_order(key.get() if dev else key)
         if dev: order = asarray_like(key, order)
         keep, inv, cnt = _first_of_runs(key[order], order)
         u = rows[keep]
     else: u, inv, cnt = np.unique(key, axis=0, return_inverse=True, return_counts=True)
-    return _unique_out(input, u.reshape((u.shape[0],) + shp[1:]), inv.reshape(-1), cnt, return_inverse, return_counts, (shp[0],), d)
+    return _unique_out(input, u.reshape((u.shape[0],) + shp[1:]), inv.reshape(-1), cnt,
+                       return_inverse, return_counts, (shp[0],), d)
 
 # %% ../nbs/21_scans_sorting.ipynb #08068407
-def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=False, dim=None):
+def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=False,
+                       dim=None):
     "Collapse runs of equal consecutive elements (or slices along `dim`), as `torch.unique_consecutive`."
-    if dim is None: rows, shp = ascontiguous(_np_read(input)).reshape(-1, 1), (input.numel(),)
+    if dim is None:
+        rows, shp = ascontiguous(_np_read(input)).reshape(-1, 1), (input.numel(),)
     else:
         d = wrap_dim(dim, input.dim(), False)
         rows, shp = _rows(input, d)
     n = rows.shape[0]
-    keep, inv, cnt = _first_of_runs(_sort_key(rows), array_namespace(rows).arange(n))   # each run's first row
+    # each run's first row
+    keep, inv, cnt = _first_of_runs(_sort_key(rows), array_namespace(rows).arange(n))
     u = rows[keep].reshape((len(keep),) + tuple(shp[1:])) if dim is not None else rows[keep].reshape(-1)
     inv_shape = input._impl.sizes() if dim is None else (n,)
     moved = None if dim is None or n == 0 else d
     if moved is None and dim is not None: u = u.reshape(input._impl.sizes())
-    return _unique_out(input, u, inv, cnt, return_inverse, return_counts, inv_shape, moved)
+    return _unique_out(input, u, inv, cnt, return_inverse, return_counts, inv_shape,
+                       moved)
 
 # %% ../nbs/21_scans_sorting.ipynb #ba1e12a0
-_bind_methods(dict(cumsum=cumsum, cumprod=cumprod, softmax=softmax, log_softmax=log_softmax, sort=sort, argsort=argsort, msort=msort,
-                   topk=topk, median=median, nanmedian=nanmedian, unique_consecutive=unique_consecutive))
+_bind_methods(dict(cumsum=cumsum, cumprod=cumprod, softmax=softmax,
+                   log_softmax=log_softmax, sort=sort, argsort=argsort, msort=msort,
+                   topk=topk, median=median, nanmedian=nanmedian,
+                   unique_consecutive=unique_consecutive))
 
 @patch
-def unique(self:Tensor, sorted:bool=True, return_inverse:bool=False, return_counts:bool=False, dim=None):
+def unique(self:Tensor, sorted:bool=True, return_inverse:bool=False,
+           return_counts:bool=False, dim=None):
     "See `unique`."
     return unique(self, sorted, return_inverse, return_counts, dim)
 
@@ -592,9 +652,13 @@ def unique(self:Tensor, sorted:bool=True, return_inverse:bool=False, return_coun
 def _cum_(name:str, fn, self:Tensor, dim:int, dtype) -> Tensor:
     "The in-place scans: `fn(self, dim, out=self)`, refusing a `dtype` other than self's and self-aliasing layouts."
     wrap_dim(dim, self.dim())
-    TORCH_CHECK(dtype is None or dtype is self.dtype, "Bad in-place call: input tensor dtype ", _CTYPE.get(self.dtype.name),
-                " and output tensor dtype ", _CTYPE.get(dtype.name) if isinstance(dtype, _dt.dtype) else dtype, " should match")
-    if self.dtype is not _dt.bool: assert_no_internal_overlap(self)    # bool reaches the kernel's "not implemented" first
+    TORCH_CHECK(dtype is None or dtype is self.dtype,
+                "Bad in-place call: input tensor dtype ", _CTYPE.get(self.dtype.name),
+                " and output tensor dtype ",
+                _CTYPE.get(dtype.name) if isinstance(dtype, _dt.dtype) else dtype,
+                " should match")
+    # bool reaches the kernel's "not implemented" first
+    if self.dtype is not _dt.bool: assert_no_internal_overlap(self)
     return fn(self, dim, dtype=dtype, out=self)
 
 @patch

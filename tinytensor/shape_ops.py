@@ -47,12 +47,15 @@ def _from_np(a, d:dtype, device=CPU) -> Tensor:
 # %% ../nbs/22_shape_ops.ipynb #45de454a
 def _tri_check(t:Tensor, k, name:str):
     TORCH_CHECK(t.dim() >= 2, name, ": input tensor must have at least 2 dimensions")
-    TORCH_CHECK_TYPE(isinstance(k, numbers.Integral), name, "(): argument 'diagonal' must be int, not ", type(k).__name__)
+    TORCH_CHECK_TYPE(isinstance(k, numbers.Integral), name,
+                     "(): argument 'diagonal' must be int, not ", type(k).__name__)
 
-# Note [triangle bands]: a mask over the whole matrix and `np.where` cost a select per element, and a loop over rows
-# a numpy call per row. In a band of rows [i0, i1), `tril(k)` keeps columns j < i0 + k + 1 in every row and none
-# of j >= i1 + k, so only the staircase of columns between needs a select: per band, one copy, one fill and one
-# small `np.where` (`triu` mirrors it). Bands of _TRI_ROWS rows: `tril` of a 2048² float32 9.6 -> 1.0 ms, `tril_` 19.6 -> 0.9 ms.
+# Note [triangle bands]: a mask over the whole matrix and `np.where` cost a select per
+# element, and a loop over rows a numpy call per row. In a band of rows [i0, i1),
+# `tril(k)` keeps columns j < i0 + k + 1 in every row and none of j >= i1 + k, so only the
+# staircase of columns between needs a select: per band, one copy, one fill and one small
+# `np.where` (`triu` mirrors it). Bands of _TRI_ROWS rows: `tril` of a 2048² float32 9.6
+# -> 1.0 ms, `tril_` 19.6 -> 0.9 ms.
 _TRI_ROWS = 64
 
 def _tri_fill(o, x, k:int, lower:bool, copy:bool=True):
@@ -61,31 +64,36 @@ def _tri_fill(o, x, k:int, lower:bool, copy:bool=True):
     z, xp = o.dtype.type(0), array_namespace(o)
     for i0 in range(0, r, _TRI_ROWS):
         i1 = builtins.min(r, i0 + _TRI_ROWS)
-        a, b = (i0 + k + 1, i1 + k) if lower else (i0 + k, i1 + k - 1)     # the staircase: columns [a, b)
+        # the staircase: columns [a, b)
+        a, b = (i0 + k + 1, i1 + k) if lower else (i0 + k, i1 + k - 1)
         a, b = builtins.min(builtins.max(a, 0), c), builtins.min(builtins.max(b, 0), c)
         b = builtins.max(a, b)
         (keep, drop) = (slice(0, a), slice(b, c)) if lower else (slice(b, c), slice(0, a))
         if copy: o[..., i0:i1, keep] = x[..., i0:i1, keep]
         o[..., i0:i1, drop] = z
         if a < b:
-            d = xp.arange(a, b)[None, :] - xp.arange(i0, i1)[:, None]         # j - i over the staircase
+            # j - i over the staircase
+            d = xp.arange(a, b)[None, :] - xp.arange(i0, i1)[:, None]
             m = d <= k if lower else d >= k
             if copy: o[..., i0:i1, a:b] = np.where(m, x[..., i0:i1, a:b], z)
             else: np.copyto(o[..., i0:i1, a:b], z, where=~m)
 
 def _tri(input:Tensor, k, lower:bool, name:str, out=None) -> Tensor:
     _tri_check(input, k, name)
-    TORCH_CHECK(out is None or out.dtype is input.dtype, "Expected out tensor to have dtype ", _ctype(input.dtype), ", but got ",
+    TORCH_CHECK(out is None or out.dtype is input.dtype,
+                "Expected out tensor to have dtype ", _ctype(input.dtype), ", but got ",
                 _ctype(out.dtype) if out is not None else '', " instead")
     if out is None:
         res = _new_tensor(input.shape, None, input.dtype, input.device)
-        if not res.is_meta and res.numel(): _tri_fill(_np_write(res), _np_read(input), k, lower)
+        if not res.is_meta and res.numel():
+            _tri_fill(_np_write(res), _np_read(input), k, lower)
         return res
     _resize_output(out, input.shape)
     if out.numel() and not out.is_meta:
         x = _np_read(input)
         o = _np_write(out)
-        if get_overlap_status(out, input) not in ('No', 'Full'): x = x.copy()      # a partial alias: read it first
+        # a partial alias: read it first
+        if get_overlap_status(out, input) not in ('No', 'Full'): x = x.copy()
         _tri_fill(o, x, k, lower)
     out._impl.bump_version()
     return out
@@ -165,7 +173,8 @@ def diag(input:Tensor, diagonal:int=0, *, out=None) -> Tensor:
     else:
         res = input.diagonal(diagonal).clone(memory_format=contiguous_format)
     if out is None: return res
-    TORCH_CHECK(out.dtype is res.dtype, "Expected out tensor to have dtype ", _ctype(res.dtype), ", but got ", _ctype(out.dtype), " instead")
+    TORCH_CHECK(out.dtype is res.dtype, "Expected out tensor to have dtype ",
+                _ctype(res.dtype), ", but got ", _ctype(out.dtype), " instead")
     _resize_output(out, res.shape); out.copy_(res)
     return out
 
@@ -188,7 +197,8 @@ def diagflat(input:Tensor, offset:int=0) -> Tensor:
 def trace(input:Tensor) -> Tensor:
     "Sum of the main diagonal of a matrix (integral inputs give int64), as `torch.trace`."
     if input.dtype is _dt.bool: _not_impl('trace', input.dtype)
-    TORCH_CHECK(input.dim() == 2, "trace: expected a matrix, but got tensor with dim ", input.dim())
+    TORCH_CHECK(input.dim() == 2, "trace: expected a matrix, but got tensor with dim ",
+                input.dim())
     return _sum(input.diagonal())
 
 _bind_methods(dict(diag=diag, diag_embed=diag_embed, diagflat=diagflat, trace=trace))
@@ -207,26 +217,32 @@ def roll(input:Tensor, shifts, dims=None) -> Tensor:
             if input.is_meta:                                      # torch's meta path (a Python reference) clones an empty input
                 return input.clone() if input.numel() == 0 else _new_tensor(input.shape, None, input.dtype, input.device)
             return _rolled(input, ascontiguous(_np_read(input)).reshape(-1), shifts[0], 0)
-        TORCH_CHECK(len(shifts) == len(dims), "shifts and dimensions must align. shifts: ", len(shifts), ", dims:", len(dims))
+        TORCH_CHECK(len(shifts) == len(dims),
+                    "shifts and dimensions must align. shifts: ", len(shifts), ", dims:",
+                    len(dims))
         return roll(roll(input, shifts[0], dims[0]), shifts[1:], dims[1:])
-    if input.numel() == 0: return input.clone()                  # checked before the dim, as in ATen
+    if input.numel() == 0: return input.clone()       # checked before the dim, as in ATen
     d = wrap_dim(dims[0], input.dim(), wrap_scalar=False)
     if input.is_meta: return _new_tensor(input.shape, None, input.dtype, input.device)
     n = input.shape[d]
-    start = (n - shifts[0]) % n                                  # ATen's roll_cpu is `cat` of two narrows: cat's layout
+    start = (n - shifts[0]) % n    # ATen's roll_cpu is `cat` of two narrows: cat's layout
     fmt = cat_memory_format([input.narrow(d, start, n - start), input.narrow(d, 0, start)])
-    return _rolled(input, _np_read(input), shifts[0], d, strides_for_format(tuple(input.shape), fmt))
+    return _rolled(input, _np_read(input), shifts[0], d,
+                   strides_for_format(tuple(input.shape), fmt))
 
 def _rolled(input:Tensor, x, s:int, d:int, strides=None) -> Tensor:
     "A new tensor shaped like `input` (contiguous, or `strides`) holding `x` rolled by `s` along `d`: two copies straight into it."
-    # threads share the rows when `d` is not dim 0; `np.roll` builds a result of its own that a copy then follows
+    # threads share the rows when `d` is not dim 0; `np.roll` builds a result of its own
+    # that a copy then follows
     out = _new_tensor(input.shape, strides, input.dtype, input.device)
     if not x.size: return out
     o, n = _np_write(out), x.shape[d]
-    if o.shape != x.shape: o = o.reshape(x.shape)             # the flattened roll: a contiguous `out` seen as 1-d
+    # the flattened roll: a contiguous `out` seen as 1-d
+    if o.shape != x.shape: o = o.reshape(x.shape)
     s %= n
     at = lambda sl: (slice(None),) * d + (sl,)
-    pieces = [(at(slice(s, None)), at(slice(0, n - s))), (at(slice(0, s)), at(slice(n - s, None)))]
+    pieces = [(at(slice(s, None)), at(slice(0, n - s))),
+              (at(slice(0, s)), at(slice(n - s, None)))]
     def run(b, e):
         for oi, xi in pieces: np.copyto(o[b:e][oi], x[b:e][xi])
     if d: parallel_rows(o.shape[0], o.size, run)
@@ -237,14 +253,17 @@ def _rolled(input:Tensor, x, s:int, d:int, strides=None) -> Tensor:
 def rot90(input:Tensor, k:int=1, dims=(0, 1)) -> Tensor:
     "Rotate by 90 degrees `k` times in the plane `dims` (from the first towards the second), as `torch.rot90`."
     dims = _int_tuple(dims)
-    TORCH_CHECK(len(dims) == 2, "expected total rotation dims == 2, but got dims = ", len(dims))
+    TORCH_CHECK(len(dims) == 2, "expected total rotation dims == 2, but got dims = ",
+                len(dims))
     nd = input.dim()
     TORCH_CHECK(nd >= 2, "expected total dims >= 2, but got total dims = ", nd)
-    TORCH_CHECK(dims[0] != dims[1] and builtins.abs(dims[0] - dims[1]) != nd, "expected rotation dims to be different, but got dim0 = ",
-                dims[0], " and dim1 = ", dims[1])
+    TORCH_CHECK(dims[0] != dims[1] and builtins.abs(dims[0] - dims[1]) != nd,
+                "expected rotation dims to be different, but got dim0 = ", dims[0],
+                " and dim1 = ", dims[1])
     d0, d1 = wrap_dim(dims[0], nd), wrap_dim(dims[1], nd)
     k = k % 4
-    if k == 1: return input.flip(d1).transpose_(d0, d1)       # in place on the flip: a new tensor, not a view (as ATen)
+    # in place on the flip: a new tensor, not a view (as ATen)
+    if k == 1: return input.flip(d1).transpose_(d0, d1)
     if k == 2: return input.flip(d0, d1)
     if k == 3: return input.flip(d0).transpose_(d0, d1)
     return input.clone(memory_format=contiguous_format)
@@ -256,11 +275,14 @@ def block_diag(*tensors) -> Tensor:
     "A block-diagonal matrix with the (0, 1 or 2-d) `tensors` on its diagonal, as `torch.block_diag`."
     mats = []
     for i, t in enumerate(tensors):
-        TORCH_CHECK(t.dim() <= 2, "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input ", i, " has ", t.dim(), " dimensions")
+        TORCH_CHECK(t.dim() <= 2,
+                    "torch.block_diag: Input tensors must have 2 or fewer dimensions. "
+                    "Input ", i, " has ", t.dim(), " dimensions")
         mats.append(t.reshape(1, 1) if t.dim() == 0 else t.reshape(1, -1) if t.dim() == 1 else t)
     d = result_type(*tensors) if tensors else _dt.get_default_dtype()
     rows, cols = builtins.sum(m.shape[0] for m in mats), builtins.sum(m.shape[1] for m in mats)
-    res = zeros(rows if mats else 1, cols, dtype=d, device=tensors[0].device if tensors else None)
+    res = zeros(rows if mats else 1, cols, dtype=d,
+                device=tensors[0].device if tensors else None)
     r = c = 0
     for m in mats:
         if m.numel(): res[r:r + m.shape[0], c:c + m.shape[1]].copy_(m)
@@ -274,10 +296,13 @@ def kron(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     b = other.view((1,) * (nd - other.dim()) + tuple(other.shape))
     av = a.view(tuple(s for d in range(nd) for s in (a.shape[d], 1)))
     bv = b.view(tuple(s for d in range(nd) for s in (1, b.shape[d])))
-    res = mul(av, bv).view(tuple(a.shape[d] * b.shape[d] for d in range(nd))).detach()   # ATen's `_unsafe_view`: no view
+    # ATen's `_unsafe_view`: no view
+    res = mul(av, bv).view(tuple(a.shape[d] * b.shape[d] for d in range(nd))).detach()
     if out is None: return res
-    # ATen's kron_out is `mul_out` into a view of `out`: the TensorIterator's rule, a cast only where it is safe
-    TORCH_CHECK(can_cast(res.dtype, out.dtype), "result type ", res.dtype.short, " can't be cast to the desired output type ", out.dtype.short)
+    # ATen's kron_out is `mul_out` into a view of `out`: the TensorIterator's rule, a cast
+    # only where it is safe
+    TORCH_CHECK(can_cast(res.dtype, out.dtype), "result type ", res.dtype.short,
+                " can't be cast to the desired output type ", out.dtype.short)
     _resize_output(out, res.shape); out.copy_(res)
     return out
 
@@ -287,7 +312,8 @@ def tensordot(a:Tensor, b:Tensor, dims=2, out=None) -> Tensor:
     if isinstance(dims, Tensor): dims = dims.tolist() if dims.dim() else dims.item()
     if isinstance(dims, numbers.Integral):
         TORCH_CHECK(dims >= 0, "tensordot expects dims >= 0, but got dims=", dims)
-        TORCH_CHECK(dims <= a.dim() and dims <= b.dim(), "tensordot expects dims < ndim_a or ndim_b, but got dims=", dims)
+        TORCH_CHECK(dims <= a.dim() and dims <= b.dim(),
+                    "tensordot expects dims < ndim_a or ndim_b, but got dims=", dims)
         da, db = list(range(a.dim() - dims, a.dim())), list(range(dims))
     else:
         da, db = list(_int_tuple(dims[0])), list(_int_tuple(dims[1]))
@@ -295,15 +321,18 @@ def tensordot(a:Tensor, b:Tensor, dims=2, out=None) -> Tensor:
     TORCH_CHECK(a.dtype is b.dtype, "both inputs should have same dtype")
     da, db = [wrap_dim(d, a.dim()) for d in da], [wrap_dim(d, b.dim()) for d in db]
     for x, y in zip(da, db):
-        TORCH_CHECK(a.shape[x] == b.shape[y], "contracted dimensions need to match, but first has size ", a.shape[x], " in dim ", x,
-                    " and second has size ", b.shape[y], " in dim ", y)
+        TORCH_CHECK(a.shape[x] == b.shape[y],
+                    "contracted dimensions need to match, but first has size ",
+                    a.shape[x], " in dim ", x, " and second has size ", b.shape[y],
+                    " in dim ", y)
     fa, fb = [d for d in range(a.dim()) if d not in da], [d for d in range(b.dim()) if d not in db]
     k = math.prod(a.shape[d] for d in da)
     am = (a.permute(tuple(fa + da)) if a.dim() else a).reshape(math.prod(a.shape[d] for d in fa), k)
     bm = (b.permute(tuple(db + fb)) if b.dim() else b).reshape(k, math.prod(b.shape[d] for d in fb))
     res = matmul(am, bm).view(tuple(a.shape[d] for d in fa) + tuple(b.shape[d] for d in fb))
     if out is None: return res
-    TORCH_CHECK(out.dtype is res.dtype, "tensordot: Expected the output tensor to have dtype ", res.dtype.short,
+    TORCH_CHECK(out.dtype is res.dtype,
+                "tensordot: Expected the output tensor to have dtype ", res.dtype.short,
                 ", but got an output tensor with dtype ", out.dtype.short)
     _resize_output(out, res.shape); out.copy_(res)
     return out
@@ -316,16 +345,24 @@ def kron(self:Tensor, other:Tensor) -> Tensor:
 # %% ../nbs/22_shape_ops.ipynb #8ce72179
 def meshgrid(*tensors, indexing:str=None) -> tuple:
     "Expanded views forming a coordinate grid of the 0/1-d `tensors` (`indexing` 'ij' or 'xy'), as `torch.meshgrid`."
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)): tensors = tuple(tensors[0])
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
     if indexing is None:
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.", UserWarning, stacklevel=2)
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to "
+                      "pass the indexing argument.", UserWarning, stacklevel=2)
         indexing = 'ij'
     TORCH_CHECK(len(tensors) > 0, "meshgrid expects a non-empty TensorList")
     for t in tensors:
-        TORCH_CHECK(t.dim() <= 1, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: ", t)
-        TORCH_CHECK(t.dtype is tensors[0].dtype, "meshgrid expects all tensors to have the same dtype")
-        TORCH_CHECK(t.device == tensors[0].device, "meshgrid expects all tensors to have the same device")
-    TORCH_CHECK(indexing in ('ij', 'xy'), 'torch.meshgrid: indexing must be one of "xy" or "ij", but received: ', indexing)
+        TORCH_CHECK(t.dim() <= 1,
+                    "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
+                    "got: ", t)
+        TORCH_CHECK(t.dtype is tensors[0].dtype,
+                    "meshgrid expects all tensors to have the same dtype")
+        TORCH_CHECK(t.device == tensors[0].device,
+                    "meshgrid expects all tensors to have the same device")
+    TORCH_CHECK(indexing in ('ij', 'xy'),
+                'torch.meshgrid: indexing must be one of "xy" or "ij", but received: ',
+                indexing)
     ts = list(tensors)
     swap = indexing == 'xy' and len(ts) >= 2
     if swap: ts[0], ts[1] = ts[1], ts[0]
@@ -340,37 +377,45 @@ def meshgrid(*tensors, indexing:str=None) -> tuple:
 # %% ../nbs/22_shape_ops.ipynb #847b686f
 def _repeat_counts(repeats:Tensor) -> np.ndarray:
     TORCH_CHECK(repeats.dim() <= 1, "repeats must be 0-dim or 1-dim tensor")
-    if repeats.dtype not in (_dt.int32, _dt.int64): _not_impl('repeat_interleave_cpu', repeats.dtype)
+    if repeats.dtype not in (_dt.int32, _dt.int64):
+        _not_impl('repeat_interleave_cpu', repeats.dtype)
     r = _np_read(repeats).reshape(-1).astype(np.int64)
     TORCH_CHECK(not (r < 0).any(), "repeats can not be negative")
     return r
 
 def repeat_interleave(input:Tensor, repeats=None, dim:int=None, *, output_size:int=None) -> Tensor:
     "Repeat each slice along `dim` (each element if None) `repeats` times, as `torch.repeat_interleave`."
-    if repeats is None:                                           # the index form: counts -> positions
+    if repeats is None:                              # the index form: counts -> positions
         TORCH_CHECK(input.dim() == 1, "repeat_interleave only accept 1D vector as repeat")
         r = _repeat_counts(input)
-        TORCH_CHECK(output_size is None or output_size == r.sum(), "allocated size does not match required size")
+        TORCH_CHECK(output_size is None or output_size == r.sum(),
+                    "allocated size does not match required size")
         xp = array_namespace(r)
         return _from_np(xp.repeat(xp.arange(len(r)), r), input.dtype, input.device)
     x = _np_read(input)
     if dim is None: x, axis = ascontiguous(x).reshape(-1), 0
     elif isinstance(repeats, Tensor): axis = wrap_dim(dim, input.dim(), wrap_scalar=False)
-    else:                                                          # ATen: input.unsqueeze(dim + 1), out of range for 0-d
+    else:                           # ATen: input.unsqueeze(dim + 1), out of range for 0-d
         axis = wrap_dim(dim, input.dim())
-        TORCH_CHECK_INDEX(input.dim() > 0, "Dimension out of range (expected to be in range of [-1, 0], but got 1)")
+        TORCH_CHECK_INDEX(input.dim() > 0,
+                          "Dimension out of range (expected to be in range of [-1, 0], "
+                          "but got 1)")
     n = x.shape[axis] if x.ndim else 1
     if isinstance(repeats, Tensor):
         r = _repeat_counts(repeats)
         if repeats.dim() == 0 or len(r) == 1: r = np.full(n, int(r[0]) if len(r) else 0)
-        TORCH_CHECK(len(r) == n, "repeats must have the same size as input along dim, but got repeats.size(0) = ", len(r),
+        TORCH_CHECK(len(r) == n,
+                    "repeats must have the same size as input along dim, but got "
+                    "repeats.size(0) = ", len(r),
                     " and input.size(", axis if dim is not None else 0, ") = ", n)
     else:
         TORCH_CHECK(int(repeats) >= 0, "Repeats must be non-negative")
         r = np.full(n, int(repeats))
-        TORCH_CHECK(output_size is None or output_size == n * int(repeats), "repeat_interleave: Invalid output_size, expected ",
-                    n * int(repeats), " but got ", output_size)
-    TORCH_CHECK(output_size is None or output_size == r.sum() or len(r) == 0, "allocated size does not match required size")
+        TORCH_CHECK(output_size is None or output_size == n * int(repeats),
+                    "repeat_interleave: Invalid output_size, expected ", n * int(repeats),
+                    " but got ", output_size)
+    TORCH_CHECK(output_size is None or output_size == r.sum() or len(r) == 0,
+                "allocated size does not match required size")
     if x.ndim == 0: x = x.reshape(1)
     rr = r if type(x) is np.ndarray else r.tolist()       # CuPy takes the counts as a list
     if not isinstance(repeats, Tensor):       # ATen: unsqueeze(dim + 1), expand, clone, flatten(dim, dim + 1): a view of the clone
@@ -390,7 +435,8 @@ def diff(input:Tensor, n:int=1, dim:int=-1, prepend:Tensor=None, append:Tensor=N
     TORCH_CHECK(input.dim() >= 1, "diff expects input to be at least one-dimensional")
     TORCH_CHECK(n >= 0, "order must be non-negative but got ", n)
     for p in (prepend, append):
-        TORCH_CHECK(p is None or p.dim() == input.dim(), "diff expects prepend or append to be the same dimension as input")
+        TORCH_CHECK(p is None or p.dim() == input.dim(),
+                    "diff expects prepend or append to be the same dimension as input")
     d = wrap_dim(dim, input.dim())
     if n == 0: return input.clone()
     t = input
@@ -426,48 +472,75 @@ def _bsearch(b:np.ndarray, v:np.ndarray, right:bool) -> np.ndarray:
             hi = np.where(active & ~go_right, mid, hi)
 
 # %% ../nbs/22_shape_ops.ipynb #6f753b64
-def searchsorted(sorted_sequence:Tensor, input, *, out_int32:bool=False, right:bool=False, side:str=None, sorter:Tensor=None, out=None) -> Tensor:
+def searchsorted(sorted_sequence:Tensor, input, *, out_int32:bool=False, right:bool=False,
+                 side:str=None, sorter:Tensor=None, out=None) -> Tensor:
     "Insertion indices of `input` into the innermost rows of `sorted_sequence`, as `torch.searchsorted`."
     bd = sorted_sequence
     scalar = not isinstance(input, Tensor)
     if side is not None:
-        TORCH_CHECK(side in ('left', 'right'), "torch.searchsorted(): side can only be 'left' or 'right' but got ", side)
-        TORCH_CHECK(not right or side == 'right', "torch.searchsorted(): side and right can't be set to opposites, got side of ", side,
+        TORCH_CHECK(side in ('left', 'right'),
+                    "torch.searchsorted(): side can only be 'left' or 'right' but got ",
+                    side)
+        TORCH_CHECK(not right or side == 'right',
+                    "torch.searchsorted(): side and right can't be set to opposites, got "
+                    "side of ", side,
                     " while right was True")
         right = side == 'right'
     if sorter is not None:
-        TORCH_CHECK(tuple(sorter.shape) == tuple(bd.shape), "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor ",
+        TORCH_CHECK(tuple(sorter.shape) == tuple(bd.shape),
+                    "torch.searchsorted(): boundary and sorter must have the same size, "
+                    "but got boundary tensor ",
                     list(bd.shape), "and got sorter tensor ", list(sorter.shape))
-        TORCH_CHECK(sorter.dtype is _dt.int64, "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype ", sorter.dtype.short)
+        TORCH_CHECK(sorter.dtype is _dt.int64,
+                    "torch.searchsorted(): sorter must be a tensor of long dtype but got "
+                    "dtype ", sorter.dtype.short)
     vin = wrapped_scalar_tensor(input) if scalar else input
-    TORCH_CHECK(not scalar or bd.dim() == 1, "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got ",
-                "boundaries tensor dim(", bd.dim(), ") and input value's dim(", vin.dim(), ") numel(", vin.numel(), ")")
-    TORCH_CHECK(bd.dim() != 0, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
-    TORCH_CHECK(bd.dim() == 1 or tuple(bd.shape[:-1]) == tuple(vin.shape[:-1]) and bd.dim() == vin.dim(),
-                "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input ",
-                "value tensor must match, but we got boundaries tensor ", list(bd.shape), " and input value tensor ", list(vin.shape))
+    TORCH_CHECK(not scalar or bd.dim() == 1,
+                "torch.searchsorted(): input value can be a scalar only when boundaries "
+                "tensor dimension is 1, but we got ",
+                "boundaries tensor dim(", bd.dim(), ") and input value's dim(",
+                vin.dim(), ") numel(", vin.numel(), ")")
+    TORCH_CHECK(bd.dim() != 0,
+                "torch.searchsorted(): boundaries tensor should have positive dimension, "
+                "but got 0 dimension")
+    TORCH_CHECK(bd.dim() == 1 or tuple(bd.shape[:-1]) == tuple(vin.shape[:-1])
+                and bd.dim() == vin.dim(),
+                "torch.searchsorted(): boundaries tensor should be 1 dimension or the "
+                "first N-1 dimensions of boundaries tensor and input ",
+                "value tensor must match, but we got boundaries tensor ", list(bd.shape),
+                " and input value tensor ", list(vin.shape))
     ct = result_type(bd, vin)
     npd = np.float32 if ct in _REDUCED else ct.np
-    b = ascontiguous(_np_read(bd)).astype(npd).reshape(math.prod(bd.shape[:-1]), bd.shape[-1])
+    b = ascontiguous(_np_read(bd)).astype(npd).reshape(math.prod(bd.shape[:-1]),
+                                                       bd.shape[-1])
     if sorter is not None:
         s = ascontiguous(_np_read(sorter)).reshape(b.shape)
-        TORCH_CHECK(((s >= 0) & (s < b.shape[1])).all(), "torch.searchsorted(): sorter index out of range")
+        TORCH_CHECK(((s >= 0) & (s < b.shape[1])).all(),
+                    "torch.searchsorted(): sorter index out of range")
         b = np.take_along_axis(b, s, 1)
     v = _np_read(vin).astype(npd)
-    if type(v) is not type(b): v = asarray_like(b, v)              # a number beside device boundaries joins their device
+    # a number beside device boundaries joins their device
+    if type(v) is not type(b): v = asarray_like(b, v)
     v2 = v.reshape(1, -1) if bd.dim() == 1 else v.reshape(b.shape[0], -1)
     res = _bsearch(b, v2, right).reshape(v.shape)
     od = _dt.int32 if out_int32 else _dt.int64
     if out is None: return _from_np(res, od, bd.device)
-    TORCH_CHECK(out.dtype is od, "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or Long(int64) "
-                "depending on whether out_int32 flag is True, but we got output tensor's dtype ", out.dtype.short,
+    TORCH_CHECK(out.dtype is od,
+                "torch.searchsorted(): output tensor's dtype is wrong, it can only be "
+                "Int(int32) or Long(int64) "
+                "depending on whether out_int32 flag is True, but we got output tensor's "
+                "dtype ", out.dtype.short,
                 " and out_int32 flag is ", "True" if out_int32 else "False")
-    _resize_output(out, res.shape); np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
+    _resize_output(out, res.shape)
+    np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
     return out
 
-def bucketize(input, boundaries:Tensor, *, out_int32:bool=False, right:bool=False, out=None) -> Tensor:
+def bucketize(input, boundaries:Tensor, *, out_int32:bool=False, right:bool=False,
+              out=None) -> Tensor:
     "Index of the bucket of each element of `input` given 1-d sorted `boundaries`, as `torch.bucketize`."
-    TORCH_CHECK(boundaries.dim() == 1, "boundaries tensor must be 1 dimension, but got dim(", boundaries.dim(), ")")
+    TORCH_CHECK(boundaries.dim() == 1,
+                "boundaries tensor must be 1 dimension, but got dim(", boundaries.dim(),
+                ")")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
 
 # %% ../nbs/22_shape_ops.ipynb #6c3c17e9
@@ -478,7 +551,8 @@ cummin_return.__doc__ = "The `(values, indices)` named tuple `cummin(input, dim)
 
 def _cum_extreme(input:Tensor, dim:int, greater:bool, ret):
     name = ret.__name__
-    TORCH_CHECK_INDEX(input.dim() > 0 or dim in (0, -1), name, "(): Expected reduction dim -1 or 0 for scalar but got ", dim)
+    TORCH_CHECK_INDEX(input.dim() > 0 or dim in (0, -1), name,
+                      "(): Expected reduction dim -1 or 0 for scalar but got ", dim)
     vals, idx = _new_tensor(input.shape, None, input.dtype, input.device), _new_tensor(input.shape, None, _dt.int64, input.device)
     if input.numel() == 0 or input.is_meta: return ret(vals, idx)   # ATen checks `dim` only for non-empty tensors of 1+ dims
     d = wrap_dim(dim, input.dim()) if input.dim() else 0
@@ -501,9 +575,13 @@ def _cum_extreme(input:Tensor, dim:int, greater:bool, ret):
 def _cum_out(res, out, ret):
     "`cummax/cummin(..., out=(values, indices))`: each out keeps its dtype (checked as ATen's `check_scalar_type`), resized and filled."
     if out is None: return res
-    TORCH_CHECK_TYPE(isinstance(out, (tuple, list)) and len(out) == 2 and builtins.all(isinstance(o, Tensor) for o in out),
-                     ret.__name__, "(): argument 'out' must be tuple of Tensors, not ", type(out).__name__)
-    for o, r in zip(out, res): TORCH_CHECK(o.dtype is r.dtype, "expected scalar_type ", r.dtype.short, " but found ", o.dtype.short)
+    TORCH_CHECK_TYPE(isinstance(out, (tuple, list)) and len(out) == 2
+                     and builtins.all(isinstance(o, Tensor) for o in out),
+                     ret.__name__, "(): argument 'out' must be tuple of Tensors, not ",
+                     type(out).__name__)
+    for o, r in zip(out, res):
+        TORCH_CHECK(o.dtype is r.dtype, "expected scalar_type ", r.dtype.short,
+                    " but found ", o.dtype.short)
     return ret(*(_to_out(r, o) for r, o in zip(res, out)))
 
 def cummax(input:Tensor, dim:int, *, out=None):
@@ -525,9 +603,11 @@ def logcumsumexp(input:Tensor, dim:int, *, out=None) -> Tensor:
     "`log(cumsum(exp(input)))` along `dim`, computed stably, as `torch.logcumsumexp` (floating dtypes only)."
     d = wrap_dim(dim, input.dim())
     if not input.dtype.is_floating_point: _not_impl('logcumsumexp_out_cpu', input.dtype)
-    TORCH_CHECK(out is None or out.dtype is input.dtype, "expected scalar_type ", input.dtype.short, " but found ",
+    TORCH_CHECK(out is None or out.dtype is input.dtype, "expected scalar_type ",
+                input.dtype.short, " but found ",
                 out.dtype.short if out is not None else '')
-    if input.is_meta and out is None: return _new_tensor(input.shape, None, input.dtype, input.device)
+    if input.is_meta and out is None:
+        return _new_tensor(input.shape, None, input.dtype, input.device)
     x = _np_read(input)
     acc = np.float32 if input.dtype in _REDUCED else x.dtype
     with np.errstate(all='ignore'):
@@ -535,7 +615,8 @@ def logcumsumexp(input:Tensor, dim:int, *, out=None) -> Tensor:
         elif type(x) is np.ndarray: res = np.logaddexp.accumulate(x.astype(acc), axis=d)
         else: res = _logcumsumexp_shifted(x.astype(acc), d)         # CuPy has no `logaddexp.accumulate`
     if out is None: return _from_np(res, input.dtype, input.device)
-    _resize_output(out, input.shape); np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
+    _resize_output(out, input.shape)
+    np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
     return out
 
 _bind_methods(dict(cummax=cummax, cummin=cummin, logcumsumexp=logcumsumexp))
@@ -551,12 +632,14 @@ def _integral_kernel(uf, name):
 def gcd(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     "Elementwise greatest common divisor of integral tensors, as `torch.gcd`."
     _tensor_only('gcd', other)
-    return _binary(TensorIterator.binary_op, _integral_kernel(np.gcd, 'gcd_cpu'), input, other, out)
+    return _binary(TensorIterator.binary_op, _integral_kernel(np.gcd, 'gcd_cpu'), input,
+                   other, out)
 
 def lcm(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     "Elementwise least common multiple of integral tensors, as `torch.lcm`."
     _tensor_only('lcm', other)
-    return _binary(TensorIterator.binary_op, _integral_kernel(np.lcm, 'lcm_cpu'), input, other, out)
+    return _binary(TensorIterator.binary_op, _integral_kernel(np.lcm, 'lcm_cpu'), input,
+                   other, out)
 
 for _n, _f in dict(gcd=gcd, lcm=lcm).items():
     def _m(self, other, _f=_f): return _f(self, other)
@@ -569,24 +652,31 @@ for _n, _f in dict(gcd=gcd, lcm=lcm).items():
 def cross(input:Tensor, other:Tensor, dim:int=None, *, out=None) -> Tensor:
     "Cross product of 3-vectors along `dim` (default: the first dim of size 3, deprecated), as `torch.cross`."
     if dim is None:
-        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly or simply "
-                      "use torch.linalg.cross.\nThe default value of dim will change to agree with that of linalg.cross in a future release.",
+        warnings.warn("Using torch.cross without specifying the dim arg is "
+                      "deprecated.\nPlease either pass the dim explicitly or simply "
+                      "use torch.linalg.cross.\nThe default value of dim will change to "
+                      "agree with that of linalg.cross in a future release.",
                       UserWarning, stacklevel=2)
         dims3 = [i for i, s in enumerate(input.shape) if s == 3]
         TORCH_CHECK(dims3, "no dimension of size 3 in input")
         dim = dims3[0]
-    TORCH_CHECK(input.dim() == other.dim(), "linalg.cross: inputs must have the same number of dimensions.")
+    TORCH_CHECK(input.dim() == other.dim(),
+                "linalg.cross: inputs must have the same number of dimensions.")
     d = wrap_dim(dim, input.dim())
-    TORCH_CHECK(input.shape[d] == 3 and other.shape[d] == 3, "linalg.cross: inputs dimension ", d, " must have length 3. Got ",
+    TORCH_CHECK(input.shape[d] == 3 and other.shape[d] == 3,
+                "linalg.cross: inputs dimension ", d, " must have length 3. Got ",
                 input.shape[d], " and ", other.shape[d])
     shape = broadcast_shapes(input.shape, other.shape)
-    TORCH_CHECK(input.dtype is other.dtype, "expected scalar type ", input.dtype.short, " but found ", other.dtype.short)
+    TORCH_CHECK(input.dtype is other.dtype, "expected scalar type ", input.dtype.short,
+                " but found ", other.dtype.short)
     x, y = _np_read(input), _np_read(other)
     if input.dtype in _REDUCED: x, y = x.astype(np.float32), y.astype(np.float32)
     res = np.cross(x, y, axisa=d, axisb=d, axisc=d) if math.prod(shape) else np.zeros(shape, x.dtype)
     if out is None: return _from_np(res, input.dtype, input.device)
-    TORCH_CHECK(out.dtype is input.dtype, "Expected out tensor to have dtype ", _ctype(input.dtype), ", but got ", _ctype(out.dtype), " instead")
-    _resize_output(out, shape); np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
+    TORCH_CHECK(out.dtype is input.dtype, "Expected out tensor to have dtype ",
+                _ctype(input.dtype), ", but got ", _ctype(out.dtype), " instead")
+    _resize_output(out, shape)
+    np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
     return out
 
 @patch
@@ -597,7 +687,9 @@ def cross(self:Tensor, other:Tensor, dim:int=None) -> Tensor:
 # %% ../nbs/22_shape_ops.ipynb #66e0e209
 def cartesian_prod(*tensors) -> Tensor:
     "All combinations of the elements of 1-d `tensors`, one per row, as `torch.cartesian_prod`."
-    for t in tensors: TORCH_CHECK(t.dim() == 1, "Expect a 1D vector, but got shape ", list(t.shape))
+    for t in tensors:
+        TORCH_CHECK(t.dim() == 1, "Expect a 1D vector, but got shape ", list(t.shape))
     if len(tensors) == 1: return tensors[0]
     grids = meshgrid(*tensors, indexing='ij')
-    return _from_np(np.stack([_np_read(g).reshape(-1) for g in grids], 1), tensors[0].dtype, tensors[0].device)
+    return _from_np(np.stack([_np_read(g).reshape(-1) for g in grids], 1),
+                    tensors[0].dtype, tensors[0].device)

@@ -12,12 +12,14 @@ from .checks import TORCH_CHECK
 
 # %% ../nbs/21_scans_sorting.ipynb #0e516da8
 # Note [Emulating libstdc++'s algorithms]
-# ATen's CPU topk calls std::partial_sort (when k * 64 <= n) or std::nth_element followed by std::sort of the first
-# k - 1 elements, with a comparator that looks at values only. Which of several *equal* values lands where is
-# therefore decided by the C++ library's algorithms, not by the values. torch's Linux wheels are built with GCC, so
-# these are libstdc++'s (bits/stl_algo.h, bits/stl_heap.h), transcribed here operation for operation:
-# introsort/introselect with a median-of-three pivot, insertion sort below 16 (or 3) elements, heap select.
-# `median()`/`nanmedian()` of all elements (`median_impl`) pick with `std::nth_element` too, over a clone.
+# ATen's CPU topk calls std::partial_sort (when k * 64 <= n) or std::nth_element followed
+# by std::sort of the first k - 1 elements, with a comparator that looks at values only.
+# Which of several *equal* values lands where is therefore decided by the C++ library's
+# algorithms, not by the values. torch's Linux wheels are built with GCC, so these are
+# libstdc++'s (bits/stl_algo.h, bits/stl_heap.h), transcribed here operation for
+# operation: introsort/introselect with a median-of-three pivot, insertion sort below 16
+# (or 3) elements, heap select. `median()`/`nanmedian()` of all elements (`median_impl`)
+# pick with `std::nth_element` too, over a clone.
 def _lg(n:int) -> int: return n.bit_length() - 1
 
 def _push_heap(a, first, hole, top, value, comp):
@@ -99,7 +101,8 @@ def _introsort_loop(a, first, last, depth, comp):
 def _std_sort(a, first, last, comp, depth:int=None):
     "`std::sort` (introsort, then a final insertion sort); `depth`: the recursion budget, libstdc++'s `2 * lg(n)` by default."
     if last - first < 2: return
-    _introsort_loop(a, first, last, 2 * _lg(last - first) if depth is None else depth, comp)
+    _introsort_loop(a, first, last, 2 * _lg(last - first) if depth is None else depth,
+                    comp)
     if last - first > 16:
         _insertion_sort(a, first, first + 16, comp)
         for i in range(first + 16, last):                    # __unguarded_insertion_sort
@@ -141,41 +144,49 @@ def _order_keys(rows:np.ndarray, descending:bool) -> np.ndarray:
         b = np.where(b == np.iinfo(ib).min, ib(0), b)      # -0 -> +0 on the bits: `x + 0` would flush subnormals on a GPU
         k = np.where(b < 0, b ^ np.iinfo(ib).max, b)                           # sign and magnitude -> ordered integers
     elif rows.dtype == np.uint64: k = (rows ^ np.uint64(1 << 63)).view(np.int64)   # the top bit flipped: signed order
-    else: k = rows.astype(np.int32 if rows.itemsize < 4 or rows.dtype == np.int32 else np.int64)
-    return ~k if descending else k                                            # ~k = -k - 1: reversed, never overflows
+    else:
+        k = rows.astype(np.int32 if rows.itemsize < 4
+                        or rows.dtype == np.int32 else np.int64)
+    return ~k if descending else k                # ~k = -k - 1: reversed, never overflows
 
 def _key_less(a, b) -> bool:
     "The comparator of the replays' (key, index) pairs: keys only, `<` (the keys already encode ATen's order)."
     return a[0] < b[0]
 
 # %% ../nbs/21_scans_sorting.ipynb #607b40a9
-# Note [introsort in bulk]: `_std_sort_rows` replays libstdc++'s `std::sort` on every row of `K` at once.
-# - Segments are independent, so the order in which introsort visits them changes nothing, and every segment at
-#   recursion level `l` has the same depth budget, `2 * lg(n) - l`. One step partitions every segment of a level
-#   that is longer than 16, in all rows together.
-# - `__unguarded_partition` in closed form. With the pivot `p` at `first`, `lo` stops on values `>= p` and `hi` on
-#   values `<= p`. Until the pointers cross, each reads only positions neither has written yet, so the k-th swap
-#   exchanges the k-th `>= p` position from the left (after `first`) with the k-th `<= p` position from the right
-#   (`first`, the pivot, included), for as long as the first lies left of the second. The cut is where `lo` stops
-#   next: the following `>= p` position, or the last swapped `<= p` position (it now holds a value `>= p`),
-#   whichever comes first.
-# - A step runs over the whole array while most of it is still being partitioned; later, when most segments are
-#   down to 16 or fewer, the remaining ones are gathered side by side first (`_partition_segments`), so the late
-#   levels cost in proportion to what is left (bfloat16 logits, 64 x 32000, sorted: 543 -> 415 ms).
-# - Segments of 16 or fewer wait for the final insertion sort. Every segment holds values `<=` those of the
-#   segments after it, so that insertion sort moves an element only within its segment, and stably: the pass
-#   equals one stable sort of each row (numpy's, over data already nearly sorted).
-# - A segment that uses up the depth budget is heap sorted by `_partial_sort` in Python, as libstdc++ does; only
-#   adversarial inputs get there.
+# Note [introsort in bulk]: `_std_sort_rows` replays libstdc++'s `std::sort` on every row
+# of `K` at once.
+# - Segments are independent, so the order in which introsort visits them changes nothing,
+#   and every segment at recursion level `l` has the same depth budget, `2 * lg(n) - l`.
+#   One step partitions every segment of a level that is longer than 16, in all rows
+#   together.
+# - `__unguarded_partition` in closed form. With the pivot `p` at `first`, `lo` stops on
+#   values `>= p` and `hi` on values `<= p`. Until the pointers cross, each reads only
+#   positions neither has written yet, so the k-th swap exchanges the k-th `>= p` position
+#   from the left (after `first`) with the k-th `<= p` position from the right (`first`,
+#   the pivot, included), for as long as the first lies left of the second. The cut is
+#   where `lo` stops next: the following `>= p` position, or the last swapped `<= p`
+#   position (it now holds a value `>= p`), whichever comes first.
+# - A step runs over the whole array while most of it is still being partitioned; later,
+#   when most segments are down to 16 or fewer, the remaining ones are gathered side by
+#   side first (`_partition_segments`), so the late levels cost in proportion to what is
+#   left (bfloat16 logits, 64 x 32000, sorted: 543 -> 415 ms).
+# - Segments of 16 or fewer wait for the final insertion sort. Every segment holds values
+#   `<=` those of the segments after it, so that insertion sort moves an element only
+#   within its segment, and stably: the pass equals one stable sort of each row (numpy's,
+#   over data already nearly sorted).
+# - A segment that uses up the depth budget is heap sorted by `_partial_sort` in Python,
+#   as libstdc++ does; only adversarial inputs get there.
 def _partition_level(K, I, S, lens, F, L, it):
     "One `__unguarded_partition_pivot` of each segment [F, L) of the flat keys `K` (`I` moves along): the cuts."
-    x, y, z = F + 1, F + (L - F) // 2, L - 1                                  # median of three, moved to `first`
+    x, y, z = F + 1, F + (L - F) // 2, L - 1           # median of three, moved to `first`
     kx, ky, kz = K[x], K[y], K[z]
-    m = np.where(kx < ky, np.where(ky < kz, y, np.where(kx < kz, z, x)), np.where(kx < kz, x, np.where(ky < kz, z, y)))
+    m = np.where(kx < ky, np.where(ky < kz, y, np.where(kx < kz, z, x)),
+                 np.where(kx < kz, x, np.where(ky < kz, z, y)))
     K[F], K[m] = K[m], K[F]; I[F], I[m] = I[m], I[F]
-    p = np.repeat(K[S], lens)                                  # the segments [S, S + lens) tile `K`, [F, L) among them:
-    ge, le = K >= p, K <= p                                    # where `lo` and `hi` stop (in the others: unused)
-    ge[S] = False                                              # `lo` starts after the pivot
+    p = np.repeat(K[S], lens)    # the segments [S, S + lens) tile `K`, [F, L) among them:
+    ge, le = K >= p, K <= p      # where `lo` and `hi` stop (in the others: unused)
+    ge[S] = False                # `lo` starts after the pivot
     gi, li = np.flatnonzero(ge).astype(it), np.flatnonzero(le).astype(it)
     g0, l1 = np.searchsorted(gi, F), np.searchsorted(li, L)
     ng, nl = np.searchsorted(gi, L) - g0, l1 - np.searchsorted(li, F)
@@ -183,7 +194,7 @@ def _partition_level(K, I, S, lens, F, L, it):
     pseg = np.repeat(np.arange(len(F), dtype=it), npair)      # candidate swap k of segment s: the k-th of each kind
     k = np.arange(int(npair.sum()), dtype=it) - np.repeat((np.cumsum(npair) - npair).astype(it), npair)
     gp, lp = gi[g0[pseg] + k], li[l1[pseg] - 1 - k]
-    sw = gp < lp                                               # the swaps made before the pointers cross
+    sw = gp < lp                                # the swaps made before the pointers cross
     nsw = np.bincount(pseg[sw], minlength=len(F))
     gp, lp = gp[sw], lp[sw]
     K[gp], K[lp] = K[lp], K[gp]; I[gp], I[lp] = I[lp], I[gp]
@@ -207,26 +218,28 @@ def _partition_segments(K, I, F, L, it):
 def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
     "`std::sort` of each row of the integer keys `K`, moving `I` along, in place (both C-contiguous: Note [introsort in bulk])."
     TORCH_CHECK(K.flags.c_contiguous and I.flags.c_contiguous and K.shape == I.shape,
-                "_std_sort_rows: keys and indices must be C-contiguous arrays of one shape")       # an internal assert
+                "_std_sort_rows: keys and indices must be C-contiguous arrays of one "
+                "shape")       # an internal assert
     R, n = K.shape
     if n < 2: return
     K, I = K.reshape(-1), I.reshape(-1)                        # views: rows side by side
     it = np.int32 if K.size < 2**31 - 1 else np.int64
     depth = 2 * _lg(n) if depth is None else depth
-    S = np.arange(0, K.size, n, dtype=it)                      # every segment's start, in order
+    S = np.arange(0, K.size, n, dtype=it)                # every segment's start, in order
     while True:
         lens = np.diff(S, append=it(K.size))
         act = lens > 16
         F, L = S[act], S[act] + lens[act]
         if not len(F): break
-        if depth == 0:                                         # `std::partial_sort` of what is left
+        if depth == 0:                               # `std::partial_sort` of what is left
             for f, l in zip(F.tolist(), L.tolist()):
                 q = list(zip(K[f:l].tolist(), I[f:l].tolist()))
                 _partial_sort(q, 0, l - f, l - f, _key_less)
                 K[f:l], I[f:l] = [a for a, _ in q], [b for _, b in q]
             break
         depth -= 1
-        if 2 * int(lens[act].sum()) >= K.size: cut = _partition_level(K, I, S, lens, F, L, it)
+        if 2 * int(lens[act].sum()) >= K.size:
+            cut = _partition_level(K, I, S, lens, F, L, it)
         else: cut = _partition_segments(K, I, F, L, it)     # most elements are settled: gather the rest
         S = np.sort(np.concatenate([S, cut]))
     o = np.argsort(K.reshape(R, n), axis=1, kind='stable')    # the final insertion sort: stable within segments
@@ -236,7 +249,8 @@ def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
 def _nth_element_rows(K:np.ndarray, I:np.ndarray, nth:int, depth:int=None):
     "`std::nth_element` at `nth` of each row of the integer keys `K`, moving `I` along, in place (Note [introsort in bulk])."
     TORCH_CHECK(K.flags.c_contiguous and I.flags.c_contiguous and K.shape == I.shape,
-                "_nth_element_rows: keys and indices must be C-contiguous arrays of one shape")       # an internal assert
+                "_nth_element_rows: keys and indices must be C-contiguous arrays of one "
+                "shape")       # an internal assert
     R, n = K.shape
     Kf, If = K.reshape(-1), I.reshape(-1)
     it = np.int32 if K.size < 2**31 - 1 else np.int64
@@ -245,11 +259,12 @@ def _nth_element_rows(K:np.ndarray, I:np.ndarray, nth:int, depth:int=None):
     while True:
         act = np.flatnonzero((L - F > 3) & ~done)
         if not len(act): break
-        if depth == 0:                                          # `__heap_select`, then `nth` swapped to the front
+        if depth == 0:                  # `__heap_select`, then `nth` swapped to the front
             for r in act.tolist():
                 f, l, m = int(F[r]), int(L[r]), int(at[r])
                 q = list(zip(Kf[f:l].tolist(), If[f:l].tolist()))
-                _heap_select(q, 0, m - f + 1, l - f, _key_less); q[0], q[m - f] = q[m - f], q[0]
+                _heap_select(q, 0, m - f + 1, l - f, _key_less)
+                q[0], q[m - f] = q[m - f], q[0]
                 Kf[f:l], If[f:l] = [a for a, _ in q], [b for _, b in q]
             done[act] = True
             break
@@ -257,12 +272,13 @@ def _nth_element_rows(K:np.ndarray, I:np.ndarray, nth:int, depth:int=None):
         cut = _partition_segments(Kf, If, F[act], L[act], it)
         left = cut <= at[act]
         F[act[left]], L[act[~left]] = cut[left], cut[~left]
-    for r in np.flatnonzero(~done).tolist():                    # the last (at most 3) elements: an insertion sort
+    # the last (at most 3) elements: an insertion sort
+    for r in np.flatnonzero(~done).tolist():
         f, l = int(F[r]), int(L[r])
         o = np.argsort(Kf[f:l], kind='stable'); Kf[f:l], If[f:l] = Kf[f:l][o], If[f:l][o]
 
 # %% ../nbs/21_scans_sorting.ipynb #7e3268e6
-_HEAP_CHUNK = 256                                               # most elements of every row compared with its heap top at once
+_HEAP_CHUNK = 256          # most elements of every row compared with its heap top at once
 
 def _partial_sort_rows(K:np.ndarray, I:np.ndarray, k:int) -> list:
     "`std::partial_sort` of the first `k` of each row of the integer keys `K`: each row's top `k` (key, index) pairs, in order."

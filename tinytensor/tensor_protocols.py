@@ -21,7 +21,9 @@ from .reductions import any as _any
 
 # %% ../nbs/22_shape_ops.ipynb #5aa24a37
 def _need_tensor(name, x):
-    TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument 'input' (position 1) must be Tensor, not ", type(x).__name__)
+    TORCH_CHECK_TYPE(isinstance(x, Tensor), name,
+                     "(): argument 'input' (position 1) must be Tensor, not ",
+                     type(x).__name__)
 
 def is_tensor(obj) -> bool:
     "True if `obj` is a tinytensor Tensor."
@@ -43,7 +45,12 @@ def is_nonzero(input) -> bool:
     "True if the single element of `input` is not zero (errors as `bool(tensor)` for other sizes)."
     _need_tensor('is_nonzero', input)
     n = input.numel()
-    TORCH_CHECK(n == 1, "Boolean value of Tensor with more than one value is ambiguous" if n > 1 else "Boolean value of Tensor with no values is ambiguous")
+    TORCH_CHECK(n == 1,
+                "Boolean value of Tensor with more than one value is ambiguous" if n > 1 else "Boolean value of "
+                                                                                              "Tensor "
+                                                                                              "with no "
+                                                                                              "values is "
+                                                                                              "ambiguous")
     return input.item() != 0
 
 def numel(input) -> int:
@@ -101,10 +108,14 @@ def dim_order(self:Tensor, *, ambiguity_check=False) -> tuple:
     "The dims ordered from outermost to innermost in memory, as `Tensor.dim_order`."
     nd, sizes, strides = self.dim(), self.shape, self.stride()
     if ambiguity_check is not False:
-        TORCH_CHECK(not (nd == 4 and self.is_contiguous() and self.is_contiguous(memory_format=channels_last)),
-                    "The tensor does not have unique dim order, or cannot map to exact one of the given memory formats.")
+        TORCH_CHECK(not (nd == 4 and self.is_contiguous()
+                         and self.is_contiguous(memory_format=channels_last)),
+                    "The tensor does not have unique dim order, or cannot map to exact "
+                    "one of the given memory formats.")
     if nd <= 1: return tuple(range(nd))
-    if self.is_contiguous() and not (nd == 4 and self.is_contiguous(memory_format=channels_last)): return tuple(range(nd))
+    if self.is_contiguous() and not (nd == 4
+                                     and self.is_contiguous(memory_format=channels_last)):
+        return tuple(range(nd))
     def should_swap(a, b):
         if strides[a] == 0 or strides[b] == 0: return 0
         if strides[a] < strides[b]: return -1
@@ -120,8 +131,10 @@ def dim_order(self:Tensor, *, ambiguity_check=False) -> tuple:
     return tuple(reversed(perm))
 
 # %% ../nbs/22_shape_ops.ipynb #b524c83a
-_LEGACY = {'float32': 'Float', 'float64': 'Double', 'float16': 'Half', 'bfloat16': 'BFloat16', 'uint8': 'Byte', 'int8': 'Char',
-           'int16': 'Short', 'int32': 'Int', 'int64': 'Long', 'bool': 'Bool', 'complex64': 'ComplexFloat', 'complex128': 'ComplexDouble'}
+_LEGACY = {'float32': 'Float', 'float64': 'Double', 'float16': 'Half',
+           'bfloat16': 'BFloat16', 'uint8': 'Byte', 'int8': 'Char', 'int16': 'Short',
+           'int32': 'Int', 'int64': 'Long', 'bool': 'Bool', 'complex64': 'ComplexFloat',
+           'complex128': 'ComplexDouble'}
 
 @patch
 def type(self:Tensor, dtype=None, non_blocking:bool=False, **kwargs):
@@ -129,12 +142,17 @@ def type(self:Tensor, dtype=None, non_blocking:bool=False, **kwargs):
     if dtype is None:
         dev = self.device.type
         return 'torch.' + ('' if dev == 'cpu' else dev + '.') + _LEGACY[self.dtype.name] + 'Tensor'
-    if isinstance(dtype, str):                 # 'torch.FloatTensor' names a CPU type, 'torch.cuda.FloatTensor' a CUDA one
+    # 'torch.FloatTensor' names a CPU type, 'torch.cuda.FloatTensor' a CUDA one
+    if isinstance(dtype, str):
         parts = dtype.split('.')
         found = [k for k, v in _LEGACY.items() if v + 'Tensor' == parts[-1]]
-        TORCH_CHECK_VALUE(found and parts[0] in ('torch', 'tinytensor') and parts[1:-1] in ([], ['cuda']), "invalid type: '", dtype, "'")
+        TORCH_CHECK_VALUE(found and parts[0] in ('torch', 'tinytensor')
+                          and parts[1:-1] in ([], ['cuda']), "invalid type: '", dtype,
+                          "'")
         return self.to('cuda' if len(parts) == 3 else 'cpu', getattr(_dt, found[0]))
-    TORCH_CHECK_TYPE(isinstance(dtype, _dt.dtype), "type(): argument 'dtype' must be torch.dtype, not ", builtins.type(dtype).__name__)
+    TORCH_CHECK_TYPE(isinstance(dtype, _dt.dtype),
+                     "type(): argument 'dtype' must be torch.dtype, not ",
+                     builtins.type(dtype).__name__)
     return self.to(dtype)
 
 # %% ../nbs/22_shape_ops.ipynb #51ef13b7
@@ -145,7 +163,9 @@ def get_default_device() -> Device:
 def set_default_device(device):
     "Accepts only None or the CPU; any other default device raises."
     dev = None if device is None else (device if isinstance(device, Device) else Device(device))
-    TORCH_CHECK(dev is None or dev.type == 'cpu', "set_default_device: tinytensor only supports 'cpu' as the default device, got ", dev)
+    TORCH_CHECK(dev is None or dev.type == 'cpu',
+                "set_default_device: tinytensor only supports 'cpu' as the default "
+                "device, got ", dev)
 
 # %% ../nbs/22_shape_ops.ipynb #83895ef5
 @patch
@@ -174,11 +194,13 @@ def _shift_kernel(left:bool):
         bits = d.itemsize * 8
         signed = d.is_signed
         def loop(o, a, b):
-            bs = b.astype(np.dtype(f'i{d.itemsize}')).astype(np.int64)           # static_cast<make_signed_t<T>>(b)
+            # static_cast<make_signed_t<T>>(b)
+            bs = b.astype(np.dtype(f'i{d.itemsize}')).astype(np.int64)
             if left:
                 u = np.dtype(f'u{d.itemsize}')
                 r = np.left_shift(a.astype(u), np.clip(bs, 0, bits - 1).astype(u))
-                np.copyto(o, np.where((bs < 0) | (bs >= bits), 0, r).astype(u), casting='unsafe')
+                np.copyto(o, np.where((bs < 0) | (bs >= bits), 0, r).astype(u),
+                          casting='unsafe')
             else:
                 top = bits - 1 if signed else bits
                 sh = np.where((bs < 0) | (bs >= top), top, bs)
@@ -210,5 +232,6 @@ for _f in (bitwise_left_shift, bitwise_right_shift):
     def _m(self, other, _f=_f): return _f(self, other)
     def _mi(self, other, _f=_f): return _f(self, other, out=self)
     _m.__name__ = _m.__qualname__ = _f.__name__; _m.__doc__ = f"See `{_f.__name__}`."
-    _mi.__name__ = _mi.__qualname__ = _f.__name__ + '_'; _mi.__doc__ = f"In-place `{_f.__name__}`."
+    _mi.__name__ = _mi.__qualname__ = _f.__name__ + '_'
+    _mi.__doc__ = f"In-place `{_f.__name__}`."
     setattr(Tensor, _f.__name__, _m); setattr(Tensor, _f.__name__ + '_', _mi)
