@@ -1,4 +1,4 @@
-"Differential tests of chapter 06d's math ops against torch: random shapes, layouts, dtypes (complex too), forms, bad inputs."
+"Differential tests of chapter 20's math ops against torch: random shapes, layouts, dtypes (complex too), forms, bad inputs."
 import math
 import numpy as np
 import pytest

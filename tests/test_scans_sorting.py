@@ -1,4 +1,4 @@
-"Differential tests of chapter 06e (scans, softmax, sorting, topk, median, unique) against torch."
+"Differential tests of chapter 21 (scans, softmax, sorting, topk, median, unique) against torch."
 import numpy as np
 import pytest
 torch = pytest.importorskip("torch")
@@ -72,6 +72,14 @@ def test_scan_out_and_errors():
               lambda lib, x: lib.log_softmax(x, 2), lambda lib, x: lib.cumprod(x, -3), lambda lib, x: lib.cumsum(x, 0, dtype=1)):
         r = run_both(lambda: f(tt, tt.ones(2, 3)), lambda: f(torch, torch.ones(2, 3)))
         assert isinstance(r[0], Exception) and type(r[0]) is type(r[1]), r
+
+def test_softmax_integer_error_names_torchs_kernel():
+    "An integer softmax names the kernel torch dispatches to: its own for the last dim (a 0-d input's too)."
+    for name in ('softmax', 'log_softmax'):
+        for shape, dim in [((2, 3), 1), ((2, 3), -1), ((2, 3), 0), ((), 0), ((4,), 0)]:
+            r = run_both(lambda: getattr(tt, name)(tt.ones(shape, dtype=tt.int32), dim),
+                         lambda: getattr(torch, name)(torch.ones(shape, dtype=torch.int32), dim))
+            assert type(r[0]) is type(r[1]) is NotImplementedError and str(r[0]) == str(r[1]), (name, shape, dim, r)
 
 # --- sort, argsort, msort, topk ------------------------------------------------------------------------------
 

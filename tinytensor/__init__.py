@@ -30,7 +30,10 @@ from .tensor_iterator import *
 from .ops import *
 from .reductions import *
 from .math_ops import *
+from .pointwise_ops import *
 from .scans import *
 from .products import *
 from .shape_ops import *
+from .tensor_protocols import *
+from .matmul_products import *
 from .more_factories import *
