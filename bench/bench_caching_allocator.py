@@ -77,7 +77,10 @@ def bench_cupy(n, pattern):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--pairs', type=int, default=200_000)
+    ap.add_argument('--plain', action='store_true',
+                    help="chapter 07's plain path only, without chapter 12's hot path (Note [Hot path])")
     args = ap.parse_args()
+    if args.plain: DeviceCachingAllocator.hot_path = False
     rows = []
     for pattern in ('window', 'immediate'):
         rows.append((f"tinytensor (simulated), {pattern}", bench_tt(args.pairs, pattern)))

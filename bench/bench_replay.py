@@ -13,6 +13,8 @@ import argparse, gc, os, sys, time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from tinytensor.cuda.replay import load_snapshot, load_metadata, replay
+from tinytensor.cuda.caching_allocator import DeviceCachingAllocator
+from tinytensor.cuda import replay_feed
 
 DIRS = [os.path.join(ROOT, 'tests', 'fixtures', d) for d in ('cuda_traces', 'cuda_traces_pools')]
 
@@ -21,7 +23,10 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('names', nargs='*')
     p.add_argument('--repeat', type=int, default=5, help='best of N replays per trace (as timeit: the minimum is the least disturbed)')
+    p.add_argument('--plain', action='store_true',
+                   help="the plain paths of chapters 07 and 07a only, without chapter 12's hooks (hot path, trace check)")
     args = p.parse_args()
+    if args.plain: DeviceCachingAllocator.hot_path, replay_feed._entries_ok = False, None
     paths = {f[:-len('.pickle.gz')]: os.path.join(d, f) for d in DIRS for f in os.listdir(d) if f.endswith('.pickle.gz')}
     names = args.names or sorted(paths)
     loaded = {}

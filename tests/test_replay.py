@@ -255,7 +255,7 @@ ENTRY_CHANGES = [lambda e: e.pop('action'), lambda e: e.update(action=5), lambda
 def test_entries_fast_path_decides_as_the_checks_do(seed):
     """`_entries_ok` (speed only) passes a trace exactly when `_check_entries` does, over entries broken in many ways;
     an entry without 'stream' (torch always writes one) it leaves to the checks."""
-    import tinytensor._parts.replay_feed as rp
+    import tinytensor.cuda.replay_feed as rp
     rng = random.Random(seed)
     base = torch_like_snapshot()['device_traces'][0]
     for _ in range(300):
@@ -281,7 +281,7 @@ def run_main_obj(snap, *extra):
 
 def test_shared_references_validate_in_linear_time(monkeypatch):
     "A list shared 20,000 times is checked once (Note [Shared objects]): the work is counted, not timed."
-    import tinytensor._parts.replay_feed as rp          # where load_snapshot reads `_check` (the chapter's first part)
+    import tinytensor.cuda.replay_feed as rp          # where load_snapshot reads `_check` (the chapter's first part)
     entry_list = [ev('alloc', BASE + i * 512, 512) for i in range(50)] + [ev('free_requested', BASE, 512), ev('free_completed', BASE, 512)]
     s = {'segments': [], 'device_traces': [entry_list] * 20_000}
     data = pickle.dumps(s)

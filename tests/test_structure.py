@@ -54,10 +54,13 @@ def _graph():
     mods = _modules()
     return mods, {m: _imports(m, p, mods) for m, p in mods.items()}
 
-def _chapter_of(m, chap, mods):
-    "A module's chapter; a package that no notebook writes (its `__init__` gathers its modules) counts as its last module's."
+def _chapter_of(m, chap, mods, graph=None):
+    """A module's chapter. A package that no notebook writes (its `__init__` gathers its modules) counts as the latest
+    module its `__init__` imports (a later chapter's module in the package that it does not import is not loaded by
+    importing it), or as its last module's if it imports none."""
     if m in chap: return chap[m]
-    subs = [chap[s] for s in mods if s.startswith(m + '.') and s in chap]
+    subs = [chap[s] for s in (graph or {}).get(m, ()) if s.startswith(m + '.') and s in chap]
+    subs = subs or [chap[s] for s in mods if s.startswith(m + '.') and s in chap]
     return max(subs) if subs else None
 
 def _cycle(graph):
@@ -96,11 +99,11 @@ def test_modules_import_only_earlier_chapters():
     bad, unmapped = [], []
     for m, deps in sorted(graph.items()):
         if m in EXEMPT: continue
-        cm = _chapter_of(m, chap, mods)
+        cm = _chapter_of(m, chap, mods, graph)
         if cm is None: unmapped.append(m); continue
         for d in sorted(deps):
             if d in EXEMPT: bad.append(f'{m} -> {d} (the package front door)'); continue
-            cd = _chapter_of(d, chap, mods)
+            cd = _chapter_of(d, chap, mods, graph)
             if cd is not None and cd[0] > cm[0]: bad.append(f'{m} ({cm[1]}) -> {d} ({cd[1]})')
     assert not unmapped, f'modules no notebook exports: {unmapped}'
     assert not bad, 'imports of a later chapter:\n  ' + '\n  '.join(bad)

@@ -1,4 +1,11 @@
-"PyTorch's tensor core, rebuilt in Python as a book you can run."
+"""PyTorch's tensor core, rebuilt in Python as a book you can run
+
+Modules:
+
+- `tinytensor.cuda.caching_allocator`: How PyTorch hands out GPU memory: `DeviceCachingAllocator` (`c10/cuda/CUDACachingAllocator.cpp`) rebuilt on a simulated device, rule by rule (pools, rounding, splitting, best fit, merging, streams, release and retry, garbage collection, expandable segments), with the statistics, snapshots and pictures torch gives of it.
+- `tinytensor.cuda.hot_path`: Chapter 07's caching allocator made fast where it matters: the common malloc and free in one frame each, the statistics of an allocation counted in one go, and the replay of chapter 07a fed without detours. Each fast path is checked against the plain one.
+- `tinytensor.cuda.replay`: Read a `torch.cuda.memory._dump_snapshot` pickle without torch, replay the program's allocations and frees through chapter 07's allocator under other settings, and compare peak memory, fragmentation and segment timelines side by side."""
+
 __version__ = "0.1.0"
 
 # The package namespace mirrors torch's: `tt.tensor`, `tt.float32`, `tt.Tensor`, ...
@@ -37,3 +44,6 @@ from .shape_ops import *
 from .tensor_protocols import *
 from .matmul_products import *
 from .more_factories import *
+
+# Machinery chapters (10-19) fill the hooks the teaching chapters leave open
+from .cuda import hot_path as _cuda_hot_path, invariants as _cuda_invariants   # chapter 12: the allocator's hot path

@@ -1,4 +1,6 @@
-"""PyTorch's `DeviceCachingAllocator` (`c10/cuda/CUDACachingAllocator.cpp`) rebuilt over a backend interface: pools, rounding, splitting, merging, streams, release-and-retry, statistics, snapshots and history.
+"""How PyTorch hands out GPU memory: `DeviceCachingAllocator` (`c10/cuda/CUDACachingAllocator.cpp`) rebuilt on a
+simulated device, rule by rule (pools, rounding, splitting, best fit, merging, streams, release and retry,
+garbage collection, expandable segments), with the statistics, snapshots and pictures torch gives of it.
 
 Docs: https://tinytensor.github.io/tinytensor/cuda_caching_allocator.html.md"""
 
@@ -9,16 +11,15 @@ from __future__ import annotations
 import bisect, operator, os, sys, time
 from collections import deque
 from ..pictures import SvgCanvas, text_width    # chapter 03b: SVG that fits its text
-from .._parts.alloc_config import *
-from .._parts.alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, _is_pow2, _parse_num, _patch, _tokenize)
-from .._parts.alloc_blocks import *
-from .._parts.alloc_blocks import (_all_pools, _alloc_block, _alloc_found_block, _dec, _dec1, _expandable_fit,
+from .alloc_config import *
+from .alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, _is_pow2, _parse_num, _patch, _tokenize)
+from .alloc_blocks import *
+from .alloc_blocks import (_all_pools, _alloc_block, _alloc_found_block, _dec, _dec1, _expandable_fit,
     _find_expandable_block, _find_free_block, _free_block, _garbage_collect_cached_blocks,
     _get_free_block, _inc, _inc1, _insert_events, _malloc_in, _map_block, _new_block,
     _current, _new_stat_array, _oom_message, _patch, _record, _release_available_cached_blocks,
     _release_block, _release_blocks, _release_expandable_segment, _stat_fields, _stat_values,
     _try_allocate_expandable_block, _try_merge_blocks, _unmap_block)
-from .._parts.alloc_hot import _free_hot, _malloc_hot     # Note [Hot path]: defining them turns them on
 _all_ = ['OutOfMemoryError', 'kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinLargeAlloc',
          'kRoundLarge', 'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB', 'format_size', 'AllocatorConfig',
          'roundup_power2_next_division', 'round_size', 'get_allocation_size', 'SimEvent', 'SimulatedBackend',
@@ -28,17 +29,119 @@ _all_ = ['OutOfMemoryError', 'kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLa
          'empty_cache', 'malloc']   # the parts' public names (Note [Module parts])
 
 # %% auto #0
-__all__ = ['BLOCK_COLORS', 'memory_stats', 'memory_allocated', 'memory_reserved', 'max_memory_allocated', 'max_memory_reserved',
-           'reset_peak_memory_stats', 'reset_accumulated_memory_stats', 'format_memory_summary', 'memory_summary',
-           'segment_blocks', 'snapshot', 'check_invariants', 'memory_map_svg', 'PrivatePool', 'MempoolId_t',
-           'create_or_incref_pool', 'begin_allocate_to_pool', 'end_allocate_to_pool', 'release_pool',
-           'cupy_device_count', 'get_allocator', 'set_allocator', 'empty_cache', 'set_per_process_memory_fraction',
-           'memory_snapshot', 'OutOfMemoryError', 'kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer',
-           'kMinLargeAlloc', 'kRoundLarge', 'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB', 'format_size',
-           'AllocatorConfig', 'roundup_power2_next_division', 'round_size', 'get_allocation_size', 'SimEvent',
-           'SimulatedBackend', 'CupyBackend', 'Block', 'BlockPool', 'ExpandableSegment', 'STAT_NAMES', 'STAT_TYPES',
-           'STAT_FIELDS', 'DeviceCachingAllocator', 'record_memory_history', 'should_split', 'record_stream',
-           'process_events', 'synchronize_and_free_events', 'free', 'release_cached_blocks', 'malloc']
+__all__ = ['BLOCK_COLORS', 'segment_blocks', 'snapshot', 'memory_map_svg', 'memory_stats', 'memory_allocated', 'memory_reserved',
+           'max_memory_allocated', 'max_memory_reserved', 'reset_peak_memory_stats', 'reset_accumulated_memory_stats',
+           'format_memory_summary', 'memory_summary', 'PrivatePool', 'MempoolId_t', 'create_or_incref_pool',
+           'begin_allocate_to_pool', 'end_allocate_to_pool', 'release_pool', 'cupy_device_count', 'get_allocator',
+           'set_allocator', 'empty_cache', 'set_per_process_memory_fraction', 'memory_snapshot', 'OutOfMemoryError',
+           'kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinLargeAlloc', 'kRoundLarge',
+           'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB', 'format_size', 'AllocatorConfig',
+           'roundup_power2_next_division', 'round_size', 'get_allocation_size', 'SimEvent', 'SimulatedBackend',
+           'CupyBackend', 'Block', 'BlockPool', 'ExpandableSegment', 'STAT_NAMES', 'STAT_TYPES', 'STAT_FIELDS',
+           'DeviceCachingAllocator', 'record_memory_history', 'should_split', 'record_stream', 'process_events',
+           'synchronize_and_free_events', 'free', 'release_cached_blocks', 'malloc']
+
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #31ee5c4e
+@_patch
+def _all_blocks(self:DeviceCachingAllocator) -> dict:
+    "ptr -> Block for every block the allocator knows (allocated, pending, cached)."
+    d = dict(self.allocated_blocks)
+    for b in self.pending_blocks: d[b.ptr] = b
+    for pool in self._all_pools():
+        for b in pool.blocks: d[b.ptr] = b
+    return d
+
+@_patch
+def _expandable_chains(self:DeviceCachingAllocator) -> list:
+    "[(ExpandableSegment, [all its blocks, mapped or not, in address order])]."
+    heads = {}
+    for pool in self._all_pools():
+        for b in pool.unmapped:
+            if b.prev is None: heads[id(b.expandable)] = b
+    for b in list(self.allocated_blocks.values()) + list(self.pending_blocks) + [b for p in self._all_pools() for b in p.blocks]:
+        if b.expandable is not None and b.prev is None: heads[id(b.expandable)] = b
+    out = []
+    for es in self.expandable_segments_:
+        blocks, b = [], heads.get(id(es))
+        while b is not None: blocks.append(b); b = b.next
+        out.append((es, blocks))
+    return out
+
+@_patch
+def segment_blocks(self:DeviceCachingAllocator) -> list:
+    "[(segment address, size, pool, stream, [blocks in address order])] sorted by address; an expandable segment gives one per mapped range."
+    by_ptr, out = self._all_blocks(), []
+    for addr in sorted(self.segments):
+        size, pool, stream = self.segments[addr]
+        blocks, b = [], by_ptr.get(addr)
+        while b is not None: blocks.append(b); b = b.next
+        out.append((addr, size, pool, stream, blocks))
+    for es, chain in self._expandable_chains():
+        run = []
+        for b in chain + [None]:
+            if b is not None and b.mapped: run.append(b); continue
+            if run: out.append((run[0].ptr, sum(x.size for x in run), es.pool, es.stream, run)); run = []
+    return sorted(out, key=lambda t: t[0])
+
+def _block_state(b):
+    if b.allocated: return 'active_allocated'
+    return 'active_pending_free' if b.event_count > 0 or b.stream_uses else 'inactive'
+
+@_patch
+def snapshot(self:DeviceCachingAllocator) -> dict:
+    "torch's `_snapshot()` dict: segments with blocks and states, device_traces, allocator_settings."
+    segs = []
+    for addr, size, pool, stream, blocks in self.segment_blocks():
+        binfo = [{'address': b.ptr, 'size': b.size, 'requested_size': b.requested_size,
+                  'state': _block_state(b), 'frames': []} for b in blocks]
+        active = [x for x in binfo if x['state'] != 'inactive']
+        segs.append({'device': self.device, 'address': addr, 'total_size': size,
+                     'allocated_size': sum(x['size'] for x in binfo if x['state'] == 'active_allocated'),
+                     'active_size': sum(x['size'] for x in active), 'requested_size': sum(x['requested_size'] for x in active),
+                     'stream': stream, 'segment_type': 'small' if pool.is_small else 'large',
+                     'segment_pool_id': pool.owner.id if pool.owner is not None else (0, 0), 'is_expandable': blocks[0].expandable is not None, 'frames': [], 'blocks': binfo})
+    if self._trace is not None: self._record('snapshot', 0, _current(self._active_bytes), 0)
+    traces = [[] for _ in range(self.device)] + [list(self._trace or ())]
+    return {'segments': segs, 'device_traces': traces, 'allocator_settings': self.config.settings()}
+
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #c1448462
+BLOCK_COLORS = {'active_allocated': '#4c78a8', 'active_pending_free': '#b279a2', 'split_free': '#f58518', 'free': '#bab0ac'}
+
+def memory_map_svg(snapshot, # a snapshot() dict, its 'segments' list, or a DeviceCachingAllocator
+                   width:int=640, # pixels (wider where the labels need it)
+                   row:int=22, # pixels per segment bar
+                   title:str|None=None, # caption above the bars
+                   by_pool:bool=False, # group the segments by `segment_pool_id` under a heading per pool
+                  ) -> str:
+    "SVG of segments as bars split into blocks (allocated / pending / split-free / free)."
+    if isinstance(snapshot, DeviceCachingAllocator): snapshot = snapshot.snapshot()
+    segs = snapshot['segments'] if isinstance(snapshot, dict) else snapshot
+    if by_pool:                      # a heading row (blocks=None) before each pool's segments, the default pool first
+        pid = lambda s: tuple(s.get('segment_pool_id', (0, 0)))
+        segs = [x for p in sorted({pid(s) for s in segs}, key=lambda p: (p != (0, 0), p))
+                for x in [{'heading': 'default pool' if p == (0, 0) else f'private pool {p}'}] + [s for s in segs if pid(s) == p]]
+    labels = [s['heading'] if 'heading' in s else f'{s["segment_type"]} {format_size(s["total_size"])}' for s in segs]
+    label_w = max([150] + [text_width(l, 11) + 12 for l in labels])       # bars start right of the widest label
+    bar_w = max(width - label_w - 8, 100)
+    c = SvgCanvas(11)
+    top = c.caption(4, 15, title, width=label_w + bar_w, font_weight='bold') - 5 if title else 4
+    for i, (s, label) in enumerate(zip(segs, labels)):
+        y = top + i * row
+        if 'heading' in s: c.text(4, y + row - 8, label, font_weight='bold'); continue
+        c.text(4, y + row - 8, label)
+        x, split = label_w, len(s['blocks']) > 1
+        for b in s['blocks']:
+            w = bar_w * b['size'] / s['total_size']
+            st = b['state'] if b['state'] != 'inactive' else ('split_free' if split else 'free')
+            c.rect(x, y + 2, max(w, 0.5), row - 6, tooltip=f'{b["address"]:#x} {format_size(b["size"])} {st}',
+                   fill=BLOCK_COLORS[st], stroke='white', stroke_width=0.5)
+            x += w
+    x, y = 4, top + row * max(len(segs), 1) + 16
+    for k, col in BLOCK_COLORS.items():                                 # the legend, wrapped to the bars' width
+        if x > 4 and x + 14 + text_width(k, 11) > label_w + bar_w: x, y = 4, y + 16
+        c.rect(x, y - 9, 10, 10, fill=col)
+        x = c.text(x + 14, y, k) + 24
+    return c.svg(width)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #ece8e3a7
 @_patch
@@ -148,212 +251,6 @@ def format_memory_summary(stats:dict, # a memory_stats() dict
 def memory_summary(self:DeviceCachingAllocator, abbreviated:bool=False) -> str:
     "Readable table of this allocator's statistics (`torch.cuda.memory_summary`)."
     return format_memory_summary(self.memory_stats(), self.device, abbreviated)
-
-# %% ../../nbs/07_cuda_caching_allocator.ipynb #31ee5c4e
-@_patch
-def _all_blocks(self:DeviceCachingAllocator) -> dict:
-    "ptr -> Block for every block the allocator knows (allocated, pending, cached)."
-    d = dict(self.allocated_blocks)
-    for b in self.pending_blocks: d[b.ptr] = b
-    for pool in self._all_pools():
-        for b in pool.blocks: d[b.ptr] = b
-    return d
-
-@_patch
-def _expandable_chains(self:DeviceCachingAllocator) -> list:
-    "[(ExpandableSegment, [all its blocks, mapped or not, in address order])]."
-    heads = {}
-    for pool in self._all_pools():
-        for b in pool.unmapped:
-            if b.prev is None: heads[id(b.expandable)] = b
-    for b in list(self.allocated_blocks.values()) + list(self.pending_blocks) + [b for p in self._all_pools() for b in p.blocks]:
-        if b.expandable is not None and b.prev is None: heads[id(b.expandable)] = b
-    out = []
-    for es in self.expandable_segments_:
-        blocks, b = [], heads.get(id(es))
-        while b is not None: blocks.append(b); b = b.next
-        out.append((es, blocks))
-    return out
-
-@_patch
-def segment_blocks(self:DeviceCachingAllocator) -> list:
-    "[(segment address, size, pool, stream, [blocks in address order])] sorted by address; an expandable segment gives one per mapped range."
-    by_ptr, out = self._all_blocks(), []
-    for addr in sorted(self.segments):
-        size, pool, stream = self.segments[addr]
-        blocks, b = [], by_ptr.get(addr)
-        while b is not None: blocks.append(b); b = b.next
-        out.append((addr, size, pool, stream, blocks))
-    for es, chain in self._expandable_chains():
-        run = []
-        for b in chain + [None]:
-            if b is not None and b.mapped: run.append(b); continue
-            if run: out.append((run[0].ptr, sum(x.size for x in run), es.pool, es.stream, run)); run = []
-    return sorted(out, key=lambda t: t[0])
-
-def _block_state(b):
-    if b.allocated: return 'active_allocated'
-    return 'active_pending_free' if b.event_count > 0 or b.stream_uses else 'inactive'
-
-@_patch
-def snapshot(self:DeviceCachingAllocator) -> dict:
-    "torch's `_snapshot()` dict: segments with blocks and states, device_traces, allocator_settings."
-    segs = []
-    for addr, size, pool, stream, blocks in self.segment_blocks():
-        binfo = [{'address': b.ptr, 'size': b.size, 'requested_size': b.requested_size,
-                  'state': _block_state(b), 'frames': []} for b in blocks]
-        active = [x for x in binfo if x['state'] != 'inactive']
-        segs.append({'device': self.device, 'address': addr, 'total_size': size,
-                     'allocated_size': sum(x['size'] for x in binfo if x['state'] == 'active_allocated'),
-                     'active_size': sum(x['size'] for x in active), 'requested_size': sum(x['requested_size'] for x in active),
-                     'stream': stream, 'segment_type': 'small' if pool.is_small else 'large',
-                     'segment_pool_id': pool.owner.id if pool.owner is not None else (0, 0), 'is_expandable': blocks[0].expandable is not None, 'frames': [], 'blocks': binfo})
-    if self._trace is not None: self._record('snapshot', 0, _current(self._active_bytes), 0)
-    traces = [[] for _ in range(self.device)] + [list(self._trace or ())]
-    return {'segments': segs, 'device_traces': traces, 'allocator_settings': self.config.settings()}
-
-# %% ../../nbs/07_cuda_caching_allocator.ipynb #55fafbc0
-@_patch
-def check_invariants(self:DeviceCachingAllocator):
-    "Assert the allocator's structural invariants and that the statistics match the blocks."
-    cur = {n: [0, 0, 0] for n in STAT_NAMES}
-    ovs_alloc = ovs_seg = 0
-    pooled = {}
-    for pool in self._all_pools():
-        assert len(pool.keys) == len(pool.blocks), "pool keys/blocks length mismatch"
-        assert all(pool.keys[i] < pool.keys[i + 1] for i in range(len(pool.keys) - 1)), "pool keys not sorted"
-        for k, b in zip(pool.keys, pool.blocks):
-            assert k == (b.stream, b.size, b.ptr), f"stale pool key {k} for {b}"
-            assert b.pool is pool and not b.allocated and b.event_count == 0, f"bad cached block {b}"
-            assert id(b) not in pooled, f"block twice in pools {b}"
-            pooled[id(b)] = b
-    seen = 0
-    msz = self.config.max_split_size
-    for addr, size, pool, stream, blocks in self.segment_blocks():
-        if blocks[0].expandable is not None: continue          # checked below
-        assert blocks and blocks[0].prev is None, f"segment {addr:#x} has no head block"
-        i = pool.stat_index
-        for c in (0, i): cur['segment'][c] += 1; cur['reserved_bytes'][c] += size
-        ovs_seg += size >= msz
-        end = addr
-        split = len(blocks) > 1
-        for j, b in enumerate(blocks):
-            assert b.ptr == end, f"gap or overlap at {end:#x} in segment {addr:#x}"
-            assert b.size > 0 and b.pool is pool and b.stream == stream, f"bad block {b} in segment {addr:#x}"
-            assert j == 0 or b.prev is blocks[j - 1], "broken prev link"
-            end += b.size
-            pend = b.event_count or (not b.allocated and b.stream_uses)   # waiting for events (or, in a capture, for their recording)
-            free = not b.allocated and not pend
-            if j and free:
-                p = blocks[j - 1]
-                assert p.allocated or p.event_count > 0 or p.stream_uses, f"unmerged free neighbours at {b.ptr:#x}"
-            if b.allocated:
-                assert self.allocated_blocks.get(b.ptr) is b, f"allocated block {b} not in map"
-                assert b.event_count == 0
-                for c in (0, i): cur['allocation'][c] += 1; cur['allocated_bytes'][c] += b.size
-                ovs_alloc += b.size >= msz
-            elif pend:
-                assert b in self.pending_blocks, f"pending block {b} not tracked"
-            else:
-                assert id(b) in pooled, f"free block {b} missing from its pool"
-            if b.allocated or pend:
-                for c in (0, i):
-                    cur['active'][c] += 1; cur['active_bytes'][c] += b.size; cur['requested_bytes'][c] += b.requested_size
-            elif split:
-                for c in (0, i): cur['inactive_split'][c] += 1; cur['inactive_split_bytes'][c] += b.size
-        assert end == addr + size, f"blocks of segment {addr:#x} cover {end - addr} of {size} bytes"
-        seen += len(blocks)
-    seen += self._check_expandable(cur, pooled)
-    assert seen == len(self.allocated_blocks) + len(self.pending_blocks) + len(pooled), "blocks outside any segment"
-    for n in STAT_NAMES:
-        got = [_stat_values(getattr(self, '_' + n), t)[0] for t in range(3)]
-        assert got == cur[n], f"stat {n}: counters {got} != sums over blocks {cur[n]}"
-    assert self._oversize_allocations[0] == ovs_alloc + cur.get('oversize', 0) and self._oversize_segments[0] == ovs_seg, "oversize stats"
-    assert self.total_allocated_memory == cur['reserved_bytes'][0], "total_allocated_memory != reserved"
-    assert sum(q.__len__() for q in self.cuda_events.values()) + len(self.needs_events_deferred) >= len(self.pending_blocks), "pending block without event"
-    return True
-
-# %% ../../nbs/07_cuda_caching_allocator.ipynb #55fafbc1
-@_patch
-def _check_expandable(self:DeviceCachingAllocator, cur:dict, pooled:dict) -> int:
-    "Check every expandable segment's chain and add its blocks to the sums `cur`; the number of mapped blocks."
-    seen, unmapped = 0, 0
-    for es, chain in self._expandable_chains():
-        i, ss = es.pool.stat_index, es.segment_size
-        assert chain and chain[0].ptr == es.ptr, f"{es} has no head block"
-        end, mapped_sum = es.ptr, 0
-        for j, b in enumerate(chain):
-            assert b.ptr == end and b.size > 0, f"gap or overlap at {end:#x} in {es}"
-            assert b.expandable is es and b.pool is es.pool and b.stream == es.stream, f"bad block {b} in {es}"
-            assert j == 0 or b.prev is chain[j - 1], "broken prev link"
-            end += b.size
-            pages = range((b.ptr - es.ptr) // ss, -(-(b.ptr + b.size - es.ptr) // ss))
-            free = not b.allocated and b.event_count == 0
-            if j and free and not chain[j - 1].allocated and chain[j - 1].event_count == 0:
-                assert chain[j - 1].mapped != b.mapped, f"unmerged free neighbours at {b.ptr:#x}"
-            if not b.mapped:
-                assert free and (b.ptr - es.ptr) % ss == 0 and b.size % ss == 0, f"bad unmapped block {b}"
-                assert all(p >= len(es.handles) or not es.handles[p] for p in pages), f"unmapped block {b} over mapped pages"
-                assert b in es.pool.unmapped, f"unmapped block {b} not tracked"
-                unmapped += 1
-                continue
-            assert all(p < len(es.handles) and es.handles[p] for p in pages), f"mapped block {b} over unmapped pages"
-            mapped_sum += b.size
-            seen += 1
-            if b.allocated:
-                assert self.allocated_blocks.get(b.ptr) is b, f"allocated block {b} not in map"
-                for c in (0, i): cur['allocation'][c] += 1; cur['allocated_bytes'][c] += b.size
-                cur['oversize'] = cur.get('oversize', 0) + (b.size >= self.config.max_split_size)
-            elif b.event_count: assert b in self.pending_blocks, f"pending block {b} not tracked"
-            else: assert id(b) in pooled, f"free block {b} missing from its pool"
-            if b.allocated or b.event_count:
-                for c in (0, i): cur['active'][c] += 1; cur['active_bytes'][c] += b.size; cur['requested_bytes'][c] += b.requested_size
-        assert end == es.ptr + es.size(), f"blocks of {es} cover {end - es.ptr} of {es.size()} bytes"
-        assert mapped_sum == es.mapped_bytes(), f"{es}: mapped blocks {mapped_sum} != mapped pages {es.mapped_bytes()}"
-        for c in (0, i): cur['reserved_bytes'][c] += mapped_sum
-    for pool in self._all_pools():
-        assert pool.ukeys == [(b.stream, b.ptr) for b in pool.unmapped] and pool.ukeys == sorted(pool.ukeys), "stale unmapped keys"
-    assert unmapped == sum(len(p.unmapped) for p in self._all_pools()), "unmapped blocks outside any segment"
-    return seen
-
-# %% ../../nbs/07_cuda_caching_allocator.ipynb #c1448462
-BLOCK_COLORS = {'active_allocated': '#4c78a8', 'active_pending_free': '#b279a2', 'split_free': '#f58518', 'free': '#bab0ac'}
-
-def memory_map_svg(snapshot, # a snapshot() dict, its 'segments' list, or a DeviceCachingAllocator
-                   width:int=640, # pixels (wider where the labels need it)
-                   row:int=22, # pixels per segment bar
-                   title:str|None=None, # caption above the bars
-                   by_pool:bool=False, # group the segments by `segment_pool_id` under a heading per pool
-                  ) -> str:
-    "SVG of segments as bars split into blocks (allocated / pending / split-free / free)."
-    if isinstance(snapshot, DeviceCachingAllocator): snapshot = snapshot.snapshot()
-    segs = snapshot['segments'] if isinstance(snapshot, dict) else snapshot
-    if by_pool:                      # a heading row (blocks=None) before each pool's segments, the default pool first
-        pid = lambda s: tuple(s.get('segment_pool_id', (0, 0)))
-        segs = [x for p in sorted({pid(s) for s in segs}, key=lambda p: (p != (0, 0), p))
-                for x in [{'heading': 'default pool' if p == (0, 0) else f'private pool {p}'}] + [s for s in segs if pid(s) == p]]
-    labels = [s['heading'] if 'heading' in s else f'{s["segment_type"]} {format_size(s["total_size"])}' for s in segs]
-    label_w = max([150] + [text_width(l, 11) + 12 for l in labels])       # bars start right of the widest label
-    bar_w = max(width - label_w - 8, 100)
-    c = SvgCanvas(11)
-    top = c.caption(4, 15, title, width=label_w + bar_w, font_weight='bold') - 5 if title else 4
-    for i, (s, label) in enumerate(zip(segs, labels)):
-        y = top + i * row
-        if 'heading' in s: c.text(4, y + row - 8, label, font_weight='bold'); continue
-        c.text(4, y + row - 8, label)
-        x, split = label_w, len(s['blocks']) > 1
-        for b in s['blocks']:
-            w = bar_w * b['size'] / s['total_size']
-            st = b['state'] if b['state'] != 'inactive' else ('split_free' if split else 'free')
-            c.rect(x, y + 2, max(w, 0.5), row - 6, tooltip=f'{b["address"]:#x} {format_size(b["size"])} {st}',
-                   fill=BLOCK_COLORS[st], stroke='white', stroke_width=0.5)
-            x += w
-    x, y = 4, top + row * max(len(segs), 1) + 16
-    for k, col in BLOCK_COLORS.items():                                 # the legend, wrapped to the bars' width
-        if x > 4 and x + 14 + text_width(k, 11) > label_w + bar_w: x, y = 4, y + 16
-        c.rect(x, y - 9, 10, 10, fill=col)
-        x = c.text(x + 14, y, k) + 24
-    return c.svg(width)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #2c5ab19a
 # Note [Private pools]

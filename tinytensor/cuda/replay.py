@@ -1,4 +1,6 @@
-"""Read a `torch.cuda.memory._dump_snapshot` pickle without torch, replay its alloc/free sequence through the simulated allocator under other settings, and compare peak memory, fragmentation and segment timelines side by side.
+"""Read a `torch.cuda.memory._dump_snapshot` pickle without torch, replay the program's allocations and frees through
+chapter 07's allocator under other settings, and compare peak memory, fragmentation and segment timelines side by
+side.
 
 Docs: https://tinytensor.github.io/tinytensor/cuda_replay.html.md"""
 
@@ -10,8 +12,8 @@ import argparse, bisect, gzip, io, json, os, pickle, struct, sys, types, zlib
 from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError, AllocatorConfig,
                                                format_size, memory_map_svg, BLOCK_COLORS, round_size, get_allocation_size, kSmallSize, kSmallBuffer)
 from ..pictures import SvgCanvas, text_width
-from .._parts.replay_feed import *
-from tinytensor._parts.replay_feed import (_Bounded, _PlainUnpickler, _PoolReading, _READINGS, _ReplayAllocator,
+from .replay_feed import *
+from tinytensor.cuda.replay_feed import (_Bounded, _PlainUnpickler, _PoolReading, _READINGS, _ReplayAllocator,
     _check, _check_settings, _divergence, _isint, _needs_device_memory, _phase_labels,
     _pick_device, _pool_evidence, _prelude, _read_pickle, _read_pools, _recorded_addresses,
     _recorded_reading, _replay_once, _with_expandable, _with_option, _would_release,

@@ -282,7 +282,7 @@ class CupyCUDABackend(CUDABackend):
             with cp.cuda.Device(i): cp.cuda.runtime.deviceSynchronize()
 
 if DeviceType.CUDA not in _backends: register_backend(DeviceType.CUDA, CupyCUDABackend())
-set_allocator(DeviceType.CUDA, CUDAAllocator())             # chapter 02's registry: storages made without a device guard
+set_allocator(DeviceType.CUDA, CUDAAllocator());            # chapter 02's registry: storages made without a device guard
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #4933033c
 @patch
