@@ -55,6 +55,7 @@ def notebook_of(modname):
         for c in _nb(p)['cells']:
             m = re.search(r'^#\|\s*default_exp\s+(\S+)', _src(c), re.M)
             if m and m.group(1) == target: return p.name
+            if re.search(r'^#\|\s*exports?\s+' + re.escape(target) + r'\s*$', _src(c), re.M): return p.name
     return None
 
 
