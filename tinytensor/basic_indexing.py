@@ -28,14 +28,14 @@ def select(self:Tensor, dim:int, index:int) -> Tensor:
     TORCH_CHECK_INDEX(len(sz) > 0, "select() cannot be applied to a 0-dim tensor.")
     d = wrap_dim(_int(dim, 'select', 'dim'), len(sz))
     i, size = _int(index, 'select', 'index'), sz[d]
-    TORCH_CHECK_INDEX(-size <= i < size, "select(): index ", i, " out of range for tensor of "
-                      "size ", list(sz), " at dimension ", d)
+    TORCH_CHECK_INDEX(-size <= i < size, "select(): index ", i, " out of range for "
+                      "tensor of size ", list(sz), " at dimension ", d)
     if i < 0: i += size
     off = impl.storage_offset_ + i * st[d]
     return _alias(self, sz[:d] + sz[d + 1:], st[:d] + st[d + 1:], off)
 
 def _clamp_bounds(start, end, size:int) -> tuple:
-    "`at::slice`'s bounds: None filled in, negatives wrapped once, clamped into [0, size]."
+    "`at::slice`'s bounds: None filled in, negatives wrapped once, clamped to [0, size]."
     start = 0 if start is None else start
     end = size if end is None else end
     if start < 0: start += size
@@ -44,7 +44,7 @@ def _clamp_bounds(start, end, size:int) -> tuple:
     return start, builtins.min(builtins.max(end, start), size)
 
 def _slice(self:Tensor, d:int, start, end, step:int) -> Tensor:
-    "`at::slice` on an already wrapped dim: clamp start/end into [0, size], positive step."
+    "`at::slice` on a wrapped dim: start/end clamped into [0, size], a positive step."
     impl = self._impl
     sz, st = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
     start, end = _clamp_bounds(start, end, sz[d])
@@ -62,8 +62,8 @@ def narrow(self:Tensor, dim:int, start:int, length:int) -> Tensor:
     TORCH_CHECK(length >= 0, "narrow(): length must be non-negative.")
     d = wrap_dim(_int(dim, 'narrow', 'dim'), n)
     cur = impl.sizes_and_strides_.sizes[d]
-    TORCH_CHECK_INDEX(-cur <= start <= cur, "start out of range (expected to be in range of [",
-                      -cur, ", ", cur, "], but got ", start, ")")
+    TORCH_CHECK_INDEX(-cur <= start <= cur, "start out of range (expected to be in range "
+                      "of [", -cur, ", ", cur, "], but got ", start, ")")
     if start < 0: start += cur
     TORCH_CHECK(start <= cur - length, "start (", start, ") + length (", length,
                 ") exceeds dimension size (", cur, ").")
@@ -74,7 +74,8 @@ def _index_type_error(x):
     "Refuse an index item as torch does (str and bytes fail where torch makes a tensor)."
     if isinstance(x, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
-    raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+    raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
+                     "byte "
                      f"Variables are valid indices (got {type(x).__name__})")
 
 def _clamp64(v):
@@ -82,26 +83,27 @@ def _clamp64(v):
     return None if v is None else builtins.max(builtins.min(v, _I64_MAX), _I64_MIN)
 
 def _slice_args(s:slice):
-    "Start, stop and step of a Python slice as ints (None kept); no zero or negative steps."
+    "Start, stop and step of a slice as ints (None kept); no zero or negative step."
     step = 1 if s.step is None else operator.index(s.step)
     if step == 0: raise ValueError("slice step cannot be zero")
     TORCH_CHECK_VALUE(step > 0, "step must be greater than zero")
     start = None if s.start is None else operator.index(s.start)
     stop = None if s.stop is None else operator.index(s.stop)
     if step > _I64_MAX or _clamp64(start) != start or _clamp64(stop) != stop:
-        warnings.warn("Truncating the start/stop/step of slice. This is likely because of "
-                      "saved old models when the start/stop/step were larger.", UserWarning,
-                      stacklevel=3)
+        warnings.warn("Truncating the start/stop/step of slice. This is likely because "
+                      "of saved old models when the start/stop/step were larger.",
+                      UserWarning, stacklevel=3)
         step, start, stop = builtins.min(step, _I64_MAX), _clamp64(start), _clamp64(stop)
     return start, stop, step
 
 # %% ../nbs/05a_views.ipynb #2b1d1501
 class IndexingHooks:
-    "Where advanced indexing plugs into `__getitem__` and `__setitem__` (None until filled)."
+    "Where advanced indexing plugs into `__getitem__` and `__setitem__` (None: unfilled)."
     getitem = None                 # (tensor, index) -> Tensor: ATen's `index`, a copy
     setitem = None                 # (tensor, index, value) -> None: ATen's `index_put_`
 
-Tensor._indexing_hooks = IndexingHooks     # reached through the class: a re-run keeps one table
+# reached through the class: a re-run keeps one table
+Tensor._indexing_hooks = IndexingHooks
 
 def _advanced_getitem(self:Tensor, idx):
     "Hand an index with tensors, lists or bools to the advanced-indexing hook."
@@ -136,7 +138,8 @@ def __getitem__(self:Tensor, idx):
     "Basic indexing (ints, slices with positive steps, None, ...): always a view."
     fast = _fast_getitem
     if fast is not None and (v := fast(self, idx)) is not None: return v
-    if type(idx) is list: return _advanced_getitem(self, idx)   # may read as a tuple (05d)
+    # may read as a tuple (05d)
+    if type(idx) is list: return _advanced_getitem(self, idx)
     if type(idx) is not tuple:
         if type(idx) is slice and idx.step is not None: _slice_args(idx)   # read it first
         idx = (idx,)
@@ -152,8 +155,8 @@ def __getitem__(self:Tensor, idx):
     osz, ost, d, over, huge = [], [], 0, 0, False
     for x in idx:
         if over and x is not Ellipsis:
-            TORCH_CHECK_INDEX(False, "Dimension out of range (an index after '...' has no "
-                              "dim left)")
+            TORCH_CHECK_INDEX(False, "Dimension out of range (an index after '...' has "
+                              "no dim left)")
         if type(x) is slice:                          # slice: new size and stride
             start, stop, step = _slice_args(x)
             start, stop = _clamp_bounds(start, stop, sz[d])
@@ -189,10 +192,10 @@ def _huge_step(length:int, stride:int, step:int) -> tuple:
 def _check_huge_slice(sizes:list, strides:list):
     "torch's checks on a view whose slice arithmetic wrapped (Note [Huge slice steps])."
     for v in strides:
-        TORCH_CHECK(v >= -(1 << 62), "IntArrayRef contains an int that cannot be represented "
-                    "as a SymInt: ", v)
-    TORCH_CHECK(builtins.min(strides) >= 0, "as_strided: Negative strides are not supported at "
-                "the moment, got strides: ", list(strides))
+        TORCH_CHECK(v >= -(1 << 62), "IntArrayRef contains an int that cannot be "
+                    "represented as a SymInt: ", v)
+    TORCH_CHECK(builtins.min(strides) >= 0, "as_strided: Negative strides are not "
+                "supported at the moment, got strides: ", list(strides))
     if builtins.min(sizes) < 0: storage_nbytes(sizes, strides, 1)
 
 # %% ../nbs/05a_views.ipynb #e7d9d501
@@ -207,10 +210,11 @@ def __setitem__(self:Tensor, idx, value):
 
 def _is_advanced(idx) -> bool:
     "Whether an index holds a tensor, a sequence or a bool (advanced indexing)."
-    return builtins.any(_is_advanced_item(x) for x in (idx if type(idx) is tuple else (idx,)))
+    items = idx if type(idx) is tuple else (idx,)
+    return builtins.any(_is_advanced_item(x) for x in items)
 
 def _copy_to(dst:Tensor, value:Tensor):
-    "`copy_to` in `TensorIndexing.h`: drop `value`'s leading 1s, copy it (broadcast) to `dst`."
+    "`copy_to` (`TensorIndexing.h`): drop `value`'s leading 1s, copy it into `dst`."
     dsz, vsz = dst._impl.sizes_and_strides_.sizes, value._impl.sizes_and_strides_.sizes
     if dsz == vsz: dst.copy_(value); return
     if not vsz: dst.fill_(value); return
@@ -224,11 +228,11 @@ def _slice_prefix_1s(value:Tensor) -> Tensor:
     return value.view(vsz[k:]) if k else value
 
 _LEGACY = dict(float32='Float', float64='Double', float16='Half', bfloat16='BFloat16',
-               int64='Long', int32='Int', int16='Short', int8='Char', uint8='Byte', bool='Bool',
-               complex64='ComplexFloat', complex128='ComplexDouble')
+               int64='Long', int32='Int', int16='Short', int8='Char', uint8='Byte',
+               bool='Bool', complex64='ComplexFloat', complex128='ComplexDouble')
 
 def _scalar_tensor(v, like:Tensor) -> Tensor:
-    "`valueToTensor`: a Python number as a 0-dim tensor of `like`'s dtype, filled by `fill_`."
+    "`valueToTensor`: a number as a 0-dim tensor of `like`'s dtype, filled by `fill_`."
     if not isinstance(v, (int, float, complex, np.number, np.bool_)):
         raise TypeError(f"can't assign a {type(v).__name__} to a "
                         f"tinytensor.{_LEGACY.get(like.dtype.name, '')}Tensor")

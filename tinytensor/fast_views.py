@@ -21,10 +21,10 @@ from .views import compute_stride, _expand_geometry, _varargs
 _new = object.__new__
 _cstrides = cached_contiguous_strides
 
-# Note [Fused alias]: `alias_with_sizes_and_strides` (chapter 04b) converts lists to tuples and
-# checks that sizes and strides have one length. The short paths below always pass tuples of
-# equal length, so they call `alias_impl` and set `_base` themselves: one call and three tests
-# fewer per view, the same TensorImpl.
+# Note [Fused alias]: `alias_with_sizes_and_strides` (chapter 04b) converts lists to
+# tuples and checks that sizes and strides have one length. The short paths below always
+# pass tuples of equal length, so they call `alias_impl` and set `_base` themselves: one
+# call and three tests fewer per view, the same TensorImpl.
 def _view_of(t:Tensor, impl, sizes:tuple, strides:tuple, offset:int) -> Tensor:
     "A view of `t` (whose impl is `impl`): `_alias` without its argument checks."
     out = _new(Tensor)
@@ -35,7 +35,7 @@ def _view_of(t:Tensor, impl, sizes:tuple, strides:tuple, offset:int) -> Tensor:
 
 # %% ../nbs/15_fast_views.ipynb #15a00009
 def _fast_shape(shape:tuple, numel:int):
-    "`infer_size` for plain ints, at most one -1 and numel > 0; None: the plain path decides."
+    "`infer_size` for plain ints, at most one -1, numel > 0; None: the plain path rules."
     if len(shape) == 1:                   # flattening (`view(-1)`, `view(n)`): no loop
         s = shape[0]
         return (numel,) if type(s) is int and (s == -1 or s == numel) else None
@@ -52,9 +52,10 @@ def _fast_shape(shape:tuple, numel:int):
     return shape[:inf] + (numel // p,) + shape[inf + 1:]
 
 def _view(self:Tensor, shape:tuple):
-    "`view(*shape)` and `reshape(*shape)` as a view, for plain-int shapes; None otherwise."
+    "`view(*shape)` and `reshape(*shape)` as a view for plain-int shapes; None otherwise."
     if not shape: return None                      # `view()`: the plain path's TypeError
-    if len(shape) == 1 and (type(shape[0]) is tuple or type(shape[0]) is Size): shape = shape[0]
+    if len(shape) == 1 and (type(shape[0]) is tuple or type(shape[0]) is Size):
+        shape = shape[0]
     impl = self._impl
     numel = impl.numel_
     if not numel: return None
@@ -62,8 +63,8 @@ def _view(self:Tensor, shape:tuple):
     if sh is None: return None
     if type(sh) is not tuple: sh = tuple(sh)
     ss = impl.sizes_and_strides_
-    # Note [Contiguous view]: for exactly contiguous strides, computeStride gives the contiguous
-    # strides of the new shape
+    # Note [Contiguous view]: for exactly contiguous strides, computeStride gives the
+    # contiguous strides of the new shape
     if ss.strides == _cstrides(ss.sizes): st = _cstrides(sh)
     else: st = compute_stride(ss.sizes, ss.strides, sh)
     return None if st is None else _view_of(self, impl, sh, st, impl.storage_offset_)
@@ -84,7 +85,7 @@ def _select(self:Tensor, dim, index):
     return _view_of(self, impl, sz[:d] + sz[d + 1:], st[:d] + st[d + 1:], off)
 
 def _clamp(start, stop, size:int) -> tuple:
-    "`at::slice`'s clamping of int (or None) bounds into [0, size] (05a's `_clamp_bounds`)."
+    "`at::slice`'s clamping of int (or None) bounds to [0, size] (05a's `_clamp_bounds`)."
     if start is None: start = 0
     elif start < 0: start = max(start + size, 0)
     elif start > size: start = size
@@ -108,13 +109,13 @@ def _getitem(self:Tensor, idx):
         if not ndim: return None
         start, stop = idx.start, idx.stop
         if idx.step is None and (start is None or type(start) is int) and \
-           (stop is None or type(stop) is int):             # t[a:b]: the most common slice
+           (stop is None or type(stop) is int):        # t[a:b]: the most common slice
             start, stop = _clamp(start, stop, sz[0])
             return _view_of(self, impl, (stop - start,) + sz[1:], st, off + start * st[0])
         idx = (idx,)
     elif ti is not tuple: return None
     n_real = 0
-    for x in idx:                                           # only plain items, and not too many
+    for x in idx:                                       # only plain items, not too many
         tx = type(x)
         if tx is int or tx is slice: n_real += 1
         elif x is not None and x is not Ellipsis: return None
@@ -138,7 +139,7 @@ def _getitem(self:Tensor, idx):
         elif x is None: osz.append(1); ost.append(sz[d] * st[d] if d < ndim else 1)
         else:
             k = ndim - n_real
-            if d + k > ndim: return None                    # several `...`: the plain path
+            if d + k > ndim: return None                # several `...`: the plain path
             osz.extend(sz[d:d + k]); ost.extend(st[d:d + k]); d += k
     osz.extend(sz[d:]); ost.extend(st[d:])
     return _view_of(self, impl, tuple(osz), tuple(ost), off)
@@ -179,9 +180,10 @@ def _permute(self:Tensor, dims:tuple):
     for d in dims:
         if type(d) is not int or not 0 <= d < n: return None
         seen |= 1 << d
-    if seen != (1 << n) - 1: return None                   # a repeated dim: plain path raises
-    return _view_of(self, impl, tuple([sz[d] for d in dims]), tuple([st[d] for d in dims]),
-                    impl.storage_offset_)
+    # a repeated dim: plain path raises
+    if seen != (1 << n) - 1: return None
+    return _view_of(self, impl, tuple([sz[d] for d in dims]),
+                    tuple([st[d] for d in dims]), impl.storage_offset_)
 
 def _unsqueeze(self:Tensor, dim):
     "`unsqueeze(dim)` for a plain int in range; None otherwise."
@@ -200,7 +202,8 @@ _I64_MAX = (1 << 63) - 1
 
 def _expand(self:Tensor, sizes:tuple):
     "`expand(*sizes)` with its geometry cached per (sizes, strides, request), bounded."
-    if not sizes: return None                         # `expand()`: the plain path's TypeError
+    # `expand()`: the plain path's TypeError
+    if not sizes: return None
     sizes = _varargs(sizes, 'expand', 'size')
     impl = self._impl
     ss = impl.sizes_and_strides_
@@ -212,34 +215,40 @@ def _expand(self:Tensor, sizes:tuple):
         _expand_geoms[key] = g
     osz, ost = g
     for s in osz:
-        if s < 0: return None                         # the plain path raises torch's error
+        # the plain path raises torch's error
+        if s < 0: return None
     out = _view_of(self, impl, osz, ost, impl.storage_offset_)
     n = out._impl.numel_
     return None if n == 0 or n > _I64_MAX else out    # the plain path checks these numels
 
 # %% ../nbs/15_fast_views.ipynb #15a00020
 def _mask_select(self:Tensor, idx):
-    "`x[mask]` for one bool mask of `x`'s shape (CPU): numpy's `compress`; None otherwise."
+    "`x[mask]` for one bool mask of `x`'s shape (CPU): `np.compress`; None otherwise."
     m = idx[0] if type(idx) is tuple and len(idx) == 1 else idx
-    if not (type(m) is Tensor and m.dtype is _dt.bool and m.dim() and m.shape == self.shape
+    if not (type(m) is Tensor and m.dtype is _dt.bool and m.dim()
+            and m.shape == self.shape
             and m.is_cpu and self.is_cpu): return None
     flat = _np_read(m).reshape(-1)
     out = empty(int(np.count_nonzero(flat)), dtype=self.dtype)
     if out.numel(): np.compress(flat, _np_read(self).reshape(-1), out=_np_write(out))
     return out
 
-_GATHER_BLOCK = 1 << 16              # elements per step of the flat gather: offsets stay in L2
+# elements per step of the flat gather: offsets stay in L2
+_GATHER_BLOCK = 1 << 16
 
 def _gather(x, a, d:int, o) -> bool:
-    "Gather into `o` with flat offsets and `np.take` if `x` is a C-contiguous numpy array."
+    "Gather into `o` by flat offsets and `np.take`, if `x` is a C-contiguous numpy array."
     if type(x) is not np.ndarray or not x.flags.c_contiguous: return False
     st = [s // x.itemsize for s in x.strides]
-    rest = np.zeros(a.shape[1:], np.int64)           # the offsets of dims 1.. other than `d`
+    # the offsets of dims 1.. other than `d`
+    rest = np.zeros(a.shape[1:], np.int64)
     for k in range(1, a.ndim):
         if k == d: continue
-        rest = rest + (np.arange(a.shape[k]) * st[k]).reshape((-1,) + (1,) * (a.ndim - 1 - k))
+        col = (np.arange(a.shape[k]) * st[k]).reshape((-1,) + (1,) * (a.ndim - 1 - k))
+        rest = rest + col
     flat, rows = x.reshape(-1), max(1, _GATHER_BLOCK // max(1, rest.size))
-    def run(b, e):                                    # blocks of rows, shared among threads
+    # blocks of rows, shared among threads
+    def run(b, e):
         for r0 in range(b, e, rows):
             r1 = min(e, r0 + rows)
             lin = a[r0:r1] * np.int64(st[d]) + rest   # int64 even for an int32 index
@@ -253,7 +262,8 @@ HOOKS = {(_views, '_fast_view'): _view, (_views, '_fast_reshape'): _view,
          (_views, '_fast_transpose'): _transpose, (_views, '_fast_t'): _t,
          (_views, '_fast_permute'): _permute, (_views, '_fast_unsqueeze'): _unsqueeze,
          (_views, '_fast_expand'): _expand, (_basic, '_fast_select'): _select,
-         (_basic, '_fast_getitem'): _getitem, (_indexing, '_fast_mask_select'): _mask_select,
+         (_basic, '_fast_getitem'): _getitem,
+         (_indexing, '_fast_mask_select'): _mask_select,
          (_indexing, '_fast_gather'): _gather}
 
 def fill_hooks():
@@ -262,7 +272,7 @@ def fill_hooks():
 
 @contextlib.contextmanager
 def plain_paths():
-    "Empty every hook of `HOOKS` inside the `with` block (the plain paths run), then refill."
+    "Empty every hook of `HOOKS` in the `with` block (the plain paths run), then refill."
     saved = {k: getattr(*k) for k in HOOKS}
     for mod, name in HOOKS: setattr(mod, name, None)
     try: yield

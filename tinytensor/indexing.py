@@ -21,7 +21,8 @@ from .factories import (tensor, empty, empty_strided, _np_read, _np_write,
                                   _resize_output)
 from .backends import array_namespace, asarray_like
 from .parallel import parallel_rows
-from .memory_overlap import (assert_no_partial_overlap, assert_no_internal_overlap,
+from .memory_overlap import (assert_no_partial_overlap,
+                                       assert_no_internal_overlap,
                                        has_internal_overlap)
 from .views import _int, _broadcast_pair
 from .basic_indexing import (_index_type_error, _slice_args, _slice, _copy_to,
@@ -29,19 +30,19 @@ from .basic_indexing import (_index_type_error, _slice_args, _slice, _copy_to,
 
 # %% ../nbs/05d_indexing.ipynb #7aa1e007
 def _index_tuple(idx) -> tuple:
-    "The index as a tuple of items; a short list of slices/tensors/sequences reads as a tuple."
+    "The index as a tuple; a short list of slices, tensors or sequences reads as a tuple."
     if type(idx) is tuple: return idx
     seq = (Tensor, list, tuple, slice, np.ndarray)
     if type(idx) is list and len(idx) < 32 and any(
             isinstance(o, seq) or o is None or o is Ellipsis for o in idx):
-        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated "
-                      "and will be changed in pytorch 2.9; use x[tuple(seq)] instead of "
-                      "x[seq].", UserWarning, stacklevel=4)
+        warnings.warn("Using a non-tuple sequence for multidimensional indexing is "
+                      "deprecated and will be changed in pytorch 2.9; use x[tuple(seq)] "
+                      "instead of x[seq].", UserWarning, stacklevel=4)
         return tuple(idx)
     return (idx,)
 
 def _index_from_data(data) -> Tensor:
-    "A list or array as an index tensor: bool and uint8 stay masks, the rest becomes int64."
+    "A list or array as an index tensor: bool and uint8 stay masks, the rest is int64."
     t = tensor(data)
     return t if t.dtype in (_dt.bool, _dt.uint8) else tensor(data, dtype=_dt.int64)
 
@@ -72,7 +73,7 @@ def _dims_named(x) -> int:
     return int(type(x) in (int, slice))
 
 def apply_slicing(self:Tensor, idx) -> tuple:
-    "The basic parts of `idx` applied as views; returns the view and the `(dim, tensor)` pairs."
+    "The basic parts of `idx` applied as views: the view and the `(dim, tensor)` pairs."
     items = _index_items(idx)
     ndim = self.dim()
     spec = builtins.sum(_dims_named(x) for x in items)
@@ -94,13 +95,14 @@ def apply_slicing(self:Tensor, idx) -> tuple:
             result = result.unsqueeze(dim)
             value = x if type(x) is builtins.bool else builtins.bool(x.item())
             recorded.append((dim, _bool_index(value))); dim += 1
-        else:                                                   # an index tensor: recorded
+        # an index tensor: recorded
+        else:
             recorded.append((dim, x)); k = _dims_named(x)
             dim += k; real += k
     return result, recorded
 
 def _aten_indices(recorded) -> list:
-    "The recorded pairs as ATen's index list: one entry per dim, None for the dims in between."
+    "The recorded pairs as ATen's index list: one entry per dim, None in between."
     out, d = [], 0
     for dim, t in recorded:
         out.extend([None] * (dim - d)); out.append(t)
@@ -112,26 +114,27 @@ def _check_index_types(indices):
     "`checkIndexTensorTypes`: index tensors must be int64, int32, uint8 or bool."
     for t in indices:
         if t is not None and t.dtype not in _INDEX_DTYPES:
-            TORCH_CHECK_INDEX(False, "tensors used as indices must be long, int, byte or bool "
-                              "tensors")
+            TORCH_CHECK_INDEX(False, "tensors used as indices must be long, int, byte or "
+                              "bool tensors")
 
 def _mask_check(self:Tensor, t:Tensor, first:int):
     "A mask covering dims `first, first + 1, ...` of `self` must match their sizes."
     for j in range(t.dim()):
         src = first + j
-        TORCH_CHECK_INDEX(src < self.dim() and t.shape[j] == self.shape[src],
-                          "The shape of the mask ", list(t.shape), " at index ", j, " does not "
+        TORCH_CHECK_INDEX(src < self.dim() and t.shape[j] == self.shape[src], "The shape "
+                          "of the mask ", list(t.shape), " at index ", j, " does not "
                           "match the shape of the indexed tensor ", list(self.shape),
                           " at index ", src)
 
 def expand_tensors(self:Tensor, indices:list) -> list:
-    "`expandTensors`: each mask replaced by its `nonzero()` columns, checked against `self`."
+    "`expandTensors`: each mask becomes its `nonzero()` columns, checked against `self`."
     out = []
     for t in indices:
         if t is None or not _is_mask(t): out.append(t); continue
         if t.dtype is _dt.uint8:
-            warnings.warn("indexing with dtype tinytensor.uint8 is now deprecated, please "
-                          "use a dtype tinytensor.bool instead.", UserWarning, stacklevel=5)
+            warnings.warn("indexing with dtype tinytensor.uint8 is now deprecated, "
+                          "please use a dtype tinytensor.bool instead.", UserWarning,
+                          stacklevel=5)
         _mask_check(self, t, len(out))
         nz = t.nonzero()
         out.extend(nz.select(1, j) for j in range(t.dim()))
@@ -156,11 +159,11 @@ def _index_values_check(indices:list, sizes:list):
         a = _np_read(t)
         bad = (a < -size) | (a >= size)
         if bad.any():
-            TORCH_CHECK_INDEX(False, "index ", int(a[bad].ravel()[0]), " is out of bounds for "
-                              "dimension ", k, " with size ", size)
+            TORCH_CHECK_INDEX(False, "index ", int(a[bad].ravel()[0]), " is out of "
+                              "bounds for dimension ", k, " with size ", size)
 
 def make_info(self:Tensor, indices:list) -> tuple:
-    "ATen's `make_info`: `self` (maybe permuted) and the full per-dim index list, broadcast."
+    "`make_info`: `self` (maybe permuted) and the full per-dim index list, broadcast."
     _check_index_types(indices)
     indices = expand_tensors(self, indices)
     shapes = [tuple(t.shape) for t in indices if t is not None]
@@ -168,42 +171,45 @@ def make_info(self:Tensor, indices:list) -> tuple:
     try:
         for s in shapes: shape = _broadcast_pair(shape, s)
     except RuntimeError:
-        TORCH_CHECK_INDEX(False, "shape mismatch: indexing tensors could not be broadcast "
-                          "together with shapes ", ", ".join(str(list(s)) for s in shapes))
+        TORCH_CHECK_INDEX(False, "shape mismatch: indexing tensors could not be "
+                          "broadcast together with shapes ",
+                          ", ".join(str(list(s)) for s in shapes))
     indices = [None if t is None else (t if tuple(t.shape) == shape else t.expand(shape))
                for t in indices]
     indices += [None] * (self.dim() - len(indices))
-    if not has_contiguous_subspace(indices): self, indices = transpose_to_front(self, indices)
-    indices = [t if t is None or t.dtype is _dt.int64 else t.to(_dt.int64) for t in indices]
+    if not has_contiguous_subspace(indices):
+        self, indices = transpose_to_front(self, indices)
+    indices = [t if t is None or t.dtype is _dt.int64 else t.to(_dt.int64)
+               for t in indices]
     return self, indices
 
 def _restrided(self:Tensor, indices:list) -> tuple:
-    "`restride_src`, `reshape_indexer`: src as a stride-0 view of the result, indices to match."
+    "`restride_src`, `reshape_indexer`: src as a stride-0 view of the result; indices."
     pos = [i for i, t in enumerate(indices) if t is not None]
     before, after = pos[0], len(indices) - pos[-1] - 1
     rep = tuple(indices[pos[0]].shape)
     sz, st = tuple(self.shape), tuple(self.stride())
     sizes = [sz[i] for i in pos]
-    TORCH_CHECK_INDEX(0 not in sizes or 0 in rep, "index is out of bounds for dimension with "
-                      "size 0")
+    TORCH_CHECK_INDEX(0 not in sizes or 0 in rep, "index is out of bounds for dimension "
+                      "with size 0")
     src = self.as_strided(sz[:before] + rep + sz[pos[-1] + 1:],
                           st[:before] + (0,) * len(rep) + st[pos[-1] + 1:])
     idx = [indices[i].reshape((1,) * before + rep + (1,) * after) for i in pos]
     return src, idx, sizes
 
 def _np_index(self:Tensor, indices:list) -> tuple:
-    "The per-dim index list as a numpy index tuple (arrays for indexed dims, `:` elsewhere)."
+    "The per-dim index list as a numpy index tuple (arrays for indexed dims, else `:`)."
     return tuple(slice(None) if t is None else _np_read(t) for t in indices)
 
-# Note [index's output]: ATen's `index` allocates its result the way a TensorIterator over the
-# restrided input and the index tensors lays it out (its permutation follows the inputs'
-# strides). The iterator is chapter 06a's: that chapter fills `_INDEX_OUTPUT` with a function
-# (src, idx) -> result when it loads, as the package does on import, so this chapter imports
-# no later one. Unfilled, the result is contiguous.
+# Note [index's output]: ATen's `index` allocates its result the way a TensorIterator over
+# the restrided input and the index tensors lays it out (its permutation follows the
+# inputs' strides). The iterator is chapter 06a's: that chapter fills `_INDEX_OUTPUT` with
+# a function (src, idx) -> result when it loads, as the package does on import, so this
+# chapter imports no later one. Unfilled, the result is contiguous.
 _INDEX_OUTPUT = [None]
 
 def index(self:Tensor, indices:list) -> Tensor:
-    "ATen's `index`: the elements of `self` picked by a list of index tensors, as a new tensor."
+    "ATen's `index`: the elements of `self` that index tensors pick, as a new tensor."
     self, indices = make_info(self, list(indices))
     if builtins.all(t is None for t in indices): return self.clone()   # nothing indexed
     src, idx, sizes = _restrided(self, indices)
@@ -212,7 +218,8 @@ def index(self:Tensor, indices:list) -> Tensor:
     else:
         shape = functools.reduce(_broadcast_pair, [tuple(t.shape) for t in [src] + idx])
         out = empty(shape, dtype=src.dtype, device=src.device)
-    if out.numel():                                  # the kernel visits no index otherwise
+    # the kernel visits no index otherwise
+    if out.numel():
         _index_values_check([t for t in indices if t is not None], sizes)
         if not out.is_meta: _np_write(out)[...] = _np_read(self)[_np_index(self, indices)]
     return out
@@ -233,10 +240,11 @@ def index_placement_html(shape:tuple, # the indexed tensor's shape
         return (f'<td style="background:{c};padding:4px 10px;border:1px solid #999">'
                 f'{n}<br><b>{s}</b></td>')
     orange, grey = '#f28e2b', '#ddd'
-    row1 = ''.join(cell(f'dim {d}', shape[d], orange if d in indexed else grey) for d in dims)
+    row1 = ''.join(cell(f'dim {d}', shape[d], orange if d in indexed else grey)
+                   for d in dims)
     row2 = ''.join(cell(n, s, orange if n == 'idx' else grey) for n, s in res)
     how = 'moved to the front (transposeToFront)' if front else 'in place'
-    return (f'<table style="border-collapse:collapse;text-align:center"><tr><td>input</td>'
+    return ('<table style="border-collapse:collapse;text-align:center"><tr><td>input</td>'
             f'{row1}</tr><tr><td>result ({how})</td>{row2}</tr></table>')
 
 # %% ../nbs/05d_indexing.ipynb #7aa1e031
@@ -250,7 +258,7 @@ def _getitem(self:Tensor, idx) -> Tensor:
     return index(result, _aten_indices(recorded)) if recorded else result
 
 def _masked_fill_dispatch(self:Tensor, indices:list, value:Tensor):
-    "`canDispatchToMaskedFill`: the mask (unsqueezed to `self`'s rank) for one mask and value."
+    "`canDispatchToMaskedFill`: the mask (unsqueezed to `self`'s rank), for one mask."
     if value.numel() != 1 or not value.is_cpu: return None
     n, mask = 0, None
     for t in indices:
@@ -267,12 +275,12 @@ def _masked_fill_dispatch(self:Tensor, indices:list, value:Tensor):
 @patch
 def index_put_(self:Tensor, indices, # a tuple of index tensors (None: whole dim)
                values:Tensor, accumulate:bool=False) -> Tensor:
-    "Write `values` into the elements of `self` that `indices` pick (add with `accumulate`)."
+    "Write `values` into the elements of `self` that `indices` pick (or add them up)."
     indices = list(indices)
-    TORCH_CHECK_INDEX(len(indices) <= self.dim(), "too many indices for tensor of dimension ",
-                      self.dim(), " (got ", len(indices), ")")
-    TORCH_CHECK_TYPE(isinstance(values, Tensor), "index_put_(): argument 'values' (position 2) "
-                     "must be Tensor, not ", type(values).__name__)
+    TORCH_CHECK_INDEX(len(indices) <= self.dim(), "too many indices for tensor of "
+                      "dimension ", self.dim(), " (got ", len(indices), ")")
+    TORCH_CHECK_TYPE(isinstance(values, Tensor), "index_put_(): argument 'values' "
+                     "(position 2) must be Tensor, not ", type(values).__name__)
     if not accumulate:
         mask = _masked_fill_dispatch(self, indices, values)
         if mask is not None: return self.masked_fill_(mask, values.reshape(()))
@@ -286,14 +294,15 @@ def index_put_(self:Tensor, indices, # a tuple of index tensors (None: whole dim
            builtins.all(p == q or p == 1 for p, q in zip(vs[::-1], rs[::-1]))
     TORCH_CHECK(fits, "shape mismatch: value tensor of shape ", list(vs),
                 " cannot be broadcast to indexing result of shape ", list(rs))
-    TORCH_CHECK(values.dtype is self.dtype, "Index put requires the source and destination "
-                "dtypes match, got ", self.dtype.short, " for the destination and ",
-                values.dtype.short, " for the source.")
+    TORCH_CHECK(values.dtype is self.dtype, "Index put requires the source and "
+                "destination dtypes match, got ", self.dtype.short, " for the "
+                "destination and ", values.dtype.short, " for the source.")
     if src.numel(): _index_values_check([t for t in full if t is not None], sizes)
     if src.numel() and not self.is_meta:
         dst, ix = _np_write(me), _np_index(me, full)
         v = np.broadcast_to(_np_read(values), rs)
-        if accumulate: array_namespace(dst).add.at(dst, ix, v)   # Note [ufunc.at on a device]
+        # Note [ufunc.at on a device]
+        if accumulate: array_namespace(dst).add.at(dst, ix, v)
         else: dst[ix] = v
     self._impl.bump_version()
     return self
@@ -305,7 +314,8 @@ def index_put(self:Tensor, indices, values:Tensor, accumulate:bool=False) -> Ten
 
 def _setitem(self:Tensor, idx, value):
     "Advanced `t[idx] = value`: the basic parts as views, then `copy_to` or `index_put_`."
-    if idx is False: return                               # torch: `x[False] = v` writes nothing
+    # torch: `x[False] = v` writes nothing
+    if idx is False: return
     if not isinstance(value, Tensor): value = _scalar_tensor(value, self)
     result, recorded = apply_slicing(self, idx)
     if not recorded: _copy_to(result, value); return
@@ -315,7 +325,7 @@ Tensor._indexing_hooks.getitem, Tensor._indexing_hooks.setitem = _getitem, _seti
 
 # %% ../nbs/05d_indexing.ipynb #7aa1e039
 def _slice_positions(self:Tensor, index:Tensor, d:int) -> tuple:
-    "The 1-d `index` as numpy, the size of `self` along `d` (1 if 0-d), which entries are out."
+    "The 1-d `index` as numpy, `self`'s size along `d` (1 if 0-d), which entries are out."
     a = _np_read(index).reshape(-1) if index.numel() else np.zeros(0, np.int64)
     size = self.shape[d] if self.dim() else 1
     return a, size, (a < 0) | (a >= size)
@@ -323,19 +333,21 @@ def _slice_positions(self:Tensor, index:Tensor, d:int) -> tuple:
 @patch
 def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
     "The slices of `self` at the positions in the 1-d `index` along `dim` (a new tensor)."
-    TORCH_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector")
+    TORCH_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a "
+                      "vector")
     TORCH_CHECK(index.dtype in (_dt.int64, _dt.int32),
                 "index_select(): Expected dtype int32 or int64 for index")
     d = wrap_dim(_int(dim, 'index_select', 'dim'), self.dim())
     sizes, n = list(self.shape), index.numel()
     if sizes:
-        TORCH_CHECK(sizes[d] > 0 or n == 0, "index_select(): self indexing axis dim should be "
-                    "positive")
+        TORCH_CHECK(sizes[d] > 0 or n == 0, "index_select(): self indexing axis dim "
+                    "should be positive")
         sizes[d] = n
-    TORCH_CHECK(self.dim() or n == 1, "index_select(): Index to scalar can have only 1 value, "
-                "got ", n, " value(s)")
+    TORCH_CHECK(self.dim() or n == 1, "index_select(): Index to scalar can have only 1 "
+                "value, got ", n, " value(s)")
     a, size, bad = _slice_positions(self, index, d)
-    if self.dim() > 1 and (d == 1 or self.numel() == 0):     # that kernel words it differently
+    # that kernel words it differently
+    if self.dim() > 1 and (d == 1 or self.numel() == 0):
         TORCH_CHECK(not bad.any(), "INDICES element is out of DATA bounds, id=",
                     int(a[bad][0]) if bad.any() else 0, " axis_dim=", size)
     TORCH_CHECK_INDEX(not bad.any(), "index out of range in self")
@@ -344,8 +356,10 @@ def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
         o, x = _np_write(out), _np_read(self)
         if not self.dim(): o[...] = x
         else:
-            kw = {'mode': 'clip'} if type(x) is np.ndarray else {}   # CuPy's take: no mode
-            def take(b, e):              # threads split dim 0: the rows, or the index if d == 0
+            # CuPy's take: no mode
+            kw = {'mode': 'clip'} if type(x) is np.ndarray else {}
+            # threads split dim 0: the rows, or the index if d == 0
+            def take(b, e):
                 if d: np.take(x[b:e], a, axis=d, out=o[b:e], **kw)
                 else: np.take(x, a[b:e], axis=0, out=o[b:e], **kw)
             parallel_rows(o.shape[0], o.size, take)
@@ -354,9 +368,9 @@ def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
 # %% ../nbs/05d_indexing.ipynb #7aa1e043
 # Note [ufunc.at on a device]: `np.add.at(a, ix, v)` asks `a`'s `__array_ufunc__` for the
 # method 'at', and `cupy.ndarray` has no such method there: CuPy's `at` belongs to its own
-# ufunc objects (`cupy.add.at`, for add, maximum and minimum). So an unbuffered accumulation
-# takes the ufunc from the array's namespace; the other ufuncs run as rounds (`at_rounds`),
-# each touching an index once.
+# ufunc objects (`cupy.add.at`, for add, maximum and minimum). So an unbuffered
+# accumulation takes the ufunc from the array's namespace; the other ufuncs run as rounds
+# (`at_rounds`), each touching an index once.
 def ufunc_at(uf, dst, ix:tuple, v):
     "`uf.at(dst, ix, v)` (repeated indices accumulate); rounds where CuPy has no `uf.at`."
     if type(dst) is np.ndarray: return uf.at(dst, ix, v)
@@ -365,7 +379,7 @@ def ufunc_at(uf, dst, ix:tuple, v):
     at_rounds(uf, dst, ix, v)
 
 def at_rounds(uf, dst, ix:tuple, v):
-    "`uf.at(dst, ix, v)` as rounds of plain updates: round r applies each index's r-th use."
+    "`uf.at(dst, ix, v)` as rounds of plain updates: round r, each index's r-th use."
     xp = array_namespace(dst)
     b = xp.broadcast_arrays(*ix)
     v, ix = xp.broadcast_to(v, b[0].shape).ravel(), [i.ravel() for i in b]
@@ -373,14 +387,15 @@ def at_rounds(uf, dst, ix:tuple, v):
     order = xp.argsort(lin, kind='stable')
     s = lin[order]
     start = xp.concatenate([xp.ones(builtins.min(1, s.size), bool), s[1:] != s[:-1]])
-    rank = xp.arange(s.size) - xp.flatnonzero(start)[xp.cumsum(start) - 1]  # place in its run
+    # place in its run
+    rank = xp.arange(s.size) - xp.flatnonzero(start)[xp.cumsum(start) - 1]
     for r in range(int(rank.max()) + 1 if s.size else 0):
         sel = order[rank == r]
         at = tuple(i[sel] for i in ix)
         dst[at] = uf(dst[at], v[sel])
 
 def _dim_coords(index:np.ndarray, d:int) -> tuple:
-    "A numpy index tuple: each entry's own position, with coordinate `d` replaced by the entry."
+    "A numpy index tuple: each entry's own position, with coordinate `d` the entry."
     xp, nd = array_namespace(index), index.ndim
     grid = [xp.arange(n).reshape((1,) * k + (n,) + (1,) * (nd - k - 1))
             for k, n in enumerate(index.shape)]             # np.indices(sparse=True)
@@ -394,23 +409,24 @@ def _scatter_gather_checks(self:Tensor, d:int, index:Tensor, src:Tensor=None,
     TORCH_CHECK(index.dtype in (_dt.int64, _dt.int32), name,
                 "(): Expected dtype int32/int64 for index")
     what = 'input' if name == 'gather' else 'self'
-    TORCH_CHECK(nd(index) == nd(self), "Index tensor must have the same number of dimensions "
-                "as ", what, " tensor")
+    TORCH_CHECK(nd(index) == nd(self), "Index tensor must have the same number of "
+                "dimensions as ", what, " tensor")
     isz, ssz = list(index.shape) or [1], list(self.shape) or [1]
     if name == 'gather':
         for k in range(len(isz)):
-            TORCH_CHECK(k == d or isz[k] <= ssz[k], "Size does not match at dimension ", k,
-                        " expected index ", list(index.shape), " to be no larger than self ",
-                        list(self.shape), " apart from dimension ", d)
+            TORCH_CHECK(k == d or isz[k] <= ssz[k], "Size does not match at dimension ",
+                        k, " expected index ", list(index.shape), " to be no larger than "
+                        "self ", list(self.shape), " apart from dimension ", d)
     elif index.numel():
-        TORCH_CHECK(src is None or nd(src) == nd(index), "Index tensor must have the same "
-                    "number of dimensions as src tensor")
+        TORCH_CHECK(src is None or nd(src) == nd(index), "Index tensor must have the "
+                    "same number of dimensions as src tensor")
         csz = list(src.shape) or [1] if src is not None else None
         ok = builtins.all(k == d or isz[k] <= ssz[k] for k in range(len(isz))) and \
              (csz is None or builtins.all(isz[k] <= csz[k] for k in range(len(isz))))
-        tail = () if src is None else (" and to be no larger size than src ", list(src.shape))
-        TORCH_CHECK(ok, "Expected index ", list(index.shape), " to be no larger than self ",
-                    list(self.shape), " apart from dimension ", d, *tail)
+        tail = () if src is None else (" and to be no larger size than src ",
+                                       list(src.shape))
+        TORCH_CHECK(ok, "Expected index ", list(index.shape), " to be no larger than "
+                    "self ", list(self.shape), " apart from dimension ", d, *tail)
     if index.numel():
         a = _np_read(index)
         bad = (a < 0) | (a >= ssz[d])
@@ -422,7 +438,7 @@ _fast_gather = None                          # Note [Fast view hooks]: chapter 1
 
 @patch
 def gather(self:Tensor, dim:int, index:Tensor, *, sparse_grad:bool=False) -> Tensor:
-    "`out[i][j][k] = self[i][index[i][j][k]][k]` (for dim 1): a new tensor shaped like `index`."
+    "`out[i][j][k] = self[i][index[i][j][k]][k]` (dim 1): a tensor shaped like `index`."
     d = wrap_dim(_int(dim, 'gather', 'dim'), builtins.max(self.dim(), 1))
     _scatter_gather_checks(self, d, index)
     out = empty(index.shape, dtype=self.dtype, device=self.device)
@@ -442,14 +458,15 @@ def _scatter_(self:Tensor, dim:int, index:Tensor, src, reduce:str, name:str) -> 
     if is_t: TORCH_CHECK(src.dtype is self.dtype,
                          "scatter(): Expected self.dtype to be equal to src.dtype")
     _scatter_gather_checks(self, d, index, src if is_t else None, 'scatter')
-    TORCH_CHECK(reduce in (None, 'add', 'multiply'), "reduce argument must be either add or "
-                "multiply.")
+    TORCH_CHECK(reduce in (None, 'add', 'multiply'), "reduce argument must be either add "
+                "or multiply.")
     assert_no_internal_overlap(self)          # an expanded self would be written twice
     if index.numel() and not self.is_meta:
         a = _np_read(index).reshape(index.shape or (1,))
         ix = _dim_coords(a, d)
         if is_t:                                   # the part of src that index covers
-            v = _np_read(src).reshape(src.shape or (1,))[tuple(slice(0, n) for n in a.shape)]
+            part = tuple(slice(0, n) for n in a.shape)
+            v = _np_read(src).reshape(src.shape or (1,))[part]
         else: v = _np_read(_scalar_tensor(src, self))
         dst = _np_write(self).reshape(self.shape or (1,))
         if reduce is None: dst[ix] = v
@@ -474,8 +491,8 @@ def scatter(self:Tensor, dim:int, index:Tensor, src=None, *, value=None,
 @patch
 def scatter_add_(self:Tensor, dim:int, index:Tensor, src:Tensor) -> Tensor:
     "Add `src` into `self` at `index` along `dim` (repeated indices add up)."
-    TORCH_CHECK_TYPE(isinstance(src, Tensor), "scatter_add_(): argument 'src' (position 3) "
-                     "must be Tensor, not ", type(src).__name__)
+    TORCH_CHECK_TYPE(isinstance(src, Tensor), "scatter_add_(): argument 'src' (position "
+                     "3) must be Tensor, not ", type(src).__name__)
     return _scatter_(self, dim, index, src, 'add', 'scatter_add')
 
 @patch
@@ -485,17 +502,17 @@ def scatter_add(self:Tensor, dim:int, index:Tensor, src:Tensor) -> Tensor:
 
 @patch
 def take(self:Tensor, index:Tensor) -> Tensor:
-    "Elements of the flattened `self` at `index` (negative from the end), shaped like `index`."
-    TORCH_CHECK(index.dtype is _dt.int64, "take(): Expected a long tensor for index, but got ",
-                index.dtype.short)
+    "Elements of the flattened `self` at `index` (negative from the end), its shape."
+    TORCH_CHECK(index.dtype is _dt.int64, "take(): Expected a long tensor for index, but "
+                "got ", index.dtype.short)
     n = self.numel()
     if index.numel():
         TORCH_CHECK_INDEX(n > 0, "take(): tried to take from an empty tensor")
         a = _np_read(index)
         bad = (a < -n) | (a >= n)
         TORCH_CHECK_INDEX(not bad.any(), "out of range: tried to access index ",
-                          int(a[bad].ravel()[0]) if bad.any() else 0, " on a tensor of ", n,
-                          " elements.")
+                          int(a[bad].ravel()[0]) if bad.any() else 0, " on a tensor of ",
+                          n, " elements.")
     out = empty(index.shape, dtype=self.dtype, device=self.device)
     if out.numel() and not out.is_meta:
         _np_write(out)[...] = np.ravel(_np_read(self))[_np_read(index)]
@@ -508,8 +525,8 @@ _CTYPE = dict(uint8='unsigned char', int8='signed char', int16='short int', int3
               complex128='c10::complex<double>')
 
 def _check_bool_mask(mask:Tensor):
-    TORCH_CHECK(mask.dtype is _dt.bool, "masked_fill_ only supports boolean masks, but got "
-                "mask with dtype ", _CTYPE.get(mask.dtype.name))
+    TORCH_CHECK(mask.dtype is _dt.bool, "masked_fill_ only supports boolean masks, but "
+                "got mask with dtype ", _CTYPE.get(mask.dtype.name))
 
 @patch
 def masked_fill_(self:Tensor, mask:Tensor, value) -> Tensor:
@@ -525,7 +542,8 @@ def masked_fill_(self:Tensor, mask:Tensor, value) -> Tensor:
     # the number is converted under c10's overflow check (Note [Scalar overflow])
     v = empty(2, dtype=self.dtype, device=self.device).fill_(value)
     if self.numel() and not self.is_meta:
-        np.copyto(_np_write(self), _np_read(v)[0], where=np.broadcast_to(_np_read(mask), shape))
+        np.copyto(_np_write(self), _np_read(v)[0],
+                  where=np.broadcast_to(_np_read(mask), shape))
     self._impl.bump_version()
     return self
 
@@ -534,7 +552,8 @@ def masked_fill(self:Tensor, mask:Tensor, value) -> Tensor:
     "`masked_fill_` on a contiguous copy of `self` broadcast with `mask`."
     _check_bool_mask(mask)
     shape = _broadcast_pair(tuple(mask.shape), tuple(self.shape))
-    return self.expand(shape).clone(memory_format=contiguous_format).masked_fill_(mask, value)
+    out = self.expand(shape).clone(memory_format=contiguous_format)
+    return out.masked_fill_(mask, value)
 
 @patch
 def masked_select(self:Tensor, mask:Tensor) -> Tensor:
@@ -564,11 +583,12 @@ def nonzero(self:Tensor, *, as_tuple:bool=False):
 
 # %% ../nbs/05d_indexing.ipynb #7aa1e060
 def _to_out(res:Tensor, out:Tensor, msg=None) -> Tensor:
-    "Copy a finished result into an `out=` tensor: same dtype (`msg` words the check), resized."
+    "Copy a finished result into `out`: same dtype (`msg` words the check), resized."
     if out is None: return res
-    if msg is None: msg = ("Expected out tensor to have dtype ", _CTYPE.get(res.dtype.name,
-                           res.dtype.name), ", but got ", _CTYPE.get(out.dtype.name,
-                           out.dtype.name), " instead")
+    if msg is None:
+        name = lambda d: _CTYPE.get(d.name, d.name)
+        msg = ("Expected out tensor to have dtype ", name(res.dtype), ", but got ",
+               name(out.dtype), " instead")
     TORCH_CHECK(out.dtype is res.dtype, *msg)
     _resize_output(out, res.shape)
     assert_no_internal_overlap(out)
@@ -604,12 +624,14 @@ def masked_select(input:Tensor, mask:Tensor, *, out:Tensor=None) -> Tensor:
 def nonzero(input:Tensor, *, out:Tensor=None, as_tuple:bool=False):
     "`input.nonzero(as_tuple=...)`."
     if out is None: return input.nonzero(as_tuple=as_tuple)
-    TORCH_CHECK(not as_tuple, "nonzero does not support the out kwarg when as_tuple is True")
-    TORCH_CHECK(out.dtype is _dt.int64, "nonzero: Expected out tensor to have scalar type Long "
-                "but got scalar type", out.dtype.short)
+    TORCH_CHECK(not as_tuple, "nonzero does not support the out kwarg when as_tuple is "
+                "True")
+    TORCH_CHECK(out.dtype is _dt.int64, "nonzero: Expected out tensor to have scalar "
+                "type Long but got scalar type", out.dtype.short)
     res = input.nonzero()
     if tuple(out.shape) != tuple(res.shape):
-        _resize_output(out, res.shape, res.stride())     # a resized out takes (1, n) strides
+        # a resized out takes (1, n) strides
+        _resize_output(out, res.shape, res.stride())
     return _to_out(res, out)
 def index_put_(input:Tensor, indices, values:Tensor, accumulate:bool=False) -> Tensor:
     "`input.index_put_(indices, values, accumulate)`."

@@ -19,7 +19,8 @@ from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_format
 from .factories import empty, _np_read, _np_write
 from .backends import array_namespace, asarray_like
-from .memory_overlap import (assert_no_internal_overlap, assert_no_partial_overlap,
+from .memory_overlap import (assert_no_internal_overlap,
+                                       assert_no_partial_overlap,
                                        assert_no_overlap, has_internal_overlap)
 from .views import _int, _broadcast_pair
 from .basic_indexing import _slice
@@ -31,46 +32,49 @@ def _wrap1(self:Tensor, dim, name:str) -> int:
     return wrap_dim(_int(dim, name, 'dim'), builtins.max(self.dim(), 1))
 
 def _along(t:Tensor, d:int, write:bool=False) -> np.ndarray:
-    "A numpy view of `t` (writable with `write`) with dim `d` first; 0-d reads as shape (1,)."
+    "A numpy view of `t` (writable with `write`) with dim `d` first; 0-d reads as (1,)."
     if t._impl.numel_: a = (_np_write if write else _np_read)(t)
     else: a = np.zeros(tuple(t.shape), t.dtype.np)
     return np.moveaxis(a.reshape(a.shape or (1,)), d, 0)
 
 def _source_arg(source, name:str):
-    TORCH_CHECK_TYPE(isinstance(source, Tensor), name, "(): argument 'source' (position 3) "
-                     "must be Tensor, not ", type(source).__name__)
+    TORCH_CHECK_TYPE(isinstance(source, Tensor), name, "(): argument 'source' (position "
+                     "3) must be Tensor, not ", type(source).__name__)
 
 @patch
 def index_add_(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) -> Tensor:
-    "Add `alpha * source` into the slices of `self` at `index` along `dim` (repeats add up)."
+    "Add `alpha * source` into the slices of `self` at `index` along `dim` (repeats add)."
     _source_arg(source, 'index_add_')
     d, n = _wrap1(self, dim, 'index_add_'), index.numel()
-    TORCH_CHECK_INDEX(index.dim() <= 1, "index_add_(): Index is supposed to be a vector, but "
-                      "got dim: ", index.dim(), " with type: ", index.dtype.short,
+    TORCH_CHECK_INDEX(index.dim() <= 1, "index_add_(): Index is supposed to be a vector, "
+                      "but got dim: ", index.dim(), " with type: ", index.dtype.short,
                       " and size: ", list(index.shape))
     TORCH_CHECK(index.dtype in (_dt.int64, _dt.int32), "index_add_(): Expected dtype "
                 "int32/int64 for index but got: ", index.dtype.short)
     TORCH_CHECK(self.dtype is source.dtype, "index_add_(): self (", self.dtype.short,
                 ") and source (", source.dtype.short, ") must have the same scalar type")
-    TORCH_CHECK(d == 0 or d < source.dim(), "index_add_(): Indexing dim ", d, " is out of "
-                "bounds of the source tensor with dim ", source.dim())
+    TORCH_CHECK(d == 0 or d < source.dim(), "index_add_(): Indexing dim ", d, " is out "
+                "of bounds of the source tensor with dim ", source.dim())
     ns = source.shape[d] if source.dim() else 1
-    TORCH_CHECK_INDEX(n == ns or source.dim(), "Dimension specified as 0 but tensor has no "
+    TORCH_CHECK_INDEX(n == ns or source.dim(), "Dimension specified as 0 but tensor has "
+                      "no "
                       "dimensions")                      # torch's message asks size(dim)
     TORCH_CHECK(n == ns, "index_add_(): Number of indices (", n, ") should be equal to "
                 "source.size(dim): (", ns, "), for dim: ", d)
     ss, cs = list(self.shape), list(source.shape)
     if ss and cs: del ss[d], cs[d]
-    TORCH_CHECK(ss == cs, "source tensor shape must match self tensor shape, excluding the "
-                "specified dimension. Got self.shape = ", list(self.shape), " source.shape = ",
-                list(source.shape))
-    assert_no_internal_overlap(self)          # index_func_meta_impl: repeats would add in one
+    TORCH_CHECK(ss == cs, "source tensor shape must match self tensor shape, excluding "
+                "the specified dimension. Got self.shape = ", list(self.shape),
+                " source.shape = ", list(source.shape))
+    # index_func_meta_impl: repeats would add in one
+    assert_no_internal_overlap(self)
     for t in (index, source): assert_no_partial_overlap(self, t)
     a, size, bad = _slice_positions(self, index, d)
-    # Note [index_add_ kernels]: for self.dim() > 1 ATen hands dim 0 / the last dim with alpha 1
-    # and int64 indices to scatter_add_ (its RuntimeError), the slice loop raises an IndexError;
-    # a 0-d/1-d self has its own loop (IndexError).
-    via_scatter = (d == 0 or d == self.dim() - 1) and alpha == 1 and index.dtype is _dt.int64
+    # Note [index_add_ kernels]: for self.dim() > 1 ATen hands dim 0 / the last dim with
+    # alpha 1 and int64 indices to scatter_add_ (its RuntimeError), the slice loop raises
+    # an IndexError; a 0-d/1-d self has its own loop (IndexError).
+    via_scatter = (d == 0 or d == self.dim() - 1) and alpha == 1 and \
+                  index.dtype is _dt.int64
     first = int(a[bad][0]) if bad.any() else 0
     if self.dim() > 1 and n and self.numel() and via_scatter:
         TORCH_CHECK(not bad.any(), "index ", first, " is out of bounds for dimension ", d,
@@ -79,7 +83,8 @@ def index_add_(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) ->
         TORCH_CHECK_INDEX(not bad.any(), "index out of range in self")
     if n and self.numel() and not self.is_meta:
         src = _along(source, d)
-        al = empty(1, dtype=self.dtype).fill_(alpha) if self.dtype is not _dt.bool else None
+        al = empty(1,
+                   dtype=self.dtype).fill_(alpha) if self.dtype is not _dt.bool else None
         with np.errstate(all='ignore'):
             scaled = alpha != 1 and al is not None
             v = (src * _np_read(al)[0]).astype(self.dtype.np) if scaled else src
@@ -100,35 +105,37 @@ def index_copy_(self:Tensor, dim:int, index:Tensor, source:Tensor) -> Tensor:
     "Copy the slices of `source` into `self` at the positions in `index` along `dim`."
     _source_arg(source, 'index_copy_')
     d = _wrap1(self, dim, 'index_copy_')
-    TORCH_CHECK_INDEX(index.dim() < 2, "index_copy_(): Index should have dimension 1 or 0 "
-                      "(got ", index.dim(), ")")
+    TORCH_CHECK_INDEX(index.dim() < 2, "index_copy_(): Index should have dimension 1 or "
+                      "0 (got ", index.dim(), ")")
     n = index.numel()
-    TORCH_CHECK_INDEX(source.dim() or n == 1, "index_copy_(): When source is scalar, index "
-                      "should have one element (got ", n, ")")
+    TORCH_CHECK_INDEX(source.dim() or n == 1, "index_copy_(): When source is scalar, "
+                      "index should have one element (got ", n, ")")
     TORCH_CHECK_INDEX(source.dim() == self.dim() or not source.dim() or not self.dim(),
                       "index_copy_(): When source and destination are not scalars, their "
                       "dimensionality must match. Source dimensionality (", source.dim(),
                       "), destination dimensionality (", self.dim(), ")")
-    TORCH_CHECK(index.dtype is _dt.int64, "index_copy_(): Expected a long tensor for index, "
-                "but got ", index.dtype.short)
-    TORCH_CHECK(self.dtype is source.dtype, "index_copy_(): self and source expected to have "
-                "the same dtype, but got (self) ", self.dtype.short, " and (source) ",
-                source.dtype.short)
+    TORCH_CHECK(index.dtype is _dt.int64, "index_copy_(): Expected a long tensor for "
+                "index, but got ", index.dtype.short)
+    TORCH_CHECK(self.dtype is source.dtype, "index_copy_(): self and source expected to "
+                "have the same dtype, but got (self) ", self.dtype.short, " and (source) "
+                "", source.dtype.short)
     ss, cs = list(self.shape), list(source.shape)
     if ss: del ss[d]
     if cs: del cs[d]
     TORCH_CHECK(ss == cs, "index_copy_(): Source/destination tensor must have same slice "
-                "shapes. Destination slice shape: ", " ".join(map(str, ss)), " at dimension ",
-                d, " and source slice shape: ", " ".join(map(str, cs)), " at dimension 0.")
+                "shapes. Destination slice shape: ", " ".join(map(str, ss)),
+                " at dimension ", d, " and source slice shape: ", " ".join(map(str, cs)),
+                " at dimension 0.")
     ns = source.shape[d] if source.dim() else 1
-    TORCH_CHECK_INDEX(not source.dim() or n == ns, "index_copy_(): Number of indices (", n,
-                      ") should be equal to source.size(dim) (", ns, ")")
+    TORCH_CHECK_INDEX(not source.dim() or n == ns, "index_copy_(): Number of indices (",
+                      n, ") should be equal to source.size(dim) (", ns, ")")
     assert_no_internal_overlap(self)
     for t in (index, source): assert_no_partial_overlap(self, t)
     a, size, bad = _slice_positions(self, index, d)
     if self.numel():
-        TORCH_CHECK_INDEX(not bad.any(), "index_copy_(): index ", int(a[bad][0]) if bad.any()
-                          else 0, " is out of bounds for dimension ", d, " with size ", size)
+        TORCH_CHECK_INDEX(not bad.any(), "index_copy_(): index ",
+                          int(a[bad][0]) if bad.any() else 0, " is out of bounds for "
+                          "dimension ", d, " with size ", size)
     if n and self.numel() and not self.is_meta:
         _along(self, d, True)[a] = _along(source, d)
     self._impl.bump_version()
@@ -143,29 +150,32 @@ def index_copy(self:Tensor, dim:int, index:Tensor, source:Tensor) -> Tensor:
 # %% ../nbs/24_indexing_ops.ipynb #24a00012
 @patch
 def index_fill_(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
-    "Set the slices of `self` at `index` (negative counts from the end) along `dim` to `value`."
+    "Set the slices of `self` at `index` (negative from the end) along `dim` to `value`."
     TORCH_CHECK_INDEX(index.dtype is _dt.int64,
                       "index_fill_(): Expected dtype int64 for index.")
     if isinstance(value, Tensor):
-        TORCH_CHECK(value.dim() == 0, "index_fill_ only supports a 0-dimensional value tensor, "
-                    "but got tensor with ", value.dim(), " dimension(s).")
+        TORCH_CHECK(value.dim() == 0, "index_fill_ only supports a 0-dimensional value "
+                    "tensor, but got tensor with ", value.dim(), " dimension(s).")
         value = value.item()
     TORCH_CHECK(self.is_complex() or not isinstance(value, complex), "index_fill_(): "
                 "Converting complex Scalar to non-complex type is not supported")
     d = _wrap1(self, dim, 'index_fill_')
     TORCH_CHECK(index.dim() <= 1, "Index has to be a vector/scalar")
     assert_no_partial_overlap(self, index)
-    v = empty(2, dtype=self.dtype, device=self.device).fill_(value)   # fill_'s overflow check
+    # fill_'s overflow check
+    v = empty(2, dtype=self.dtype, device=self.device).fill_(value)
     a = _np_read(index).reshape(-1) if index.numel() else np.zeros(0, np.int64)
     size = self.shape[d] if self.dim() else 1
     bad = (a < -size) | (a >= size)
     if self.numel():
         TORCH_CHECK_INDEX(not bad.any(), "index ", int(a[bad][0]) if bad.any() else 0,
                           " is out of bounds for dimension ", d, " with size ", size)
-    if len(a) and self.dim() and not self.numel():         # `restride_dim`, checked on storage
+    # `restride_dim`, checked on storage
+    if len(a) and self.dim() and not self.numel():
         self.as_strided(self.shape[:d] + (len(a),) + self.shape[d + 1:],
                         self.stride()[:d] + (0,) + self.stride()[d + 1:])
-    if len(a) and self.numel() and not self.is_meta: _along(self, d, True)[a] = _np_read(v)[0]
+    if len(a) and self.numel() and not self.is_meta:
+        _along(self, d, True)[a] = _np_read(v)[0]
     self._impl.bump_version()
     return self
 
@@ -175,10 +185,11 @@ def index_fill(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
     return self.clone().index_fill_(dim, index, value)
 
 # %% ../nbs/24_indexing_ops.ipynb #24a00016
-# Note [take_along_dim wraps]: with a `dim`, torch 2.13's `take_along_dim` reads its indices
-# modulo the size of `dim` (Python's `%`, so -1 is the last element and `size` wraps to 0; a dim
-# of size 0 raises RuntimeError "ZeroDivisionError", as ATen's integer `%` kernel does, unless
-# the broadcast indices are empty). Without `dim` the flattened `gather` checks bounds as usual.
+# Note [take_along_dim wraps]: with a `dim`, torch 2.13's `take_along_dim` reads its
+# indices modulo the size of `dim` (Python's `%`, so -1 is the last element and `size`
+# wraps to 0; a dim of size 0 raises RuntimeError "ZeroDivisionError", as ATen's integer
+# `%` kernel does, unless the broadcast indices are empty). Without `dim` the flattened
+# `gather` checks bounds as usual.
 def _wrap_indices(indices:Tensor, n:int) -> Tensor:
     "`indices % n` for `take_along_dim` with a `dim` (Note [take_along_dim wraps])."
     if indices.numel() == 0: return indices
@@ -191,14 +202,15 @@ def _wrap_indices(indices:Tensor, n:int) -> Tensor:
 
 @patch
 def take_along_dim(self:Tensor, indices:Tensor, dim:int=None) -> Tensor:
-    "`gather` of `self` and `indices` broadcast except at `dim` (no `dim`: both flattened)."
+    "`gather` of `self` and `indices` broadcast but at `dim` (no `dim`: both flattened)."
     if dim is None: return self.view(-1).gather(0, indices.view(-1))
-    TORCH_CHECK(self.dim() == indices.dim(), "torch.take_along_dim(): input and indices should "
-                "have the same number of dimensions, but got ", self.dim(), " dimensions for "
-                "input, and ", indices.dim(), " dimensions for indices")
-    TORCH_CHECK(indices.dtype is _dt.int64, "torch.take_along_dim(): dtype of indices should "
-                "be Long but got ", indices.dtype.short)
-    TORCH_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions")
+    TORCH_CHECK(self.dim() == indices.dim(), "torch.take_along_dim(): input and indices "
+                "should have the same number of dimensions, but got ", self.dim(),
+                " dimensions for input, and ", indices.dim(), " dimensions for indices")
+    TORCH_CHECK(indices.dtype is _dt.int64, "torch.take_along_dim(): dtype of indices "
+                "should be Long but got ", indices.dtype.short)
+    TORCH_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no "
+                      "dimensions")
     d = wrap_dim(_int(dim, 'take_along_dim', 'dim'), self.dim())
     ss, ii = list(self.shape), list(indices.shape)
     if ss: ss[d] = indices.shape[d]
@@ -221,38 +233,44 @@ def narrow_copy(self:Tensor, dim:int, start:int, length:int) -> Tensor:
                          "narrow_copy(): argument '", arg, "' (position ", i + 1,
                          ") must be int, not ", type(v).__name__)
     d = _int(dim, 'narrow_copy', 'dim')
-    start, length = _int(start, 'narrow_copy', 'start'), _int(length, 'narrow_copy', 'length')
-    TORCH_CHECK(d < self.dim(), "Expected dim < static_cast<int64_t>(self_sizes.size()) to be "
-                "true, but got false.")
+    start, length = _int(start, 'narrow_copy',
+                         'start'), _int(length, 'narrow_copy', 'length')
+    TORCH_CHECK(d < self.dim(), "Expected dim < static_cast<int64_t>(self_sizes.size()) "
+                "to be true, but got false.")
     d = wrap_dim(d, self.dim())
     cur = self.shape[d]
-    TORCH_CHECK_INDEX(-cur <= start <= cur, "start out of range (expected to be in range of [",
-                      -cur, ", ", cur, "], but got ", start, ")")
+    TORCH_CHECK_INDEX(-cur <= start <= cur, "start out of range (expected to be in range "
+                      "of [", -cur, ", ", cur, "], but got ", start, ")")
     if start < 0: start += cur
-    TORCH_CHECK(length >= 0 and start <= cur - length, "start (", start, ") + length (", length,
-                ") exceeds dimension size (", cur, ").")
+    TORCH_CHECK(length >= 0 and start <= cur - length, "start (", start, ") + length (",
+                length, ") exceeds dimension size (", cur, ").")
     return self.narrow(d, start, length).clone(memory_format=contiguous_format)
 
 # %% ../nbs/24_indexing_ops.ipynb #24a00018
 def unravel_index(indices:Tensor, shape) -> tuple:
     "The coordinates in a tensor of `shape` of each flat index: one int64 tensor per dim."
-    TORCH_CHECK_TYPE(not indices.is_floating_point() and not indices.is_complex() and
-                     indices.dtype is not _dt.bool, "expected 'indices' to be integer dtype, "
-                     "but got ", indices.dtype)
-    TORCH_CHECK_TYPE(isinstance(shape, (int, list, tuple)), "expected 'shape' to be int or "
-                     "sequence of ints, but got ", type(shape))
+    integer = not (indices.is_floating_point() or indices.is_complex()
+                   or indices.dtype is _dt.bool)
+    TORCH_CHECK_TYPE(integer, "expected 'indices' to be integer dtype, but got ",
+                     indices.dtype)
+    TORCH_CHECK_TYPE(isinstance(shape, (int, list, tuple)), "expected 'shape' to be int "
+                     "or sequence of ints, but got ", type(shape))
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     for s in shape:
-        TORCH_CHECK_TYPE(isinstance(s, int), "expected 'shape' sequence to only contain ints, "
-                         "but got ", type(s))
+        TORCH_CHECK_TYPE(isinstance(s, int), "expected 'shape' sequence to only contain "
+                         "ints, but got ", type(s))
     TORCH_CHECK_VALUE(builtins.all(s >= 0 for s in shape), "'shape' cannot have negative "
                       "values, but got ", shape)
-    coefs = np.cumprod((shape[1:] + (1,))[::-1], dtype=np.int64)[::-1]   # row-major strides
-    out = empty(tuple(indices.shape) + (len(shape),), dtype=_dt.int64, device=indices.device)
+    # row-major strides
+    coefs = np.cumprod((shape[1:] + (1,))[::-1], dtype=np.int64)[::-1]
+    out = empty(tuple(indices.shape) + (len(shape),), dtype=_dt.int64,
+                device=indices.device)
     if out.numel():
-        TORCH_CHECK(0 not in shape, "ZeroDivisionError")            # integer `//` and `%` by 0
+        # integer `//` and `%` by 0
+        TORCH_CHECK(0 not in shape, "ZeroDivisionError")
         a = _np_read(indices).astype(np.int64)[..., None]
-        _np_write(out)[...] = (a // asarray_like(a, coefs)) % asarray_like(a, shape, np.int64)
+        sizes = asarray_like(a, shape, np.int64)
+        _np_write(out)[...] = (a // asarray_like(a, coefs)) % sizes
     return out.unbind(-1)
 
 # %% ../nbs/24_indexing_ops.ipynb #24a00022
@@ -262,11 +280,12 @@ def masked_scatter_(self:Tensor, mask:Tensor, source:Tensor) -> Tensor:
     TORCH_CHECK_TYPE(isinstance(source, Tensor), "masked_scatter_(): argument 'source' "
                      "(position 2) must be Tensor, not ", type(source).__name__)
     assert_no_internal_overlap(self)
-    TORCH_CHECK(self.dtype is source.dtype, "masked_scatter: expected self and source to have "
-                "same dtypes but got", self.dtype.short, " and ", source.dtype.short)
-    TORCH_CHECK(mask.dtype is _dt.bool, "masked_scatter_ only supports boolean masks, but got "
-                "mask with dtype ", mask.dtype.short)
-    m = mask.expand(self.shape)                   # `expand_inplace`: the mask takes that shape
+    TORCH_CHECK(self.dtype is source.dtype, "masked_scatter: expected self and source to "
+                "have same dtypes but got", self.dtype.short, " and ", source.dtype.short)
+    TORCH_CHECK(mask.dtype is _dt.bool, "masked_scatter_ only supports boolean masks, "
+                "but got mask with dtype ", mask.dtype.short)
+    # `expand_inplace`: the mask takes that shape
+    m = mask.expand(self.shape)
     if self.numel():
         mb = _np_read(m)
         k = int(np.count_nonzero(mb))
@@ -288,14 +307,14 @@ def masked_scatter(self:Tensor, mask:Tensor, source:Tensor) -> Tensor:
 @patch
 def put_(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Tensor:
     "Write `source` into the flattened `self` at `index` (negative from the end; add up)."
-    TORCH_CHECK(index.dtype is _dt.int64, "put_(): Expected a long tensor for index, but got ",
-                index.dtype.short)
-    TORCH_CHECK(self.dtype is source.dtype, "put_(): self and source expected to have the same "
-                "dtype, but got self.dtype = ", self.dtype.short, " and source.dtype = ",
-                source.dtype.short)
-    TORCH_CHECK_INDEX(source.numel() == index.numel(), "put_(): Expected source and index to "
-                      "have the same number of elements, but got source.numel() = ",
-                      source.numel(), ", index.numel() = ", index.numel())
+    TORCH_CHECK(index.dtype is _dt.int64, "put_(): Expected a long tensor for index, but "
+                "got ", index.dtype.short)
+    TORCH_CHECK(self.dtype is source.dtype, "put_(): self and source expected to have "
+                "the same dtype, but got self.dtype = ", self.dtype.short,
+                " and source.dtype = ", source.dtype.short)
+    TORCH_CHECK_INDEX(source.numel() == index.numel(), "put_(): Expected source and "
+                      "index to have the same number of elements, but got source.numel() "
+                      "= ", source.numel(), ", index.numel() = ", index.numel())
     assert_no_internal_overlap(self)
     for t in (index, source): assert_no_overlap(self, t)
     if index.numel() == 0: return self
@@ -304,11 +323,13 @@ def put_(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Ten
     a = np.ravel(_np_read(index))
     bad = (a < -n) | (a >= n)
     TORCH_CHECK_INDEX(not bad.any(), "out of range: tried to access index ",
-                      int(a[bad][0]) if bad.any() else 0, " on a tensor of ", n, " elements.")
+                      int(a[bad][0]) if bad.any() else 0, " on a tensor of ", n,
+                      " elements.")
     if not self.is_meta:
         dst, v = _np_write(self).reshape(self.shape or (1,)), np.ravel(_np_read(source))
         ix = np.unravel_index(np.where(a < 0, a + n, a), dst.shape)
-        if accumulate: array_namespace(dst).add.at(dst, ix, v)   # Note [ufunc.at on a device]
+        # Note [ufunc.at on a device]
+        if accumulate: array_namespace(dst).add.at(dst, ix, v)
         else: dst[ix] = v
     self._impl.bump_version()
     return self
@@ -325,16 +346,18 @@ def _clone_preserve_strides(self:Tensor) -> Tensor:
     n = self.untyped_storage().nbytes() // self.dtype.itemsize
     full = self.as_strided((n,), (1,), 0).clone()
     out = full.as_strided(tuple(self.shape), self.stride(), self.storage_offset())
-    out._impl.base_ = None               # a new tensor, not a view of the clone (as in torch)
+    # a new tensor, not a view of the clone (as in torch)
+    out._impl.base_ = None
     return out
 
 def _embed(out:Tensor, part:Tensor, src:Tensor) -> Tensor:
-    "Copy `src` into the view `part` of the fresh `out` (the `*_scatter` ops), sizes checked."
-    TORCH_CHECK(tuple(part.shape) == tuple(src.shape), "expected src to have a size equal to "
-                "the slice of self. src size = ", list(src.shape), ", slice size = ",
-                list(part.shape))
+    "Copy `src` into the view `part` of the new `out` (`*_scatter`), sizes checked."
+    TORCH_CHECK(tuple(part.shape) == tuple(src.shape), "expected src to have a size "
+                "equal to the slice of self. src size = ", list(src.shape), ", slice "
+                "size = ", list(part.shape))
     part.copy_(src)
-    out._impl.version_counter_.set_version(0)      # the copy inside is no user-visible write
+    # the copy inside is no user-visible write
+    out._impl.version_counter_.set_version(0)
     return out
 
 @patch
@@ -354,7 +377,8 @@ def slice_scatter(self:Tensor, src:Tensor, dim:int=0, start:int=None, end:int=No
     return _embed(out, _slice(out, d, start, end, step), src)
 
 @patch
-def diagonal_scatter(self:Tensor, src:Tensor, offset:int=0, dim1:int=0, dim2:int=1) -> Tensor:
+def diagonal_scatter(self:Tensor, src:Tensor, offset:int=0, dim1:int=0,
+                     dim2:int=1) -> Tensor:
     "A copy of `self` with `self.diagonal(offset, dim1, dim2)` replaced by `src`."
     out = _clone_preserve_strides(self)
     return _embed(out, out.diagonal(offset, dim1, dim2), src)
@@ -371,16 +395,19 @@ def index_copy(input:Tensor, dim:int, index:Tensor, source:Tensor, *,
 def index_fill(input:Tensor, dim:int, index:Tensor, value) -> Tensor:
     "`input.index_fill(dim, index, value)`."
     return input.index_fill(dim, index, value)
-def take_along_dim(input:Tensor, indices:Tensor, dim:int=None, *, out:Tensor=None) -> Tensor:
+def take_along_dim(input:Tensor, indices:Tensor, dim:int=None, *,
+                   out:Tensor=None) -> Tensor:
     "`input.take_along_dim(indices, dim)`."
     return _to_out(input.take_along_dim(indices, dim), out)
 def argwhere(input:Tensor) -> Tensor:
     "`input.argwhere()`."
     return input.argwhere()
-def narrow_copy(input:Tensor, dim:int, start:int, length:int, *, out:Tensor=None) -> Tensor:
+def narrow_copy(input:Tensor, dim:int, start:int, length:int, *,
+                out:Tensor=None) -> Tensor:
     "`input.narrow_copy(dim, start, length)`."
     return _to_out(input.narrow_copy(dim, start, length), out,
-                   ("Expected self.dtype() == output.dtype() to be true, but got false.",))
+                   ("Expected self.dtype() == output.dtype() to be true, but got "
+                    "false.",))
 def masked_scatter(input:Tensor, mask:Tensor, source:Tensor) -> Tensor:
     "`input.masked_scatter(mask, source)`."
     return input.masked_scatter(mask, source)
@@ -394,17 +421,19 @@ def slice_scatter(input:Tensor, src:Tensor, dim:int=0, start:int=None, end:int=N
                   step:int=1) -> Tensor:
     "`input.slice_scatter(src, dim, start, end, step)`."
     return input.slice_scatter(src, dim, start, end, step)
-def diagonal_scatter(input:Tensor, src:Tensor, offset:int=0, dim1:int=0, dim2:int=1) -> Tensor:
+def diagonal_scatter(input:Tensor, src:Tensor, offset:int=0, dim1:int=0,
+                     dim2:int=1) -> Tensor:
     "`input.diagonal_scatter(src, offset, dim1, dim2)`."
     return input.diagonal_scatter(src, offset, dim1, dim2)
 
 # %% ../nbs/24_indexing_ops.ipynb #24a00035
 class TensorAccessor:
-    "Typed element access by strides, as `at::TensorAccessor`: `acc[i][j]` reads one element."
+    "Typed element access by strides, as `at::TensorAccessor`: `acc[i][j]` is an element."
     __slots__ = ('_data', '_sizes', '_strides', '_offset')
     def __init__(self, data:np.ndarray, # the storage as a 1-d typed numpy array
                  sizes:tuple, strides:tuple, offset:int):
-        self._data, self._sizes, self._strides, self._offset = data, sizes, strides, offset
+        self._data, self._sizes = data, sizes
+        self._strides, self._offset = strides, offset
     def size(self, i:int) -> int:
         "Size of dim `i`."
         return self._sizes[i]
@@ -414,20 +443,22 @@ class TensorAccessor:
     def _pos(self, i):
         TORCH_CHECK_INDEX(self._sizes, "TensorAccessor: cannot index a 0-d accessor")
         n = self._sizes[0]
-        TORCH_CHECK_INDEX(0 <= i < n, "TensorAccessor: index ", i, " out of range for size ", n)
+        TORCH_CHECK_INDEX(0 <= i < n, "TensorAccessor: index ", i, " out of range for "
+                          "size ", n)
         return self._offset + i * self._strides[0]
     def __getitem__(self, i:int):
         p = self._pos(i)
         if len(self._sizes) == 1: return self._data[p].item()
         return TensorAccessor(self._data, self._sizes[1:], self._strides[1:], p)
     def __setitem__(self, i:int, v):
-        TORCH_CHECK(len(self._sizes) == 1, "TensorAccessor: only a 1-d accessor can assign "
-                    "elements")
+        TORCH_CHECK(len(self._sizes) == 1, "TensorAccessor: only a 1-d accessor can "
+                    "assign elements")
         self._data[self._pos(i)] = v
 
 @patch
 def accessor(self:Tensor, dtype:dtype=None, # expected dtype (checked when given)
-             ndim:int=None) -> TensorAccessor: # expected number of dims (checked when given)
+             # expected number of dims (checked when given)
+             ndim:int=None) -> TensorAccessor:
     "A `TensorAccessor` over `self` (writes materialize copy-on-write, bump no version)."
     impl = self._impl
     TORCH_CHECK(self.is_cpu, "accessor() is only available for CPU tensors")

@@ -14,7 +14,8 @@ import numpy as np
 from fastcore.basics import patch
 from .checks import (TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, wrap_dim,
                                PythonArgParser, signature)
-from .tensor_impl import (Tensor, contiguous_format, channels_last, channels_last_3d,
+from .tensor_impl import (Tensor, contiguous_format, channels_last,
+                                    channels_last_3d,
                                     strides_for_format, preserve_format)
 from .factories import (empty, empty_strided, empty_like, _np_read, _np_write,
                                   _resize_output)
@@ -26,14 +27,14 @@ from .basic_indexing import _slice
 # %% ../nbs/05e_joining.ipynb #0389413c
 @patch
 def suggest_memory_format(self:Tensor) -> object:
-    "channels_last (channels_last_3d) for strides ordered like NHWC (NDHWC), else contiguous."
+    "channels_last (_3d) for strides ordered like NHWC (NDHWC), else contiguous_format."
     impl = self._impl
     if impl.is_channels_last_: return channels_last
     if impl.is_channels_last_3d_: return channels_last_3d
     return contiguous_format
 
 def cat_memory_format(tensors) -> object:
-    "ATen's `cat_compute_output_memory_format`: a shared channels-last format, or contiguous."
+    "`cat_compute_output_memory_format`: a shared channels-last format, or contiguous."
     fmt = None
     for t in tensors:
         f = t.suggest_memory_format()
@@ -44,9 +45,9 @@ def cat_memory_format(tensors) -> object:
 
 # %% ../nbs/05e_joining.ipynb #7e518271
 def _cat_inputs(tensors, name:str='torch.cat()') -> list:
-    "The inputs as a list of tensors, refusing non-tensors and empty lists as torch's parser."
-    TORCH_CHECK_TYPE(not isinstance(tensors, Tensor), "cat(): argument 'tensors' (position 1) "
-                     "must be tuple of Tensors, not Tensor")
+    "The inputs as a list of tensors; non-tensors and empty lists refused, as torch does."
+    TORCH_CHECK_TYPE(not isinstance(tensors, Tensor), "cat(): argument 'tensors' "
+                     "(position 1) must be tuple of Tensors, not Tensor")
     ts = list(tensors)
     for i, t in enumerate(ts):
         TORCH_CHECK_TYPE(isinstance(t, Tensor), "expected Tensor as element ", i,
@@ -55,47 +56,48 @@ def _cat_inputs(tensors, name:str='torch.cat()') -> list:
     return ts
 
 def _skip(t:Tensor) -> bool:
-    "`cat_should_skip_tensor`: a legacy empty tensor of shape (0,) takes no part in the checks."
+    "`cat_should_skip_tensor`: a legacy empty `(0,)` tensor takes no part in the checks."
     return t.dim() == 1 and t._impl.numel_ == 0
 
 def _axis(dim:int, axis, name:str) -> int:
-    "torch's parser takes `axis` as another name for `dim` (refused when `dim` is given too)."
+    "`axis` is another name for `dim` (refused when `dim` is given too), as in torch."
     if axis is None: return dim
     TORCH_CHECK_TYPE(dim == 0, name, "() got an unexpected keyword argument 'axis'")
     return axis
 
 def _cat_sizes(ts:list, valid:list, dim:int) -> tuple:
-    "The output's sizes: the first valid input's, with the sum of the inputs' sizes at `dim`."
+    "The output's sizes: the first valid input's, with the inputs' sizes summed at `dim`."
     if not valid: return (0,)
     first = valid[0]
     TORCH_CHECK(dim <= first.dim(), "torch.cat(): dimension ", dim, "out of range")
     total = 0
     for i, t in enumerate(ts):
         if _skip(t): continue
-        TORCH_CHECK(t.dim() == first.dim(), "Tensors must have same number of dimensions: got ",
-                    first.dim(), " and ", t.dim())
+        TORCH_CHECK(t.dim() == first.dim(), "Tensors must have same number of "
+                    "dimensions: got ", first.dim(), " and ", t.dim())
         for k in range(first.dim()):
-            TORCH_CHECK(k == dim or t.shape[k] == first.shape[k], "Sizes of tensors must match "
-                        "except in dimension ", dim, ". Expected size ", first.shape[k],
-                        " but got size ", t.shape[k], " for tensor number ", i, " in the list.")
+            TORCH_CHECK(k == dim or t.shape[k] == first.shape[k], "Sizes of tensors must "
+                        "match except in dimension ", dim, ". Expected size ",
+                        first.shape[k], " but got size ", t.shape[k], " for tensor "
+                        "number ", i, " in the list.")
         total += t.shape[dim]
     return tuple(first.shape[:dim]) + (total,) + tuple(first.shape[dim + 1:])
 
 # %% ../nbs/05e_joining.ipynb #7e518272
 def cat(tensors, # a sequence of tensors with equal sizes except at `dim`
         dim:int=0, *, axis:int=None, out:Tensor=None) -> Tensor:
-    "Join `tensors` along `dim` (or `axis`) into a new tensor (promoted dtype, shared layout)."
+    "Join `tensors` along `dim` (or `axis`) into a new tensor (promoted dtype, layout)."
     dim = _axis(dim, axis, 'cat')
     ts = _cat_inputs(tensors)
     for i, t in enumerate(ts):
-        TORCH_CHECK(t.dim() > 0, "zero-dimensional tensor (at position ", i, ") cannot be "
-                    "concatenated")
+        TORCH_CHECK(t.dim() > 0, "zero-dimensional tensor (at position ", i, ") cannot "
+                    "be concatenated")
     valid = [t for t in ts if not _skip(t)]
     if valid: dim = wrap_dim(dim, valid[0].dim())
     rt, fmt = result_type(*ts), cat_memory_format(ts)
     if out is not None:
-        TORCH_CHECK_TYPE(can_cast(rt, out.dtype), "torch.cat(): input types can't be cast to "
-                         "the desired output type ", out.dtype.short)
+        TORCH_CHECK_TYPE(can_cast(rt, out.dtype), "torch.cat(): input types can't be "
+                         "cast to the desired output type ", out.dtype.short)
     sizes = _cat_sizes(ts, valid, dim)
     if out is None: res = empty_strided(sizes, strides_for_format(sizes, fmt), dtype=rt,
                                         device=ts[0].device)
@@ -126,8 +128,9 @@ def concatenate(tensors, dim:int=0, *, axis:int=None, out:Tensor=None) -> Tensor
 
 # %% ../nbs/05e_joining.ipynb #4888dbe6
 def _atleast_args(name, tensors):
-    "The tensors of an `atleast_*d` call (several, or one sequence), checked as torch's parser."
-    ts = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    "The tensors of an `atleast_*d` call (several, or one sequence), checked as in torch."
+    one = len(tensors) == 1 and isinstance(tensors[0], (list, tuple))
+    ts = tensors[0] if one else tensors
     for t in ts:
         if not isinstance(t, Tensor):
             sigs = (f"{name}(Tensor input)", f"{name}(Tensor[] tensors)")
@@ -139,18 +142,19 @@ def _one_or_all(tensors, out):
     return out[0] if len(tensors) == 1 and isinstance(tensors[0], Tensor) else out
 
 def atleast_1d(*tensors):
-    "Each tensor with at least 1 dim (a 0-d one becomes shape (1,)); one tensor in, one out."
+    "Each tensor with at least 1 dim (0-d becomes shape (1,)); one tensor in, one out."
     ts = _atleast_args('atleast_1d', tensors)
     return _one_or_all(tensors, tuple(t.reshape(1) if t.dim() == 0 else t for t in ts))
 
 def atleast_2d(*tensors):
     "Each tensor with at least 2 dims: 0-d -> (1, 1), 1-d (n,) -> (1, n)."
     ts = _atleast_args('atleast_2d', tensors)
-    up = lambda t: t.reshape(1, 1) if t.dim() == 0 else t.unsqueeze(0) if t.dim() == 1 else t
+    up = lambda t: t.reshape(1,
+                             1) if t.dim() == 0 else t.unsqueeze(0) if t.dim() == 1 else t
     return _one_or_all(tensors, tuple(up(t) for t in ts))
 
 def atleast_3d(*tensors):
-    "Each tensor with at least 3 dims: 0-d -> (1, 1, 1), (n,) -> (1, n, 1), 2-d -> (m, n, 1)."
+    "Each tensor with at least 3 dims: () -> (1, 1, 1), (n,) -> (1, n, 1), (m, n, 1)."
     ts = _atleast_args('atleast_3d', tensors)
     def up(t):
         if t.dim() == 0: return t.reshape(1, 1, 1)
@@ -161,13 +165,13 @@ def atleast_3d(*tensors):
 def stack(tensors, # tensors of equal shape
           dim:int=0, *, out:Tensor=None) -> Tensor:
     "Join equal-shaped `tensors` along a new dim `dim`."
-    TORCH_CHECK(isinstance(tensors, Tensor) or len(tensors) > 0, "stack expects a non-empty "
-                "TensorList")
+    TORCH_CHECK(isinstance(tensors, Tensor) or len(tensors) > 0, "stack expects a "
+                "non-empty TensorList")
     ts = _cat_inputs(tensors, 'stack')
     d = wrap_dim(dim, ts[0].dim() + 1)
     for i, t in enumerate(ts):
-        TORCH_CHECK(t.shape == ts[0].shape, "stack expects each tensor to be equal size, but "
-                    "got ", list(ts[0].shape), " at entry 0 and ", list(t.shape),
+        TORCH_CHECK(t.shape == ts[0].shape, "stack expects each tensor to be equal size, "
+                    "but got ", list(ts[0].shape), " at entry 0 and ", list(t.shape),
                     " at entry ", i)
     if d < ts[0].dim() and out is None:                  # cat, then split the joined dim
         sizes = list(ts[0].shape); sizes.insert(d, len(ts))
@@ -206,30 +210,31 @@ def column_stack(tensors, *, out:Tensor=None) -> Tensor:
 @patch
 def repeat(self:Tensor, *repeats) -> Tensor:
     "A new contiguous tensor: `self` copied `repeats[i]` times along each dim."
-    TORCH_CHECK_TYPE(len(repeats) > 0, 'repeat() missing 1 required positional arguments: '
-                     '"repeats"')
+    TORCH_CHECK_TYPE(len(repeats) > 0, 'repeat() missing 1 required positional '
+                     'arguments: "repeats"')
     one = len(repeats) == 1 and isinstance(repeats[0], (list, tuple))
     reps = repeats[0] if one else repeats
     reps = _int_list(tuple(reps), 'repeat', 'repeats')
     TORCH_CHECK(len(reps) >= self.dim(), "Number of dimensions of repeat dims can not be "
                 "smaller than number of dimensions of tensor")
     padded = (1,) * (len(reps) - self.dim()) + tuple(self.shape)
-    out = empty([p * r for p, r in zip(padded, reps)], dtype=self.dtype, device=self.device)
+    out = empty([p * r for p, r in zip(padded, reps)], dtype=self.dtype,
+                device=self.device)
     if out.numel() and not out.is_meta:
         _np_write(out)[...] = np.tile(_np_read(self).reshape(padded), reps)
     return out
 
 @patch
 def tile(self:Tensor, *dims) -> Tensor:
-    "numpy's `tile`: `repeat` with `dims` padded by leading 1s when shorter than `self.dim()`."
+    "numpy's `tile`: `repeat` with `dims` padded by leading 1s up to `self.dim()`."
     reps = dims[0] if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else dims
     reps = _int_list(tuple(reps), 'tile', 'dims')
     return self.repeat((1,) * (self.dim() - len(reps)) + tuple(reps))
 
 def tile(input:Tensor, dims) -> Tensor:
     "`input.tile(dims)`."
-    TORCH_CHECK_TYPE(isinstance(dims, (list, tuple)), "tile(): argument 'dims' (position 2) "
-                     "must be tuple of ints, not ", type(dims).__name__)
+    TORCH_CHECK_TYPE(isinstance(dims, (list, tuple)), "tile(): argument 'dims' (position "
+                     "2) must be tuple of ints, not ", type(dims).__name__)
     return input.tile(dims)
 
 def row_stack(tensors, *, out:Tensor=None) -> Tensor:
@@ -242,13 +247,15 @@ _flip_args = PythonArgParser("flip(int[] dims)")
 @patch
 def flip(self:Tensor, *dims) -> Tensor:
     "A copy with the order of elements reversed along each dim in `dims`."
-    if not dims: _flip_args.parse(dims, {})        # torch's "missing 1 required positional"
+    # torch's "missing 1 required positional"
+    if not dims: _flip_args.parse(dims, {})
     dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else dims
     n = self.dim()
     seen = []
     for d in _int_list(tuple(dims), 'flip', 'dims'):
         w = wrap_dim(d, n)
-        TORCH_CHECK(w not in seen, "dim ", w, " appears multiple times in the list of dims")
+        TORCH_CHECK(w not in seen, "dim ", w, " appears multiple times in the list of "
+                    "dims")
         seen.append(w)
     out = empty_like(self, memory_format=preserve_format)
     if out.numel() and not out.is_meta:
@@ -272,8 +279,8 @@ def flipud(self:Tensor) -> Tensor:
 
 def flip(input:Tensor, dims) -> Tensor:
     "`input.flip(dims)`."
-    TORCH_CHECK_TYPE(isinstance(dims, (list, tuple)), "flip(): argument 'dims' (position 2) "
-                     "must be tuple of ints, not ", type(dims).__name__)
+    TORCH_CHECK_TYPE(isinstance(dims, (list, tuple)), "flip(): argument 'dims' (position "
+                     "2) must be tuple of ints, not ", type(dims).__name__)
     return input.flip(dims)
 
 def fliplr(input:Tensor) -> Tensor:

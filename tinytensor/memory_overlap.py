@@ -21,8 +21,8 @@ def has_internal_overlap(t:Tensor) -> str:
 def assert_no_internal_overlap(t:Tensor):
     "Refuse to write into a tensor whose elements alias each other."
     TORCH_CHECK(has_internal_overlap(t) != 'Yes', "unsupported operation: more than one "
-                "element of the written-to tensor refers to a single memory location. Please "
-                "clone() the tensor before performing the operation.")
+                "element of the written-to tensor refers to a single memory location. "
+                "Please clone() the tensor before performing the operation.")
 
 # %% ../nbs/05a_views.ipynb #70627301
 def get_overlap_status(a:Tensor, b:Tensor) -> str:
@@ -32,7 +32,8 @@ def get_overlap_status(a:Tensor, b:Tensor) -> str:
     if ai.numel_ == 0 or bi.numel_ == 0: return 'No'
     if not (ai.is_non_overlapping_and_dense_ and bi.is_non_overlapping_and_dense_):
         return 'TooHard'
-    if ai.storage_.get() is bi.storage_.get():            # byte ranges [a0, a1) and [b0, b1)
+    # byte ranges [a0, a1) and [b0, b1)
+    if ai.storage_.get() is bi.storage_.get():
         a0 = ai.storage_offset_ * ai.dtype_.itemsize
         b0 = bi.storage_offset_ * bi.dtype_.itemsize
         a1, b1 = a0 + ai.numel_ * ai.dtype_.itemsize, b0 + bi.numel_ * bi.dtype_.itemsize
@@ -42,8 +43,9 @@ def get_overlap_status(a:Tensor, b:Tensor) -> str:
         if a0 < b1 and b0 < a1: return 'Partial'
     return 'No'
 
-_PARTIAL_MSG = ("unsupported operation: some elements of the input tensor and the written-to "
-                "tensor refer to a single memory location. Please clone() the tensor before "
+_PARTIAL_MSG = ("unsupported operation: some elements of the input tensor and the "
+                "written-to tensor refer to a single memory location. Please clone() the "
+                "tensor before "
                 "performing the operation.")
 
 def assert_no_partial_overlap(a:Tensor, b:Tensor):

@@ -21,16 +21,17 @@ from .basic_indexing import _slice
 @patch
 def split(self:Tensor, split_size, # piece length (int), or the list of lengths
           dim:int=0) -> tuple:
-    "Pieces of `split_size` along `dim` (the last may be shorter), or of the given lengths."
+    "Pieces of `split_size` along `dim` (the last may be shorter), or of given lengths."
     TORCH_CHECK(self.dim() != 0, "split expects at least a 1-dimensional tensor")
     if isinstance(split_size, (list, tuple, Size)):
         return self.split_with_sizes(split_size, dim)
     s = _int(split_size, 'split', 'split_size')
-    TORCH_CHECK(s >= 0, "split expects split_size be non-negative, but got split_size=", s)
+    TORCH_CHECK(s >= 0, "split expects split_size be non-negative, but got split_size=",
+                s)
     d = wrap_dim(_int(dim, 'split', 'dim'), self.dim())
     n = self.shape[d]
-    TORCH_CHECK(s > 0 or n == 0, "split_size can only be 0 if dimension size is 0, but got "
-                "dimension size of ", n)
+    TORCH_CHECK(s > 0 or n == 0, "split_size can only be 0 if dimension size is 0, but "
+                "got dimension size of ", n)
     k = max((n + s - 1) // s, 1) if s else 1                 # the number of pieces
     last = s - (s * k - n)                                   # the last one's length
     return tuple(self.narrow(d, i * s, s if i < k - 1 else last) for i in range(k))
@@ -85,14 +86,15 @@ def _split_arg(ios):
     TORCH_CHECK(ios.device.type == 'cpu', what, "be on cpu, but it's on ", ios.device)
     TORCH_CHECK(ios.dtype is _dt.int64, what, "have dtype of long, but got ",
                 ios.dtype.short)
-    TORCH_CHECK(ios.dim() <= 1, what, "be a zero-dimensional or one-dimensional tensor, but "
-                "got a tensor with ", ios.dim(), " dims")
+    TORCH_CHECK(ios.dim() <= 1, what, "be a zero-dimensional or one-dimensional tensor, "
+                "but got a tensor with ", ios.dim(), " dims")
     return ios.item() if ios.dim() == 0 else ios.tolist()
 
 @patch
-def tensor_split(self:Tensor, indices_or_sections, # number of pieces, or positions of cuts
+# number of pieces, or positions of cuts
+def tensor_split(self:Tensor, indices_or_sections,
                  dim:int=0) -> tuple:
-    "Pieces of `self` along `dim`: `sections` near-equal ones, or cut at `indices` (views)."
+    "Pieces of `self` along `dim`: `sections` near-equal ones, or cut at `indices`."
     TORCH_CHECK(self.dim() > 0, "tensor_split expected at least a 1-dimensional tensor, "
                 "but got a tensor with ", self.dim(), " dims")
     d = wrap_dim(_int(dim, 'tensor_split', 'dim'), self.dim())
@@ -139,14 +141,14 @@ _TO_REAL = {'complex64': _dt.float32, 'complex128': _dt.float64}
 _TO_COMPLEX = {'float32': _dt.complex64, 'float64': _dt.complex128}
 
 def _typed_view(t:Tensor, sizes, strides, offset, d) -> Tensor:
-    "A view of `t` in dtype `d` that autograd records (`_base` set), unlike `view(dtype)`."
+    "A view of `t` in dtype `d` that autograd records (`_base` set): not `view(dtype)`."
     out = _dtype_alias(t, sizes, strides, offset, d)
     b = t._impl.base_
     out._impl.base_ = t if b is None else b
     return out
 
 def view_as_real(input:Tensor) -> Tensor:
-    "A complex tensor as real pairs: a new last dim of size 2, strides and offset doubled."
+    "A complex tensor as real pairs: a new last dim of size 2, strides and offset x2."
     TORCH_CHECK(input.dtype.is_complex,
                 "view_as_real is only supported for complex tensors")
     impl = input._impl
@@ -158,8 +160,8 @@ def view_as_complex(input:Tensor) -> Tensor:
     "Real pairs (last dim of size 2, stride 1) as one complex tensor; strides halved."
     d = input.dtype
     TORCH_CHECK(d.name in _TO_COMPLEX or d is _dt.float16, "view_as_complex is only "
-                "supported for half, float and double tensors, but got a tensor of scalar "
-                "type: ", d.short)
+                "supported for half, float and double tensors, but got a tensor of "
+                "scalar type: ", d.short)
     TORCH_CHECK(d is not _dt.float16, "view_as_complex: complex32 (ComplexHalf) is not a "
                 "tinytensor dtype")
     impl = input._impl
@@ -237,7 +239,8 @@ def _restride_(self:Tensor, v:Tensor) -> Tensor:
 def t_(self:Tensor) -> Tensor:
     "In-place `t()`."
     n = self.dim()
-    TORCH_CHECK(n <= 2, "t_() expects a tensor with <= 2 dimensions, but self is ", n, "D")
+    TORCH_CHECK(n <= 2, "t_() expects a tensor with <= 2 dimensions, but self is ", n,
+                "D")
     return _restride_(self, self.t())
 
 @patch

@@ -28,7 +28,8 @@ from .memory_overlap import *
 
 # %% ../nbs/05a_views.ipynb #8a7f2101
 _new = object.__new__
-_alias = alias_with_sizes_and_strides    # chapter 04b: shares storage and version, root _base
+# chapter 04b: shares storage and version, root _base
+_alias = alias_with_sizes_and_strides
 
 def view_table(**tensors) -> Explanation:
     "One text row per tensor: shape, `stride()`, `storage_offset()`, `_base`, `_version`."
@@ -36,8 +37,10 @@ def view_table(**tensors) -> Explanation:
     rows = [('', 'shape', 'stride()', 'offset', '_base', '_version', 'contiguous')]
     for k, t in tensors.items():
         b = t._base
-        base = 'None' if b is None else names.get(id(b), str(tuple(b.shape)))   # name or shape
-        rows.append((k, str(tuple(t.shape)), str(t.stride()), str(t.storage_offset()), base,
+        # name or shape
+        base = 'None' if b is None else names.get(id(b), str(tuple(b.shape)))
+        rows.append((k, str(tuple(t.shape)), str(t.stride()), str(t.storage_offset()),
+                     base,
                      str(t._version), str(t.is_contiguous())))
     w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ['  '.join(c.ljust(n) for c, n in zip(r, w)).rstrip() for r in rows]
@@ -52,7 +55,8 @@ def _int(v, fname:str, arg:str) -> int:
         if _I64_MIN <= v <= _I64_MAX: return v
         raise TypeError(f"{fname}(): argument '{arg}' overflow when unpacking long")
     if isinstance(v, (builtins.bool, float, complex)) or not hasattr(v, '__index__'):
-        raise TypeError(f"{fname}(): argument '{arg}' must be int, not {type(v).__name__}")
+        raise TypeError(f"{fname}(): argument '{arg}' must be int, not "
+                        f"{type(v).__name__}")
     return _int(operator.index(v), fname, arg)
 
 def _not_int(x) -> bool:
@@ -61,7 +65,7 @@ def _not_int(x) -> bool:
                                                                   hasattr(x, '__index__'))
 
 def _int_list(v, fname:str, arg:str, allow_int:bool=True) -> tuple:
-    "An `int[]` argument: a sequence of ints, or one int where torch's signature allows it."
+    "An `int[]` argument: a sequence of ints, or one int where torch's signature allows."
     if type(v) is tuple or type(v) is Size:
         for x in v:
             if type(x) is not int or not (_I64_MIN <= x <= _I64_MAX): break
@@ -91,9 +95,10 @@ def _check_strided(impl:TensorImpl, sizes, strides, offset:int):
     "ATen's `setStrided` checks: lengths, non-negative strides, storage bounds, offset."
     TORCH_CHECK(len(sizes) == len(strides), "mismatch in length of strides and shape")
     for st in strides:
-        TORCH_CHECK(st >= 0, "as_strided: Negative strides are not supported at the moment, "
-                    "got strides: ", list(strides))
-    for sz in sizes:          # Note [Negative sizes]: torch accepts e.g. [0, -1]; we refuse
+        TORCH_CHECK(st >= 0, "as_strided: Negative strides are not supported at the "
+                    "moment, got strides: ", list(strides))
+    # Note [Negative sizes]: torch accepts e.g. [0, -1]; we refuse
+    for sz in sizes:
         TORCH_CHECK(sz >= 0, "Trying to create tensor with negative dimension ", sz, ": ",
                     list(sizes))
     isz = impl.dtype_.itemsize
@@ -101,9 +106,9 @@ def _check_strided(impl:TensorImpl, sizes, strides, offset:int):
     if need:
         have = impl.storage_._target._nbytes
         TORCH_CHECK(need + offset * isz <= have, "setStorage: sizes ", list(sizes),
-                    ", strides ", list(strides), ", storage offset ", offset, ", and itemsize ",
-                    isz, " requiring a storage size of ", need + offset * isz,
-                    " are out of bounds for storage of size ", have)
+                    ", strides ", list(strides), ", storage offset ", offset,
+                    ", and itemsize ", isz, " requiring a storage size of ",
+                    need + offset * isz, " are out of bounds for storage of size ", have)
     TORCH_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset)
     _check_numel(sizes)
 
@@ -119,7 +124,7 @@ def _check_numel(sizes):
 def as_strided(self:Tensor, size, # the view's sizes
                stride, # its strides, in elements (>= 0)
                storage_offset:int=None): # first element's position (default: self's)
-    "A view with exactly this geometry over `self`'s storage; raises if it reaches outside."
+    "A view with exactly this geometry over `self`'s storage; raises if it reaches out."
     sizes = _int_list(size, 'as_strided', 'size', False)
     strides = _int_list(stride, 'as_strided', 'stride', False)
     off = self._impl.storage_offset_ if storage_offset is None else \
@@ -137,14 +142,17 @@ def infer_size(shape:tuple, numel:int) -> tuple:
             infer_dim = d
         elif s >= 0:
             newsize *= s
-            if newsize > _I64_MAX: newsize = _wrap64(newsize)      # int64 wraps, as in ATen
-        else: TORCH_CHECK(False, "invalid shape dimension ", s, " at index ", d, " of shape ",
+            # int64 wraps, as in ATen
+            if newsize > _I64_MAX: newsize = _wrap64(newsize)
+        else: TORCH_CHECK(False, "invalid shape dimension ", s, " at index ", d,
+                          " of shape ",
                           list(shape))
-    if numel == newsize or (infer_dim is not None and newsize > 0 and numel % newsize == 0):
+    inferable = infer_dim is not None and newsize > 0 and numel % newsize == 0
+    if numel == newsize or inferable:
         if infer_dim is None: return shape
-        TORCH_CHECK(newsize != 0, "cannot reshape tensor of ", numel, " elements into shape ",
-                    list(shape), " because the unspecified dimension size -1 can be any value "
-                    "and is ambiguous")
+        TORCH_CHECK(newsize != 0, "cannot reshape tensor of ", numel, " elements into "
+                    "shape ", list(shape), " because the unspecified dimension size -1 "
+                    "can be any value and is ambiguous")
         return shape[:infer_dim] + (numel // newsize,) + shape[infer_dim + 1:]
     TORCH_CHECK(False, "shape '", list(shape), "' is invalid for input of size ", numel)
 
@@ -183,20 +191,21 @@ def compute_stride(oldshape:tuple, oldstride:tuple, newshape:tuple):
     return tuple(newstride)
 
 # %% ../nbs/05a_views.ipynb #70626201
-_VIEW_ERR = ("view size is not compatible with input tensor's size and stride (at least one "
-             "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+_VIEW_ERR = ("view size is not compatible with input tensor's size and stride (at least "
+             "one dimension spans across two contiguous subspaces). Use .reshape(...) "
+             "instead.")
 _VIEW_SIGS = " * (tinytensor.dtype dtype)\n * (tuple of ints size)"
 
 # Note [Fast view hooks]: the view ops of this chapter are written the plain way (read the
-# arguments, wrap the dims, compute the geometry, alias). Each hot one first asks a hook, a
-# module global that is None here; chapter 15 fills it with a short path for the common calls
-# (plain ints, a contiguous input) that returns the view, or None to leave the call to the
-# plain code. Unfilled, a hook costs a global lookup and an `is None` test.
+# arguments, wrap the dims, compute the geometry, alias). Each hot one first asks a hook,
+# a module global that is None here; chapter 15 fills it with a short path for the common
+# calls (plain ints, a contiguous input) that returns the view, or None to leave the call
+# to the plain code. Unfilled, a hook costs a global lookup and an `is None` test.
 _fast_view = None
 
 @patch
 def view(self:Tensor, *shape) -> Tensor:
-    "Same elements, new shape (or dtype); never copies: raises if strides cannot express it."
+    "Same elements, new shape (or dtype); never copies: raises if strides cannot say it."
     fast = _fast_view
     if fast is not None and (v := fast(self, shape)) is not None: return v
     if not shape: raise TypeError("view() received an invalid combination of arguments - "
@@ -206,7 +215,8 @@ def view(self:Tensor, *shape) -> Tensor:
     try: shape = _varargs(shape, 'view')
     except TypeError:
         got = ', '.join(type(s).__name__ for s in shape)
-        raise TypeError(f"view() received an invalid combination of arguments - got ({got}), "
+        raise TypeError("view() received an invalid combination of arguments - got "
+                        f"({got}), "
                         "but expected one of:\n" + _VIEW_SIGS) from None
     impl = self._impl
     ss, numel = impl.sizes_and_strides_, impl.numel_
@@ -220,13 +230,14 @@ def view(self:Tensor, *shape) -> Tensor:
 def view_as(self:Tensor, other:Tensor) -> Tensor:
     "`self.view(other.size())`."
     if other.__class__ is not Tensor and not isinstance(other, Tensor):
-        _view_as_args.parse((other,), {})         # torch's TypeError (Note [Argument parsing])
+        # torch's TypeError (Note [Argument parsing])
+        _view_as_args.parse((other,), {})
     return self.view(other._impl.sizes_and_strides_.sizes)
 _view_as_args = PythonArgParser("view_as(Tensor other)")
 
 # %% ../nbs/05a_views.ipynb #d6c8b201
 def _view_dtype(self:Tensor, d:dtype) -> Tensor:
-    "`view(dtype)`: the same bytes read as `d` (last dim and offset scaled by the size ratio)."
+    "`view(dtype)`: the same bytes read as `d` (last dim and offset scaled by the ratio)."
     impl = self._impl
     old, new = impl.dtype_.itemsize, d.itemsize
     ss, off = impl.sizes_and_strides_, impl.storage_offset_
@@ -239,7 +250,8 @@ def _view_dtype(self:Tensor, d:dtype) -> Tensor:
         r = old // new
         return _dtype_alias(self, sz[:-1] + (sz[-1] * r,),
                             tuple(s * r for s in st[:-1]) + (1,), off * r, d)
-    r = new // old                                   # larger elements: everything must divide
+    # larger elements: everything must divide
+    r = new // old
     TORCH_CHECK(sz[-1] % r == 0, "self.size(-1) must be divisible by ", r, what,
                 ", but got ", sz[-1])
     TORCH_CHECK(off % r == 0, "self.storage_offset() must be divisible by ", r, what,
@@ -247,8 +259,8 @@ def _view_dtype(self:Tensor, d:dtype) -> Tensor:
     for i, s in enumerate(st[:-1]):
         TORCH_CHECK(s % r == 0, "self.stride(", i, ") must be divisible by ", r, what,
                     ", but got ", s)
-    return _dtype_alias(self, sz[:-1] + (sz[-1] // r,), tuple(s // r for s in st[:-1]) + (1,),
-                        off // r, d)
+    return _dtype_alias(self, sz[:-1] + (sz[-1] // r,),
+                        tuple(s // r for s in st[:-1]) + (1,), off // r, d)
 
 def _dtype_alias(t:Tensor, sizes, strides, offset, d) -> Tensor:
     "Like `_alias`, but `_base` stays None: `view.dtype` is not differentiable."
@@ -266,8 +278,9 @@ def _broadcast_pair(a:tuple, b:tuple) -> tuple:
         off = n - 1 - i
         sa = a[na - 1 - off] if na - 1 - off >= 0 else 1
         sb = b[nb - 1 - off] if nb - 1 - off >= 0 else 1
-        TORCH_CHECK(sa == sb or sa == 1 or sb == 1, "The size of tensor a (", sa, ") must "
-                    "match the size of tensor b (", sb, ") at non-singleton dimension ", i)
+        TORCH_CHECK(sa == sb or sa == 1 or sb == 1, "The size of tensor a (", sa,
+                    ") must match the size of tensor b (", sb, ") at non-singleton "
+                    "dimension ", i)
         out[i] = sb if sa == 1 else sa
     return tuple(out)
 
@@ -279,11 +292,12 @@ def _same_tensor(di:TensorImpl, si:TensorImpl) -> bool:
             dss.strides == sss.strides)
 
 def _copy_numpy(self:Tensor, src:Tensor, non_blocking:bool=False) -> Tensor:
-    "This chapter's kernel for `copy_`: overlap checks, broadcast, one numpy `copyto` (CPU)."
-    TORCH_CHECK_TYPE(isinstance(src, Tensor), "copy_(): argument 'src' (position 1) must be "
-                     "Tensor, not ", type(src).__name__)
+    "This chapter's `copy_` kernel: overlap checks, broadcast, one numpy `copyto` (CPU)."
+    TORCH_CHECK_TYPE(isinstance(src, Tensor), "copy_(): argument 'src' (position 1) must "
+                     "be Tensor, not ", type(src).__name__)
     di, si = self._impl, src._impl
-    if not _same_tensor(di, si):                 # copying a tensor onto itself checks nothing
+    # copying a tensor onto itself checks nothing
+    if not _same_tensor(di, si):
         assert_no_internal_overlap(self)
         assert_no_partial_overlap(self, src)
         dsz = di.sizes_and_strides_.sizes
@@ -299,9 +313,10 @@ def _copy_numpy(self:Tensor, src:Tensor, non_blocking:bool=False) -> Tensor:
 
 def _fill_numpy(self:Tensor, value) -> Tensor:
     "This chapter's kernel for `fill_`: a numpy assignment (CPU only)."
-    if isinstance(value, Tensor):         # the Tensor overload checks overlap, the Scalar not
-        TORCH_CHECK(value.dim() == 0, "fill_ only supports 0-dimension value tensor but got "
-                    "tensor with ", value.dim(), " dimensions.")
+    # the Tensor overload checks overlap, the Scalar not
+    if isinstance(value, Tensor):
+        TORCH_CHECK(value.dim() == 0, "fill_ only supports 0-dimension value tensor but "
+                    "got tensor with ", value.dim(), " dimensions.")
         assert_no_internal_overlap(self)
     if self._impl.numel_ and not self.is_meta:
         with warnings.catch_warnings():
@@ -313,12 +328,12 @@ def _fill_numpy(self:Tensor, value) -> Tensor:
     return self
 
 # %% ../nbs/05a_views.ipynb #d6c8c301
-# Note [copy_ and fill_ kernels]: the methods are defined once, here; their kernels sit in one
-# table kept on the Tensor class, like a dispatcher entry. Chapter 06b installs the
-# TensorIterator kernels (casts, devices) with `inplace_kernels.update(...)`, and every caller
-# (clone, contiguous, reshape, to) picks them up unchanged. `setdefault` registers this
-# chapter's kernels only where none is installed yet, so running this cell again (as the docs
-# build does) keeps chapter 06b's.
+# Note [copy_ and fill_ kernels]: the methods are defined once, here; their kernels sit in
+# one table kept on the Tensor class, like a dispatcher entry. Chapter 06b installs the
+# TensorIterator kernels (casts, devices) with `inplace_kernels.update(...)`, and every
+# caller (clone, contiguous, reshape, to) picks them up unchanged. `setdefault` registers
+# this chapter's kernels only where none is installed yet, so running this cell again (as
+# the docs build does) keeps chapter 06b's.
 inplace_kernels = Tensor.__dict__.get('_inplace_kernels') or {}
 Tensor._inplace_kernels = inplace_kernels
 inplace_kernels.setdefault('copy_', _copy_numpy)
@@ -345,14 +360,18 @@ _fast_reshape = None                                    # Note [Fast view hooks]
 
 @patch
 def clone(self:Tensor, *, memory_format:memory_format=preserve_format) -> Tensor:
-    "A copy in new memory; `preserve_format` keeps dense strides, else dense in the same order."
+    "A copy in new memory; `preserve_format` keeps dense strides, else dense, same order."
     impl = self._impl
     sizes = impl.sizes_and_strides_.sizes
-    if memory_format is contiguous_format and impl.device_ is CPU:  # Note [Fresh CPU result]
+    # Note [Fresh CPU result]
+    if memory_format is contiguous_format and impl.device_ is CPU:
         out = _empty_cpu(sizes, impl.dtype_, impl.numel_ * impl.dtype_.itemsize)
-    else: out = _empty_impl(sizes, like_strides(self, memory_format), impl.dtype_, impl.device_)
+    else:
+        st = like_strides(self, memory_format)
+        out = _empty_impl(sizes, st, impl.dtype_, impl.device_)
     out.copy_(self)
-    out._impl.version_counter_.set_version(0)     # the copy inside is no user-visible write
+    # the copy inside is no user-visible write
+    out._impl.version_counter_.set_version(0)
     return out
 
 _MemoryFormat = memory_format
@@ -360,9 +379,11 @@ _contiguous_args = PythonArgParser(
     "contiguous(*, MemoryFormat memory_format=contiguous_format)")
 
 @patch
-def contiguous(self:Tensor, *args, memory_format:memory_format=contiguous_format) -> Tensor:
+def contiguous(self:Tensor, *args,
+               memory_format:memory_format=contiguous_format) -> Tensor:
     "`self` if already contiguous in `memory_format`, else a contiguous copy."
-    if args or memory_format.__class__ is not _MemoryFormat:       # Note [Argument parsing]
+    # Note [Argument parsing]
+    if args or memory_format.__class__ is not _MemoryFormat:
         _contiguous_args.parse(args, {'memory_format': memory_format})
     if self._impl.is_contiguous(memory_format): return self
     TORCH_CHECK(memory_format is not preserve_format,
@@ -371,7 +392,7 @@ def contiguous(self:Tensor, *args, memory_format:memory_format=contiguous_format
 
 @patch
 def reshape(self:Tensor, *shape) -> Tensor:
-    "A view with the new shape when strides allow it, else a contiguous copy (not a view)."
+    "A view with the new shape when strides allow it, else a contiguous copy (no view)."
     fast = _fast_reshape
     if fast is not None and (v := fast(self, shape)) is not None: return v
     TORCH_CHECK_TYPE(shape, 'reshape() missing 1 required positional arguments: "shape"')
@@ -382,7 +403,8 @@ def reshape(self:Tensor, *shape) -> Tensor:
     st = compute_stride(ss.sizes, ss.strides, shape)
     if st is not None: return _alias(self, shape, st, impl.storage_offset_)
     out = self.clone(memory_format=contiguous_format)
-    out._impl.set_sizes_contiguous(shape)             # `_unsafe_view`: the copy is ours alone
+    # `_unsafe_view`: the copy is ours alone
+    out._impl.set_sizes_contiguous(shape)
     return out
 
 @patch
@@ -427,12 +449,13 @@ def permute(self:Tensor, *dims) -> Tensor:
     sz, st = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
     n = len(sz)
     dims = _varargs(dims, 'permute', 'dims')
-    TORCH_CHECK(len(dims) == n, "permute(sparse_coo): number of dimensions in the tensor input "
-                "does not match the length of the desired ordering of dimensions i.e. "
-                "input.dim() = ", n, " is not equal to len(dims) = ", len(dims))
+    TORCH_CHECK(len(dims) == n, "permute(sparse_coo): number of dimensions in the tensor "
+                "input does not match the length of the desired ordering of dimensions "
+                "i.e. input.dim() = ", n, " is not equal to len(dims) = ", len(dims))
     w = [wrap_dim(d, n) for d in dims]
     TORCH_CHECK(len(set(w)) == len(w), "permute(): duplicate dims are not allowed.")
-    return _alias(self, tuple(sz[d] for d in w), tuple(st[d] for d in w), impl.storage_offset_)
+    return _alias(self, tuple(sz[d] for d in w), tuple(st[d] for d in w),
+                  impl.storage_offset_)
 
 # %% ../nbs/05a_views.ipynb #b4a6a601
 @patch
@@ -450,9 +473,9 @@ def T(self:Tensor) -> Tensor:
     "All dims reversed (torch warns for ranks other than 2)."
     n = self.dim()
     if n not in (0, 2):
-        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their "
-                      "shape is deprecated and it will throw an error in a future release.",
-                      UserWarning, stacklevel=2)
+        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse "
+                      "their shape is deprecated and it will throw an error in a future "
+                      "release.", UserWarning, stacklevel=2)
     return self.permute(tuple(range(n - 1, -1, -1)))
 
 @patch(as_prop=True)
@@ -460,11 +483,11 @@ def mT(self:Tensor) -> Tensor:
     "The last two dims swapped (a batch of matrix transposes)."
     n = self.dim()
     if n == 0:
-        warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the identity "
-                      "in these cases.", UserWarning, stacklevel=2)
+        warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the "
+                      "identity in these cases.", UserWarning, stacklevel=2)
         return self
-    TORCH_CHECK(n >= 2, "tensor.mT is only supported on matrices or batches of matrices. Got ",
-                n, "-D tensor.")
+    TORCH_CHECK(n >= 2, "tensor.mT is only supported on matrices or batches of matrices. "
+                "Got ", n, "-D tensor.")
     return self.transpose(-2, -1)
 
 @patch
@@ -472,14 +495,15 @@ def movedim(self:Tensor, source, destination) -> Tensor:
     "Move dims `source` to positions `destination`, keeping the others in order."
     src = _int_list(source, 'movedim', 'source')
     dst = _int_list(destination, 'movedim', 'destination')
-    TORCH_CHECK(len(src) == len(dst), "movedim: Invalid source or destination dims: source (",
-                list(src), " dims) should contain the same number of dims as destination (",
-                list(dst), " dims)")
+    TORCH_CHECK(len(src) == len(dst), "movedim: Invalid source or destination dims: "
+                "source (", list(src), " dims) should contain the same number of dims as "
+                "destination (", list(dst), " dims)")
     n = self.dim()
     ns, nd = [wrap_dim(d, n) for d in src], [wrap_dim(d, n) for d in dst]
-    TORCH_CHECK(len(set(ns)) == len(ns), "movedim: repeated dim in `source` (", list(src), ")")
-    TORCH_CHECK(len(set(nd)) == len(nd), "movedim: repeated dim in `destination` (", list(dst),
+    TORCH_CHECK(len(set(ns)) == len(ns), "movedim: repeated dim in `source` (", list(src),
                 ")")
+    TORCH_CHECK(len(set(nd)) == len(nd), "movedim: repeated dim in `destination` (",
+                list(dst), ")")
     if n == 0: return self.transpose(0, 0)
     order = [-1] * n
     for s, d in zip(ns, nd): order[d] = s                  # the moved dims
@@ -502,24 +526,27 @@ def _expand_geometry(impl:TensorImpl, sizes:tuple) -> tuple:
     "The sizes and strides of `expand(sizes)`, with torch's checks and messages."
     tsz, tst = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
     ndim, tdim = len(sizes), len(tsz)
-    TORCH_CHECK(ndim >= tdim, "expand(", impl.dtype_.short, "Type{", list(tsz), "}, size=",
-                list(sizes), "): the number of sizes provided (", ndim, ") must be greater or "
-                "equal to the number of dimensions in the tensor (", tdim, ")")
+    TORCH_CHECK(ndim >= tdim, "expand(", impl.dtype_.short, "Type{", list(tsz),
+                "}, size=", list(sizes), "): the number of sizes provided (", ndim,
+                ") must be greater or equal to the number of dimensions in the tensor (",
+                tdim, ")")
     if tdim == 0: return sizes, (0,) * ndim
     osz, ost = [0] * ndim, [0] * ndim
     for i in range(ndim - 1, -1, -1):
         d = tdim - ndim + i
         if d >= 0: size, stride = tsz[d], tst[d]
-        else: size, stride = 1, osz[i + 1] * ost[i + 1] if i + 1 < ndim else 1   # a new dim
+        # a new dim
+        else: size, stride = 1, osz[i + 1] * ost[i + 1] if i + 1 < ndim else 1
         target = sizes[i]
         if target == -1:
             TORCH_CHECK(d >= 0, "The expanded size of the tensor (-1) isn't allowed in a "
                         "leading, non-existing dimension ", i)
             target = size
         if size != target:
-            TORCH_CHECK(size == 1, "The expanded size of the tensor (", target, ") must match "
-                        "the existing size (", size, ") at non-singleton dimension ", i,
-                        ".  Target sizes: ", list(sizes), ".  Tensor sizes: ", list(tsz))
+            TORCH_CHECK(size == 1, "The expanded size of the tensor (", target,
+                        ") must match the existing size (", size, ") at non-singleton "
+                        "dimension ", i, ".  Target sizes: ", list(sizes), ".  Tensor "
+                        "sizes: ", list(tsz))
             size, stride = target, 0
         osz[i], ost[i] = size, stride
     return tuple(osz), tuple(ost)
@@ -528,7 +555,7 @@ _fast_expand = None                                     # Note [Fast view hooks]
 
 @patch
 def expand(self:Tensor, *sizes) -> Tensor:
-    "Broadcast size-1 dims (and new leading dims) to `sizes` with stride 0; -1 keeps a size."
+    "Broadcast size-1 dims (and new leading dims) to `sizes`, stride 0; -1 keeps a size."
     fast = _fast_expand
     if fast is not None and (v := fast(self, sizes)) is not None: return v
     TORCH_CHECK_TYPE(sizes, 'expand() missing 1 required positional arguments: "size"')
@@ -536,10 +563,11 @@ def expand(self:Tensor, *sizes) -> Tensor:
     return _expanded(self, *_expand_geometry(self._impl, sizes))
 
 def _expanded(self:Tensor, osz:tuple, ost:tuple) -> Tensor:
-    "The view `expand` computed; refuses negative sizes and a numel beyond int64 as torch does."
+    "The view `expand` computed; negative sizes and numels beyond int64 are refused."
     impl = self._impl
     for s in osz:
-        if s < 0: _check_strided(impl, osz, ost, impl.storage_offset_)   # as_strided's error
+        # as_strided's error
+        if s < 0: _check_strided(impl, osz, ost, impl.storage_offset_)
     out = _alias(self, osz, ost, impl.storage_offset_)
     n = out._impl.numel_
     if n > _I64_MAX or n == 0: _check_numel(osz)         # c10's `safe_compute_numel`
@@ -556,8 +584,8 @@ def broadcast_shapes(*shapes) -> Size:
     shapes = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
     if not shapes: return Size(())
     for s in shapes:
-        TORCH_CHECK(isinstance(s, (tuple, list)), "Input shapes should be of type ints, a "
-                    "tuple of ints, or a list of ints, got ", s)
+        TORCH_CHECK(isinstance(s, (tuple, list)), "Input shapes should be of type ints, "
+                    "a tuple of ints, or a list of ints, got ", s)
     common = [1] * max(len(s) for s in shapes)
     for arg, s in enumerate(shapes):
         for i in range(-1, -1 - len(s), -1):
@@ -567,9 +595,10 @@ def broadcast_shapes(*shapes) -> Size:
                                   "negative length!")
                 common[i] = s[i]
             if s[i] == 1: continue
-            TORCH_CHECK(common[i] == s[i], "Attempting to broadcast a dimension of length ",
-                        s[i], " at ", i, "! Mismatching argument at index ", arg, " had ",
-                        tuple(s), "; but expected shape should be broadcastable to ", common)
+            TORCH_CHECK(common[i] == s[i], "Attempting to broadcast a dimension of "
+                        "length ", s[i], " at ", i, "! Mismatching argument at index ",
+                        arg, " had ", tuple(s), "; but expected shape should be "
+                        "broadcastable to ", common)
     return Size(common)
 
 def broadcast_to(input:Tensor, size) -> Tensor:
@@ -578,7 +607,8 @@ def broadcast_to(input:Tensor, size) -> Tensor:
 
 def broadcast_tensors(*tensors) -> tuple:
     "Expand every tensor to the common broadcast shape (views)."
-    if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)): tensors = tuple(tensors[0])
+    if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
+        tensors = tuple(tensors[0])
     shape = ()
     for t in tensors:
         if shape != () or t.dim(): shape = _broadcast_pair(shape, tuple(t.shape))
@@ -597,11 +627,12 @@ def unsqueeze(self:Tensor, dim:int) -> Tensor:
     sz, st = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
     d = wrap_dim(_int(dim, 'unsqueeze', 'dim'), len(sz) + 1)
     s = 1 if d >= len(sz) else sz[d] * st[d]
-    return _alias(self, sz[:d] + (1,) + sz[d:], st[:d] + (s,) + st[d:], impl.storage_offset_)
+    return _alias(self, sz[:d] + (1,) + sz[d:], st[:d] + (s,) + st[d:],
+                  impl.storage_offset_)
 
 @patch
 def squeeze(self:Tensor, dim=None) -> Tensor:
-    "Remove size-1 dims: all of them, or only `dim` (an int or a tuple) where its size is 1."
+    "Remove size-1 dims: all of them, or those of `dim` (an int or a tuple) of size 1."
     impl = self._impl
     sz, st = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
     n = len(sz)
@@ -610,7 +641,8 @@ def squeeze(self:Tensor, dim=None) -> Tensor:
         dims = []
         for d in _int_list(dim, 'squeeze', 'dim'):
             d = wrap_dim(d, n)
-            TORCH_CHECK(d not in dims, "dim ", d, " appears multiple times in the list of dims")
+            TORCH_CHECK(d not in dims, "dim ", d, " appears multiple times in the list "
+                        "of dims")
             dims.append(d)
         keep = [d for d in range(n) if not (d in dims and sz[d] == 1)]
     return _alias(self, tuple(sz[d] for d in keep), tuple(st[d] for d in keep),
@@ -641,8 +673,8 @@ def unflatten(self:Tensor, dim:int, sizes) -> Tensor:
     "Split dim `dim` into `sizes` (one may be -1)."
     sz = self._impl.sizes_and_strides_.sizes
     d = wrap_dim(_int(dim, 'unflatten', 'dim'), len(sz))
-    TORCH_CHECK(sz, "unflatten got an unexpected error:\nDimension specified as 0 but tensor "
-                "has no dimensions")
+    TORCH_CHECK(sz, "unflatten got an unexpected error:\nDimension specified as 0 but "
+                "tensor has no dimensions")
     sizes = _int_list(sizes, 'unflatten', 'sizes')
     TORCH_CHECK(len(sizes) > 0, "unflatten: sizes must be non-empty")
     cur = sz[d]
