@@ -304,7 +304,8 @@ def test_version_counter_shared_lock_exact():
 
 def test_expand_geometry_cache_equals_plain():
     "expand's cached geometry (speed only) equals the computed one, for hits and misses alike, errors included."
-    from tinytensor.views import _expand_geoms, _expand_geometry
+    from tinytensor.views import _expand_geometry
+    from tinytensor.fast_views import _expand_geoms
     rng = np.random.default_rng(7)
     for _ in range(300):
         shape = tuple(int(s) for s in rng.integers(1, 4, size=int(rng.integers(0, 4))))

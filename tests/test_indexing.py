@@ -473,10 +473,11 @@ def test_index_select_and_flip_threaded(threads):
 
 def test_mask_select_fast_path_equals_index(monkeypatch):
     "x[mask] with a mask of x's own shape takes numpy's compress (speed only): same values, shape, strides as ATen's index."
-    import tinytensor._parts.indexing_core as ix                  # the module whose __getitem__ path reads _mask_select
+    import tinytensor.indexing as ix                              # its `_getitem` consults the hook
+    import tinytensor.fast_views as fv                            # the short path that fills it
     calls = []
-    real = ix._mask_select
-    monkeypatch.setattr(ix, '_mask_select', lambda x, m: (calls.append(1), real(x, m))[1])
+    real = fv._mask_select
+    monkeypatch.setattr(ix, '_fast_mask_select', lambda x, i: (calls.append(1), real(x, i))[1])
     rng = np.random.default_rng(4)
     for shape in [(7,), (30, 40), (3, 1, 5, 6), (1,), (0, 3)]:
         for dt in ['float32', 'int64', 'bool', 'complex64', 'float16']:
@@ -489,7 +490,7 @@ def test_mask_select_fast_path_equals_index(monkeypatch):
                     m, mt = tt.from_numpy(m_np), torch.from_numpy(m_np)
                     n = len(calls)
                     got = ix._getitem(x, (m,))                                 # what x[m] calls (the notebooks may re-hook it)
-                    assert len(calls) == n + 1                                 # the fast path ran
+                    assert len(calls) == n + 1 and got is not None             # the fast path ran
                     assert same(x[m], xt[mt], 'index') is None
                     plain = ix.index(x, [m])                                   # ATen's way: nonzero, then a gather
                     assert got.shape == plain.shape and got.stride() == plain.stride() and got.dtype is plain.dtype
@@ -517,3 +518,14 @@ def test_gather_flat_equals_fancy(threads):
                     assert same(got, torch.from_numpy(x_np).gather(d, torch.from_numpy(a)), 'gather') is None
                     if len(xs) == 2:                                         # a transposed input keeps the fancy path
                         assert same(both(x_np, True)[0].gather(d, i), torch.from_numpy(x_np).gather(d, torch.from_numpy(a)), 'gather') is None
+
+
+@pytest.mark.parametrize('make', ['contiguous', 'transposed', 'sliced', 'expanded'])
+def test_view_scatters_return_new_tensors(make):
+    "select/slice/diagonal_scatter return a new tensor as torch does: not a view (no _base), version 0, same layout."
+    def results(L):
+        x = {'contiguous': lambda: L.zeros(3, 4), 'transposed': lambda: L.zeros(4, 3).t(),
+             'sliced': lambda: L.zeros(4, 5)[1:, 1:], 'expanded': lambda: L.zeros(4).expand(3, 4)}[make]()
+        rs = (x.select_scatter(L.ones(4), 0, 1), x.slice_scatter(L.ones(3, 2), 1, 0, None, 2), x.diagonal_scatter(L.ones(3), 1))
+        return [(r._base is None, r._version, tuple(r.stride()), r.storage_offset(), r.tolist()) for r in rs]
+    assert results(tt) == results(torch)

@@ -24,7 +24,9 @@ from .printing import *
 from .allocator import Device as device
 from . import testing
 from .parallel import *
+from .memory_overlap import *
 from .views import *
+from .basic_indexing import *
 from .view_pictures import *
 from .more_views import *
 from .indexing import *
@@ -44,6 +46,9 @@ from .shape_ops import *
 from .tensor_protocols import *
 from .matmul_products import *
 from .more_factories import *
+from .indexing_ops import *
+from .view_functions import *
 
 # Machinery chapters (10-19) fill the hooks the teaching chapters leave open
 from .cuda import hot_path as _cuda_hot_path, invariants as _cuda_invariants   # chapter 12: the allocator's hot path
+from . import fast_views             # chapter 15: the short paths of 05a and 05d

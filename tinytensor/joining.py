@@ -12,82 +12,95 @@ __all__ = ['cat_memory_format', 'cat', 'concat', 'concatenate', 'atleast_1d', 'a
 import builtins, warnings
 import numpy as np
 from fastcore.basics import patch
-from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, wrap_dim
-from . import dtypes as _dt
-from .tensor_impl import Tensor, contiguous_format, channels_last, channels_last_3d, strides_for_format, preserve_format
-from .factories import empty, empty_strided, empty_like, _np_read, _np_write
-from .views import _slice, _int_list
+from .checks import (TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, wrap_dim,
+                               PythonArgParser, signature)
+from .tensor_impl import (Tensor, contiguous_format, channels_last,
+                                    channels_last_3d,
+                                    strides_for_format, preserve_format)
+from .factories import (empty, empty_strided, empty_like, _np_read, _np_write,
+                                  _resize_output)
 from .parallel import parallel_rows, result_type, can_cast
-from .factories import _resize_output
-from .views import assert_no_overlap, assert_no_internal_overlap
-from .checks import PythonArgParser, signature
-
+from .memory_overlap import assert_no_overlap, assert_no_internal_overlap
+from .views import _int_list
+from .basic_indexing import _slice
 
 # %% ../nbs/05e_joining.ipynb #0389413c
 @patch
 def suggest_memory_format(self:Tensor) -> object:
-    "channels_last (channels_last_3d) when the strides are ordered like NHWC (NDHWC), else contiguous_format."
+    "channels_last (_3d) for strides ordered like NHWC (NDHWC), else contiguous_format."
     impl = self._impl
     if impl.is_channels_last_: return channels_last
     if impl.is_channels_last_3d_: return channels_last_3d
     return contiguous_format
 
 def cat_memory_format(tensors) -> object:
-    "ATen's `cat_compute_output_memory_format`: a channels-last format shared by all inputs, else contiguous."
+    "`cat_compute_output_memory_format`: a shared channels-last format, or contiguous."
     fmt = None
     for t in tensors:
         f = t.suggest_memory_format()
-        if f is contiguous_format or (fmt is not None and fmt is not f): return contiguous_format
+        if f is contiguous_format or (fmt is not None and fmt is not f):
+            return contiguous_format
         fmt = f
     return fmt
 
 # %% ../nbs/05e_joining.ipynb #7e518271
 def _cat_inputs(tensors, name:str='torch.cat()') -> list:
-    "The inputs as a list of tensors, refusing non-tensors and empty lists as torch's argument parser does."
-    TORCH_CHECK_TYPE(not isinstance(tensors, Tensor), "cat(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    "The inputs as a list of tensors; non-tensors and empty lists refused, as torch does."
+    TORCH_CHECK_TYPE(not isinstance(tensors, Tensor), "cat(): argument 'tensors' "
+                     "(position 1) must be tuple of Tensors, not Tensor")
     ts = list(tensors)
     for i, t in enumerate(ts):
-        TORCH_CHECK_TYPE(isinstance(t, Tensor), "expected Tensor as element ", i, " in argument 0, but got ", type(t).__name__)
+        TORCH_CHECK_TYPE(isinstance(t, Tensor), "expected Tensor as element ", i,
+                         " in argument 0, but got ", type(t).__name__)
     TORCH_CHECK_VALUE(ts, name, ": expected a non-empty list of Tensors")
     return ts
 
 def _skip(t:Tensor) -> bool:
-    "`cat_should_skip_tensor`: a legacy empty tensor of shape (0,) takes no part in the shape checks."
+    "`cat_should_skip_tensor`: a legacy empty `(0,)` tensor takes no part in the checks."
     return t.dim() == 1 and t._impl.numel_ == 0
 
 def _axis(dim:int, axis, name:str) -> int:
-    "torch's parser takes `axis` as another name for `dim` (refusing it when `dim` was given too)."
+    "`axis` is another name for `dim` (refused when `dim` is given too), as in torch."
     if axis is None: return dim
     TORCH_CHECK_TYPE(dim == 0, name, "() got an unexpected keyword argument 'axis'")
     return axis
 
+def _cat_sizes(ts:list, valid:list, dim:int) -> tuple:
+    "The output's sizes: the first valid input's, with the inputs' sizes summed at `dim`."
+    if not valid: return (0,)
+    first = valid[0]
+    TORCH_CHECK(dim <= first.dim(), "torch.cat(): dimension ", dim, "out of range")
+    total = 0
+    for i, t in enumerate(ts):
+        if _skip(t): continue
+        TORCH_CHECK(t.dim() == first.dim(), "Tensors must have same number of "
+                    "dimensions: got ", first.dim(), " and ", t.dim())
+        for k in range(first.dim()):
+            TORCH_CHECK(k == dim or t.shape[k] == first.shape[k], "Sizes of tensors must "
+                        "match except in dimension ", dim, ". Expected size ",
+                        first.shape[k], " but got size ", t.shape[k], " for tensor "
+                        "number ", i, " in the list.")
+        total += t.shape[dim]
+    return tuple(first.shape[:dim]) + (total,) + tuple(first.shape[dim + 1:])
+
+# %% ../nbs/05e_joining.ipynb #7e518272
 def cat(tensors, # a sequence of tensors with equal sizes except at `dim`
         dim:int=0, *, axis:int=None, out:Tensor=None) -> Tensor:
-    "Join `tensors` along `dim` (or `axis`) into a new tensor (promoted dtype; channels-last only if all inputs are)."
+    "Join `tensors` along `dim` (or `axis`) into a new tensor (promoted dtype, layout)."
     dim = _axis(dim, axis, 'cat')
     ts = _cat_inputs(tensors)
     for i, t in enumerate(ts):
-        TORCH_CHECK(t.dim() > 0, "zero-dimensional tensor (at position ", i, ") cannot be concatenated")
+        TORCH_CHECK(t.dim() > 0, "zero-dimensional tensor (at position ", i, ") cannot "
+                    "be concatenated")
     valid = [t for t in ts if not _skip(t)]
     if valid: dim = wrap_dim(dim, valid[0].dim())
-    rt = result_type(*ts)
-    fmt = cat_memory_format(ts)
+    rt, fmt = result_type(*ts), cat_memory_format(ts)
     if out is not None:
-        TORCH_CHECK_TYPE(can_cast(rt, out.dtype), "torch.cat(): input types can't be cast to the desired output type ", out.dtype.short)
-    sizes = (0,)
-    if valid:
-        first = valid[0]
-        TORCH_CHECK(dim <= first.dim(), "torch.cat(): dimension ", dim, "out of range")
-        total = 0
-        for i, t in enumerate(ts):
-            if _skip(t): continue
-            TORCH_CHECK(t.dim() == first.dim(), "Tensors must have same number of dimensions: got ", first.dim(), " and ", t.dim())
-            for k in range(first.dim()):
-                TORCH_CHECK(k == dim or t.shape[k] == first.shape[k], "Sizes of tensors must match except in dimension ", dim,
-                            ". Expected size ", first.shape[k], " but got size ", t.shape[k], " for tensor number ", i, " in the list.")
-            total += t.shape[dim]
-        sizes = tuple(first.shape[:dim]) + (total,) + tuple(first.shape[dim + 1:])
-    if out is None: res = empty_strided(sizes, strides_for_format(sizes, fmt), dtype=rt, device=ts[0].device)
+        TORCH_CHECK_TYPE(can_cast(rt, out.dtype), "torch.cat(): input types can't be "
+                         "cast to the desired output type ", out.dtype.short)
+    sizes = _cat_sizes(ts, valid, dim)
+    if out is None: res = empty_strided(sizes, strides_for_format(sizes, fmt), dtype=rt,
+                                        device=ts[0].device)
     else:
         res = out
         assert_no_internal_overlap(res)
@@ -99,7 +112,8 @@ def cat(tensors, # a sequence of tensors with equal sizes except at `dim`
         if n and t._impl.numel_ and not res.is_meta:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
-                np.copyto(_np_write(_slice(res, dim, start, start + n, 1)), _np_read(t), casting='unsafe')
+                np.copyto(_np_write(_slice(res, dim, start, start + n, 1)), _np_read(t),
+                          casting='unsafe')
         start += n
     if out is not None: res._impl.bump_version()
     return res
@@ -107,101 +121,120 @@ def cat(tensors, # a sequence of tensors with equal sizes except at `dim`
 def concat(tensors, dim:int=0, *, axis:int=None, out:Tensor=None) -> Tensor:
     "Another name for `cat`."
     return cat(tensors, _axis(dim, axis, 'concat'), out=out)
+
 def concatenate(tensors, dim:int=0, *, axis:int=None, out:Tensor=None) -> Tensor:
     "numpy's name for `cat`: `axis` and `dim` both name the dim."
     return cat(tensors, _axis(dim, axis, 'concatenate'), out=out)
 
 # %% ../nbs/05e_joining.ipynb #4888dbe6
 def _atleast_args(name, tensors):
-    "The tensors of an `atleast_*d` call (several, or one sequence); anything else is torch's TypeError for its two signatures."
-    ts = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    "The tensors of an `atleast_*d` call (several, or one sequence), checked as in torch."
+    one = len(tensors) == 1 and isinstance(tensors[0], (list, tuple))
+    ts = tensors[0] if one else tensors
     for t in ts:
-        if not isinstance(t, Tensor): PythonArgParser(f"{name}(Tensor input)", f"{name}(Tensor[] tensors)").parse(tensors, {})
+        if not isinstance(t, Tensor):
+            sigs = (f"{name}(Tensor input)", f"{name}(Tensor[] tensors)")
+            PythonArgParser(*sigs).parse(tensors, {})
     return ts
 
-def atleast_1d(*tensors):
-    "Each tensor with at least 1 dim (a 0-d one becomes shape (1,)); one tensor in, one out."
-    ts = _atleast_args('atleast_1d', tensors)
-    out = tuple(t.reshape(1) if t.dim() == 0 else t for t in ts)
+def _one_or_all(tensors, out):
+    "One tensor in, one out; several (or a sequence) in, a tuple out."
     return out[0] if len(tensors) == 1 and isinstance(tensors[0], Tensor) else out
+
+def atleast_1d(*tensors):
+    "Each tensor with at least 1 dim (0-d becomes shape (1,)); one tensor in, one out."
+    ts = _atleast_args('atleast_1d', tensors)
+    return _one_or_all(tensors, tuple(t.reshape(1) if t.dim() == 0 else t for t in ts))
 
 def atleast_2d(*tensors):
     "Each tensor with at least 2 dims: 0-d -> (1, 1), 1-d (n,) -> (1, n)."
     ts = _atleast_args('atleast_2d', tensors)
-    out = tuple(t.reshape(1, 1) if t.dim() == 0 else (t.unsqueeze(0) if t.dim() == 1 else t) for t in ts)
-    return out[0] if len(tensors) == 1 and isinstance(tensors[0], Tensor) else out
+    up = lambda t: t.reshape(1,
+                             1) if t.dim() == 0 else t.unsqueeze(0) if t.dim() == 1 else t
+    return _one_or_all(tensors, tuple(up(t) for t in ts))
 
 def atleast_3d(*tensors):
-    "Each tensor with at least 3 dims: 0-d -> (1, 1, 1), (n,) -> (1, n, 1), (m, n) -> (m, n, 1)."
+    "Each tensor with at least 3 dims: () -> (1, 1, 1), (n,) -> (1, n, 1), (m, n, 1)."
     ts = _atleast_args('atleast_3d', tensors)
-    up = lambda t: t.reshape(1, 1, 1) if t.dim() == 0 else t.unsqueeze(0).unsqueeze(-1) if t.dim() == 1 else \
-                   t.unsqueeze(-1) if t.dim() == 2 else t
-    out = tuple(up(t) for t in ts)
-    return out[0] if len(tensors) == 1 and isinstance(tensors[0], Tensor) else out
+    def up(t):
+        if t.dim() == 0: return t.reshape(1, 1, 1)
+        if t.dim() == 1: return t.unsqueeze(0).unsqueeze(-1)
+        return t.unsqueeze(-1) if t.dim() == 2 else t
+    return _one_or_all(tensors, tuple(up(t) for t in ts))
 
 def stack(tensors, # tensors of equal shape
           dim:int=0, *, out:Tensor=None) -> Tensor:
     "Join equal-shaped `tensors` along a new dim `dim`."
-    TORCH_CHECK(isinstance(tensors, Tensor) or len(tensors) > 0, "stack expects a non-empty TensorList")
+    TORCH_CHECK(isinstance(tensors, Tensor) or len(tensors) > 0, "stack expects a "
+                "non-empty TensorList")
     ts = _cat_inputs(tensors, 'stack')
     d = wrap_dim(dim, ts[0].dim() + 1)
     for i, t in enumerate(ts):
-        TORCH_CHECK(t.shape == ts[0].shape, "stack expects each tensor to be equal size, but got ", list(ts[0].shape),
-                    " at entry 0 and ", list(t.shape), " at entry ", i)
-    if d < ts[0].dim() and out is None:
+        TORCH_CHECK(t.shape == ts[0].shape, "stack expects each tensor to be equal size, "
+                    "but got ", list(ts[0].shape), " at entry 0 and ", list(t.shape),
+                    " at entry ", i)
+    if d < ts[0].dim() and out is None:                  # cat, then split the joined dim
         sizes = list(ts[0].shape); sizes.insert(d, len(ts))
         return cat(ts, d).view(sizes).detach()
     return cat([t.unsqueeze(d) for t in ts], d, out=out)
 
+# %% ../nbs/05e_joining.ipynb #4888dbe7
+def _nonempty(tensors, name:str) -> list:
+    ts = list(tensors)
+    TORCH_CHECK(len(ts) > 0, name, " expects a non-empty TensorList")
+    return ts
+
 @signature("hstack(Tensor[] tensors, *, Tensor? out=None)")
 def hstack(tensors, *, out:Tensor=None) -> Tensor:
     "Join along dim 1 (dim 0 for 1-d inputs), numpy's `hstack`."
-    ts = list(tensors)
-    TORCH_CHECK(len(ts) > 0, "hstack expects a non-empty TensorList")
-    rep = atleast_1d(ts)
+    rep = atleast_1d(_nonempty(tensors, 'hstack'))
     return cat(rep, 0 if rep[0].dim() == 1 else 1, out=out)
+
 @signature("vstack(Tensor[] tensors, *, Tensor? out=None)")
 def vstack(tensors, *, out:Tensor=None) -> Tensor:
     "Join rows: inputs raised to 2-d, then `cat` along dim 0."
-    ts = list(tensors)
-    TORCH_CHECK(len(ts) > 0, "vstack expects a non-empty TensorList")
-    return cat(atleast_2d(ts), 0, out=out)
+    return cat(atleast_2d(_nonempty(tensors, 'vstack')), 0, out=out)
+
 @signature("dstack(Tensor[] tensors, *, Tensor? out=None)")
 def dstack(tensors, *, out:Tensor=None) -> Tensor:
     "Join along depth: inputs raised to 3-d, then `cat` along dim 2."
-    ts = list(tensors)
-    TORCH_CHECK(len(ts) > 0, "dstack expects a non-empty TensorList")
-    return cat(atleast_3d(ts), 2, out=out)
+    return cat(atleast_3d(_nonempty(tensors, 'dstack')), 2, out=out)
+
 @signature("column_stack(Tensor[] tensors, *, Tensor? out=None)")
 def column_stack(tensors, *, out:Tensor=None) -> Tensor:
     "Join columns: 0-d and 1-d inputs become (n, 1) columns, then `hstack`."
-    ts = list(tensors)
-    TORCH_CHECK(len(ts) > 0, "column_stack expects a non-empty TensorList")
+    ts = _nonempty(tensors, 'column_stack')
     return hstack([t.reshape(t.numel(), 1) if t.dim() <= 1 else t for t in ts], out=out)
 
 # %% ../nbs/05e_joining.ipynb #697e55b3
 @patch
 def repeat(self:Tensor, *repeats) -> Tensor:
-    "A new contiguous tensor made of `self` copied `repeats[i]` times along each dim (leading 1s added to `self`'s shape)."
-    TORCH_CHECK_TYPE(len(repeats) > 0, 'repeat() missing 1 required positional arguments: "repeats"')
-    reps = repeats[0] if len(repeats) == 1 and isinstance(repeats[0], (list, tuple)) else repeats
+    "A new contiguous tensor: `self` copied `repeats[i]` times along each dim."
+    TORCH_CHECK_TYPE(len(repeats) > 0, 'repeat() missing 1 required positional '
+                     'arguments: "repeats"')
+    one = len(repeats) == 1 and isinstance(repeats[0], (list, tuple))
+    reps = repeats[0] if one else repeats
     reps = _int_list(tuple(reps), 'repeat', 'repeats')
-    TORCH_CHECK(len(reps) >= self.dim(), "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    TORCH_CHECK(len(reps) >= self.dim(), "Number of dimensions of repeat dims can not be "
+                "smaller than number of dimensions of tensor")
     padded = (1,) * (len(reps) - self.dim()) + tuple(self.shape)
-    out = empty([p * r for p, r in zip(padded, reps)], dtype=self.dtype, device=self.device)
-    if out.numel() and not out.is_meta: _np_write(out)[...] = np.tile(_np_read(self).reshape(padded), reps)
+    out = empty([p * r for p, r in zip(padded, reps)], dtype=self.dtype,
+                device=self.device)
+    if out.numel() and not out.is_meta:
+        _np_write(out)[...] = np.tile(_np_read(self).reshape(padded), reps)
     return out
 
 @patch
 def tile(self:Tensor, *dims) -> Tensor:
-    "numpy's `tile`: `repeat` with `dims` padded by leading 1s when it is shorter than `self.dim()`."
+    "numpy's `tile`: `repeat` with `dims` padded by leading 1s up to `self.dim()`."
     reps = dims[0] if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else dims
     reps = _int_list(tuple(reps), 'tile', 'dims')
     return self.repeat((1,) * (self.dim() - len(reps)) + tuple(reps))
 
 def tile(input:Tensor, dims) -> Tensor:
     "`input.tile(dims)`."
-    TORCH_CHECK_TYPE(isinstance(dims, (list, tuple)), "tile(): argument 'dims' (position 2) must be tuple of ints, not ", type(dims).__name__)
+    TORCH_CHECK_TYPE(isinstance(dims, (list, tuple)), "tile(): argument 'dims' (position "
+                     "2) must be tuple of ints, not ", type(dims).__name__)
     return input.tile(dims)
 
 def row_stack(tensors, *, out:Tensor=None) -> Tensor:
@@ -214,13 +247,15 @@ _flip_args = PythonArgParser("flip(int[] dims)")
 @patch
 def flip(self:Tensor, *dims) -> Tensor:
     "A copy with the order of elements reversed along each dim in `dims`."
-    if not dims: _flip_args.parse(dims, {})                      # torch's "missing 1 required positional arguments"
+    # torch's "missing 1 required positional"
+    if not dims: _flip_args.parse(dims, {})
     dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else dims
     n = self.dim()
     seen = []
     for d in _int_list(tuple(dims), 'flip', 'dims'):
         w = wrap_dim(d, n)
-        TORCH_CHECK(w not in seen, "dim ", w, " appears multiple times in the list of dims")
+        TORCH_CHECK(w not in seen, "dim ", w, " appears multiple times in the list of "
+                    "dims")
         seen.append(w)
     out = empty_like(self, memory_format=preserve_format)
     if out.numel() and not out.is_meta:
@@ -244,11 +279,14 @@ def flipud(self:Tensor) -> Tensor:
 
 def flip(input:Tensor, dims) -> Tensor:
     "`input.flip(dims)`."
-    TORCH_CHECK_TYPE(isinstance(dims, (list, tuple)), "flip(): argument 'dims' (position 2) must be tuple of ints, not ", type(dims).__name__)
+    TORCH_CHECK_TYPE(isinstance(dims, (list, tuple)), "flip(): argument 'dims' (position "
+                     "2) must be tuple of ints, not ", type(dims).__name__)
     return input.flip(dims)
+
 def fliplr(input:Tensor) -> Tensor:
     "`input.fliplr()`."
     return input.fliplr()
+
 def flipud(input:Tensor) -> Tensor:
     "`input.flipud()`."
     return input.flipud()

@@ -657,7 +657,7 @@ def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray): # o: a fresh resu
     else: parallel_for(0, n, -(-n // nt), lambda b, e: np.matmul(x, y[..., :, b:e], out=o[..., :, b:e]))
 
 # %% ../nbs/06a_tensor_iterator.ipynb #idxlay1
-from ._parts.indexing_core import _INDEX_OUTPUT
+from .indexing import _INDEX_OUTPUT
 
 def _index_output(src:Tensor, idx:list) -> Tensor:
     "The result of chapter 05d's `index`: an output laid out by a TensorIterator over `src` and the index tensors."
