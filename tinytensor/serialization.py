@@ -24,8 +24,8 @@ from .tensor_impl import Tensor, TensorImpl, Size, _contiguous_layouts, _contigu
 from .factories import storage_nbytes
 from .backends import host_bytes, storage_to
 from . import cuda as _cuda
-from ._parts.torch_zip import *
-from ._parts.torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64, _Global, _LFH, _LOC64,
+from .torch_zip import *
+from .torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64, _Global, _LFH, _LOC64,
                                    _MAX_INFLATE, _REBUILD_V2, _STALE_AFTER, _StorageRef, _TMP_TAG, _X2N,
                                    _ZIP64_LIMIT, _bad_entry, _bad_name, _clean_stale, _crc_executor, _crc_pool,
                                    _io_with_crc, _location, _multmodp, _read_all, _shift_cache, _storage_type_name,
