@@ -83,12 +83,12 @@ def test_size_items_and_arithmetic_like_torch():
         assert type(f(tt)).__name__ == type(f(torch)).__name__ == 'Size' and tuple(f(tt)) == tuple(f(torch))
 
 
-# ---- the specialised binders (chapter 00, Note [Specialised binders]) bind exactly what the general parse binds ----
+# ---- the specialised binders (chapter 13, Note [Specialised binders]) bind exactly what the general parse binds ----
 import types
 import numpy as np
 import itertools
 from hypothesis import given, settings, strategies as st, HealthCheck
-from tinytensor import checks
+from tinytensor import checks, arg_binders
 
 _UNSET = object()
 _X = tt.zeros(2, 3)
@@ -206,7 +206,7 @@ def test_specialised_binder_common_forms(F, method, args, kwargs):
 
 def test_specialised_binder_check_can_fail(monkeypatch):
     "A binder with one wrong branch (a float accepted for an `int` parameter) is caught by the same comparison."
-    monkeypatch.setitem(checks._NUMBER_TYPES, 'int', ('int', 'float'))
+    monkeypatch.setitem(arg_binders._NUMBER_TYPES, 'int', ('int', 'float'))
     @checks.signature("randint(int high, SymInt[] size)", "randint(int low, int high, SymInt[] size)")
     def broken(low=0, high=None, size=None): pass
     rec = _recorder(broken.__wrapped__, False)
