@@ -204,8 +204,7 @@ class Storage:
         TORCH_CHECK_INDEX(-n <= i < n, "index ", i, " out of range for storage of size ", n)
         return int(self.impl.const_bytes()[i])
     def __setitem__(self, i:int, v:int):
-        n = self.nbytes()
-        TORCH_CHECK_INDEX(-n <= i < n, "index ", i, " out of range for storage of size ", n)
+        TORCH_CHECK(0 <= i < self.nbytes(), "out of bounds")    # torch's `storage_set` (torch/csrc/utils.cpp): no wrap
         self.impl.mutable_bytes()[i] = v
     def tolist(self) -> list:
         "The bytes as a list of ints."
