@@ -11,8 +11,6 @@ __all__ = ['TypedStorage', 'WeightsOnlyUnpickler', 'FullUnpickler', 'load', 'crc
 # %% ../nbs/08a_serialization.ipynb #c15ee252
 import collections, concurrent.futures, contextlib, copyreg, gc, io, mmap as _mmap, os, pickle, pickletools, secrets, struct, sys
 import tempfile, time, zipfile, zlib
-try: import fcntl
-except ImportError: fcntl = None              # no advisory locks (Windows): stale temporaries are left alone
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from fastcore.basics import patch
@@ -29,7 +27,7 @@ from .torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64, _Global, 
                                    _MAX_INFLATE, _REBUILD_V2, _STALE_AFTER, _StorageRef, _TMP_TAG, _X2N,
                                    _ZIP64_LIMIT, _bad_entry, _bad_name, _clean_stale, _crc_executor, _crc_pool,
                                    _io_with_crc, _location, _multmodp, _read_all, _shift_cache, _storage_type_name,
-                                   _umask, _write_all, _write_archive, _write_with_crc, _zip64_extra, fcntl)
+                                   _umask, _write_all, _write_archive, _write_with_crc, _zip64_extra, _fcntl)
 _all_ = ['crc32_combine', 'PyTorchStreamWriter', 'TorchPickler', 'atomic_write', 'save', 'archive_html',
          'PyTorchStreamReader']   # the parts' public names are this module's too (Note [Module parts])
 
@@ -223,92 +221,13 @@ def _rebuild_parameter(data, requires_grad, backward_hooks, state=None) -> Tenso
     TORCH_CHECK(isinstance(data, Tensor), "_rebuild_parameter: expected a tensor")
     return data
 
-# %% ../nbs/08a_serialization.ipynb #3cbc38c2
-def _encode(s, enc='latin1'):
-    TORCH_CHECK_TYPE(isinstance(s, str) and enc in ('latin1', 'latin-1'), "_codecs.encode: only (str, 'latin1') is allowed")
-    return s.encode(enc)
-
-class _TorchOnlyDtype:
-    "A torch dtype tinytensor does not have (uint16, float8, complex32, ...), as named in a pickle: tensors of it are refused by name."
-    __slots__ = ('name',)
-    def __init__(self, name): object.__setattr__(self, 'name', name)
-    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not writable")
-    def __repr__(self): return f'torch.{self.name}'
-
-_TORCH_ONLY_DTYPES = {n: _TorchOnlyDtype(n) for n in (
-    'uint16', 'uint32', 'uint64', 'complex32', 'chalf', 'float8_e4m3fn', 'float8_e5m2', 'float8_e4m3fnuz', 'float8_e5m2fnuz',
-    'float8_e8m0fnu', 'float4_e2m1fn_x2', 'qint8', 'quint8', 'qint32', 'quint4x2', 'quint2x4',
-    'bits1x8', 'bits2x4', 'bits4x2', 'bits8', 'bits16')}
-
-_SAFE_GLOBALS = {
-    ('torch._utils', '_rebuild_tensor_v2'): _rebuild_tensor_v2, ('torch._utils', '_rebuild_tensor'): _rebuild_tensor,
-    ('torch._utils', '_rebuild_tensor_v3'): _rebuild_tensor_v3,
-    **{('torch', n): d for n, d in _TORCH_ONLY_DTYPES.items()},
-    ('torch._utils', '_rebuild_parameter'): _rebuild_parameter,
-    ('torch._utils', '_rebuild_parameter_with_state'): _rebuild_parameter,
-    ('collections', 'OrderedDict'): collections.OrderedDict, ('collections', 'Counter'): collections.Counter,
-    ('torch', 'device'): Device, ('torch', 'Size'): Size,
-    ('_codecs', 'encode'): _encode, ('builtins', 'set'): set, ('builtins', 'frozenset'): frozenset,
-    ('builtins', 'complex'): complex, ('builtins', 'bytearray'): bytearray,
-    **{('torch', n): t for n, t in _STORAGE_TYPES.items()},
-    ('torch.storage', 'UntypedStorage'): _UNTYPED,
-    **{('torch', d.name): d for d in _dt.all_dtypes},
-    **{('torch', a): getattr(_dt, a) for a in ('half', 'float', 'double', 'short', 'int', 'long', 'cfloat', 'cdouble')},
-}
-
-# %% ../nbs/08a_serialization.ipynb #d2d7d880
-def _refuse(msg): raise pickle.UnpicklingError(msg)
-
-class _Allowed:
-    "Base of the stand-ins the restricted unpickler hands out for allow-listed functions and Python classes."
-    __slots__ = ()
-    def __setstate__(self, state): _refuse(f"Can only BUILD (set state on) containers, not on the allowed global {self!r}")
-    def __reduce__(self): _refuse(f"{self!r} only exists inside a weights_only load")
-    def __repr__(self): return f'{self.target.__module__}.{self.target.__qualname__}'
-
-def _allowed(f) -> _Allowed:
-    "A stand-in for `f`: calling it calls `f`; it is not a type and has no attribute a pickle could set."
-    return type(f'_Allowed_{f.__name__}', (_Allowed,), {'__slots__': (), '__call__': staticmethod(f), 'target': staticmethod(f)})()
-
-_C_TYPES = (collections.OrderedDict, set, frozenset, complex, bytearray)   # immutable types: setattr/BUILD on them fail
-_WEIGHTS_ONLY_GLOBALS = {k: _allowed(v) if callable(v) and not any(v is c for c in _C_TYPES) else v
-                         for k, v in _SAFE_GLOBALS.items()}
-
-def _peek_all(f) -> bytes:
-    "The rest of the binary file `f`, leaving its position where it was."
-    pos = f.tell(); data = f.read(); f.seek(pos)
-    return data
-
-class WeightsOnlyUnpickler(pickle.Unpickler):
-    "CPython's C unpickler, restricted to tensors, containers and plain values (torch's `weights_only=True`)."
-    def __init__(self, file, loader=None):
-        super().__init__(file, encoding='utf-8')
-        self.file = file
-        if loader is not None: self.persistent_load = loader.persistent_load
-
-    def find_class(self, module, name):
-        if module == '__builtin__': module = 'builtins'          # protocol 2 spells Python 3's builtins the Python 2 way
-        obj = _WEIGHTS_ONLY_GLOBALS.get((module, name))
-        if obj is None:
-            _refuse(f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by default. "
-                    f"Only tensors, storages, dtypes, devices, sizes and plain Python containers can be loaded "
-                    f"with weights_only=True; use weights_only=False only if you trust the file.")
-        return obj
-
-    def load(self):
-        "Unpickle after `_scan_pickle`; `EXT` opcodes are refused whenever `copyreg` could resolve them; stand-ins never come out."
-        if _scan_pickle(_peek_all(self.file)) and (copyreg._extension_registry or copyreg._extension_cache):
-            _refuse("Unsupported operand EXT in a weights_only load (copyreg extension codes)")
-        try: r = super().load()
-        except AttributeError as e:                      # BUILD on an object with no state to set: Note [BUILD]
-            _refuse(f"Can only BUILD (set state on) OrderedDict, Counter and plain containers ({e})")
-        return r.target if isinstance(r, _Allowed) else r
-
 # %% ../nbs/08a_serialization.ipynb #2c1c8e17
 # Note [Scanning a pickle]: CPython's C unpickler trusts the numbers a pickle states. `LONG_BINPUT 2**32` grows its memo
 # to that index (tens of GiB) and `BINBYTES8 2**40` asks for a TiB before reading a byte. One pass over the opcodes,
 # which runs nothing, refuses those first: memo indexes past the pickle's own length (a real pickler numbers its memo
 # from 0, one entry per opcode at most) and counted arguments longer than the bytes that remain.
+def _refuse(msg): raise pickle.UnpicklingError(msg)
+
 _STOP, _MEMO4, _MEMONL, _FRAME, _EXT = 'stop', 'memo4', 'memonl', 'frame', 'ext'
 _COUNT = {-2: (1, False), -3: (4, True), -4: (4, False), -5: (8, False)}       # pickletools' TAKEN_FROM_ARGUMENT* sizes
 _OPS = [None] * 256                                                              # opcode byte -> what follows it
@@ -353,6 +272,85 @@ def _scan_pickle(data) -> bool:
         else: return ext                                          # STOP (or an unknown opcode: the unpickler reports it)
     return ext
 
+
+# %% ../nbs/08a_serialization.ipynb #3cbc38c2
+def _encode(s, enc='latin1'):
+    TORCH_CHECK_TYPE(isinstance(s, str) and enc in ('latin1', 'latin-1'), "_codecs.encode: only (str, 'latin1') is allowed")
+    return s.encode(enc)
+
+class _TorchOnlyDtype:
+    "A torch dtype tinytensor does not have (uint16, float8, complex32, ...), as named in a pickle: tensors of it are refused by name."
+    __slots__ = ('name',)
+    def __init__(self, name): object.__setattr__(self, 'name', name)
+    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not writable")
+    def __repr__(self): return f'torch.{self.name}'
+
+_TORCH_ONLY_DTYPES = {n: _TorchOnlyDtype(n) for n in (
+    'uint16', 'uint32', 'uint64', 'complex32', 'chalf', 'float8_e4m3fn', 'float8_e5m2', 'float8_e4m3fnuz', 'float8_e5m2fnuz',
+    'float8_e8m0fnu', 'float4_e2m1fn_x2', 'qint8', 'quint8', 'qint32', 'quint4x2', 'quint2x4',
+    'bits1x8', 'bits2x4', 'bits4x2', 'bits8', 'bits16')}
+
+_SAFE_GLOBALS = {
+    ('torch._utils', '_rebuild_tensor_v2'): _rebuild_tensor_v2, ('torch._utils', '_rebuild_tensor'): _rebuild_tensor,
+    ('torch._utils', '_rebuild_tensor_v3'): _rebuild_tensor_v3,
+    **{('torch', n): d for n, d in _TORCH_ONLY_DTYPES.items()},
+    ('torch._utils', '_rebuild_parameter'): _rebuild_parameter,
+    ('torch._utils', '_rebuild_parameter_with_state'): _rebuild_parameter,
+    ('collections', 'OrderedDict'): collections.OrderedDict, ('collections', 'Counter'): collections.Counter,
+    ('torch', 'device'): Device, ('torch', 'Size'): Size,
+    ('_codecs', 'encode'): _encode, ('builtins', 'set'): set, ('builtins', 'frozenset'): frozenset,
+    ('builtins', 'complex'): complex, ('builtins', 'bytearray'): bytearray,
+    **{('torch', n): t for n, t in _STORAGE_TYPES.items()},
+    ('torch.storage', 'UntypedStorage'): _UNTYPED,
+    **{('torch', d.name): d for d in _dt.all_dtypes},
+    **{('torch', a): getattr(_dt, a) for a in ('half', 'float', 'double', 'short', 'int', 'long', 'cfloat', 'cdouble')},
+}
+
+# %% ../nbs/08a_serialization.ipynb #d2d7d880
+class _Allowed:
+    "Base of the stand-ins the restricted unpickler hands out for allow-listed functions and Python classes."
+    __slots__ = ()
+    def __setstate__(self, state): _refuse(f"Can only BUILD (set state on) containers, not on the allowed global {self!r}")
+    def __reduce__(self): _refuse(f"{self!r} only exists inside a weights_only load")
+    def __repr__(self): return f'{self.target.__module__}.{self.target.__qualname__}'
+
+def _allowed(f) -> _Allowed:
+    "A stand-in for `f`: calling it calls `f`; it is not a type and has no attribute a pickle could set."
+    return type(f'_Allowed_{f.__name__}', (_Allowed,), {'__slots__': (), '__call__': staticmethod(f), 'target': staticmethod(f)})()
+
+_C_TYPES = (collections.OrderedDict, set, frozenset, complex, bytearray)   # immutable types: setattr/BUILD on them fail
+_WEIGHTS_ONLY_GLOBALS = {k: _allowed(v) if callable(v) and not any(v is c for c in _C_TYPES) else v
+                         for k, v in _SAFE_GLOBALS.items()}
+
+def _peek_all(f) -> bytes:
+    "The rest of the binary file `f`, leaving its position where it was."
+    pos = f.tell(); data = f.read(); f.seek(pos)
+    return data
+
+class WeightsOnlyUnpickler(pickle.Unpickler):
+    "CPython's C unpickler, restricted to tensors, containers and plain values (torch's `weights_only=True`)."
+    def __init__(self, file, loader=None):
+        super().__init__(file, encoding='utf-8')
+        self.file = file
+        if loader is not None: self.persistent_load = loader.persistent_load
+
+    def find_class(self, module, name):
+        if module == '__builtin__': module = 'builtins'          # protocol 2 spells Python 3's builtins the Python 2 way
+        obj = _WEIGHTS_ONLY_GLOBALS.get((module, name))
+        if obj is None:
+            _refuse(f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by default. "
+                    f"Only tensors, storages, dtypes, devices, sizes and plain Python containers can be loaded "
+                    f"with weights_only=True; use weights_only=False only if you trust the file.")
+        return obj
+
+    def load(self):
+        "Unpickle after `_scan_pickle`; `EXT` opcodes are refused whenever `copyreg` could resolve them; stand-ins never come out."
+        if _scan_pickle(_peek_all(self.file)) and (copyreg._extension_registry or copyreg._extension_cache):
+            _refuse("Unsupported operand EXT in a weights_only load (copyreg extension codes)")
+        try: r = super().load()
+        except AttributeError as e:                      # BUILD on an object with no state to set: Note [BUILD]
+            _refuse(f"Can only BUILD (set state on) OrderedDict, Counter and plain containers ({e})")
+        return r.target if isinstance(r, _Allowed) else r
 
 # %% ../nbs/08a_serialization.ipynb #30d1f59e
 class FullUnpickler(pickle.Unpickler):

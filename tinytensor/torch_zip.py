@@ -8,8 +8,12 @@ __all__ = ['crc32_combine', 'PyTorchStreamWriter', 'TorchPickler', 'atomic_write
 # %% ../nbs/08a_serialization.ipynb #16edff0d
 import collections, concurrent.futures, contextlib, copyreg, gc, io, mmap as _mmap, os, pickle, pickletools, secrets, struct, sys
 import tempfile, time, zipfile, zlib
-try: import fcntl
-except ImportError: fcntl = None              # no advisory locks (Windows): stale temporaries are left alone
+def _fcntl_module():
+    "The `fcntl` module, or None where there is none (Windows: no advisory locks, stale temporaries are left alone)."
+    try: import fcntl
+    except ImportError: return None
+    return fcntl
+_fcntl = _fcntl_module()
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from fastcore.basics import patch
@@ -240,7 +244,7 @@ _STALE_AFTER = 60                           # seconds: an unlocked temporary old
 
 def _clean_stale(folder:str, base:str):
     "Remove temporaries of `base` left by killed saves: ours by name, unlocked (no writer alive) and old."
-    if fcntl is None: return
+    if _fcntl is None: return
     prefix = '.' + base + _TMP_TAG
     try: names = [n for n in os.listdir(folder) if n.startswith(prefix) and n.endswith('.tmp')]
     except OSError: return
@@ -249,7 +253,7 @@ def _clean_stale(folder:str, base:str):
         try:
             with open(p, 'rb') as fh:
                 if time.time() - os.fstat(fh.fileno()).st_mtime < _STALE_AFTER: continue
-                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)       # fails while a live save holds it
+                _fcntl.flock(fh, _fcntl.LOCK_EX | _fcntl.LOCK_NB)       # fails while a live save holds it
                 os.unlink(p)
         except OSError: pass
 
@@ -264,7 +268,7 @@ def atomic_write(f, # the path to write; a symlink is written through, to its ta
     _clean_stale(folder, base)
     fd, tmp = tempfile.mkstemp(prefix='.' + base + _TMP_TAG, suffix='.tmp', dir=folder)
     try:
-        if fcntl is not None: fcntl.flock(fd, fcntl.LOCK_EX)         # ours while we write: see `_clean_stale`
+        if _fcntl is not None: _fcntl.flock(fd, _fcntl.LOCK_EX)         # ours while we write: see `_clean_stale`
         os.fchmod(fd, mode)
         with os.fdopen(fd, 'wb') as fh: write(fh)
         os.replace(tmp, target)
@@ -305,7 +309,7 @@ def archive_html(path, # a file written by `save` or `torch.save`
             if b > a: rows.append(f'<div title="{tip}" style="position:absolute;left:{a*scale:.1f}px;width:{max((b-a)*scale,1):.1f}px;top:0;height:22px;{style}"></div>')
     ticks = ''.join(f'<div style="position:absolute;left:{x*scale:.1f}px;top:22px;height:6px;border-left:1px solid #333"></div>'
                     for x in range(0, len(raw), 64))
-    labels = ''.join(f'<div style="position:absolute;left:{(i.header_offset)*scale:.1f}px;top:30px;font:9px monospace;'
+    labels = ''.join(f'<div style="position:absolute;left:{(i.header_offset)*scale:.1f}px;top:30px;font:10px monospace;'
                      f'transform:rotate(35deg);transform-origin:left top;white-space:nowrap">{i.filename.split("/",1)[1]}</div>'
                      for i in z.infolist())
     return (f'<div style="position:relative;width:{width}px;height:100px;border-bottom:1px solid #eee">{"".join(rows)}{ticks}{labels}</div>'
