@@ -270,5 +270,5 @@ def layout_svg(filename, # a safetensors file
         c.rect(x, 10, w, 30, tooltip=f'{name}: {_CODE[d]} {list(shape)} [{b}, {e})', fill=palette[i % len(palette)])
         lx = max(x, lx + 20)                                          # names slant down to the right, 20 px apart at least
         if lx > x: c.polyline([(x, 40), (lx, 46)], fill='none', stroke='#999')
-        c.text(lx, 54, name, 9, rotate=30)
+        c.text(lx, 54, name, 10, rotate=30)
     return c.svg(width, 90)
