@@ -262,8 +262,10 @@ def dltensor_html(t:Tensor, # the tensor to export and show
     addr = _PyCapsule_GetPointer(cap, _DLTENSOR_V if versioned else _DLTENSOR)
     m = (DLManagedTensorVersioned if versioned else DLManagedTensor).from_address(addr)
     dl = m.dl_tensor
+    base = t._impl.storage_.get().data()          # the address itself changes from run to run
     rows = ([('version', f'{m.version.major}.{m.version.minor}'), ('flags', m.flags)] if versioned else []) + [
-        ('data', hex(dl.data or 0)), ('device', f'({dl.device.device_type}, {dl.device.device_id})'), ('ndim', dl.ndim),
+        ('data', f'storage data + {dl.data - base} bytes' if dl.data else 'NULL'),
+        ('device', f'({dl.device.device_type}, {dl.device.device_id})'), ('ndim', dl.ndim),
         ('dtype', f'code={dl.dtype.code} bits={dl.dtype.bits} lanes={dl.dtype.lanes}'),
         ('shape', [dl.shape[i] for i in range(dl.ndim)]), ('strides', [dl.strides[i] for i in range(dl.ndim)]),
         ('byte_offset', dl.byte_offset), ('deleter', 'tinytensor _tt_deleter')]
