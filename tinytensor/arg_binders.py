@@ -13,21 +13,25 @@ from . import checks
 from .checks import FunctionParameter, FunctionSignature, PythonArgParser
 
 # %% ../nbs/13_arg_binders.ipynb #56d0f867
-# Note [Specialised binders]: torch parses arguments in C++, and its code generator (gen_python_functions.py)
-# writes one C++ wrapper per operator, so binding `empty(16)` costs torch almost nothing. The general `parse` is
-# a Python loop over the parameters that returns a dict, and `f(**dict)` unpacks it again: about a microsecond,
-# as much as a small factory's whole body. So `signature` does in Python what torch's codegen does in C++: once,
-# when it decorates a function, it writes the source of a wrapper specialised to that function's signatures and
-# `exec`s it (`wrapper.binder_source` shows it). The wrapper picks a signature by the number of positional
-# arguments, tests the common shapes inline (plain ints as the size list, a tuple or list of plain ints, a Python
-# int or float for a number, None, or whatever the type word's check accepts) and calls the body with the values
-# positionally where the body's parameter in that place has the same name, else by fixed keywords; a caller's
-# single keyword goes on as a fixed keyword too, several as the dict they came in. Each inline test holds only
-# where `parse` binds the same value, and everything else (numpy ints, 0-d tensors, bools, keywords it does not
-# know, every error) goes to `parse`, which stays the one place that binds the rest and words each TypeError.
-# With overloads a signature is passed over only where `parse` rejects it for certain (too many positional
-# arguments, or a required one missing with no keywords to supply it); on any doubt the whole call goes to
-# `parse`. A property test (`tests/test_arg_parsing.py`) checks over generated calls that the wrapper binds what
+# Note [Specialised binders]: torch parses arguments in C++, and its code generator
+# (gen_python_functions.py) writes one C++ wrapper per operator, so binding `empty(16)`
+# costs torch almost nothing. The general `parse` is a Python loop over the parameters
+# that returns a dict, and `f(**dict)` unpacks it again: about a microsecond, as much as a
+# small factory's whole body. So `signature` does in Python what torch's codegen does in
+# C++: once, when it decorates a function, it writes the source of a wrapper specialised
+# to that function's signatures and `exec`s it (`wrapper.binder_source` shows it). The
+# wrapper picks a signature by the number of positional arguments, tests the common shapes
+# inline (plain ints as the size list, a tuple or list of plain ints, a Python int or
+# float for a number, None, or whatever the type word's check accepts) and calls the body
+# with the values positionally where the body's parameter in that place has the same name,
+# else by fixed keywords; a caller's single keyword goes on as a fixed keyword too,
+# several as the dict they came in. Each inline test holds only where `parse` binds the
+# same value, and everything else (numpy ints, 0-d tensors, bools, keywords it does not
+# know, every error) goes to `parse`, which stays the one place that binds the rest and
+# words each TypeError. With overloads a signature is passed over only where `parse`
+# rejects it for certain (too many positional arguments, or a required one missing with no
+# keywords to supply it); on any doubt the whole call goes to `parse`. A property test
+# (`tests/test_arg_parsing.py`) checks over generated calls that the wrapper binds what
 # `parse` binds, or raises what `parse` raises.
 _NUMBER_TYPES = {'int': ('int',), 'SymInt': ('int',), 'float': ('int', 'float'), 'complex': ('int', 'float'),
                  'Scalar': ('int', 'float')}
@@ -61,7 +65,8 @@ def _call(vals:list, pos:list, method:bool) -> str:
     return ', '.join(out)
 
 # %% ../nbs/13_arg_binders.ipynb #a106afe7
-def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool, ns:dict, fb:str) -> list:
+def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool,
+           ns:dict, fb:str) -> list:
     "Lines (inside `if n == K:`) binding K positional arguments to `sig` and calling the body; `many`: K >= 2 plain ints as the size list."
     p0, L = sig.params[0] if sig.params else None, []
     if many:
@@ -69,25 +74,30 @@ def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool
         for k in (2, 3):                                 # view(2, 3): unrolled for the common lengths
             L += [f"{'if' if k == 2 else 'elif'} n == {k}:", f"    {', '.join(f'a{i}' for i in range(k))} = args",
                   f"    if {' or '.join(f'type(a{i}) is not int' for i in range(k))}: return {fb}"]
-        L += ['else:', '    for e in args:', f'        if type(e) is not int: return {fb}', 'v0 = args']
+        L += ['else:', '    for e in args:',
+              f'        if type(e) is not int: return {fb}', 'v0 = args']
     else:
         if K: L.append('a0 = args[0]' if K == 1 else f"{', '.join(f'a{i}' for i in range(K))} = args")
         for i, p in enumerate(sig.params[:K]):
             ns[f'ok{s}_{i}'] = p.ok
             tests = _tests(p, f'a{i}', f'ok{s}_{i}')
-            if sig.varargs and not p.size: tests.insert(0, ('type(a0) is int', 'args', None))    # empty(16): the ints are the size list
+            # empty(16): the ints are the size list
+            if sig.varargs and not p.size: tests.insert(0,
+                                                        ('type(a0) is int', 'args', None))
             if not tests: return L + [f'return {fb}']
             for j in range(len(tests) - 1, 0, -1):       # `type(a) is int or type(a) is float`: one branch
                 (c0, x0, e0), (c1, x1, e1) = tests[j - 1], tests[j]
                 if x0 == x1 and e0 is None and e1 is None: tests[j - 1:j + 1] = [(f'{c0} or {c1}', x0, None)]
             for j, (cond, val, elems) in enumerate(tests):
                 L.append(f"{'if' if j == 0 else 'elif'} {cond}:")
-                if elems: L += [f'    for e in {elems}:', f'        if type(e) is not int: return {fb}']
+                if elems: L += [f'    for e in {elems}:',
+                                f'        if type(e) is not int: return {fb}']
                 L.append(f'    v{i} = {val}')
             L.append(f'else: return {fb}')
     m = 1 if many else K
     call = _call([(p.name, f'v{i}') for i, p in enumerate(sig.params[:m])], pos, method)
-    kw = []                                              # (name, conditions under which `parse` binds the value unchanged)
+    # (name, conditions under which `parse` binds the value unchanged)
+    kw = []
     for i, p in sorted(enumerate(sig.params[m:], m), key=lambda ip: ip[1].name not in ('dtype', 'device')):
         ns[f'ok{s}_{i}'] = p.ok
         conds = [c if e is None else f'{c} and _ints({e})' for c, val, e in _tests(p, 'v', f'ok{s}_{i}') if val in ('v', 'None')]
@@ -95,28 +105,33 @@ def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool
     L.append(f'if not kwargs: return f({call})')
     if not kw: return L + [f'return {fb}']
     sep = ', ' if call else ''
-    L.append('if len(kwargs) == 1:')                     # zeros(2, 3, dtype=d): one keyword, passed as a fixed one
+    # zeros(2, 3, dtype=d): one keyword, passed as a fixed one
+    L.append('if len(kwargs) == 1:')
     for j, (name, cond) in enumerate(kw):
         L += [f"    {'elif' if j else 'if'} {name!r} in kwargs:", f'        v = kwargs[{name!r}]',
               f'        if {cond}: return f({call}{sep}{_kw(name, "v")})']
     L += [f'    return {fb}', 'for k, v in kwargs.items():']
     for j, (name, cond) in enumerate(kw):
-        L += [f"    {'elif' if j else 'if'} k == {name!r}:", f'        if not ({cond}): break']
+        L += [f"    {'elif' if j else 'if'} k == {name!r}:",
+              f'        if not ({cond}): break']
     L += ['    else: break', f'else: return f({call}{sep}**kwargs)', f'return {fb}']
     return L
 
 # %% ../nbs/13_arg_binders.ipynb #07a4a181
 def _binder_source(parser:PythonArgParser, f, method:bool, ns:dict) -> str:
     "Source of the wrapper that Note [Specialised binders] describes; `ns` receives the names it uses."
-    fb = f"f({'self, ' if method else ''}**parse(args, kwargs))"     # the general path: `parse` binds or raises
+    # the general path: `parse` binds or raises
+    fb = f"f({'self, ' if method else ''}**parse(args, kwargs))"
     try: ps = list(inspect.signature(f).parameters.values())[1 if method else 0:]
     except (TypeError, ValueError): ps = []
-    pos = []                                             # the body's leading positional-or-keyword parameters
+    # the body's leading positional-or-keyword parameters
+    pos = []
     for q in ps:
         if q.kind is not q.POSITIONAL_OR_KEYWORD: break
         pos.append(q.name)
     L = [f"def wrapper({'self, ' if method else ''}*args, **kwargs):", '    n = len(args)']
-    done, many = set(), False                            # arities an earlier signature's block already returns for
+    # arities an earlier signature's block already returns for
+    done, many = set(), False
     for s, sig in enumerate(parser.signatures):
         r, mp = len(sig.required), sig.max_pos_args
         if r > mp or any(p.optional for p in sig.params[:r]):    # a required keyword-only parameter: no fast path
@@ -128,8 +143,10 @@ def _binder_source(parser:PythonArgParser, f, method:bool, ns:dict) -> str:
         if sig.varargs and not many: L += ['    if n > 1:'] + ['        ' + l for l in _block(sig, s, 2, True, pos, method, ns, fb)]
         many = many or sig.varargs
         if s + 1 < len(parser.signatures) and any(K < r and K not in done for K in range(r)):
-            L.append(f'    if n < {r} and kwargs: return {fb}')   # keywords might supply what is missing
-        # past here `sig` rejects the call for certain (too many positional arguments, or a required one missing)
+            # keywords might supply what is missing
+            L.append(f'    if n < {r} and kwargs: return {fb}')
+        # past here `sig` rejects the call for certain (too many positional arguments, or
+        # a required one missing)
     L.append(f'    return {fb}')
     return '\n'.join(L) + '\n'
 
@@ -141,11 +158,13 @@ def specialise(parser:PythonArgParser, # the decorated function's signatures
     ns = {'parse': parse, '_ints': _ints}
     src = _binder_source(parser, f, method, ns)
     fname = f'<signature {parser.name}#{id(parser):x}>'
-    linecache.cache[fname] = (len(src), None, src.splitlines(True), fname)    # tracebacks show the generated lines
+    # tracebacks show the generated lines
+    linecache.cache[fname] = (len(src), None, src.splitlines(True), fname)
     exec(compile(src, fname, 'exec'), ns)
     ns['f'] = f
     wrapper = functools.update_wrapper(ns['wrapper'], f)
     wrapper.parser, wrapper.binder_source = parser, src
     return wrapper
 
-checks._specialise_binder = specialise          # chapter 00's hook: Note [The binder hook]
+# chapter 00's hook: Note [The binder hook]
+checks._specialise_binder = specialise

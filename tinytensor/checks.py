@@ -48,7 +48,8 @@ def wrap_dim(dim:int, # the dimension asked for, may be negative
              wrap_scalar:bool=True): # treat a 0-dim tensor as 1-dim, as torch does
     "Wrap a possibly negative `dim` into `[0, ndim)` like c10's `maybe_wrap_dim`."
     if ndim <= 0:
-        TORCH_CHECK_INDEX(wrap_scalar, "Dimension specified as ", dim, " but tensor has no dimensions")
+        TORCH_CHECK_INDEX(wrap_scalar, "Dimension specified as ", dim,
+                          " but tensor has no dimensions")
         ndim = 1
     if -ndim <= dim < ndim: return dim + ndim if dim < 0 else dim
     raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, {ndim-1}], but got {dim})")
@@ -57,15 +58,18 @@ def wrap_dim(dim:int, # the dimension asked for, may be negative
 import functools, numbers, operator
 from fastcore.basics import patch
 
-# Note [Argument parsing]: one parser, written from torch's `PythonArgParser`, binds every public call to
-# its signatures (native_functions.yaml syntax) and words every TypeError. A full parse is a Python loop
-# over the parameters, about a microsecond; functions decorated with `signature` bind their common calls
-# without it (Note [Specialised binders], chapter 13). Hot methods (views, `contiguous`,
-# casts) cannot: they keep a plain Python signature, test the common form inline (`type(x) is Tensor`,
-# no extra arguments) and hand everything else to their parser, which then accepts the call or raises
-# torch's error. So the parser decides every uncommon call and the common one costs nothing extra.
-_ARG_TYPES = {}                # type word -> (check(obj) -> bool, the type's name in messages)
-_number_of_tensor = [lambda o: None]   # a 0-d tensor's value, for Scalar/int/float parameters (chapter 04c fills it)
+# Note [Argument parsing]: one parser, written from torch's `PythonArgParser`, binds every
+# public call to its signatures (native_functions.yaml syntax) and words every TypeError.
+# A full parse is a Python loop over the parameters, about a microsecond; functions
+# decorated with `signature` bind their common calls without it (Note [Specialised
+# binders], chapter 13). Hot methods (views, `contiguous`, casts) cannot: they keep a
+# plain Python signature, test the common form inline (`type(x) is Tensor`, no extra
+# arguments) and hand everything else to their parser, which then accepts the call or
+# raises torch's error. So the parser decides every uncommon call and the common one costs
+# nothing extra. type word -> (check(obj) -> bool, the type's name in messages)
+_ARG_TYPES = {}
+# a 0-d tensor's value, for Scalar/int/float parameters (chapter 04c fills it)
+_number_of_tensor = [lambda o: None]
 
 def register_arg_type(word:str, # the word in signatures, e.g. 'Tensor'
                       check, # check(obj) -> bool: does obj bind to this type
@@ -73,7 +77,8 @@ def register_arg_type(word:str, # the word in signatures, e.g. 'Tensor'
     "Teach the argument parser a type word (torch's `type_map`)."
     old = _ARG_TYPES.get(word)
     if old is not None and old[0] is not check:     # registered again: running a chapter's cells a second time defines its
-        prev = old[0]                                # classes anew, and objects of either definition must still bind
+        # classes anew, and objects of either definition must still bind
+        prev = old[0]
         check = lambda o, new=check, prev=prev: new(o) or prev(o)
     _ARG_TYPES[word] = (check, type_name)
 
@@ -111,11 +116,13 @@ for _w, _c, _n in (('int', _is_long, 'int'), ('SymInt', _is_index, 'int'), ('flo
     register_arg_type(_w, _c, _n)
 
 # %% ../nbs/00_checks.ipynb #d2a7ce8e
-_LIST_NAMES = {'int': 'tuple of ints', 'SymInt': 'tuple of ints', 'float': 'tuple of floats', 'Tensor': 'tuple of Tensors'}
+_LIST_NAMES = {'int': 'tuple of ints', 'SymInt': 'tuple of ints',
+               'float': 'tuple of floats', 'Tensor': 'tuple of Tensors'}
 
 class FunctionParameter:
     "One parameter of a signature: `type[N]? name=default` (torch's `FunctionParameter`)."
-    __slots__ = ('name', 'word', 'size', 'is_list', 'allow_none', 'optional', 'keyword_only', 'type_name', 'ok', 'intlist', 'number')
+    __slots__ = ('name', 'word', 'size', 'is_list', 'allow_none', 'optional',
+                 'keyword_only', 'type_name', 'ok', 'intlist', 'number')
     def __init__(self, fmt:str, keyword_only:bool):
         word, _, rest = fmt.partition(' ')
         self.allow_none = word.endswith('?')
@@ -126,11 +133,14 @@ class FunctionParameter:
         self.optional = bool(eq)
         if default == 'None': self.allow_none = True
         self.word, self.keyword_only = word, keyword_only
-        TORCH_CHECK(self.is_list or word in _ARG_TYPES, "FunctionParameter(): invalid type string: ", word)
+        TORCH_CHECK(self.is_list or word in _ARG_TYPES,
+                    "FunctionParameter(): invalid type string: ", word)
         self.type_name = _LIST_NAMES[word] if self.is_list else _ARG_TYPES[word][1]
-        self.ok = None if self.is_list else _ARG_TYPES[word][0]       # the check, looked up once
+        # the check, looked up once
+        self.ok = None if self.is_list else _ARG_TYPES[word][0]
         self.intlist = self.is_list and word in ('int', 'SymInt')
-        self.number = not self.is_list and word in ('Scalar', 'int', 'SymInt', 'float', 'complex')
+        self.number = not self.is_list and word in ('Scalar', 'int', 'SymInt', 'float',
+                                                    'complex')
 
     def check(self, o):
         "None if `o` binds to this parameter, else the index of the first bad element of a list (-1: the object itself)."
@@ -143,7 +153,8 @@ class FunctionParameter:
                 return bad
             if not o: return None
             if w == 'float': return None if isinstance(o[0], (numbers.Real, complex)) else 0
-            return None if _is_index(o[0]) else 0    # torch checks only the first element here (Note [Argument parsing])
+            # torch checks only the first element here (Note [Argument parsing])
+            return None if _is_index(o[0]) else 0
         if self.size and w in ('int', 'SymInt') and (_is_long(o) if w == 'int' else _is_index(o)): return None
         return -1
 
@@ -218,7 +229,8 @@ def _explain(self:FunctionSignature, args:tuple, kwargs:dict, raise_exception:bo
         if bad is None: out[p.name] = p.convert(o, name); continue
         if self.varargs and i == 0 and not is_kwd and p.check(args) is None:     # view(2, 3) as view((2, 3))
             out[p.name] = p.convert(args, name)
-            npos = 1                                   # every positional argument is taken: the rest come by keyword
+            # every positional argument is taken: the rest come by keyword
+            npos = 1
             continue
         if not raise_exception: return None
         if is_kwd: raise TypeError(f"{name}(): argument '{p.name}' must be {p.type_name}, not {type(o).__name__}")
@@ -246,7 +258,8 @@ def _bind(p:FunctionParameter, o, fname):
     ok = p.ok
     if ok is not None:
         if ok(o):
-            if p.number and type(o) not in _PY_NUMBERS: return _tensor_value(o) if _tensor_value(o) is not None else o   # a 0-d tensor as its number
+            # a 0-d tensor as its number
+            if p.number and type(o) not in _PY_NUMBERS: return _tensor_value(o) if _tensor_value(o) is not None else o
             return o
     elif p.intlist and type(o) is tuple:          # the common int list: a tuple of plain ints, kept as it is
         for e in o:
@@ -259,7 +272,8 @@ def _bind(p:FunctionParameter, o, fname):
 @patch
 def parse(self:FunctionSignature, args:tuple, kwargs:dict, raise_exception:bool=True):
     "The bound arguments as {name: value} (omitted optional ones left out), or None (or torch's TypeError) if the call does not fit."
-    # fast: look only at what was passed; any misfit goes to `_explain`, which finds the first one and words it
+    # fast: look only at what was passed; any misfit goes to `_explain`, which finds the
+    # first one and words it
     out, name, params = {}, self.name, self.params
     rest = args
     if args and self.varargs and type(args[0]) is int and not params[0].size:
@@ -300,7 +314,8 @@ class PythonArgParser:
             if r is not None: return r
         n = len(args) + len(kwargs)
         plausible = [s for s in sigs if s.min_args <= n <= len(s.params) and not s.hidden]
-        if len(plausible) == 1: plausible[0].parse(args, kwargs)     # raises the precise error
+        # raises the precise error
+        if len(plausible) == 1: plausible[0].parse(args, kwargs)
         got = [type(a).__name__ for a in args] + [f'{k}={type(v).__name__}' for k, v in kwargs.items()]
         raise TypeError(f"{self.name}() received an invalid combination of arguments - got ({', '.join(got)}), but expected one of:\n"
                         + ''.join(f" * {s}\n" for s in sigs if not s.hidden))
@@ -310,10 +325,11 @@ class PythonArgParser:
         return self.parse(args, kwargs)
 
 # %% ../nbs/00_checks.ipynb #d32e821c
-# Note [The binder hook]: `_specialise_binder` is chapter 13's `specialise(parser, parse, f, method)`, which
-# returns a wrapper of `f` specialised to its signatures; None until that chapter is imported. The package
-# imports chapter 13 right after this chapter, before any chapter decorates a function, so every public
-# function gets the specialised wrapper; `signature` looks the hook up when it decorates, not on a call.
+# Note [The binder hook]: `_specialise_binder` is chapter 13's `specialise(parser, parse,
+# f, method)`, which returns a wrapper of `f` specialised to its signatures; None until
+# that chapter is imported. The package imports chapter 13 right after this chapter,
+# before any chapter decorates a function, so every public function gets the specialised
+# wrapper; `signature` looks the hook up when it decorates, not on a call.
 _specialise_binder = None
 
 def signature(*fmts:str, # one signature per overload, native_functions.yaml style

@@ -43,11 +43,13 @@ def _io_with_crc(mv:memoryview, io_piece) -> int:
     ex, fut = _crc_executor(), None
     for pos in range(0, n, _CHUNK):
         piece = mv[pos:pos + _CHUNK]
-        io_piece(piece)                # zlib.crc32 and file I/O both release the GIL: the two overlap
+        # zlib.crc32 and file I/O both release the GIL: the two overlap
+        io_piece(piece)
         fut = ex.submit(lambda p=piece, prev=fut: zlib.crc32(p, prev.result() if prev is not None else 0))
     return fut.result()
 
-_CRC_THREAD_MIN = 1 << 20              # below this, handing the CRC to the other thread costs more than it saves
+# below this, handing the CRC to the other thread costs more than it saves
+_CRC_THREAD_MIN = 1 << 20
 
 def _write_with_crc(f, mv:memoryview) -> int:
     "Write `mv` to `f` while the CRC thread computes its CRC-32 (both release the GIL, so they run side by side)."
@@ -90,7 +92,8 @@ def _write_all(f, mv):
     pos, n = 0, len(mv)
     while pos < n:
         w = f.write(mv[pos:])
-        TORCH_CHECK(w is None or w > 0, "PytorchStreamWriter failed writing file: write returned 0")
+        TORCH_CHECK(w is None or w > 0,
+                    "PytorchStreamWriter failed writing file: write returned 0")
         pos = n if w is None else pos + w
 
 def _read_all(f, mv):
@@ -100,7 +103,8 @@ def _read_all(f, mv):
         n = f.readinto(mv[got:])
         if not n: break
         got += n
-    TORCH_CHECK(got == len(mv), "PytorchStreamReader failed reading file: file read failed (truncated?)")
+    TORCH_CHECK(got == len(mv),
+                "PytorchStreamReader failed reading file: file read failed (truncated?)")
 
 class PyTorchStreamWriter:
     "Writes a stored ZIP archive whose records start at multiples of `alignment`, like caffe2's `PyTorchStreamWriter`."
@@ -120,10 +124,12 @@ class PyTorchStreamWriter:
         z64 = struct.pack('<HHQQ', 1, 16, 0, 0) if big else b''
         pad = -(self.pos + 30 + len(fname) + len(z64) + 4) % self.alignment
         extra = z64 + b'FB' + struct.pack('<H', pad) + b'Z' * pad
-        hdr = struct.pack('<IHHHHHIIIHH', 0x04034b50, 45 if big else 0, 0x0808, 0, 0, 0, 0, 0, 0, len(fname), len(extra))
+        hdr = struct.pack('<IHHHHHIIIHH', 0x04034b50, 45 if big else 0, 0x0808, 0, 0, 0,
+                          0, 0, 0, len(fname), len(extra))
         offset = self.pos
         self.f.write(hdr + fname + extra)
-        crc = _write_with_crc(self.f, mv)                                 # CRC goes in the descriptor, after the data
+        # CRC goes in the descriptor, after the data
+        crc = _write_with_crc(self.f, mv)
         desc = struct.pack('<IIQQ', 0x08074b50, crc, n, n) if big else struct.pack('<IIII', 0x08074b50, crc, n, n)
         self.f.write(desc)
         self.pos += len(hdr) + len(fname) + len(extra) + n + len(desc)
@@ -142,7 +148,8 @@ class PyTorchStreamWriter:
                                      0xFFFFFFFF if off >= _ZIP64_LIMIT else off) + fname + extra)
         cd = b''.join(parts)
         cnt, cd_end = len(self.entries), cd_start + len(cd)
-        eocd64 = struct.pack('<IQHHIIQQQQ', 0x06064b50, 44, 0x031e, 45, 0, 0, cnt, cnt, len(cd), cd_start)
+        eocd64 = struct.pack('<IQHHIIQQQQ', 0x06064b50, 44, 0x031e, 45, 0, 0, cnt, cnt,
+                             len(cd), cd_start)
         loc64 = struct.pack('<IIQI', 0x07064b50, 0, cd_end, 1)
         eocd = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, min(cnt, 0xFFFF), min(cnt, 0xFFFF),
                            min(len(cd), 0xFFFFFFFF), min(cd_start, 0xFFFFFFFF), 0)
@@ -164,7 +171,8 @@ class _Global:
     def __repr__(self): return f'{self.module}.{self.name}'
     def __call__(self, *args): raise TypeError(f'{self!r} is only a name to pickle, not callable here')
 
-def _storage_type_name(d) -> str: return d.short + 'Storage'   # float32 -> 'FloatStorage', int8 -> 'CharStorage'
+# float32 -> 'FloatStorage', int8 -> 'CharStorage'
+def _storage_type_name(d) -> str: return d.short + 'Storage'
 
 class _StorageRef:
     "What a tensor's `storage` argument pickles as: the persistent id of its `StorageImpl`."
@@ -181,7 +189,8 @@ class TorchPickler(pickle._Pickler):
     dispatch = pickle._Pickler.dispatch.copy()
     def __init__(self, file, protocol=2):
         super().__init__(file, protocol)
-        self.storages = {}                      # id(StorageImpl) -> (key, StorageImpl, dtype)
+        # id(StorageImpl) -> (key, StorageImpl, dtype)
+        self.storages = {}
 
     def save_global(self, obj, name=None):
         if isinstance(obj, _Global):
@@ -197,9 +206,11 @@ class TorchPickler(pickle._Pickler):
                     "tinytensor.save cannot write storages of the ", impl.device, " device (they hold no data)")
         entry = self.storages.get(id(impl))
         if entry is None: entry = self.storages[id(impl)] = (str(len(self.storages)), impl, d)
-        TORCH_CHECK(entry[2] is d, "Cannot save multiple tensors or storages that view the same data as different types")
+        TORCH_CHECK(entry[2] is d,
+                    "Cannot save multiple tensors or storages that view the same data as different types")
         typ = _Global('torch.storage', 'UntypedStorage') if obj.untyped else _Global('torch', _storage_type_name(d))
-        return ('storage', typ, entry[0], _location(impl.device), impl.nbytes() // d.itemsize)
+        return ('storage', typ, entry[0], _location(impl.device),
+                impl.nbytes() // d.itemsize)
 
     def _save_tensor(self, t):
         impl = t._impl
@@ -225,7 +236,8 @@ def _write_archive(obj, f, archive_name:str, byteorder:str=sys.byteorder):
     w.write_record('.storage_alignment', b'64')
     w.write_record('byteorder', byteorder.encode())
     for key, impl, d in sorted(pickler.storages.values(), key=lambda e: int(e[0])):
-        w.write_record(f'data/{key}', host_bytes(impl) if impl.nbytes() else b'')   # a device storage: a host copy (03a)
+        # a device storage: a host copy (03a)
+        w.write_record(f'data/{key}', host_bytes(impl) if impl.nbytes() else b'')
     w.write_record('version', b'3\n')
     w.write_record('.data/serialization_id', str(secrets.randbits(128)).zfill(40).encode())
     w.write_end_of_file()
@@ -239,8 +251,10 @@ def _umask() -> int:
     m = os.umask(0o022); os.umask(m)
     return m
 
-_TMP_TAG = '.tinytensor-'                   # temporaries are named .NAME.tinytensor-XXXXXXXX.tmp beside NAME
-_STALE_AFTER = 60                           # seconds: an unlocked temporary older than this was left by a killed save
+# temporaries are named .NAME.tinytensor-XXXXXXXX.tmp beside NAME
+_TMP_TAG = '.tinytensor-'
+# seconds: an unlocked temporary older than this was left by a killed save
+_STALE_AFTER = 60
 
 def _clean_stale(folder:str, base:str):
     "Remove temporaries of `base` left by killed saves: ours by name, unlocked (no writer alive) and old."
@@ -253,7 +267,8 @@ def _clean_stale(folder:str, base:str):
         try:
             with open(p, 'rb') as fh:
                 if time.time() - os.fstat(fh.fileno()).st_mtime < _STALE_AFTER: continue
-                _fcntl.flock(fh, _fcntl.LOCK_EX | _fcntl.LOCK_NB)       # fails while a live save holds it
+                # fails while a live save holds it
+                _fcntl.flock(fh, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
                 os.unlink(p)
         except OSError: pass
 
@@ -262,13 +277,15 @@ def atomic_write(f, # the path to write; a symlink is written through, to its ta
     "Write a file atomically (temporary in the same folder + `os.replace`), keeping an existing file's mode."
     target = os.path.realpath(os.fspath(f))
     folder, base = os.path.split(target)
-    TORCH_CHECK(os.path.isdir(folder), "Parent directory ", os.path.dirname(os.path.abspath(os.fspath(f))), " does not exist.")
+    TORCH_CHECK(os.path.isdir(folder), "Parent directory ",
+                os.path.dirname(os.path.abspath(os.fspath(f))), " does not exist.")
     try: mode = os.stat(target).st_mode & 0o7777
     except FileNotFoundError: mode = 0o666 & ~_umask()
     _clean_stale(folder, base)
     fd, tmp = tempfile.mkstemp(prefix='.' + base + _TMP_TAG, suffix='.tmp', dir=folder)
     try:
-        if _fcntl is not None: _fcntl.flock(fd, _fcntl.LOCK_EX)         # ours while we write: see `_clean_stale`
+        # ours while we write: see `_clean_stale`
+        if _fcntl is not None: _fcntl.flock(fd, _fcntl.LOCK_EX)
         os.fchmod(fd, mode)
         with os.fdopen(fd, 'wb') as fh: write(fh)
         os.replace(tmp, target)
@@ -281,7 +298,8 @@ def save(obj, # a tensor, or nested dicts/lists/tuples of tensors and plain valu
          f, # a path (str or os.PathLike) or a binary file object open for writing
          pickle_protocol:int=2): # only protocol 2 is written (torch's DEFAULT_PROTOCOL)
     "Save `obj` in PyTorch's zip format (readable by `torch.load`); paths are written atomically."
-    TORCH_CHECK_VALUE(pickle_protocol == 2, "tinytensor.save writes pickle protocol 2 only (torch's default)")
+    TORCH_CHECK_VALUE(pickle_protocol == 2,
+                      "tinytensor.save writes pickle protocol 2 only (torch's default)")
     if isinstance(f, (str, os.PathLike)):
         name = os.path.splitext(os.path.basename(os.fspath(f)))[0] or 'archive'
         atomic_write(f, lambda fh: _write_archive(obj, fh, name))
@@ -304,7 +322,9 @@ def archive_html(path, # a file written by `save` or `torch.save`
         short = i.filename.split('/', 1)[1]
         col = colors.get(short, colors['data'] if short.startswith('data/') else '#e9c46a')
         for a, b, style, tip in [(h0, p0, 'background:#bbb', 'header'),
-                                 (p0, d0, 'background:repeating-linear-gradient(45deg,#ddd,#ddd 2px,#fff 2px,#fff 4px)', 'FB padding'),
+                                 (p0, d0,
+                                  'background:repeating-linear-gradient(45deg,#ddd,#ddd 2px,#fff 2px,#fff 4px)',
+                                  'FB padding'),
                                  (d0, d0 + i.file_size, f'background:{col}', f'{short}: {i.file_size} B at {d0}')]:
             if b > a: rows.append(f'<div title="{tip}" style="position:absolute;left:{a*scale:.1f}px;width:{max((b-a)*scale,1):.1f}px;top:0;height:22px;{style}"></div>')
     ticks = ''.join(f'<div style="position:absolute;left:{x*scale:.1f}px;top:22px;height:6px;border-left:1px solid #333"></div>'
@@ -320,10 +340,14 @@ def _bad_name(n:str) -> bool:
     parts = n.replace('\\', '/').split('/')
     return n.startswith(('/', '\\')) or '..' in parts or '\x00' in n or (len(n) > 1 and n[1] == ':')
 
-_EOCD = struct.Struct('<IHHHHIIH')            # end of central directory: sig, disks, counts, size and offset of the directory
-_LOC64 = struct.Struct('<IIQI')               # ZIP64 locator: sig, disk, offset of the ZIP64 end record, disks
-_EOCD64 = struct.Struct('<I28xQQQ')           # ZIP64 end record: sig, entries, directory size, directory offset
-_CDH = struct.Struct('<I4xHH4xIIIHHH8xI')     # central header: sig, flags, method, crc, sizes, name/extra/comment lengths, offset
+# end of central directory: sig, disks, counts, size and offset of the directory
+_EOCD = struct.Struct('<IHHHHIIH')
+# ZIP64 locator: sig, disk, offset of the ZIP64 end record, disks
+_LOC64 = struct.Struct('<IIQI')
+# ZIP64 end record: sig, entries, directory size, directory offset
+_EOCD64 = struct.Struct('<I28xQQQ')
+# central header: sig, flags, method, crc, sizes, name/extra/comment lengths, offset
+_CDH = struct.Struct('<I4xHH4xIIIHHH8xI')
 _LFH = struct.Struct('<I22xHH')               # local header: sig, name and extra lengths
 
 def _zip64_extra(extra:bytes, csize:int, size:int, off:int):
@@ -335,48 +359,60 @@ def _zip64_extra(extra:bytes, csize:int, size:int, off:int):
             vals, k = [], pos + 4
             for v in (size, csize, off):               # the order the ZIP spec gives, only the fields that overflowed
                 if v == 0xFFFFFFFF:
-                    TORCH_CHECK(k + 8 <= pos + 4 + n, "PytorchStreamReader failed reading zip archive: bad ZIP64 field")
+                    TORCH_CHECK(k + 8 <= pos + 4 + n,
+                                "PytorchStreamReader failed reading zip archive: bad ZIP64 field")
                     v = struct.unpack_from('<Q', extra, k)[0]; k += 8
                 vals.append(v)
             return vals[1], vals[0], vals[2]
         pos += 4 + n
-    TORCH_CHECK(False, "PytorchStreamReader failed reading zip archive: ZIP64 field missing")
+    TORCH_CHECK(False,
+                "PytorchStreamReader failed reading zip archive: ZIP64 field missing")
 
-_MAX_INFLATE = 1032                           # deflate cannot expand data more than 1032:1 (RFC 1951's longest match per bit)
+# deflate cannot expand data more than 1032:1 (RFC 1951's longest match per bit)
+_MAX_INFLATE = 1032
 
 def _bad_entry(sig, flags, off, cd_off, name, prefix, duplicate, method, csize, size):
     msg = "PytorchStreamReader failed reading zip archive: "
-    if sig != 0x02014b50: TORCH_CHECK(False, msg, "failed finding central directory (bad directory entry)")
+    if sig != 0x02014b50: TORCH_CHECK(False, msg,
+                                      "failed finding central directory (bad directory entry)")
     if flags & 1: TORCH_CHECK(False, msg, "record '", name, "' is encrypted")
     if _bad_name(name): TORCH_CHECK(False, msg, "unsafe record name '", name, "'")
     if not prefix or not name.startswith(prefix): TORCH_CHECK(False, msg, "record '", name, "' is outside the archive folder '", prefix, "'")
     if duplicate: TORCH_CHECK(False, msg, "duplicate record '", name, "'")
     if method == 0 and csize != size:
-        TORCH_CHECK(False, msg, "stored record '", name, "' declares ", size, " bytes but holds ", csize)
+        TORCH_CHECK(False, msg, "stored record '", name, "' declares ", size,
+                    " bytes but holds ", csize)
     if method != 0 and size > _MAX_INFLATE * csize + 64:
-        TORCH_CHECK(False, msg, "record '", name, "' declares ", size, " bytes, more than its ", csize, " compressed bytes can hold")
+        TORCH_CHECK(False, msg, "record '", name, "' declares ", size,
+                    " bytes, more than its ", csize, " compressed bytes can hold")
     if off + 30 + csize > cd_off:
-        TORCH_CHECK(False, msg, "record '", name, "' of ", csize, " bytes at offset ", off, " runs past the data area (", cd_off, " bytes)")
-    TORCH_CHECK(False, msg, "record '", name, "' starts past the data area (offset ", off, ", directory at ", cd_off, ")")
+        TORCH_CHECK(False, msg, "record '", name, "' of ", csize, " bytes at offset ",
+                    off, " runs past the data area (", cd_off, " bytes)")
+    TORCH_CHECK(False, msg, "record '", name, "' starts past the data area (offset ",
+                off, ", directory at ", cd_off, ")")
 
 # %% ../nbs/08a_serialization.ipynb #e1f0914a
 class PyTorchStreamReader:
     "Reads records of a torch zip checkpoint by name, checking names, bounds and CRCs, like caffe2's `PyTorchStreamReader`."
     def __init__(self, f): # a seekable binary file object, at the archive's first byte
-        # Note [The archive starts where the stream is]: torch's reader of a Python file (`BufferAdapter` in
-        # torch/csrc/jit/python/init.cpp) takes `f.tell()` as offset 0 and the rest of the stream as the archive:
-        # every offset in it (directory, records, `get_record_offset`) counts from there, so a checkpoint saved after
-        # other data (a pickle, another checkpoint) reads the same as one alone. Each read seeks to start + offset,
-        # so `load` leaves the stream just past the last bytes it read (the last storage's, or data.pkl's), not at
-        # the archive's end; `position` keeps that offset and `load` seeks there, also after `os.pread` reads.
+        # Note [The archive starts where the stream is]: torch's reader of a Python file
+        # (`BufferAdapter` in torch/csrc/jit/python/init.cpp) takes `f.tell()` as offset 0
+        # and the rest of the stream as the archive: every offset in it (directory,
+        # records, `get_record_offset`) counts from there, so a checkpoint saved after
+        # other data (a pickle, another checkpoint) reads the same as one alone. Each read
+        # seeks to start + offset, so `load` leaves the stream just past the last bytes it
+        # read (the last storage's, or data.pkl's), not at the archive's end; `position`
+        # keeps that offset and `load` seeks there, also after `os.pread` reads.
         self.f, self.start = f, f.tell()
         self.fd = f.fileno() if isinstance(f, (io.BufferedReader, io.FileIO)) and hasattr(os, 'pread') else None
         f.seek(0, os.SEEK_END); n = self.file_size = f.tell() - self.start; f.seek(self.start)
-        self.position = 0                            # archive offset just past the last bytes read
+        # archive offset just past the last bytes read
+        self.position = 0
         try: self.prefix, self.records, self.data_end = self._central_directory(n)
         except (struct.error, UnicodeDecodeError, ValueError, OverflowError) as e:
             raise RuntimeError(f"PytorchStreamReader failed reading zip archive: failed finding central directory ({e})") from None
-        TORCH_CHECK(self.prefix and 'data.pkl' in self.records, "PytorchStreamReader failed locating file data.pkl: file not found")
+        TORCH_CHECK(self.prefix and 'data.pkl' in self.records,
+                    "PytorchStreamReader failed locating file data.pkl: file not found")
         self._offsets = {}
 
     def _read_at(self, off:int, n:int) -> bytes:
@@ -393,7 +429,8 @@ class PyTorchStreamReader:
         return name in self.records
     def _record(self, name):
         r = self.records.get(name)
-        if r is None: TORCH_CHECK(False, "PytorchStreamReader failed locating file ", name, ": file not found")
+        if r is None: TORCH_CHECK(False, "PytorchStreamReader failed locating file ",
+                                  name, ": file not found")
         return r
     def record_size(self, name:str) -> int:
         "Uncompressed size of a record."
@@ -405,7 +442,8 @@ class PyTorchStreamReader:
         hoff, csize = rec[0], rec[1]
         hdr = self._read_at(hoff, 30)
         if len(hdr) != 30 or hdr[:4] != b'PK\x03\x04':
-            TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": bad local header (the file is truncated or corrupted)")
+            TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name,
+                        ": bad local header (the file is truncated or corrupted)")
         _, nl, el = _LFH.unpack(hdr)
         off = hoff + 30 + nl + el
         if off + csize > self.data_end:
@@ -425,20 +463,25 @@ class PyTorchStreamReader:
         "Finish the deferred CRC-32 checks of `read_record_into(..., pending=)`; RuntimeError on a mismatch."
         for name, want, head, tail, n in pending:
             if crc32_combine(head, tail.result(), n) != want:
-                TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": CRC-32 mismatch, the file is corrupted")
+                TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name,
+                            ": CRC-32 mismatch, the file is corrupted")
 
 # %% ../nbs/08a_serialization.ipynb #859e9e7d
 @patch
 def _central_directory(self:PyTorchStreamReader, n:int):
     "Parse the end record(s) and the central directory: the archive folder, {name in it: record}, where the directory starts."
     def bad(why): TORCH_CHECK(False, "PytorchStreamReader failed reading zip archive: failed finding central directory (", why, ")")
-    tail_start = max(0, n - (22 + 0xFFFF))           # the end record, and a comment of at most 64 KiB
+    # the end record, and a comment of at most 64 KiB
+    tail_start = max(0, n - (22 + 0xFFFF))
     tail = self._read_at(tail_start, n - tail_start)
-    e = len(tail) - 22                               # no comment: the end record closes the file
+    # no comment: the end record closes the file
+    e = len(tail) - 22
     while e >= 0 and not (tail[e:e + 4] == b'PK\x05\x06' and e + 22 + _EOCD.unpack_from(tail, e)[7] == len(tail)):
-        e = tail.rfind(b'PK\x05\x06', 0, e + 3)       # a comment follows it: the signature whose comment length fits
-    # Note [Data after the archive]: none fits when other data follows the archive in the stream (`save` then
-    # `pickle.dump`). miniz then takes the last signature with a whole end record after it; so do we.
+        # a comment follows it: the signature whose comment length fits
+        e = tail.rfind(b'PK\x05\x06', 0, e + 3)
+    # Note [Data after the archive]: none fits when other data follows the archive in the
+    # stream (`save` then `pickle.dump`). miniz then takes the last signature with a whole
+    # end record after it; so do we.
     if e < 0: e = tail.rfind(b'PK\x05\x06', 0, len(tail) - 18)
     if e < 0: bad('no end of central directory record')
     _, _, _, _, count, cd_size, cd_off, _ = _EOCD.unpack_from(tail, e)
@@ -459,12 +502,14 @@ def _central_directory(self:PyTorchStreamReader, n:int):
         name = cd[pos + 46:end].decode('utf-8' if flags & 0x800 else 'cp437')
         if csize == 0xFFFFFFFF or size == 0xFFFFFFFF or off == 0xFFFFFFFF:
             csize, size, off = _zip64_extra(cd[end:end + el], csize, size, off)
-        if prefix is None: prefix = name[:name.find('/') + 1]; plen = len(prefix)     # the archive folder, 'name/'
+        # the archive folder, 'name/'
+        if prefix is None: prefix = name[:name.find('/') + 1]; plen = len(prefix)
         short = name[plen:]
         if sig != 0x02014b50 or flags & 1 or off + 30 + csize > cd_off or not name.startswith(prefix) or short in records \
                 or (('..' in name or '\\' in name or ':' in name or '\x00' in name or name[:1] == '/') and _bad_name(name)) \
                 or (csize != size if method == 0 else size > _MAX_INFLATE * csize + 64):
-            _bad_entry(sig, flags, off, cd_off, name, prefix, short in records, method, csize, size)
+            _bad_entry(sig, flags, off, cd_off, name, prefix, short in records, method,
+                       csize, size)
         records[short] = (off, csize, size, method, crc)
         pos = end + el + cl
     return prefix, records, cd_off
@@ -476,7 +521,8 @@ def read_record_into(self:PyTorchStreamReader, name:str, buf, check_crc:bool=Tru
     "Read the record `name` into the writable buffer `buf` (exactly its size)."
     rec, mv = self._record(name), memoryview(buf).cast('B')
     _, csize, size, method, crc = rec
-    TORCH_CHECK(len(mv) == size, "PytorchStreamReader: record ", name, " holds ", size, " bytes, expected ", len(mv))
+    TORCH_CHECK(len(mv) == size, "PytorchStreamReader: record ", name, " holds ", size,
+                " bytes, expected ", len(mv))
     off = self._data_offset(name, rec)
     if method == 0 and pending is not None and check_crc and crc != 0 and size >= _CRC_THREAD_MIN:
         self.f.seek(self.start + off); self.position = off + size
@@ -499,9 +545,11 @@ def read_record_into(self:PyTorchStreamReader, name:str, buf, check_crc:bool=Tru
                     ": compressed data is truncated, corrupted or longer than its declared ", size, " bytes")
         mv[:] = out
         got = zlib.crc32(out)
-    else: TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": unsupported compression method ", method)
+    else: TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name,
+                      ": unsupported compression method ", method)
     if check_crc and crc != 0 and got != crc:
-        TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": CRC-32 mismatch, the file is corrupted")
+        TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name,
+                    ": CRC-32 mismatch, the file is corrupted")
 
 @patch
 def get_record(self:PyTorchStreamReader, name:str) -> bytes:
@@ -511,7 +559,9 @@ def get_record(self:PyTorchStreamReader, name:str) -> bytes:
         b = bytearray(rec[2]); self.read_record_into(name, b)
         return bytes(b)
     b = self._read_at(self._data_offset(name, rec), rec[2])
-    TORCH_CHECK(len(b) == rec[2], "PytorchStreamReader failed reading file ", name, ": file read failed (truncated?)")
+    TORCH_CHECK(len(b) == rec[2], "PytorchStreamReader failed reading file ", name,
+                ": file read failed (truncated?)")
     if rec[4] != 0 and zlib.crc32(b) != rec[4]:
-        TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": CRC-32 mismatch, the file is corrupted")
+        TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name,
+                    ": CRC-32 mismatch, the file is corrupted")
     return b
