@@ -222,3 +222,24 @@ def test_specialised_binder_check_can_fail(monkeypatch):
               if isinstance(args[-1], tuple) and 1.5 in ints(args)
               and all(isinstance(a, (int, float)) for a in ints(args))}
     assert flagged == expect, (sorted(map(str, flagged - expect)), sorted(map(str, expect - flagged)))
+
+
+def test_plain_wrapper_binds_as_the_specialised_one(monkeypatch):
+    "Chapter 00's plain wrapper (its hook empty) binds what chapter 13's specialised wrapper binds, or raises the same."
+    cases = [(("randint(int high, SymInt[] size)", "randint(int low, int high, SymInt[] size)"), False,
+              lambda low=0, high=None, size=None: (low, high, size),
+              [((5, (3,)), {}), ((2, 5, [3]), {}), ((5, 6), {}), ((1.5,), {}), ((), {'high': 3, 'size': (2,)}),
+               ((True, (2,)), {}), ((np.int64(4), (2,)), {}), ((2, 5), {'size': [1], 'low': 0})]),
+             (("new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None)",), True,
+              lambda self, size, fill_value, dtype=None: (self, size, fill_value, dtype),
+              [(((2,), 1.5), {}), ((2, 1.5), {}), (([2, 3], True), {'dtype': tt.int64}), (((2,),), {}),
+               (((2,), 1, 2), {}), (((2,), 1), {'dtype': 'x'})])]
+    for fmts, method, body, calls in cases:
+        fast = checks.signature(*fmts, method=method)(body)
+        with monkeypatch.context() as m:
+            m.setattr(checks, '_specialise_binder', None)
+            plain = checks.signature(*fmts, method=method)(body)
+        assert hasattr(fast, 'binder_source') and not hasattr(plain, 'binder_source')
+        me = (_X,) if method else ()
+        for args, kwargs in calls:
+            assert _outcome(lambda: plain(*me, *args, **kwargs)) == _outcome(lambda: fast(*me, *args, **kwargs)), (args, kwargs)
