@@ -83,12 +83,12 @@ def test_size_items_and_arithmetic_like_torch():
         assert type(f(tt)).__name__ == type(f(torch)).__name__ == 'Size' and tuple(f(tt)) == tuple(f(torch))
 
 
-# ---- the specialised binders (chapter 00, Note [Specialised binders]) bind exactly what the general parse binds ----
+# ---- the specialised binders (chapter 13, Note [Specialised binders]) bind exactly what the general parse binds ----
 import types
 import numpy as np
 import itertools
 from hypothesis import given, settings, strategies as st, HealthCheck
-from tinytensor import checks
+from tinytensor import checks, arg_binders
 
 _UNSET = object()
 _X = tt.zeros(2, 3)
@@ -206,7 +206,7 @@ def test_specialised_binder_common_forms(F, method, args, kwargs):
 
 def test_specialised_binder_check_can_fail(monkeypatch):
     "A binder with one wrong branch (a float accepted for an `int` parameter) is caught by the same comparison."
-    monkeypatch.setitem(checks._NUMBER_TYPES, 'int', ('int', 'float'))
+    monkeypatch.setitem(arg_binders._NUMBER_TYPES, 'int', ('int', 'float'))
     @checks.signature("randint(int high, SymInt[] size)", "randint(int low, int high, SymInt[] size)")
     def broken(low=0, high=None, size=None): pass
     rec = _recorder(broken.__wrapped__, False)
@@ -222,3 +222,24 @@ def test_specialised_binder_check_can_fail(monkeypatch):
               if isinstance(args[-1], tuple) and 1.5 in ints(args)
               and all(isinstance(a, (int, float)) for a in ints(args))}
     assert flagged == expect, (sorted(map(str, flagged - expect)), sorted(map(str, expect - flagged)))
+
+
+def test_plain_wrapper_binds_as_the_specialised_one(monkeypatch):
+    "Chapter 00's plain wrapper (its hook empty) binds what chapter 13's specialised wrapper binds, or raises the same."
+    cases = [(("randint(int high, SymInt[] size)", "randint(int low, int high, SymInt[] size)"), False,
+              lambda low=0, high=None, size=None: (low, high, size),
+              [((5, (3,)), {}), ((2, 5, [3]), {}), ((5, 6), {}), ((1.5,), {}), ((), {'high': 3, 'size': (2,)}),
+               ((True, (2,)), {}), ((np.int64(4), (2,)), {}), ((2, 5), {'size': [1], 'low': 0})]),
+             (("new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None)",), True,
+              lambda self, size, fill_value, dtype=None: (self, size, fill_value, dtype),
+              [(((2,), 1.5), {}), ((2, 1.5), {}), (([2, 3], True), {'dtype': tt.int64}), (((2,),), {}),
+               (((2,), 1, 2), {}), (((2,), 1), {'dtype': 'x'})])]
+    for fmts, method, body, calls in cases:
+        fast = checks.signature(*fmts, method=method)(body)
+        with monkeypatch.context() as m:
+            m.setattr(checks, '_specialise_binder', None)
+            plain = checks.signature(*fmts, method=method)(body)
+        assert hasattr(fast, 'binder_source') and not hasattr(plain, 'binder_source')
+        me = (_X,) if method else ()
+        for args, kwargs in calls:
+            assert _outcome(lambda: plain(*me, *args, **kwargs)) == _outcome(lambda: fast(*me, *args, **kwargs)), (args, kwargs)

@@ -53,7 +53,7 @@ def notebook_of(modname):
     target = modname.replace('tinytensor.', '', 1)
     for p in sorted(NBS.glob('*.ipynb')):
         for c in _nb(p)['cells']:
-            m = re.search(r'^#\|\s*default_exp\s+(\S+)', _src(c), re.M)
+            m = re.search(r'^#\|\s*(?:default_exp|export[si]?)[ \t]+(\S+)', _src(c), re.M)   # or `#| export <module>`
             if m and m.group(1) == target: return p.name
             if re.search(r'^#\|\s*exports?\s+' + re.escape(target) + r'\s*$', _src(c), re.M): return p.name   # `#| export <module>`
     return None

@@ -6,7 +6,7 @@ torch = pytest.importorskip("torch")
 import ml_dtypes
 import tinytensor as tt
 from tinytensor import serialization as ser
-from tinytensor._parts import torch_zip as _torch_zip
+from tinytensor import torch_zip as _torch_zip
 from tinytensor.factories import from_numpy
 from tinytensor.tensor_impl import alias_with_sizes_and_strides, Tensor, TensorImpl
 from tinytensor.testing import test_tensor_eq as tensor_eq

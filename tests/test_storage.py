@@ -76,3 +76,17 @@ def test_meta_storage_has_no_memory():
     assert s.nbytes() == 1 << 40 and s.impl.data() == 0 and allocated() == start
     s.resize_(10)
     assert s.nbytes() == 10
+
+
+def test_storage_indexing_like_torch():
+    "Reading wraps a negative index and refuses one out of range (IndexError); writing takes 0 <= i < nbytes only (RuntimeError)."
+    torch = pytest.importorskip("torch")
+    from ttgen import run_both
+    s, u = Storage(8), torch.UntypedStorage(8)
+    s.fill_(0); u.fill_(0)
+    for i in (0, 7, -1, -8, 8, -9):
+        r_tt, r_th = run_both(lambda: s[i], lambda: u[i])
+        assert type(r_tt) is type(r_th) and (isinstance(r_th, Exception) or r_tt == r_th), (i, r_tt, r_th)
+        r_tt, r_th = run_both(lambda: s.__setitem__(i, 5), lambda: u.__setitem__(i, 5))
+        assert type(r_tt) is type(r_th), (i, r_tt, r_th)
+    assert s.tolist() == u.tolist() == [5, 0, 0, 0, 0, 0, 0, 5]

@@ -12,6 +12,7 @@ __version__ = "0.1.0"
 # (hand-written: nbdev exports modules, and this file only gathers them, in chapter order,
 # so a later chapter's @patch of a Tensor method wins over an earlier one)
 from .checks import *
+from . import arg_binders        # chapter 13 fills chapter 00's `signature` hook before any chapter decorates a function
 from .intrusive_ptr import *
 from .allocator import *
 from .storage import *

@@ -27,7 +27,8 @@ _SUPPORTED = {'cpu': DeviceType.CPU, 'cuda': DeviceType.CUDA, 'meta': DeviceType
 _DEVICE_RE = re.compile(r'([a-zA-Z_]+)(?::([1-9]\d*|0))?')
 
 # %% ../nbs/02_allocator.ipynb #626aff8c
-_set = object.__setattr__                     # devices and dtypes are immutable, as torch's: only __init__ sets attributes
+# devices and dtypes are immutable, as torch's: only __init__ sets attributes
+_set = object.__setattr__
 
 class Device:
     "A device type plus optional index, parsed like `c10::Device` (`'cpu'`, `'cuda:1'`, `'meta'`)."
@@ -35,10 +36,14 @@ class Device:
     def __init__(self, type, # a device string such as 'cuda:1', a `Device`, or a type name
                  index:int=None): # device index; must not be given if `type` has one
         if isinstance(type, Device):
-            TORCH_CHECK(index is None, "type (string) must not include an index because index was passed explicitly: ", type)
+            TORCH_CHECK(index is None,
+                        "type (string) must not include an index because index was passed explicitly: ",
+                        type)
             _set(self, 'type', type.type); _set(self, 'index', type.index); _set(self, 'device_type', type.device_type)
             return
-        TORCH_CHECK_TYPE(isinstance(type, str), "device(): argument 'type' must be str, not ", builtins.type(type).__name__)
+        TORCH_CHECK_TYPE(isinstance(type, str),
+                         "device(): argument 'type' must be str, not ",
+                         builtins.type(type).__name__)
         TORCH_CHECK_TYPE(index is None or (isinstance(index, int) and not isinstance(index, bool)),
                          "device(): argument 'index' (position 2) must be int, not ", builtins.type(index).__name__)
         m = _DEVICE_RE.fullmatch(type)
@@ -46,9 +51,12 @@ class Device:
         TORCH_CHECK(name in _TORCH_DEVICE_NAMES.split(', '), "Expected one of ", _TORCH_DEVICE_NAMES,
                     " device type at start of device string: ", type)
         TORCH_CHECK(m is not None, "Invalid device string: '", type, "'")
-        TORCH_CHECK(name in _SUPPORTED, "tinytensor supports the cpu, cuda and meta devices, not '", name, "'")
+        TORCH_CHECK(name in _SUPPORTED,
+                    "tinytensor supports the cpu, cuda and meta devices, not '", name, "'")
         if m.group(2) is not None:
-            TORCH_CHECK(index is None, "type (string) must not include an index because index was passed explicitly: ", type)
+            TORCH_CHECK(index is None,
+                        "type (string) must not include an index because index was passed explicitly: ",
+                        type)
             index = int(m.group(2))
         TORCH_CHECK(index is None or index >= 0, "Device index must not be negative")
         _set(self, 'type', name); _set(self, 'index', index); _set(self, 'device_type', _SUPPORTED[name])
@@ -128,7 +136,8 @@ class DataPtr:
         if d is not None:
             self._deleter = None
             try: d(self._ctx)
-            except Exception: pass           # a destructor must not raise (C++ would terminate)
+            # a destructor must not raise (C++ would terminate)
+            except Exception: pass
 
     def __repr__(self): return f'DataPtr(ptr=0x{self._ptr:x}, device={self.device}, owns={self._deleter is not None})'
 
@@ -139,15 +148,18 @@ class ReadOnlyDataPtr(DataPtr):
     read_only = True
 
 # %% ../nbs/02_allocator.ipynb #222f10d0
-# Note [Derived counters]: a count that follows from others is computed when read, not kept: the live allocations
-# are `num_allocs - num_frees`, and the caching allocator's cached bytes are reserved minus allocated bytes. Every
-# small op allocates and frees one block, so each counter kept up to date costs two updates per op; these two
-# cost nothing until a reader asks (about 800 of the 50k instructions of `h + bias` at 8x512 float32).
+# Note [Derived counters]: a count that follows from others is computed when read, not
+# kept: the live allocations are `num_allocs - num_frees`, and the caching allocator's
+# cached bytes are reserved minus allocated bytes. Every small op allocates and frees one
+# block, so each counter kept up to date costs two updates per op; these two cost nothing
+# until a reader asks (about 800 of the 50k instructions of `h + bias` at 8x512 float32).
 class AllocatorStats:
     "Current/peak allocated bytes and allocation counts of one allocator."
-    __slots__ = ('allocated_bytes', 'peak_allocated_bytes', 'peak_allocations', 'num_allocs', 'num_frees', '_lock')
+    __slots__ = ('allocated_bytes', 'peak_allocated_bytes', 'peak_allocations',
+                 'num_allocs', 'num_frees', '_lock')
     def __init__(self, lock=None): # the owning allocator's lock, to share it (a new lock if None)
-        self._lock = threading.RLock() if lock is None else lock   # re-entrant: Note [Count lock] in chapter 01
+        # re-entrant: Note [Count lock] in chapter 01
+        self._lock = threading.RLock() if lock is None else lock
         self.allocated_bytes = self.peak_allocated_bytes = self.peak_allocations = 0
         self.num_allocs = self.num_frees = 0
     @property
@@ -157,7 +169,8 @@ class AllocatorStats:
 
     def record_alloc(self, nbytes):
         "Count one allocation of `nbytes`."
-        lock = self._lock; lock.acquire()     # Note [Lock cost] in chapter 01: cheaper than `with`
+        # Note [Lock cost] in chapter 01: cheaper than `with`
+        lock = self._lock; lock.acquire()
         try: self._count_alloc(nbytes)
         finally: lock.release()
     def record_free(self, nbytes):
@@ -209,25 +222,35 @@ class Allocator:
 gAlignment = 64
 _libc = ctypes.CDLL(ctypes.util.find_library('c') or None)
 _posix_memalign = _libc.posix_memalign
-_posix_memalign.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t, ctypes.c_size_t]
+_posix_memalign.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t,
+                            ctypes.c_size_t]
 _posix_memalign.restype = ctypes.c_int
 _free = _libc.free
 _free.argtypes = [ctypes.c_void_p]
 _free.restype = None
 _MAX_ALLOC = 1 << 62
-HUGEPAGE_THRESHOLD = 1 << 22                 # big blocks get a huge-page hint (section below)
-gPagesize = 4096                             # c10's alignment of a block that gets the hint
-_LINUX = hasattr(os, 'uname') and os.uname().sysname == 'Linux'    # transparent huge pages are Linux's (c10: __linux__)
-_THP_ENABLED = _LINUX and os.environ.get('THP_MEM_ALLOC_ENABLE', '1') != '0'   # on unless 0 (c10: off unless set to 1)
+# big blocks get a huge-page hint (section below)
+HUGEPAGE_THRESHOLD = 1 << 22
+# c10's alignment of a block that gets the hint
+gPagesize = 4096
+# transparent huge pages are Linux's (c10: __linux__)
+_LINUX = hasattr(os, 'uname') and os.uname().sysname == 'Linux'
+# on unless 0 (c10: off unless set to 1)
+_THP_ENABLED = _LINUX and os.environ.get('THP_MEM_ALLOC_ENABLE', '1') != '0'
 
 def alloc_cpu(nbytes:int) -> int: # bytes to allocate, may be 0
     "Allocate `nbytes` with libc's posix_memalign, 64-byte aligned; a big block page-aligned with a huge-page hint."
-    if nbytes == 0: return 0                     # zero bytes: a null pointer, libc not called
-    TORCH_CHECK(nbytes > 0, "alloc_cpu() seems to have been called with negative number: ", nbytes)
+    # zero bytes: a null pointer, libc not called
+    if nbytes == 0: return 0
+    TORCH_CHECK(nbytes > 0,
+                "alloc_cpu() seems to have been called with negative number: ", nbytes)
     thp = _THP_ENABLED and nbytes >= HUGEPAGE_THRESHOLD   # c10's is_thp_alloc
-    p = ctypes.c_void_p()                        # ctypes passes it by reference (argtype is a pointer)
+    # ctypes passes it by reference (argtype is a pointer)
+    p = ctypes.c_void_p()
     err = _posix_memalign(p, gPagesize if thp else gAlignment, nbytes) if nbytes < _MAX_ALLOC else 12
-    TORCH_CHECK(err == 0 and p.value, "DefaultCPUAllocator: not enough memory: you tried to allocate ", nbytes, " bytes.")
+    TORCH_CHECK(err == 0 and p.value,
+                "DefaultCPUAllocator: not enough memory: you tried to allocate ", nbytes,
+                " bytes.")
     if thp: _advise_hugepages(p.value, nbytes)    # Huge pages for big blocks, below
     return p.value
 
@@ -240,7 +263,8 @@ class DefaultCPUAllocator(Allocator):
     "CPU allocator over libc `posix_memalign`/`free`, 64-byte aligned, as c10's `DefaultCPUAllocator`."
     def __init__(self):
         super().__init__()
-        self._sizes = {}                      # address -> nbytes, for the statistics on free
+        # address -> nbytes, for the statistics on free
+        self._sizes = {}
     def allocate(self, nbytes:int) -> DataPtr:
         "Return a `DataPtr` owning `nbytes` uninitialized bytes (null for 0 bytes)."
         ptr = alloc_cpu(nbytes)
@@ -270,11 +294,12 @@ def _physical_memory() -> int:
     try: return os.sysconf('SC_PHYS_PAGES') * os.sysconf('SC_PAGE_SIZE')
     except (ValueError, OSError, AttributeError): return 8 << 30
 
-# Note [CPU cache cap]: the cache may hold at most `max_cached_bytes` of *free* blocks (live tensors are
-# not limited). The default is 1/8 of physical memory, or the `TINYTENSOR_CPU_CACHE_MAX` environment variable
-# in bytes; 0 disables caching. `free` checks the cap before it caches a block and frees it to libc if the
-# block would not fit; lowering the cap evicts right away. If libc refuses an allocation, the cache is
-# emptied and the allocation retried once, as c10's `allocate_and_cache` does.
+# Note [CPU cache cap]: the cache may hold at most `max_cached_bytes` of *free* blocks
+# (live tensors are not limited). The default is 1/8 of physical memory, or the
+# `TINYTENSOR_CPU_CACHE_MAX` environment variable in bytes; 0 disables caching. `free`
+# checks the cap before it caches a block and frees it to libc if the block would not fit;
+# lowering the cap evicts right away. If libc refuses an allocation, the cache is emptied
+# and the allocation retried once, as c10's `allocate_and_cache` does.
 DEFAULT_CPU_CACHE_MAX = int(os.environ.get('TINYTENSOR_CPU_CACHE_MAX', _physical_memory() // 8))
 
 
@@ -283,25 +308,31 @@ class CPUCachingAllocator(Allocator):
     "Caches freed CPU blocks by exact size for reuse, up to `max_cached_bytes`, as c10's `CPUCachingAllocator`."
     def __init__(self, max_cached_bytes:int=None): # cap on cached free bytes (default `DEFAULT_CPU_CACHE_MAX`)
         super().__init__()
-        self._lock = threading.RLock()        # re-entrant: a finalizer may free a block while this thread holds it
+        # re-entrant: a finalizer may free a block while this thread holds it
+        self._lock = threading.RLock()
         self.stats = AllocatorStats(self._lock)   # Note [One lock]
         self._sizes = {}                      # address -> nbytes for every block we own
         self._available = {}                  # nbytes -> [free addresses]
-        self.reserved_bytes = self.peak_reserved_bytes = 0   # every block we own, live or cached
+        # every block we own, live or cached
+        self.reserved_bytes = self.peak_reserved_bytes = 0
         self.max_cached_bytes = DEFAULT_CPU_CACHE_MAX if max_cached_bytes is None else max_cached_bytes
-        self._deleter = self._delete          # one bound method for every DataPtr, not a new one per allocation
+        # one bound method for every DataPtr, not a new one per allocation
+        self._deleter = self._delete
     @property
     def cached_bytes(self) -> int:
         "Bytes in the free lists: reserved minus allocated (Note [Derived counters])."
         return self.reserved_bytes - self.stats.allocated_bytes
-    # Note [One lock]: the free lists, the reserved counter and the statistics change together under the
-    # allocator's one lock (the stats share it), so a cache hit or a free takes one lock, not two, and a reader
-    # never sees a block counted both as allocated and as cached. A hit or a free leaves reserved bytes unchanged
-    # (a block moves between allocated and cached), so only a fresh block can raise the reserved peak.
+    # Note [One lock]: the free lists, the reserved counter and the statistics change
+    # together under the allocator's one lock (the stats share it), so a cache hit or a
+    # free takes one lock, not two, and a reader never sees a block counted both as
+    # allocated and as cached. A hit or a free leaves reserved bytes unchanged (a block
+    # moves between allocated and cached), so only a fresh block can raise the reserved
+    # peak.
     def allocate(self, nbytes:int) -> DataPtr:
         "Reuse a cached block of exactly `nbytes` if there is one, else allocate a new one."
         if nbytes == 0: return DataPtr(0, None, None, CPU)
-        lock = self._lock; lock.acquire()     # Note [Lock cost] in chapter 01: cheaper than `with`
+        # Note [Lock cost] in chapter 01: cheaper than `with`
+        lock = self._lock; lock.acquire()
         try:
             free = self._available.get(nbytes)
             ptr = free.pop() if free else 0
@@ -313,7 +344,8 @@ class CPUCachingAllocator(Allocator):
                 if k - st.num_frees > st.peak_allocations: st.peak_allocations = k - st.num_frees
         finally: lock.release()
         if not ptr: ptr = self._allocate_fresh(nbytes)
-        dp = object.__new__(DataPtr)          # `DataPtr(ptr, ptr, self._deleter, CPU)` without the __init__ frame
+        # `DataPtr(ptr, ptr, self._deleter, CPU)` without the __init__ frame
+        dp = object.__new__(DataPtr)
         dp._ptr = dp._ctx = ptr; dp._deleter = self._deleter; dp.device = CPU
         return dp
     def _allocate_fresh(self, nbytes:int) -> int:
@@ -330,12 +362,14 @@ class CPUCachingAllocator(Allocator):
         lock = self._lock; lock.acquire()
         try:
             nbytes = self._sizes[ptr]
-            st = self.stats                   # `st._count_free(nbytes)` inlined, as in `allocate`
+            # `st._count_free(nbytes)` inlined, as in `allocate`
+            st = self.stats
             a = st.allocated_bytes = st.allocated_bytes - nbytes
             st.num_frees += 1
             if self.reserved_bytes - a <= self.max_cached_bytes:   # the cached bytes with this block
                 free = self._available.get(nbytes)
-                if free is None: free = self._available.setdefault(nbytes, [])   # `[]` may run finalizers: Note [Count lock]
+                # `[]` may run finalizers: Note [Count lock]
+                if free is None: free = self._available.setdefault(nbytes, [])
                 free.append(ptr)
                 return
             del self._sizes[ptr]
@@ -362,7 +396,8 @@ def set_max_cached_bytes(self:CPUCachingAllocator, nbytes:int): # new cap in byt
 @patch
 def empty_cache(self:CPUCachingAllocator):
     "Return every cached (unused) block to libc, like `torch.cuda.empty_cache`."
-    fresh = {}                                # made before the lock (Note [Count lock]): a free that runs inside
+    # made before the lock (Note [Count lock]): a free that runs inside
+    fresh = {}
     with self._lock:                          # the loop below caches its block in `fresh`, and counts it
         evict, self._available = self._available, fresh
         for size, ptrs in evict.items():
@@ -381,17 +416,21 @@ def memory_stats(self:CPUCachingAllocator) -> dict:
 
 
 # %% ../nbs/02_allocator.ipynb #ae034486
-_allocators = {DeviceType.CPU: CPUCachingAllocator()}   # the bounded cache over posix_memalign/free
+# the bounded cache over posix_memalign/free
+_allocators = {DeviceType.CPU: CPUCachingAllocator()}
 
 def get_allocator(device_type:DeviceType=DeviceType.CPU) -> Allocator:
     "The allocator registered for `device_type`, like c10's `GetAllocator`."
-    a = _allocators.get(device_type)             # DeviceType is an IntEnum: ints look up the same entry
-    if a is None: TORCH_CHECK(False, "Allocator for ", DeviceType(device_type).name, " is not set.")
+    # DeviceType is an IntEnum: ints look up the same entry
+    a = _allocators.get(device_type)
+    if a is None: TORCH_CHECK(False, "Allocator for ", DeviceType(device_type).name,
+                              " is not set.")
     return a
 
 def set_allocator(device_type:DeviceType, allocator:Allocator) -> Allocator:
     "Register `allocator` for `device_type`; returns the previous one."
-    TORCH_CHECK_TYPE(isinstance(allocator, Allocator), "set_allocator expects an Allocator, got ", type(allocator).__name__)
+    TORCH_CHECK_TYPE(isinstance(allocator, Allocator),
+                     "set_allocator expects an Allocator, got ", type(allocator).__name__)
     old = _allocators.get(DeviceType(device_type))
     _allocators[DeviceType(device_type)] = allocator
     return old

@@ -38,7 +38,8 @@ class DeviceBackend:
     "The seam under every kernel: arrays over one device type's memory, its array namespace, copies, synchronisation."
     device_type = None
     name = 'abstract'
-    xp = None                                   # the array namespace kernels compute with (numpy, cupy)
+    # the array namespace kernels compute with (numpy, cupy)
+    xp = None
 
     def is_available(self) -> bool:
         "Whether tensors can live on this device type now."
@@ -73,11 +74,12 @@ class DeviceBackend:
     def __repr__(self): return f"{type(self).__name__}({self.name})"
 
 # %% ../nbs/03a_device_backends.ipynb #74f567db
-# Note [empty views past the end]: a tensor with no elements may start past its storage's end
-# (`zeros(5, 0)[1:]` starts at element 1 of a 0-byte storage). No byte is ever read through it, but numpy
-# refuses such a view ("strides is incompatible with shape ... and size of buffer"). Every host array over a
-# storage is made by `host_array`, which gives a zero-size view a fresh empty array of the same shape. The
-# check runs only when numpy refuses, so ordinary views pay nothing.
+# Note [empty views past the end]: a tensor with no elements may start past its storage's
+# end (`zeros(5, 0)[1:]` starts at element 1 of a 0-byte storage). No byte is ever read
+# through it, but numpy refuses such a view ("strides is incompatible with shape ... and
+# size of buffer"). Every host array over a storage is made by `host_array`, which gives a
+# zero-size view a fresh empty array of the same shape. The check runs only when numpy
+# refuses, so ordinary views pay nothing.
 def host_array(buf, npdtype, shape:tuple, offset:int, strides:tuple) -> np.ndarray:
     "A numpy view of `buf` (bytes) with `shape`, byte `strides` and byte `offset`; a fresh empty array for a zero-size `shape`."
     try: return np.ndarray(shape, npdtype, buf, offset, strides)
@@ -88,9 +90,11 @@ def host_array(buf, npdtype, shape:tuple, offset:int, strides:tuple) -> np.ndarr
 class CPUBackend(DeviceBackend):
     "Host memory: numpy arrays over the storage's bytes, `memmove` copies, nothing to wait for."
     device_type, name, xp = DeviceType.CPU, 'cpu', np
-    def array(self, st:StorageImpl, dtype, shape:tuple, strides:tuple, offset:int, write:bool=False):
+    def array(self, st:StorageImpl, dtype, shape:tuple, strides:tuple, offset:int,
+              write:bool=False):
         "A numpy array of `dtype` over `st`'s bytes."
-        return host_array(st.mutable_bytes() if write else st.const_bytes(), dtype.np, shape, offset, strides)
+        return host_array(st.mutable_bytes() if write else st.const_bytes(), dtype.np,
+                          shape, offset, strides)
     def memcpy(self, dst:int, dst_device:Device, src:int, src_device:Device, nbytes:int):
         "`memmove` between two host addresses."
         if nbytes: ctypes.memmove(dst, src, nbytes)
@@ -127,7 +131,8 @@ def copy_bytes(dst:StorageImpl, dst_offset:int, # destination storage and byte o
     "Copy bytes between two storages on any devices (host<->device, device<->device), through the device's backend."
     if not nbytes: return
     dd, sd = dst.device, src.device
-    TORCH_CHECK(dd.device_type != DeviceType.Meta and sd.device_type != DeviceType.Meta, "Cannot copy out of meta tensor; no data!")
+    TORCH_CHECK(dd.device_type != DeviceType.Meta and sd.device_type != DeviceType.Meta,
+                "Cannot copy out of meta tensor; no data!")
     TORCH_CHECK(dd.device_type == sd.device_type or DeviceType.CPU in (dd.device_type, sd.device_type),
                 "Copies between ", dd, " and ", sd, " are not supported")
     TORCH_CHECK(0 <= dst_offset and dst_offset + nbytes <= dst.nbytes() and 0 <= src_offset and src_offset + nbytes <= src.nbytes(),

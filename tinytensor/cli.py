@@ -51,10 +51,12 @@ def tour(out=None):
 
 # %% ../nbs/09_cli.ipynb #94a7697a
 def _run(argv):
-    p = argparse.ArgumentParser(prog='tinytensor', description="PyTorch's tensor core, rebuilt in Python as a book you can run.")
+    p = argparse.ArgumentParser(prog='tinytensor',
+                                description="PyTorch's tensor core, rebuilt in Python as a book you can run.")
     p.add_argument('--version', action='version', version=f"tinytensor {tt.__version__}")
     sub = p.add_subparsers(dest='command', metavar='{tour,replay}')
-    sub.add_parser('tour', help='walk through the layers of one tensor', description='Walk through one tensor: storage, views, refcounts, allocator.')
+    sub.add_parser('tour', help='walk through the layers of one tensor',
+                   description='Walk through one tensor: storage, views, refcounts, allocator.')
     sub.add_parser('replay', help='allocator what-if on a memory snapshot', add_help=False)
     if not argv: p.print_help(); return 2
     if argv[0] == 'replay':                     # replay has its own parser (chapter 07a)
@@ -71,7 +73,8 @@ def main(argv=None) -> int:
         sys.stdout.flush()
         return rc
     except BrokenPipeError:
-        # Note [Broken pipe]: `tinytensor ... | head` closed our stdout: stop quietly, as Python's docs advise
+        # Note [Broken pipe]: `tinytensor ... | head` closed our stdout: stop quietly, as
+        # Python's docs advise
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1

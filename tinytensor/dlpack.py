@@ -24,7 +24,8 @@ from .factories import storage_nbytes, empty, _np_read, _np_write, _host_read
 # %% ../nbs/08c_dlpack.ipynb #9939d0cf
 class DLDeleter(ctypes._CFuncPtr):
     "The C type of a DLPack deleter, `void (*)(DLManagedTensor*)`: the consumer calls it once it no longer needs the memory."
-    # what ctypes.CFUNCTYPE(None, c_void_p) builds, as our own class: CFUNCTYPE's type is cached and shared by every caller
+    # what ctypes.CFUNCTYPE(None, c_void_p) builds, as our own class: CFUNCTYPE's type is
+    # cached and shared by every caller
     _argtypes_, _restype_, _flags_ = (ctypes.c_void_p,), None, ctypes._FUNCFLAG_CDECL
 
 # %% ../nbs/08c_dlpack.ipynb #5d81c69e
@@ -47,7 +48,8 @@ class DLDevice(ctypes.Structure):
 
 class DLDataType(ctypes.Structure):
     "Element type: code, bits, lanes."
-    _fields_ = [('code', ctypes.c_uint8), ('bits', ctypes.c_uint8), ('lanes', ctypes.c_uint16)]
+    _fields_ = [('code', ctypes.c_uint8), ('bits', ctypes.c_uint8),
+                ('lanes', ctypes.c_uint16)]
 
 class DLTensor(ctypes.Structure):
     "Pointer, device, ndim, dtype, shape, strides (elements) and byte offset of a tensor."
@@ -57,7 +59,8 @@ class DLTensor(ctypes.Structure):
 
 class DLManagedTensor(ctypes.Structure):
     "Legacy managed tensor (capsule name 'dltensor')."
-    _fields_ = [('dl_tensor', DLTensor), ('manager_ctx', ctypes.c_void_p), ('deleter', DLDeleter)]
+    _fields_ = [('dl_tensor', DLTensor), ('manager_ctx', ctypes.c_void_p),
+                ('deleter', DLDeleter)]
 
 class DLManagedTensorVersioned(ctypes.Structure):
     "Versioned managed tensor (capsule name 'dltensor_versioned', DLPack >= 1.0)."
@@ -91,10 +94,15 @@ def _capi(name, restype, *argtypes):
     "A private prototype of a CPython C-API function (never touch the shared `ctypes.pythonapi` attributes)."
     return ctypes.PYFUNCTYPE(restype, *argtypes)((name, ctypes.pythonapi))
 
-_PyCapsule_New = _capi('PyCapsule_New', ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)   # no destructor
-_PyCapsule_IsValid = _capi('PyCapsule_IsValid', ctypes.c_int, ctypes.py_object, ctypes.c_void_p)
-_PyCapsule_GetPointer = _capi('PyCapsule_GetPointer', ctypes.c_void_p, ctypes.py_object, ctypes.c_void_p)
-_PyCapsule_SetName = _capi('PyCapsule_SetName', ctypes.c_int, ctypes.py_object, ctypes.c_void_p)
+# no destructor
+_PyCapsule_New = _capi('PyCapsule_New', ctypes.py_object, ctypes.c_void_p,
+                       ctypes.c_void_p, ctypes.c_void_p)
+_PyCapsule_IsValid = _capi('PyCapsule_IsValid', ctypes.c_int, ctypes.py_object,
+                           ctypes.c_void_p)
+_PyCapsule_GetPointer = _capi('PyCapsule_GetPointer', ctypes.c_void_p, ctypes.py_object,
+                              ctypes.c_void_p)
+_PyCapsule_SetName = _capi('PyCapsule_SetName', ctypes.c_int, ctypes.py_object,
+                           ctypes.c_void_p)
 
 _NAMES = {n: ctypes.create_string_buffer(n) for n in (b'dltensor', b'dltensor_versioned', b'used_dltensor', b'used_dltensor_versioned')}
 def _name(n): return ctypes.addressof(_NAMES[n])
@@ -106,13 +114,15 @@ def _call_deleter(addr:int, versioned:bool):
     if m.deleter: m.deleter(addr)
 
 # %% ../nbs/08c_dlpack.ipynb #0b2c149d
-_exported = {}                       # address of a managed struct -> what keeps its memory, metadata and capsule alive
+# address of a managed struct -> what keeps its memory, metadata and capsule alive
+_exported = {}
 
 def _sweep(exported=_exported, refcount=sys.getrefcount, valid=_PyCapsule_IsValid):
     "Release the exports whose capsule nobody consumed and only `_exported` still holds (Note [capsules we keep])."
     global _sweep_at
     for addr, e in list(exported.items()):
-        cap = e[-1]                          # references: the entry, `cap`, refcount's argument
+        # references: the entry, `cap`, refcount's argument
+        cap = e[-1]
         if refcount(cap) <= 3 and (valid(cap, _DLTENSOR) or valid(cap, _DLTENSOR_V)): exported.pop(addr, None)
     _sweep_at = max(64, 2 * len(exported))
 
@@ -132,7 +142,8 @@ def _tt_deleter(addr):
 
 def _dl_device(device:Device) -> tuple:
     if device.device_type == DeviceType.CPU: return (DLDeviceType.kDLCPU, 0)
-    if device.device_type == DeviceType.CUDA: return (DLDeviceType.kDLCUDA, device.index or 0)
+    if device.device_type == DeviceType.CUDA: return (DLDeviceType.kDLCUDA,
+                                                      device.index or 0)
     raise BufferError(f"Cannot export tensors on the {device.type} device with DLPack")
 
 @patch
@@ -151,13 +162,15 @@ def __dlpack__(self:Tensor, *, stream=None, # CUDA consumers' stream; must be No
                dl_device:tuple=None, # the device to export on; only the tensor's own
                copy:bool=None): # True: always copy, False: never, None: only if needed (never, here)
     "Export the tensor as a DLPack PyCapsule sharing its memory (zero copy unless `copy=True`)."
-    TORCH_CHECK_TYPE(stream is None or isinstance(stream, int), "stream must be ``int`` or ``none``")
+    TORCH_CHECK_TYPE(stream is None or isinstance(stream, int),
+                     "stream must be ``int`` or ``none``")
     dev = _dl_device(self.device)
     if self.device.device_type == DeviceType.CPU and stream not in (None, -1):
         raise AssertionError("stream should be None on cpu.")
     if dl_device is not None and tuple(dl_device) != tuple(dev):
         raise BufferError(f"Cannot export a tensor on {tuple(dev)} to DLPack device {tuple(dl_device)} (no cross-device copy here)")
-    code = dl_dtype(self.dtype)                    # refuse what DLPack cannot describe before anything is made
+    # refuse what DLPack cannot describe before anything is made
+    code = dl_dtype(self.dtype)
     t = _contiguous_copy(self) if copy else self
     versioned = max_version is not None and max_version[0] >= 1
     impl = t._impl
@@ -181,7 +194,8 @@ def __dlpack__(self:Tensor, *, stream=None, # CUDA consumers' stream; must be No
     addr = ctypes.addressof(m)
     if len(_exported) >= _sweep_at: _sweep()
     cap = _PyCapsule_New(addr, _DLTENSOR_V if versioned else _DLTENSOR, None)
-    _exported[addr] = (m, shape, strides, impl.storage_.copy(), st.data_ptr(), t, cap)   # see Note [capsules we keep]
+    # see Note [capsules we keep]
+    _exported[addr] = (m, shape, strides, impl.storage_.copy(), st.data_ptr(), t, cap)
     return cap
 
 # %% ../nbs/08c_dlpack.ipynb #f40905b0
@@ -218,18 +232,23 @@ def _from_capsule(cap, read_only:bool=False) -> Tensor:
         else: strides = None
         TORCH_CHECK(all(s >= 0 for s in sizes), "from_dlpack: negative sizes ", sizes)
         if strides is not None:
-            TORCH_CHECK(all(s >= 0 for s in strides), "from_dlpack: tensors with negative strides are not supported: ", strides)
+            TORCH_CHECK(all(s >= 0 for s in strides),
+                        "from_dlpack: tensors with negative strides are not supported: ",
+                        strides)
         nbytes = storage_nbytes(sizes, strides if strides is not None else (1,) * len(sizes), d.itemsize) \
                  if strides is not None else d.itemsize * int(np.prod(sizes, dtype=np.int64))
         ptr = (dl.data or 0) + dl.byte_offset
-        TORCH_CHECK(ptr or nbytes == 0, "from_dlpack: null data pointer for a non-empty tensor")
+        TORCH_CHECK(ptr or nbytes == 0,
+                    "from_dlpack: null data pointer for a non-empty tensor")
     except BaseException:
         _call_deleter(addr, versioned)
-        _PyCapsule_SetName(cap, _name(b'used_dltensor_versioned' if versioned else b'used_dltensor'))
+        _PyCapsule_SetName(cap,
+                           _name(b'used_dltensor_versioned' if versioned else b'used_dltensor'))
         raise
     read_only = read_only or (versioned and m.flags & DLPACK_FLAG_BITMASK_READ_ONLY)
     dp = (ReadOnlyDataPtr if read_only else DataPtr)(ptr if nbytes else 0, _DLOwner(addr, versioned), _release_dl, device)
-    _PyCapsule_SetName(cap, _name(b'used_dltensor_versioned' if versioned else b'used_dltensor'))
+    _PyCapsule_SetName(cap,
+                       _name(b'used_dltensor_versioned' if versioned else b'used_dltensor'))
     st = make_intrusive(StorageImpl, nbytes, dp, None, False, device)
     return Tensor._make(TensorImpl(st, d, sizes, strides))
 
@@ -240,17 +259,23 @@ def from_dlpack(ext_tensor, # an object with `__dlpack__`/`__dlpack_device__`, o
     "A tinytensor tensor sharing memory with any DLPack producer (numpy, torch, CuPy, ...), as `torch.from_dlpack`."
     if hasattr(ext_tensor, '__dlpack__'):
         dev_type, dev_id = ext_tensor.__dlpack_device__()
-        if dev_type not in (DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost, DLDeviceType.kDLCUDA, DLDeviceType.kDLCUDAManaged):
+        if dev_type not in (DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost,
+                            DLDeviceType.kDLCUDA, DLDeviceType.kDLCUDAManaged):
             raise BufferError(f"from_dlpack: unsupported device type {int(dev_type)}")
-        stream = 1 if dev_type in (DLDeviceType.kDLCUDA, DLDeviceType.kDLCUDAManaged) else None   # legacy default stream
-        try: cap = ext_tensor.__dlpack__(stream=stream, max_version=(DLPACK_MAJOR_VERSION, 0))
+        # legacy default stream
+        stream = 1 if dev_type in (DLDeviceType.kDLCUDA, DLDeviceType.kDLCUDAManaged) else None
+        try: cap = ext_tensor.__dlpack__(stream=stream,
+                                         max_version=(DLPACK_MAJOR_VERSION, 0))
         except TypeError: cap = ext_tensor.__dlpack__(stream=stream) if stream is not None else ext_tensor.__dlpack__()
     else:
-        TORCH_CHECK(device is None and copy is None, "from_dlpack: device and copy cannot be used with a capsule")
+        TORCH_CHECK(device is None and copy is None,
+                    "from_dlpack: device and copy cannot be used with a capsule")
         cap = ext_tensor
-    t = _from_capsule(cap, isinstance(ext_tensor, np.ndarray) and not ext_tensor.flags.writeable)
+    t = _from_capsule(cap,
+                      isinstance(ext_tensor, np.ndarray) and not ext_tensor.flags.writeable)
     if device is not None:
-        TORCH_CHECK(canonical_device(device) == t.device, "from_dlpack: cannot move a ", t.device, " tensor to ", device, " here")
+        TORCH_CHECK(canonical_device(device) == t.device, "from_dlpack: cannot move a ",
+                    t.device, " tensor to ", device, " here")
     return _contiguous_copy(t) if copy else t
 
 # %% ../nbs/08c_dlpack.ipynb #21ec521d
@@ -262,8 +287,11 @@ def dltensor_html(t:Tensor, # the tensor to export and show
     addr = _PyCapsule_GetPointer(cap, _DLTENSOR_V if versioned else _DLTENSOR)
     m = (DLManagedTensorVersioned if versioned else DLManagedTensor).from_address(addr)
     dl = m.dl_tensor
+    # the address itself changes from run to run
+    base = t._impl.storage_.get().data()
     rows = ([('version', f'{m.version.major}.{m.version.minor}'), ('flags', m.flags)] if versioned else []) + [
-        ('data', hex(dl.data or 0)), ('device', f'({dl.device.device_type}, {dl.device.device_id})'), ('ndim', dl.ndim),
+        ('data', f'storage data + {dl.data - base} bytes' if dl.data else 'NULL'),
+        ('device', f'({dl.device.device_type}, {dl.device.device_id})'), ('ndim', dl.ndim),
         ('dtype', f'code={dl.dtype.code} bits={dl.dtype.bits} lanes={dl.dtype.lanes}'),
         ('shape', [dl.shape[i] for i in range(dl.ndim)]), ('strides', [dl.strides[i] for i in range(dl.ndim)]),
         ('byte_offset', dl.byte_offset), ('deleter', 'tinytensor _tt_deleter')]

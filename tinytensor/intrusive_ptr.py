@@ -12,19 +12,21 @@ import threading
 from .checks import TORCH_CHECK
 
 # %% ../nbs/01_intrusive_ptr.ipynb #1000d154
-# Note [Count lock]: c10's counts are per-object `std::atomic` integers. Python has none, so a lock makes each
-# read-modify-write indivisible. One lock serves every object: threads hold it for a few bytecodes, and a new
-# object allocates no lock of its own (every fresh result makes a `StorageImpl`). It is re-entrant, because
-# CPython may run other Python code on the same thread while a lock is held: a signal handler between two
-# bytecodes, or the finalizers of a garbage collection that an allocation started. If that code drops the last
-# handle of a tensor, the release path takes the lock again, and a plain `Lock` would deadlock the thread. The
-# same goes for a KeyboardInterrupt raised just after `acquire()` returns, before the `try` that releases it:
-# the lock stays held, and with an `RLock` this thread can still go on. An `RLock` costs about 2% on a view,
+# Note [Count lock]: c10's counts are per-object `std::atomic` integers. Python has none,
+# so a lock makes each read-modify-write indivisible. One lock serves every object:
+# threads hold it for a few bytecodes, and a new object allocates no lock of its own
+# (every fresh result makes a `StorageImpl`). It is re-entrant, because CPython may run
+# other Python code on the same thread while a lock is held: a signal handler between two
+# bytecodes, or the finalizers of a garbage collection that an allocation started. If that
+# code drops the last handle of a tensor, the release path takes the lock again, and a
+# plain `Lock` would deadlock the thread. The same goes for a KeyboardInterrupt raised
+# just after `acquire()` returns, before the `try` that releases it: the lock stays held,
+# and with an `RLock` this thread can still go on. An `RLock` costs about 2% on a view,
 # which `intrusive_ptr.copy` wins back by counting in its own frame (Note [Lock cost]).
-# Such code can only start where nothing is half-updated: here right after `acquire()` (nothing under the lock
-# allocates); the allocator and the version counter (chapters 02, 04b) follow the same rule.
-# The lock is a module global, not a class attribute: CPython 3.11 reads a global faster than an attribute
-# found on the class through an instance.
+# Such code can only start where nothing is half-updated: here right after `acquire()`
+# (nothing under the lock allocates); the allocator and the version counter (chapters 02,
+# 04b) follow the same rule. The lock is a module global, not a class attribute: CPython
+# 3.11 reads a global faster than an attribute found on the class through an instance.
 _cnt_lock = threading.RLock()
 
 class intrusive_ptr_target:
@@ -35,17 +37,21 @@ class intrusive_ptr_target:
     def release_resources(self):
         "Free what the object owns; called exactly once, when the strong count reaches zero."
 
-    # Note [Lock cost]: every view copies and drops a handle, so `intrusive_ptr.copy` and `intrusive_ptr.reset` run
-    # on every small op; like c10's `retain_()` and `reset_()`, they change the counts themselves, in one frame.
-    # CPython 3.11 spends about twice as long on a `with lock:` block as on `acquire()` + `try`/`finally: release()`,
-    # which is just as exception-safe; the hot paths of the allocator and the version counter use the same form.
+    # Note [Lock cost]: every view copies and drops a handle, so `intrusive_ptr.copy` and
+    # `intrusive_ptr.reset` run on every small op; like c10's `retain_()` and `reset_()`,
+    # they change the counts themselves, in one frame. CPython 3.11 spends about twice as
+    # long on a `with lock:` block as on `acquire()` + `try`/`finally: release()`, which
+    # is just as exception-safe; the hot paths of the allocator and the version counter
+    # use the same form.
 
-    # Note [Unique release]: c10's `reset_()` first loads the combined count; when it equals `kUniqueRef` (refcount
-    # and weakcount both one: the last strong handle, and no weak handle) it stores zero with no atomic
-    # read-modify-write, since no other thread holds a handle through which it could change the counts. `reset`
-    # makes the same test and skips the lock there, which is a third of what dropping a fresh result costs. Where
-    # c10 then deletes the object outright, `reset` still calls `release_resources()`: a Python object lives on
-    # while anything refers to it, and the memory has to go back now.
+    # Note [Unique release]: c10's `reset_()` first loads the combined count; when it
+    # equals `kUniqueRef` (refcount and weakcount both one: the last strong handle, and no
+    # weak handle) it stores zero with no atomic read-modify-write, since no other thread
+    # holds a handle through which it could change the counts. `reset` makes the same test
+    # and skips the lock there, which is a third of what dropping a fresh result costs.
+    # Where c10 then deletes the object outright, `reset` still calls
+    # `release_resources()`: a Python object lives on while anything refers to it, and the
+    # memory has to go back now.
 
 # %% ../nbs/01_intrusive_ptr.ipynb #eb39406a
 class intrusive_ptr:
@@ -55,7 +61,8 @@ class intrusive_ptr:
         self._target = None
         if other is not None and other._target is not None:
             p = other.copy()                        # the one place a strong count goes up
-            self._target, p._target = p._target, None   # take over its count; `p` goes away empty
+            # take over its count; `p` goes away empty
+            self._target, p._target = p._target, None
 
     @classmethod
     def _adopt(cls, target):
@@ -89,8 +96,11 @@ class intrusive_ptr:
                 n = t._refcount
                 if n > 0: t._refcount = n + 1
             finally: lock.release()
-            if n <= 0: TORCH_CHECK(False, "intrusive_ptr: Cannot increase refcount after it reached zero.")  # Note [Count lock]
-        p = object.__new__(intrusive_ptr); p._target = t   # every view copies a handle: skip __init__'s argument handling
+            # Note [Count lock]
+            if n <= 0: TORCH_CHECK(False,
+                                   "intrusive_ptr: Cannot increase refcount after it reached zero.")
+        # every view copies a handle: skip __init__'s argument handling
+        p = object.__new__(intrusive_ptr); p._target = t
         return p
     @classmethod
     def unsafe_reclaim_from_nonowning(cls, target):
@@ -109,11 +119,14 @@ class intrusive_ptr:
             lock = _cnt_lock; lock.acquire()
             try:
                 n = t._refcount = t._refcount - 1
-                if n == 0: t._weakcount -= 1       # the "+1 while strong handles exist" goes away
+                # the "+1 while strong handles exist" goes away
+                if n == 0: t._weakcount -= 1
             finally: lock.release()
             if n: return
-        t.release_resources()                      # outside the lock: it may drop other handles
-    __del__ = reset                                # the destructor: CPython runs it when the handle object dies
+        # outside the lock: it may drop other handles
+        t.release_resources()
+    # the destructor: CPython runs it when the handle object dies
+    __del__ = reset
     def __eq__(self, other): return isinstance(other, intrusive_ptr) and self._target is other._target
     def __hash__(self): return id(self._target)
     def __repr__(self):
@@ -124,7 +137,8 @@ def make_intrusive(cls, *args, **kwargs):
     "Construct `cls(*args, **kwargs)` and return the first strong handle to it."
     target = cls(*args, **kwargs)
     if not isinstance(target, intrusive_ptr_target):
-        TORCH_CHECK(False, "make_intrusive: ", cls.__name__, " is not an intrusive_ptr_target")
+        TORCH_CHECK(False, "make_intrusive: ", cls.__name__,
+                    " is not an intrusive_ptr_target")
     if target._refcount or target._weakcount:
         TORCH_CHECK(False, "intrusive_ptr: Newly-created target had non-zero refcounts.")
     target._refcount = target._weakcount = 1

@@ -55,7 +55,8 @@ def _check_no_overlap(tensors:dict):
 def _tensor_bytes(t:Tensor):
     "The tensor's elements as contiguous little-endian bytes: a view of its storage when possible."
     impl = t._impl
-    TORCH_CHECK(impl.device_.device_type == DeviceType.CPU, "safetensors: only CPU tensors can be saved, got ", impl.device_)
+    TORCH_CHECK(impl.device_.device_type == DeviceType.CPU,
+                "safetensors: only CPU tensors can be saved, got ", impl.device_)
     n = impl.numel_ * impl.dtype_.itemsize
     if n == 0: return b''
     if impl.is_contiguous_ and sys.byteorder == 'little':
@@ -67,10 +68,14 @@ def _tensor_bytes(t:Tensor):
 
 def _prepare(tensors:dict, metadata:dict=None):
     "Validate the inputs; return the padded header bytes and the (name, tensor) list in file order."
-    TORCH_CHECK_TYPE(isinstance(tensors, dict), "safetensors: expected a dict of tensors, got ", type(tensors).__name__)
+    TORCH_CHECK_TYPE(isinstance(tensors, dict),
+                     "safetensors: expected a dict of tensors, got ",
+                     type(tensors).__name__)
     for k, v in tensors.items():
-        TORCH_CHECK_TYPE(isinstance(k, str), "safetensors: tensor names must be str, got ", type(k).__name__)
-        TORCH_CHECK_TYPE(isinstance(v, Tensor), "safetensors: '", k, "' is a ", type(v).__name__, ", not a tensor")
+        TORCH_CHECK_TYPE(isinstance(k, str),
+                         "safetensors: tensor names must be str, got ", type(k).__name__)
+        TORCH_CHECK_TYPE(isinstance(v, Tensor), "safetensors: '", k, "' is a ",
+                         type(v).__name__, ", not a tensor")
         if v.dtype not in _CODE: raise SafetensorError(f"Unknown dtype \"{v.dtype.name}\" for tensor '{k}': safetensors "
                                                       f"supports {', '.join(d.name for d in _CODE)}")
         TORCH_CHECK(k != '__metadata__', "safetensors: '__metadata__' is reserved")
@@ -109,26 +114,32 @@ def save_file(tensors:dict, # name -> tensor
 # %% ../nbs/08b_safetensors.ipynb #091c061d
 def _err(msg): raise SafetensorError(f"Error while deserializing header: {msg}")
 
-# Note [Bounded header]: `json.loads` builds whatever the header describes before we look at it: 100 MB of `[]`
-# become tens of millions of lists (gigabytes), and deep nesting raises RecursionError. One regular expression, run on
-# the raw bytes first, admits only what a safetensors header can be: an object whose values are tensor entries (at
-# most three members, whose values are strings, numbers or flat lists of at most 1024 numbers) or a `__metadata__`
-# object of strings. It uses possessive quantifiers, so it never backtracks and keeps no state per repetition: it
-# costs time linear in the header and no memory, and what json then builds is small per byte of header.
+# Note [Bounded header]: `json.loads` builds whatever the header describes before we look
+# at it: 100 MB of `[]` become tens of millions of lists (gigabytes), and deep nesting
+# raises RecursionError. One regular expression, run on the raw bytes first, admits only
+# what a safetensors header can be: an object whose values are tensor entries (at most
+# three members, whose values are strings, numbers or flat lists of at most 1024 numbers)
+# or a `__metadata__` object of strings. It uses possessive quantifiers, so it never
+# backtracks and keeps no state per repetition: it costs time linear in the header and no
+# memory, and what json then builds is small per byte of header.
 _S = rb'"(?:[^"\\\x00-\x1f]|\\.)*+"'                                  # a JSON string
 _N = rb'-?\d++(?:\.\d++)?+(?:[eE][-+]?+\d++)?+'                       # a JSON number
 _W = rb'[ \t\n\r]*+'
-_LIST = rb'\[' + _W + rb'(?:' + _N + rb'(?:' + _W + rb',' + _W + _N + rb'){0,1023}+' + _W + rb')?+\]'   # flat, numbers only
+# flat, numbers only
+_LIST = rb'\[' + _W + rb'(?:' + _N + rb'(?:' + _W + rb',' + _W + _N + rb'){0,1023}+' + _W + rb')?+\]'
 _VAL = rb'(?:' + _S + rb'|' + _LIST + rb'|' + _N + rb')'
 _MEM = _S + _W + rb':' + _W + _VAL
-_ENTRY = rb'\{' + _W + rb'(?:' + _MEM + rb'(?:' + _W + rb',' + _W + _MEM + rb'){0,2}+' + _W + rb')?+\}'       # dtype, shape, data_offsets
+# dtype, shape, data_offsets
+_ENTRY = rb'\{' + _W + rb'(?:' + _MEM + rb'(?:' + _W + rb',' + _W + _MEM + rb'){0,2}+' + _W + rb')?+\}'
 _SS = _S + _W + rb':' + _W + _S
-_META = rb'\{' + _W + rb'(?:' + _SS + rb'(?:' + _W + rb',' + _W + _SS + rb')*+' + _W + rb')?+\}'             # str -> str
+# str -> str
+_META = rb'\{' + _W + rb'(?:' + _SS + rb'(?:' + _W + rb',' + _W + _SS + rb')*+' + _W + rb')?+\}'
 _TOPMEM = _S + _W + rb':' + _W + rb'(?:' + _ENTRY + rb'|' + _META + rb')'
 _HEADER_SHAPE = re.compile(_W + rb'\{' + _W + rb'(?:' + _TOPMEM + rb'(?:' + _W + rb',' + _W + _TOPMEM + rb')*+' + _W + rb')?+\}' + _W)
 
 _INT64_MAX = (1 << 63) - 1
-_SMALL_HEADER = 1 << 16                  # a header this small may be handed to json even when it is malformed
+# a header this small may be handed to json even when it is malformed
+_SMALL_HEADER = 1 << 16
 
 def _bad_shape():
     _err("InvalidHeaderDeserialization: the header must be a JSON object of tensor entries (dtype, shape, data_offsets) "
@@ -142,7 +153,8 @@ def _parse_header(head:bytes, file_size:int):
     if 8 + n > file_size: _err(f"InvalidHeaderLength: header of {n} bytes but the file has {file_size} bytes")
     if len(head) < 8 + n: _err("InvalidHeaderLength: truncated header")
     shaped = _HEADER_SHAPE.fullmatch(head, 8, 8 + n) is not None
-    if not shaped and n > _SMALL_HEADER: _bad_shape()         # a small one is parsed first, for a precise message
+    # a small one is parsed first, for a precise message
+    if not shaped and n > _SMALL_HEADER: _bad_shape()
     try: header = json.loads(head[8:8 + n].decode('utf-8'))
     except (UnicodeDecodeError, ValueError) as e: _err(f"InvalidHeaderDeserialization: invalid JSON in header: {e}")
     except RecursionError: _bad_shape()
@@ -173,15 +185,17 @@ def _parse_header(head:bytes, file_size:int):
     return entries, meta, 8 + n
 
 # %% ../nbs/08b_safetensors.ipynb #da16b3a7
-def _drop_mapping(ctx): pass            # the mapping is released with the DataPtr's context
+# the mapping is released with the DataPtr's context
+def _drop_mapping(ctx): pass
 
 class safe_open:
     "Lazy, memory-mapped access to the tensors of a safetensors file (context manager), like `safetensors.safe_open`."
     def __init__(self, filename, # the file to open
                  framework:str='tt', # 'tt' (tinytensor), 'np' (numpy) or 'pt' (torch)
                  device='cpu'): # only 'cpu'
-        # A str or os.PathLike path only, as `safetensors` takes: `open` would also take a descriptor (an int), read
-        # the header from its position while the offsets count from the file's first byte, and close it after.
+        # A str or os.PathLike path only, as `safetensors` takes: `open` would also take a
+        # descriptor (an int), read the header from its position while the offsets count
+        # from the file's first byte, and close it after.
         TORCH_CHECK_TYPE(isinstance(filename, (str, os.PathLike)), "argument 'filename': ",
                          "'bytes' object is not an instance of 'str'" if isinstance(filename, bytes) else
                          f"expected str, bytes or os.PathLike object, not {type(filename).__name__}")
@@ -189,7 +203,8 @@ class safe_open:
                          framework)
         dev = canonical_device(device)
         if dev.device_type == DeviceType.CUDA: TORCH_CHECK(_cuda_available(), _CUDA_MSG)
-        TORCH_CHECK(dev.device_type == DeviceType.CPU, "safe_open: tinytensor maps safetensors files on the CPU only")
+        TORCH_CHECK(dev.device_type == DeviceType.CPU,
+                    "safe_open: tinytensor maps safetensors files on the CPU only")
         self.framework = {'numpy': 'np', 'torch': 'pt'}.get(framework, framework)
         with open(filename, 'rb') as f:
             size = os.fstat(f.fileno()).st_size
@@ -197,7 +212,8 @@ class safe_open:
             n = struct.unpack('<Q', head)[0] if len(head) == 8 else 0
             if len(head) == 8 and n <= _MAX_HEADER and 8 + n <= size: head += f.read(n)
             self._entries, self._meta, self._start = _parse_header(head, size)
-            self._map = np.frombuffer(_mmap.mmap(f.fileno(), 0, access=_mmap.ACCESS_COPY), np.uint8) if size else None
+            self._map = np.frombuffer(_mmap.mmap(f.fileno(), 0, access=_mmap.ACCESS_COPY),
+                                      np.uint8) if size else None
 
     def keys(self) -> list:
         "Tensor names, sorted."
@@ -206,14 +222,16 @@ class safe_open:
         "The `__metadata__` dict (None if the file has none)."
         return self._meta
     def __enter__(self): return self
-    def __exit__(self, *exc): self._map = None                 # tensors already made keep the mapping alive
+    # tensors already made keep the mapping alive
+    def __exit__(self, *exc): self._map = None
     def __contains__(self, name): return name in self._entries
 
     def get_tensor(self, name:str):
         "The tensor `name`, backed by the (copy-on-write) mapping: nothing is read until it is used."
         e = self._entries.get(name)
         if e is None: raise SafetensorError(f"File does not contain tensor {name}")
-        TORCH_CHECK(self._map is not None or e[2] == e[3], "safe_open: the file was closed")
+        TORCH_CHECK(self._map is not None or e[2] == e[3],
+                    "safe_open: the file was closed")
         d, shape, b, end = e
         t = self._make_tensor(d, shape, self._start + b, end - b)
         if self.framework == 'tt': return t
@@ -240,7 +258,8 @@ def load_file(filename, # a safetensors file
 
 def load(data:bytes) -> dict: # the bytes of a safetensors file
     "All tensors of in-memory safetensors bytes, as tinytensor tensors (copies)."
-    TORCH_CHECK_TYPE(isinstance(data, (bytes, bytearray, memoryview)), "safetensors.load expects bytes")
+    TORCH_CHECK_TYPE(isinstance(data, (bytes, bytearray, memoryview)),
+                     "safetensors.load expects bytes")
     data = bytes(data)
     entries, _, start = _parse_header(data, len(data))
     out = {}
@@ -267,8 +286,10 @@ def layout_svg(filename, # a safetensors file
     lx = -20
     for i, (name, (d, shape, b, e)) in enumerate(sorted(entries.items(), key=lambda kv: kv[1][2])):
         x, w = (start + b) * sc, max((e - b) * sc, 1)
-        c.rect(x, 10, w, 30, tooltip=f'{name}: {_CODE[d]} {list(shape)} [{b}, {e})', fill=palette[i % len(palette)])
-        lx = max(x, lx + 20)                                          # names slant down to the right, 20 px apart at least
+        c.rect(x, 10, w, 30, tooltip=f'{name}: {_CODE[d]} {list(shape)} [{b}, {e})',
+               fill=palette[i % len(palette)])
+        # names slant down to the right, 20 px apart at least
+        lx = max(x, lx + 20)
         if lx > x: c.polyline([(x, 40), (lx, 46)], fill='none', stroke='#999')
-        c.text(lx, 54, name, 9, rotate=30)
+        c.text(lx, 54, name, 10, rotate=30)
     return c.svg(width, 90)

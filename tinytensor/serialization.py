@@ -11,8 +11,6 @@ __all__ = ['TypedStorage', 'WeightsOnlyUnpickler', 'FullUnpickler', 'load', 'crc
 # %% ../nbs/08a_serialization.ipynb #c15ee252
 import collections, concurrent.futures, contextlib, copyreg, gc, io, mmap as _mmap, os, pickle, pickletools, secrets, struct, sys
 import tempfile, time, zipfile, zlib
-try: import fcntl
-except ImportError: fcntl = None              # no advisory locks (Windows): stale temporaries are left alone
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from fastcore.basics import patch
@@ -24,12 +22,12 @@ from .tensor_impl import Tensor, TensorImpl, Size, _contiguous_layouts, _contigu
 from .factories import storage_nbytes
 from .backends import host_bytes, storage_to
 from . import cuda as _cuda
-from ._parts.torch_zip import *
-from ._parts.torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64, _Global, _LFH, _LOC64,
+from .torch_zip import *
+from .torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64, _Global, _LFH, _LOC64,
                                    _MAX_INFLATE, _REBUILD_V2, _STALE_AFTER, _StorageRef, _TMP_TAG, _X2N,
                                    _ZIP64_LIMIT, _bad_entry, _bad_name, _clean_stale, _crc_executor, _crc_pool,
                                    _io_with_crc, _location, _multmodp, _read_all, _shift_cache, _storage_type_name,
-                                   _umask, _write_all, _write_archive, _write_with_crc, _zip64_extra, fcntl)
+                                   _umask, _write_all, _write_archive, _write_with_crc, _zip64_extra, _fcntl)
 _all_ = ['crc32_combine', 'PyTorchStreamWriter', 'TorchPickler', 'atomic_write', 'save', 'archive_html',
          'PyTorchStreamReader']   # the parts' public names are this module's too (Note [Module parts])
 
@@ -61,9 +59,11 @@ class TypedStorage:
     def __repr__(self): return f'TypedStorage(dtype={self.dtype}, size={self.size()})'
     def __reduce__(self): return (TypedStorage, (self._untyped, self.dtype))
 
-TorchPickler.dispatch[TypedStorage] = lambda self, s: self.save(_StorageRef(s._untyped.impl, s.dtype))   # as torch.FloatStorage
+# as torch.FloatStorage
+TorchPickler.dispatch[TypedStorage] = lambda self, s: self.save(_StorageRef(s._untyped.impl, s.dtype))
 
-def _drop_mapping(ctx): pass                      # the mapping goes with the DataPtr's context (see Note below)
+# the mapping goes with the DataPtr's context (see Note below)
+def _drop_mapping(ctx): pass
 
 def _swap_bytes(b:np.ndarray, d):
     "Byte-swap the elements of dtype `d` held in the uint8 array `b`, in place (complex: each part)."
@@ -88,20 +88,23 @@ class _Loader:
     "State of one `load` call: the archive, the mapping, the storages loaded so far."
     def __init__(self, reader, map_location, mapped, byteorder):
         self.reader, self.map_location, self.mapped, self.byteorder = reader, map_location, mapped, byteorder
-        self.address = mapped.ctypes.data + reader.start if mapped is not None else 0   # where the archive starts
+        # where the archive starts
+        self.address = mapped.ctypes.data + reader.start if mapped is not None else 0
         self.swap = byteorder != sys.byteorder
         self.loaded, self.pending = {}, []          # storages by key; deferred CRC checks
-        # torch reads no storage bytes for map_location='meta' (`_is_meta_location`: a str or a device, not a
-        # dict or callable), only local headers: the first storage's, from which a file with .format_version >= 1
-        # gives every other offset, or else each storage's. The same reads leave the stream where torch leaves it.
+        # torch reads no storage bytes for map_location='meta' (`_is_meta_location`: a str
+        # or a device, not a dict or callable), only local headers: the first storage's,
+        # from which a file with .format_version >= 1 gives every other offset, or else
+        # each storage's. The same reads leave the stream where torch leaves it.
         self.meta = (map_location == 'meta' if isinstance(map_location, str)
                      else isinstance(map_location, Device) and map_location.type == 'meta')
         self.meta_first_header_only = (self.meta and reader.has_record('.format_version')
                                        and reader.get_record('.format_version') >= b'1')
 
     def persistent_load(self, saved_id):
-        # Note [Cheap checks]: this runs once per storage reference and `_rebuild_tensor` once per tensor, so each
-        # check is a plain `if` on exact types, and error messages are only built when a check fails.
+        # Note [Cheap checks]: this runs once per storage reference and `_rebuild_tensor`
+        # once per tensor, so each check is a plain `if` on exact types, and error
+        # messages are only built when a check fails.
         if type(saved_id) is not tuple or len(saved_id) != 5: _bad_persistent_id(saved_id)
         tag, typ, key, location, numel = saved_id
         if (type(tag) is not str or tag != 'storage' or type(typ) is not _StorageType or type(key) is not str or type(location) is not str
@@ -111,7 +114,8 @@ class _Loader:
         if s is None:
             s = self.loaded[key] = TypedStorage(self._load_storage(key, numel * d.itemsize, d, location), d)
         elif s.dtype is not d and typ is not _UNTYPED:
-            TORCH_CHECK(False, "storage ", key, " is used with two different dtypes (", s.dtype, " and ", d, ")")
+            TORCH_CHECK(False, "storage ", key, " is used with two different dtypes (",
+                        s.dtype, " and ", d, ")")
         return s._untyped if typ is _UNTYPED else s
 
     def _target_device(self, location, storage):
@@ -125,7 +129,8 @@ class _Loader:
         dev = canonical_device(location)
         if dev.device_type == DeviceType.CUDA:
             TORCH_CHECK(_cuda_available(), _CUDA_MSG)
-            return storage_to(storage, dev)                  # chapter 03a: a new storage on the device, one copy
+            # chapter 03a: a new storage on the device, one copy
+            return storage_to(storage, dev)
         if dev.device_type == DeviceType.Meta: return Storage._adopt(make_intrusive(StorageImpl, storage.nbytes(), None, None, False, dev))
         return storage
 
@@ -140,16 +145,21 @@ class _Loader:
             if not (self.loaded and self.meta_first_header_only): r._data_offset(name, rec)
             return Storage._adopt(make_intrusive(StorageImpl, nbytes, None, None, False, canonical_device('meta')))
         if self.mapped is not None and nbytes and not self.swap:
-            if rec[3] != 0: r.get_record_offset(name)                    # refuses: a compressed record cannot be mapped
+            # refuses: a compressed record cannot be mapped
+            if rec[3] != 0: r.get_record_offset(name)
             off = r._data_offset(name, rec)
-            impl = make_intrusive(StorageImpl, nbytes, DataPtr(self.address + off, self.mapped, _drop_mapping, CPU), None, False, CPU)
+            impl = make_intrusive(StorageImpl, nbytes,
+                                  DataPtr(self.address + off, self.mapped, _drop_mapping, CPU),
+                                  None, False, CPU)
         else:
-            impl = make_intrusive(StorageImpl, nbytes, None, get_allocator(DeviceType.CPU), True, CPU)
+            impl = make_intrusive(StorageImpl, nbytes, None,
+                                  get_allocator(DeviceType.CPU), True, CPU)
             if nbytes:
                 r.read_record_into(name, impl.get().mutable_bytes(), pending=self.pending)
                 if self.swap: _swap_bytes(impl.get().mutable_bytes(), d)
         storage = Storage._adopt(impl)
-        if self.map_location is None and location == 'cpu': return storage     # the common case: stays where it was saved
+        # the common case: stays where it was saved
+        if self.map_location is None and location == 'cpu': return storage
         return self._target_device(location, storage)
 
 # %% ../nbs/08a_serialization.ipynb #65ed2187
@@ -158,14 +168,16 @@ _INT64_MAX = (1 << 63) - 1
 def _bad_shape(size, stride):
     for what, x in (('size', size), ('stride', stride)):
         if not isinstance(x, tuple) or not all(type(v) is int for v in x):
-            TORCH_CHECK(False, "_rebuild_tensor: ", what, " must be a tuple of ints, got ", repr(x)[:80])
+            TORCH_CHECK(False, "_rebuild_tensor: ", what,
+                        " must be a tuple of ints, got ", repr(x)[:80])
         for i, v in enumerate(x):
             if v > _INT64_MAX:
                 TORCH_CHECK_TYPE(False, "set_(): argument '", what, "' failed to unpack the object at pos ", i + 1,
                                  " with error \"Overflow when unpacking long long\"")
     TORCH_CHECK(len(size) == len(stride), "dimensionality of sizes (", len(size), ") must match dimensionality of strides (",
                 len(stride), ")")
-    TORCH_CHECK(False, "setStorage: sizes ", list(size), " and strides ", list(stride), " must be non-negative")
+    TORCH_CHECK(False, "setStorage: sizes ", list(size), " and strides ", list(stride),
+                " must be non-negative")
 
 def _numel_overflows(size) -> bool:
     "Whether c10's left-to-right int64 product of `size` overflows before a zero ends it (`safe_multiply_u64`)."
@@ -180,7 +192,8 @@ def _rebuild_tensor(storage, storage_offset, size, stride) -> Tensor:
     # See Note [Cheap checks]
     if type(storage) is not TypedStorage: TORCH_CHECK(False, "_rebuild_tensor: expected a storage, got ", type(storage).__name__)
     if type(storage_offset) is not int or storage_offset < 0: TORCH_CHECK(False, "Tensor: invalid storage offset ", storage_offset)
-    if storage_offset > _INT64_MAX: TORCH_CHECK_VALUE(False, "Overflow when unpacking long long")
+    if storage_offset > _INT64_MAX: TORCH_CHECK_VALUE(False,
+                                                      "Overflow when unpacking long long")
     if type(size) is not tuple or type(stride) is not tuple or len(size) != len(stride): _bad_shape(size, stride)
     for v in size:
         if type(v) is not int or v < 0 or v > _INT64_MAX: _bad_shape(size, stride)
@@ -200,118 +213,49 @@ def _rebuild_tensor(storage, storage_offset, size, stride) -> Tensor:
                     " are out of bounds for storage of size ", ptr.get()._nbytes)
     return Tensor._make(TensorImpl(ptr.copy(), d, size, stride, storage_offset))
 
-def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None) -> Tensor:
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad,
+                       backward_hooks, metadata=None) -> Tensor:
     "torch's `_rebuild_tensor_v2`: `_rebuild_tensor` plus flags that tinytensor checks and drops."
     if requires_grad is not False and requires_grad is not True:
         TORCH_CHECK(False, "_rebuild_tensor_v2: requires_grad must be a bool")
     if backward_hooks is not None and not (type(backward_hooks) in (collections.OrderedDict, dict) and not backward_hooks):
-        TORCH_CHECK(False, "tinytensor.load: tensors with backward hooks are not supported")
+        TORCH_CHECK(False,
+                    "tinytensor.load: tensors with backward hooks are not supported")
     if metadata is not None and not (type(metadata) is dict and not metadata):
-        TORCH_CHECK(False, "tinytensor.load: tensor metadata (conjugate/negative bits) is not supported: ", repr(metadata)[:80])
+        TORCH_CHECK(False,
+                    "tinytensor.load: tensor metadata (conjugate/negative bits) is not supported: ",
+                    repr(metadata)[:80])
     return _rebuild_tensor(storage, storage_offset, size, stride)
 
-def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks, dtype, metadata=None) -> Tensor:
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad,
+                       backward_hooks, dtype, metadata=None) -> Tensor:
     "torch's `_rebuild_tensor_v3`: an untyped storage plus the dtype, which torch writes for dtypes without a legacy storage class."
     if type(dtype) is _TorchOnlyDtype:
         TORCH_CHECK(False, "dtype ", dtype, " is not supported by tinytensor (a tensor of shape ", list(size) if type(size) is tuple else size,
                     " in this file); tinytensor has ", ", ".join(d.name for d in _dt.all_dtypes))
     if type(dtype) is not _dt.dtype or type(storage) is not Storage: TORCH_CHECK(False, "_rebuild_tensor_v3: expected an untyped storage and a dtype")
-    return _rebuild_tensor_v2(TypedStorage(storage, dtype), storage_offset, size, stride, requires_grad, backward_hooks, metadata)
+    return _rebuild_tensor_v2(TypedStorage(storage, dtype), storage_offset, size, stride,
+                              requires_grad, backward_hooks, metadata)
 
 def _rebuild_parameter(data, requires_grad, backward_hooks, state=None) -> Tensor:
     "An `nn.Parameter` loads as its plain tensor (tinytensor has no `Parameter`)."
     TORCH_CHECK(isinstance(data, Tensor), "_rebuild_parameter: expected a tensor")
     return data
 
-# %% ../nbs/08a_serialization.ipynb #3cbc38c2
-def _encode(s, enc='latin1'):
-    TORCH_CHECK_TYPE(isinstance(s, str) and enc in ('latin1', 'latin-1'), "_codecs.encode: only (str, 'latin1') is allowed")
-    return s.encode(enc)
-
-class _TorchOnlyDtype:
-    "A torch dtype tinytensor does not have (uint16, float8, complex32, ...), as named in a pickle: tensors of it are refused by name."
-    __slots__ = ('name',)
-    def __init__(self, name): object.__setattr__(self, 'name', name)
-    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not writable")
-    def __repr__(self): return f'torch.{self.name}'
-
-_TORCH_ONLY_DTYPES = {n: _TorchOnlyDtype(n) for n in (
-    'uint16', 'uint32', 'uint64', 'complex32', 'chalf', 'float8_e4m3fn', 'float8_e5m2', 'float8_e4m3fnuz', 'float8_e5m2fnuz',
-    'float8_e8m0fnu', 'float4_e2m1fn_x2', 'qint8', 'quint8', 'qint32', 'quint4x2', 'quint2x4',
-    'bits1x8', 'bits2x4', 'bits4x2', 'bits8', 'bits16')}
-
-_SAFE_GLOBALS = {
-    ('torch._utils', '_rebuild_tensor_v2'): _rebuild_tensor_v2, ('torch._utils', '_rebuild_tensor'): _rebuild_tensor,
-    ('torch._utils', '_rebuild_tensor_v3'): _rebuild_tensor_v3,
-    **{('torch', n): d for n, d in _TORCH_ONLY_DTYPES.items()},
-    ('torch._utils', '_rebuild_parameter'): _rebuild_parameter,
-    ('torch._utils', '_rebuild_parameter_with_state'): _rebuild_parameter,
-    ('collections', 'OrderedDict'): collections.OrderedDict, ('collections', 'Counter'): collections.Counter,
-    ('torch', 'device'): Device, ('torch', 'Size'): Size,
-    ('_codecs', 'encode'): _encode, ('builtins', 'set'): set, ('builtins', 'frozenset'): frozenset,
-    ('builtins', 'complex'): complex, ('builtins', 'bytearray'): bytearray,
-    **{('torch', n): t for n, t in _STORAGE_TYPES.items()},
-    ('torch.storage', 'UntypedStorage'): _UNTYPED,
-    **{('torch', d.name): d for d in _dt.all_dtypes},
-    **{('torch', a): getattr(_dt, a) for a in ('half', 'float', 'double', 'short', 'int', 'long', 'cfloat', 'cdouble')},
-}
-
-# %% ../nbs/08a_serialization.ipynb #d2d7d880
+# %% ../nbs/08a_serialization.ipynb #2c1c8e17
+# Note [Scanning a pickle]: CPython's C unpickler trusts the numbers a pickle states.
+# `LONG_BINPUT 2**32` grows its memo to that index (tens of GiB) and `BINBYTES8 2**40`
+# asks for a TiB before reading a byte. One pass over the opcodes, which runs nothing,
+# refuses those first: memo indexes past the pickle's own length (a real pickler numbers
+# its memo from 0, one entry per opcode at most) and counted arguments longer than the
+# bytes that remain.
 def _refuse(msg): raise pickle.UnpicklingError(msg)
 
-class _Allowed:
-    "Base of the stand-ins the restricted unpickler hands out for allow-listed functions and Python classes."
-    __slots__ = ()
-    def __setstate__(self, state): _refuse(f"Can only BUILD (set state on) containers, not on the allowed global {self!r}")
-    def __reduce__(self): _refuse(f"{self!r} only exists inside a weights_only load")
-    def __repr__(self): return f'{self.target.__module__}.{self.target.__qualname__}'
-
-def _allowed(f) -> _Allowed:
-    "A stand-in for `f`: calling it calls `f`; it is not a type and has no attribute a pickle could set."
-    return type(f'_Allowed_{f.__name__}', (_Allowed,), {'__slots__': (), '__call__': staticmethod(f), 'target': staticmethod(f)})()
-
-_C_TYPES = (collections.OrderedDict, set, frozenset, complex, bytearray)   # immutable types: setattr/BUILD on them fail
-_WEIGHTS_ONLY_GLOBALS = {k: _allowed(v) if callable(v) and not any(v is c for c in _C_TYPES) else v
-                         for k, v in _SAFE_GLOBALS.items()}
-
-def _peek_all(f) -> bytes:
-    "The rest of the binary file `f`, leaving its position where it was."
-    pos = f.tell(); data = f.read(); f.seek(pos)
-    return data
-
-class WeightsOnlyUnpickler(pickle.Unpickler):
-    "CPython's C unpickler, restricted to tensors, containers and plain values (torch's `weights_only=True`)."
-    def __init__(self, file, loader=None):
-        super().__init__(file, encoding='utf-8')
-        self.file = file
-        if loader is not None: self.persistent_load = loader.persistent_load
-
-    def find_class(self, module, name):
-        if module == '__builtin__': module = 'builtins'          # protocol 2 spells Python 3's builtins the Python 2 way
-        obj = _WEIGHTS_ONLY_GLOBALS.get((module, name))
-        if obj is None:
-            _refuse(f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by default. "
-                    f"Only tensors, storages, dtypes, devices, sizes and plain Python containers can be loaded "
-                    f"with weights_only=True; use weights_only=False only if you trust the file.")
-        return obj
-
-    def load(self):
-        "Unpickle after `_scan_pickle`; `EXT` opcodes are refused whenever `copyreg` could resolve them; stand-ins never come out."
-        if _scan_pickle(_peek_all(self.file)) and (copyreg._extension_registry or copyreg._extension_cache):
-            _refuse("Unsupported operand EXT in a weights_only load (copyreg extension codes)")
-        try: r = super().load()
-        except AttributeError as e:                      # BUILD on an object with no state to set: Note [BUILD]
-            _refuse(f"Can only BUILD (set state on) OrderedDict, Counter and plain containers ({e})")
-        return r.target if isinstance(r, _Allowed) else r
-
-# %% ../nbs/08a_serialization.ipynb #2c1c8e17
-# Note [Scanning a pickle]: CPython's C unpickler trusts the numbers a pickle states. `LONG_BINPUT 2**32` grows its memo
-# to that index (tens of GiB) and `BINBYTES8 2**40` asks for a TiB before reading a byte. One pass over the opcodes,
-# which runs nothing, refuses those first: memo indexes past the pickle's own length (a real pickler numbers its memo
-# from 0, one entry per opcode at most) and counted arguments longer than the bytes that remain.
 _STOP, _MEMO4, _MEMONL, _FRAME, _EXT = 'stop', 'memo4', 'memonl', 'frame', 'ext'
-_COUNT = {-2: (1, False), -3: (4, True), -4: (4, False), -5: (8, False)}       # pickletools' TAKEN_FROM_ARGUMENT* sizes
-_OPS = [None] * 256                                                              # opcode byte -> what follows it
+# pickletools' TAKEN_FROM_ARGUMENT* sizes
+_COUNT = {-2: (1, False), -3: (4, True), -4: (4, False), -5: (8, False)}
+# opcode byte -> what follows it
+_OPS = [None] * 256
 for _op in pickletools.opcodes:
     _n = _op.arg.n if _op.arg is not None else 0
     _OPS[ord(_op.code)] = ({'STOP': _STOP, 'LONG_BINPUT': _MEMO4, 'PUT': _MEMONL, 'FRAME': _FRAME}.get(_op.name)
@@ -343,16 +287,101 @@ def _scan_pickle(data) -> bool:
                 e = find(b'\n', pos)
                 if e < 0: return ext
                 try: i = int(data[pos:e])
-                except ValueError: return ext                    # malformed: the unpickler itself reports it
+                # malformed: the unpickler itself reports it
+                except ValueError: return ext
                 pos = e + 1
             if i > memo_max: _refuse(f"memo index {i} at byte {pos} is larger than the whole pickle ({n} bytes)")
         elif k is _FRAME:
             m = int.from_bytes(data[pos:pos + 8], 'little'); pos += 8
             if m > n - pos: _refuse(f"pickle frame of {m} bytes, only {n - pos} remain")
         elif k is _EXT: ext = True; pos += {0x82: 1, 0x83: 2, 0x84: 4}[data[pos - 1]]
-        else: return ext                                          # STOP (or an unknown opcode: the unpickler reports it)
+        # STOP (or an unknown opcode: the unpickler reports it)
+        else: return ext
     return ext
 
+
+# %% ../nbs/08a_serialization.ipynb #3cbc38c2
+def _encode(s, enc='latin1'):
+    TORCH_CHECK_TYPE(isinstance(s, str) and enc in ('latin1', 'latin-1'),
+                     "_codecs.encode: only (str, 'latin1') is allowed")
+    return s.encode(enc)
+
+class _TorchOnlyDtype:
+    "A torch dtype tinytensor does not have (uint16, float8, complex32, ...), as named in a pickle: tensors of it are refused by name."
+    __slots__ = ('name',)
+    def __init__(self, name): object.__setattr__(self, 'name', name)
+    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not writable")
+    def __repr__(self): return f'torch.{self.name}'
+
+_TORCH_ONLY_DTYPES = {n: _TorchOnlyDtype(n) for n in (
+    'uint16', 'uint32', 'uint64', 'complex32', 'chalf', 'float8_e4m3fn', 'float8_e5m2', 'float8_e4m3fnuz', 'float8_e5m2fnuz',
+    'float8_e8m0fnu', 'float4_e2m1fn_x2', 'qint8', 'quint8', 'qint32', 'quint4x2', 'quint2x4',
+    'bits1x8', 'bits2x4', 'bits4x2', 'bits8', 'bits16')}
+
+_SAFE_GLOBALS = {
+    ('torch._utils', '_rebuild_tensor_v2'): _rebuild_tensor_v2, ('torch._utils', '_rebuild_tensor'): _rebuild_tensor,
+    ('torch._utils', '_rebuild_tensor_v3'): _rebuild_tensor_v3,
+    **{('torch', n): d for n, d in _TORCH_ONLY_DTYPES.items()},
+    ('torch._utils', '_rebuild_parameter'): _rebuild_parameter,
+    ('torch._utils', '_rebuild_parameter_with_state'): _rebuild_parameter,
+    ('collections', 'OrderedDict'): collections.OrderedDict, ('collections', 'Counter'): collections.Counter,
+    ('torch', 'device'): Device, ('torch', 'Size'): Size,
+    ('_codecs', 'encode'): _encode, ('builtins', 'set'): set, ('builtins', 'frozenset'): frozenset,
+    ('builtins', 'complex'): complex, ('builtins', 'bytearray'): bytearray,
+    **{('torch', n): t for n, t in _STORAGE_TYPES.items()},
+    ('torch.storage', 'UntypedStorage'): _UNTYPED,
+    **{('torch', d.name): d for d in _dt.all_dtypes},
+    **{('torch', a): getattr(_dt, a) for a in ('half', 'float', 'double', 'short', 'int', 'long', 'cfloat', 'cdouble')},
+}
+
+# %% ../nbs/08a_serialization.ipynb #d2d7d880
+class _Allowed:
+    "Base of the stand-ins the restricted unpickler hands out for allow-listed functions and Python classes."
+    __slots__ = ()
+    def __setstate__(self, state): _refuse(f"Can only BUILD (set state on) containers, not on the allowed global {self!r}")
+    def __reduce__(self): _refuse(f"{self!r} only exists inside a weights_only load")
+    def __repr__(self): return f'{self.target.__module__}.{self.target.__qualname__}'
+
+def _allowed(f) -> _Allowed:
+    "A stand-in for `f`: calling it calls `f`; it is not a type and has no attribute a pickle could set."
+    return type(f'_Allowed_{f.__name__}', (_Allowed,),
+                {'__slots__': (), '__call__': staticmethod(f), 'target': staticmethod(f)})()
+
+# immutable types: setattr/BUILD on them fail
+_C_TYPES = (collections.OrderedDict, set, frozenset, complex, bytearray)
+_WEIGHTS_ONLY_GLOBALS = {k: _allowed(v) if callable(v) and not any(v is c for c in _C_TYPES) else v
+                         for k, v in _SAFE_GLOBALS.items()}
+
+def _peek_all(f) -> bytes:
+    "The rest of the binary file `f`, leaving its position where it was."
+    pos = f.tell(); data = f.read(); f.seek(pos)
+    return data
+
+class WeightsOnlyUnpickler(pickle.Unpickler):
+    "CPython's C unpickler, restricted to tensors, containers and plain values (torch's `weights_only=True`)."
+    def __init__(self, file, loader=None):
+        super().__init__(file, encoding='utf-8')
+        self.file = file
+        if loader is not None: self.persistent_load = loader.persistent_load
+
+    def find_class(self, module, name):
+        # protocol 2 spells Python 3's builtins the Python 2 way
+        if module == '__builtin__': module = 'builtins'
+        obj = _WEIGHTS_ONLY_GLOBALS.get((module, name))
+        if obj is None:
+            _refuse(f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by default. "
+                    f"Only tensors, storages, dtypes, devices, sizes and plain Python containers can be loaded "
+                    f"with weights_only=True; use weights_only=False only if you trust the file.")
+        return obj
+
+    def load(self):
+        "Unpickle after `_scan_pickle`; `EXT` opcodes are refused whenever `copyreg` could resolve them; stand-ins never come out."
+        if _scan_pickle(_peek_all(self.file)) and (copyreg._extension_registry or copyreg._extension_cache):
+            _refuse("Unsupported operand EXT in a weights_only load (copyreg extension codes)")
+        try: r = super().load()
+        except AttributeError as e:                      # BUILD on an object with no state to set: Note [BUILD]
+            _refuse(f"Can only BUILD (set state on) OrderedDict, Counter and plain containers ({e})")
+        return r.target if isinstance(r, _Allowed) else r
 
 # %% ../nbs/08a_serialization.ipynb #30d1f59e
 class FullUnpickler(pickle.Unpickler):
@@ -372,16 +401,19 @@ class FullUnpickler(pickle.Unpickler):
 def _strong_handle(s) -> intrusive_ptr:
     "A new strong handle to `s`: an unpickled `intrusive_ptr[StorageImpl]`, or the `StorageImpl` of `copy.copy`."
     if type(s) is intrusive_ptr: return s.copy()
-    TORCH_CHECK_TYPE(isinstance(s, StorageImpl), "expected a StorageImpl, got ", type(s).__name__)
+    TORCH_CHECK_TYPE(isinstance(s, StorageImpl), "expected a StorageImpl, got ",
+                     type(s).__name__)
     return intrusive_ptr.unsafe_reclaim_from_nonowning(s)
 
 def _storage_from_bytes(data, device:str) -> intrusive_ptr:
     "Unpickle a `StorageImpl`: fresh memory holding `data` (bytes) on `device`, or `data` bytes of nothing on the meta device."
     dev = canonical_device(device)
     if dev.device_type == DeviceType.Meta: return make_intrusive(StorageImpl, data, None, None, True, dev)
-    impl = make_intrusive(StorageImpl, len(data), None, get_allocator(DeviceType.CPU), True, CPU)
+    impl = make_intrusive(StorageImpl, len(data), None, get_allocator(DeviceType.CPU),
+                          True, CPU)
     if data: impl.get().mutable_bytes()[:] = np.frombuffer(data, np.uint8)
-    if dev.device_type != DeviceType.CPU: return storage_to(Storage._adopt(impl), dev)._ptr   # a CUDA storage: back on its device
+    # a CUDA storage: back on its device
+    if dev.device_type != DeviceType.CPU: return storage_to(Storage._adopt(impl), dev)._ptr
     return impl
 
 def _by_name(fn:str):
@@ -391,9 +423,11 @@ def _by_name(fn:str):
 
 @patch
 def __reduce__(self:StorageImpl):
-    if self.device.device_type == DeviceType.Meta: return (_by_name('_storage_from_bytes'), (self._nbytes, 'meta'))
+    if self.device.device_type == DeviceType.Meta: return (_by_name('_storage_from_bytes'),
+                                                           (self._nbytes, 'meta'))
     if self.device.device_type != DeviceType.CPU:             # a device's bytes, copied to the host; unpickled on that device
-        return (_by_name('_storage_from_bytes'), (host_bytes(self).tobytes(), str(self.device)))
+        return (_by_name('_storage_from_bytes'),
+                (host_bytes(self).tobytes(), str(self.device)))
     return (_by_name('_storage_from_bytes'), (self.const_bytes().tobytes(), 'cpu'))
 
 def _rebuild_from_storage(storage, dtype, storage_offset:int, size:tuple, stride:tuple) -> Tensor:
@@ -403,7 +437,8 @@ def _rebuild_from_storage(storage, dtype, storage_offset:int, size:tuple, stride
 @patch
 def __reduce_ex__(self:Tensor, protocol):
     impl = self._impl
-    return (_by_name('_rebuild_from_storage'), (impl.storage_.get(), impl.dtype_, impl.storage_offset_, tuple(impl.sizes()), tuple(impl.strides())))
+    return (_by_name('_rebuild_from_storage'),
+            (impl.storage_.get(), impl.dtype_, impl.storage_offset_, tuple(impl.sizes()), tuple(impl.strides())))
 
 @patch
 def __setstate__(self:Tensor, state):
@@ -444,7 +479,8 @@ def _check_seekable(f):
 
 def _open_for_read(f):
     if isinstance(f, (str, os.PathLike)): return open(f, 'rb'), True
-    _check_seekable(f)                         # the archive starts at f's position: Note [The archive starts where the stream is]
+    # the archive starts at f's position: Note [The archive starts where the stream is]
+    _check_seekable(f)
     return f, False
 
 def load(f, # a path (str or os.PathLike) or a seekable binary file object, read from its position
@@ -454,7 +490,8 @@ def load(f, # a path (str or os.PathLike) or a seekable binary file object, read
          mmap:bool=False, # map storages from the file (copy-on-write) instead of reading them; needs a path
          **pickle_load_args):
     "Load an object saved by `tt.save` or `torch.save` (zip format); tensors come back as tinytensor tensors."
-    TORCH_CHECK_VALUE(pickle_module is None, "tinytensor.load does not support pickle_module")
+    TORCH_CHECK_VALUE(pickle_module is None,
+                      "tinytensor.load does not support pickle_module")
     if weights_only is None: weights_only = True
     fh, owned = _open_for_read(f)
     try:
@@ -465,18 +502,21 @@ def load(f, # a path (str or os.PathLike) or a seekable binary file object, read
 def _load(fh, f, map_location, weights_only, mmap, pickle_load_args):
     start = fh.tell()
     magic = fh.read(4); fh.seek(start)
-    TORCH_CHECK(len(magic) == 4, "PytorchStreamReader failed reading zip archive: the file is empty or truncated")
+    TORCH_CHECK(len(magic) == 4,
+                "PytorchStreamReader failed reading zip archive: the file is empty or truncated")
     TORCH_CHECK(magic == b'PK\x03\x04', "tinytensor.load reads PyTorch's zip format only (torch.save since 1.6); this file ",
                 "is in the legacy format or is not a checkpoint")
     reader = PyTorchStreamReader(fh)
-    if mmap: TORCH_CHECK_VALUE(isinstance(f, (str, os.PathLike)), "f must be a file path in order to use the mmap argument")
+    if mmap: TORCH_CHECK_VALUE(isinstance(f, (str, os.PathLike)),
+                               "f must be a file path in order to use the mmap argument")
     byteorder = 'little'
     if reader.has_record('byteorder'):
         bo = reader.get_record('byteorder')
         if bo not in (b'little', b'big'): raise ValueError("Unknown endianness type: " + bo.decode('utf-8', 'replace'))
         byteorder = bo.decode()
     mapped = None
-    if mmap: mapped = np.frombuffer(_mmap.mmap(fh.fileno(), 0, access=_mmap.ACCESS_COPY), dtype=np.uint8)
+    if mmap: mapped = np.frombuffer(_mmap.mmap(fh.fileno(), 0, access=_mmap.ACCESS_COPY),
+                                    dtype=np.uint8)
     loader = _Loader(reader, map_location, mapped, byteorder)
     data = io.BytesIO(reader.get_record('data.pkl'))
     if not weights_only: result = FullUnpickler(data, loader, **pickle_load_args).load()
@@ -484,6 +524,8 @@ def _load(fh, f, map_location, weights_only, mmap, pickle_load_args):
         try: result = WeightsOnlyUnpickler(data, loader).load()
         except pickle.UnpicklingError as e: raise pickle.UnpicklingError(_WO_MSG + str(e)) from None
         except _MALFORMED as e: raise pickle.UnpicklingError(_WO_MSG + f"malformed pickle ({type(e).__name__}: {e})") from None
-    reader.check_pending(loader.pending)           # no tensor leaves before its bytes are verified
-    fh.seek(reader.start + reader.position)        # where torch's last read leaves it (Note [The archive starts where ...])
+    # no tensor leaves before its bytes are verified
+    reader.check_pending(loader.pending)
+    # where torch's last read leaves it (Note [The archive starts where ...])
+    fh.seek(reader.start + reader.position)
     return result

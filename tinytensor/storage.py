@@ -19,7 +19,8 @@ from .allocator import DataPtr, Device, DeviceType, Allocator, CPU, get_allocato
 class _MemoryView:
     "Describes the bytes of a `DataPtr` to numpy, keeping the `DataPtr` (and so its memory) alive."
     __slots__ = ('_dp', '_owner', '__array_interface__')
-    def __init__(self, dp, nbytes, owner=None, typestr='|u1', shape=None, strides=None, offset=0):
+    def __init__(self, dp, nbytes, owner=None, typestr='|u1', shape=None, strides=None,
+                 offset=0):
         self._dp, self._owner = dp, owner
         self.__array_interface__ = {'data': (dp.get() + offset if nbytes else 0, dp.read_only), 'typestr': typestr,
                                     'shape': (nbytes,) if shape is None else shape, 'strides': strides, 'version': 3}
@@ -30,11 +31,13 @@ def bytes_of(dp:DataPtr, # the memory to expose
     return np.asarray(_MemoryView(dp, nbytes))
 
 # %% ../nbs/03_storage.ipynb #da526b21
-# Note [Borrowed raw views]: a `_raw_view` array keeps nothing alive. It is a pure function of (address, length,
-# dtype), and only ever handed to one kernel call for a live tensor whose bytes are exactly that range (checked by
-# the caller), so a cached entry that outlived its memory is never read: when the block is handed out again, the
-# range is the new owner's. The cache is bounded (cleared when full). Anything that may keep an array beyond the
-# call (`numpy()`, printing, `tolist`) uses `bytes_of`, whose arrays keep the `DataPtr` alive.
+# Note [Borrowed raw views]: a `_raw_view` array keeps nothing alive. It is a pure
+# function of (address, length, dtype), and only ever handed to one kernel call for a live
+# tensor whose bytes are exactly that range (checked by the caller), so a cached entry
+# that outlived its memory is never read: when the block is handed out again, the range is
+# the new owner's. The cache is bounded (cleared when full). Anything that may keep an
+# array beyond the call (`numpy()`, printing, `tolist`) uses `bytes_of`, whose arrays keep
+# the `DataPtr` alive.
 _byte_arrays = {}
 
 class _RawViews(dict):
@@ -58,7 +61,8 @@ def _raw_view(ptr:int, # address of the first element (not 0)
               n:int, # number of elements (> 0)
               dn:np.dtype) -> np.ndarray: # numpy element type
     "A borrowed, cached 1-d numpy array of `n` elements of `dn` at `ptr`: Note [Borrowed raw views]."
-    return _raw_views[ptr, n, dn]       # the small-op paths index `_raw_views` themselves: no Python frame on a hit
+    # the small-op paths index `_raw_views` themselves: no Python frame on a hit
+    return _raw_views[ptr, n, dn]
 
 # %% ../nbs/03_storage.ipynb #8e0ffefc
 def cow_deleter(ctx):
@@ -70,8 +74,10 @@ _null_dps = {}
 _null_cpu_dp = _null_dps[(CPU.device_type, None)] = DataPtr(0, None, None, CPU)
 def _null_data_ptr(device):
     "A shared empty `DataPtr` for `device` (it owns nothing, so sharing it is safe)."
-    if device is CPU: return _null_cpu_dp     # fast path (speed only): skips hashing the Device; same object as the dict gives
-    k = (device.device_type, device.index)    # hashed in C (`Device.__hash__` is a Python call)
+    # fast path (speed only): skips hashing the Device; same object as the dict gives
+    if device is CPU: return _null_cpu_dp
+    # hashed in C (`Device.__hash__` is a Python call)
+    k = (device.device_type, device.index)
     dp = _null_dps.get(k)
     if dp is None: dp = _null_dps[k] = DataPtr(0, None, None, device)
     return dp
@@ -86,7 +92,8 @@ class StorageImpl(intrusive_ptr_target):
                  resizable:bool=True, # whether `resize_` is allowed
                  device=None): # the device; taken from `data_ptr` or the allocator if None
         super().__init__()
-        if nbytes < 0: TORCH_CHECK(False, "Storage size must be non-negative, got ", nbytes)
+        if nbytes < 0: TORCH_CHECK(False, "Storage size must be non-negative, got ",
+                                   nbytes)
         if device is None: device = data_ptr.device if data_ptr is not None else (allocator.device if allocator is not None else CPU)
         elif device.__class__ is not Device: device = canonical_device(device)
         if data_ptr is None:
@@ -143,8 +150,10 @@ class StorageImpl(intrusive_ptr_target):
     def release_resources(self):
         "Drop the memory: called once when the last strong handle goes."
         self._bytes = None
-        d = self.device                                  # dropping the old DataPtr frees the memory
-        self._data_ptr = _null_cpu_dp if d is CPU else _null_data_ptr(d)   # `_null_data_ptr`'s fast path, one call less
+        # dropping the old DataPtr frees the memory
+        d = self.device
+        # `_null_data_ptr`'s fast path, one call less
+        self._data_ptr = _null_cpu_dp if d is CPU else _null_data_ptr(d)
 
     def __repr__(self): return f'StorageImpl(nbytes={self._nbytes}, device={self.device}, data=0x{self._data_ptr.get():x})'
 
@@ -156,7 +165,8 @@ class Storage:
                  device=None, # where to allocate it
                  impl:intrusive_ptr=None): # an existing `intrusive_ptr[StorageImpl]` to share instead
         if impl is None:
-            TORCH_CHECK_TYPE(isinstance(nbytes, int), "Storage size must be an int, got ", type(nbytes).__name__)
+            TORCH_CHECK_TYPE(isinstance(nbytes, int),
+                             "Storage size must be an int, got ", type(nbytes).__name__)
             impl = make_intrusive(StorageImpl, nbytes, device=canonical_device(device))
         else: impl = impl.copy()
         self._ptr = impl
@@ -201,11 +211,12 @@ class Storage:
     def __getitem__(self, i:int) -> int:
         n = self.nbytes()
         TORCH_CHECK_TYPE(isinstance(i, int), "storage indices must be integers")
-        TORCH_CHECK_INDEX(-n <= i < n, "index ", i, " out of range for storage of size ", n)
+        TORCH_CHECK_INDEX(-n <= i < n, "index ", i, " out of range for storage of size ",
+                          n)
         return int(self.impl.const_bytes()[i])
     def __setitem__(self, i:int, v:int):
-        n = self.nbytes()
-        TORCH_CHECK_INDEX(-n <= i < n, "index ", i, " out of range for storage of size ", n)
+        # torch's `storage_set` (torch/csrc/utils.cpp): no wrap
+        TORCH_CHECK(0 <= i < self.nbytes(), "out of bounds")
         self.impl.mutable_bytes()[i] = v
     def tolist(self) -> list:
         "The bytes as a list of ints."
@@ -236,7 +247,8 @@ def resize_bytes(impl:StorageImpl, # the storage to resize
                  nbytes:int): # the new size in bytes
     "Resize `impl` to `nbytes`, copying the common prefix, as ATen's `resize_bytes_cpu`."
     TORCH_CHECK(impl.resizable(), "Trying to resize storage that is not resizable")
-    TORCH_CHECK(isinstance(nbytes, int) and nbytes >= 0, "Storage size must be non-negative, got ", nbytes)
+    TORCH_CHECK(isinstance(nbytes, int) and nbytes >= 0,
+                "Storage size must be non-negative, got ", nbytes)
     if impl.device.device_type == DeviceType.Meta: impl.set_nbytes(nbytes); return
     alloc = impl.allocator() or get_allocator(impl.device.device_type)
     new = alloc.allocate(nbytes)
@@ -253,7 +265,8 @@ class COWDeleterContext:
     def increment_refcount(self):
         "One more storage shares the bytes."
         with self._lock:
-            TORCH_CHECK(self._refcount > 0, "COWDeleterContext: increment after the last reference")
+            TORCH_CHECK(self._refcount > 0,
+                        "COWDeleterContext: increment after the last reference")
             self._refcount += 1
     def decrement_refcount(self):
         "One storage stops sharing; returns the original `DataPtr` if it was the last, else None."
@@ -273,12 +286,14 @@ def lazy_clone_storage(impl:StorageImpl): # the storage to share
     if dp.get_deleter() is cow_deleter:
         ctx = dp.get_context(); ctx.increment_refcount()
     elif _is_simple_data_ptr(dp):
-        ctx = COWDeleterContext(dp)                       # the context now references the original
+        # the context now references the original
+        ctx = COWDeleterContext(dp)
         impl.set_data_ptr(DataPtr(dp.get(), ctx, cow_deleter, dp.device))
         ctx.increment_refcount()
     else: return None
     new_dp = DataPtr(dp.get(), ctx, cow_deleter, dp.device)
-    return make_intrusive(StorageImpl, impl.nbytes(), new_dp, impl.allocator(), impl.resizable(), impl.device)
+    return make_intrusive(StorageImpl, impl.nbytes(), new_dp, impl.allocator(),
+                          impl.resizable(), impl.device)
 
 def materialize_cow_storage(impl:StorageImpl):
     "Give `impl` private bytes before a write: take the original back if last, else copy."
@@ -291,10 +306,12 @@ def materialize_cow_storage(impl:StorageImpl):
         impl.set_data_ptr(orig)
     else:
         alloc = impl.allocator() or get_allocator(impl.device.device_type)
-        impl.set_data_ptr(alloc.clone(dp.get(), impl.nbytes()))   # the old share is dropped with `dp`
+        # the old share is dropped with `dp`
+        impl.set_data_ptr(alloc.clone(dp.get(), impl.nbytes()))
 
 def clone_storage(impl:StorageImpl):
     "A new `intrusive_ptr[StorageImpl]` holding a real copy of `impl`'s bytes."
     alloc = impl.allocator() or get_allocator(impl.device.device_type)
     dp = alloc.clone(impl.data(), impl.nbytes()) if impl.device.device_type != DeviceType.Meta else None
-    return make_intrusive(StorageImpl, impl.nbytes(), dp, alloc, impl.resizable(), impl.device)
+    return make_intrusive(StorageImpl, impl.nbytes(), dp, alloc, impl.resizable(),
+                          impl.device)
