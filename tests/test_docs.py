@@ -53,8 +53,8 @@ def notebook_of(modname):
     target = modname.replace('tinytensor.', '', 1)
     for p in sorted(NBS.glob('*.ipynb')):
         for c in _nb(p)['cells']:
-            m = re.search(r'^#\|\s*default_exp\s+(\S+)', _src(c), re.M)
-            if m and m.group(1) == target: return p.name
+            for m in re.finditer(r'^#\|[ \t]*(?:default_exp|export[is]?)[ \t]+(\S+)', _src(c), re.M):
+                if m.group(1) == target: return p.name       # its default module, or one it exports cells to
     return None
 
 

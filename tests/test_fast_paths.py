@@ -4,7 +4,7 @@ import pytest
 import tinytensor as tt
 from tinytensor import dtypes as _dt
 from tinytensor import ops
-from tinytensor._parts import binary_ops as _binary_ops
+from tinytensor import binary_ops as _binary_ops
 from tinytensor.allocator import CPU, DeviceType, get_allocator
 from tinytensor.intrusive_ptr import make_intrusive
 from tinytensor.storage import StorageImpl, _null_data_ptr, _null_dps

@@ -5,7 +5,7 @@ import pytest
 import torch
 import tinytensor as tt
 from tinytensor import ops, reductions, scans
-from tinytensor._parts import binary_ops
+from tinytensor import binary_ops
 from tinytensor.tensor_impl import alias_with_sizes_and_strides
 from tinytensor.tensor_iterator import lean_unary, lean_binary, lean_reduction, GRAIN_SIZE, LEAN_MAX
 from ttgen import num_threads, same as same_as_torch, sum_scale, product_scale, log_softmax_scale

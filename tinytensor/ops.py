@@ -29,8 +29,8 @@ from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, 
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
                                         assert_no_internal_overlap, infer_size, copy_loop, lean_unary, lean_binary, _lean_operand, LEAN_MAX)
 from .checks import PythonArgParser, signature
-from ._parts.binary_ops import *
-from ._parts.binary_ops import (_SCALARS, _SMALL_INT, _add_loop, _alpha_check, _binary, _check_int_zero,
+from .binary_ops import *
+from .binary_ops import (_SCALARS, _SMALL_INT, _add_loop, _alpha_check, _binary, _check_int_zero,
                                     _compare, _div_floor_reduced, _div_loop, _f32, _fast_binary, _fast_binary_cmp,
                                     _fast_scalar, _flat, _fresh_flat, _half_ufunc, _in_flat, _lean_binary, _logical,
                                     _mul_loop, _negative, _not_impl, _operand, _opmath, _pow_loop, _pow_scalar_loop,

@@ -29,8 +29,8 @@ from .parallel import parallel_rows
 from .backends import _backends, host_array, array_namespace, asarray_like, ascontiguous
 from .views import assert_no_internal_overlap
 from .ops import _REDUCED, _bind_methods, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
-from ._parts.half_products import *
-from ._parts.half_products import _chain, _vec_rows, _two_pass
+from .half_products import *
+from .half_products import _chain, _vec_rows, _two_pass
 _all_ = ['VEC_BYTES']   # the parts' public names are this module's too (Note [Module parts])
 
 # %% ../nbs/06c_reductions.ipynb #d4959768

@@ -27,13 +27,13 @@ from .parallel import *
 from .parallel import (_can_cast_args, _combine_categories, _default_num_threads, _par, _pool, _pool_lock, _promote,
                                   _run_marked, _threads)   # chapter 04f, re-exported here
 from .checks import PythonArgParser, signature
-from ._parts.iterator_config import *
-from ._parts.iterator_config import (_can_cast_args, _combine_categories, _default_num_threads, _new_tensor,
+from .iterator_config import *
+from .iterator_config import (_can_cast_args, _combine_categories, _default_num_threads, _new_tensor,
                                          _par, _pool, _pool_lock, _promote, _run_marked, _threads,
                                          assert_no_internal_overlap, assert_no_overlap, assert_no_partial_overlap,
                                          get_overlap_status, has_internal_overlap, infer_size)
-from ._parts.iterator_build import *
-from ._parts.iterator_build import (_set_output, _to_dtype, allocate_or_resize_outputs, coalesce_dimensions,
+from .iterator_build import *
+from .iterator_build import (_set_output, _to_dtype, allocate_or_resize_outputs, coalesce_dimensions,
                                         compute_fast_setup_type, compute_shape, compute_strides, compute_types,
                                         fast_set_up, invert_perm, mark_resize_outputs, permute_dimensions,
                                         reorder_dimensions, should_swap)
@@ -614,7 +614,6 @@ def _lean_reduction_plan(ss:SizesAndStrides, dim:int, keepdim:bool) -> tuple:
     if len(_lean_reductions) >= 1024: _lean_reductions.clear()
     _lean_reductions[ss, dim, keepdim] = plan
     return plan
-
 
 # %% ../nbs/06a_tensor_iterator.ipynb #7e1a0b05
 BLAS_MIN_WORK = 1 << 22        # multiply-adds below which a product runs as one call on the caller's thread
