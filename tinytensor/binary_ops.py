@@ -21,7 +21,7 @@ from .backends import copy_bytes, array_namespace, asarray_like
 from .factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, _np_write, like_strides, _check_dtype, _device_ok, _resize_output
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
-                                        assert_no_internal_overlap, infer_size, copy_loop, lean_unary, lean_binary, _lean_operand, LEAN_MAX)
+                                        assert_no_internal_overlap, infer_size, copy_loop)
 from .checks import PythonArgParser, signature
 
 # %% ../nbs/06b_ops.ipynb #66cdc6cf
@@ -49,6 +49,8 @@ def _device_common(ins, npd) -> list:
     "The device arrays among `ins` of another dtype than `npd`, cast to it (Note [0-d operands on a device]); scalars stay."
     return [x.astype(npd) if not isinstance(x, (np.generic, numbers.Number)) and x.dtype != npd else x for x in ins]
 
+_fast_half = None     # hook (Note [Fast-path hooks]): float16 widened in rounds (chapter 11)
+
 def _uf_kernel(uf, d:dtype):
     "A loop calling the numpy ufunc `uf` on the views, computing in `_opmath(d)`."
     call = _negative if uf is np.negative else uf
@@ -56,7 +58,7 @@ def _uf_kernel(uf, d:dtype):
         half = d is _dt.float16 and isinstance(uf, np.ufunc)          # Note [half casts in bulk] (chapter 04a)
         def loop(o, *ins):
             if type(o) is not np.ndarray and d is _dt.float16: ins = _device_common(ins, d.np)   # Note [0-d operands on a device]
-            if not (half and _half_ufunc(uf, o, ins)): call(*ins, out=o, dtype=np.float32, casting='unsafe')
+            if not (half and _fast_half is not None and _fast_half(uf, o, ins)): call(*ins, out=o, dtype=np.float32, casting='unsafe')
     else:
         def loop(o, *ins): call(*ins, out=o)
     loop.ufunc = uf                       # lets a device backend run its own kernel for this ufunc (chapter 07c)
@@ -64,27 +66,6 @@ def _uf_kernel(uf, d:dtype):
 
 def _not_impl(name, d:dtype):
     TORCH_CHECK_NOT_IMPLEMENTED(False, '"', name, '" not implemented for \'', d.short, "'")
-
-# %% ../nbs/06b_ops.ipynb #9efaad77
-def _half_ufunc(uf, o, ins) -> bool:
-    "Fast path (speed only): `uf(*ins, out=o, dtype=float32, casting='unsafe')` for a 1-d contiguous float16 `o`, inputs float16 (contiguous or broadcast) or float32 values, widened in rounds; False (nothing done) if not that."
-    n = o.shape[0] if type(o) is np.ndarray and o.ndim == 1 else 0
-    if n < _HALF_MIN or o.dtype != np.float16 or o.strides != (2,): return False
-    vals = []                                                   # per input: its float32 value, or None to widen
-    for x in ins:
-        if type(x) is np.float32: vals.append(x); continue      # a scalar operand, already float32
-        if type(x) is not np.ndarray or x.dtype != np.float16 or x.shape != (n,) or x.strides[0] not in (0, 2): return False
-        if x.strides[0] == 0: vals.append(np.float32(x[0])); continue               # broadcast: one value
-        if x.ctypes.data != o.ctypes.data and np.may_share_memory(x, o): return False   # overlap: numpy's buffers
-        vals.append(None)
-    c = builtins.min(_HALF_CHUNK, n)
-    tmp = np.empty(c, np.int32)
-    wide = [np.empty(c, np.float32) if v is None else None for v in vals]
-    for s in range(0, n, c):
-        k = builtins.min(c, n - s)
-        args = [v if v is not None else _half_to_float(x[s:s + k], w[:k], tmp[:k]) for x, v, w in zip(ins, vals, wide)]
-        uf(*args, out=o[s:s + k], dtype=np.float32, casting='unsafe')   # the plain call, on float32 inputs
-    return True
 
 # %% ../nbs/06b_ops.ipynb #4e2cef53
 _SCALARS = (numbers.Number, np.generic)
@@ -99,91 +80,12 @@ def _tensor_arg(name:str, x, pos:int=1, arg:str='input'):
     "torch's argument-parser TypeError for a non-tensor where a Tensor is required."
     TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument '", arg, "' (position ", pos, ") must be Tensor, not ", type(x).__name__)
 
-def _flat(t:Tensor, write:bool=False) -> np.ndarray:
-    "1-d numpy view of a contiguous CPU tensor."
-    impl = t._impl
-    st = impl.storage_.get()
-    buf = st.mutable_bytes() if write else st._bytes if st._bytes is not None else st.const_bytes()
-    return np.ndarray((impl.numel_,), impl.dtype_.np, buf, impl.storage_offset_ * impl.dtype_.itemsize)
-
-def _fresh_flat(t:Tensor) -> np.ndarray:
-    "1-d writable numpy view of a tensor we just allocated (never copy-on-write): one numpy object, not two."
-    impl = t._impl
-    d = impl.dtype_
-    if d is _dt.bfloat16: return _flat(t, True)
-    st = impl.storage_._target                              # `storage_.get()`, one call less
-    if st._nbytes == 0: return np.empty(0, d.np)
-    return _raw_views[st._data_ptr._ptr, impl.numel_, d.np]    # `_raw_view`: Note [Borrowed raw views] (chapter 03)
-
-def _in_flat(t:Tensor) -> np.ndarray:
-    "`_flat(t)` for one kernel call that only reads `t` (contiguous, CPU): Note [Borrowed raw views]; None if out of bounds."
-    impl = t._impl
-    d = impl.dtype_
-    st = impl.storage_._target
-    off, n = impl.storage_offset_ * d.itemsize, impl.numel_
-    if off + n * d.itemsize > st._nbytes: return None       # the storage shrank under the tensor: the plain path decides
-    if d is _dt.bfloat16: return _flat(t)
-    return _raw_views[st._data_ptr._ptr + off, n, d.np]
-
 # %% ../nbs/06b_ops.ipynb #09e35619
-def _fast_binary(a, b, uf):
-    "Small same-shape contiguous CPU tensors of one dtype: skip the TensorIterator build."
-    if type(a) is not Tensor or type(b) is not Tensor: return None
-    ai, bi = a._impl, b._impl
-    sizes = ai.sizes_and_strides_.sizes
-    if sizes != bi.sizes_and_strides_.sizes: return _lean_binary(a, b, uf)   # a broadcast: straight to the lean build
-    d, n = ai.dtype_, ai.numel_
-    if (d is not bi.dtype_ or not ai.is_contiguous_ or not bi.is_contiguous_ or n >= GRAIN_SIZE or
-            ai.device_ is not CPU or bi.device_ is not CPU or n == 0):
-        return _lean_binary(a, b, uf)
-    sa, sb, isz = ai.storage_._target, bi.storage_._target, d.itemsize   # `_in_flat` for both, two calls less
-    nb, oa, ob = n * isz, ai.storage_offset_ * isz, bi.storage_offset_ * isz
-    if oa + nb > sa._nbytes or ob + nb > sb._nbytes: return None   # a storage shrank under its tensor: the plain path
-    if d.is_complex and uf is not np.multiply: return None   # Note [Subtraction is add with -alpha]: `a + 1*b`
-    dn = d.np
-    out = _empty_cpu(sizes, d, nb)                  # `_new_tensor`'s contiguous CPU case, two calls less
-    tok = _errs_off()
-    try:
-        if d in _REDUCED: uf(_in_flat(a), _in_flat(b), _fresh_flat(out), dtype=np.float32, casting='unsafe')  # opmath
-        else: uf(_raw_views[sa._data_ptr._ptr + oa, n, dn], _raw_views[sb._data_ptr._ptr + ob, n, dn],
-                 _raw_views[out._impl.storage_._target._data_ptr._ptr, n, dn])  # `out` positionally: no keyword parsing
-    finally: _errs_on(tok)
-    return out
-
-def _lean_binary(a, b, uf):
-    "Fast path (speed only): a broadcast of exactly C-contiguous float tensors through chapter 06a's lean build (Note [lean build])."
-    r = lean_binary(a, b)
-    if r is None: return None
-    out, o, x, y = r
-    tok = _errs_off()
-    try: uf(x, y, o)                      # the full build's loop for float32/float64: `_uf_kernel(uf, d)`
-    finally: _errs_on(tok)
-    return out
-
-_SMALL_INT = 1 << 24                      # every int below this in magnitude is exact in float32 and float64
-
-def _fast_scalar(a, s, uf):
-    "Fast path (speed only): small contiguous CPU floating tensor with a Python float or small int, no TensorIterator."
-    if type(a) is not Tensor: return None
-    ts = type(s)
-    if ts is not float and (ts is not int or not -_SMALL_INT < s < _SMALL_INT): return None
-    ai = a._impl
-    d = ai.dtype_
-    if (d is not _dt.float32 and d is not _dt.float64 and d not in _REDUCED) or not ai.is_contiguous_ or \
-            ai.numel_ >= GRAIN_SIZE or ai.device_ is not CPU or ai.numel_ == 0:
-        return None
-    x = _in_flat(a)
-    if x is None: return None
-    out = _empty_cpu(ai.sizes_and_strides_.sizes, d, ai.numel_ * d.itemsize)
-    if out._impl.sizes_and_strides_.strides != ai.sizes_and_strides_.strides: return None   # odd size-1 strides: kept
-    tok = _errs_off()                     # a wrapped number never promotes a float tensor: compute in `d`, as the plain path
-    try:
-        if d in _REDUCED:                 # in float32; mul and div read the number as float32 (`_scalar_b_loop`), add and sub
-            v = _f32(s) if uf is np.multiply or uf is np.true_divide else _as_dtype(s, d.np).astype(np.float32)[()]   # as `d` (the wrapped
-            uf(x, v, _fresh_flat(out), dtype=np.float32, casting='unsafe')                     # number's cast)
-        else: uf(x, d.np.type(s), _fresh_flat(out))
-    finally: _errs_on(tok)
-    return out
+# hooks (Note [Fast-path hooks]): chapter 10's small-op fast paths and lean build fill them
+_fast_binary = None                    # (a, b, ufunc): two small tensors of one shape, or a lean broadcast
+_fast_scalar = None                    # (a, number, ufunc): a small float tensor and a Python number
+_fast_compare = None                   # (a, b, ufunc): a comparison of two small tensors of one shape
+_fast_divide = None                    # (a, b, ufunc): a true division through the lean build
 
 # %% ../nbs/06b_ops.ipynb #7c82a50e
 def _run(it:TensorIterator, loop, out=None) -> Tensor:
@@ -245,19 +147,20 @@ def _sub_check(a, b):
 
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     "`input + alpha * other` with broadcasting and type promotion, as `torch.add`."
-    if out is None and type(alpha) is builtins.int and alpha == 1:
+    if out is None and _fast_binary is not None and type(alpha) is builtins.int and alpha == 1:   # hooks
         r = _fast_binary(input, other, np.add) if type(other) is Tensor else _fast_scalar(input, other, np.add)
         if r is not None: return r
     return _binary(TensorIterator.binary_op, _add_loop(alpha), input, other, out)
 
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     "`input - alpha * other`, as `torch.sub`."
-    if out is None and type(alpha) is builtins.int and alpha == 1 and type(other) is not Tensor:
+    if out is None and _fast_scalar is not None and type(alpha) is builtins.int and alpha == 1 \
+            and type(other) is not Tensor:                                                      # hook
         r = _fast_scalar(input, other, np.subtract)
         if r is not None: return r
     a, b = _operand(input, 'input'), _operand(other)
     _sub_check(a, b)
-    if out is None and type(alpha) is builtins.int and alpha == 1:
+    if out is None and _fast_binary is not None and type(alpha) is builtins.int and alpha == 1:   # hook
         r = _fast_binary(a, b, np.subtract)
         if r is not None: return r
     neg_alpha = alpha if isinstance(alpha, (builtins.bool, np.bool_)) else -alpha     # a bool alpha is refused as is
@@ -284,7 +187,7 @@ def _scalar_b_loop(it, fn):
             return None                   # a 0-d device tensor: rounded to `d` like any operand (Note [0-d operands on a device])
         b, half = _f32(it.original_scalar_value(2)), d is _dt.float16
         def loop(o, x, y):
-            if not (half and _half_ufunc(fn, o, (x, b))): fn(x, b, out=o, dtype=np.float32, casting='unsafe')
+            if not (half and _fast_half is not None and _fast_half(fn, o, (x, b))): fn(x, b, out=o, dtype=np.float32, casting='unsafe')
         return loop
     return None
 
@@ -293,7 +196,7 @@ def _mul_loop(it):
 
 def mul(input, other, *, out=None) -> Tensor:
     "Elementwise product, as `torch.mul`."
-    if out is None:
+    if out is None and _fast_binary is not None:                           # hooks
         r = _fast_binary(input, other, np.multiply) if type(other) is Tensor else _fast_scalar(input, other, np.multiply)
         if r is not None and r.dtype is not _dt.bool: return r
     return _binary(TensorIterator.binary_op, _mul_loop, input, other, out)
@@ -364,8 +267,9 @@ def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
     "True division (`rounding_mode=None`), or rounded 'trunc' / 'floor', as `torch.div`."
     TORCH_CHECK(rounding_mode in (None, 'trunc', 'floor'), "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                 "but found '", rounding_mode, "'")
-    if rounding_mode is None and out is None and type(input) is Tensor:
-        r = _lean_binary(input, other, np.true_divide) if type(other) is Tensor else _fast_scalar(input, other, np.true_divide)
+    if rounding_mode is None and out is None and _fast_divide is not None and type(input) is Tensor:   # hooks
+        if type(other) is Tensor: r = _fast_divide(input, other, np.true_divide)
+        else: r = _fast_scalar(input, other, np.true_divide)
         if r is not None: return r
     preset = TensorIterator.binary_float_op if rounding_mode is None else TensorIterator.binary_op
     return _binary(preset, _div_loop(rounding_mode), input, other, out)
@@ -497,21 +401,9 @@ def bitwise_xor(input, other, *, out=None) -> Tensor:
     return _binary(TensorIterator.binary_op, _simple(np.bitwise_xor, None, 'bitwise_xor_cpu', True), input, other, out)
 
 # %% ../nbs/06b_ops.ipynb #f16ce6c7
-def _fast_binary_cmp(a, b, uf):
-    if type(a) is not Tensor or type(b) is not Tensor: return None
-    ai, bi = a._impl, b._impl
-    if (ai.dtype_ is not bi.dtype_ or ai.dtype_.is_complex or not ai.is_contiguous_ or not bi.is_contiguous_ or ai.numel_ >= GRAIN_SIZE or ai.numel_ == 0 or
-            ai.sizes_and_strides_.sizes != bi.sizes_and_strides_.sizes or ai.device_ is not CPU or bi.device_ is not CPU):
-        return None
-    x, y = _in_flat(a), _in_flat(b)
-    if x is None or y is None: return None
-    out = _empty_cpu(ai.sizes_and_strides_.sizes, _dt.bool, ai.numel_)
-    uf(x, y, _fresh_flat(out))
-    return out
-
 def _compare(uf, input, other, out, name, ordered=True) -> Tensor:
-    if out is None:
-        r = _fast_binary_cmp(input, other, uf)
+    if out is None and _fast_compare is not None:                  # hook
+        r = _fast_compare(input, other, uf)
         if r is not None: return r
     TORCH_CHECK_TYPE(isinstance(input, Tensor), name, "() received an invalid combination of arguments - got (",
                      type(input).__name__, ", ", type(other).__name__, "), but expected (Tensor input, Tensor other)")

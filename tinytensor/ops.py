@@ -27,12 +27,11 @@ from .backends import copy_bytes, array_namespace, asarray_like
 from .factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, _np_write, like_strides, _check_dtype, _device_ok, _resize_output
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
                                         result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
-                                        assert_no_internal_overlap, infer_size, copy_loop, lean_unary, lean_binary, _lean_operand, LEAN_MAX)
+                                        assert_no_internal_overlap, infer_size, copy_loop)
 from .checks import PythonArgParser, signature
 from .binary_ops import *
-from .binary_ops import (_SCALARS, _SMALL_INT, _add_loop, _alpha_check, _binary, _check_int_zero,
-                                    _compare, _div_floor_reduced, _div_loop, _f32, _fast_binary, _fast_binary_cmp,
-                                    _fast_scalar, _flat, _fresh_flat, _half_ufunc, _in_flat, _lean_binary, _logical,
+from .binary_ops import (_SCALARS, _add_loop, _alpha_check, _binary, _check_int_zero,
+                                    _compare, _div_floor_reduced, _div_loop, _f32, _logical,
                                     _mul_loop, _negative, _not_impl, _operand, _opmath, _pow_loop, _pow_scalar_loop,
                                     _powi, _remainder_loop, _run, _scalar_b_loop, _simple, _sub_check, _tensor_arg,
                                     _tensor_only, _trunc_div_int, _uf_kernel)
@@ -83,15 +82,12 @@ def _sigmoid_np(x, out=None, dtype=None, casting='same_kind'):
     np.exp(r, out=r); np.add(r, 1, out=r); np.reciprocal(r, out=r)
     if r is not out: np.copyto(out, r, casting='unsafe')
 
+_fast_unary = None     # hook (Note [Fast-path hooks]): (input, ufunc), chapter 10
+
 def _float_unary(input, uf, out, name:str='') -> Tensor:
-    if out is None:
-        r = lean_unary(input)                                # fast path (speed only): Note [lean build]
-        if r is not None:
-            res, o, x = r
-            tok = _errs_off()
-            try: uf(x, out=o)                                # `_uf_kernel(uf, d)` for float32/float64
-            finally: _errs_on(tok)
-            return res
+    if out is None and _fast_unary is not None:                # hook: chapter 10's lean build
+        r = _fast_unary(input, uf)
+        if r is not None: return r
     return _unary(TensorIterator.unary_float_op, lambda it: _uf_kernel(uf, it.common_dtype()), input, out, name)
 
 def exp(input, *, out=None) -> Tensor:
@@ -193,36 +189,14 @@ def clamp_max(input, max, *, out=None) -> Tensor:
     "`clamp(input, max=max)`."
     return clamp(input, max=max, out=out)
 
+_fast_relu = None      # hook (Note [Fast-path hooks]): (input), chapter 10's lean relu
+
 def relu(input) -> Tensor:
     "`max(input, 0)` keeping the dtype, as `torch.relu`."
     if type(input) is not Tensor: _tensor_arg('relu', input)
-    impl = input._impl
-    if impl.dtype_ is _dt.bool: TORCH_CHECK(False, "Boolean inputs not supported for relu")
-    r = lean_unary(input)                                    # fast path (speed only): Note [lean build]
-    if r is not None:                                        # what clamp's loop runs for min=0 (`_clamp_np` ->
-        res, o, x = r                                        # `_clamp_plain`: a zero bound never clips), on
-        np.maximum(_zeros[impl.numel_, impl.dtype_.np], x, out=o)    # Note [zeros for relu]'s operand
-        return res
+    if input._impl.dtype_ is _dt.bool: TORCH_CHECK(False, "Boolean inputs not supported for relu")
+    if _fast_relu is not None and (r := _fast_relu(input)) is not None: return r   # hook
     return clamp_min(input, 0)
-
-# Note [zeros for relu]: numpy runs a binary ufunc through its short "trivial" loop only when every operand is a
-# contiguous array of one shape; a scalar or a broadcast operand sends it through the general iterator, which on an
-# 8x512 float32 input costs about as much again as the whole trivial call (valgrind: 16.2k instructions against
-# 8.4k). So the lean relu compares with an array of zeros of the input's length: a read-only view of one buffer
-# per dtype, LEAN_MAX long (the lean build stays below it; calloc's pages are the kernel's zero page until written). The operand order is clamp's, so a tie (-0.0
-# against 0.0) keeps `x`. numpy marks its float max and min loops as raising no floating-point errors, so there
-# is no error state to switch off either.
-class _Zeros(dict):
-    "Read-only zeros, keyed by (length < LEAN_MAX, numpy dtype): views of one buffer per dtype, cached."
-    def __missing__(self, key):
-        n, dn = key
-        base = self.get(dn)
-        if base is None:
-            base = self[dn] = np.zeros(LEAN_MAX, dn); base.flags.writeable = False
-        if len(self) >= 1024: self.clear(); self[dn] = base
-        v = self[key] = base[:n]
-        return v
-_zeros = _Zeros()
 
 # %% ../nbs/06b_ops.ipynb #70c31659
 _UINTS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -270,6 +244,8 @@ def where(condition, input=None, other=None, *, out=None) -> Tensor:
     return _run(it, _where_loop, out)
 
 # %% ../nbs/06b_ops.ipynb #b4d1eec6
+_fast_copy = None      # hook (Note [Fast-path hooks]): (self, src) -> True where it copied (chapter 10)
+
 def _copy_kernel(self:Tensor, src, non_blocking:bool=False) -> Tensor:
     "TensorIterator kernel of `Tensor.copy_`: broadcast `src`, cast, write into `self`."
     if not isinstance(src, Tensor):
@@ -284,11 +260,7 @@ def _copy_kernel(self:Tensor, src, non_blocking:bool=False) -> Tensor:
                                 "Cannot copy out of meta tensor; no data!")
     if si.device_ is not ri.device_ and si.device_ != ri.device_ and DeviceType.Meta not in (si.device_.device_type, ri.device_.device_type):
         return _copy_between_devices(self, src)
-    if (si.dtype_ is ri.dtype_ and si.device_ is CPU and _lean_operand(src) and si.is_non_overlapping_and_dense_ and
-            si.storage_._target is not ri.storage_._target and si.numel_ < GRAIN_SIZE and
-            si.sizes_and_strides_.sizes == ri.sizes_and_strides_.sizes):
-        o, s = _np_write(self), _np_read(src)            # fast path (speed only): a small copy between two storages
-        np.copyto(o, s)                                  # (no overlap to check) of one float dtype: copy_loop's bit copy
+    if _fast_copy is not None and _fast_copy(self, src):    # hook: a small copy between two storages
         si.bump_version()
         return self
     it = TensorIteratorConfig().add_output(self).add_const_input(src).resize_outputs(False) \
@@ -470,13 +442,12 @@ for _n, _f in dict(add=add, mul=mul, floordiv=floor_divide, mod=remainder, pow=p
     _n = _n.rstrip('_')
     setattr(Tensor, f'__r{_n}__', _binop(_f, reflected=_n in ('floordiv', 'mod', 'pow')) if _n in ('floordiv', 'mod', 'pow')
             else _binop(_f))
+_fast_binary = _fast_scalar = None     # hooks of `+` and `*` (Note [Fast-path hooks]): chapter 10
+
 def _fast_op(uf, f):
     def op(self, other):
-        if type(other) is Tensor:                          # the small-op fast path, one call deep
-            r = _fast_binary(self, other, uf)
-            if r is not None: return r
-        else:
-            r = _fast_scalar(self, other, uf)
+        if _fast_binary is not None:                       # hooks: the small-op fast path, one call deep
+            r = _fast_binary(self, other, uf) if type(other) is Tensor else _fast_scalar(self, other, uf)
             if r is not None: return r
         other = _nd(other)
         if not _ok(other): return NotImplemented
