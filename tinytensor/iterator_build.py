@@ -6,28 +6,15 @@
 __all__ = []
 
 # %% ../nbs/06a_tensor_iterator.ipynb #6efefc53
-import os, glob, ctypes, math, threading, warnings, builtins, numbers
-import numpy as np
-from concurrent.futures import ThreadPoolExecutor
+import math, builtins
 from fastcore.basics import patch
-from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
-from .allocator import DeviceType, CPU, canonical_device
-from . import dtypes as _dt
-from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype, _errs_off, _errs_on, _cast_copy, _widen_half, _through_float
-from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides
-from .storage import resize_bytes, _raw_views
-from .factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides, _resize_output
-from .pictures import SvgCanvas, text_width
-from .backends import _backends, get_backend, host_array
-from .parallel import *
-from .parallel import (_can_cast_args, _combine_categories, _default_num_threads, _par, _pool, _pool_lock, _promote,
-                                  _run_marked, _threads)   # chapter 04f, re-exported here
-from .checks import PythonArgParser, signature
-from .iterator_config import *
-from .iterator_config import (_can_cast_args, _combine_categories, _default_num_threads, _new_tensor,
-                                         _par, _pool, _pool_lock, _promote, _run_marked, _threads,
-                                         assert_no_internal_overlap, assert_no_overlap, assert_no_partial_overlap,
-                                         get_overlap_status, has_internal_overlap, infer_size)
+from .checks import TORCH_CHECK
+from .allocator import DeviceType, CPU
+from .dtypes import dtype, get_default_dtype, _cast_copy
+from .tensor_impl import Tensor, channels_last_strides
+from .factories import _empty_impl, _np_read, _np_write, like_strides, _resize_output
+from .parallel import result_type, can_cast
+from .iterator_config import OperandInfo, TensorIterator, _new_tensor, infer_size
 
 # %% ../nbs/06a_tensor_iterator.ipynb #fbcea5b8
 @patch
@@ -66,13 +53,14 @@ def _to_dtype(t:Tensor, d:dtype) -> Tensor:
     "`t.to(d)` keeping the layout (preserve_format), without going through the op layer."
     impl = t._impl
     if impl.sizes_and_strides_.sizes == () and impl.device_ is CPU:                 # common: scalars
-        out = _new_tensor(impl.sizes(), None, d, CPU) if impl.device_ is CPU else _empty_impl(impl.sizes(), None, d, impl.device_)
-        if impl.numel_ and impl.device_ is CPU: _cast_copy(_np_write(out), _np_read(t))
+        out = _new_tensor((), None, d, CPU)
+        if impl.numel_: _cast_copy(_np_write(out), _np_read(t))
         return out
-    out = _empty_impl(t._impl.sizes(), like_strides(t), d, t._impl.device_)
+    out = _empty_impl(impl.sizes(), like_strides(t), d, impl.device_)
     if out._impl.numel_ and out._impl.device_.device_type == DeviceType.CPU:
         _cast_copy(_np_write(out), _np_read(t))
-    elif out._impl.numel_ and out._impl.device_.device_type != DeviceType.Meta: out.copy_(t)   # a device: its own copy kernel
+    elif out._impl.numel_ and out._impl.device_.device_type != DeviceType.Meta:
+        out.copy_(t)                                          # a device: its own copy kernel
     return out
 
 # %% ../nbs/06a_tensor_iterator.ipynb #d00df8b1
@@ -92,8 +80,9 @@ def compute_types(self:TensorIterator, config):
             continue
         dev = op.device
         if common_device is None and dev.device_type != DeviceType.CPU: common_device = dev
-        if first_device is None and not (not op.is_output and op.tensor._impl.sizes_and_strides_.sizes == () and dev.device_type == DeviceType.CPU):
-            first_device = dev
+        cpu_scalar = (not op.is_output and op.tensor._impl.sizes_and_strides_.sizes == ()
+                      and dev.device_type == DeviceType.CPU)
+        if first_device is None and not cpu_scalar: first_device = dev
         if not op.is_output:
             if common_dtype is None: common_dtype = op.target_dtype
             elif op.target_dtype is not common_dtype: has_diff_in = True
@@ -105,11 +94,11 @@ def compute_types(self:TensorIterator, config):
                                          (output_dtype is not None and common_dtype is not output_dtype)):
         for op in ops:
             if op.tensor is None: continue
-            TORCH_CHECK(op.target_dtype is common_dtype, "Found dtype ", op.target_dtype.short, " but expected ",
-                        common_dtype.short if common_dtype is not None else 'Undefined')
+            TORCH_CHECK(op.target_dtype is common_dtype, "Found dtype ", op.target_dtype.short,
+                        " but expected ", common_dtype.short if common_dtype is not None else 'Undefined')
     self.common_device_ = common_device
-    if not (has_undefined_outputs or config.check_all_same_device_ or config.promote_inputs_to_common_dtype_ or
-            config.cast_common_dtype_to_outputs_ or config.enforce_safe_casting_to_output_):
+    if not (has_undefined_outputs or config.check_all_same_device_ or config.promote_inputs_to_common_dtype_
+            or config.cast_common_dtype_to_outputs_ or config.enforce_safe_casting_to_output_):
         self.common_dtype_ = None if has_diff_in else common_dtype
         return
     if (has_diff_in or self.all_ops_are_scalars_) and config.promote_inputs_to_common_dtype_:
@@ -124,16 +113,18 @@ def compute_types(self:TensorIterator, config):
         if op.device is None: op.device = common_device
         if op.tensor is None: continue
         if config.check_all_same_device_:
-            if (common_device.device_type != DeviceType.CPU and config.allow_cpu_scalars_ and not op.is_output and
-                    op.tensor._impl.sizes_and_strides_.sizes == () and op.device.device_type == DeviceType.CPU):
+            if (common_device.device_type != DeviceType.CPU and config.allow_cpu_scalars_ and not op.is_output
+                    and op.tensor._impl.sizes_and_strides_.sizes == ()
+                    and op.device.device_type == DeviceType.CPU):
                 TORCH_CHECK(cpu_scalars < 1, "Trying to pass too many CPU scalars to non-CPU kernel!")
                 cpu_scalars += 1
             elif op.device != common_device:
                 if DeviceType.Meta in (op.device.device_type, common_device.device_type):
                     bad = op.device if op.device != first_device else common_device
-                    TORCH_CHECK(False, "Tensor on device ", bad, " is not on the expected device ", first_device, "!")
-                TORCH_CHECK(False, "Expected all tensors to be on the same device, but found at least two devices, ",
-                            common_device, " and ", op.device, "!")
+                    TORCH_CHECK(False, "Tensor on device ", bad, " is not on the expected device ",
+                                first_device, "!")
+                TORCH_CHECK(False, "Expected all tensors to be on the same device, but found at least two "
+                            "devices, ", common_device, " and ", op.device, "!")
         cur = op.tensor._impl.dtype_
         if config.enforce_safe_casting_to_output_ and op.is_output and cur is not common_dtype:
             TORCH_CHECK(can_cast(common_dtype, cur), "result type ", common_dtype.short,
@@ -153,14 +144,13 @@ def compute_types(self:TensorIterator, config):
 def compute_fast_setup_type(self:TensorIterator, config) -> str:
     "'CONTIGUOUS', 'CHANNELS_LAST', 'NON_OVERLAPPING_DENSE' or None."
     if self.is_reduction_ or not self.all_ops_same_shape_: return None
-    live = [op for op in self.operands_ if op.tensor is not None and not op.will_resize]
+    live = [op.tensor._impl for op in self.operands_ if op.tensor is not None and not op.will_resize]
     if self.enforce_linear_iteration_:
-        return 'CONTIGUOUS' if builtins.all(op.tensor._impl.is_contiguous_ for op in live) else None
-    if builtins.all(op.tensor._impl.is_contiguous_ for op in live): return 'CONTIGUOUS'
-    if builtins.all(op.tensor._impl.is_channels_last_contiguous_ for op in live): return 'CHANNELS_LAST'
-    if builtins.all(op.tensor._impl.is_non_overlapping_and_dense_ for op in live):
-        strides = {op.tensor._impl.strides() for op in live}
-        return 'NON_OVERLAPPING_DENSE' if len(strides) <= 1 else None
+        return 'CONTIGUOUS' if builtins.all(t.is_contiguous_ for t in live) else None
+    if builtins.all(t.is_contiguous_ for t in live): return 'CONTIGUOUS'
+    if builtins.all(t.is_channels_last_contiguous_ for t in live): return 'CHANNELS_LAST'
+    if builtins.all(t.is_non_overlapping_and_dense_ for t in live):
+        return 'NON_OVERLAPPING_DENSE' if len({t.strides() for t in live}) <= 1 else None
     return None
 
 @patch
@@ -171,7 +161,8 @@ def fast_set_up(self:TensorIterator, config) -> bool:
     shape = tuple(self.shape_)
     if kind == 'CONTIGUOUS': strides = None
     elif kind == 'CHANNELS_LAST': strides = channels_last_strides(shape)
-    else: strides = next(op.tensor for op in reversed(self.operands_) if op.tensor is not None)._impl.strides()
+    else:                                           # the strides of the last defined operand
+        strides = next(op.tensor for op in reversed(self.operands_) if op.tensor is not None)._impl.strides()
     for op in self.operands_[:self.num_outputs_]:
         if op.tensor is None or op.will_resize: self._set_output(op, shape, strides)
     if len(shape) > 1: self.has_coalesced_dimensions_ = True
@@ -247,7 +238,7 @@ def _set_output(self:TensorIterator, op:OperandInfo, shape, strides):
     if op.tensor is None:
         op.tensor = _new_tensor(tuple(shape), strides, op.target_dtype, op.device)
     else:
-        if op.original_tensor is not None:          # an out= of another dtype: resize the user's tensor, remake the temporary
+        if op.original_tensor is not None:   # an out= of another dtype: resize it, remake the temporary
             _resize_output(op.original_tensor, shape, strides)
             op.tensor = _new_tensor(tuple(shape), strides, op.target_dtype, op.device)
         else: _resize_output(op.tensor, shape, strides)
@@ -289,4 +280,3 @@ def coalesce_dimensions(self:TensorIterator):
                 shape[prev] = shape[d]
     del shape[prev + 1:]
     for op in ops: del op.stride_bytes[prev + 1:]
-    self.has_coalesced_dimensions_ = True

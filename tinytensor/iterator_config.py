@@ -6,28 +6,19 @@
 __all__ = ['OperandInfo', 'TensorIteratorConfig', 'TensorIterator']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #b9a939d0
-import os, glob, ctypes, math, threading, warnings, builtins, numbers
-import numpy as np
-from concurrent.futures import ThreadPoolExecutor
+import builtins
 from fastcore.basics import patch
-from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
+from .checks import TORCH_CHECK
 from .allocator import DeviceType, CPU, canonical_device
-from . import dtypes as _dt
-from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype, _errs_off, _errs_on, _cast_copy, _widen_half, _through_float
-from .tensor_impl import Tensor, TensorImpl, contiguous_strides, channels_last, channels_last_strides
-from .storage import resize_bytes, _raw_views
-from .factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides, _resize_output
-from .pictures import SvgCanvas, text_width
-from .backends import _backends, get_backend, host_array
-from .parallel import *
-from .parallel import (_can_cast_args, _combine_categories, _default_num_threads, _par, _pool, _pool_lock, _promote,
-                                  _run_marked, _threads)   # chapter 04f, re-exported here
-from .checks import PythonArgParser, signature
+from .dtypes import dtype
+from .tensor_impl import Tensor
+from .factories import _empty_impl
 
 # %% ../nbs/06a_tensor_iterator.ipynb #8e54713c
 def _new_tensor(sizes:tuple, strides, d:dtype, device=CPU) -> Tensor:
     "A new (uninitialized) result tensor: `_empty_impl` without argument parsing."
-    return _empty_impl(sizes if type(sizes) is tuple else tuple(sizes), None if strides is None else tuple(strides), d, device)
+    sizes = sizes if type(sizes) is tuple else tuple(sizes)
+    return _empty_impl(sizes, None if strides is None else tuple(strides), d, device)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #84f38705
 from .views import (has_internal_overlap, assert_no_internal_overlap, get_overlap_status,
@@ -50,7 +41,8 @@ class OperandInfo:
     def __repr__(self):
         t = 'undefined' if self.tensor is None else f'{list(self.tensor.shape)} {self.tensor.dtype.name}'
         role = 'output' + (' (read-write)' if self.is_read_write else '') if self.is_output else 'input'
-        return f'OperandInfo({role}, {t}, stride_bytes={self.stride_bytes}, target_dtype={self.target_dtype})'
+        return (f'OperandInfo({role}, {t}, stride_bytes={self.stride_bytes}, '
+                f'target_dtype={self.target_dtype})')
 
 # %% ../nbs/06a_tensor_iterator.ipynb #6fa6758c
 class TensorIteratorConfig:
@@ -66,8 +58,9 @@ class TensorIteratorConfig:
 
     def add_output(self, t:Tensor=None): # None: the iterator allocates it
         "Add an output (all outputs must come before any input)."
-        TORCH_CHECK(self.num_inputs_ == 0, "Keep in mind that you have to add all outputs first before adding any input. "
-                    "For more details, see https://github.com/pytorch/pytorch/wiki/How-to-use-TensorIterator.")
+        TORCH_CHECK(self.num_inputs_ == 0, "Keep in mind that you have to add all outputs first before "
+                    "adding any input. For more details, see "
+                    "https://github.com/pytorch/pytorch/wiki/How-to-use-TensorIterator.")
         self.tensors.append((t, False)); self.num_outputs_ += 1; return self
     add_owned_output = add_output
     def add_input(self, t:Tensor):
@@ -112,7 +105,8 @@ class TensorIteratorConfig:
         return self
     def promote_integer_inputs_to_float(self, v:bool=True):
         "Make an integral or bool common dtype the default float dtype (true division, exp...)."
-        TORCH_CHECK(not v or self.promote_inputs_to_common_dtype_, "Promoting integer inputs to float requires promote_inputs_to_common_dtype")
+        TORCH_CHECK(not v or self.promote_inputs_to_common_dtype_,
+                    "Promoting integer inputs to float requires promote_inputs_to_common_dtype")
         self.promote_integer_inputs_to_float_ = v; return self
     def cast_common_dtype_to_outputs(self, v:bool=True):
         "Compute in the common dtype and cast into outputs of another dtype."
@@ -171,7 +165,8 @@ class TensorIterator:
         self.enforce_linear_iteration_ = config.enforce_linear_iteration_
         self.has_coalesced_dimensions_ = False
         self.fast_setup_type_ = None
-        self.is_meta_ = builtins.any(op.tensor is not None and op.tensor._impl.device_.device_type == DeviceType.Meta
+        self.is_meta_ = builtins.any(op.tensor is not None and
+                                     op.tensor._impl.device_.device_type == DeviceType.Meta
                                      for op in self.operands_)
 
     def mark_outputs(self):
@@ -181,7 +176,8 @@ class TensorIterator:
             op = ops[i]; op.is_output = True
             if op.tensor is None: continue
             for j in range(self.num_outputs_, len(ops)):
-                if ops[j].tensor is not None and ops[j].tensor._impl is op.tensor._impl: op.is_read_write = True
+                if ops[j].tensor is not None and ops[j].tensor._impl is op.tensor._impl:
+                    op.is_read_write = True
 
     def compute_mem_overlaps(self):
         "No output may alias itself, nor partly overlap an input."

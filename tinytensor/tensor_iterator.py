@@ -1,4 +1,5 @@
-"""`TensorIteratorConfig`, `TensorIterator.build` with PyTorch's steps in order (operands, overlap checks, broadcasting, type promotion, layout, coalescing), and `for_each` with threads and tiles.
+"""`TensorIteratorConfig` and `TensorIterator.build`, with PyTorch's steps in order (operands, overlap checks,
+broadcasting, type promotion, layout, coalescing), and `for_each`, which hands a kernel strided views.
 
 Docs: https://tinytensor.github.io/tinytensor/tensor_iterator.html.md"""
 
@@ -8,34 +9,25 @@ Docs: https://tinytensor.github.io/tinytensor/tensor_iterator.html.md"""
 __all__ = ['iteration_order_svg', 'copy_loop', 'tensor_view', 'OperandInfo', 'TensorIteratorConfig', 'TensorIterator']
 
 # %% ../nbs/06a_tensor_iterator.ipynb #e4660572
-import os, glob, ctypes, math, threading, warnings, builtins, numbers
+import math, builtins
 import numpy as np
-from concurrent.futures import ThreadPoolExecutor
 from fastcore.basics import patch
-from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
-from .allocator import DeviceType, CPU, canonical_device
+from .allocator import DeviceType, CPU
 from . import dtypes as _dt
-from .dtypes import dtype, promote_types, get_default_dtype, default_complex_dtype, _errs_off, _errs_on, _cast_copy, _cast_into
-from .tensor_impl import Tensor, TensorImpl, SizesAndStrides, contiguous_strides, channels_last, channels_last_strides
-from .storage import resize_bytes, _raw_views
-from .factories import _empty_impl, _empty_cpu, empty_like, _np_read, _np_write, _host_read, _scalar_dtype, storage_nbytes, like_strides, _resize_output
+from .dtypes import dtype, _errs_off, _errs_on, _cast_into
+from .tensor_impl import Tensor
+from .factories import _np_read, _np_write, _host_read, _resize_output
 from .pictures import SvgCanvas, text_width
 from .backends import _backends, get_backend, host_array
 from .parallel import *
-from .parallel import (_can_cast_args, _combine_categories, _default_num_threads, _par, _pool, _pool_lock, _promote,
-                                  _run_marked, _threads)   # chapter 04f, re-exported here
-from .checks import PythonArgParser, signature
+from .parallel import _threads
 from .iterator_config import *
-from .iterator_config import (_can_cast_args, _combine_categories, _default_num_threads, _new_tensor,
-                                         _par, _pool, _pool_lock, _promote, _run_marked, _threads,
-                                         assert_no_internal_overlap, assert_no_overlap, assert_no_partial_overlap,
-                                         get_overlap_status, has_internal_overlap, infer_size)
+from .iterator_config import (_new_tensor, assert_no_internal_overlap, assert_no_overlap,
+                                        assert_no_partial_overlap, get_overlap_status,
+                                        has_internal_overlap, infer_size)
 from .iterator_build import *
-from .iterator_build import (_set_output, _to_dtype, allocate_or_resize_outputs, coalesce_dimensions,
-                                        compute_fast_setup_type, compute_shape, compute_strides, compute_types,
-                                        fast_set_up, invert_perm, mark_resize_outputs, permute_dimensions,
-                                        reorder_dimensions, should_swap)
-_all_ = ['OperandInfo', 'TensorIteratorConfig', 'TensorIterator']   # the parts' public names are this module's too (Note [Module parts])
+from .iterator_build import _to_dtype
+_all_ = ['OperandInfo', 'TensorIteratorConfig', 'TensorIterator']   # Note [Module parts]
 
 # %% ../nbs/06a_tensor_iterator.ipynb #5077de6a
 @patch
@@ -77,7 +69,7 @@ def common_dtype(self:TensorIterator) -> dtype:
     return self.common_dtype_
 @patch
 def is_scalar(self:TensorIterator, i:int) -> bool:
-    "Operand `i` is one element for the whole iteration: a byte stride of 0 in every dim longer than 1 (ATen's `is_scalar`)."
+    "Operand `i` is one element for the whole iteration: every dim longer than 1 has byte stride 0."
     return builtins.all(s == 0 or n == 1 for s, n in zip(self.operands_[i].stride_bytes or (), self.shape_))
 @patch
 def is_cpu_scalar(self:TensorIterator, i:int) -> bool:
@@ -108,12 +100,12 @@ def cast_outputs(self:TensorIterator):
             if op.original_tensor._impl.device_.device_type == DeviceType.CPU:
                 np.copyto(_np_write(op.original_tensor), _np_read(op.tensor), casting='unsafe')
             else:                                        # a device: one copy loop through its backend
-                TensorIteratorConfig().add_output(op.original_tensor).add_const_input(op.tensor).resize_outputs(False) \
-                    .check_all_same_dtype(False).build().for_each(copy_loop)
+                TensorIteratorConfig().add_output(op.original_tensor).add_const_input(op.tensor) \
+                    .resize_outputs(False).check_all_same_dtype(False).build().for_each(copy_loop)
 @patch
 def __repr__(it:TensorIterator):
-    return (f'TensorIterator(shape={it.shape_}, common_dtype={it.common_dtype_}, fast_setup={it.fast_setup_type_},\n  ' +
-            '\n  '.join(repr(op) for op in it.operands_) + ')')
+    return (f'TensorIterator(shape={it.shape_}, common_dtype={it.common_dtype_}, '
+            f'fast_setup={it.fast_setup_type_},\n  ' + '\n  '.join(repr(op) for op in it.operands_) + ')')
 
 # %% ../nbs/06a_tensor_iterator.ipynb #08064680
 def iteration_order_svg(t:Tensor, cell:int=28) -> str:
@@ -122,16 +114,17 @@ def iteration_order_svg(t:Tensor, cell:int=28) -> str:
     impl = t._impl
     rows, cols = impl.sizes()
     st = impl.strides()
-    order = sorted(((r, c) for r in range(rows) for c in range(cols)), key=lambda rc: rc[0] * st[0] + rc[1] * st[1])
+    cells = ((r, c) for r in range(rows) for c in range(cols))
+    order = sorted(cells, key=lambda rc: rc[0] * st[0] + rc[1] * st[1])
     rank = {rc: i for i, rc in enumerate(order)}
-    cw = builtins.max(cell, text_width(str(rows * cols - 1), 11) + 8)        # cells as wide as the largest number
+    cw = builtins.max(cell, text_width(str(rows * cols - 1), 11) + 8)    # cells as wide as the largest number
     c = SvgCanvas(11)
     for (r, k), i in rank.items():
         hue = int(220 * i / builtins.max(1, rows * cols - 1))
         c.rect(5 + k * cw, 5 + r * cell, cw - 2, cell - 2, fill=f'hsl({hue},70%,80%)', stroke='#555')
         c.text(5 + k * cw + cw / 2 - 1, 5 + r * cell + cell / 2 + 3, i, anchor='middle')
-    c.caption(5, rows * cell + 25, f'shape {list(impl.sizes())} strides {list(st)} → iterator shape {it.shape_}, '
-              f'out strides {list(it.output().stride())}', width=cols * cw)
+    c.caption(5, rows * cell + 25, f'shape {list(impl.sizes())} strides {list(st)} → iterator shape '
+              f'{it.shape_}, out strides {list(it.output().stride())}', width=cols * cw)
     return c.svg()
 
 # %% ../nbs/06a_tensor_iterator.ipynb #8fe44245
@@ -140,22 +133,25 @@ def _cfg_ops(cfg, out, *ins):
     for x in ins: cfg.add_const_input(x)
     return cfg
 
+def _binary_cfg(): return (TensorIteratorConfig().set_check_mem_overlap(True).allow_cpu_scalars(True)
+                           .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
+                           .enforce_safe_casting_to_output(True))
+
 @patch(cls_method=True)
 def binary_op(cls:TensorIterator, out, a, b) -> TensorIterator:
     "add, mul, sub...: promote inputs, compute in the common dtype, cast safely into `out`."
-    return _cfg_ops(TensorIteratorConfig().set_check_mem_overlap(True).allow_cpu_scalars(True).promote_inputs_to_common_dtype(True)
-                    .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True), out, a, b).build()
+    return _cfg_ops(_binary_cfg(), out, a, b).build()
 
 @patch(cls_method=True)
 def binary_float_op(cls:TensorIterator, out, a, b) -> TensorIterator:
     "True division: like `binary_op`, and integer inputs compute in the default float dtype."
-    return _cfg_ops(TensorIteratorConfig().set_check_mem_overlap(True).allow_cpu_scalars(True).promote_inputs_to_common_dtype(True)
-                    .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True).promote_integer_inputs_to_float(True), out, a, b).build()
+    return _cfg_ops(_binary_cfg().promote_integer_inputs_to_float(True), out, a, b).build()
 
 @patch(cls_method=True)
 def comparison_op(cls:TensorIterator, out, a, b) -> TensorIterator:
     "eq, lt, logical_and...: promote inputs; a new output is bool; an `out=` of another dtype gets a cast."
-    cfg = TensorIteratorConfig().set_check_mem_overlap(True).allow_cpu_scalars(True).promote_inputs_to_common_dtype(True)
+    cfg = (TensorIteratorConfig().set_check_mem_overlap(True).allow_cpu_scalars(True)
+           .promote_inputs_to_common_dtype(True))
     if out is None: cfg.declare_static_dtype(_dt.bool)
     elif out.dtype is not _dt.bool: cfg.cast_common_dtype_to_outputs(True)
     return _cfg_ops(cfg, out, a, b).build()
@@ -170,22 +166,24 @@ def unary_op(cls:TensorIterator, out, a) -> TensorIterator:
 def unary_float_op(cls:TensorIterator, out, a) -> TensorIterator:
     "exp, sin...: integer inputs compute in the default float dtype; safe cast into `out`."
     return _cfg_ops(TensorIteratorConfig().set_check_mem_overlap(True).promote_inputs_to_common_dtype(True)
-                    .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True).promote_integer_inputs_to_float(True), out, a).build()
+                    .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True)
+                    .promote_integer_inputs_to_float(True), out, a).build()
 
 @patch(cls_method=True)
 def nullary_op(cls:TensorIterator, out) -> TensorIterator:
     "fill_ and random: just walk the output."
-    return TensorIteratorConfig().set_check_mem_overlap(True).check_all_same_dtype(False).resize_outputs(False).add_output(out).build()
+    return (TensorIteratorConfig().set_check_mem_overlap(True).check_all_same_dtype(False)
+            .resize_outputs(False).add_output(out).build())
 
 @patch(cls_method=True)
 def reduce_op(cls:TensorIterator, out, a) -> TensorIterator:
     "Reductions: `out` has size-1 (stride-0) dims where `a` is reduced."
-    return TensorIteratorConfig().set_check_mem_overlap(False).promote_inputs_to_common_dtype(True).resize_outputs(False) \
-        .is_reduction(True).add_output(out).add_const_input(a).build()
+    return (TensorIteratorConfig().set_check_mem_overlap(False).promote_inputs_to_common_dtype(True)
+            .resize_outputs(False).is_reduction(True).add_output(out).add_const_input(a).build())
 
 # %% ../nbs/06a_tensor_iterator.ipynb #14dfc1b7
 def _blocks(shape, begin:int, end:int):
-    "Cover the linear range [begin, end) of `shape` (dim 0 fastest) with rectangular blocks (idx, k, count)."
+    "Cover the range [begin, end) of `shape` (dim 0 fastest) with rectangular blocks (idx, k, count)."
     n = len(shape)
     pref = [1]
     for s in shape: pref.append(pref[-1] * s)
@@ -213,7 +211,7 @@ def _bases(self:TensorIterator):
 
 def _view(base, strides, shape_np, off):
     buf, boff, dt = base
-    return host_array(buf, dt, shape_np, boff + off, strides)      # Note [empty views past the end] (chapter 03a)
+    return host_array(buf, dt, shape_np, boff + off, strides)   # Note [empty views past the end] (03a)
 
 @patch
 def serial_for_each(self:TensorIterator, loop, begin:int, end:int, bases=None):
@@ -225,7 +223,8 @@ def serial_for_each(self:TensorIterator, loop, begin:int, end:int, bases=None):
         if not shape:
             return loop(*[_view(b, (), (), 0) for b in bases])
         if len(shape) == 1:
-            return loop(*[_view(b, (op.stride_bytes[0],), (end - begin,), begin * op.stride_bytes[0]) for b, op in zip(bases, ops)])
+            return loop(*[_view(b, (op.stride_bytes[0],), (end - begin,), begin * op.stride_bytes[0])
+                          for b, op in zip(bases, ops)])
         for idx, k, count in _blocks(shape, begin, end):
             shp = (count,) + tuple(shape[k - 1::-1]) if k else (count,)
             views = []
@@ -239,16 +238,16 @@ def serial_for_each(self:TensorIterator, loop, begin:int, end:int, bases=None):
 
 # %% ../nbs/06a_tensor_iterator.ipynb #967afdf7
 def copy_loop(o, s):
-    "The loop of `copy_`: cast `s` into `o` (`xp.copyto`, dispatched by the arrays' own namespace), as c10 converts."
-    _cast_into(o, s)                      # chapter 04a: Notes [half casts in bulk], [double to half through float]
+    "The loop of `copy_`: cast `s` into `o` (`xp.copyto`, by the arrays' own namespace), as c10 converts."
+    _cast_into(o, s)                 # chapter 04a: Notes [half casts in bulk], [double to half through float]
 
 # %% ../nbs/06a_tensor_iterator.ipynb #77eb40db
 # Note [Fast-path hooks]: the plain algorithm of chapters 06a-06c consults a few module-level names, each
 # None here: `_fast_for_each` below, `_fast_binary`, `_fast_scalar`, ... in chapter 06b, `_fast_sum`, ...
-# in chapter 06c. A "Making it fast" chapter (10, 11) fills them when it is imported, with a function that
-# returns the plain path's result for the cases it knows (or True where it did the work) and None (False)
-# otherwise. A hook costs the plain path one global lookup and one `is None` test; the teaching chapters
-# never import the chapters that fill them.
+# in chapter 06c. A "Making it fast" chapter (10, 11) fills them when it is imported, with a function
+# that returns the plain path's result for the cases it knows (or True where it did the work) and None
+# (False) otherwise. A hook costs the plain path one global lookup and one `is None` test; the teaching
+# chapters never import the chapters that fill them.
 _fast_for_each = None                  # (it, loop, bases) -> True where it ran the loop (chapter 11's tiles)
 
 @patch
@@ -257,17 +256,19 @@ def for_each(self:TensorIterator, loop, # called as loop(*views): outputs first,
     "Run `loop` over the whole iteration space: serially if small, else in threads."
     n = self.numel()
     if n == 0 or self.is_meta_: return
-    if self.common_device_.device_type: return self._device_for_each(loop)     # not the CPU (DeviceType.CPU == 0)
+    if self.common_device_.device_type: return self._device_for_each(loop)   # not the CPU (CPU == 0)
     bases = self._bases()
     if _fast_for_each is not None and _fast_for_each(self, loop, bases): return   # hook: chapter 11
     if n < grain_size or _threads['n'] == 1: return self.serial_for_each(loop, 0, n, bases)
-    shape = self.shape_                                    # align ranges to rows, else to a cache line of the output
-    align = shape[0] if len(shape) > 1 and shape[0] * _threads['n'] <= n else builtins.max(1, 64 // bases[0][2].itemsize)
+    shape = self.shape_                       # align ranges to rows, else to a cache line of the output
+    if len(shape) > 1 and shape[0] * _threads['n'] <= n: align = shape[0]
+    else: align = builtins.max(1, 64 // bases[0][2].itemsize)
     parallel_for(0, n, grain_size, lambda b, e: self.serial_for_each(loop, b, e, bases), align=align)
 
+# %% ../nbs/06a_tensor_iterator.ipynb #3c6b8f21
 @patch
 def device_views(self:TensorIterator, backend=None) -> list:
-    "One array per operand over the whole iteration space (numpy order), made by the device backend (chapter 03a)."
+    "One array per operand over the whole iteration space (numpy order), made by the device backend."
     backend = backend or _backends[self.common_device_.device_type]
     shape, nout = self.shape_, self.num_outputs_
     order = range(len(shape) - 1, -1, -1)
@@ -275,15 +276,16 @@ def device_views(self:TensorIterator, backend=None) -> list:
     views = []
     for i, op in enumerate(self.operands_):
         impl = op.tensor._impl
-        if impl.device_.device_type == DeviceType.CPU:     # a CPU scalar beside device operands: pass its value
+        if impl.device_.device_type == DeviceType.CPU:     # a CPU scalar beside device operands: its value
             views.append(backend.scalar(_host_read(op.tensor)[()])); continue
-        views.append(backend.array(impl.storage_.get(), impl.dtype_, shp, tuple(op.stride_bytes[d] for d in order),
+        views.append(backend.array(impl.storage_.get(), impl.dtype_, shp,
+                                   tuple(op.stride_bytes[d] for d in order),
                                    impl.storage_offset_ * impl.dtype_.itemsize, i < nout))
     return views
 
 @patch
 def _device_for_each(self:TensorIterator, loop, backend=None):
-    "Run `loop` once over whole-iteration arrays of the device's array namespace (the device runs its own grid)."
+    "Run `loop` once over whole-iteration arrays of the device's array namespace (the device runs its grid)."
     backend = backend or _backends[self.common_device_.device_type]
     views = self.device_views(backend)
     tok = _errs_off()
@@ -291,12 +293,13 @@ def _device_for_each(self:TensorIterator, loop, backend=None):
     finally: _errs_on(tok)
 
 def tensor_view(t:Tensor, write:bool=False):
-    "An array of `t`'s elements in its device's namespace: numpy on the CPU, the backend's array elsewhere (no copy)."
+    "An array of `t`'s elements in its device's namespace: numpy on the CPU, the backend's elsewhere."
     impl = t._impl
     if impl.device_.device_type == DeviceType.CPU: return _np_write(t) if write else _np_read(t)
     isz = impl.dtype_.itemsize
-    return get_backend(impl.device_).array(impl.storage_.get(), impl.dtype_, impl.sizes_and_strides_.sizes,
-                                           tuple(s * isz for s in impl.sizes_and_strides_.strides), impl.storage_offset_ * isz, write)
+    ss = impl.sizes_and_strides_
+    return get_backend(impl.device_).array(impl.storage_.get(), impl.dtype_, ss.sizes,
+                                           tuple(s * isz for s in ss.strides), impl.storage_offset_ * isz, write)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #idxlay1
 from ._parts.indexing_core import _INDEX_OUTPUT
