@@ -1,11 +1,4 @@
-"""PyTorch's tensor core, rebuilt in Python as a book you can run
-
-Modules:
-
-- `tinytensor.large_tensors`: Where the milliseconds of a large op go: loops whose operands disagree on the fastest dim, staged through tiles (with OpenBLAS's transpose where numpy ships it), float16 widened in rounds, variance in blocks that stay in cache, and matrix products split over `get_num_threads()` threads.
-- `tinytensor.lean_paths`: Why a small op costs microseconds in Python, and the lean builds and small-op fast paths that plug into chapter 06's plain algorithm through its hooks: `lean_unary`, `lean_binary`, `lean_reduction`, the plan caches, and what is left of an op's time afterwards.
-- `tinytensor.tensor_iterator`: `TensorIteratorConfig` and `TensorIterator.build`, with PyTorch's steps in order (operands, overlap checks, broadcasting, type promotion, layout, coalescing), and `for_each`, which hands a kernel strided views."""
-
+"PyTorch's tensor core, rebuilt in Python as a book you can run."
 __version__ = "0.1.0"
 
 # The package namespace mirrors torch's: `tt.tensor`, `tt.float32`, `tt.Tensor`, ...

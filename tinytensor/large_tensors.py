@@ -1,6 +1,4 @@
-"""Where the milliseconds of a large op go: loops whose operands disagree on the fastest dim, staged through
-tiles (with OpenBLAS's transpose where numpy ships it), float16 widened in rounds, variance in blocks that
-stay in cache, and matrix products split over `get_num_threads()` threads.
+"""Where the milliseconds of a large op go: loops whose operands disagree on the fastest dim, staged through tiles (with OpenBLAS's transpose where numpy ships it), float16 widened in rounds, variance in blocks that stay in cache, and matrix products split over `get_num_threads()` threads.
 
 Docs: https://tinytensor.github.io/tinytensor/large_tensors.html.md"""
 
@@ -9,7 +7,7 @@ Docs: https://tinytensor.github.io/tinytensor/large_tensors.html.md"""
 # %% auto #0
 __all__ = ['STAGE_ROWS', 'STAGE_WIDTH', 'STAGE_COLS', 'STAGE_MIN', 'STAGE_TALL', 'VAR_BLOCK', 'BLAS_MIN_WORK', 'parallel_matmul']
 
-# %% ../nbs/11_large_tensors.ipynb #cdf7a4e4
+# %% ../nbs/11_large_tensors.ipynb #eb999357
 import os, glob, ctypes, math, builtins
 import numpy as np
 from fastcore.basics import patch
@@ -24,7 +22,7 @@ from .tensor_iterator import copy_loop, _view
 from . import tensor_iterator, binary_ops, reductions
 from .lean_paths import _lean_operand, _c_contiguous, _lean_addr, _var_rows
 
-# %% ../nbs/11_large_tensors.ipynb #bceed8e0
+# %% ../nbs/11_large_tensors.ipynb #739f9673
 STAGE_ROWS = 256          # block height along the conflicting dim, in elements (bench/bench_limits.py)
 STAGE_WIDTH = 8192        # block width along dim 0, the output's fastest: whole rows keep the ufunc fast
 STAGE_COLS = 512          # width of one de-aliasing tile inside a block: fewer, larger numpy calls
@@ -65,7 +63,7 @@ def _stage_plan(self:TensorIterator):
     j = builtins.min(js)
     return (j, [i for i, f in fast.items() if f == j]) if shape[j] >= 16 else None
 
-# %% ../nbs/11_large_tensors.ipynb #d8ab2b8d
+# %% ../nbs/11_large_tensors.ipynb #c2db7c13
 # Note [BLAS transpose]: `cblas_?omatcopy` computes `alpha * x` per element, and with alpha = 1 that is
 # exact for every value but two kinds: a signaling NaN comes out quiet (its payload kept), and a subnormal
 # comes out zero in a thread that some library switched to flush-to-zero (the FTZ/DAZ bits of x86's
@@ -130,7 +128,7 @@ def _blas_for(dn):
     f(_ROW_MAJOR, _TRANS, 1, 1, 1.0, x.ctypes.data, 1, y.ctypes.data, 1)
     return f if y.view(np.uint32)[0] == 1 else None       # compare bits: under DAZ, numpy would find 0 == x
 
-# %% ../nbs/11_large_tensors.ipynb #4d73a074
+# %% ../nbs/11_large_tensors.ipynb #3acfd807
 # Note [staggered bands]: a block is two phases, a transpose into the scratch (compute-bound, in cache)
 # and the loop's streaming pass (memory-bound). Threads that start together stay in step: both cores
 # transpose while memory idles, then both stream while the cores wait on memory. So every chunk but the
@@ -154,7 +152,7 @@ def _stage(dst, src, P, tr=None):
         np.copyto(dst[:, c:c + tc], p.T)                  # the transpose, out of a padded scratch in cache
     return dst
 
-# %% ../nbs/11_large_tensors.ipynb #a0993935
+# %% ../nbs/11_large_tensors.ipynb #4fdd88a4
 # Note [staging into the output]: when the loop is one IEEE arithmetic ufunc (elementwise, so it may read
 # and write the same array) and the BLAS transposes the one staged input, of the output's dtype, the slab
 # is transposed straight into the output's block and the loop runs in place, `out = a + out`: the scratch
@@ -220,7 +218,7 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
     blocks = nr * nw * math.prod(shape[d] for d in other)
     parallel_for(0, blocks, builtins.max(1, GRAIN_SIZE // (rows * STAGE_WIDTH)), run)
 
-# %% ../nbs/11_large_tensors.ipynb #d8e42e8e
+# %% ../nbs/11_large_tensors.ipynb #09a00e53
 def _tiled_for_each(it:TensorIterator, loop, bases) -> bool:
     "Run `loop` over staged bands where the inputs disagree with the output's fastest dim; True if it did."
     plan = it._stage_plan()
@@ -228,7 +226,7 @@ def _tiled_for_each(it:TensorIterator, loop, bases) -> bool:
     it._staged_for_each(loop, bases, *plan)
     return True
 
-# %% ../nbs/11_large_tensors.ipynb #0f756cd1
+# %% ../nbs/11_large_tensors.ipynb #f7b453c3
 def _half_ufunc(uf, o, ins) -> bool:
     "`uf(*ins, out=o, dtype=float32, casting='unsafe')` for a long 1-d float16 `o`, widened in rounds."
     n = o.shape[0] if type(o) is np.ndarray and o.ndim == 1 else 0
@@ -251,7 +249,7 @@ def _half_ufunc(uf, o, ins) -> bool:
         uf(*args, out=o[s:s + k], dtype=np.float32, casting='unsafe')   # the plain call, on float32
     return True
 
-# %% ../nbs/11_large_tensors.ipynb #5753e7bd
+# %% ../nbs/11_large_tensors.ipynb #320b3cb1
 # Note [blocked var]: the op-by-op variance makes five passes over float64 copies of the whole input
 # (widen, mean, x - m, its square, the sum), each from and to memory. Over the last dim of a C-contiguous
 # float input, every row is reduced by one numpy call over its own contiguous elements, so a block of rows
@@ -293,7 +291,7 @@ def _blocked_var(input, dim, keepdim, c, take_sqrt, with_mean:bool):
     parallel_rows(rows, impl.numel_, run)
     return v_res, m_res
 
-# %% ../nbs/11_large_tensors.ipynb #1af2f7cd
+# %% ../nbs/11_large_tensors.ipynb #7881a94e
 BLAS_MIN_WORK = 1 << 22        # multiply-adds below which a product runs as one call on the caller's thread
 
 def _blas_thread_setter():
@@ -335,7 +333,7 @@ def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray): # o: a fresh resu
     if m >= n: parallel_for(0, m, -(-m // nt), lambda b, e: np.matmul(x[..., b:e, :], y, out=o[..., b:e, :]))
     else: parallel_for(0, n, -(-n // nt), lambda b, e: np.matmul(x, y[..., :, b:e], out=o[..., :, b:e]))
 
-# %% ../nbs/11_large_tensors.ipynb #eab18098
+# %% ../nbs/11_large_tensors.ipynb #7b3de034
 _HOOKS = {(tensor_iterator, '_fast_for_each'): _tiled_for_each, (binary_ops, '_fast_half'): _half_ufunc,
           (reductions, '_fast_big_var'): _blocked_var, (reductions, '_fast_matmul'): parallel_matmul}
 for (_m, _n), _f in _HOOKS.items(): setattr(_m, _n, _f)

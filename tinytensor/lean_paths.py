@@ -1,6 +1,4 @@
-"""Why a small op costs microseconds in Python, and the lean builds and small-op fast paths that plug into
-chapter 06's plain algorithm through its hooks: `lean_unary`, `lean_binary`, `lean_reduction`, the plan
-caches, and what is left of an op's time afterwards.
+"""Why a small op costs microseconds in Python, and the lean builds and small-op fast paths that plug into chapter 06's plain algorithm through its hooks: `lean_unary`, `lean_binary`, `lean_reduction`, the plan caches, and what is left of an op's time afterwards.
 
 Docs: https://tinytensor.github.io/tinytensor/lean_paths.html.md"""
 
@@ -9,7 +7,7 @@ Docs: https://tinytensor.github.io/tinytensor/lean_paths.html.md"""
 # %% auto #0
 __all__ = ['LEAN_MAX', 'lean_unary', 'lean_binary', 'lean_reduction']
 
-# %% ../nbs/10_lean_paths.ipynb #8c44be4e
+# %% ../nbs/10_lean_paths.ipynb #6ad49e58
 import builtins, math
 import numpy as np
 from . import dtypes as _dt
@@ -25,7 +23,7 @@ from . import tensor_iterator, binary_ops, ops, reductions
 from .binary_ops import _f32
 from .reductions import ufunc_reduce
 
-# %% ../nbs/10_lean_paths.ipynb #c24feea1
+# %% ../nbs/10_lean_paths.ipynb #56677c0d
 # Note [lean build]: three common cases whose full-build result is known from a few attributes:
 # - broadcast of inputs of one float dtype (float32/float64) on the CPU whose strides are exactly
 #   C-contiguous (`contiguous_strides(sizes)`, size-1 dims included): each operand's byte strides
@@ -67,7 +65,7 @@ def _lean_operand(t) -> bool:
     return (i.device_ is CPU and (i.dtype_ is _dt.float32 or i.dtype_ is _dt.float64)
             and not i.is_wrapped_number_)
 
-# %% ../nbs/10_lean_paths.ipynb #35464d22
+# %% ../nbs/10_lean_paths.ipynb #d0ef88ed
 _lean_plans = {}                       # (layout of a, layout of b) -> a binary op's plan: Note [lean plans]
 _lean_reductions = {}                  # (layout, dim, keepdim) -> a last-dim reduction's plan: the same
 
@@ -96,7 +94,7 @@ def _lean_plan(sa:SizesAndStrides, sb:SizesAndStrides) -> tuple:
     _lean_plans[sa, sb] = plan
     return plan
 
-# %% ../nbs/10_lean_paths.ipynb #b0dcabea
+# %% ../nbs/10_lean_paths.ipynb #9f3fa95d
 def lean_unary(x) -> tuple:
     "(result, result view, input view) for a unary op on `x` (Note [lean build]); else None."
     if type(x) is not Tensor: return None
@@ -175,7 +173,7 @@ def _lean_reduction_plan(ss:SizesAndStrides, dim:int, keepdim:bool) -> tuple:
     _lean_reductions[ss, dim, keepdim] = plan
     return plan
 
-# %% ../nbs/10_lean_paths.ipynb #2030eaad
+# %% ../nbs/10_lean_paths.ipynb #53856961
 def _flat(t:Tensor, write:bool=False) -> np.ndarray:
     "1-d numpy view of a contiguous CPU tensor."
     impl = t._impl
@@ -202,7 +200,7 @@ def _in_flat(t:Tensor) -> np.ndarray:
     if d is _dt.bfloat16: return _flat(t)
     return _raw_views[st._data_ptr._ptr + off, n, d.np]
 
-# %% ../nbs/10_lean_paths.ipynb #6b50bb8f
+# %% ../nbs/10_lean_paths.ipynb #72ce209a
 def _lean_binary(a, b, uf):
     "A broadcast of exactly C-contiguous float tensors through the lean build (Note [lean build])."
     r = lean_binary(a, b)
@@ -239,7 +237,7 @@ def _fast_binary(a, b, uf):
     finally: _errs_on(tok)
     return out
 
-# %% ../nbs/10_lean_paths.ipynb #67720ecd
+# %% ../nbs/10_lean_paths.ipynb #c3f498f7
 _SMALL_INT = 1 << 24                      # every int below this in magnitude is exact in float32 and float64
 
 def _fast_scalar(a, s, uf):
@@ -281,7 +279,7 @@ def _fast_compare(a, b, uf):
     uf(x, y, _fresh_flat(out))
     return out
 
-# %% ../nbs/10_lean_paths.ipynb #360ba828
+# %% ../nbs/10_lean_paths.ipynb #05b09631
 def _lean_unary(x, uf):
     "exp, log, sqrt, ... on a lean operand: the full build's `uf(x, out=o)` on flat views; else None."
     r = lean_unary(x)
@@ -331,7 +329,7 @@ def _small_copy(dst:Tensor, src:Tensor) -> bool:
         return True                                       # bit copy for one float dtype
     return False
 
-# %% ../nbs/10_lean_paths.ipynb #f28eaaee
+# %% ../nbs/10_lean_paths.ipynb #d5909dc4
 def _lean_sum(x, dim, keepdim, uf):
     "sum or prod over the last dim of a lean operand: `_reduce_run`'s one serial call; else None."
     if type(x) is not Tensor: return None
@@ -365,7 +363,7 @@ def _lean_minmax(x, dim, keepdim, uf):
     finally: _errs_on(tok)
     return res
 
-# %% ../nbs/10_lean_paths.ipynb #30c45791
+# %% ../nbs/10_lean_paths.ipynb #5a55a9f2
 def _var_rows(xv:np.ndarray, c, take_sqrt:bool, x64=None, dev=None) -> tuple:
     "(var, mean) in float64 over the last axis of `xv`: `_var_impl`'s calls; `x64`, `dev`: scratch."
     f64, k = np.dtype(np.float64), xv.ndim - 1
@@ -395,7 +393,7 @@ def _lean_var(input, dim, keepdim, c, take_sqrt, with_mean:bool):
     finally: _errs_on(tok)
     return v_res, m_res
 
-# %% ../nbs/10_lean_paths.ipynb #581dc3e5
+# %% ../nbs/10_lean_paths.ipynb #d33f10d3
 _HOOKS = {(binary_ops, '_fast_binary'): _fast_binary, (binary_ops, '_fast_scalar'): _fast_scalar,
           (binary_ops, '_fast_compare'): _fast_compare, (binary_ops, '_fast_divide'): _lean_binary,
           (ops, '_fast_binary'): _fast_binary, (ops, '_fast_scalar'): _fast_scalar,

@@ -1,5 +1,4 @@
-"""`TensorIteratorConfig` and `TensorIterator.build`, with PyTorch's steps in order (operands, overlap checks,
-broadcasting, type promotion, layout, coalescing), and `for_each`, which hands a kernel strided views.
+"""`TensorIteratorConfig` and `TensorIterator.build`, with PyTorch's steps in order (operands, overlap checks, broadcasting, type promotion, layout, coalescing), and `for_each`, which hands a kernel strided views.
 
 Docs: https://tinytensor.github.io/tinytensor/tensor_iterator.html.md"""
 
