@@ -8,60 +8,66 @@ __all__ = ['subtract', 'multiply', 'divide', 'true_divide', 'add', 'sub', 'rsub'
 # %% ../nbs/06b_ops.ipynb #c7efacb8
 import builtins, math, numbers
 import numpy as np
-from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
-from .allocator import DeviceType, CPU, Device, canonical_device
+from .allocator import DeviceType
 from . import dtypes as _dt
-from .dtypes import (dtype, get_default_dtype, _half_to_float, _HALF_CHUNK, _HALF_MIN, _as_dtype, _half_op,
-                               _REDUCED, _is_integral, _checked_value, _FILL_CTYPES, _FMAX)
-from .tensor_impl import Tensor, preserve_format, contiguous_format
-from .storage import _MemoryView, _raw_views
-from .views import inplace_kernels
-from .backends import copy_bytes, array_namespace, asarray_like
-from .factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, _np_write, like_strides, _check_dtype, _device_ok, _resize_output
-from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
-                                        result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
-                                        assert_no_internal_overlap, infer_size, copy_loop)
-from .checks import PythonArgParser, signature
+from .dtypes import dtype, _as_dtype, _half_op, _REDUCED, _is_integral, _checked_value
+from .tensor_impl import Tensor
+from .backends import asarray_like
+from .factories import _np_write, _resize_output
+from .tensor_iterator import (TensorIterator, TensorIteratorConfig,
+                                        wrapped_scalar_tensor,
+                                        result_type, _to_dtype, _new_tensor, _errs_off,
+                                        _errs_on)
 
 # %% ../nbs/06b_ops.ipynb #66cdc6cf
 def _opmath(d:dtype):
-    "numpy dtype a kernel computes in: float32 for float16/bfloat16 (ATen's opmath), else `d` itself."
+    ("numpy dtype a kernel computes in: float32 for float16/bfloat16 (ATen's opmath), else "
+     "`d` itself.")
     return np.dtype(np.float32) if d in _REDUCED else d.np
 
-# Note [numpy negative at a stride]: numpy 2.2 to 2.4's SIMD `negative` loop (on AVX-512 machines) writes wrong
-# values when its input and its output are both strided: an input 4 elements apart (16 bytes for a 4-byte type)
-# into any non-unit-stride output, aliased or not (`x[:, 1].neg_()` on a (3, 4) tensor gave -1, -2, -3 for
-# -1, -5, -9). A contiguous output is always right, so `_negative` computes a strided output's values into a
-# fresh contiguous array and copies them over: one extra pass, only where the output is strided.
+# Note [numpy negative at a stride]: numpy 2.2 to 2.4's SIMD `negative` loop (on AVX-512
+# machines) writes wrong values when its input and its output are both strided: an input 4
+# elements apart (16 bytes for a 4-byte type) into any non-unit-stride output, aliased or
+# not (`x[:, 1].neg_()` on a (3, 4) tensor gave -1, -2, -3 for -1, -5, -9). A contiguous
+# output is always right, so `_negative` computes a strided output's values into a fresh
+# contiguous array and copies them over: one extra pass, only where the output is strided.
 def _negative(x, out=None, **kw):
-    "`np.negative(x, out=out, **kw)`, through a contiguous temporary where `out` is strided (Note [numpy negative at a stride])."
+    ("`np.negative(x, out=out, **kw)`, through a contiguous temporary where `out` is "
+     "strided (Note [numpy negative at a stride]).")
     if out is None or out.flags.c_contiguous: return np.negative(x, out=out, **kw)
     np.copyto(out, np.negative(x, **kw), casting='unsafe')
     return out
 
-# Note [0-d operands on a device]: a 0-d tensor beside bigger ones does not take part in type promotion, so
-# `half_tensor / double_0d` computes in Half. On the CPU, ATen passes a 0-d CPU operand to the kernel as a scalar in
-# the op's math type (float for Half), unrounded. On CUDA, only a CPU scalar gets that treatment (`is_cpu_scalar`);
-# a 0-d *CUDA* tensor is cast to the common dtype like any operand, so its value is first rounded to Half. A
-# device loop therefore casts its array operands of another dtype to the common dtype before widening to float.
+# Note [0-d operands on a device]: a 0-d tensor beside bigger ones does not take part in
+# type promotion, so `half_tensor / double_0d` computes in Half. On the CPU, ATen passes a
+# 0-d CPU operand to the kernel as a scalar in the op's math type (float for Half),
+# unrounded. On CUDA, only a CPU scalar gets that treatment (`is_cpu_scalar`); a 0-d *CUDA*
+# tensor is cast to the common dtype like any operand, so its value is first rounded to
+# Half. A device loop therefore casts its array operands of another dtype to the common
+# dtype before widening to float.
 def _device_common(ins, npd) -> list:
-    "The device arrays among `ins` of another dtype than `npd`, cast to it (Note [0-d operands on a device]); scalars stay."
+    ("The device arrays among `ins` of another dtype than `npd`, cast to it (Note [0-d "
+     "operands on a device]); scalars stay.")
     return [x.astype(npd) if not isinstance(x, (np.generic, numbers.Number)) and x.dtype != npd else x for x in ins]
 
-_fast_half = None     # hook (Note [Fast-path hooks]): float16 widened in rounds (chapter 11)
+# hook (Note [Fast-path hooks]): float16 widened in rounds (chapter 11)
+_fast_half = None
 
 def _uf_kernel(uf, d:dtype):
     "A loop calling the numpy ufunc `uf` on the views, computing in `_opmath(d)`."
     call = _negative if uf is np.negative else uf
     if d in _REDUCED:
-        half = d is _dt.float16 and isinstance(uf, np.ufunc)          # Note [half casts in bulk] (chapter 04a)
+        # Note [half casts in bulk] (chapter 04a)
+        half = d is _dt.float16 and isinstance(uf, np.ufunc)
         def loop(o, *ins):
-            if type(o) is not np.ndarray and d is _dt.float16: ins = _device_common(ins, d.np)   # Note [0-d operands on a device]
+            if type(o) is not np.ndarray and d is _dt.float16: ins = _device_common(ins,
+                    d.np)   # Note [0-d operands on a device]
             if not (half and _fast_half is not None and _fast_half(uf, o, ins)): call(*ins, out=o, dtype=np.float32, casting='unsafe')
     else:
         def loop(o, *ins): call(*ins, out=o)
-    loop.ufunc = uf                       # lets a device backend run its own kernel for this ufunc (chapter 07c)
+    # lets a device backend run its own kernel for this ufunc (chapter 07c)
+    loop.ufunc = uf
     return loop
 
 def _not_impl(name, d:dtype):
@@ -71,21 +77,27 @@ def _not_impl(name, d:dtype):
 _SCALARS = (numbers.Number, np.generic)
 
 def _operand(x, name:str='other'):
-    "A Tensor for `x`: tensors pass, Python/numpy scalars become wrapped numbers, anything else is a TypeError."
+    ("A Tensor for `x`: tensors pass, Python/numpy scalars become wrapped numbers, "
+     "anything else is a TypeError.")
     if isinstance(x, Tensor): return x
     if isinstance(x, _SCALARS): return wrapped_scalar_tensor(x)
     raise TypeError(f"argument '{name}' must be Tensor or Number, not {type(x).__name__}")
 
 def _tensor_arg(name:str, x, pos:int=1, arg:str='input'):
     "torch's argument-parser TypeError for a non-tensor where a Tensor is required."
-    TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument '", arg, "' (position ", pos, ") must be Tensor, not ", type(x).__name__)
+    TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument '", arg, "' (position ",
+                     pos, ") must be Tensor, not ", type(x).__name__)
 
 # %% ../nbs/06b_ops.ipynb #09e35619
 # hooks (Note [Fast-path hooks]): chapter 10's small-op fast paths and lean build fill them
-_fast_binary = None                    # (a, b, ufunc): two small tensors of one shape, or a lean broadcast
-_fast_scalar = None                    # (a, number, ufunc): a small float tensor and a Python number
-_fast_compare = None                   # (a, b, ufunc): a comparison of two small tensors of one shape
-_fast_divide = None                    # (a, b, ufunc): a true division through the lean build
+# (a, b, ufunc): two small tensors of one shape, or a lean broadcast
+_fast_binary = None
+# (a, number, ufunc): a small float tensor and a Python number
+_fast_scalar = None
+# (a, b, ufunc): a comparison of two small tensors of one shape
+_fast_compare = None
+# (a, b, ufunc): a true division through the lean build
+_fast_divide = None
 
 # %% ../nbs/06b_ops.ipynb #7c82a50e
 def _run(it:TensorIterator, loop, out=None) -> Tensor:
@@ -103,18 +115,22 @@ def _binary(preset, make_loop, a, b, out=None, check=None) -> Tensor:
 
 # %% ../nbs/06b_ops.ipynb #52abace7
 def _alpha_check(d:dtype, alpha):
-    TORCH_CHECK(not isinstance(alpha, (builtins.bool, np.bool_)) or d is _dt.bool, "Boolean alpha only supported for Boolean results.")
+    TORCH_CHECK(not isinstance(alpha, (builtins.bool, np.bool_)) or d is _dt.bool,
+                "Boolean alpha only supported for Boolean results.")
     TORCH_CHECK(d.is_floating_point or d.is_complex or isinstance(alpha, (numbers.Integral, np.integer, np.bool_)),
                 "For integral input tensors, argument alpha must not be a floating point number.")
-    TORCH_CHECK(d.is_complex or not isinstance(alpha, complex), "For non-complex input tensors, argument alpha must not be a complex number.")
+    TORCH_CHECK(d.is_complex or not isinstance(alpha, complex),
+                "For non-complex input tensors, argument alpha must not be a complex number.")
 
-# Note [Subtraction is add with -alpha]: ATen's `sub` runs add's kernel with `-alpha`, and that kernel computes
-# `a + alpha * b` (a fused multiply-add in its vector loop). For a real dtype and alpha 1 or -1 the product is exact,
-# so the result is `a + b` or `a - b` rounded once: numpy's add or subtract, in one pass, where the general loop below
-# takes three and a wider temporary (`x - m` at 4x512x512 float32 with m (4, 512, 1), 2 threads: 1.74 -> 0.40 ms). A
-# complex alpha multiplies both parts of `b`: `(1+0j) * (inf+0j)` has a NaN imaginary part, so torch's
-# `(1+0j) + (inf+0j)` is `inf+nanj` where numpy's add gives `inf+0j`. Complex dtypes take the general loop for every
-# alpha, and the small-op fast path leaves their adds and subtractions to it.
+# Note [Subtraction is add with -alpha]: ATen's `sub` runs add's kernel with `-alpha`, and
+# that kernel computes `a + alpha * b` (a fused multiply-add in its vector loop). For a real
+# dtype and alpha 1 or -1 the product is exact, so the result is `a + b` or `a - b` rounded
+# once: numpy's add or subtract, in one pass, where the general loop below takes three and a
+# wider temporary (`x - m` at 4x512x512 float32 with m (4, 512, 1), 2 threads: 1.74 -> 0.40
+# ms). A complex alpha multiplies both parts of `b`: `(1+0j) * (inf+0j)` has a NaN imaginary
+# part, so torch's `(1+0j) + (inf+0j)` is `inf+nanj` where numpy's add gives `inf+0j`.
+# Complex dtypes take the general loop for every alpha, and the small-op fast path leaves
+# their adds and subtractions to it.
 def _add_loop(alpha):
     def make(it):
         d = it.common_dtype()
@@ -125,24 +141,30 @@ def _add_loop(alpha):
             al = builtins.bool(alpha)
             def loop(o, x, y): np.logical_or(x, np.logical_and(y, al), out=o)
             return loop
-        fused = d is _dt.float32 or d in _REDUCED               # ATen's vector loop: one fused multiply-add in float32,
-        cd = np.dtype(np.float64) if fused else _opmath(d)      # emulated in float64 (a product of float32s is exact)
-        if not _is_integral(d): al = _as_dtype(alpha, d.np).astype(cd)[()]   # alpha.to<scalar_t>(), then widened
+        # ATen's vector loop: one fused multiply-add in float32,
+        fused = d is _dt.float32 or d in _REDUCED
+        # emulated in float64 (a product of float32s is exact)
+        cd = np.dtype(np.float64) if fused else _opmath(d)
+        # alpha.to<scalar_t>(), then widened
+        if not _is_integral(d): al = _as_dtype(alpha, d.np).astype(cd)[()]
         else: al = np.array(alpha).astype(np.int64).astype(d.np)[()]
         def loop(o, x, y):
             t = np.empty_like(o, dtype=cd)
             np.multiply(y, al, out=t, dtype=cd, casting='unsafe')
             np.add(x, t, out=t, dtype=cd, casting='unsafe')
-            np.copyto(o, t.astype(np.float32) if d in _REDUCED else t, casting='unsafe')   # to float32 first, as ATen
+            # to float32 first, as ATen
+            np.copyto(o, t.astype(np.float32) if d in _REDUCED else t, casting='unsafe')
         return loop
     return make
 
 # %% ../nbs/06b_ops.ipynb #4adecfaa
 def _sub_check(a, b):
     ad, bd = a.dtype, b.dtype
-    TORCH_CHECK(ad is not _dt.bool or bd is not _dt.bool, "Subtraction, the `-` operator, with two bool tensors is not supported. "
+    TORCH_CHECK(ad is not _dt.bool or bd is not _dt.bool,
+                "Subtraction, the `-` operator, with two bool tensors is not supported. "
                 "Use the `^` or `logical_xor()` operator instead.")
-    TORCH_CHECK(ad is not _dt.bool and bd is not _dt.bool, "Subtraction, the `-` operator, with a bool tensor is not supported. "
+    TORCH_CHECK(ad is not _dt.bool and bd is not _dt.bool,
+                "Subtraction, the `-` operator, with a bool tensor is not supported. "
                 "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 def add(input, other, *, alpha=1, out=None) -> Tensor:
@@ -163,7 +185,8 @@ def sub(input, other, *, alpha=1, out=None) -> Tensor:
     if out is None and _fast_binary is not None and type(alpha) is builtins.int and alpha == 1:   # hook
         r = _fast_binary(a, b, np.subtract)
         if r is not None: return r
-    neg_alpha = alpha if isinstance(alpha, (builtins.bool, np.bool_)) else -alpha     # a bool alpha is refused as is
+    # a bool alpha is refused as is
+    neg_alpha = alpha if isinstance(alpha, (builtins.bool, np.bool_)) else -alpha
     return _binary(TensorIterator.binary_op, _add_loop(neg_alpha), a, b, out)
 
 subtract = sub
@@ -180,11 +203,14 @@ def _f32(v):
     finally: _errs_on(tok)
 
 def _scalar_b_loop(it, fn):
-    "For reduced-float ops whose second operand is one element: compute with its original value in float32."
+    ("For reduced-float ops whose second operand is one element: compute with its original "
+     "value in float32.")
     d = it.common_dtype()
     if d in _REDUCED and it.is_scalar(2):
         if it.common_device_.device_type != DeviceType.CPU and it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU:
-            return None                   # a 0-d device tensor: rounded to `d` like any operand (Note [0-d operands on a device])
+            # a 0-d device tensor: rounded to `d` like any operand (Note [0-d operands on a
+            # device])
+            return None
         b, half = _f32(it.original_scalar_value(2)), d is _dt.float16
         def loop(o, x, y):
             if not (half and _fast_half is not None and _fast_half(fn, o, (x, b))): fn(x, b, out=o, dtype=np.float32, casting='unsafe')
@@ -213,8 +239,10 @@ def _trunc_div_int(x, y, out):
     np.add(q, fix.astype(q.dtype), out=out, casting='unsafe')
 
 def _div_floor_reduced(x, y, o, dn):
-    "c10's `div_floor_floating` in float16/bfloat16 arithmetic, each step rounded to `dn`, as ATen's kernel for two tensors."
-    r = lambda v: _half_op(v, dn)                           # one Half operation: computed in float, rounded back
+    ("c10's `div_floor_floating` in float16/bfloat16 arithmetic, each step rounded to "
+     "`dn`, as ATen's kernel for two tensors.")
+    # one Half operation: computed in float, rounded back
+    r = lambda v: _half_op(v, dn)
     a, b = x.astype(np.float32), y.astype(np.float32)
     mod = np.fmod(a, b)                                     # exact
     div = r(r(a - mod) / b)
@@ -225,13 +253,16 @@ def _div_floor_reduced(x, y, o, dn):
     fl = np.where(div == 0, np.copysign(0, q), fl)
     np.copyto(o, np.where(b == 0, q, fl), casting='unsafe')   # b == 0: plain IEEE division
 
-# Note [Division by a CPU scalar on a device]: ATen's CUDA kernel for true division (`div_true_kernel_cuda`,
-# aten/src/ATen/native/cuda/BinaryDivTrueKernel.cu) turns `x / b`, b a CPU scalar (a Python number or a 0-d CPU
-# tensor), into `x * (1 / b)`: the reciprocal is computed once, in the op's math type, and each element costs a
-# multiply instead of a division. The product can differ from the quotient in the last bit (1.71 / -1.5 in float32:
-# -1.14 divided, -1.1400001 multiplied), and the CPU kernel divides. A device loop does what ATen's CUDA kernel does.
+# Note [Division by a CPU scalar on a device]: ATen's CUDA kernel for true division
+# (`div_true_kernel_cuda`, aten/src/ATen/native/cuda/BinaryDivTrueKernel.cu) turns `x / b`,
+# b a CPU scalar (a Python number or a 0-d CPU tensor), into `x * (1 / b)`: the reciprocal
+# is computed once, in the op's math type, and each element costs a multiply instead of a
+# division. The product can differ from the quotient in the last bit (1.71 / -1.5 in
+# float32: -1.14 divided, -1.1400001 multiplied), and the CPU kernel divides. A device loop
+# does what ATen's CUDA kernel does.
 def _reciprocal_loop(it):
-    "`x * (1 / b)` for a true division by a CPU scalar off the CPU (Note [Division by a CPU scalar on a device]); else None."
+    ("`x * (1 / b)` for a true division by a CPU scalar off the CPU (Note [Division by a "
+     "CPU scalar on a device]); else None.")
     d = it.common_dtype()
     if (it.common_device_.device_type == DeviceType.CPU or not it.is_scalar(2) or _is_integral(d, True)
             or it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU): return None
@@ -265,7 +296,8 @@ def _div_loop(mode):
 
 def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
     "True division (`rounding_mode=None`), or rounded 'trunc' / 'floor', as `torch.div`."
-    TORCH_CHECK(rounding_mode in (None, 'trunc', 'floor'), "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+    TORCH_CHECK(rounding_mode in (None, 'trunc', 'floor'),
+                "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                 "but found '", rounding_mode, "'")
     if rounding_mode is None and out is None and _fast_divide is not None and type(input) is Tensor:   # hooks
         if type(other) is Tensor: r = _fast_divide(input, other, np.true_divide)
@@ -294,7 +326,8 @@ def _remainder_loop(it):
         m = np.empty_like(o, dtype=cd)
         np.fmod(x, y, out=m, dtype=cd, casting='unsafe')
         fix = (m != 0) & ((y < 0) != (m < 0))
-        np.copyto(o, np.where(fix, np.add(m, y, dtype=cd), m), casting='unsafe')   # not `where=fix`: CuPy's ufuncs lack it
+        # not `where=fix`: CuPy's ufuncs lack it
+        np.copyto(o, np.where(fix, np.add(m, y, dtype=cd), m), casting='unsafe')
     return loop
 
 def remainder(input, other, *, out=None) -> Tensor:
@@ -306,7 +339,8 @@ def _powi(o, x, y):
     neg = y < 0
     r = np.power(x, np.where(neg, 0, y).astype(y.dtype, copy=False))
     if np.any(neg):
-        alt = np.where(x == 1, 1, np.where(x == -1, np.where(np.remainder(-y.astype(np.int64), 2) == 1, -1, 1), 0))
+        alt = np.where(x == 1, 1,
+                       np.where(x == -1, np.where(np.remainder(-y.astype(np.int64), 2) == 1, -1, 1), 0))
         r = np.where(neg, alt.astype(r.dtype), r)
     np.copyto(o, r, casting='unsafe')
 
@@ -317,43 +351,60 @@ def _pow_loop(it):
     return _uf_kernel(np.power, d)
 
 def _pow_scalar_loop(d:dtype, e):
-    "ATen's `pow_tensor_scalar_kernel`: sqrt / rsqrt / reciprocal shortcuts, `powi` for integers."
+    ("ATen's `pow_tensor_scalar_kernel`: sqrt / rsqrt / reciprocal shortcuts, `powi` for "
+     "integers.")
     cd = _opmath(d)
-    if _is_integral(d) or d in _REDUCED: _checked_value(e, d)       # exp.to<scalar_t>() (Note [Scalar overflow])
+    # exp.to<scalar_t>() (Note [Scalar overflow])
+    if _is_integral(d) or d in _REDUCED: _checked_value(e, d)
     if d in (_dt.float32, _dt.float64, _dt.bfloat16):
         if e == 0.5: return _uf_kernel(np.sqrt, d)
-        if e == -0.5: return lambda o, x: np.copyto(o, np.reciprocal(np.sqrt(x, dtype=cd)), casting='unsafe')
+        if e == -0.5: return lambda o, x: np.copyto(o, np.reciprocal(np.sqrt(x, dtype=cd)),
+                                                    casting='unsafe')
         if e == -1: return _uf_kernel(np.reciprocal, d)
     if _is_integral(d):
         ev = np.array(e).astype(d.np)
         return lambda o, x: _powi(o, x, np.broadcast_to(asarray_like(x, ev), x.shape))
     eh = float(_as_dtype(e, d.np)) if d is _dt.bfloat16 else None       # exp.to<scalar_t>()
-    if eh in (3.0, -2.0):               # `pow_tensor_scalar_optimized_kernel`: base * base * base, 1 / (base * base),
-        def loop(o, x):                                                  # in BFloat16 arithmetic (each step rounded)
+    # `pow_tensor_scalar_optimized_kernel`: base * base * base, 1 / (base * base),
+    if eh in (3.0, -2.0):
+        # in BFloat16 arithmetic (each step rounded)
+        def loop(o, x):
             f = x.astype(cd)
             sq = _half_op(f * f, d.np)
             np.copyto(o, sq * f if eh == 3.0 else 1 / sq, casting='unsafe')
         return loop
-    ev = _as_dtype(e, d.np).astype(cd)[()] if d in _REDUCED else np.array(e).astype(cd)[()]   # exp.to<scalar_t>()
+    # exp.to<scalar_t>()
+    ev = _as_dtype(e, d.np).astype(cd)[()] if d in _REDUCED else np.array(e).astype(cd)[()]
     return lambda o, x: np.power(x, ev, out=o, dtype=cd, casting='unsafe')
 
 def pow(input, exponent, *, out=None) -> Tensor:
     "`input ** exponent`, as `torch.pow` (either may be a Python number)."
-    if not isinstance(input, Tensor):                # pow(Scalar, Tensor): contiguous result, then Tensor ** Tensor
-        TORCH_CHECK_TYPE(isinstance(input, _SCALARS), "pow(): argument 'self' must be Number or Tensor, not ", type(input).__name__)
-        TORCH_CHECK_TYPE(isinstance(exponent, Tensor), "pow(): argument 'exponent' must be Tensor, not ", type(exponent).__name__)
+    # pow(Scalar, Tensor): contiguous result, then Tensor ** Tensor
+    if not isinstance(input, Tensor):
+        TORCH_CHECK_TYPE(isinstance(input, _SCALARS),
+                         "pow(): argument 'self' must be Number or Tensor, not ",
+                         type(input).__name__)
+        TORCH_CHECK_TYPE(isinstance(exponent, Tensor),
+                         "pow(): argument 'exponent' must be Tensor, not ",
+                         type(exponent).__name__)
         rt = out.dtype if out is not None else result_type(input, exponent)
-        res = out if out is not None else _new_tensor(exponent._impl.sizes(), None, rt, exponent.device)
+        res = out if out is not None else _new_tensor(exponent._impl.sizes(), None, rt,
+                                                      exponent.device)
         if out is not None and out._impl.sizes() != exponent._impl.sizes(): _resize_output(out, exponent._impl.sizes())
-        if input == 1 and not isinstance(input, (builtins.bool, np.bool_)):   # c10's Scalar::equal: True is not 1.0
+        # c10's Scalar::equal: True is not 1.0
+        if input == 1 and not isinstance(input, (builtins.bool, np.bool_)):
             if not res.is_meta and res.numel(): _np_write(res)[...] = 1
             if out is not None: out._impl.bump_version()
             return res
-        r = _binary(TensorIterator.binary_op, _pow_loop, wrapped_scalar_tensor(input), exponent, res)
+        r = _binary(TensorIterator.binary_op, _pow_loop, wrapped_scalar_tensor(input),
+                    exponent, res)
         if out is None: res._impl.version_counter_.set_version(0)
         return r
-    if not isinstance(exponent, Tensor):             # pow(Tensor, Scalar): a unary op on input.to(result_type)
-        TORCH_CHECK_TYPE(isinstance(exponent, _SCALARS), "pow(): argument 'exponent' must be Number or Tensor, not ", type(exponent).__name__)
+    # pow(Tensor, Scalar): a unary op on input.to(result_type)
+    if not isinstance(exponent, Tensor):
+        TORCH_CHECK_TYPE(isinstance(exponent, _SCALARS),
+                         "pow(): argument 'exponent' must be Number or Tensor, not ",
+                         type(exponent).__name__)
         if isinstance(exponent, np.generic): exponent = exponent.item()
         TORCH_CHECK(not (_is_integral(input.dtype, True) and isinstance(exponent, numbers.Integral) and not isinstance(exponent, builtins.bool)
                          and exponent < 0), "Integers to negative integer powers are not allowed.")
@@ -377,38 +428,52 @@ def _simple(uf, bool_uf=None, kernel_name=None, integral_only=False):
     return make
 
 def _tensor_only(name, other):
-    TORCH_CHECK_TYPE(isinstance(other, Tensor), name, "(): argument 'other' (position 2) must be Tensor, not ", type(other).__name__)
+    TORCH_CHECK_TYPE(isinstance(other, Tensor), name,
+                     "(): argument 'other' (position 2) must be Tensor, not ",
+                     type(other).__name__)
 
 def maximum(input, other, *, out=None) -> Tensor:
     "Elementwise maximum (NaN propagates), as `torch.maximum`."
     _tensor_arg('maximum', input); _tensor_only('maximum', other)
-    TORCH_CHECK(not input.dtype.is_complex and not other.dtype.is_complex, "maximum not implemented for complex tensors.")
-    return _binary(TensorIterator.binary_op, _simple(np.maximum, np.logical_or, 'maximum_cpu'), input, other, out)
+    TORCH_CHECK(not input.dtype.is_complex and not other.dtype.is_complex,
+                "maximum not implemented for complex tensors.")
+    return _binary(TensorIterator.binary_op,
+                   _simple(np.maximum, np.logical_or, 'maximum_cpu'), input, other, out)
 def minimum(input, other, *, out=None) -> Tensor:
     "Elementwise minimum (NaN propagates), as `torch.minimum`."
     _tensor_arg('minimum', input); _tensor_only('minimum', other)
-    TORCH_CHECK(not input.dtype.is_complex and not other.dtype.is_complex, "minimum not implemented for complex tensors.")
-    return _binary(TensorIterator.binary_op, _simple(np.minimum, np.logical_and, 'minimum_cpu'), input, other, out)
+    TORCH_CHECK(not input.dtype.is_complex and not other.dtype.is_complex,
+                "minimum not implemented for complex tensors.")
+    return _binary(TensorIterator.binary_op,
+                   _simple(np.minimum, np.logical_and, 'minimum_cpu'), input, other, out)
 
 def bitwise_and(input, other, *, out=None) -> Tensor:
     "Bitwise AND of integral or bool tensors."
-    return _binary(TensorIterator.binary_op, _simple(np.bitwise_and, None, 'bitwise_and_cpu', True), input, other, out)
+    return _binary(TensorIterator.binary_op,
+                   _simple(np.bitwise_and, None, 'bitwise_and_cpu', True), input, other,
+                   out)
 def bitwise_or(input, other, *, out=None) -> Tensor:
     "Bitwise OR of integral or bool tensors."
-    return _binary(TensorIterator.binary_op, _simple(np.bitwise_or, None, 'bitwise_or_cpu', True), input, other, out)
+    return _binary(TensorIterator.binary_op,
+                   _simple(np.bitwise_or, None, 'bitwise_or_cpu', True), input, other, out)
 def bitwise_xor(input, other, *, out=None) -> Tensor:
     "Bitwise XOR of integral or bool tensors."
-    return _binary(TensorIterator.binary_op, _simple(np.bitwise_xor, None, 'bitwise_xor_cpu', True), input, other, out)
+    return _binary(TensorIterator.binary_op,
+                   _simple(np.bitwise_xor, None, 'bitwise_xor_cpu', True), input, other,
+                   out)
 
 # %% ../nbs/06b_ops.ipynb #f16ce6c7
 def _compare(uf, input, other, out, name, ordered=True) -> Tensor:
     if out is None and _fast_compare is not None:                  # hook
         r = _fast_compare(input, other, uf)
         if r is not None: return r
-    TORCH_CHECK_TYPE(isinstance(input, Tensor), name, "() received an invalid combination of arguments - got (",
-                     type(input).__name__, ", ", type(other).__name__, "), but expected (Tensor input, Tensor other)")
+    TORCH_CHECK_TYPE(isinstance(input, Tensor), name,
+                     "() received an invalid combination of arguments - got (",
+                     type(input).__name__, ", ", type(other).__name__,
+                     "), but expected (Tensor input, Tensor other)")
     def make(it):
-        if ordered and it.common_dtype().is_complex: _not_impl(name + '_cpu', it.common_dtype())
+        if ordered and it.common_dtype().is_complex: _not_impl(name + '_cpu',
+                it.common_dtype())
         return lambda o, x, y: uf(x, y, out=o)
     return _binary(TensorIterator.comparison_op, make, input, other, out)
 
@@ -435,14 +500,16 @@ def ge(input, other, *, out=None) -> Tensor:
 def _logical(uf):
     def make(it):
         def loop(o, x, y): uf(x.astype(np.bool_, copy=False) if x.dtype != np.bool_ else x,
-                              y.astype(np.bool_, copy=False) if y.dtype != np.bool_ else y, out=o)
+                              y.astype(np.bool_, copy=False) if y.dtype != np.bool_ else y,
+                              out=o)
         return loop
     return make
 
 def logical_and(input, other, *, out=None) -> Tensor:
     "Elementwise `(input != 0) and (other != 0)`, as `torch.logical_and`."
     _tensor_arg('logical_and', input); _tensor_only('logical_and', other)
-    return _binary(TensorIterator.comparison_op, _logical(np.logical_and), input, other, out)
+    return _binary(TensorIterator.comparison_op, _logical(np.logical_and), input, other,
+                   out)
 def logical_or(input, other, *, out=None) -> Tensor:
     "Elementwise `(input != 0) or (other != 0)`."
     _tensor_arg('logical_or', input); _tensor_only('logical_or', other)
@@ -450,12 +517,15 @@ def logical_or(input, other, *, out=None) -> Tensor:
 def logical_xor(input, other, *, out=None) -> Tensor:
     "Elementwise `(input != 0) != (other != 0)`."
     _tensor_arg('logical_xor', input); _tensor_only('logical_xor', other)
-    return _binary(TensorIterator.comparison_op, _logical(np.logical_xor), input, other, out)
+    return _binary(TensorIterator.comparison_op, _logical(np.logical_xor), input, other,
+                   out)
 
 # %% ../nbs/06b_ops.ipynb #40e1d8e5
 def promotion_html(dtypes=None, others=None) -> str:
-    "HTML table of the dtype of `a + b` for tensors `a` of each dtype against tensors, 0-dim tensors and Python scalars."
-    dtypes = dtypes or [_dt.bool, _dt.uint8, _dt.int8, _dt.int32, _dt.int64, _dt.float16, _dt.bfloat16, _dt.float32, _dt.float64]
+    ("HTML table of the dtype of `a + b` for tensors `a` of each dtype against tensors, "
+     "0-dim tensors and Python scalars.")
+    dtypes = dtypes or [_dt.bool, _dt.uint8, _dt.int8, _dt.int32, _dt.int64, _dt.float16,
+                        _dt.bfloat16, _dt.float32, _dt.float64]
     others = others or [('int32 tensor', lambda: _new_tensor((2,), None, _dt.int32).zero_()),
                         ('0-dim float64', lambda: _new_tensor((), None, _dt.float64).zero_()),
                         ('0-dim int64', lambda: _new_tensor((), None, _dt.int64).zero_()),
