@@ -1,4 +1,4 @@
-"""`sum`, `mean`, `prod`, `amax`, `amin`, `all`, `any` through the TensorIterator's reduction mode; `max`/`min` with indices, `argmax`/`argmin`; and `matmul`.
+"""`sum`, `mean`, `prod`, `amax`, `amin`, `all`, `any` through the TensorIterator's reduction mode; `max`/`min` with indices, `argmax`/`argmin`, `var`/`std`, `norm`, `logsumexp`; and `matmul`.
 
 Docs: https://tinytensor.github.io/tinytensor/reductions.html.md"""
 
@@ -15,35 +15,43 @@ from types import SimpleNamespace
 from collections import namedtuple
 import numpy as np
 from fastcore.basics import patch
-from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED, wrap_dim
-from .allocator import DeviceType, CPU
+from .checks import (TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE,
+                               TORCH_CHECK_NOT_IMPLEMENTED,
+                               wrap_dim)
+from .allocator import CPU
 from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides, alias_with_sizes_and_strides
 from .factories import _np_read, _np_write, zeros
-from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for, get_num_threads, _new_tensor, _to_dtype,
-                                        _resize_output, _errs_off, _errs_on, infer_size, tensor_view, can_cast,
-                                        )
-from .parallel import parallel_rows
-from .backends import _backends, host_array, array_namespace, asarray_like, ascontiguous
+from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for,
+                                        get_num_threads,
+                                        _new_tensor, _to_dtype, _resize_output, _errs_off,
+                                        _errs_on,
+                                        infer_size, tensor_view, can_cast)
+from .backends import _backends, host_array, array_namespace, ascontiguous
 from .views import assert_no_internal_overlap
-from .ops import _REDUCED, _bind_methods, _is_integral, _not_impl, maximum, minimum, ne, eq, where, abs
+from .ops import (_REDUCED, _bind_methods, _is_integral, _not_impl, maximum,
+                            minimum, ne, eq,
+                            where, abs)
 from .half_products import *
 from .half_products import _chain, _vec_rows, _two_pass
-_all_ = ['VEC_BYTES']   # the parts' public names are this module's too (Note [Module parts])
+_all_ = ['VEC_BYTES']                                       # Note [Module parts]
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
 def _dims(dim) -> list:
-    "The dims a reduction's `dim` names (an int, or a tuple/list of ints), type-checked as torch's argument parser does."
+    ("The dims a reduction's `dim` names (an int, or a tuple/list of ints), type-checked "
+     "as torch's argument parser does.")
     dims = [dim] if isinstance(dim, numbers.Integral) else list(dim)
     for d in dims:
         TORCH_CHECK_TYPE(isinstance(d, numbers.Integral) and not isinstance(d, builtins.bool), "dim must be int or tuple of ints, not ", type(d).__name__)
     return dims
 
 def _dim_mask(dim, ndim:int, allow_empty_dims:bool=False) -> list:
-    "Which dims to reduce: `dim` may be None, an int, or a tuple/list (empty = all, or none with `allow_empty_dims`), as ATen's `make_dim_mask`."
+    ("Which dims to reduce: `dim` may be None, an int, or a tuple/list (empty = all, or "
+     "none with `allow_empty_dims`), as ATen's `make_dim_mask`.")
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0 and not allow_empty_dims): return [True] * ndim
-    mask, seen = [False] * ndim, [False] * builtins.max(ndim, 1)   # a 0-d tensor's dims are 0 or -1, and may not repeat either
+    # a 0-d tensor's dims are 0 or -1, and may not repeat either
+    mask, seen = [False] * ndim, [False] * builtins.max(ndim, 1)
     for d in _dims(dim):
         w = wrap_dim(int(d), ndim)
         TORCH_CHECK(not seen[w], "dim ", w, " appears multiple times in the list of dims")
@@ -56,13 +64,15 @@ def _reduced_shape(sizes, mask, keepdim:bool) -> tuple:
 
 def make_reduction(name:str, self:Tensor, dim, keepdim:bool, out_dtype:dtype, out:Tensor=None, in_dtype:dtype=None,
                    allow_empty_dims:bool=False):
-    "Allocate (or resize) the result, view it with the input's rank (stride 0 on reduced dims), build the iterator."
+    ("Allocate (or resize) the result, view it with the input's rank (stride 0 on reduced "
+     "dims), build the iterator.")
     sizes = self._impl.sizes()
     mask = _dim_mask(dim, len(sizes), allow_empty_dims)
     shape = _reduced_shape(sizes, mask, keepdim)
     if out is None: result = _new_tensor(shape, None, out_dtype, self.device)
     else:
-        TORCH_CHECK(out.dtype is out_dtype, "Expected out tensor to have dtype ", out_dtype.name, ", but got ", out.dtype.name, " instead")
+        TORCH_CHECK(out.dtype is out_dtype, "Expected out tensor to have dtype ",
+                    out_dtype.name, ", but got ", out.dtype.name, " instead")
         _resize_output(out, shape)
         result = out
     viewed = result
@@ -71,13 +81,15 @@ def make_reduction(name:str, self:Tensor, dim, keepdim:bool, out_dtype:dtype, ou
         for m in mask:
             if m: vs.append(1); vst.append(0)
             else: s, st = next(it); vs.append(s); vst.append(st)
-        viewed = alias_with_sizes_and_strides(result, tuple(vs), tuple(vst), result.storage_offset())
+        viewed = alias_with_sizes_and_strides(result, tuple(vs), tuple(vst),
+                                              result.storage_offset())
     x = self if in_dtype is None or in_dtype is self.dtype else _to_dtype(self, in_dtype)
     return TensorIterator.reduce_op(viewed, x), result, mask
 
 # %% ../nbs/06c_reductions.ipynb #7ebbcac2
 def reduction_layout_html(sizes=(2, 3, 4), dims=(0, 1, 2, (0, 2), None)) -> str:
-    "HTML table of the TensorIterator set up by `sum(dim)` over a contiguous tensor of `sizes`, for each `dim`."
+    ("HTML table of the TensorIterator set up by `sum(dim)` over a contiguous tensor of "
+     "`sizes`, for each `dim`.")
     x = _new_tensor(tuple(sizes), None, _dt.float32)
     rows = []
     for d in dims:
@@ -88,7 +100,8 @@ def reduction_layout_html(sizes=(2, 3, 4), dims=(0, 1, 2, (0, 2), None)) -> str:
 
 # %% ../nbs/06c_reductions.ipynb #ef0d0ef6
 def _whole_views(it:TensorIterator):
-    if it.common_device_.device_type: return it.device_views()        # a device: its backend's arrays (chapter 03a)
+    # a device: its backend's arrays (chapter 03a)
+    if it.common_device_.device_type: return it.device_views()
     shape = it.shape_
     order = list(range(len(shape) - 1, -1, -1))
     shp = tuple(shape[d] for d in order)
@@ -97,38 +110,47 @@ def _whole_views(it:TensorIterator):
         views.append(host_array(buf, dt, shp, off, tuple(op.stride_bytes[d] for d in order)))   # Note [empty views past the end]
     return views
 
-# Note [parallel reductions]: with `nt = get_num_threads()` threads and at least 2 * GRAIN_SIZE elements, a
-# reduction is split along the input axis that is outermost in memory. If that axis is kept, each thread
-# reduces its own slice of the output and the result equals the serial one. If it is reduced, the axis is cut
-# into ceil(n / nt)-sized contiguous ranges, each reduced by numpy into a partial of the accumulation dtype,
-# and the partials are combined left to right: sum = ((p0 + p1) + p2) + ... For a given thread count the
-# result is therefore deterministic (the same bits on every run, whatever the scheduling); between thread
-# counts a float sum may differ in its last bits, as torch's do. Small reductions and `nt == 1` are one
-# numpy call (numpy's pairwise summation along a contiguous axis).
+# Note [parallel reductions]: with `nt = get_num_threads()` threads and at least 2 *
+# GRAIN_SIZE elements, a reduction is split along the input axis that is outermost in
+# memory. If that axis is kept, each thread reduces its own slice of the output and the
+# result equals the serial one. If it is reduced, the axis is cut into ceil(n / nt)-sized
+# contiguous ranges, each reduced by numpy into a partial of the accumulation dtype, and the
+# partials are combined left to right: sum = ((p0 + p1) + p2) + ... For a given thread count
+# the result is therefore deterministic (the same bits on every run, whatever the
+# scheduling); between thread counts a float sum may differ in its last bits, as torch's do.
+# Small reductions and `nt == 1` are one numpy call (numpy's pairwise summation along a
+# contiguous axis).
 def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
-    "Apply `reduce_fn(x, axes, out)` over the iterator's reduced axes, in threads when large."
+    ("Apply `reduce_fn(x, axes, out)` over the iterator's reduced axes, in threads when "
+     "large.")
     if it.is_meta_ or it.operands_[0].tensor.numel() == 0: return
     o, x = _whole_views(it)
     axes = tuple(a for a in range(o.ndim) if o.strides[a] == 0 and o.shape[a] != 1)
-    if it.common_device_.device_type:                                  # a device: one call, its own grid
+    # a device: one call, its own grid
+    if it.common_device_.device_type:
         tok = _errs_off()
         idx = tuple(0 if a in axes else slice(None) for a in range(o.ndim)) + (Ellipsis,)
-        if x.size == 0:                                                # an empty reduced axis has no index 0 to take
+        # an empty reduced axis has no index 0 to take
+        if x.size == 0:
             keep = [a for a in range(o.ndim) if a not in axes]
-            o = array_namespace(o).lib.stride_tricks.as_strided(o, tuple(o.shape[a] for a in keep), tuple(o.strides[a] for a in keep))
+            o = array_namespace(o).lib.stride_tricks.as_strided(o,
+                    tuple(o.shape[a] for a in keep), tuple(o.strides[a] for a in keep))
             idx = (Ellipsis,)
         loop = lambda o, x: reduce_fn(x, axes, o[idx])
-        loop.reduce = (combine, axes, idx)       # lets a device backend run its own reduction kernel (chapter 07c)
+        # lets a device backend run its own reduction kernel (chapter 07c)
+        loop.reduce = (combine, axes, idx)
         try: return _backends[it.common_device_.device_type].launch(loop, [o, x], 1)
         finally: _errs_on(tok)
     keep = [a for a in range(o.ndim) if a not in axes]
-    osq = np.lib.stride_tricks.as_strided(o, tuple(o.shape[a] for a in keep), tuple(o.strides[a] for a in keep))  # drop the stride-0 axes
+    osq = np.lib.stride_tricks.as_strided(o, tuple(o.shape[a] for a in keep),
+                                          tuple(o.strides[a] for a in keep))  # drop the stride-0 axes
     nt = get_num_threads()
     tok = _errs_off()
     try:
         if x.size < 2 * GRAIN_SIZE or nt == 1:
             return reduce_fn(x, axes, osq)
-        # split the axis that is outermost in memory (largest stride), so each thread reads one dense block
+        # split the axis that is outermost in memory (largest stride), so each thread reads
+        # one dense block
         cands = [a for a in range(x.ndim) if x.shape[a] >= nt and (a in keep or combine is not None)]
         outer = builtins.max(cands, key=lambda a: builtins.abs(x.strides[a]), default=None)
         big_keep = outer if outer in keep else None
@@ -143,7 +165,8 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
                 finally: _errs_on(t)
             return parallel_for(0, x.shape[big_keep], 1, part)
         if combine is None or not axes: return reduce_fn(x, axes, osq)
-        ax = outer if outer is not None else builtins.max(axes, key=lambda a: x.shape[a])   # split a reduced axis: partials
+        # split a reduced axis: partials
+        ax = outer if outer is not None else builtins.max(axes, key=lambda a: x.shape[a])
         n = x.shape[ax]
         chunk = -(-n // nt)
         ranges = [(b, builtins.min(n, b + chunk)) for b in range(0, n, chunk)]
@@ -162,18 +185,23 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
     finally: _errs_on(tok)
 
 # %% ../nbs/06c_reductions.ipynb #74bba73b
-# Note [ufunc reductions on a device]: `np.maximum.reduce(x)` is what a CPU kernel writes; off the CPU the same
-# reduction is the array namespace's function (`max` propagates NaN as `maximum.reduce` does; `all`/`any` on bools
-# are `logical_and`/`logical_or` reduced), so one kernel serves both without a copy to the host.
-_ARRAY_API_REDUCE = {'maximum': 'max', 'minimum': 'min', 'logical_and': 'all', 'logical_or': 'any', 'add': 'sum', 'multiply': 'prod'}
+# Note [ufunc reductions on a device]: `np.maximum.reduce(x)` is what a CPU kernel writes;
+# off the CPU the same reduction is the array namespace's function (`max` propagates NaN as
+# `maximum.reduce` does; `all`/`any` on bools are `logical_and`/`logical_or` reduced), so
+# one kernel serves both without a copy to the host.
+_ARRAY_API_REDUCE = {'maximum': 'max', 'minimum': 'min', 'logical_and': 'all',
+                     'logical_or': 'any', 'add': 'sum', 'multiply': 'prod'}
 
-def ufunc_reduce(uf, # a numpy ufunc: add, multiply, maximum, minimum, logical_and, logical_or
+# a numpy ufunc: add, multiply, maximum, minimum, logical_and, logical_or
+def ufunc_reduce(uf,
                  x, axes:tuple, out=None):
-    "`uf.reduce(x, axis=axes, out=out)` on numpy arrays, the array namespace's reduction function on a device's."
+    ("`uf.reduce(x, axis=axes, out=out)` on numpy arrays, the array namespace's reduction "
+     "function on a device's.")
     if type(x) is np.ndarray: return uf.reduce(x, axis=axes, out=out)
     f = getattr(array_namespace(x), _ARRAY_API_REDUCE[uf.__name__])
     if out is None or uf.__name__ not in ('maximum', 'minimum'): return f(x, axis=axes, out=out)
-    out[...] = f(x, axis=axes)            # CuPy 14's `min`/`max` with `out=` fail on their CUB path: a new array, copied
+    # CuPy 14's `min`/`max` with `out=` fail on their CUB path: a new array, copied
+    out[...] = f(x, axis=axes)
     return out
 
 # %% ../nbs/06c_reductions.ipynb #2d6b2932
@@ -187,13 +215,17 @@ def _ufunc_reduce(uf, acc):
     return f
 
 def _check_dtype_arg(d, name):
-    TORCH_CHECK_TYPE(d is None or isinstance(d, _dt.dtype), name, "(): argument 'dtype' must be tinytensor.dtype, not ", type(d).__name__)
+    TORCH_CHECK_TYPE(d is None or isinstance(d, _dt.dtype), name,
+                     "(): argument 'dtype' must be tinytensor.dtype, not ",
+                     type(d).__name__)
 
-# hooks (Note [Fast-path hooks] in chapter 06a): chapter 10's lean reductions, chapter 11's products
+# hooks (Note [Fast-path hooks] in chapter 06a): chapter 10's lean reductions, chapter 11's
+# products
 _fast_sum = _fast_mean = _fast_minmax = None
 
 def _sum_like(name, uf, input, dim, keepdim, dtype, out):
-    if dtype is None and out is None and _fast_sum is not None:      # hook: chapter 10's lean build
+    # hook: chapter 10's lean build
+    if dtype is None and out is None and _fast_sum is not None:
         r = _fast_sum(input, dim, keepdim, uf)
         if r is not None: return r
     _check_dtype_arg(dtype, name)
@@ -208,35 +240,48 @@ def _sum_like(name, uf, input, dim, keepdim, dtype, out):
     return res
 
 def sum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
-    "Sum over `dim` (int, tuple, or None for all), as `torch.sum`; integral and bool inputs give int64."
+    ("Sum over `dim` (int, tuple, or None for all), as `torch.sum`; integral and bool "
+     "inputs give int64.")
     return _sum_like('sum', np.add, input, dim, keepdim, dtype, out)
 
 def prod(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
     "Product over one `dim` (or all), as `torch.prod`."
-    TORCH_CHECK_TYPE(dim is None or isinstance(dim, numbers.Integral), "prod(): argument 'dim' must be int, not ", type(dim).__name__)
+    TORCH_CHECK_TYPE(dim is None or isinstance(dim, numbers.Integral),
+                     "prod(): argument 'dim' must be int, not ", type(dim).__name__)
     return _sum_like('prod', np.multiply, input, dim, keepdim, dtype, out)
 
 def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
-    "Arithmetic mean over `dim`, as `torch.mean`: float and complex only (or with a float `dtype=`)."
+    ("Arithmetic mean over `dim`, as `torch.mean`: float and complex only (or with a float "
+     "`dtype=`).")
     _check_dtype_arg(dtype, 'mean')
     d = dtype or input.dtype
-    TORCH_CHECK(d.is_floating_point or d.is_complex, "mean(): could not infer output dtype. ",
-                "Optional" if dtype is not None else "Input", " dtype must be either a floating point or complex dtype. Got: ", d.short)
+    TORCH_CHECK(d.is_floating_point or d.is_complex,
+                "mean(): could not infer output dtype. ",
+                "Optional" if dtype is not None else "Input",
+                " dtype must be either a floating point or complex dtype. Got: ", d.short)
     if out is None and _fast_mean is not None and (r := _fast_mean(input, dim, keepdim, d)) is not None:
-        return r                                                  # hook: chapter 10's lean build
+        # hook: chapter 10's lean build
+        return r
     mask = _dim_mask(dim, input.dim())
     n = math.prod(s for s, m in zip(input._impl.sizes(), mask) if m)
-    # ATen's mean_out is `sum_out(out).div_(n)`: the true division of an integral or bool `out` has a float result
-    TORCH_CHECK(out is None or out.dtype.is_floating_point or out.dtype.is_complex, "result type ", _dt.get_default_dtype().short,
-                " can't be cast to the desired output type ", out.dtype.short if out is not None else '')
+    # ATen's mean_out is `sum_out(out).div_(n)`: the true division of an integral or bool
+    # `out` has a float result
+    TORCH_CHECK(out is None or out.dtype.is_floating_point or out.dtype.is_complex,
+                "result type ", _dt.get_default_dtype().short,
+                " can't be cast to the desired output type ",
+                out.dtype.short if out is not None else '')
     x = input if input.dtype is d else _to_dtype(input, d)
-    if d in _REDUCED:                                          # cast to float32, sum, divide, cast back
+    # cast to float32, sum, divide, cast back
+    if d in _REDUCED:
         s = sum(_to_dtype(x, _dt.float32), dim, keepdim)
-        res = out if out is not None else _new_tensor(s._impl.sizes(), None, d, input.device)
+        res = out if out is not None else _new_tensor(s._impl.sizes(), None, d,
+                                                      input.device)
         if out is not None: _resize_output(out, s._impl.sizes())
         if not res.is_meta and res.numel():
             tok = _errs_off()
-            try: np.copyto(_np_write(res), np.divide(_np_read(s), np.float32(n), dtype=np.float32), casting='unsafe')
+            try: np.copyto(_np_write(res),
+                           np.divide(_np_read(s), np.float32(n), dtype=np.float32),
+                           casting='unsafe')
             finally: _errs_on(tok)
         if out is not None: out._impl.bump_version()
         return res
@@ -251,45 +296,56 @@ def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor
 
 # %% ../nbs/06c_reductions.ipynb #4b830345
 def _prod_reduced_run(it:TensorIterator):
-    "float16/bfloat16 `prod` on the CPU: the kernel's order, rounded at every step (Note [half products round at every step])."
+    ("float16/bfloat16 `prod` on the CPU: the kernel's order, rounded at every step (Note "
+     "[half products round at every step]).")
     if it.is_meta_ or it.operands_[0].tensor.numel() == 0: return
-    o, x = _whole_views(it)                                  # numpy axes: the iterator's dims reversed
+    # numpy axes: the iterator's dims reversed
+    o, x = _whole_views(it)
     V, nd = VEC_BYTES // x.itemsize, x.ndim
     red = [a for a in range(nd) if o.strides[a] == 0 and o.shape[a] != 1]
     keep = [a for a in range(nd) if a not in red]
-    out = np.lib.stride_tricks.as_strided(o, [o.shape[a] for a in keep], [o.strides[a] for a in keep])   # the output
+    out = np.lib.stride_tricks.as_strided(o, [o.shape[a] for a in keep],
+                                          [o.strides[a] for a in keep])   # the output
     tok = _errs_off()
     try:
-        if x.size == 0 or nd == 0: out[...] = 1 if x.size == 0 else x; return   # the identity; a 0-d input itself
-        contig = nd - 1 in red and x.strides[-1] == x.itemsize                 # is_contiguous_reduction: lanes
+        # the identity; a 0-d input itself
+        if x.size == 0 or nd == 0: out[...] = 1 if x.size == 0 else x; return
+        # is_contiguous_reduction: lanes
+        contig = nd - 1 in red and x.strides[-1] == x.itemsize
         n = out.size
         if n == 1: out[...] = _two_pass(x, contig, V); return
         r = np.empty(n, x.dtype)
         if contig:                                           # each output's rows, in order
             y = np.ascontiguousarray(np.transpose(x, keep + red)).reshape(n, -1, x.shape[-1])
             def piece(b, e): r[b:e] = _chain(_vec_rows(y[b:e].reshape(-1, y.shape[2]), V).reshape(e - b, -1).T)
-        else:                                                # each output's elements down a column, in order
+        # each output's elements down a column, in order
+        else:
             y = np.ascontiguousarray(np.transpose(x, red + keep)).reshape(-1, n)
             def piece(b, e): r[b:e] = _chain(y[:, b:e])
-        parallel_for(0, n, builtins.max(1, GRAIN_SIZE * n // x.size), piece)   # the outputs are apart: any split
+        # the outputs are apart: any split
+        parallel_for(0, n, builtins.max(1, GRAIN_SIZE * n // x.size), piece)
         np.copyto(out, r.reshape(out.shape))
     finally: _errs_on(tok)
 
 # %% ../nbs/06c_reductions.ipynb #f744c692
 def _check_nonempty(name, input, dim):
-    "ATen's `zero_numel_check_dims` for an empty input: every dim asked for, as given, must have elements (before repeats are looked for)."
+    ("ATen's `zero_numel_check_dims` for an empty input: every dim asked for, as given, "
+     "must have elements (before repeats are looked for).")
     if input.numel(): return
-    TORCH_CHECK(not (dim is None or (isinstance(dim, (tuple, list)) and not dim)), name, "(): Expected reduction dim to be specified for ",
+    TORCH_CHECK(not (dim is None or (isinstance(dim, (tuple, list)) and not dim)), name,
+                "(): Expected reduction dim to be specified for ",
                 "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
     for d in _dims(dim):
-        TORCH_CHECK_INDEX(input._impl.sizes()[wrap_dim(int(d), input.dim())] != 0, name, "(): Expected reduction dim ", d, " to have non-zero size.")
+        TORCH_CHECK_INDEX(input._impl.sizes()[wrap_dim(int(d), input.dim())] != 0, name,
+                          "(): Expected reduction dim ", d, " to have non-zero size.")
 
 def _minmax_reduce(name, uf_float, uf_bool, input, dim, keepdim, out):
     if input.dtype.is_complex and input.numel(): _not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
     _check_nonempty(name, input, dim)
     uf = uf_bool if input.dtype is _dt.bool else uf_float
     if out is None and _fast_minmax is not None and (r := _fast_minmax(input, dim, keepdim, uf)) is not None:
-        return r                                                  # hook: chapter 10's lean build
+        # hook: chapter 10's lean build
+        return r
     it, res, _ = make_reduction(name, input, dim, keepdim, input.dtype, out)
     _reduce_run(it, lambda x, axes, o: ufunc_reduce(uf, x, axes, o), uf)
     if out is not None: out._impl.bump_version()
@@ -304,9 +360,11 @@ def amin(input, dim=(), keepdim:bool=False, *, out=None) -> Tensor:
 
 def _bool_reduce(name, uf, input, dim, keepdim, out):
     od = _dt.uint8 if input.dtype is _dt.uint8 else _dt.bool
-    it, res, _ = make_reduction(name, input, dim, keepdim, od, out, allow_empty_dims=True)   # all(x, ()) reduces nothing
+    # all(x, ()) reduces nothing
+    it, res, _ = make_reduction(name, input, dim, keepdim, od, out, allow_empty_dims=True)
     def f(x, axes, o):
-        r = ufunc_reduce(uf, x.astype(np.bool_, copy=False) if x.dtype != np.bool_ else x, axes)
+        r = ufunc_reduce(uf, x.astype(np.bool_, copy=False) if x.dtype != np.bool_ else x,
+                         axes)
         np.copyto(o, r, casting='unsafe')
     _reduce_run(it, f, None)
     if out is not None: out._impl.bump_version()
@@ -327,13 +385,15 @@ def _arg_reduce(name, np_arg, input, dim, keepdim):
     TORCH_CHECK(not input.dtype.is_complex, name, "(): does not support complex input")
     nd = input.dim()
     if dim is None:
-        TORCH_CHECK_INDEX(input.numel() != 0, name, "(): Expected reduction dim to be specified for input.numel() == 0.")
+        TORCH_CHECK_INDEX(input.numel() != 0, name,
+                          "(): Expected reduction dim to be specified for input.numel() == 0.")
         shape = (1,) * nd if keepdim else ()
         res = _new_tensor(shape, None, _dt.int64, input.device)
         if not input.is_meta: _np_write(res)[...] = np_arg(ascontiguous(_np_read(input)).reshape(-1))
         return res
     d = wrap_dim(dim, nd)
-    TORCH_CHECK_INDEX(nd == 0 or input._impl.sizes()[d] != 0, name, "(): Expected reduction dim ", d, " to have non-zero size.")
+    TORCH_CHECK_INDEX(nd == 0 or input._impl.sizes()[d] != 0, name,
+                      "(): Expected reduction dim ", d, " to have non-zero size.")
     it, res, _ = make_reduction(name, input, dim, keepdim, _dt.int64)
     if not input.is_meta and res.numel():
         a = _np_read(input)
@@ -355,14 +415,18 @@ def _max_min(name, ret, np_arg, amaxmin, elementwise, input, dim, keepdim, other
     if other is not None: return elementwise(input, other)
     if dim is None:
         if input.dtype.is_complex: _not_impl(name + '_all', input.dtype)
-        TORCH_CHECK(input.numel() != 0, name, "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+        TORCH_CHECK(input.numel() != 0, name,
+                    "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
         return amaxmin(input)
     TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral) and not isinstance(dim, builtins.bool), name,
-                     "() received an invalid combination of arguments - got (dim=", type(dim).__name__, ")")
+                     "() received an invalid combination of arguments - got (dim=",
+                     type(dim).__name__, ")")
     nd = input.dim()
     d = wrap_dim(dim, nd)
-    TORCH_CHECK_INDEX(nd == 0 or input._impl.sizes()[d] != 0, name, "(): Expected reduction dim ", d, " to have non-zero size.")
-    TORCH_CHECK(not input.dtype.is_complex, name, "(): does not support complex input")   # after the meta function's checks
+    TORCH_CHECK_INDEX(nd == 0 or input._impl.sizes()[d] != 0, name,
+                      "(): Expected reduction dim ", d, " to have non-zero size.")
+    # after the meta function's checks
+    TORCH_CHECK(not input.dtype.is_complex, name, "(): does not support complex input")
     vals = amaxmin(input, d, keepdim)
     it, idx, _ = make_reduction(name, input, d, keepdim, _dt.int64)
     if not input.is_meta and idx.numel():
@@ -376,7 +440,6 @@ def min(input, dim=None, keepdim:bool=False, *, other=None):
     "`min(t)`: the minimum; `min(t, dim)`: (values, indices); `min(t, other)`: `minimum`."
     return _max_min('min', min_return, np.argmin, amin, minimum, input, dim, keepdim, other)
 
-# %% ../nbs/06c_reductions.ipynb #238e1e60
 max_return.__doc__ = "The `(values, indices)` named tuple `max(input, dim)` returns, like `torch.return_types.max`."
 min_return.__doc__ = "The `(values, indices)` named tuple `min(input, dim)` returns, like `torch.return_types.min`."
 
@@ -394,45 +457,57 @@ def min(self:Tensor, dim=None, keepdim:bool=False):
 
 # %% ../nbs/06c_reductions.ipynb #4638a3b9
 def _real_abs(x:Tensor) -> Tensor:
-    "`|x|` with a real result dtype (complex64 -> float32), as torch's `abs` of a complex tensor."
+    ("`|x|` with a real result dtype (complex64 -> float32), as torch's `abs` of a complex "
+     "tensor.")
     if not x.dtype.is_complex: return abs(x)
     res = _new_tensor(x._impl.sizes(), None, x.dtype.to_real(), x.device)
     if not res.is_meta and res.numel(): np.abs(_np_read(x), out=_np_write(res))
     return res
 
 def _as_result(t:Tensor, d:dtype) -> Tensor:
-    "`t` as a reduction's result: dtype `d` and exactly contiguous strides (a composite's last elementwise op may leave others)."
+    ("`t` as a reduction's result: dtype `d` and exactly contiguous strides (a composite's "
+     "last elementwise op may leave others).")
     if t.dtype is d and t._impl.strides() == contiguous_strides(t._impl.sizes()): return t
     return _new_tensor(t._impl.sizes(), None, d, t.device).copy_(t)
 
 def _finish_out(res:Tensor, out:Tensor, cast:bool=False) -> Tensor:
-    "Copy a computed result into `out=` (resized as ATen's `resize_output`): same dtype, or with `cast` any dtype `can_cast` allows."
+    ("Copy a computed result into `out=` (resized as ATen's `resize_output`): same dtype, "
+     "or with `cast` any dtype `can_cast` allows.")
     if out is None: return res
-    if cast: TORCH_CHECK(can_cast(res.dtype, out.dtype), "result type ", res.dtype.short, " can't be cast to the desired output type ", out.dtype.short)
-    else: TORCH_CHECK(out.dtype is res.dtype, "Expected out tensor to have dtype ", res.dtype.name, ", but got ", out.dtype.name, " instead")
+    if cast: TORCH_CHECK(can_cast(res.dtype, out.dtype), "result type ", res.dtype.short,
+                         " can't be cast to the desired output type ", out.dtype.short)
+    else: TORCH_CHECK(out.dtype is res.dtype, "Expected out tensor to have dtype ",
+                      res.dtype.name, ", but got ", out.dtype.name, " instead")
     _resize_output(out, res._impl.sizes())
     return out.copy_(res)
 
 def _correction(name, dim, unbiased, correction):
-    "torch's argument rules: `std(unbiased)` (legacy, dim is a bool), `std(dim, unbiased)` or `std(dim, correction=)`."
+    ("torch's argument rules: `std(unbiased)` (legacy, dim is a bool), `std(dim, "
+     "unbiased)` or `std(dim, correction=)`.")
     if isinstance(dim, builtins.bool): dim, unbiased = None, dim
-    TORCH_CHECK_TYPE(unbiased is None or correction is None, name, "() received an invalid combination of arguments - got both 'unbiased' and 'correction'")
+    TORCH_CHECK_TYPE(unbiased is None or correction is None, name,
+                     "() received an invalid combination of arguments - got both 'unbiased' and 'correction'")
     if correction is None: correction = 1 if unbiased is None else int(unbiased)
     return dim, correction
 
 # %% ../nbs/06c_reductions.ipynb #f4fba47a
-_fast_var = _fast_big_var = None      # hooks: small (chapter 10), big (chapter 11, in blocks)
+# hooks: small (chapter 10), big (chapter 11, in blocks)
+_fast_var = _fast_big_var = None
 
 def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=None):
-    "Two-pass variance in float64 (ATen accumulates `std`/`var` in double on CPU), then cast to the real dtype."
+    ("Two-pass variance in float64 (ATen accumulates `std`/`var` in double on CPU), then "
+     "cast to the real dtype.")
     d = input.dtype
-    TORCH_CHECK(d.is_floating_point or d.is_complex, "std and var only support floating point and complex dtypes")
+    TORCH_CHECK(d.is_floating_point or d.is_complex,
+                "std and var only support floating point and complex dtypes")
     dim, c = _correction(name, dim, unbiased, correction)
-    if out is None and not d.is_complex and _fast_var is not None:     # hooks: chapters 10 and 11
+    # hooks: chapters 10 and 11
+    if out is None and not d.is_complex and _fast_var is not None:
         r = _fast_var(input, dim, keepdim, c, take_sqrt, name.endswith('_mean'))
         if r is None and _fast_big_var is not None:
             r = _fast_big_var(input, dim, keepdim, c, take_sqrt, name.endswith('_mean'))
-        if r is not None: return r                   # var and std take only the first result
+        # var and std take only the first result
+        if r is not None: return r
     mask = _dim_mask(dim, input.dim())
     n = math.prod(s for s, m in zip(input._impl.sizes(), mask) if m)
     acc = _dt.complex128 if d.is_complex else _dt.float64
@@ -442,13 +517,15 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=No
     v = sum(dev * dev, dim, keepdim) / builtins.max(0, n - c)
     if take_sqrt: v = v.sqrt()
     od = d.to_real()
-    if out is not None and out.dtype.is_floating_point: od = out.dtype          # computed straight into out's dtype, as std_var_out
+    # computed straight into out's dtype, as std_var_out
+    if out is not None and out.dtype.is_floating_point: od = out.dtype
     if out is not None and out.dtype.is_complex and not d.is_complex: _not_impl(name + '_cpu', out.dtype)
     return _as_result(v, od), _as_result(m if keepdim else m.reshape(v._impl.sizes()).detach(), d)   # a kernel's reshape: no view
 
 # %% ../nbs/06c_reductions.ipynb #3b29610f
 def var(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None, out=None) -> Tensor:
-    "Variance over `dim` with Bessel's `correction` (default 1; legacy `unbiased`), as `torch.var`."
+    ("Variance over `dim` with Bessel's `correction` (default 1; legacy `unbiased`), as "
+     "`torch.var`.")
     return _finish_out(_var_impl('var', input, dim, unbiased, keepdim, correction, False, out)[0], out, True)
 
 def std(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None, out=None) -> Tensor:
@@ -468,23 +545,29 @@ def _p_str(p) -> str:
     return 'inf' if p == math.inf else '-inf' if p == -math.inf else str(int(p)) if float(p).is_integer() else str(p)
 
 def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
-    "The `ord`-norm of `input` seen as a vector over `dim` (all dims if None), as `torch.linalg.vector_norm`."
+    ("The `ord`-norm of `input` seen as a vector over `dim` (all dims if None), as "
+     "`torch.linalg.vector_norm`.")
     d = input.dtype
-    TORCH_CHECK(d.is_floating_point or d.is_complex, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ", d.short)
+    TORCH_CHECK(d.is_floating_point or d.is_complex,
+                "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ", d.short)
     _check_dtype_arg(dtype, 'linalg_vector_norm')
     x = input if dtype is None or dtype is d else _to_dtype(input, dtype)
     od = x.dtype.to_real()
     ord = float(ord)
     mask = _dim_mask(dim, input.dim())
-    if ord < 0 or ord == math.inf:                              # max/min and negative powers have no identity
+    # max/min and negative powers have no identity
+    if ord < 0 or ord == math.inf:
         if dim is None or (isinstance(dim, (tuple, list)) and not dim):
-            TORCH_CHECK(input.numel() != 0, "linalg.vector_norm cannot compute the ", _p_str(ord), " norm on an empty tensor ",
+            TORCH_CHECK(input.numel() != 0, "linalg.vector_norm cannot compute the ",
+                        _p_str(ord), " norm on an empty tensor ",
                         "because the operation does not have an identity")
         for i, (s, m) in enumerate(zip(input._impl.sizes(), mask)):
-            TORCH_CHECK(not (m and s == 0), "linalg.vector_norm cannot compute the ", _p_str(ord), " norm on the dimension ", i,
+            TORCH_CHECK(not (m and s == 0), "linalg.vector_norm cannot compute the ",
+                        _p_str(ord), " norm on the dimension ", i,
                         "because this dimension is empty and the operation does not have an identity")
     a = _real_abs(x)
-    if od in _REDUCED: a = _to_dtype(a, _dt.float32)          # ATen computes half norms in float
+    # ATen computes half norms in float
+    if od in _REDUCED: a = _to_dtype(a, _dt.float32)
     dims = () if dim is None else dim
     if ord == math.inf: r = amax(a, dims, keepdim)
     elif ord == -math.inf: r = amin(a, dims, keepdim)
@@ -497,40 +580,51 @@ def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None
 linalg = SimpleNamespace(vector_norm=linalg_vector_norm)
 
 def norm(input, p='fro', dim=None, keepdim:bool=False, out=None, dtype=None) -> Tensor:
-    "Vector norm over `dim` (`p` a number, `inf`, `-inf` or 'fro'), as the deprecated `torch.norm`."
+    ("Vector norm over `dim` (`p` a number, `inf`, `-inf` or 'fro'), as the deprecated "
+     "`torch.norm`.")
     if isinstance(dim, numbers.Integral): dim = (dim,)
     if p == 'fro' and dim is not None:
-        TORCH_CHECK(len(dim) <= 2, "linalg.matrix_norm: dim must be a 2-tuple. Got ", ' '.join(str(d) for d in dim))
+        TORCH_CHECK(len(dim) <= 2, "linalg.matrix_norm: dim must be a 2-tuple. Got ",
+                    ' '.join(str(d) for d in dim))
     if p is None or p == 'fro': p = 2
-    TORCH_CHECK_NOT_IMPLEMENTED(not isinstance(p, str), "norm(): p='", p, "' needs a matrix decomposition, which this chapter does not implement")
+    TORCH_CHECK_NOT_IMPLEMENTED(not isinstance(p, str), "norm(): p='", p,
+                                "' needs a matrix decomposition, which this chapter does not implement")
     return linalg_vector_norm(input, p, dim, keepdim, dtype=dtype, out=out)
 
 # %% ../nbs/06c_reductions.ipynb #b3b719d4
 def _real(x:Tensor) -> Tensor:
-    "The real part of a complex tensor (a new real tensor); `x` itself otherwise, as `at::real`."
+    ("The real part of a complex tensor (a new real tensor); `x` itself otherwise, as "
+     "`at::real`.")
     if not x.dtype.is_complex: return x
     res = _new_tensor(x._impl.sizes(), None, x.dtype.to_real(), x.device)
     if not res.is_meta and res.numel(): np.copyto(_np_write(res), _np_read(x).real)
     return res
 
 def logsumexp(input, dim, keepdim:bool=False, *, out=None) -> Tensor:
-    "`log(sum(exp(x)))` over `dim`, shifted by the max for stability (ATen's `logsumexp`); integers give float."
-    TORCH_CHECK_TYPE(dim is not None, "logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
+    ("`log(sum(exp(x)))` over `dim`, shifted by the max for stability (ATen's "
+     "`logsumexp`); integers give float.")
+    TORCH_CHECK_TYPE(dim is not None,
+                     "logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
     mask = _dim_mask(dim, input.dim())
-    TORCH_CHECK(not (isinstance(dim, (tuple, list)) and not dim and input.dim()), "output with shape [] doesn't match the broadcast shape ",
+    TORCH_CHECK(not (isinstance(dim, (tuple, list)) and not dim and input.dim()),
+                "output with shape [] doesn't match the broadcast shape ",
                 [1] * input.dim())
     x = input if input.dtype.is_floating_point or input.dtype.is_complex else _to_dtype(input, _dt.get_default_dtype())
     od = out.dtype if out is not None and out.dtype.is_floating_point and not x.dtype.is_complex else x.dtype   # sum_out into out's dtype
     if x.numel() == 0: return _finish_out(_as_result(sum(x.exp(), dim, keepdim, dtype=od).log(), od), out, True)
-    maxes = amax(_real(x), dim, True)                           # complex: the max of the real parts
-    maxes = where(abs(maxes) == math.inf, zeros((), dtype=maxes.dtype, device=maxes.device), maxes)             # masked_fill_(|max| == inf, 0): all -inf rows give -inf, not nan
+    # complex: the max of the real parts
+    maxes = amax(_real(x), dim, True)
+    maxes = where(abs(maxes) == math.inf,
+                  zeros((), dtype=maxes.dtype, device=maxes.device),
+                  maxes)             # masked_fill_(|max| == inf, 0): all -inf rows give -inf, not nan
     r = sum((x - maxes).exp(), dim, keepdim, dtype=od).log()
     r = r + (maxes if keepdim else maxes.reshape(r._impl.sizes()))
     return _finish_out(_as_result(r, od), out, True)
 
 # %% ../nbs/06c_reductions.ipynb #a9f4ea31
 def count_nonzero(input, dim=None) -> Tensor:
-    "Number of nonzero elements over `dim` (int, tuple or None), as `torch.count_nonzero`; always int64."
+    ("Number of nonzero elements over `dim` (int, tuple or None), as "
+     "`torch.count_nonzero`; always int64.")
     return sum(ne(input, 0), dim)
 
 def nansum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
@@ -547,7 +641,8 @@ def nanmean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Ten
                 "nanmean(): expected input to have floating point or complex dtype but got ", input.dtype.short)
     if out is not None and not out.dtype.is_floating_point and input.dtype.is_floating_point: _not_impl('nansum_cpu', out.dtype)
     cnt = sum(eq(input, input), dim, keepdim)
-    s = nansum(input, dim, keepdim, dtype=dtype or (out.dtype if out is not None and out.dtype.is_floating_point else None))
+    s = nansum(input, dim, keepdim,
+               dtype=dtype or (out.dtype if out is not None and out.dtype.is_floating_point else None))
     return _finish_out(_as_result(s / cnt, s.dtype), out, True)
 
 # %% ../nbs/06c_reductions.ipynb #8eee8a8f
@@ -556,8 +651,10 @@ _bind_methods(dict(std=std, var=var, norm=norm, logsumexp=logsumexp, count_nonze
 # %% ../nbs/06c_reductions.ipynb #95fa9085
 def _ctype(d):
     return {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half', 'bfloat16': 'c10::BFloat16', 'int64': 'long int',
-            'int32': 'int', 'int16': 'short int', 'int8': 'signed char', 'uint8': 'unsigned char', 'bool': 'bool',
-            'complex64': 'c10::complex<float>', 'complex128': 'c10::complex<double>'}.get(d.name, d.name)
+            'int32': 'int', 'int16': 'short int', 'int8': 'signed char',
+            'uint8': 'unsigned char', 'bool': 'bool',
+            'complex64': 'c10::complex<float>',
+            'complex128': 'c10::complex<double>'}.get(d.name, d.name)
 
 def _should_fold(t1:Tensor, t2:Tensor) -> bool:
     "ATen's `should_fold`: can the larger operand be viewed as one matrix without copying?"
@@ -573,50 +670,71 @@ def _should_fold(t1:Tensor, t2:Tensor) -> bool:
 def _mm_checks(kind, a, b, sa, sb):
     da, db = a.dtype, b.dtype
     if kind == 'dot':
-        TORCH_CHECK(da is db, "dot : expected both vectors to have same dtype, but found ", da.short, " and ", db.short)
-        TORCH_CHECK(sa[0] == sb[0], "inconsistent tensor size, expected tensor [", sa[0], "] and src [", sb[0],
-                    "] to have the same number of elements, but got ", sa[0], " and ", sb[0], " elements respectively")
+        TORCH_CHECK(da is db, "dot : expected both vectors to have same dtype, but found ",
+                    da.short, " and ", db.short)
+        TORCH_CHECK(sa[0] == sb[0], "inconsistent tensor size, expected tensor [", sa[0],
+                    "] and src [", sb[0],
+                    "] to have the same number of elements, but got ", sa[0], " and ",
+                    sb[0], " elements respectively")
         if da is _dt.bool: _not_impl('dot', da)
     elif kind == 'mv':
-        TORCH_CHECK(da is db, "addmv input tensors must have the same dtype, but got ", db.short, ", ", da.short, ", and ", db.short)
-        TORCH_CHECK(sa[1] == sb[0], "size mismatch, got input (", sa[0], "), mat (", sa[0], "x", sa[1], "), vec (", sb[0], ")")
-        if da is _dt.bool and sa[0] * sa[1]: _not_impl('addmv_impl_cpu', da)   # addmv returns early when mat is empty
+        TORCH_CHECK(da is db, "addmv input tensors must have the same dtype, but got ",
+                    db.short, ", ", da.short, ", and ", db.short)
+        TORCH_CHECK(sa[1] == sb[0], "size mismatch, got input (", sa[0], "), mat (", sa[0],
+                    "x", sa[1], "), vec (", sb[0], ")")
+        # addmv returns early when mat is empty
+        if da is _dt.bool and sa[0] * sa[1]: _not_impl('addmv_impl_cpu', da)
     elif kind == 'mm':
-        TORCH_CHECK(sa[1] == sb[0], "mat1 and mat2 shapes cannot be multiplied (", sa[0], "x", sa[1], " and ", sb[0], "x", sb[1], ")")
-        TORCH_CHECK(da is db, "expected m1 and m2 to have the same dtype, but got: ", _ctype(da), " != ", _ctype(db))
-        if math.prod(sa) == 0 or math.prod(sb) == 0: return            # addmm returns early on empty inputs
+        TORCH_CHECK(sa[1] == sb[0], "mat1 and mat2 shapes cannot be multiplied (", sa[0],
+                    "x", sa[1], " and ", sb[0], "x", sb[1], ")")
+        TORCH_CHECK(da is db, "expected m1 and m2 to have the same dtype, but got: ",
+                    _ctype(da), " != ", _ctype(db))
+        # addmm returns early on empty inputs
+        if math.prod(sa) == 0 or math.prod(sb) == 0: return
         if da is _dt.bool: _not_impl('addmm_impl_cpu_', da)
     else:
-        TORCH_CHECK(sb[-2] == sa[-1], "Expected size for first two dimensions of batch2 tensor to be: [", sa[0], ", ", sa[-1],
+        TORCH_CHECK(sb[-2] == sa[-1],
+                    "Expected size for first two dimensions of batch2 tensor to be: [",
+                    sa[0], ", ", sa[-1],
                     "] but got: [", sb[0], ", ", sb[-2], "].")
-        if sa[0] * sa[1] * sb[-1] == 0 or sa[-1] == 0: return         # empty result or k == 0: bmm returns (or zero-fills) before dispatch
+        # empty result or k == 0: bmm returns (or zero-fills) before dispatch
+        if sa[0] * sa[1] * sb[-1] == 0 or sa[-1] == 0: return
         if da is _dt.bool: _not_impl('bmm', da)
         TORCH_CHECK(da is db, "expected scalar type ", da.short, " but found ", db.short)
 
-_BLAS_NP = (np.dtype(np.float32), np.dtype(np.float64))          # the dtypes numpy's matmul hands to its BLAS
+# the dtypes numpy's matmul hands to its BLAS
+_BLAS_NP = (np.dtype(np.float32), np.dtype(np.float64))
 
 # %% ../nbs/06c_reductions.ipynb #eedd67d9
-_fast_matmul = None     # hook: (x, y, out) split over threads (chapter 11); the plain path is np.matmul
+# hook: (x, y, out) split over threads (chapter 11); the plain path is np.matmul
+_fast_matmul = None
 
 def matmul(input, other, *, out=None) -> Tensor:
     "Matrix product with NumPy/torch broadcasting of batch dims, as `torch.matmul`."
-    TORCH_CHECK_TYPE(isinstance(other, Tensor), "matmul(): argument 'other' (position 2) must be Tensor, not ", type(other).__name__)
+    TORCH_CHECK_TYPE(isinstance(other, Tensor),
+                     "matmul(): argument 'other' (position 2) must be Tensor, not ",
+                     type(other).__name__)
     a, b = input, other
     d1, d2 = a.dim(), b.dim()
-    TORCH_CHECK(d1 != 0 and d2 != 0, "both arguments to matmul need to be at least 1D, but they are ", d1, "D and ", d2, "D")
+    TORCH_CHECK(d1 != 0 and d2 != 0,
+                "both arguments to matmul need to be at least 1D, but they are ", d1,
+                "D and ", d2, "D")
     s1, s2 = a._impl.sizes(), b._impl.sizes()
     bmm_path = False
     if d1 == 1 and d2 == 1: _mm_checks('dot', a, b, s1, s2); shape = ()
     elif d1 == 2 and d2 == 1: _mm_checks('mv', a, b, s1, s2); shape = (s1[0],)
     elif d1 == 1 and d2 == 2: _mm_checks('mm', a, b, (1, s1[0]), s2); shape = (s2[1],)
     elif d1 == 2 and d2 == 2: _mm_checks('mm', a, b, s1, s2); shape = (s1[0], s2[1])
-    elif (d2 <= 2 or d1 == 1) and _should_fold(a, b):                  # torch never folds 2-D @ N-D
+    # torch never folds 2-D @ N-D
+    elif (d2 <= 2 or d1 == 1) and _should_fold(a, b):
         transpose = d2 > d1
         t1s = (s2[:-2] + (s2[-1], s2[-2])) if transpose else s1
         t2s = ((s1[::-1] if d1 == 2 else s1)) if transpose else s2
         rows = math.prod(t1s[:-1])
-        if len(t2s) == 2: _mm_checks('mm', a if not transpose else b, b if not transpose else a, (rows, t1s[-1]), t2s)
-        else: _mm_checks('mv', a if not transpose else b, b if not transpose else a, (rows, t1s[-1]), t2s)
+        if len(t2s) == 2: _mm_checks('mm', a if not transpose else b,
+                                     b if not transpose else a, (rows, t1s[-1]), t2s)
+        else: _mm_checks('mv', a if not transpose else b, b if not transpose else a,
+                         (rows, t1s[-1]), t2s)
         out_shape = tuple(t1s[:-1]) + ((t2s[1],) if len(t2s) == 2 else ())
         shape = (out_shape[:-2] + (out_shape[-1], out_shape[-2])) if transpose and len(t2s) == 2 else out_shape
     else:
@@ -630,24 +748,31 @@ def matmul(input, other, *, out=None) -> Tensor:
         bmm_path = True
         shape = tuple(batch) + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ())
     d = a.dtype
-    if bmm_path: d = b.dtype                                           # bmm's meta function takes batch2's options
-    if a.device.type == 'cuda' and (_is_integral(d) or d is _dt.bool):   # cuBLAS has no integer products
+    # bmm's meta function takes batch2's options
+    if bmm_path: d = b.dtype
+    # cuBLAS has no integer products
+    if a.device.type == 'cuda' and (_is_integral(d) or d is _dt.bool):
         _not_impl('dot' if d1 == d2 == 1 else 'addmv_impl_cuda' if d2 == 1 else 'bmm_cuda' if bmm_path else 'addmm_cuda', d)
     res = out if out is not None else _new_tensor(shape, None, d, a.device)
     if out is not None:
-        TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", _ctype(d), ", but got ", _ctype(out.dtype), " instead")
+        TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", _ctype(d),
+                    ", but got ", _ctype(out.dtype), " instead")
         _resize_output(out, shape)
         assert_no_internal_overlap(out)
     if not res.is_meta and res.numel():
-        TORCH_CHECK(a.device == b.device, "Expected all tensors to be on the same device, but found at least two devices, ",
+        TORCH_CHECK(a.device == b.device,
+                    "Expected all tensors to be on the same device, but found at least two devices, ",
                     a.device, " and ", b.device, "!")
-        x, y = tensor_view(a), tensor_view(b)                      # arrays of the operands' device (chapter 03a)
+        # arrays of the operands' device (chapter 03a)
+        x, y = tensor_view(a), tensor_view(b)
         if d in _REDUCED: x, y = x.astype(np.float32), y.astype(np.float32)
         tok = _errs_off()
         try:
             o = tensor_view(res, True)
-            if res._impl.device_ is not CPU or x.dtype not in _BLAS_NP: np.copyto(o, np.matmul(x, y), casting='unsafe')
-            elif out is None and o.dtype == x.dtype: (_fast_matmul or np.matmul)(x, y, o)   # a fresh result
+            if res._impl.device_ is not CPU or x.dtype not in _BLAS_NP: np.copyto(o,
+                    np.matmul(x, y), casting='unsafe')
+            # a fresh result
+            elif out is None and o.dtype == x.dtype: (_fast_matmul or np.matmul)(x, y, o)
             else:
                 r = np.empty(o.shape, x.dtype)
                 (_fast_matmul or np.matmul)(x, y, r)
