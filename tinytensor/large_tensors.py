@@ -23,28 +23,36 @@ from . import tensor_iterator, binary_ops, reductions
 from .lean_paths import _lean_operand, _c_contiguous, _lean_addr, _var_rows
 
 # %% ../nbs/11_large_tensors.ipynb #739f9673
-STAGE_ROWS = 256          # block height along the conflicting dim, in elements (bench/bench_limits.py)
-STAGE_WIDTH = 8192        # block width along dim 0, the output's fastest: whole rows keep the ufunc fast
-STAGE_COLS = 512          # width of one de-aliasing tile inside a block: fewer, larger numpy calls
+# block height along the conflicting dim, in elements (bench/bench_limits.py)
+STAGE_ROWS = 256
+# block width along dim 0, the output's fastest: whole rows keep the ufunc fast
+STAGE_WIDTH = 8192
+# width of one de-aliasing tile inside a block: fewer, larger numpy calls
+STAGE_COLS = 512
 STAGE_MIN = 1 << 16       # smaller loops are not worth staging
-STAGE_TALL = 1 << 18      # elements a block holds at least when dim 0 is short (channels_last conversions)
-_STAGE_PAD = 64           # bytes of padding per scratch row: one cache line breaks the power-of-two stride
+# elements a block holds at least when dim 0 is short (channels_last conversions)
+STAGE_TALL = 1 << 18
+# bytes of padding per scratch row: one cache line breaks the power-of-two stride
+_STAGE_PAD = 64
 
-# Note [streaming tiles]: an input whose fastest dim `j` is not the output's (dim 0) is *staged*. For a
-# block of rows [r, r + STAGE_ROWS) along `j` and columns [c, c + STAGE_WIDTH) along dim 0, its slab is
-# read as row pieces (contiguous along `j`) into a padded scratch `P`, STAGE_COLS columns at a time, then
-# transposed out of `P` into a scratch block `S` laid out like the output. Reading the slab directly as a
-# column walk would touch one cache line per element, and rows a power-of-two stride apart map to the
-# same cache sets and evict each other; `P`'s padded rows spread them over all sets. The loop then sees
-# agreeing operands only, so numpy's contiguous (SIMD) inner loops run over whole block rows. Where dim 0
-# is short, a block takes more rows, up to STAGE_TALL elements: every block costs a few numpy calls
-# whatever its size, and an NCHW -> NHWC copy with 64 channels would otherwise run in blocks of 256 x 64
-# (that conversion at (32, 64, 56, 56) float32, 2 threads: 5.5 -> 2.1 ms; a (30000, 300) transposed
-# copy: 5.4 -> 3.7 ms). Work is split by blocks, so a thread's chunk is always a whole number of tiles.
-# Values are identical to the plain path: staging only copies (on float32 the transpose may be
+# Note [streaming tiles]: an input whose fastest dim `j` is not the output's (dim 0) is
+# *staged*. For a block of rows [r, r + STAGE_ROWS) along `j` and columns [c, c +
+# STAGE_WIDTH) along dim 0, its slab is read as row pieces (contiguous along `j`) into a
+# padded scratch `P`, STAGE_COLS columns at a time, then transposed out of `P` into a
+# scratch block `S` laid out like the output. Reading the slab directly as a column walk
+# would touch one cache line per element, and rows a power-of-two stride apart map to the
+# same cache sets and evict each other; `P`'s padded rows spread them over all sets. The
+# loop then sees agreeing operands only, so numpy's contiguous (SIMD) inner loops run over
+# whole block rows. Where dim 0 is short, a block takes more rows, up to STAGE_TALL
+# elements: every block costs a few numpy calls whatever its size, and an NCHW -> NHWC copy
+# with 64 channels would otherwise run in blocks of 256 x 64 (that conversion at (32, 64,
+# 56, 56) float32, 2 threads: 5.5 -> 2.1 ms; a (30000, 300) transposed copy: 5.4 -> 3.7 ms).
+# Work is split by blocks, so a thread's chunk is always a whole number of tiles. Values are
+# identical to the plain path: staging only copies (on float32 the transpose may be
 # OpenBLAS's, which changes no output bit: Note [BLAS transpose]).
 def _fastest_dim(shape, sb):
-    "The iteration dim with the smallest nonzero byte stride (never a size-1 or broadcast dim), or None."
+    ("The iteration dim with the smallest nonzero byte stride (never a size-1 or broadcast "
+     "dim), or None.")
     best = None
     for d, (s, st) in enumerate(zip(shape, sb)):
         if s > 1 and st != 0 and (best is None or builtins.abs(st) < builtins.abs(sb[best])): best = d
@@ -52,40 +60,46 @@ def _fastest_dim(shape, sb):
 
 @patch
 def _stage_plan(self:TensorIterator):
-    "(j, the inputs to stage) when inputs' fastest dim is `j` != 0 and every output's is 0; else None."
+    ("(j, the inputs to stage) when inputs' fastest dim is `j` != 0 and every output's is "
+     "0; else None.")
     shape, ops, nout = self.shape_, self.operands_, self.num_outputs_
     if len(shape) < 2 or self.numel() < STAGE_MIN or shape[0] < 16: return None
     if builtins.any(_fastest_dim(shape, op.stride_bytes) not in (0, None) for op in ops[:nout]): return None
     fast = {i: _fastest_dim(shape, ops[i].stride_bytes) for i in range(nout, len(ops))
-            if ops[i].stride_bytes[0] != 0}                 # a broadcast along dim 0 is never staged
+            # a broadcast along dim 0 is never staged
+            if ops[i].stride_bytes[0] != 0}
     js = [f for f in fast.values() if f not in (0, None)]
     if not js: return None
     j = builtins.min(js)
     return (j, [i for i, f in fast.items() if f == j]) if shape[j] >= 16 else None
 
 # %% ../nbs/11_large_tensors.ipynb #c2db7c13
-# Note [BLAS transpose]: `cblas_?omatcopy` computes `alpha * x` per element, and with alpha = 1 that is
-# exact for every value but two kinds: a signaling NaN comes out quiet (its payload kept), and a subnormal
-# comes out zero in a thread that some library switched to flush-to-zero (the FTZ/DAZ bits of x86's
-# MXCSR). `_blas_for` refuses the BLAS in such a thread: it transposes one subnormal first and compares
-# the bits. The NaN is handled by where the BLAS may run:
-# - under loops that name an IEEE arithmetic ufunc (`loop.ufunc`, set by chapter 06b's kernels): add,
-#   subtract, multiply and divide return a NaN operand quieted anyway (x86's rule: the first NaN operand,
-#   quieted), so quieting it earlier changes no output bit;
-# - for a float32 copy (`copy_loop`: `contiguous`, `clone`, `copy_`, `to`) transposed straight into the
-#   output, checked: one `np.max` over each block after the BLAS (a NaN propagates through max) says
-#   whether a NaN came through. If one did, the numpy staging copies that block again, and the thread's
-#   later blocks skip the BLAS, so data full of NaNs pays for one block twice. `A.T.contiguous()` at
-#   4096², 2 threads: 6.3 -> 4.9 ms, of which the check is 0.6 ms.
-# Selections, integers and every other loop keep the numpy staging, which moves bits untouched. The
-# library is the OpenBLAS in numpy's own wheel (`numpy.libs`, or `numpy/.dylibs`): symbols ending in `64_`
-# take 64-bit integers, `scipy_cblas_?omatcopy` 32-bit ones; any other numpy build has none of them, and
-# the numpy staging runs. ctypes releases the GIL during the call, so the threads of `parallel_for`
-# transpose in parallel. Only float32 takes it: `A + B.T` at 4096², 2 threads, 6.9 -> 4.6 ms (and
-# 1.2-1.8x at other shapes), while OpenBLAS's double-precision kernel measured 4x slower than the numpy
-# staging (46.6 against 12.3 ms), so float64 keeps the numpy staging.
+# Note [BLAS transpose]: `cblas_?omatcopy` computes `alpha * x` per element, and with alpha
+# = 1 that is exact for every value but two kinds: a signaling NaN comes out quiet (its
+# payload kept), and a subnormal comes out zero in a thread that some library switched to
+# flush-to-zero (the FTZ/DAZ bits of x86's MXCSR). `_blas_for` refuses the BLAS in such a
+# thread: it transposes one subnormal first and compares the bits. The NaN is handled by
+# where the BLAS may run:
+# - under loops that name an IEEE arithmetic ufunc (`loop.ufunc`, set by chapter 06b's
+#   kernels): add, subtract, multiply and divide return a NaN operand quieted anyway (x86's
+#   rule: the first NaN operand, quieted), so quieting it earlier changes no output bit;
+# - for a float32 copy (`copy_loop`: `contiguous`, `clone`, `copy_`, `to`) transposed
+#   straight into the output, checked: one `np.max` over each block after the BLAS (a NaN
+#   propagates through max) says whether a NaN came through. If one did, the numpy staging
+#   copies that block again, and the thread's later blocks skip the BLAS, so data full of
+#   NaNs pays for one block twice. `A.T.contiguous()` at 4096², 2 threads: 6.3 -> 4.9 ms, of
+#   which the check is 0.6 ms. Selections, integers and every other loop keep the numpy
+#   staging, which moves bits untouched. The library is the OpenBLAS in numpy's own wheel
+#   (`numpy.libs`, or `numpy/.dylibs`): symbols ending in `64_` take 64-bit integers,
+#   `scipy_cblas_?omatcopy` 32-bit ones; any other numpy build has none of them, and the
+#   numpy staging runs. ctypes releases the GIL during the call, so the threads of
+#   `parallel_for` transpose in parallel. Only float32 takes it: `A + B.T` at 4096², 2
+#   threads, 6.9 -> 4.6 ms (and 1.2-1.8x at other shapes), while OpenBLAS's double-precision
+#   kernel measured 4x slower than the numpy staging (46.6 against 12.3 ms), so float64
+#   keeps the numpy staging.
 _IEEE_ARITH = (np.add, np.subtract, np.multiply, np.true_divide)
-_ROW_MAJOR, _TRANS = 101, 112                        # CBLAS_ORDER.CblasRowMajor, CBLAS_TRANSPOSE.CblasTrans
+# CBLAS_ORDER.CblasRowMajor, CBLAS_TRANSPOSE.CblasTrans
+_ROW_MAJOR, _TRANS = 101, 112
 
 def _omatcopy_ok(f, dn) -> bool:
     "Does `f` transpose a small matrix exactly?"
@@ -100,20 +114,23 @@ def _openblas_paths() -> list:
             + glob.glob(os.path.join(here, '.dylibs', '*openblas*')))
 
 def _blas_transpose() -> dict:
-    "{numpy dtype: `cblas_somatcopy` of the OpenBLAS bundled with numpy} for float32; empty if none."
+    ("{numpy dtype: `cblas_somatcopy` of the OpenBLAS bundled with numpy} for float32; "
+     "empty if none.")
     if os.environ.get('TINYTENSOR_BLAS_TRANSPOSE', '1') == '0': return {}
     found = {}
     for path in _openblas_paths():
         try: lib = ctypes.CDLL(path)
         except OSError: continue
-        for ch, dn, real in (('s', np.dtype(np.float32), ctypes.c_float),):   # float32 only: the Note
+        # float32 only: the Note
+        for ch, dn, real in (('s', np.dtype(np.float32), ctypes.c_float),):
             for name, ity in ((f'scipy_cblas_{ch}omatcopy64_', ctypes.c_int64),
                               (f'cblas_{ch}omatcopy64_', ctypes.c_int64),
                               (f'scipy_cblas_{ch}omatcopy', ctypes.c_int)):
                 f = getattr(lib, name, None)
                 if f is None or dn in found: continue
                 f.restype = None
-                f.argtypes = [ctypes.c_int, ctypes.c_int, ity, ity, real, ctypes.c_void_p, ity,
+                f.argtypes = [ctypes.c_int, ctypes.c_int, ity, ity, real, ctypes.c_void_p,
+                              ity,
                               ctypes.c_void_p, ity]
                 if _omatcopy_ok(f, dn): found[dn] = f
     return found
@@ -121,48 +138,59 @@ def _blas_transpose() -> dict:
 _omatcopy = _blas_transpose()
 
 def _blas_for(dn):
-    "The BLAS transpose for numpy dtype `dn` in this thread, or None: none shipped, or subnormals flushed."
+    ("The BLAS transpose for numpy dtype `dn` in this thread, or None: none shipped, or "
+     "subnormals flushed.")
     f = _omatcopy.get(dn)
     if f is None: return None
-    x, y = np.ones(1, np.uint32).view(np.float32), np.zeros(1, np.float32)   # x: the smallest subnormal
+    # x: the smallest subnormal
+    x, y = np.ones(1, np.uint32).view(np.float32), np.zeros(1, np.float32)
     f(_ROW_MAJOR, _TRANS, 1, 1, 1.0, x.ctypes.data, 1, y.ctypes.data, 1)
-    return f if y.view(np.uint32)[0] == 1 else None       # compare bits: under DAZ, numpy would find 0 == x
+    # compare bits: under DAZ, numpy would find 0 == x
+    return f if y.view(np.uint32)[0] == 1 else None
 
 # %% ../nbs/11_large_tensors.ipynb #3acfd807
-# Note [staggered bands]: a block is two phases, a transpose into the scratch (compute-bound, in cache)
-# and the loop's streaming pass (memory-bound). Threads that start together stay in step: both cores
-# transpose while memory idles, then both stream while the cores wait on memory. So every chunk but the
-# first begins with the second half of its first block and ends with the first half: its phases run half
-# a block behind the first thread's, and one core transposes while the other streams (`A + B.T` at 4096²
-# through the scratch, 2 threads: 6.1 -> 5.6 ms). Staging into the output (Note [staging into the
-# output]) measured 2-3% slower with the stagger when memory is fast and no faster otherwise, so it runs
-# its bands in order.
+# Note [staggered bands]: a block is two phases, a transpose into the scratch (compute-
+# bound, in cache) and the loop's streaming pass (memory-bound). Threads that start together
+# stay in step: both cores transpose while memory idles, then both stream while the cores
+# wait on memory. So every chunk but the first begins with the second half of its first
+# block and ends with the first half: its phases run half a block behind the first thread's,
+# and one core transposes while the other streams (`A + B.T` at 4096² through the scratch, 2
+# threads: 6.1 -> 5.6 ms). Staging into the output (Note [staging into the output]) measured
+# 2-3% slower with the stagger when memory is fast and no faster otherwise, so it runs its
+# bands in order.
 def _stage(dst, src, P, tr=None):
-    "Copy the slab `src` ((rows, cols), contiguous along rows) into `dst` through the scratch `P`."
+    ("Copy the slab `src` ((rows, cols), contiguous along rows) into `dst` through the "
+     "scratch `P`.")
     rr, n0 = src.shape
     isz, (s0, s1), (d0, d1) = src.itemsize, src.strides, dst.strides
     if (tr is not None and s0 == isz and s1 % isz == 0 and s1 // isz >= rr and d1 == isz
-            and d0 % isz == 0 and d0 // isz >= n0):      # Note [BLAS transpose]: `src.T` is row-major
-        tr(_ROW_MAJOR, _TRANS, n0, rr, 1.0, src.ctypes.data, s1 // isz, dst.ctypes.data, d0 // isz)
+            # Note [BLAS transpose]: `src.T` is row-major
+            and d0 % isz == 0 and d0 // isz >= n0):
+        tr(_ROW_MAJOR, _TRANS, n0, rr, 1.0, src.ctypes.data, s1 // isz, dst.ctypes.data,
+           d0 // isz)
         return dst
     for c in range(0, n0, STAGE_COLS):
         tc = builtins.min(STAGE_COLS, n0 - c)
         p = P[:tc, :rr]
-        np.copyto(p, src[:, c:c + tc].T)                 # row pieces of the source: a straight copy
-        np.copyto(dst[:, c:c + tc], p.T)                  # the transpose, out of a padded scratch in cache
+        # row pieces of the source: a straight copy
+        np.copyto(p, src[:, c:c + tc].T)
+        # the transpose, out of a padded scratch in cache
+        np.copyto(dst[:, c:c + tc], p.T)
     return dst
 
 # %% ../nbs/11_large_tensors.ipynb #4fdd88a4
-# Note [staging into the output]: when the loop is one IEEE arithmetic ufunc (elementwise, so it may read
-# and write the same array) and the BLAS transposes the one staged input, of the output's dtype, the slab
-# is transposed straight into the output's block and the loop runs in place, `out = a + out`: the scratch
-# block and one pass through it are saved (A + B.T at 4096², 2 threads, about 9% when memory is fast). A
-# copy of the output's dtype goes the same way, and there the staged block *is* the result: no loop runs
-# after it. Only if no input shares memory with the output: otherwise the transposed slab would overwrite
+# Note [staging into the output]: when the loop is one IEEE arithmetic ufunc (elementwise,
+# so it may read and write the same array) and the BLAS transposes the one staged input, of
+# the output's dtype, the slab is transposed straight into the output's block and the loop
+# runs in place, `out = a + out`: the scratch block and one pass through it are saved (A +
+# B.T at 4096², 2 threads, about 9% when memory is fast). A copy of the output's dtype goes
+# the same way, and there the staged block *is* the result: no loop runs after it. Only if
+# no input shares memory with the output: otherwise the transposed slab would overwrite
 # values still to be read.
 @patch
 def _stage_into_output(self:TensorIterator, loop, bases, staged:list):
-    "The staged input to transpose straight into the output (Note [staging into the output]), or None."
+    ("The staged input to transpose straight into the output (Note [staging into the "
+     "output]), or None.")
     ops = self.operands_
     if len(staged) != 1 or self.num_outputs_ != 1: return None
     if loop is not copy_loop and getattr(loop, 'ufunc', None) not in _IEEE_ARITH: return None
@@ -173,22 +201,29 @@ def _stage_into_output(self:TensorIterator, loop, bases, staged:list):
 
 @patch
 def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
-    "Run `loop` over blocks of dims (j, 0), the `staged` inputs copied into the output's layout first."
+    ("Run `loop` over blocks of dims (j, 0), the `staged` inputs copied into the output's "
+     "layout first.")
     shape, ops = self.shape_, self.operands_
     n0, nj = shape[0], shape[j]
-    other = [d for d in range(1, len(shape)) if d != j]        # every other dim: one set of blocks per index
-    rows = builtins.max(STAGE_ROWS, STAGE_TALL // n0)          # a short dim 0: taller blocks
+    # every other dim: one set of blocks per index
+    other = [d for d in range(1, len(shape)) if d != j]
+    # a short dim 0: taller blocks
+    rows = builtins.max(STAGE_ROWS, STAGE_TALL // n0)
     nr, nw = -(-nj // rows), -(-n0 // STAGE_WIDTH)
-    direct = self._stage_into_output(loop, bases, staged)      # Note [staging into the output]
-    copy = direct is not None and loop is copy_loop            # the staging is the whole copy
-    blas = copy or getattr(loop, 'ufunc', None) in _IEEE_ARITH  # Note [BLAS transpose]: only these
+    # Note [staging into the output]
+    direct = self._stage_into_output(loop, bases, staged)
+    # the staging is the whole copy
+    copy = direct is not None and loop is copy_loop
+    # Note [BLAS transpose]: only these
+    blas = copy or getattr(loop, 'ufunc', None) in _IEEE_ARITH
     def run(b, e):
         R, W, C = builtins.min(rows, nj), builtins.min(STAGE_WIDTH, n0), builtins.min(STAGE_COLS, n0)
         pad = lambda i: builtins.max(1, _STAGE_PAD // bases[i][2].itemsize)
         scratch = {i: (None if i == direct else np.empty(R * W, bases[i][2]),
                        np.empty((C, R + pad(i)), bases[i][2])) for i in staged}
         tr = {i: _blas_for(bases[i][2]) if blas else None for i in staged}
-        def band(blk, lo, hi):                                  # rows [lo, hi) of block `blk`
+        # rows [lo, hi) of block `blk`
+        def band(blk, lo, hi):
             p, w = divmod(blk, nw)
             p, k = divmod(p, nr)
             r0, c0 = k * rows + lo, w * STAGE_WIDTH
@@ -201,10 +236,14 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
                 for d in other: q, x = divmod(q, shape[d]); off += x * sb[d]
                 v = _view(base, (sb[j], sb[0]), (rr, cc), off)
                 if i in scratch:
-                    S, P = scratch[i]                           # into a scratch block, or the output's own
-                    d = _stage(views[0] if S is None else S[:rr * cc].reshape(rr, cc), v, P, tr[i])
-                    if copy and tr[i] is not None and np.isnan(np.max(d)):   # Note [BLAS transpose]: a
-                        tr[i] = None; _stage(d, v, P)                        # NaN came: again, bit for bit
+                    # into a scratch block, or the output's own
+                    S, P = scratch[i]
+                    d = _stage(views[0] if S is None else S[:rr * cc].reshape(rr, cc), v,
+                               P, tr[i])
+                    # Note [BLAS transpose]: a
+                    if copy and tr[i] is not None and np.isnan(np.max(d)):
+                        # NaN came: again, bit for bit
+                        tr[i] = None; _stage(d, v, P)
                     v = d
                 views.append(v)
             if not copy: loop(*views)
@@ -220,7 +259,8 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
 
 # %% ../nbs/11_large_tensors.ipynb #09a00e53
 def _tiled_for_each(it:TensorIterator, loop, bases) -> bool:
-    "Run `loop` over staged bands where the inputs disagree with the output's fastest dim; True if it did."
+    ("Run `loop` over staged bands where the inputs disagree with the output's fastest "
+     "dim; True if it did.")
     plan = it._stage_plan()
     if plan is None: return False
     it._staged_for_each(loop, bases, *plan)
@@ -228,16 +268,21 @@ def _tiled_for_each(it:TensorIterator, loop, bases) -> bool:
 
 # %% ../nbs/11_large_tensors.ipynb #f7b453c3
 def _half_ufunc(uf, o, ins) -> bool:
-    "`uf(*ins, out=o, dtype=float32, casting='unsafe')` for a long 1-d float16 `o`, widened in rounds."
+    ("`uf(*ins, out=o, dtype=float32, casting='unsafe')` for a long 1-d float16 `o`, "
+     "widened in rounds.")
     n = o.shape[0] if type(o) is np.ndarray and o.ndim == 1 else 0
     if n < _HALF_MIN or o.dtype != np.float16 or o.strides != (2,): return False
-    vals = []                                                   # per input: its float32 value, or None
+    # per input: its float32 value, or None
+    vals = []
     for x in ins:
-        if type(x) is np.float32: vals.append(x); continue      # a scalar operand, already float32
+        # a scalar operand, already float32
+        if type(x) is np.float32: vals.append(x); continue
         if (type(x) is not np.ndarray or x.dtype != np.float16 or x.shape != (n,)
                 or x.strides[0] not in (0, 2)): return False
-        if x.strides[0] == 0: vals.append(np.float32(x[0])); continue                # broadcast
-        if x.ctypes.data != o.ctypes.data and np.may_share_memory(x, o): return False  # overlap
+        # broadcast
+        if x.strides[0] == 0: vals.append(np.float32(x[0])); continue
+        # overlap
+        if x.ctypes.data != o.ctypes.data and np.may_share_memory(x, o): return False
         vals.append(None)
     c = builtins.min(_HALF_CHUNK, n)
     tmp = np.empty(c, np.int32)
@@ -246,30 +291,35 @@ def _half_ufunc(uf, o, ins) -> bool:
         k = builtins.min(c, n - s)
         args = [v if v is not None else _half_to_float(x[s:s + k], w[:k], tmp[:k])
                 for x, v, w in zip(ins, vals, wide)]
-        uf(*args, out=o[s:s + k], dtype=np.float32, casting='unsafe')   # the plain call, on float32
+        # the plain call, on float32
+        uf(*args, out=o[s:s + k], dtype=np.float32, casting='unsafe')
     return True
 
 # %% ../nbs/11_large_tensors.ipynb #320b3cb1
-# Note [blocked var]: the op-by-op variance makes five passes over float64 copies of the whole input
-# (widen, mean, x - m, its square, the sum), each from and to memory. Over the last dim of a C-contiguous
-# float input, every row is reduced by one numpy call over its own contiguous elements, so a block of rows
-# gives each row exactly the bits the whole tensor would. `_blocked_var` runs the same numpy calls
-# (`_var_rows`) on blocks of about VAR_BLOCK elements, whose float64 copies stay in cache, in threads
-# (`parallel_rows`). var(-1) of 4096x512 float32, 2 threads: 9.2 -> 3.7 ms (numpy's own `var`, one
-# thread: 4.2 ms). A row longer than VAR_BLOCK takes the op-by-op path, whose reduction splits a long row
-# over threads.
+# Note [blocked var]: the op-by-op variance makes five passes over float64 copies of the
+# whole input (widen, mean, x - m, its square, the sum), each from and to memory. Over the
+# last dim of a C-contiguous float input, every row is reduced by one numpy call over its
+# own contiguous elements, so a block of rows gives each row exactly the bits the whole
+# tensor would. `_blocked_var` runs the same numpy calls (`_var_rows`) on blocks of about
+# VAR_BLOCK elements, whose float64 copies stay in cache, in threads (`parallel_rows`).
+# var(-1) of 4096x512 float32, 2 threads: 9.2 -> 3.7 ms (numpy's own `var`, one thread: 4.2
+# ms). A row longer than VAR_BLOCK takes the op-by-op path, whose reduction splits a long
+# row over threads.
 VAR_BLOCK = 1 << 16
 
 def _blocked_var(input, dim, keepdim, c, take_sqrt, with_mean:bool):
-    "`_var_rows` over blocks of rows of a big float tensor reduced over its last dim (Note [blocked var])."
+    ("`_var_rows` over blocks of rows of a big float tensor reduced over its last dim "
+     "(Note [blocked var]).")
     if not _lean_operand(input): return None                    # float32/float64 on the CPU
     impl = input._impl
     sizes = impl.sizes_and_strides_.sizes
     if type(dim) in (tuple, list) and len(dim) == 1: dim = dim[0]
     if (type(dim) is not int or not sizes or dim not in (-1, len(sizes) - 1)
             or not 2 <= sizes[-1] <= VAR_BLOCK): return None
-    if impl.numel_ < 2 * GRAIN_SIZE or not _c_contiguous(impl): return None   # small: the lean path
-    if _lean_addr(impl, impl.numel_) is None: return None      # a storage shrank: the plain path's error
+    # small: the lean path
+    if impl.numel_ < 2 * GRAIN_SIZE or not _c_contiguous(impl): return None
+    # a storage shrank: the plain path's error
+    if _lean_addr(impl, impl.numel_) is None: return None
     k, rows = sizes[-1], impl.numel_ // sizes[-1]
     out_sizes = sizes[:-1] + (1,) if keepdim else sizes[:-1]
     v_res = _new_tensor(out_sizes, None, input.dtype, CPU)
@@ -280,11 +330,13 @@ def _blocked_var(input, dim, keepdim, c, take_sqrt, with_mean:bool):
     def run(b, e):
         x64 = np.empty((builtins.min(per, e - b), k)) if xv.dtype != np.float64 else None
         dev = np.empty((builtins.min(per, e - b), k))
-        tok = _errs_off()                                       # numpy's error state is per thread
+        # numpy's error state is per thread
+        tok = _errs_off()
         try:
             for s in range(b, e, per):
                 t = builtins.min(e, s + per)
-                v, m = _var_rows(xv[s:t], c, take_sqrt, None if x64 is None else x64[:t - s], dev[:t - s])
+                v, m = _var_rows(xv[s:t], c, take_sqrt,
+                                 None if x64 is None else x64[:t - s], dev[:t - s])
                 np.copyto(vo[s:t], v, casting='unsafe')
                 if with_mean: np.copyto(mo[s:t], m, casting='unsafe')
         finally: _errs_on(tok)
@@ -292,10 +344,12 @@ def _blocked_var(input, dim, keepdim, c, take_sqrt, with_mean:bool):
     return v_res, m_res
 
 # %% ../nbs/11_large_tensors.ipynb #7881a94e
-BLAS_MIN_WORK = 1 << 22        # multiply-adds below which a product runs as one call on the caller's thread
+# multiply-adds below which a product runs as one call on the caller's thread
+BLAS_MIN_WORK = 1 << 22
 
 def _blas_thread_setter():
-    "A function setting numpy's BLAS thread count, and the count now; (None, None) if there is no way."
+    ("A function setting numpy's BLAS thread count, and the count now; (None, None) if "
+     "there is no way.")
     names = (('scipy_openblas_set_num_threads64_', 'scipy_openblas_get_num_threads64_'),
              ('openblas_set_num_threads64_', 'openblas_get_num_threads64_'),
              ('openblas_set_num_threads', 'openblas_get_num_threads'))
@@ -317,23 +371,30 @@ def _blas_thread_setter():
 _blas = dict(zip(('set', 'cur'), _blas_thread_setter()))
 
 def _blas_single():
-    "Pin numpy's BLAS to one thread (products are split here); the setter, or None where there is none."
+    ("Pin numpy's BLAS to one thread (products are split here); the setter, or None where "
+     "there is none.")
     f = _blas['set']
     if f is not None and _blas['cur'] != 1: f(1); _blas['cur'] = 1
     return f
 
-def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray): # o: a fresh result, overlapping neither
-    "`np.matmul(x, y, out=o)` on `get_num_threads()` threads: the BLAS pinned to one, `o` split."
+# o: a fresh result, overlapping neither
+def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray):
+    ("`np.matmul(x, y, out=o)` on `get_num_threads()` threads: the BLAS pinned to one, `o` "
+     "split.")
     f = _blas_single()
     nt = _threads['n']
     if (f is None or nt == 1 or x.ndim < 2 or y.ndim < 2 or o.size * x.shape[-1] < BLAS_MIN_WORK
             or in_parallel_region()):
         return np.matmul(x, y, out=o)
     m, n = o.shape[-2], o.shape[-1]
-    if m >= n: parallel_for(0, m, -(-m // nt), lambda b, e: np.matmul(x[..., b:e, :], y, out=o[..., b:e, :]))
-    else: parallel_for(0, n, -(-n // nt), lambda b, e: np.matmul(x, y[..., :, b:e], out=o[..., :, b:e]))
+    if m >= n: parallel_for(0, m, -(-m // nt), lambda b,
+                            e: np.matmul(x[..., b:e, :], y, out=o[..., b:e, :]))
+    else: parallel_for(0, n, -(-n // nt), lambda b,
+                       e: np.matmul(x, y[..., :, b:e], out=o[..., :, b:e]))
 
 # %% ../nbs/11_large_tensors.ipynb #7b3de034
-_HOOKS = {(tensor_iterator, '_fast_for_each'): _tiled_for_each, (binary_ops, '_fast_half'): _half_ufunc,
-          (reductions, '_fast_big_var'): _blocked_var, (reductions, '_fast_matmul'): parallel_matmul}
+_HOOKS = {(tensor_iterator, '_fast_for_each'): _tiled_for_each,
+          (binary_ops, '_fast_half'): _half_ufunc,
+          (reductions, '_fast_big_var'): _blocked_var,
+          (reductions, '_fast_matmul'): parallel_matmul}
 for (_m, _n), _f in _HOOKS.items(): setattr(_m, _n, _f)

@@ -24,34 +24,40 @@ from .binary_ops import _f32
 from .reductions import ufunc_reduce
 
 # %% ../nbs/10_lean_paths.ipynb #56677c0d
-# Note [lean build]: three common cases whose full-build result is known from a few attributes:
-# - broadcast of inputs of one float dtype (float32/float64) on the CPU whose strides are exactly
-#   C-contiguous (`contiguous_strides(sizes)`, size-1 dims included): each operand's byte strides
-#   decrease from the first dim to the last, so `reorder_dimensions` keeps the reversed order (a tie
-#   needs equal strides, which exactly C-contiguous strides only have across a size-1 dim, and
-#   `should_swap` never moves a size-1 dim outwards); the output is allocated C-contiguous with the
-#   broadcast shape, and numpy's broadcasting pairs the same elements;
-# - one input that is contiguous, channels-last contiguous or non-overlapping and dense: `fast_set_up`
-#   allocates the output with the matching strides (`None`, `channels_last_strides`, the input's), and
-#   the loop walks memory linearly, so one flat view per operand is the whole loop;
-# - the reduction of the last dim (at least 2 long) of an exactly C-contiguous input: the reduced dim
-#   goes innermost, the kept dims coalesce, so the kernel sees a (rows, n) view (or (n,) for one row).
-# Reductions are limited to fewer than 2 * GRAIN_SIZE elements, where the full build runs one serial loop
-# too. Elementwise cases go up to LEAN_MAX: the full build would split them over threads, but every
-# element is computed by the same ufunc loop either way (the same values, the same layout), and below
-# LEAN_MAX one serial numpy call beats the threaded build, whose Python hand-over costs more than the
-# second core saves (2 threads on 2 cores, `h + bias` through the full build against one `np.add`: 183
-# against 34 us at 2**17 elements, 251 against 126 us at 2**19; the two draw level near 2**21).
-# Anything else returns None and the caller takes the full build.
+# Note [lean build]: three common cases whose full-build result is known from a few
+# attributes:
+# - broadcast of inputs of one float dtype (float32/float64) on the CPU whose strides are
+#   exactly C-contiguous (`contiguous_strides(sizes)`, size-1 dims included): each operand's
+#   byte strides decrease from the first dim to the last, so `reorder_dimensions` keeps the
+#   reversed order (a tie needs equal strides, which exactly C-contiguous strides only have
+#   across a size-1 dim, and `should_swap` never moves a size-1 dim outwards); the output is
+#   allocated C-contiguous with the broadcast shape, and numpy's broadcasting pairs the same
+#   elements;
+# - one input that is contiguous, channels-last contiguous or non-overlapping and dense:
+#   `fast_set_up` allocates the output with the matching strides (`None`,
+#   `channels_last_strides`, the input's), and the loop walks memory linearly, so one flat
+#   view per operand is the whole loop;
+# - the reduction of the last dim (at least 2 long) of an exactly C-contiguous input: the
+#   reduced dim goes innermost, the kept dims coalesce, so the kernel sees a (rows, n) view
+#   (or (n,) for one row). Reductions are limited to fewer than 2 * GRAIN_SIZE elements,
+#   where the full build runs one serial loop too. Elementwise cases go up to LEAN_MAX: the
+#   full build would split them over threads, but every element is computed by the same
+#   ufunc loop either way (the same values, the same layout), and below LEAN_MAX one serial
+#   numpy call beats the threaded build, whose Python hand-over costs more than the second
+#   core saves (2 threads on 2 cores, `h + bias` through the full build against one
+#   `np.add`: 183 against 34 us at 2**17 elements, 251 against 126 us at 2**19; the two draw
+#   level near 2**21). Anything else returns None and the caller takes the full build.
 LEAN_MAX = 1 << 19
 
 def _c_contiguous(impl:TensorImpl) -> bool:
-    "Strides exactly `contiguous_strides(sizes)`, size-1 dims included (`is_contiguous` ignores those)."
+    ("Strides exactly `contiguous_strides(sizes)`, size-1 dims included (`is_contiguous` "
+     "ignores those).")
     ss = impl.sizes_and_strides_
     return impl.is_contiguous_ and (1 not in ss.sizes or ss.strides == contiguous_strides(ss.sizes))
 
 def _lean_addr(impl:TensorImpl, n:int):
-    "Address of `impl`'s first element (Note [Borrowed raw views]); None if `n` elements overrun it."
+    ("Address of `impl`'s first element (Note [Borrowed raw views]); None if `n` elements "
+     "overrun it.")
     isz = impl.dtype_.itemsize
     st = impl.storage_._target
     off = impl.storage_offset_ * isz
@@ -66,27 +72,34 @@ def _lean_operand(t) -> bool:
             and not i.is_wrapped_number_)
 
 # %% ../nbs/10_lean_paths.ipynb #d0ef88ed
-_lean_plans = {}                       # (layout of a, layout of b) -> a binary op's plan: Note [lean plans]
-_lean_reductions = {}                  # (layout, dim, keepdim) -> a last-dim reduction's plan: the same
+# (layout of a, layout of b) -> a binary op's plan: Note [lean plans]
+_lean_plans = {}
+# (layout, dim, keepdim) -> a last-dim reduction's plan: the same
+_lean_reductions = {}
 
-# Note [lean plans]: what the lean build decides for a binary op depends on the two operands' layouts
-# alone: whether both are exactly C-contiguous, the broadcast shape and its element count, and the shape
-# numpy sees for the result and for each operand (the result's size-1 dims dropped, as coalescing drops
-# them; numpy picks its inner loop, and so which NaN of two survives, by those shapes). A layout object is
-# shared by every tensor of one contiguous shape and by the views of one (sizes, strides) (Note [Shared
-# layouts]) and is never mutated, so the plan is cached under the pair of layout objects, by identity: a
-# hit is one dict lookup. A pair that cannot go lean is cached as `()`. What a layout does not fix
-# (dtype, device, a wrapped number, a storage that shrank) is checked on every call. A last-dim
-# reduction's plan is cached the same way, under (layout, dim, keepdim).
+# Note [lean plans]: what the lean build decides for a binary op depends on the two
+# operands' layouts alone: whether both are exactly C-contiguous, the broadcast shape and
+# its element count, and the shape numpy sees for the result and for each operand (the
+# result's size-1 dims dropped, as coalescing drops them; numpy picks its inner loop, and so
+# which NaN of two survives, by those shapes). A layout object is shared by every tensor of
+# one contiguous shape and by the views of one (sizes, strides) (Note [Shared layouts]) and
+# is never mutated, so the plan is cached under the pair of layout objects, by identity: a
+# hit is one dict lookup. A pair that cannot go lean is cached as `()`. What a layout does
+# not fix (dtype, device, a wrapped number, a storage that shrank) is checked on every call.
+# A last-dim reduction's plan is cached the same way, under (layout, dim, keepdim).
 def _lean_plan(sa:SizesAndStrides, sb:SizesAndStrides) -> tuple:
-    "Note [lean plans]: (shape, numel, view keys of the result, `a` and `b`), or () for the full build."
+    ("Note [lean plans]: (shape, numel, view keys of the result, `a` and `b`), or () for "
+     "the full build.")
     plan = ()
     if sa.strides == contiguous_strides(sa.sizes) and sb.strides == contiguous_strides(sb.sizes):
-        shape = sa.sizes if sa.sizes == sb.sizes else infer_size(sa.sizes, sb.sizes)  # a mismatch
-        n = math.prod(shape)                                      # raises, as in compute_shape (uncached)
+        # a mismatch
+        shape = sa.sizes if sa.sizes == sb.sizes else infer_size(sa.sizes, sb.sizes)
+        # raises, as in compute_shape (uncached)
+        n = math.prod(shape)
         if 0 < n < LEAN_MAX:
             keep = [j for j, s in enumerate(shape) if s != 1]
-            def key(s):                  # `_raw_views`' key: a length for a 1-d view, else the shape
+            # `_raw_views`' key: a length for a 1-d view, else the shape
+            def key(s):
                 s = tuple(s[j - len(shape) + len(s)] for j in keep if j >= len(shape) - len(s))
                 return s[0] if len(s) == 1 else s
             plan = (shape, n, key(shape), key(sa.sizes), key(sb.sizes))
@@ -96,7 +109,8 @@ def _lean_plan(sa:SizesAndStrides, sb:SizesAndStrides) -> tuple:
 
 # %% ../nbs/10_lean_paths.ipynb #9f3fa95d
 def lean_unary(x) -> tuple:
-    "(result, result view, input view) for a unary op on `x` (Note [lean build]); else None."
+    ("(result, result view, input view) for a unary op on `x` (Note [lean build]); else "
+     "None.")
     if type(x) is not Tensor: return None
     impl = x._impl
     d = impl.dtype_
@@ -104,7 +118,8 @@ def lean_unary(x) -> tuple:
             or impl.is_wrapped_number_): return None
     n = impl.numel_
     if n == 0 or n >= LEAN_MAX: return None
-    sizes = impl.sizes_and_strides_.sizes              # fast_set_up's layouts, one flat view each
+    # fast_set_up's layouts, one flat view each
+    sizes = impl.sizes_and_strides_.sizes
     if impl.is_contiguous_: strides = None
     elif impl.is_channels_last_contiguous_: strides = channels_last_strides(sizes)
     elif impl.is_non_overlapping_and_dense_: strides = impl.sizes_and_strides_.strides
@@ -117,7 +132,8 @@ def lean_unary(x) -> tuple:
     return out, o, _raw_views[p, n, d.np]
 
 def lean_binary(a, b) -> tuple:
-    "(result, result view, view of `a`, view of `b`) for a broadcast op (Note [lean build]); else None."
+    ("(result, result view, view of `a`, view of `b`) for a broadcast op (Note [lean "
+     "build]); else None.")
     if type(a) is not Tensor or type(b) is not Tensor: return None
     ai, bi = a._impl, b._impl
     d = ai.dtype_
@@ -128,7 +144,8 @@ def lean_binary(a, b) -> tuple:
         plan = _lean_plan(ai.sizes_and_strides_, bi.sizes_and_strides_)
     if not plan: return None
     shape, n, ko, ka, kb = plan
-    isz, sa, sb = d.itemsize, ai.storage_._target, bi.storage_._target   # `_lean_addr` for both, inline
+    # `_lean_addr` for both, inline
+    isz, sa, sb = d.itemsize, ai.storage_._target, bi.storage_._target
     oa, ob = ai.storage_offset_ * isz, bi.storage_offset_ * isz
     if oa + ai.numel_ * isz > sa._nbytes or ob + bi.numel_ * isz > sb._nbytes: return None
     pa, pb = sa._data_ptr._ptr + oa, sb._data_ptr._ptr + ob
@@ -138,7 +155,8 @@ def lean_binary(a, b) -> tuple:
     return out, o, _raw_views[pa, ka, dn], _raw_views[pb, kb, dn]
 
 def lean_reduction(x, dim, keepdim:bool, out_dtype:dtype) -> tuple:
-    "(result, result view, input view) for reducing the last `dim` of `x` (Note [lean build]); else None."
+    ("(result, result view, input view) for reducing the last `dim` of `x` (Note [lean "
+     "build]); else None.")
     if type(x) is not Tensor: return None
     impl = x._impl
     d = impl.dtype_
@@ -158,7 +176,8 @@ def lean_reduction(x, dim, keepdim:bool, out_dtype:dtype) -> tuple:
     return res, _raw_views[res._impl.storage_._target._data_ptr._ptr, ko, d.np], _raw_views[p, kx, d.np]
 
 def _lean_reduction_plan(ss:SizesAndStrides, dim:int, keepdim:bool) -> tuple:
-    "(result sizes, rows, view keys of the result and the input), or () for the full build; cached."
+    ("(result sizes, rows, view keys of the result and the input), or () for the full "
+     "build; cached.")
     plan, sizes = (), ss.sizes
     nd = len(sizes)
     if (nd and (dim == nd - 1 or dim == -1) and sizes[-1] >= 2
@@ -166,8 +185,10 @@ def _lean_reduction_plan(ss:SizesAndStrides, dim:int, keepdim:bool) -> tuple:
         n = math.prod(sizes)
         if 0 < n < 2 * GRAIN_SIZE:
             k = sizes[-1]
-            rows = n // k             # one row: a 0-d result over the flat input; else (rows,) over (rows, k)
-            plan = (sizes[:-1] + (1,) if keepdim else sizes[:-1], rows, rows if rows > 1 else (),
+            # one row: a 0-d result over the flat input; else (rows,) over (rows, k)
+            rows = n // k
+            plan = (sizes[:-1] + (1,) if keepdim else sizes[:-1], rows,
+                    rows if rows > 1 else (),
                     (rows, k) if rows > 1 else n)
     if len(_lean_reductions) >= 1024: _lean_reductions.clear()
     _lean_reductions[ss, dim, keepdim] = plan
@@ -179,35 +200,43 @@ def _flat(t:Tensor, write:bool=False) -> np.ndarray:
     impl = t._impl
     st = impl.storage_.get()
     buf = st.mutable_bytes() if write else st._bytes if st._bytes is not None else st.const_bytes()
-    return np.ndarray((impl.numel_,), impl.dtype_.np, buf, impl.storage_offset_ * impl.dtype_.itemsize)
+    return np.ndarray((impl.numel_,), impl.dtype_.np, buf,
+                      impl.storage_offset_ * impl.dtype_.itemsize)
 
 def _fresh_flat(t:Tensor) -> np.ndarray:
-    "1-d writable numpy view of a tensor just allocated (never copy-on-write): one numpy object."
+    ("1-d writable numpy view of a tensor just allocated (never copy-on-write): one numpy "
+     "object.")
     impl = t._impl
     d = impl.dtype_
     if d is _dt.bfloat16: return _flat(t, True)
-    st = impl.storage_._target                              # `storage_.get()`, one call less
+    # `storage_.get()`, one call less
+    st = impl.storage_._target
     if st._nbytes == 0: return np.empty(0, d.np)
-    return _raw_views[st._data_ptr._ptr, impl.numel_, d.np]    # Note [Borrowed raw views] (chapter 03)
+    # Note [Borrowed raw views] (chapter 03)
+    return _raw_views[st._data_ptr._ptr, impl.numel_, d.np]
 
 def _in_flat(t:Tensor) -> np.ndarray:
-    "`_flat(t)` for one kernel call that only reads `t` (Note [Borrowed raw views]); None if out of bounds."
+    ("`_flat(t)` for one kernel call that only reads `t` (Note [Borrowed raw views]); None "
+     "if out of bounds.")
     impl = t._impl
     d = impl.dtype_
     st = impl.storage_._target
     off, n = impl.storage_offset_ * d.itemsize, impl.numel_
-    if off + n * d.itemsize > st._nbytes: return None       # a storage shrank: the plain path decides
+    # a storage shrank: the plain path decides
+    if off + n * d.itemsize > st._nbytes: return None
     if d is _dt.bfloat16: return _flat(t)
     return _raw_views[st._data_ptr._ptr + off, n, d.np]
 
 # %% ../nbs/10_lean_paths.ipynb #72ce209a
 def _lean_binary(a, b, uf):
-    "A broadcast of exactly C-contiguous float tensors through the lean build (Note [lean build])."
+    ("A broadcast of exactly C-contiguous float tensors through the lean build (Note [lean "
+     "build]).")
     r = lean_binary(a, b)
     if r is None: return None
     out, o, x, y = r
     tok = _errs_off()
-    try: uf(x, y, o)                      # the full build's loop for float32/float64: `_uf_kernel(uf, d)`
+    # the full build's loop for float32/float64: `_uf_kernel(uf, d)`
+    try: uf(x, y, o)
     finally: _errs_on(tok)
     return out
 
@@ -221,27 +250,35 @@ def _fast_binary(a, b, uf):
     if (d is not bi.dtype_ or not ai.is_contiguous_ or not bi.is_contiguous_ or n >= GRAIN_SIZE or
             ai.device_ is not CPU or bi.device_ is not CPU or n == 0):
         return _lean_binary(a, b, uf)
-    sa, sb, isz = ai.storage_._target, bi.storage_._target, d.itemsize   # `_in_flat` for both, inline
+    # `_in_flat` for both, inline
+    sa, sb, isz = ai.storage_._target, bi.storage_._target, d.itemsize
     nb, oa, ob = n * isz, ai.storage_offset_ * isz, bi.storage_offset_ * isz
-    if oa + nb > sa._nbytes or ob + nb > sb._nbytes: return None   # a storage shrank: the plain path
-    if d.is_complex and uf is not np.multiply: return None   # Note [Subtraction is add with -alpha]
+    # a storage shrank: the plain path
+    if oa + nb > sa._nbytes or ob + nb > sb._nbytes: return None
+    # Note [Subtraction is add with -alpha]
+    if d.is_complex and uf is not np.multiply: return None
     dn = d.np
-    out = _empty_cpu(sizes, d, nb)                  # `_new_tensor`'s contiguous CPU case, two calls less
+    # `_new_tensor`'s contiguous CPU case, two calls less
+    out = _empty_cpu(sizes, d, nb)
     tok = _errs_off()
     try:
         if d in _REDUCED:                           # opmath: float32
-            uf(_in_flat(a), _in_flat(b), _fresh_flat(out), dtype=np.float32, casting='unsafe')
+            uf(_in_flat(a), _in_flat(b), _fresh_flat(out), dtype=np.float32,
+               casting='unsafe')
         else:                                       # `out` positionally: no keyword parsing
-            uf(_raw_views[sa._data_ptr._ptr + oa, n, dn], _raw_views[sb._data_ptr._ptr + ob, n, dn],
+            uf(_raw_views[sa._data_ptr._ptr + oa, n, dn],
+               _raw_views[sb._data_ptr._ptr + ob, n, dn],
                _raw_views[out._impl.storage_._target._data_ptr._ptr, n, dn])
     finally: _errs_on(tok)
     return out
 
 # %% ../nbs/10_lean_paths.ipynb #c3f498f7
-_SMALL_INT = 1 << 24                      # every int below this in magnitude is exact in float32 and float64
+# every int below this in magnitude is exact in float32 and float64
+_SMALL_INT = 1 << 24
 
 def _fast_scalar(a, s, uf):
-    "Small contiguous CPU floating tensor with a Python float or small int: no TensorIterator."
+    ("Small contiguous CPU floating tensor with a Python float or small int: no "
+     "TensorIterator.")
     if type(a) is not Tensor: return None
     ts = type(s)
     if ts is not float and (ts is not int or not -_SMALL_INT < s < _SMALL_INT): return None
@@ -253,12 +290,16 @@ def _fast_scalar(a, s, uf):
     x = _in_flat(a)
     if x is None: return None
     out = _empty_cpu(ai.sizes_and_strides_.sizes, d, ai.numel_ * d.itemsize)
-    if out._impl.sizes_and_strides_.strides != ai.sizes_and_strides_.strides: return None   # odd size-1
-    tok = _errs_off()                      # a wrapped number never promotes a float tensor: compute in `d`
+    # odd size-1
+    if out._impl.sizes_and_strides_.strides != ai.sizes_and_strides_.strides: return None
+    # a wrapped number never promotes a float tensor: compute in `d`
+    tok = _errs_off()
     try:
-        if d in _REDUCED:                  # in float32; mul and div read the number as float32
+        # in float32; mul and div read the number as float32
+        if d in _REDUCED:
             if uf is np.multiply or uf is np.true_divide: v = _f32(s)
-            else: v = _as_dtype(s, d.np).astype(np.float32)[()]    # add and sub: as `d` (the number's cast)
+            # add and sub: as `d` (the number's cast)
+            else: v = _as_dtype(s, d.np).astype(np.float32)[()]
             uf(x, v, _fresh_flat(out), dtype=np.float32, casting='unsafe')
         else: uf(x, d.np.type(s), _fresh_flat(out))
     finally: _errs_on(tok)
@@ -281,25 +322,29 @@ def _fast_compare(a, b, uf):
 
 # %% ../nbs/10_lean_paths.ipynb #05b09631
 def _lean_unary(x, uf):
-    "exp, log, sqrt, ... on a lean operand: the full build's `uf(x, out=o)` on flat views; else None."
+    ("exp, log, sqrt, ... on a lean operand: the full build's `uf(x, out=o)` on flat "
+     "views; else None.")
     r = lean_unary(x)
     if r is None: return None
     res, o, v = r
     tok = _errs_off()
-    try: uf(v, out=o)                                   # `_uf_kernel(uf, d)` for float32/float64
+    # `_uf_kernel(uf, d)` for float32/float64
+    try: uf(v, out=o)
     finally: _errs_on(tok)
     return res
 
-# Note [zeros for relu]: numpy runs a binary ufunc through its short "trivial" loop only when every
-# operand is a contiguous array of one shape; a scalar or a broadcast operand sends it through the
-# general iterator, which on an 8x512 float32 input costs about as much again as the whole trivial call
-# (valgrind: 16.2k instructions against 8.4k). So the lean relu compares with an array of zeros of the
-# input's length: a read-only view of one buffer per dtype, LEAN_MAX long (the lean build stays below
-# it; calloc's pages are the kernel's zero page until written). The operand order is clamp's, so a tie
-# (-0.0 against 0.0) keeps `x`. numpy marks its float max and min loops as raising no floating-point
-# errors, so there is no error state to switch off either.
+# Note [zeros for relu]: numpy runs a binary ufunc through its short "trivial" loop only
+# when every operand is a contiguous array of one shape; a scalar or a broadcast operand
+# sends it through the general iterator, which on an 8x512 float32 input costs about as much
+# again as the whole trivial call (valgrind: 16.2k instructions against 8.4k). So the lean
+# relu compares with an array of zeros of the input's length: a read-only view of one buffer
+# per dtype, LEAN_MAX long (the lean build stays below it; calloc's pages are the kernel's
+# zero page until written). The operand order is clamp's, so a tie (-0.0 against 0.0) keeps
+# `x`. numpy marks its float max and min loops as raising no floating-point errors, so there
+# is no error state to switch off either.
 class _Zeros(dict):
-    "Read-only zeros, keyed by (length < LEAN_MAX, numpy dtype): views of one buffer per dtype, cached."
+    ("Read-only zeros, keyed by (length < LEAN_MAX, numpy dtype): views of one buffer per "
+     "dtype, cached.")
     def __missing__(self, key):
         n, dn = key
         base = self.get(dn)
@@ -311,38 +356,47 @@ class _Zeros(dict):
 _zeros = _Zeros()
 
 def _lean_relu(x):
-    "relu of a lean operand: clamp's loop for a zero bound (`np.maximum(0, x)`) on flat views; else None."
-    r = lean_unary(x)                                  # what clamp's loop runs for min=0 (`_clamp_np` ->
-    if r is None: return None                          # `_clamp_plain`: a zero bound never clips), on
+    ("relu of a lean operand: clamp's loop for a zero bound (`np.maximum(0, x)`) on flat "
+     "views; else None.")
+    # what clamp's loop runs for min=0 (`_clamp_np` ->
+    r = lean_unary(x)
+    # `_clamp_plain`: a zero bound never clips), on
+    if r is None: return None
     res, o, v = r                                      # Note [zeros for relu]'s operand
     impl = x._impl
     np.maximum(_zeros[impl.numel_, impl.dtype_.np], v, out=o)
     return res
 
 def _small_copy(dst:Tensor, src:Tensor) -> bool:
-    "Copy a small float tensor between two storages, same dtype and shape, dense `dst`: True if done."
+    ("Copy a small float tensor between two storages, same dtype and shape, dense `dst`: "
+     "True if done.")
     di, si = dst._impl, src._impl
     if (di.dtype_ is si.dtype_ and di.device_ is CPU and _lean_operand(src)
             and di.is_non_overlapping_and_dense_ and di.storage_._target is not si.storage_._target
             and di.numel_ < GRAIN_SIZE and di.sizes_and_strides_.sizes == si.sizes_and_strides_.sizes):
-        np.copyto(_np_write(dst), _np_read(src))         # two storages: no overlap to check; copy_loop's
+        # two storages: no overlap to check; copy_loop's
+        np.copyto(_np_write(dst), _np_read(src))
         return True                                       # bit copy for one float dtype
     return False
 
 # %% ../nbs/10_lean_paths.ipynb #d5909dc4
 def _lean_sum(x, dim, keepdim, uf):
-    "sum or prod over the last dim of a lean operand: `_reduce_run`'s one serial call; else None."
+    ("sum or prod over the last dim of a lean operand: `_reduce_run`'s one serial call; "
+     "else None.")
     if type(x) is not Tensor: return None
-    r = lean_reduction(x, dim, keepdim, x._impl.dtype_)  # float32/float64 only: the output keeps it
+    # float32/float64 only: the output keeps it
+    r = lean_reduction(x, dim, keepdim, x._impl.dtype_)
     if r is None: return None
     res, o, v = r
     tok = _errs_off()
-    try: uf.reduce(v, axis=-1, dtype=o.dtype, out=o)   # `_ufunc_reduce(uf, acc)`, acc the output's dtype
+    # `_ufunc_reduce(uf, acc)`, acc the output's dtype
+    try: uf.reduce(v, axis=-1, dtype=o.dtype, out=o)
     finally: _errs_on(tok)
     return res
 
 def _lean_mean(x, dim, keepdim, d:dtype):
-    "mean over the last dim of a lean operand: the sum's call, then the division; else None."
+    ("mean over the last dim of a lean operand: the sum's call, then the division; else "
+     "None.")
     r = lean_reduction(x, dim, keepdim, d)
     if r is None: return None
     res, o, v = r
@@ -354,7 +408,8 @@ def _lean_mean(x, dim, keepdim, d:dtype):
     return res
 
 def _lean_minmax(x, dim, keepdim, uf):
-    "amax or amin over the last dim of a lean operand: `ufunc_reduce` on its views; else None."
+    ("amax or amin over the last dim of a lean operand: `ufunc_reduce` on its views; else "
+     "None.")
     r = lean_reduction(x, dim, keepdim, x.dtype)
     if r is None: return None
     res, o, v = r
@@ -365,22 +420,28 @@ def _lean_minmax(x, dim, keepdim, uf):
 
 # %% ../nbs/10_lean_paths.ipynb #5a55a9f2
 def _var_rows(xv:np.ndarray, c, take_sqrt:bool, x64=None, dev=None) -> tuple:
-    "(var, mean) in float64 over the last axis of `xv`: `_var_impl`'s calls; `x64`, `dev`: scratch."
+    ("(var, mean) in float64 over the last axis of `xv`: `_var_impl`'s calls; `x64`, "
+     "`dev`: scratch.")
     f64, k = np.dtype(np.float64), xv.ndim - 1
-    if xv.dtype == f64: x = xv                                  # `_to_dtype(input, float64)`
+    # `_to_dtype(input, float64)`
+    if xv.dtype == f64: x = xv
     elif x64 is None: x = xv.astype(f64)
     else: x = x64; np.copyto(x, xv)
-    m = np.add.reduce(x, axis=(k,), dtype=f64, out=np.empty(xv.shape[:-1], f64))   # mean(x, dim, True)
+    # mean(x, dim, True)
+    m = np.add.reduce(x, axis=(k,), dtype=f64, out=np.empty(xv.shape[:-1], f64))
     np.divide(m, np.array(xv.shape[-1]).astype(f64), out=m)
     dev = np.subtract(x, m[..., None], out=dev)                 # x - m
     np.multiply(dev, dev, out=dev)                              # dev * dev
-    v = np.add.reduce(dev, axis=(k,), dtype=f64, out=np.empty(xv.shape[:-1], f64))   # sum(...)
-    np.true_divide(v, np.float64(builtins.max(0, xv.shape[-1] - c)), out=v)         # / max(0, n - c)
+    # sum(...)
+    v = np.add.reduce(dev, axis=(k,), dtype=f64, out=np.empty(xv.shape[:-1], f64))
+    # / max(0, n - c)
+    np.true_divide(v, np.float64(builtins.max(0, xv.shape[-1] - c)), out=v)
     if take_sqrt: np.sqrt(v, out=v)
     return v, m
 
 def _lean_var(input, dim, keepdim, c, take_sqrt, with_mean:bool):
-    "`_var_impl`'s passes over the last dim of a small float tensor, in numpy (Note [lean build])."
+    ("`_var_impl`'s passes over the last dim of a small float tensor, in numpy (Note [lean "
+     "build]).")
     r = lean_reduction(input, dim, keepdim, input.dtype)
     if r is None: return None
     v_res, vo, xv = r
@@ -388,16 +449,20 @@ def _lean_var(input, dim, keepdim, c, take_sqrt, with_mean:bool):
     tok = _errs_off()
     try:
         v, m = _var_rows(xv, c, take_sqrt)
-        np.copyto(vo, v, casting='unsafe')                 # `_as_result`: cast to the input's dtype
+        # `_as_result`: cast to the input's dtype
+        np.copyto(vo, v, casting='unsafe')
         if with_mean: np.copyto(_np_write(m_res).reshape(vo.shape), m, casting='unsafe')
     finally: _errs_on(tok)
     return v_res, m_res
 
 # %% ../nbs/10_lean_paths.ipynb #d33f10d3
-_HOOKS = {(binary_ops, '_fast_binary'): _fast_binary, (binary_ops, '_fast_scalar'): _fast_scalar,
-          (binary_ops, '_fast_compare'): _fast_compare, (binary_ops, '_fast_divide'): _lean_binary,
+_HOOKS = {(binary_ops, '_fast_binary'): _fast_binary,
+          (binary_ops, '_fast_scalar'): _fast_scalar,
+          (binary_ops, '_fast_compare'): _fast_compare,
+          (binary_ops, '_fast_divide'): _lean_binary,
           (ops, '_fast_binary'): _fast_binary, (ops, '_fast_scalar'): _fast_scalar,
-          (ops, '_fast_unary'): _lean_unary, (ops, '_fast_relu'): _lean_relu, (ops, '_fast_copy'): _small_copy,
+          (ops, '_fast_unary'): _lean_unary, (ops, '_fast_relu'): _lean_relu,
+          (ops, '_fast_copy'): _small_copy,
           (reductions, '_fast_sum'): _lean_sum, (reductions, '_fast_mean'): _lean_mean,
           (reductions, '_fast_minmax'): _lean_minmax, (reductions, '_fast_var'): _lean_var}
 for (_m, _n), _f in _HOOKS.items(): setattr(_m, _n, _f)
