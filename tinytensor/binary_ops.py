@@ -49,7 +49,8 @@ def _negative(x, out=None, **kw):
 def _device_common(ins, npd) -> list:
     ("The device arrays among `ins` of another dtype than `npd`, cast to it (Note [0-d "
      "operands on a device]); scalars stay.")
-    return [x.astype(npd) if not isinstance(x, (np.generic, numbers.Number)) and x.dtype != npd else x for x in ins]
+    return [x.astype(npd) if not isinstance(x, (np.generic, numbers.Number))
+            and x.dtype != npd else x for x in ins]
 
 # hook (Note [Fast-path hooks]): float16 widened in rounds (chapter 11)
 _fast_half = None
@@ -63,7 +64,8 @@ def _uf_kernel(uf, d:dtype):
         def loop(o, *ins):
             if type(o) is not np.ndarray and d is _dt.float16: ins = _device_common(ins,
                     d.np)   # Note [0-d operands on a device]
-            if not (half and _fast_half is not None and _fast_half(uf, o, ins)): call(*ins, out=o, dtype=np.float32, casting='unsafe')
+            if not (half and _fast_half is not None and _fast_half(uf, o, ins)):
+                call(*ins, out=o, dtype=np.float32, casting='unsafe')
     else:
         def loop(o, *ins): call(*ins, out=o)
     # lets a device backend run its own kernel for this ufunc (chapter 07c)
@@ -117,7 +119,8 @@ def _binary(preset, make_loop, a, b, out=None, check=None) -> Tensor:
 def _alpha_check(d:dtype, alpha):
     TORCH_CHECK(not isinstance(alpha, (builtins.bool, np.bool_)) or d is _dt.bool,
                 "Boolean alpha only supported for Boolean results.")
-    TORCH_CHECK(d.is_floating_point or d.is_complex or isinstance(alpha, (numbers.Integral, np.integer, np.bool_)),
+    TORCH_CHECK(d.is_floating_point or d.is_complex
+                or isinstance(alpha, (numbers.Integral, np.integer, np.bool_)),
                 "For integral input tensors, argument alpha must not be a floating point number.")
     TORCH_CHECK(d.is_complex or not isinstance(alpha, complex),
                 "For non-complex input tensors, argument alpha must not be a complex number.")
@@ -213,7 +216,8 @@ def _scalar_b_loop(it, fn):
             return None
         b, half = _f32(it.original_scalar_value(2)), d is _dt.float16
         def loop(o, x, y):
-            if not (half and _fast_half is not None and _fast_half(fn, o, (x, b))): fn(x, b, out=o, dtype=np.float32, casting='unsafe')
+            if not (half and _fast_half is not None and _fast_half(fn, o, (x, b))):
+                fn(x, b, out=o, dtype=np.float32, casting='unsafe')
         return loop
     return None
 
@@ -264,7 +268,8 @@ def _reciprocal_loop(it):
     ("`x * (1 / b)` for a true division by a CPU scalar off the CPU (Note [Division by a "
      "CPU scalar on a device]); else None.")
     d = it.common_dtype()
-    if (it.common_device_.device_type == DeviceType.CPU or not it.is_scalar(2) or _is_integral(d, True)
+    if (it.common_device_.device_type == DeviceType.CPU or not it.is_scalar(2)
+        or _is_integral(d, True)
             or it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU): return None
     cd = _opmath(d)
     inv = (np.ones((), cd) / np.asarray(it.original_scalar_value(2)).astype(cd))[()]
@@ -275,7 +280,8 @@ def _div_loop(mode):
         d = it.common_dtype()
         if mode is None:
             return _reciprocal_loop(it) or _scalar_b_loop(it, np.divide) or _uf_kernel(np.true_divide, d)
-        if d is _dt.bool or d.is_complex: _not_impl('div_floor_cpu' if mode == 'floor' else 'div_trunc_cpu', d)
+        if d is _dt.bool or d.is_complex:
+            _not_impl('div_floor_cpu' if mode == 'floor' else 'div_trunc_cpu', d)
         if _is_integral(d):
             def loop(o, x, y):
                 _check_int_zero(d, y)
@@ -284,11 +290,13 @@ def _div_loop(mode):
             return loop
         cd = _opmath(d)
         b = _f32(it.original_scalar_value(2)) if d in _REDUCED and it.is_scalar(2) else None
-        if mode == 'floor' and d in _REDUCED and b is None: return lambda o, x, y: _div_floor_reduced(x, y, o, d.np)
+        if mode == 'floor' and d in _REDUCED and b is None:
+            return lambda o, x, y: _div_floor_reduced(x, y, o, d.np)
         def loop(o, x, y):
             yy = b if b is not None else y
             if mode == 'floor': r = np.floor_divide(x, yy, dtype=cd)
-            elif b is None and d in _REDUCED: r = np.trunc(np.true_divide(x, yy, dtype=cd).astype(d.np))
+            elif b is None and d in _REDUCED:
+                r = np.trunc(np.true_divide(x, yy, dtype=cd).astype(d.np))
             else: r = np.trunc(np.true_divide(x, yy, dtype=cd))
             np.copyto(o, r, casting='unsafe')
         return loop
@@ -390,7 +398,8 @@ def pow(input, exponent, *, out=None) -> Tensor:
         rt = out.dtype if out is not None else result_type(input, exponent)
         res = out if out is not None else _new_tensor(exponent._impl.sizes(), None, rt,
                                                       exponent.device)
-        if out is not None and out._impl.sizes() != exponent._impl.sizes(): _resize_output(out, exponent._impl.sizes())
+        if out is not None and out._impl.sizes() != exponent._impl.sizes():
+            _resize_output(out, exponent._impl.sizes())
         # c10's Scalar::equal: True is not 1.0
         if input == 1 and not isinstance(input, (builtins.bool, np.bool_)):
             if not res.is_meta and res.numel(): _np_write(res)[...] = 1

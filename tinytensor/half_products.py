@@ -29,28 +29,27 @@ from .parallel import parallel_for, get_num_threads, GRAIN_SIZE
 # them in float (`reduce_dispatch`, `ReduceSumProdKernel.cu`): a device keeps the float32
 # path.
 def _cpu_vec_bytes(environ=os.environ, cpuinfo:str='/proc/cpuinfo', machine:str=None) -> int:
-    ("The bytes in one of ATen's `Vectorized` values on this CPU: 64 with its AVX512 "
-     "kernels, 16 on aarch64, else 32.")
+    "Bytes of ATen's `Vectorized` here: 64 with AVX512, 16 on aarch64, else 32."
     if (machine or platform.machine()).lower() in ('aarch64', 'arm64'): return 16
     # torch's own override: avx512, avx2, default
     cap = environ.get('ATEN_CPU_CAPABILITY', '').strip().lower()
     if cap in ('avx512', 'avx2', 'default'): return 64 if cap == 'avx512' else 32
     try:
-        with open(cpuinfo) as f: flags = next((l.split(':', 1)[1].split() for l in f if l.startswith('flags')), [])
+        with open(cpuinfo) as f:
+            flags = next((l.split(':', 1)[1].split() for l in f if l.startswith('flags')), [])
     except OSError: return 32
     return 64 if {'avx512vl', 'avx512bw', 'avx512dq', 'fma'} <= set(flags) else 32
 
 VEC_BYTES = _cpu_vec_bytes()
 
 def _chain(a:np.ndarray) -> np.ndarray:
-    ("Products along axis 0, left to right, rounded to `a`'s dtype at every step; the "
-     "other axes side by side.")
-    if a.size == a.shape[0]: return np.multiply.accumulate(a.reshape(-1))[-1].reshape(a.shape[1:])   # a lone chain
+    "Products along axis 0, left to right, rounded to `a`'s dtype at every step."
+    if a.size == a.shape[0]:
+        return np.multiply.accumulate(a.reshape(-1))[-1].reshape(a.shape[1:])   # a lone chain
     return np.multiply.reduce(a if a.strides[-1] == a.itemsize else np.ascontiguousarray(a), axis=0)
 
 def _vec_rows(rows:np.ndarray, V:int) -> np.ndarray:
-    ("What `vectorized_inner_reduction` multiplies the output by, for each row: its lanes' "
-     "product, then its tail.")
+    "Per row, what `vectorized_inner_reduction` multiplies by: lanes, then the tail."
     m, n = rows.shape
     # what the 4 vectors of V lanes walk
     h = n - n % (4 * V)
@@ -62,8 +61,7 @@ def _vec_rows(rows:np.ndarray, V:int) -> np.ndarray:
     return np.concatenate([_chain(lanes.T)[:, None], rows[:, h:]], axis=1)
 
 def _two_pass(x:np.ndarray, contig:bool, V:int):
-    ("The one output of `x` (iteration order = C order): each `parallel_for` range reduced "
-     "apart, the partials in order.")
+    "The one output of `x`: each `parallel_for` range apart, then the partials in order."
     xf, s0 = np.ascontiguousarray(x).reshape(-1), x.shape[-1]
     parts = {}
     def part(b, e):

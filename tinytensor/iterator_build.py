@@ -40,19 +40,23 @@ def compute_shape(self:TensorIterator, config):
 
 @patch
 def mark_resize_outputs(self:TensorIterator, config):
-    "Outputs whose shape differs from `shape_` will be resized, unless they are also inputs."
+    ("Outputs whose shape differs from `shape_` will be resized, unless they are also "
+     "inputs.")
     if config.static_shape_ is not None: return
     for op in self.operands_[:self.num_outputs_]:
         if op.tensor is not None and list(op.tensor._impl.sizes()) != self.shape_:
-            if config.resize_outputs_ and not op.is_read_write: op.will_resize = True; continue
-            TORCH_CHECK(config.is_reduction_, "output with shape ", list(op.tensor._impl.sizes()),
+            if config.resize_outputs_ and not op.is_read_write:
+                op.will_resize = True; continue
+            TORCH_CHECK(config.is_reduction_, "output with shape ",
+                        list(op.tensor._impl.sizes()),
                         " doesn't match the broadcast shape ", self.shape_)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #ed9a2ceb
 def _to_dtype(t:Tensor, d:dtype) -> Tensor:
     "`t.to(d)` keeping the layout (preserve_format), without going through the op layer."
     impl = t._impl
-    if impl.sizes_and_strides_.sizes == () and impl.device_ is CPU:                 # common: scalars
+    # common: scalars
+    if impl.sizes_and_strides_.sizes == () and impl.device_ is CPU:
         out = _new_tensor((), None, d, CPU)
         if impl.numel_: _cast_copy(_np_write(out), _np_read(t))
         return out
@@ -60,7 +64,8 @@ def _to_dtype(t:Tensor, d:dtype) -> Tensor:
     if out._impl.numel_ and out._impl.device_.device_type == DeviceType.CPU:
         _cast_copy(_np_write(out), _np_read(t))
     elif out._impl.numel_ and out._impl.device_.device_type != DeviceType.Meta:
-        out.copy_(t)                                          # a device: its own copy kernel
+        # a device: its own copy kernel
+        out.copy_(t)
     return out
 
 # %% ../nbs/06a_tensor_iterator.ipynb #d00df8b1
@@ -94,10 +99,13 @@ def compute_types(self:TensorIterator, config):
                                          (output_dtype is not None and common_dtype is not output_dtype)):
         for op in ops:
             if op.tensor is None: continue
-            TORCH_CHECK(op.target_dtype is common_dtype, "Found dtype ", op.target_dtype.short,
-                        " but expected ", common_dtype.short if common_dtype is not None else 'Undefined')
+            TORCH_CHECK(op.target_dtype is common_dtype, "Found dtype ",
+                        op.target_dtype.short,
+                        " but expected ",
+                        common_dtype.short if common_dtype is not None else 'Undefined')
     self.common_device_ = common_device
-    if not (has_undefined_outputs or config.check_all_same_device_ or config.promote_inputs_to_common_dtype_
+    if not (has_undefined_outputs or config.check_all_same_device_
+            or config.promote_inputs_to_common_dtype_
             or config.cast_common_dtype_to_outputs_ or config.enforce_safe_casting_to_output_):
         self.common_dtype_ = None if has_diff_in else common_dtype
         return
@@ -113,26 +121,32 @@ def compute_types(self:TensorIterator, config):
         if op.device is None: op.device = common_device
         if op.tensor is None: continue
         if config.check_all_same_device_:
-            if (common_device.device_type != DeviceType.CPU and config.allow_cpu_scalars_ and not op.is_output
+            if (common_device.device_type != DeviceType.CPU
+                and config.allow_cpu_scalars_ and not op.is_output
                     and op.tensor._impl.sizes_and_strides_.sizes == ()
                     and op.device.device_type == DeviceType.CPU):
-                TORCH_CHECK(cpu_scalars < 1, "Trying to pass too many CPU scalars to non-CPU kernel!")
+                TORCH_CHECK(cpu_scalars < 1,
+                            "Trying to pass too many CPU scalars to non-CPU kernel!")
                 cpu_scalars += 1
             elif op.device != common_device:
                 if DeviceType.Meta in (op.device.device_type, common_device.device_type):
                     bad = op.device if op.device != first_device else common_device
-                    TORCH_CHECK(False, "Tensor on device ", bad, " is not on the expected device ",
+                    TORCH_CHECK(False, "Tensor on device ", bad,
+                                " is not on the expected device ",
                                 first_device, "!")
-                TORCH_CHECK(False, "Expected all tensors to be on the same device, but found at least two "
+                TORCH_CHECK(False,
+                            "Expected all tensors to be on the same device, but found at least two "
                             "devices, ", common_device, " and ", op.device, "!")
         cur = op.tensor._impl.dtype_
         if config.enforce_safe_casting_to_output_ and op.is_output and cur is not common_dtype:
             TORCH_CHECK(can_cast(common_dtype, cur), "result type ", common_dtype.short,
                         " can't be cast to the desired output type ", cur.short)
-        if not self.is_meta_:                                # every device with data computes in the common dtype
+        # every device with data computes in the common dtype
+        if not self.is_meta_:
             if config.cast_common_dtype_to_outputs_ and op.is_output and cur is not common_dtype:
                 op.original_tensor = op.tensor
-                op.tensor = _new_tensor(op.tensor._impl.sizes(), None, common_dtype, common_device)
+                op.tensor = _new_tensor(op.tensor._impl.sizes(), None, common_dtype,
+                                        common_device)
                 op.target_dtype = common_dtype
             if config.promote_inputs_to_common_dtype_ and not op.is_output and cur is not common_dtype:
                 op.original_tensor = op.tensor
@@ -144,7 +158,8 @@ def compute_types(self:TensorIterator, config):
 def compute_fast_setup_type(self:TensorIterator, config) -> str:
     "'CONTIGUOUS', 'CHANNELS_LAST', 'NON_OVERLAPPING_DENSE' or None."
     if self.is_reduction_ or not self.all_ops_same_shape_: return None
-    live = [op.tensor._impl for op in self.operands_ if op.tensor is not None and not op.will_resize]
+    live = [op.tensor._impl for op in self.operands_ if op.tensor is not None
+            and not op.will_resize]
     if self.enforce_linear_iteration_:
         return 'CONTIGUOUS' if builtins.all(t.is_contiguous_ for t in live) else None
     if builtins.all(t.is_contiguous_ for t in live): return 'CONTIGUOUS'
@@ -155,13 +170,15 @@ def compute_fast_setup_type(self:TensorIterator, config) -> str:
 
 @patch
 def fast_set_up(self:TensorIterator, config) -> bool:
-    "Allocate outputs like the inputs and collapse to 1-D, when `compute_fast_setup_type` allows."
+    ("Allocate outputs like the inputs and collapse to 1-D, when `compute_fast_setup_type` "
+     "allows.")
     kind = self.compute_fast_setup_type(config)
     if kind is None: return False
     shape = tuple(self.shape_)
     if kind == 'CONTIGUOUS': strides = None
     elif kind == 'CHANNELS_LAST': strides = channels_last_strides(shape)
-    else:                                           # the strides of the last defined operand
+    # the strides of the last defined operand
+    else:
         strides = next(op.tensor for op in reversed(self.operands_) if op.tensor is not None)._impl.strides()
     for op in self.operands_[:self.num_outputs_]:
         if op.tensor is None or op.will_resize: self._set_output(op, shape, strides)
@@ -195,7 +212,8 @@ def should_swap(self:TensorIterator, dim0:int, dim1:int) -> int:
         if op.stride_bytes is None or op.will_resize: continue
         s0, s1 = op.stride_bytes[dim0], op.stride_bytes[dim1]
         if self.is_reduction_ and op.is_output and (s0 == 0) != (s1 == 0):
-            return 1 if s1 == 0 else -1                 # reduced dims go to the front (innermost)
+            # reduced dims go to the front (innermost)
+            return 1 if s1 == 0 else -1
         if s0 == 0 or s1 == 0: continue
         if s0 < s1: return -1
         if s0 > s1: return 1
@@ -204,7 +222,8 @@ def should_swap(self:TensorIterator, dim0:int, dim1:int) -> int:
 
 @patch
 def reorder_dimensions(self:TensorIterator):
-    "Sort dims so that iterator dim 0 is the fastest in memory (`perm_`), then permute shape and strides."
+    ("Sort dims so that iterator dim 0 is the fastest in memory (`perm_`), then permute "
+     "shape and strides.")
     ndim = len(self.shape_)
     if ndim == 1: self.perm_ = [0]; return
     perm = self.perm_ = list(range(ndim - 1, -1, -1))
@@ -238,7 +257,8 @@ def _set_output(self:TensorIterator, op:OperandInfo, shape, strides):
     if op.tensor is None:
         op.tensor = _new_tensor(tuple(shape), strides, op.target_dtype, op.device)
     else:
-        if op.original_tensor is not None:   # an out= of another dtype: resize it, remake the temporary
+        # an out= of another dtype: resize it, remake the temporary
+        if op.original_tensor is not None:
             _resize_output(op.original_tensor, shape, strides)
             op.tensor = _new_tensor(tuple(shape), strides, op.target_dtype, op.device)
         else: _resize_output(op.tensor, shape, strides)
@@ -246,7 +266,8 @@ def _set_output(self:TensorIterator, op:OperandInfo, shape, strides):
 
 @patch
 def allocate_or_resize_outputs(self:TensorIterator):
-    "Outputs follow the iteration order: contiguous strides in iterator order, mapped back by `invert_perm`."
+    ("Outputs follow the iteration order: contiguous strides in iterator order, mapped "
+     "back by `invert_perm`.")
     ndim = len(self.shape_)
     for op in self.operands_[:self.num_outputs_]:
         if op.tensor is not None and not op.will_resize: continue
@@ -256,11 +277,13 @@ def allocate_or_resize_outputs(self:TensorIterator):
         op.stride_bytes = sb
         inverted = builtins.all(self.perm_[j] == ndim - j - 1 for j in range(ndim))
         shape = self.invert_perm(self.shape_) if ndim else []
-        self._set_output(op, shape, None if inverted else [s // isz for s in self.invert_perm(sb)])
+        self._set_output(op, shape,
+                         None if inverted else [s // isz for s in self.invert_perm(sb)])
 
 @patch
 def coalesce_dimensions(self:TensorIterator):
-    "Merge neighbouring dims that every operand walks as one (`shape[d]*stride[d] == stride[d+1]`)."
+    ("Merge neighbouring dims that every operand walks as one (`shape[d]*stride[d] == "
+     "stride[d+1]`).")
     shape, ops = self.shape_, self.operands_
     ndim = len(shape)
     if ndim <= 1: return

@@ -21,13 +21,17 @@ def _new_tensor(sizes:tuple, strides, d:dtype, device=CPU) -> Tensor:
     return _empty_impl(sizes, None if strides is None else tuple(strides), d, device)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #84f38705
-from .views import (has_internal_overlap, assert_no_internal_overlap, get_overlap_status,
-                              assert_no_partial_overlap, assert_no_overlap, _broadcast_pair as infer_size)
+from .views import (has_internal_overlap, assert_no_internal_overlap,
+                              get_overlap_status,
+                              assert_no_partial_overlap, assert_no_overlap,
+                              _broadcast_pair as infer_size)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #179f70a9
 class OperandInfo:
-    "One operand of a TensorIterator: tensor, byte strides, target dtype and role, as `at::OperandInfo`."
-    __slots__ = ('tensor', 'original_tensor', 'stride_bytes', 'target_dtype', 'device', 'is_output',
+    ("One operand of a TensorIterator: tensor, byte strides, target dtype and role, as "
+     "`at::OperandInfo`.")
+    __slots__ = ('tensor', 'original_tensor', 'stride_bytes', 'target_dtype', 'device',
+                 'is_output',
                  'is_read_write', 'will_resize', 'is_const')
     def __init__(self, tensor:Tensor=None, is_const:bool=False):
         self.tensor, self.original_tensor, self.stride_bytes = tensor, None, None
@@ -46,7 +50,8 @@ class OperandInfo:
 
 # %% ../nbs/06a_tensor_iterator.ipynb #6fa6758c
 class TensorIteratorConfig:
-    "Operands (outputs first) and flags for building a `TensorIterator`, as `at::TensorIteratorConfig`."
+    ("Operands (outputs first) and flags for building a `TensorIterator`, as "
+     "`at::TensorIteratorConfig`.")
     def __init__(self):
         self.tensors, self.num_outputs_, self.num_inputs_ = [], 0, 0
         self.static_shape_, self.static_dtype_, self.static_device_ = None, None, None
@@ -58,7 +63,8 @@ class TensorIteratorConfig:
 
     def add_output(self, t:Tensor=None): # None: the iterator allocates it
         "Add an output (all outputs must come before any input)."
-        TORCH_CHECK(self.num_inputs_ == 0, "Keep in mind that you have to add all outputs first before "
+        TORCH_CHECK(self.num_inputs_ == 0,
+                    "Keep in mind that you have to add all outputs first before "
                     "adding any input. For more details, see "
                     "https://github.com/pytorch/pytorch/wiki/How-to-use-TensorIterator.")
         self.tensors.append((t, False)); self.num_outputs_ += 1; return self
@@ -104,7 +110,8 @@ class TensorIteratorConfig:
         if v: self.check_all_same_dtype_ = False
         return self
     def promote_integer_inputs_to_float(self, v:bool=True):
-        "Make an integral or bool common dtype the default float dtype (true division, exp...)."
+        ("Make an integral or bool common dtype the default float dtype (true division, "
+         "exp...).")
         TORCH_CHECK(not v or self.promote_inputs_to_common_dtype_,
                     "Promoting integer inputs to float requires promote_inputs_to_common_dtype")
         self.promote_integer_inputs_to_float_ = v; return self
@@ -126,7 +133,8 @@ class TensorIteratorConfig:
 # %% ../nbs/06a_tensor_iterator.ipynb #6c8d16c7
 @patch
 def declare_static_shape(self:TensorIteratorConfig, shape, squash_dims=()):
-    "Iterate over `shape` (no broadcasting, no resizing); `squash_dims` are iterated with size 1."
+    ("Iterate over `shape` (no broadcasting, no resizing); `squash_dims` are iterated with "
+     "size 1.")
     self.static_shape_ = tuple(shape); self.resize_outputs_ = False
     self.squash_dims_ = tuple(squash_dims)
     return self
@@ -138,7 +146,8 @@ def build(self:TensorIteratorConfig):
 
 # %% ../nbs/06a_tensor_iterator.ipynb #19171d74
 class TensorIterator:
-    "Shapes, dtypes, layouts and loops for elementwise ops and reductions, as `at::TensorIteratorBase`."
+    ("Shapes, dtypes, layouts and loops for elementwise ops and reductions, as "
+     "`at::TensorIteratorBase`.")
     def __init__(self, config:TensorIteratorConfig):
         self.config = config
         self.build(config)
@@ -170,7 +179,8 @@ class TensorIterator:
                                      for op in self.operands_)
 
     def mark_outputs(self):
-        "Flag the first `num_outputs` operands; an output that is also an input is read-write."
+        ("Flag the first `num_outputs` operands; an output that is also an input is "
+         "read-write.")
         ops = self.operands_
         for i in range(self.num_outputs_):
             op = ops[i]; op.is_output = True

@@ -55,7 +55,8 @@ def _fastest_dim(shape, sb):
      "dim), or None.")
     best = None
     for d, (s, st) in enumerate(zip(shape, sb)):
-        if s > 1 and st != 0 and (best is None or builtins.abs(st) < builtins.abs(sb[best])): best = d
+        if s > 1 and st != 0 and (best is None or builtins.abs(st) < builtins.abs(sb[best])):
+            best = d
     return best
 
 @patch
@@ -64,7 +65,8 @@ def _stage_plan(self:TensorIterator):
      "0; else None.")
     shape, ops, nout = self.shape_, self.operands_, self.num_outputs_
     if len(shape) < 2 or self.numel() < STAGE_MIN or shape[0] < 16: return None
-    if builtins.any(_fastest_dim(shape, op.stride_bytes) not in (0, None) for op in ops[:nout]): return None
+    if builtins.any(_fastest_dim(shape, op.stride_bytes) not in (0, None) for op in ops[:nout]):
+        return None
     fast = {i: _fastest_dim(shape, ops[i].stride_bytes) for i in range(nout, len(ops))
             # a broadcast along dim 0 is never staged
             if ops[i].stride_bytes[0] != 0}
@@ -193,10 +195,12 @@ def _stage_into_output(self:TensorIterator, loop, bases, staged:list):
      "output]), or None.")
     ops = self.operands_
     if len(staged) != 1 or self.num_outputs_ != 1: return None
-    if loop is not copy_loop and getattr(loop, 'ufunc', None) not in _IEEE_ARITH: return None
+    if loop is not copy_loop and getattr(loop, 'ufunc', None) not in _IEEE_ARITH:
+        return None
     i = staged[0]
     if bases[i][2] != bases[0][2] or _omatcopy.get(bases[i][2]) is None: return None
-    if builtins.any(get_overlap_status(ops[0].tensor, op.tensor) != 'No' for op in ops[1:]): return None
+    if builtins.any(get_overlap_status(ops[0].tensor, op.tensor) != 'No' for op in ops[1:]):
+        return None
     return i
 
 @patch
@@ -383,7 +387,8 @@ def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray):
      "split.")
     f = _blas_single()
     nt = _threads['n']
-    if (f is None or nt == 1 or x.ndim < 2 or y.ndim < 2 or o.size * x.shape[-1] < BLAS_MIN_WORK
+    if (f is None or nt == 1 or x.ndim < 2 or y.ndim < 2
+        or o.size * x.shape[-1] < BLAS_MIN_WORK
             or in_parallel_region()):
         return np.matmul(x, y, out=o)
     m, n = o.shape[-2], o.shape[-1]

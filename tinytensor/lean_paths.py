@@ -137,7 +137,8 @@ def lean_binary(a, b) -> tuple:
     if type(a) is not Tensor or type(b) is not Tensor: return None
     ai, bi = a._impl, b._impl
     d = ai.dtype_
-    if ((d is not _dt.float32 and d is not _dt.float64) or bi.dtype_ is not d or ai.device_ is not CPU
+    if ((d is not _dt.float32 and d is not _dt.float64) or bi.dtype_ is not d
+        or ai.device_ is not CPU
             or bi.device_ is not CPU or ai.is_wrapped_number_ or bi.is_wrapped_number_): return None
     plan = _lean_plans.get((ai.sizes_and_strides_, bi.sizes_and_strides_))
     if plan is None:                                  # may raise, as compute_shape does
@@ -160,10 +161,12 @@ def lean_reduction(x, dim, keepdim:bool, out_dtype:dtype) -> tuple:
     if type(x) is not Tensor: return None
     impl = x._impl
     d = impl.dtype_
-    if ((d is not _dt.float32 and d is not _dt.float64) or out_dtype is not d or impl.device_ is not CPU
+    if ((d is not _dt.float32 and d is not _dt.float64) or out_dtype is not d
+        or impl.device_ is not CPU
             or impl.is_wrapped_number_): return None
     if type(dim) is not int:
-        if type(dim) not in (tuple, list) or len(dim) != 1 or type(dim[0]) is not int: return None
+        if type(dim) not in (tuple, list) or len(dim) != 1 or type(dim[0]) is not int:
+            return None
         dim = dim[0]
     keepdim = True if keepdim else False
     plan = _lean_reductions.get((impl.sizes_and_strides_, dim, keepdim))
@@ -247,7 +250,8 @@ def _fast_binary(a, b, uf):
     sizes = ai.sizes_and_strides_.sizes
     if sizes != bi.sizes_and_strides_.sizes: return _lean_binary(a, b, uf)   # a broadcast
     d, n = ai.dtype_, ai.numel_
-    if (d is not bi.dtype_ or not ai.is_contiguous_ or not bi.is_contiguous_ or n >= GRAIN_SIZE or
+    if (d is not bi.dtype_ or not ai.is_contiguous_ or not bi.is_contiguous_
+        or n >= GRAIN_SIZE or
             ai.device_ is not CPU or bi.device_ is not CPU or n == 0):
         return _lean_binary(a, b, uf)
     # `_in_flat` for both, inline
@@ -284,7 +288,8 @@ def _fast_scalar(a, s, uf):
     if ts is not float and (ts is not int or not -_SMALL_INT < s < _SMALL_INT): return None
     ai = a._impl
     d = ai.dtype_
-    if ((d is not _dt.float32 and d is not _dt.float64 and d not in _REDUCED) or not ai.is_contiguous_
+    if ((d is not _dt.float32 and d is not _dt.float64 and d not in _REDUCED)
+        or not ai.is_contiguous_
             or ai.numel_ >= GRAIN_SIZE or ai.device_ is not CPU or ai.numel_ == 0):
         return None
     x = _in_flat(a)

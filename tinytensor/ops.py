@@ -272,7 +272,8 @@ def _select_bits(o, c, a, b):
 def where(condition, input=None, other=None, *, out=None) -> Tensor:
     ("Elementwise `input if condition else other`, as `torch.where(cond, x, y)`; "
      "`where(cond)` is `cond.nonzero(as_tuple=True)`.")
-    if input is None and other is None and out is None and isinstance(condition, Tensor): return condition.nonzero(as_tuple=True)
+    if input is None and other is None and out is None and isinstance(condition, Tensor):
+        return condition.nonzero(as_tuple=True)
     TORCH_CHECK_TYPE(isinstance(condition, Tensor),
                      "where(): argument 'condition' (position 1) must be Tensor, not ",
                      type(condition).__name__)
@@ -285,7 +286,8 @@ def where(condition, input=None, other=None, *, out=None) -> Tensor:
                 "where expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype.short)
     # a number becomes a one-element tensor of `rt` (`fill_`): checked as that fills
     for v in (input, other):
-        if not isinstance(v, Tensor): _checked_value(v.item() if isinstance(v, np.generic) else v, rt, True)
+        if not isinstance(v, Tensor):
+            _checked_value(v.item() if isinstance(v, np.generic) else v, rt, True)
     if x.dtype is not rt: x = _to_dtype(x, rt)
     if y.dtype is not rt: y = _to_dtype(y, rt)
     dev = input.device if isinstance(input, Tensor) else other.device if isinstance(other, Tensor) else condition.device
@@ -311,7 +313,8 @@ def _copy_kernel(self:Tensor, src, non_blocking:bool=False) -> Tensor:
                          type(src).__name__)
         src = wrapped_scalar_tensor(src)
     si, ri = self._impl, src._impl
-    if (si.storage_.get() is ri.storage_.get() and si.storage_offset_ == ri.storage_offset_ and si.strides() == ri.strides()
+    if (si.storage_.get() is ri.storage_.get()
+        and si.storage_offset_ == ri.storage_offset_ and si.strides() == ri.strides()
             and si.sizes() == ri.sizes() and si.dtype_ is ri.dtype_):
         # nothing to copy, but it still counts as an in-place write (ADInplaceOrView)
         si.bump_version()
@@ -380,9 +383,11 @@ def _fill_kernel(self:Tensor, value) -> Tensor:
     # any nonzero number, complex included, is True
     if self.dtype is _dt.bool: value = builtins.bool(value)
     it = TensorIteratorConfig().set_check_mem_overlap(False).add_output(self).resize_outputs(False).check_all_same_dtype(False).build()
-    if isinstance(value, int) and value < 0 and self.dtype.np.kind == 'u': value += 1 << (8 * self.dtype.itemsize)
+    if isinstance(value, int) and value < 0 and self.dtype.np.kind == 'u':
+        value += 1 << (8 * self.dtype.itemsize)
     with np.errstate(over='ignore', invalid='ignore'):
-        v = _as_dtype(value if not isinstance(value, complex) or self.dtype.is_complex else value.real, self.dtype.np)[()]
+        v = _as_dtype(value if not isinstance(value, complex)
+                      or self.dtype.is_complex else value.real, self.dtype.np)[()]
     # device arrays compute bfloat16 in float32 (07c)
     if self.dtype is _dt.bfloat16 and not self.is_cpu: v = v.item()
     # every device: `fill` of its own arrays (meta: nothing to do)
@@ -418,8 +423,10 @@ def to(self:Tensor, *args, dtype:dtype=None, device=None, non_blocking:bool=Fals
                                type(a).__name__, ")")
     d = _check_dtype(dtype, 'to', self.dtype)
     dev = _device_ok(device) if device is not None else self.device
-    if d is self.dtype and dev == self.device and not copy and memory_format in (preserve_format, None): return self
-    if d is self.dtype and dev == self.device and not copy and self.suggest_memory_format() is memory_format: return self   # ATen's `to_will_alias`
+    if d is self.dtype and dev == self.device and not copy and memory_format in (preserve_format, None):
+        return self
+    if d is self.dtype and dev == self.device and not copy and self.suggest_memory_format() is memory_format:
+        return self   # ATen's `to_will_alias`
     if self.is_meta and dev.device_type != DeviceType.Meta:
         TORCH_CHECK_NOT_IMPLEMENTED(False, "Cannot copy out of meta tensor; no data!")
     return _to_impl(self, d, dev, memory_format)

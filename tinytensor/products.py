@@ -222,11 +222,13 @@ def _sumproduct_pair(left:Tensor, right:Tensor, sum_dims:list) -> Tensor:
         ls, rs = left._impl.sizes()[i], right._impl.sizes()[i]
         sl, sr = ls != 1, rs != 1
         if i in sum_dims:
-            if sl and sr: TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); sum_size *= ls
+            if sl and sr:
+                TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); sum_size *= ls
             # only one side has it: sum it right away
             elif sl: left = left.sum(i, True)
             elif sr: right = right.sum(i, True)
-        elif sl and sr: TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); lro.append(i); lro_size *= ls
+        elif sl and sr:
+            TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); lro.append(i); lro_size *= ls
         elif sl: lo.append(i); lo_size *= ls
         else: ro.append(i); ro_size *= rs
     # swap_lo_ro: then bmm writes the output in its natural order

@@ -39,17 +39,17 @@ _all_ = ['VEC_BYTES']                                       # Note [Module parts
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
 def _dims(dim) -> list:
-    ("The dims a reduction's `dim` names (an int, or a tuple/list of ints), type-checked "
-     "as torch's argument parser does.")
+    "The dims `dim` names (an int or a tuple/list of ints), type-checked as torch does."
     dims = [dim] if isinstance(dim, numbers.Integral) else list(dim)
     for d in dims:
-        TORCH_CHECK_TYPE(isinstance(d, numbers.Integral) and not isinstance(d, builtins.bool), "dim must be int or tuple of ints, not ", type(d).__name__)
+        TORCH_CHECK_TYPE(isinstance(d, numbers.Integral)
+                         and not isinstance(d, builtins.bool), "dim must be int or tuple of ints, not ", type(d).__name__)
     return dims
 
 def _dim_mask(dim, ndim:int, allow_empty_dims:bool=False) -> list:
-    ("Which dims to reduce: `dim` may be None, an int, or a tuple/list (empty = all, or "
-     "none with `allow_empty_dims`), as ATen's `make_dim_mask`.")
-    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0 and not allow_empty_dims): return [True] * ndim
+    "Which dims to reduce (None or empty: all), as ATen's `make_dim_mask`."
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0 and not allow_empty_dims):
+        return [True] * ndim
     # a 0-d tensor's dims are 0 or -1, and may not repeat either
     mask, seen = [False] * ndim, [False] * builtins.max(ndim, 1)
     for d in _dims(dim):
@@ -64,8 +64,7 @@ def _reduced_shape(sizes, mask, keepdim:bool) -> tuple:
 
 def make_reduction(name:str, self:Tensor, dim, keepdim:bool, out_dtype:dtype, out:Tensor=None, in_dtype:dtype=None,
                    allow_empty_dims:bool=False):
-    ("Allocate (or resize) the result, view it with the input's rank (stride 0 on reduced "
-     "dims), build the iterator.")
+    "The result, viewed with stride 0 on reduced dims, and the iterator over it."
     sizes = self._impl.sizes()
     mask = _dim_mask(dim, len(sizes), allow_empty_dims)
     shape = _reduced_shape(sizes, mask, keepdim)
@@ -88,8 +87,7 @@ def make_reduction(name:str, self:Tensor, dim, keepdim:bool, out_dtype:dtype, ou
 
 # %% ../nbs/06c_reductions.ipynb #7ebbcac2
 def reduction_layout_html(sizes=(2, 3, 4), dims=(0, 1, 2, (0, 2), None)) -> str:
-    ("HTML table of the TensorIterator set up by `sum(dim)` over a contiguous tensor of "
-     "`sizes`, for each `dim`.")
+    "HTML table of the iterator `sum(dim)` builds over a tensor of `sizes`, per `dim`."
     x = _new_tensor(tuple(sizes), None, _dt.float32)
     rows = []
     for d in dims:
@@ -121,8 +119,7 @@ def _whole_views(it:TensorIterator):
 # Small reductions and `nt == 1` are one numpy call (numpy's pairwise summation along a
 # contiguous axis).
 def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
-    ("Apply `reduce_fn(x, axes, out)` over the iterator's reduced axes, in threads when "
-     "large.")
+    "Apply `reduce_fn(x, axes, out)` over the reduced axes, in threads when large."
     if it.is_meta_ or it.operands_[0].tensor.numel() == 0: return
     o, x = _whole_views(it)
     axes = tuple(a for a in range(o.ndim) if o.strides[a] == 0 and o.shape[a] != 1)
@@ -143,7 +140,8 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
         finally: _errs_on(tok)
     keep = [a for a in range(o.ndim) if a not in axes]
     osq = np.lib.stride_tricks.as_strided(o, tuple(o.shape[a] for a in keep),
-                                          tuple(o.strides[a] for a in keep))  # drop the stride-0 axes
+                                          # drop the stride-0 axes
+                                          tuple(o.strides[a] for a in keep))
     nt = get_num_threads()
     tok = _errs_off()
     try:
@@ -151,7 +149,8 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
             return reduce_fn(x, axes, osq)
         # split the axis that is outermost in memory (largest stride), so each thread reads
         # one dense block
-        cands = [a for a in range(x.ndim) if x.shape[a] >= nt and (a in keep or combine is not None)]
+        cands = [a for a in range(x.ndim) if x.shape[a] >= nt
+                 and (a in keep or combine is not None)]
         outer = builtins.max(cands, key=lambda a: builtins.abs(x.strides[a]), default=None)
         big_keep = outer if outer in keep else None
         if big_keep is not None:                                        # split the output
@@ -195,11 +194,11 @@ _ARRAY_API_REDUCE = {'maximum': 'max', 'minimum': 'min', 'logical_and': 'all',
 # a numpy ufunc: add, multiply, maximum, minimum, logical_and, logical_or
 def ufunc_reduce(uf,
                  x, axes:tuple, out=None):
-    ("`uf.reduce(x, axis=axes, out=out)` on numpy arrays, the array namespace's reduction "
-     "function on a device's.")
+    "`uf.reduce(x, axes, out=out)`, or the array namespace's reduction on a device."
     if type(x) is np.ndarray: return uf.reduce(x, axis=axes, out=out)
     f = getattr(array_namespace(x), _ARRAY_API_REDUCE[uf.__name__])
-    if out is None or uf.__name__ not in ('maximum', 'minimum'): return f(x, axis=axes, out=out)
+    if out is None or uf.__name__ not in ('maximum', 'minimum'):
+        return f(x, axis=axes, out=out)
     # CuPy 14's `min`/`max` with `out=` fail on their CUB path: a new array, copied
     out[...] = f(x, axis=axes)
     return out
@@ -234,14 +233,14 @@ def _sum_like(name, uf, input, dim, keepdim, dtype, out):
     if in_dtype is input.dtype: in_dtype = None
     acc = _acc(od)
     it, res, _ = make_reduction(name, input, dim, keepdim, od, out, in_dtype)
-    if uf is np.multiply and od in _REDUCED and not it.common_device_.device_type: _prod_reduced_run(it)   # in 16 bits
+    if uf is np.multiply and od in _REDUCED and not it.common_device_.device_type:
+        _prod_reduced_run(it)   # in 16 bits
     else: _reduce_run(it, _ufunc_reduce(uf, acc), uf, acc)
     if out is not None: out._impl.bump_version()
     return res
 
 def sum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
-    ("Sum over `dim` (int, tuple, or None for all), as `torch.sum`; integral and bool "
-     "inputs give int64.")
+    "Sum over `dim` (None: all), as `torch.sum`; integral and bool inputs give int64."
     return _sum_like('sum', np.add, input, dim, keepdim, dtype, out)
 
 def prod(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
@@ -251,8 +250,7 @@ def prod(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor
     return _sum_like('prod', np.multiply, input, dim, keepdim, dtype, out)
 
 def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
-    ("Arithmetic mean over `dim`, as `torch.mean`: float and complex only (or with a float "
-     "`dtype=`).")
+    "Mean over `dim`, as `torch.mean`: float and complex only (or a float `dtype=`)."
     _check_dtype_arg(dtype, 'mean')
     d = dtype or input.dtype
     TORCH_CHECK(d.is_floating_point or d.is_complex,
@@ -296,8 +294,7 @@ def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor
 
 # %% ../nbs/06c_reductions.ipynb #4b830345
 def _prod_reduced_run(it:TensorIterator):
-    ("float16/bfloat16 `prod` on the CPU: the kernel's order, rounded at every step (Note "
-     "[half products round at every step]).")
+    "float16/bfloat16 `prod` on the CPU, in ATen's order, rounded at every step."
     if it.is_meta_ or it.operands_[0].tensor.numel() == 0: return
     # numpy axes: the iterator's dims reversed
     o, x = _whole_views(it)
@@ -329,8 +326,7 @@ def _prod_reduced_run(it:TensorIterator):
 
 # %% ../nbs/06c_reductions.ipynb #f744c692
 def _check_nonempty(name, input, dim):
-    ("ATen's `zero_numel_check_dims` for an empty input: every dim asked for, as given, "
-     "must have elements (before repeats are looked for).")
+    "ATen's `zero_numel_check_dims`: every dim named must have elements."
     if input.numel(): return
     TORCH_CHECK(not (dim is None or (isinstance(dim, (tuple, list)) and not dim)), name,
                 "(): Expected reduction dim to be specified for ",
@@ -340,7 +336,8 @@ def _check_nonempty(name, input, dim):
                           "(): Expected reduction dim ", d, " to have non-zero size.")
 
 def _minmax_reduce(name, uf_float, uf_bool, input, dim, keepdim, out):
-    if input.dtype.is_complex and input.numel(): _not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
+    if input.dtype.is_complex and input.numel():
+        _not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
     _check_nonempty(name, input, dim)
     uf = uf_bool if input.dtype is _dt.bool else uf_float
     if out is None and _fast_minmax is not None and (r := _fast_minmax(input, dim, keepdim, uf)) is not None:
@@ -389,7 +386,8 @@ def _arg_reduce(name, np_arg, input, dim, keepdim):
                           "(): Expected reduction dim to be specified for input.numel() == 0.")
         shape = (1,) * nd if keepdim else ()
         res = _new_tensor(shape, None, _dt.int64, input.device)
-        if not input.is_meta: _np_write(res)[...] = np_arg(ascontiguous(_np_read(input)).reshape(-1))
+        if not input.is_meta:
+            _np_write(res)[...] = np_arg(ascontiguous(_np_read(input)).reshape(-1))
         return res
     d = wrap_dim(dim, nd)
     TORCH_CHECK_INDEX(nd == 0 or input._impl.sizes()[d] != 0, name,
@@ -418,7 +416,8 @@ def _max_min(name, ret, np_arg, amaxmin, elementwise, input, dim, keepdim, other
         TORCH_CHECK(input.numel() != 0, name,
                     "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
         return amaxmin(input)
-    TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral) and not isinstance(dim, builtins.bool), name,
+    TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral)
+                     and not isinstance(dim, builtins.bool), name,
                      "() received an invalid combination of arguments - got (dim=",
                      type(dim).__name__, ")")
     nd = input.dim()
@@ -457,22 +456,19 @@ def min(self:Tensor, dim=None, keepdim:bool=False):
 
 # %% ../nbs/06c_reductions.ipynb #4638a3b9
 def _real_abs(x:Tensor) -> Tensor:
-    ("`|x|` with a real result dtype (complex64 -> float32), as torch's `abs` of a complex "
-     "tensor.")
+    "`|x|` with a real result dtype (complex64 -> float32), as torch's `abs`."
     if not x.dtype.is_complex: return abs(x)
     res = _new_tensor(x._impl.sizes(), None, x.dtype.to_real(), x.device)
     if not res.is_meta and res.numel(): np.abs(_np_read(x), out=_np_write(res))
     return res
 
 def _as_result(t:Tensor, d:dtype) -> Tensor:
-    ("`t` as a reduction's result: dtype `d` and exactly contiguous strides (a composite's "
-     "last elementwise op may leave others).")
+    "`t` as a reduction's result: dtype `d`, exactly contiguous strides."
     if t.dtype is d and t._impl.strides() == contiguous_strides(t._impl.sizes()): return t
     return _new_tensor(t._impl.sizes(), None, d, t.device).copy_(t)
 
 def _finish_out(res:Tensor, out:Tensor, cast:bool=False) -> Tensor:
-    ("Copy a computed result into `out=` (resized as ATen's `resize_output`): same dtype, "
-     "or with `cast` any dtype `can_cast` allows.")
+    "Copy a result into `out=`, resized as ATen's `resize_output`; `cast`: any castable dtype."
     if out is None: return res
     if cast: TORCH_CHECK(can_cast(res.dtype, out.dtype), "result type ", res.dtype.short,
                          " can't be cast to the desired output type ", out.dtype.short)
@@ -482,8 +478,7 @@ def _finish_out(res:Tensor, out:Tensor, cast:bool=False) -> Tensor:
     return out.copy_(res)
 
 def _correction(name, dim, unbiased, correction):
-    ("torch's argument rules: `std(unbiased)` (legacy, dim is a bool), `std(dim, "
-     "unbiased)` or `std(dim, correction=)`.")
+    "`(dim, correction)` from torch's three spellings of `std`/`var`'s arguments."
     if isinstance(dim, builtins.bool): dim, unbiased = None, dim
     TORCH_CHECK_TYPE(unbiased is None or correction is None, name,
                      "() received an invalid combination of arguments - got both 'unbiased' and 'correction'")
@@ -495,8 +490,7 @@ def _correction(name, dim, unbiased, correction):
 _fast_var = _fast_big_var = None
 
 def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=None):
-    ("Two-pass variance in float64 (ATen accumulates `std`/`var` in double on CPU), then "
-     "cast to the real dtype.")
+    "Two-pass variance in float64 (ATen's CPU accumulates in double), then the real dtype."
     d = input.dtype
     TORCH_CHECK(d.is_floating_point or d.is_complex,
                 "std and var only support floating point and complex dtypes")
@@ -519,13 +513,13 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=No
     od = d.to_real()
     # computed straight into out's dtype, as std_var_out
     if out is not None and out.dtype.is_floating_point: od = out.dtype
-    if out is not None and out.dtype.is_complex and not d.is_complex: _not_impl(name + '_cpu', out.dtype)
+    if out is not None and out.dtype.is_complex and not d.is_complex:
+        _not_impl(name + '_cpu', out.dtype)
     return _as_result(v, od), _as_result(m if keepdim else m.reshape(v._impl.sizes()).detach(), d)   # a kernel's reshape: no view
 
 # %% ../nbs/06c_reductions.ipynb #3b29610f
 def var(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None, out=None) -> Tensor:
-    ("Variance over `dim` with Bessel's `correction` (default 1; legacy `unbiased`), as "
-     "`torch.var`.")
+    "Variance over `dim` with Bessel's `correction` (default 1), as `torch.var`."
     return _finish_out(_var_impl('var', input, dim, unbiased, keepdim, correction, False, out)[0], out, True)
 
 def std(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None, out=None) -> Tensor:
@@ -545,8 +539,7 @@ def _p_str(p) -> str:
     return 'inf' if p == math.inf else '-inf' if p == -math.inf else str(int(p)) if float(p).is_integer() else str(p)
 
 def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
-    ("The `ord`-norm of `input` seen as a vector over `dim` (all dims if None), as "
-     "`torch.linalg.vector_norm`.")
+    "The `ord`-norm of `input` over `dim`, as `torch.linalg.vector_norm`."
     d = input.dtype
     TORCH_CHECK(d.is_floating_point or d.is_complex,
                 "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ", d.short)
@@ -580,8 +573,7 @@ def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None
 linalg = SimpleNamespace(vector_norm=linalg_vector_norm)
 
 def norm(input, p='fro', dim=None, keepdim:bool=False, out=None, dtype=None) -> Tensor:
-    ("Vector norm over `dim` (`p` a number, `inf`, `-inf` or 'fro'), as the deprecated "
-     "`torch.norm`.")
+    "Vector norm over `dim` (`p`: a number or 'fro'), as the deprecated `torch.norm`."
     if isinstance(dim, numbers.Integral): dim = (dim,)
     if p == 'fro' and dim is not None:
         TORCH_CHECK(len(dim) <= 2, "linalg.matrix_norm: dim must be a 2-tuple. Got ",
@@ -593,16 +585,14 @@ def norm(input, p='fro', dim=None, keepdim:bool=False, out=None, dtype=None) -> 
 
 # %% ../nbs/06c_reductions.ipynb #b3b719d4
 def _real(x:Tensor) -> Tensor:
-    ("The real part of a complex tensor (a new real tensor); `x` itself otherwise, as "
-     "`at::real`.")
+    "The real part of a complex tensor (a new tensor); `x` itself otherwise."
     if not x.dtype.is_complex: return x
     res = _new_tensor(x._impl.sizes(), None, x.dtype.to_real(), x.device)
     if not res.is_meta and res.numel(): np.copyto(_np_write(res), _np_read(x).real)
     return res
 
 def logsumexp(input, dim, keepdim:bool=False, *, out=None) -> Tensor:
-    ("`log(sum(exp(x)))` over `dim`, shifted by the max for stability (ATen's "
-     "`logsumexp`); integers give float.")
+    "`log(sum(exp(x)))` over `dim`, shifted by the max, as `torch.logsumexp`."
     TORCH_CHECK_TYPE(dim is not None,
                      "logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
     mask = _dim_mask(dim, input.dim())
@@ -611,27 +601,29 @@ def logsumexp(input, dim, keepdim:bool=False, *, out=None) -> Tensor:
                 [1] * input.dim())
     x = input if input.dtype.is_floating_point or input.dtype.is_complex else _to_dtype(input, _dt.get_default_dtype())
     od = out.dtype if out is not None and out.dtype.is_floating_point and not x.dtype.is_complex else x.dtype   # sum_out into out's dtype
-    if x.numel() == 0: return _finish_out(_as_result(sum(x.exp(), dim, keepdim, dtype=od).log(), od), out, True)
+    if x.numel() == 0:
+        return _finish_out(_as_result(sum(x.exp(), dim, keepdim, dtype=od).log(), od), out, True)
     # complex: the max of the real parts
     maxes = amax(_real(x), dim, True)
     maxes = where(abs(maxes) == math.inf,
                   zeros((), dtype=maxes.dtype, device=maxes.device),
-                  maxes)             # masked_fill_(|max| == inf, 0): all -inf rows give -inf, not nan
+                  # masked_fill_(|max| == inf, 0): all -inf rows give -inf, not nan
+                  maxes)
     r = sum((x - maxes).exp(), dim, keepdim, dtype=od).log()
     r = r + (maxes if keepdim else maxes.reshape(r._impl.sizes()))
     return _finish_out(_as_result(r, od), out, True)
 
 # %% ../nbs/06c_reductions.ipynb #a9f4ea31
 def count_nonzero(input, dim=None) -> Tensor:
-    ("Number of nonzero elements over `dim` (int, tuple or None), as "
-     "`torch.count_nonzero`; always int64.")
+    "Number of nonzero elements over `dim`, as `torch.count_nonzero` (int64)."
     return sum(ne(input, 0), dim)
 
 def nansum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
     "`sum` treating NaN as zero, as `torch.nansum`."
     if input.dtype.is_complex: _dim_mask(dim, input.dim())     # ATen validates `dim` first
     TORCH_CHECK(not input.dtype.is_complex, "nansum on CPU does not support complex inputs")
-    if out is not None and dtype is None and input.dtype.is_floating_point and not out.dtype.is_floating_point: _not_impl('nansum_cpu', out.dtype)
+    if out is not None and dtype is None and input.dtype.is_floating_point and not out.dtype.is_floating_point:
+        _not_impl('nansum_cpu', out.dtype)
     x = where(ne(input, input), zeros((), dtype=input.dtype, device=input.device), input) if input.dtype.is_floating_point else input
     return sum(x, dim, keepdim, dtype=dtype, out=out)
 
@@ -639,7 +631,8 @@ def nanmean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Ten
     "`mean` of the non-NaN elements (`nansum / count`), as `torch.nanmean`."
     TORCH_CHECK(input.dtype.is_floating_point or input.dtype.is_complex,
                 "nanmean(): expected input to have floating point or complex dtype but got ", input.dtype.short)
-    if out is not None and not out.dtype.is_floating_point and input.dtype.is_floating_point: _not_impl('nansum_cpu', out.dtype)
+    if out is not None and not out.dtype.is_floating_point and input.dtype.is_floating_point:
+        _not_impl('nansum_cpu', out.dtype)
     cnt = sum(eq(input, input), dim, keepdim)
     s = nansum(input, dim, keepdim,
                dtype=dtype or (out.dtype if out is not None and out.dtype.is_floating_point else None))
@@ -661,7 +654,8 @@ def _should_fold(t1:Tensor, t2:Tensor) -> bool:
     larger = t1.dim() >= t2.dim()
     a = t1 if larger else t2
     sizes, strides = list(a._impl.sizes()), list(a._impl.strides())
-    if not larger: sizes[-1], sizes[-2], strides[-1], strides[-2] = sizes[-2], sizes[-1], strides[-2], strides[-1]
+    if not larger:
+        sizes[-1], sizes[-2], strides[-1], strides[-2] = sizes[-2], sizes[-1], strides[-2], strides[-1]
     dim_t1, dim_t2 = len(sizes), (t2.dim() if larger else t1.dim())
     if not (dim_t1 >= 3 and dim_t2 <= 2): return False
     if math.prod(sizes) == 0: return True

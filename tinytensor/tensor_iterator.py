@@ -21,7 +21,8 @@ from .backends import _backends, get_backend, host_array
 from .parallel import *
 from .parallel import _threads
 from .iterator_config import *
-from .iterator_config import (_new_tensor, assert_no_internal_overlap, assert_no_overlap,
+from .iterator_config import (_new_tensor, assert_no_internal_overlap,
+                                        assert_no_overlap,
                                         assert_no_partial_overlap, get_overlap_status,
                                         has_internal_overlap, infer_size)
 from .iterator_build import *
@@ -68,8 +69,10 @@ def common_dtype(self:TensorIterator) -> dtype:
     return self.common_dtype_
 @patch
 def is_scalar(self:TensorIterator, i:int) -> bool:
-    "Operand `i` is one element for the whole iteration: every dim longer than 1 has byte stride 0."
-    return builtins.all(s == 0 or n == 1 for s, n in zip(self.operands_[i].stride_bytes or (), self.shape_))
+    ("Operand `i` is one element for the whole iteration: every dim longer than 1 has byte "
+     "stride 0.")
+    return builtins.all(s == 0 or n == 1 for s,
+                        n in zip(self.operands_[i].stride_bytes or (), self.shape_))
 @patch
 def is_cpu_scalar(self:TensorIterator, i:int) -> bool:
     "Operand `i` is a CPU 0-dim input."
@@ -78,7 +81,8 @@ def is_cpu_scalar(self:TensorIterator, i:int) -> bool:
     return t._impl.sizes_and_strides_.sizes == () and t._impl.device_.device_type == DeviceType.CPU
 @patch
 def original_scalar_value(self:TensorIterator, i:int):
-    "The value of one-element operand `i` (`is_scalar`) before any cast to the common dtype."
+    ("The value of one-element operand `i` (`is_scalar`) before any cast to the common "
+     "dtype.")
     op = self.operands_[i]
     t = op.original_tensor if op.original_tensor is not None else op.tensor
     return _host_read(t).reshape(-1)[0]
@@ -93,12 +97,15 @@ def num_output_elements(self:TensorIterator) -> int:
     return math.prod(s for s, st in zip(self.shape_, out) if st != 0)
 @patch
 def cast_outputs(self:TensorIterator):
-    "Copy each output temporary back into the user's tensor (casting), as ATen's `cast_outputs`."
+    ("Copy each output temporary back into the user's tensor (casting), as ATen's "
+     "`cast_outputs`.")
     for op in self.operands_[:self.num_outputs_]:
         if op.original_tensor is not None and op.original_tensor._impl.numel_:
             if op.original_tensor._impl.device_.device_type == DeviceType.CPU:
-                np.copyto(_np_write(op.original_tensor), _np_read(op.tensor), casting='unsafe')
-            else:                                        # a device: one copy loop through its backend
+                np.copyto(_np_write(op.original_tensor), _np_read(op.tensor),
+                          casting='unsafe')
+            # a device: one copy loop through its backend
+            else:
                 TensorIteratorConfig().add_output(op.original_tensor).add_const_input(op.tensor) \
                     .resize_outputs(False).check_all_same_dtype(False).build().for_each(copy_loop)
 @patch
@@ -108,7 +115,8 @@ def __repr__(it:TensorIterator):
 
 # %% ../nbs/06a_tensor_iterator.ipynb #08064680
 def iteration_order_svg(t:Tensor, cell:int=28) -> str:
-    "SVG of a 2-d tensor's cells numbered in the order a TensorIterator visits them for `t + 1`."
+    ("SVG of a 2-d tensor's cells numbered in the order a TensorIterator visits them for "
+     "`t + 1`.")
     it = TensorIteratorConfig().add_output(None).add_input(t).build()
     impl = t._impl
     rows, cols = impl.sizes()
@@ -116,13 +124,16 @@ def iteration_order_svg(t:Tensor, cell:int=28) -> str:
     cells = ((r, c) for r in range(rows) for c in range(cols))
     order = sorted(cells, key=lambda rc: rc[0] * st[0] + rc[1] * st[1])
     rank = {rc: i for i, rc in enumerate(order)}
-    cw = builtins.max(cell, text_width(str(rows * cols - 1), 11) + 8)    # cells as wide as the largest number
+    # cells as wide as the largest number
+    cw = builtins.max(cell, text_width(str(rows * cols - 1), 11) + 8)
     c = SvgCanvas(11)
     for (r, k), i in rank.items():
         hue = int(220 * i / builtins.max(1, rows * cols - 1))
-        c.rect(5 + k * cw, 5 + r * cell, cw - 2, cell - 2, fill=f'hsl({hue},70%,80%)', stroke='#555')
+        c.rect(5 + k * cw, 5 + r * cell, cw - 2, cell - 2, fill=f'hsl({hue},70%,80%)',
+               stroke='#555')
         c.text(5 + k * cw + cw / 2 - 1, 5 + r * cell + cell / 2 + 3, i, anchor='middle')
-    c.caption(5, rows * cell + 25, f'shape {list(impl.sizes())} strides {list(st)} → iterator shape '
+    c.caption(5, rows * cell + 25,
+              f'shape {list(impl.sizes())} strides {list(st)} → iterator shape '
               f'{it.shape_}, out strides {list(it.output().stride())}', width=cols * cw)
     return c.svg()
 
@@ -143,12 +154,14 @@ def binary_op(cls:TensorIterator, out, a, b) -> TensorIterator:
 
 @patch(cls_method=True)
 def binary_float_op(cls:TensorIterator, out, a, b) -> TensorIterator:
-    "True division: like `binary_op`, and integer inputs compute in the default float dtype."
+    ("True division: like `binary_op`, and integer inputs compute in the default float "
+     "dtype.")
     return _cfg_ops(_binary_cfg().promote_integer_inputs_to_float(True), out, a, b).build()
 
 @patch(cls_method=True)
 def comparison_op(cls:TensorIterator, out, a, b) -> TensorIterator:
-    "eq, lt, logical_and...: promote inputs; a new output is bool; an `out=` of another dtype gets a cast."
+    ("eq, lt, logical_and...: promote inputs; a new output is bool; an `out=` of another "
+     "dtype gets a cast.")
     cfg = (TensorIteratorConfig().set_check_mem_overlap(True).allow_cpu_scalars(True)
            .promote_inputs_to_common_dtype(True))
     if out is None: cfg.declare_static_dtype(_dt.bool)
@@ -159,7 +172,8 @@ def comparison_op(cls:TensorIterator, out, a, b) -> TensorIterator:
 def unary_op(cls:TensorIterator, out, a) -> TensorIterator:
     "neg, abs...: one dtype everywhere, no casting."
     return _cfg_ops(TensorIteratorConfig().set_check_mem_overlap(True).cast_common_dtype_to_outputs(False)
-                    .enforce_safe_casting_to_output(False).check_all_same_dtype(True), out, a).build()
+                    .enforce_safe_casting_to_output(False).check_all_same_dtype(True), out,
+                    a).build()
 
 @patch(cls_method=True)
 def unary_float_op(cls:TensorIterator, out, a) -> TensorIterator:
@@ -182,7 +196,8 @@ def reduce_op(cls:TensorIterator, out, a) -> TensorIterator:
 
 # %% ../nbs/06a_tensor_iterator.ipynb #14dfc1b7
 def _blocks(shape, begin:int, end:int):
-    "Cover the range [begin, end) of `shape` (dim 0 fastest) with rectangular blocks (idx, k, count)."
+    ("Cover the range [begin, end) of `shape` (dim 0 fastest) with rectangular blocks "
+     "(idx, k, count).")
     n = len(shape)
     pref = [1]
     for s in shape: pref.append(pref[-1] * s)
@@ -199,7 +214,8 @@ def _blocks(shape, begin:int, end:int):
 # %% ../nbs/06a_tensor_iterator.ipynb #0da60888
 @patch
 def _bases(self:TensorIterator):
-    "(uint8 buffer, byte offset, numpy dtype) per operand; outputs get writable buffers (materializing COW)."
+    ("(uint8 buffer, byte offset, numpy dtype) per operand; outputs get writable buffers "
+     "(materializing COW).")
     out = []
     for i, op in enumerate(self.operands_):
         impl = op.tensor._impl
@@ -210,14 +226,16 @@ def _bases(self:TensorIterator):
 
 def _view(base, strides, shape_np, off):
     buf, boff, dt = base
-    return host_array(buf, dt, shape_np, boff + off, strides)   # Note [empty views past the end] (03a)
+    # Note [empty views past the end] (03a)
+    return host_array(buf, dt, shape_np, boff + off, strides)
 
 @patch
 def serial_for_each(self:TensorIterator, loop, begin:int, end:int, bases=None):
     "Run `loop(*views)` over the blocks covering [begin, end), in this thread."
     bases = bases or self._bases()
     shape, ops = self.shape_, self.operands_
-    tok = _errs_off()                    # kernels follow IEEE (inf/nan) silently, like torch
+    # kernels follow IEEE (inf/nan) silently, like torch
+    tok = _errs_off()
     try:
         if not shape:
             return loop(*[_view(b, (), (), 0) for b in bases])
@@ -237,17 +255,21 @@ def serial_for_each(self:TensorIterator, loop, begin:int, end:int, bases=None):
 
 # %% ../nbs/06a_tensor_iterator.ipynb #967afdf7
 def copy_loop(o, s):
-    "The loop of `copy_`: cast `s` into `o` (`xp.copyto`, by the arrays' own namespace), as c10 converts."
-    _cast_into(o, s)                 # chapter 04a: Notes [half casts in bulk], [double to half through float]
+    ("The loop of `copy_`: cast `s` into `o` (`xp.copyto`, by the arrays' own namespace), "
+     "as c10 converts.")
+    # chapter 04a: Notes [half casts in bulk], [double to half through float]
+    _cast_into(o, s)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #77eb40db
-# Note [Fast-path hooks]: the plain algorithm of chapters 06a-06c consults a few module-level names, each
-# None here: `_fast_for_each` below, `_fast_binary`, `_fast_scalar`, ... in chapter 06b, `_fast_sum`, ...
-# in chapter 06c. A "Making it fast" chapter (10, 11) fills them when it is imported, with a function
-# that returns the plain path's result for the cases it knows (or True where it did the work) and None
-# (False) otherwise. A hook costs the plain path one global lookup and one `is None` test; the teaching
-# chapters never import the chapters that fill them.
-_fast_for_each = None                  # (it, loop, bases) -> True where it ran the loop (chapter 11's tiles)
+# Note [Fast-path hooks]: the plain algorithm of chapters 06a-06c consults a few module-
+# level names, each None here: `_fast_for_each` below, `_fast_binary`, `_fast_scalar`, ...
+# in chapter 06b, `_fast_sum`, ... in chapter 06c. A "Making it fast" chapter (10, 11) fills
+# them when it is imported, with a function that returns the plain path's result for the
+# cases it knows (or True where it did the work) and None (False) otherwise. A hook costs
+# the plain path one global lookup and one `is None` test; the teaching chapters never
+# import the chapters that fill them.
+# (it, loop, bases) -> True where it ran the loop (chapter 11's tiles)
+_fast_for_each = None
 
 @patch
 def for_each(self:TensorIterator, loop, # called as loop(*views): outputs first, then inputs
@@ -255,19 +277,24 @@ def for_each(self:TensorIterator, loop, # called as loop(*views): outputs first,
     "Run `loop` over the whole iteration space: serially if small, else in threads."
     n = self.numel()
     if n == 0 or self.is_meta_: return
-    if self.common_device_.device_type: return self._device_for_each(loop)   # not the CPU (CPU == 0)
+    # not the CPU (CPU == 0)
+    if self.common_device_.device_type: return self._device_for_each(loop)
     bases = self._bases()
-    if _fast_for_each is not None and _fast_for_each(self, loop, bases): return   # hook: chapter 11
+    # hook: chapter 11
+    if _fast_for_each is not None and _fast_for_each(self, loop, bases): return
     if n < grain_size or _threads['n'] == 1: return self.serial_for_each(loop, 0, n, bases)
-    shape = self.shape_                       # align ranges to rows, else to a cache line of the output
+    # align ranges to rows, else to a cache line of the output
+    shape = self.shape_
     if len(shape) > 1 and shape[0] * _threads['n'] <= n: align = shape[0]
     else: align = builtins.max(1, 64 // bases[0][2].itemsize)
-    parallel_for(0, n, grain_size, lambda b, e: self.serial_for_each(loop, b, e, bases), align=align)
+    parallel_for(0, n, grain_size, lambda b, e: self.serial_for_each(loop, b, e, bases),
+                 align=align)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #3c6b8f21
 @patch
 def device_views(self:TensorIterator, backend=None) -> list:
-    "One array per operand over the whole iteration space (numpy order), made by the device backend."
+    ("One array per operand over the whole iteration space (numpy order), made by the "
+     "device backend.")
     backend = backend or _backends[self.common_device_.device_type]
     shape, nout = self.shape_, self.num_outputs_
     order = range(len(shape) - 1, -1, -1)
@@ -275,7 +302,8 @@ def device_views(self:TensorIterator, backend=None) -> list:
     views = []
     for i, op in enumerate(self.operands_):
         impl = op.tensor._impl
-        if impl.device_.device_type == DeviceType.CPU:     # a CPU scalar beside device operands: its value
+        # a CPU scalar beside device operands: its value
+        if impl.device_.device_type == DeviceType.CPU:
             views.append(backend.scalar(_host_read(op.tensor)[()])); continue
         views.append(backend.array(impl.storage_.get(), impl.dtype_, shp,
                                    tuple(op.stride_bytes[d] for d in order),
@@ -284,7 +312,8 @@ def device_views(self:TensorIterator, backend=None) -> list:
 
 @patch
 def _device_for_each(self:TensorIterator, loop, backend=None):
-    "Run `loop` once over whole-iteration arrays of the device's array namespace (the device runs its grid)."
+    ("Run `loop` once over whole-iteration arrays of the device's array namespace (the "
+     "device runs its grid).")
     backend = backend or _backends[self.common_device_.device_type]
     views = self.device_views(backend)
     tok = _errs_off()
@@ -292,19 +321,23 @@ def _device_for_each(self:TensorIterator, loop, backend=None):
     finally: _errs_on(tok)
 
 def tensor_view(t:Tensor, write:bool=False):
-    "An array of `t`'s elements in its device's namespace: numpy on the CPU, the backend's elsewhere."
+    ("An array of `t`'s elements in its device's namespace: numpy on the CPU, the "
+     "backend's elsewhere.")
     impl = t._impl
-    if impl.device_.device_type == DeviceType.CPU: return _np_write(t) if write else _np_read(t)
+    if impl.device_.device_type == DeviceType.CPU:
+        return _np_write(t) if write else _np_read(t)
     isz = impl.dtype_.itemsize
     ss = impl.sizes_and_strides_
     return get_backend(impl.device_).array(impl.storage_.get(), impl.dtype_, ss.sizes,
-                                           tuple(s * isz for s in ss.strides), impl.storage_offset_ * isz, write)
+                                           tuple(s * isz for s in ss.strides),
+                                           impl.storage_offset_ * isz, write)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #idxlay1
 from ._parts.indexing_core import _INDEX_OUTPUT
 
 def _index_output(src:Tensor, idx:list) -> Tensor:
-    "The result of chapter 05d's `index`: an output laid out by a TensorIterator over `src` and the index tensors."
+    ("The result of chapter 05d's `index`: an output laid out by a TensorIterator over "
+     "`src` and the index tensors.")
     cfg = TensorIteratorConfig().set_check_mem_overlap(False).check_all_same_dtype(False).add_output(None).add_const_input(src)
     for t in idx: cfg.add_const_input(t)
     return cfg.declare_static_dtype_and_device(src.dtype, src.device).build().output(0)
