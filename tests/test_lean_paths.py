@@ -1,4 +1,4 @@
-"Every lean path (Note [lean build], chapter 06a) equals the full build: values (bit for bit), dtype, shape, strides, errors."
+"Every lean path (Note [lean build], chapter 10) equals the full build: values (bit for bit), dtype, shape, strides, errors."
 import contextlib, itertools
 import numpy as np
 import pytest
