@@ -9,7 +9,7 @@
   `h.t().contiguous()`, `h.mean(1)`, `h.var(1)`, `x @ w` (8x784 @ 784x512).
 Every result is checked against torch's (allclose) before timing. The machine is shared, so the three libraries are
 timed interleaved in one process: round by round tt, torch, numpy alternate, and each figure is the minimum over
-the rounds of the mean time per call. torch, numpy's BLAS (through `tensor_iterator._blas`, the OpenBLAS
+the rounds of the mean time per call. torch, numpy's BLAS (through `large_tensors._blas`, the OpenBLAS
 setter tinytensor's products use) and tinytensor get the same thread count, and idle workers do not spin into the
 next library's turn (OMP_WAIT_POLICY=PASSIVE for torch, OPENBLAS_THREAD_TIMEOUT=4 for numpy's OpenBLAS).
 Run: python bench/bench_workloads.py [--threads 1 2] [--ops] [--quick]
@@ -21,7 +21,7 @@ os.environ.setdefault('OPENBLAS_THREAD_TIMEOUT', '4')   # nor numpy's OpenBLAS w
 import numpy as np
 import torch
 import tinytensor as tt
-try: from tinytensor.tensor_iterator import _blas
+try: from tinytensor.large_tensors import _blas
 except ImportError: _blas = {'set': None}                  # a tinytensor without `use_blas_threads`: numpy's BLAS as is
 
 def np_blas(n):

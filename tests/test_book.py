@@ -21,9 +21,9 @@ MACHINERY = [p for p in sorted(NBS.glob('*.ipynb')) if _number(p) is not None an
 CHAPTERS = TEACHING + MACHINERY
 
 # Chapters still being rewritten to these rules: each is expected to fail (strict: once it passes, it leaves this list)
-PENDING = set("""06a_tensor_iterator 06b_ops 06c_reductions 06f_products""".split())
+PENDING = set()
 
-OPENS_ON_LAYOUT = set("""06a_tensor_iterator 06b_ops 06c_reductions""".split())
+OPENS_ON_LAYOUT = set()
 
 def _params(paths, pending=PENDING):
     return [pytest.param(p, id=p.name, marks=[pytest.mark.xfail(strict=True, reason='being rewritten')] if p.stem in pending else [])

@@ -53,9 +53,8 @@ def notebook_of(modname):
     target = modname.replace('tinytensor.', '', 1)
     for p in sorted(NBS.glob('*.ipynb')):
         for c in _nb(p)['cells']:
-            m = re.search(r'^#\|\s*(?:default_exp|export[si]?)[ \t]+(\S+)', _src(c), re.M)   # or `#| export <module>`
-            if m and m.group(1) == target: return p.name
-            if re.search(r'^#\|\s*exports?\s+' + re.escape(target) + r'\s*$', _src(c), re.M): return p.name   # `#| export <module>`
+            for m in re.finditer(r'^#\|[ \t]*(?:default_exp|export[is]?)[ \t]+(\S+)', _src(c), re.M):
+                if m.group(1) == target: return p.name       # its default module, or one it exports cells to
     return None
 
 

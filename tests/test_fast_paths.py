@@ -4,7 +4,7 @@ import pytest
 import tinytensor as tt
 from tinytensor import dtypes as _dt
 from tinytensor import ops
-from tinytensor._parts import binary_ops as _binary_ops
+from tinytensor import lean_paths, large_tensors
 from tinytensor.allocator import CPU, DeviceType, get_allocator
 from tinytensor.intrusive_ptr import make_intrusive
 from tinytensor.storage import StorageImpl, _null_data_ptr, _null_dps
@@ -79,9 +79,9 @@ def test_scalar_fast_path_equals_plain(op):
 def test_scalar_fast_path_taken():
     "The cases the fast path is for do not build a TensorIterator (so the test above compares two different paths)."
     a = tt.ones(4, 4)
-    for s in (2.0, 3, -1e30): assert ops._fast_scalar(a, s, np.add) is not None
-    for s in (True, 1 << 30, 2 + 1j): assert ops._fast_scalar(a, s, np.add) is None
-    assert ops._fast_scalar(tt.ones(3, dtype=tt.int64), 2, np.add) is None
+    for s in (2.0, 3, -1e30): assert lean_paths._fast_scalar(a, s, np.add) is not None
+    for s in (True, 1 << 30, 2 + 1j): assert lean_paths._fast_scalar(a, s, np.add) is None
+    assert lean_paths._fast_scalar(tt.ones(3, dtype=tt.int64), 2, np.add) is None
 
 def _check_fresh_chain(shape, d, device, alloc):
     "The fast path's Tensor -> TensorImpl -> StorageImpl chain sets every field the plain chain sets, with `alloc`'s memory."
@@ -121,7 +121,7 @@ def test_empty_fast_path_equals_plain_on_a_device():
 def test_fresh_flat_equals_flat():
     for shape, d in [((4, 4), tt.float32), ((3,), tt.float64), ((), tt.int64), ((0, 2), tt.float32), ((5,), tt.bool)]:
         t = tt.empty(shape, dtype=d)
-        f, p = ops._fresh_flat(t), ops._flat(t, True)
+        f, p = lean_paths._fresh_flat(t), lean_paths._flat(t, True)
         assert f.dtype == p.dtype and f.shape == p.shape and f.flags.writeable
         if t.numel(): assert f.__array_interface__['data'][0] == p.__array_interface__['data'][0]
 
@@ -175,10 +175,10 @@ def test_in_flat_equals_flat():
         t = _rand_tensor(rng, tuple(int(s) for s in rng.integers(1, 5, size=int(rng.integers(1, 4)))), dt)
         if rng.random() < 0.5: t = t[int(rng.integers(0, t.shape[0])):]           # a storage offset
         if not t.is_contiguous() or not t.numel(): continue
-        f, p = ops._in_flat(t), ops._flat(t)
+        f, p = lean_paths._in_flat(t), lean_paths._flat(t)
         assert f.dtype == p.dtype and f.shape == p.shape and f.__array_interface__['data'][0] == p.__array_interface__['data'][0]
         np.testing.assert_array_equal(f, p)
-        assert ops._in_flat(t) is f or dt == "bfloat16"                          # served from the cache the second time
+        assert lean_paths._in_flat(t) is f or dt == "bfloat16"                          # served from the cache the second time
 
 def test_raw_view_cache():
     from tinytensor.storage import _raw_view, _raw_views
@@ -372,7 +372,7 @@ def test_half_ufunc_equals_plain(uf):
             if len(ins) != uf.nin: continue
             fast, plain = np.empty(n, np.float16), np.empty(n, np.float16)
             with np.errstate(all='ignore'):
-                assert ops._half_ufunc(uf, fast, ins)
+                assert large_tensors._half_ufunc(uf, fast, ins)
                 uf(*ins, out=plain, dtype=np.float32, casting='unsafe')
             np.testing.assert_array_equal(fast.view(np.uint16), plain.view(np.uint16))
 
@@ -381,14 +381,14 @@ def test_half_ufunc_refuses_what_it_does_not_cover():
     n = _HALF_MIN
     o = np.empty(n, np.float16)
     for ins in ((h[:2 * n:2], h[:n]), (h[:n], h[:n].astype(np.float32)), (h[:n].reshape(2, -1),), (h[:n], np.float64(1))):
-        assert not ops._half_ufunc(np.add if len(ins) == 2 else np.exp, o, ins)
-    assert not ops._half_ufunc(np.add, o[:100], (h[:100], h[:100]))                   # small
+        assert not large_tensors._half_ufunc(np.add if len(ins) == 2 else np.exp, o, ins)
+    assert not large_tensors._half_ufunc(np.add, o[:100], (h[:100], h[:100]))                   # small
     buf = h[:n + 1].copy()                                                              # the output one element on
-    assert not ops._half_ufunc(np.add, buf[1:], (buf[:-1], h[:n]))
+    assert not large_tensors._half_ufunc(np.add, buf[1:], (buf[:-1], h[:n]))
 
 def _force_plain_half(monkeypatch):
     big = 1 << 62
-    monkeypatch.setattr(_binary_ops, '_HALF_MIN', big); monkeypatch.setattr(_dt, '_HALF_MIN', big)   # the module that reads it
+    monkeypatch.setattr(large_tensors, '_HALF_MIN', big); monkeypatch.setattr(_dt, '_HALF_MIN', big)   # the module that reads it
 
 def test_half_ops_equal_plain(monkeypatch):
     "Whole ops on big float16 tensors, threads included: the widened path gives the plain path's tensors."
@@ -417,7 +417,7 @@ def test_reduced_fast_paths_equal_plain():
             a = tt.tensor(rng.standard_normal(shape) * 50, dtype=dt)
             b = tt.tensor(rng.standard_normal(shape) * 50, dtype=dt)
             for op in ('add', 'sub', 'mul'):
-                assert ops._fast_binary(a, b, {'add': np.add, 'sub': np.subtract, 'mul': np.multiply}[op]) is not None
+                assert lean_paths._fast_binary(a, b, {'add': np.add, 'sub': np.subtract, 'mul': np.multiply}[op]) is not None
                 _same(FAST[op](a, b), PLAIN[op](a, b))
                 for s in scalars[::7]:
                     _same(FAST[op](a, s), PLAIN[op](a, s))
@@ -458,7 +458,7 @@ def test_unique_release_matches_locked_release():
 def test_relu_zeros_are_read_only_views():
     "Note [zeros for relu]: the operand is a read-only zero view of one buffer per dtype; relu keeps -0.0, NaN as torch."
     import torch
-    z, z2 = ops._zeros[5, np.dtype(np.float32)], ops._zeros[7, np.dtype(np.float32)]
+    z, z2 = lean_paths._zeros[5, np.dtype(np.float32)], lean_paths._zeros[7, np.dtype(np.float32)]
     assert (z == 0).all() and z.shape == (5,) and not z.flags.writeable and np.shares_memory(z, z2)
     with pytest.raises(ValueError): z[0] = 1
     v = [-0.0, 0.0, float('nan'), -1.5, 2.5, float('-inf')]

@@ -1,25 +1,28 @@
-"Every lean path (Note [lean build], chapter 06a) equals the full build: values (bit for bit), dtype, shape, strides, errors."
+"Every lean path (Note [lean build], chapter 10) equals the full build: values (bit for bit), dtype, shape, strides, errors."
 import contextlib, itertools
 import numpy as np
 import pytest
 import torch
 import tinytensor as tt
-from tinytensor import ops, reductions, scans
-from tinytensor._parts import binary_ops
+from tinytensor import ops, binary_ops, reductions, scans
 from tinytensor.tensor_impl import alias_with_sizes_and_strides
-from tinytensor.tensor_iterator import lean_unary, lean_binary, lean_reduction, GRAIN_SIZE, LEAN_MAX
+from tinytensor.lean_paths import lean_unary, lean_binary, lean_reduction, LEAN_MAX
+from tinytensor.parallel import GRAIN_SIZE
 from ttgen import num_threads, same as same_as_torch, sum_scale, product_scale, log_softmax_scale
 
-# every module-level name through which a caller reaches a lean path or a small-op fast path
-_SWITCHES = [(ops, 'lean_unary'), (scans, '_lean_softmax'), (binary_ops, 'lean_binary'), (ops, '_fast_scalar'), (binary_ops, '_fast_scalar'),
-             (reductions, 'lean_reduction'), (scans, 'lean_reduction'), (reductions, '_blocked_var')]
+# every module-level name through which a caller reaches a lean path or a small-op fast path: the hooks of
+# chapters 06b and 06c (Note [Fast-path hooks]) that chapters 10 and 11 fill, and the reference chapters' own
+_SWITCHES = [(binary_ops, '_fast_binary'), (binary_ops, '_fast_scalar'), (binary_ops, '_fast_compare'),
+             (binary_ops, '_fast_divide'), (ops, '_fast_binary'), (ops, '_fast_scalar'), (ops, '_fast_unary'),
+             (ops, '_fast_relu'), (ops, '_fast_copy'), (reductions, '_fast_sum'), (reductions, '_fast_mean'),
+             (reductions, '_fast_minmax'), (reductions, '_fast_var'), (reductions, '_fast_big_var'),
+             (scans, '_lean_softmax'), (scans, 'lean_reduction')]
 
 @contextlib.contextmanager
 def plain():
     "Switch every lean path off: each caller then takes the full build."
-    saved = [(m, n, getattr(m, n)) for m, n in _SWITCHES] + [(ops, '_lean_operand', ops._lean_operand)]
+    saved = [(m, n, getattr(m, n)) for m, n in _SWITCHES]
     for m, n in _SWITCHES: setattr(m, n, lambda *a: None)
-    ops._lean_operand = lambda t: False
     try: yield
     finally:
         for m, n, f in saved: setattr(m, n, f)
@@ -208,7 +211,7 @@ def test_matmul_out_path_equals_copy_path():
 
 def test_products_follow_get_num_threads():
     "numpy's BLAS is pinned to one thread; a large product is split over get_num_threads() threads, deterministically."
-    from tinytensor.tensor_iterator import _blas, BLAS_MIN_WORK
+    from tinytensor.large_tensors import _blas, BLAS_MIN_WORK
     n0 = tt.get_num_threads()
     r = np.random.default_rng(4)
     try:

@@ -146,7 +146,8 @@ def _rand_np(rng, shape, dt):
 @pytest.mark.parametrize('threads', [1, 2, 3])
 def test_staged_fast_path_equals_plain(threads):
     "Staged bands (Note [streaming tiles]) give exactly the plain path's values and layout: random shapes, permutations, dtypes, loops."
-    from tinytensor.tensor_iterator import copy_loop, STAGE_MIN
+    from tinytensor.tensor_iterator import copy_loop
+    from tinytensor.large_tensors import STAGE_MIN
     old = tt.get_num_threads(); tt.set_num_threads(threads)
     rng = np.random.default_rng(100 + threads)
     staged = 0
@@ -197,7 +198,7 @@ def _special_bits(rng, shape, dt):
 @pytest.mark.parametrize('dt', ['float32', 'float64'])
 def test_blas_staging_bit_exact(threads, dt):
     "Note [BLAS transpose]: A op B.T through the BLAS transpose equals the numpy staging bit for bit, NaN payloads included."
-    from tinytensor import tensor_iterator as ti
+    from tinytensor import large_tensors as ti
     old = tt.get_num_threads(); tt.set_num_threads(threads)
     rng = np.random.default_rng(7)
     calls, real = [], dict(ti._omatcopy)
@@ -221,7 +222,7 @@ def test_blas_staging_bit_exact(threads, dt):
 @pytest.mark.parametrize('threads', [1, 2])
 def test_blas_copy_bit_exact(threads):
     "Note [BLAS transpose]: a float32 transposed copy takes the BLAS, and stays bit-exact where NaNs come through."
-    from tinytensor import tensor_iterator as ti
+    from tinytensor import large_tensors as ti
     if np.dtype(np.float32) not in ti._omatcopy: pytest.skip('numpy ships no OpenBLAS omatcopy here')
     old = tt.get_num_threads(); tt.set_num_threads(threads)
     rng = np.random.default_rng(5)
@@ -251,7 +252,7 @@ def test_blas_copy_bit_exact(threads):
 
 def test_blas_refused_where_subnormals_flush():
     "Note [BLAS transpose]: in a thread whose BLAS flushes subnormals to zero (FTZ/DAZ), the staging keeps to numpy."
-    from tinytensor import tensor_iterator as ti
+    from tinytensor import large_tensors as ti
     if np.dtype(np.float32) not in ti._omatcopy: pytest.skip('numpy ships no OpenBLAS omatcopy here')
     real = dict(ti._omatcopy)
     g = real[np.dtype(np.float32)]
@@ -294,14 +295,14 @@ def test_transposes_match_torch(threads):
 @pytest.mark.parametrize('dt', ['float32', 'float64'])
 def test_tall_blocks_match_torch(threads, dt):
     "Note [streaming tiles]: a short output dim 0 (NCHW <-> NHWC) gets taller blocks; copies and adds still equal torch's."
-    from tinytensor import tensor_iterator as ti
+    from tinytensor import large_tensors as ti
     rng = np.random.default_rng(threads)
     with num_threads(threads):
         for shp, nblocks in [((2, 64, 70, 70), 2), ((1, 16, 129, 150), 2), ((1, 130, 61, 70), 3), ((5, 24, 5, 700), 1)]:
             x_np = rng.standard_normal(shp).astype(dt)
             x, xt = tt.from_numpy(x_np), torch.from_numpy(x_np)
             cl = x.contiguous(memory_format=tt.channels_last)
-            it = ti.TensorIteratorConfig().add_output(tt.empty(shp, dtype=x.dtype, memory_format=tt.channels_last)).add_input(x).build()
+            it = TensorIteratorConfig().add_output(tt.empty(shp, dtype=x.dtype, memory_format=tt.channels_last)).add_input(x).build()
             j, _ = it._stage_plan()
             rows = max(ti.STAGE_ROWS, ti.STAGE_TALL // it.shape_[0])
             assert rows > ti.STAGE_ROWS and -(-it.shape_[j] // rows) == nblocks    # tall blocks, a partial one last
@@ -325,7 +326,7 @@ def test_column_broadcast_not_staged():
 @pytest.mark.parametrize('threads', [1, 2])
 def test_staging_into_output_only_without_overlap(threads):
     "Note [staging into the output]: in-place and out= forms where the output shares memory with an input stay exact (vs torch)."
-    from tinytensor import tensor_iterator as ti
+    from tinytensor import large_tensors as ti
     old = tt.get_num_threads(); tt.set_num_threads(threads)
     rng = np.random.default_rng(11)
     try:
@@ -348,7 +349,7 @@ def test_staging_into_output_only_without_overlap(threads):
                 np.testing.assert_array_equal(r.numpy(), r_t.numpy())
         A, B = tt.from_numpy(a_np), tt.from_numpy(b_np)
         def plan(x, y, out=None):
-            it = ti.TensorIteratorConfig().add_output(out).add_input(x).add_input(y).build()
+            it = TensorIteratorConfig().add_output(out).add_input(x).add_input(y).build()
             loop = lambda o, p, q: np.add(p, q, out=o); loop.ufunc = np.add
             return it._stage_into_output(loop, it._bases(), it._stage_plan()[1])
         assert plan(A, B.t()) == (2 if ti._omatcopy else None)                    # fresh output: the transposed input

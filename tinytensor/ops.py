@@ -12,33 +12,43 @@ __all__ = ['negative', 'absolute', 'clip', 'neg', 'abs', 'exp', 'log', 'sqrt', '
            'logical_or', 'logical_xor', 'promotion_html']
 
 # %% ../nbs/06b_ops.ipynb #dada4b68
-import builtins, math, numbers
+import builtins, numbers
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
-from .allocator import DeviceType, CPU, Device, canonical_device
+from .checks import PythonArgParser
+from .allocator import DeviceType, CPU, Device
 from . import dtypes as _dt
-from .dtypes import (dtype, get_default_dtype, _half_to_float, _HALF_CHUNK, _HALF_MIN, _as_dtype, _half_op,
-                               _REDUCED, _is_integral, _checked_value, _FILL_CTYPES, _FMAX)
-from .tensor_impl import Tensor, preserve_format, contiguous_format
-from .storage import _MemoryView, _raw_views
+from .dtypes import (dtype, _as_dtype, _REDUCED, _is_integral, _checked_value,
+                               # the last four: passed on to chapter 20
+                               _FILL_CTYPES)
+from .tensor_impl import Tensor, preserve_format
 from .views import inplace_kernels
-from .backends import copy_bytes, array_namespace, asarray_like
-from .factories import tensor as _tensor_of, _empty_impl, _empty_cpu, _np_read, _np_write, like_strides, _check_dtype, _device_ok, _resize_output
-from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE, wrapped_scalar_tensor,
-                                        result_type, can_cast, _threads, _to_dtype, _new_tensor, _errs_off, _errs_on,
-                                        assert_no_internal_overlap, infer_size, copy_loop, lean_unary, lean_binary, _lean_operand, LEAN_MAX)
-from .checks import PythonArgParser, signature
-from ._parts.binary_ops import *
-from ._parts.binary_ops import (_SCALARS, _SMALL_INT, _add_loop, _alpha_check, _binary, _check_int_zero,
-                                    _compare, _div_floor_reduced, _div_loop, _f32, _fast_binary, _fast_binary_cmp,
-                                    _fast_scalar, _flat, _fresh_flat, _half_ufunc, _in_flat, _lean_binary, _logical,
-                                    _mul_loop, _negative, _not_impl, _operand, _opmath, _pow_loop, _pow_scalar_loop,
-                                    _powi, _remainder_loop, _run, _scalar_b_loop, _simple, _sub_check, _tensor_arg,
-                                    _tensor_only, _trunc_div_int, _uf_kernel)
-_all_ = ['subtract', 'multiply', 'divide', 'true_divide', 'add', 'sub', 'rsub', 'mul', 'div', 'floor_divide', 'remainder',
-         'pow', 'maximum', 'minimum', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'eq', 'ne', 'lt', 'le', 'gt',
-         'ge', 'logical_and', 'logical_or', 'logical_xor', 'promotion_html']   # the parts' public names are this module's too (Note [Module parts])
+from .backends import copy_bytes
+from .factories import (tensor as _tensor_of, _empty_impl, _np_read, _np_write,
+                                  like_strides,
+                                  _check_dtype, _device_ok)
+from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE,
+                                        wrapped_scalar_tensor, result_type, can_cast,
+                                        _to_dtype,
+                                        assert_no_internal_overlap, infer_size, copy_loop)
+from .binary_ops import *
+from .binary_ops import (_SCALARS, _add_loop, _alpha_check, _binary,
+                                   _check_int_zero, _compare,
+                                   _div_floor_reduced, _div_loop, _f32, _logical,
+                                   _mul_loop, _negative,
+                                   _not_impl, _operand, _opmath, _pow_loop,
+                                   _pow_scalar_loop, _powi,
+                                   _remainder_loop, _run, _scalar_b_loop, _simple,
+                                   _sub_check, _tensor_arg,
+                                   _tensor_only, _trunc_div_int, _uf_kernel)
+_all_ = ['subtract', 'multiply', 'divide', 'true_divide', 'add', 'sub', 'rsub', 'mul',
+         'div',
+         'floor_divide', 'remainder', 'pow', 'maximum', 'minimum', 'bitwise_and',
+         'bitwise_or',
+         'bitwise_xor', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logical_and', 'logical_or',
+         'logical_xor',
+         'promotion_html']                                # Note [Module parts]
 
 # %% ../nbs/06b_ops.ipynb #78b9ecf0
 def _unary(preset, make_loop, input, out=None, name:str='') -> Tensor:
@@ -49,18 +59,26 @@ def _unary(preset, make_loop, input, out=None, name:str='') -> Tensor:
 def neg(input, *, out=None) -> Tensor:
     "`-input`, as `torch.neg`."
     _tensor_arg('neg', input)
-    TORCH_CHECK(input.dtype is not _dt.bool, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+    TORCH_CHECK(input.dtype is not _dt.bool,
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
                 "to invert a mask, use the `~` or `logical_not()` operator instead.")
-    return _unary(TensorIterator.unary_op, lambda it: _uf_kernel(np.negative, it.common_dtype()), input, out)
+    return _unary(TensorIterator.unary_op,
+                  lambda it: _uf_kernel(np.negative, it.common_dtype()), input, out)
 negative = neg
 
 def _complex_to_real(input, out, make_loop, name) -> Tensor:
-    "ATen's `unary_op_impl_with_complex_to_float`: a complex input gives its real dtype (empty_like's layout)."
+    ("ATen's `unary_op_impl_with_complex_to_float`: a complex input gives its real dtype "
+     "(empty_like's layout).")
     rd = input.dtype.to_real()
-    TORCH_CHECK(out is not input, "In-place ", name, " is not supported for complex tensors.")
-    if out is not None and out.dtype.is_complex: return _unary(TensorIterator.unary_op, make_loop, input, out, name)
-    TORCH_CHECK(out is None or can_cast(rd, out.dtype), "result type ", rd.short, " can't be cast to the desired output type ", out.dtype.short if out is not None else '')
-    res = out if out is not None else _empty_impl(input._impl.sizes(), like_strides(input), rd, input.device)
+    TORCH_CHECK(out is not input, "In-place ", name,
+                " is not supported for complex tensors.")
+    if out is not None and out.dtype.is_complex: return _unary(TensorIterator.unary_op,
+            make_loop, input, out, name)
+    TORCH_CHECK(out is None or can_cast(rd, out.dtype), "result type ", rd.short,
+                " can't be cast to the desired output type ",
+                out.dtype.short if out is not None else '')
+    res = out if out is not None else _empty_impl(input._impl.sizes(), like_strides(input),
+                                                  rd, input.device)
     it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(input).build()
     return _run(it, lambda o, x: np.copyto(o, np.absolute(x), casting='unsafe'), out)
 
@@ -76,23 +94,23 @@ absolute = abs
 
 # %% ../nbs/06b_ops.ipynb #f484a184
 def _sigmoid_np(x, out=None, dtype=None, casting='same_kind'):
-    "ATen's `1 / (1 + exp(-x))`, pass by pass: in `out` itself when it has the compute dtype, else in a temporary."
+    ("ATen's `1 / (1 + exp(-x))`, pass by pass: in `out` itself when it has the compute "
+     "dtype, else in a temporary.")
     cd = dtype or x.dtype
     r = out if out.dtype == cd else np.empty_like(out, dtype=cd)
     _negative(x, out=r, casting='unsafe')
     np.exp(r, out=r); np.add(r, 1, out=r); np.reciprocal(r, out=r)
     if r is not out: np.copyto(out, r, casting='unsafe')
 
+_fast_unary = None     # hook (Note [Fast-path hooks]): (input, ufunc), chapter 10
+
 def _float_unary(input, uf, out, name:str='') -> Tensor:
-    if out is None:
-        r = lean_unary(input)                                # fast path (speed only): Note [lean build]
-        if r is not None:
-            res, o, x = r
-            tok = _errs_off()
-            try: uf(x, out=o)                                # `_uf_kernel(uf, d)` for float32/float64
-            finally: _errs_on(tok)
-            return res
-    return _unary(TensorIterator.unary_float_op, lambda it: _uf_kernel(uf, it.common_dtype()), input, out, name)
+    # hook: chapter 10's lean build
+    if out is None and _fast_unary is not None:
+        r = _fast_unary(input, uf)
+        if r is not None: return r
+    return _unary(TensorIterator.unary_float_op,
+                  lambda it: _uf_kernel(uf, it.common_dtype()), input, out, name)
 
 def exp(input, *, out=None) -> Tensor:
     "Elementwise `exp`; integer inputs compute in the default float dtype, as `torch.exp`."
@@ -101,7 +119,8 @@ def log(input, *, out=None) -> Tensor:
     "Elementwise `log`; integer inputs compute in the default float dtype, as `torch.log`."
     return _float_unary(input, np.log, out, 'log')
 def sqrt(input, *, out=None) -> Tensor:
-    "Elementwise `sqrt`; integer inputs compute in the default float dtype, as `torch.sqrt`."
+    ("Elementwise `sqrt`; integer inputs compute in the default float dtype, as "
+     "`torch.sqrt`.")
     return _float_unary(input, np.sqrt, out, 'sqrt')
 def sin(input, *, out=None) -> Tensor:
     "Elementwise `sin`; integer inputs compute in the default float dtype, as `torch.sin`."
@@ -110,13 +129,16 @@ def cos(input, *, out=None) -> Tensor:
     "Elementwise `cos`; integer inputs compute in the default float dtype, as `torch.cos`."
     return _float_unary(input, np.cos, out, 'cos')
 def tanh(input, *, out=None) -> Tensor:
-    "Elementwise `tanh`; integer inputs compute in the default float dtype, as `torch.tanh`."
+    ("Elementwise `tanh`; integer inputs compute in the default float dtype, as "
+     "`torch.tanh`.")
     return _float_unary(input, np.tanh, out, 'tanh')
 def reciprocal(input, *, out=None) -> Tensor:
-    "Elementwise `reciprocal`; integer inputs compute in the default float dtype, as `torch.reciprocal`."
+    ("Elementwise `reciprocal`; integer inputs compute in the default float dtype, as "
+     "`torch.reciprocal`.")
     return _float_unary(input, np.reciprocal, out, 'reciprocal')
 def sigmoid(input, *, out=None) -> Tensor:
-    "Elementwise `sigmoid`; integer inputs compute in the default float dtype, as `torch.sigmoid`."
+    ("Elementwise `sigmoid`; integer inputs compute in the default float dtype, as "
+     "`torch.sigmoid`.")
     return _float_unary(input, _sigmoid_np, out, 'sigmoid')
 
 def logical_not(input, *, out=None) -> Tensor:
@@ -129,40 +151,52 @@ def logical_not(input, *, out=None) -> Tensor:
 
 def bitwise_not(input, *, out=None) -> Tensor:
     "Bitwise NOT of an integral or bool tensor."
-    return _unary(TensorIterator.unary_op, _simple(np.invert, None, 'bitwise_not_cpu', True), input, out, 'bitwise_not')
+    return _unary(TensorIterator.unary_op,
+                  _simple(np.invert, None, 'bitwise_not_cpu', True), input, out,
+                  'bitwise_not')
 
 # %% ../nbs/06b_ops.ipynb #4a33015b
 def _clamp_plain(x, lo, hi, into):
-    "`min(max(x, lo), hi)` in torch's order: `x` itself on a tie (-0.0 stays -0.0 against 0.0), NaN for a NaN bound."
+    ("`min(max(x, lo), hi)` in torch's order: `x` itself on a tie (-0.0 stays -0.0 against "
+     "0.0), NaN for a NaN bound.")
     r = x
-    if lo is not None: r = np.maximum(lo, r, out=into)       # numpy's float max and min return their second
-    if hi is not None: r = np.minimum(hi, r, out=into)       # operand on a tie: here `x`, as torch keeps it
+    # numpy's float max and min return their second
+    if lo is not None: r = np.maximum(lo, r, out=into)
+    # operand on a tie: here `x`, as torch keeps it
+    if hi is not None: r = np.minimum(hi, r, out=into)
     return r
 
 def _clamp_np(x, lo, hi, o):
-    "`o = clamp(x, lo, hi)`: straight into `o` when it has the compute dtype (no temporaries), else through a cast."
+    ("`o = clamp(x, lo, hi)`: straight into `o` when it has the compute dtype (no "
+     "temporaries), else through a cast.")
     into = o if o.dtype == x.dtype else None
     if builtins.all(b is None or (np.ndim(b) == 0 and b != 0 and b == b) for b in (lo, hi)):
-        # fast path (speed only): numpy's clip in one pass. It returns the bound on a tie, whose bits differ from
-        # `x` only at ±0, and with one bound missing it takes a slow loop, so the dtype's extremes stand in.
+        # fast path (speed only): numpy's clip in one pass. It returns the bound on a tie,
+        # whose bits differ from `x` only at ±0, and with one bound missing it takes a slow
+        # loop, so the dtype's extremes stand in.
         a, b = (-np.inf, np.inf) if x.dtype.kind == 'f' else (np.iinfo(x.dtype).min, np.iinfo(x.dtype).max)
         r = np.clip(x, a if lo is None else lo, b if hi is None else hi, out=into)
     else: r = _clamp_plain(x, lo, hi, into)
     if into is None: np.copyto(o, r, casting='unsafe')
 
 def clamp(input, min=None, max=None, *, out=None) -> Tensor:
-    "Limit values to [min, max] (NaN propagates; if min > max the result is max), as `torch.clamp`."
+    ("Limit values to [min, max] (NaN propagates; if min > max the result is max), as "
+     "`torch.clamp`.")
     _tensor_arg('clamp', input)
-    TORCH_CHECK(min is not None or max is not None, "torch.clamp: At least one of 'min' or 'max' must not be None")
-    TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex, "clamp is not supported for complex types")
+    TORCH_CHECK(min is not None or max is not None,
+                "torch.clamp: At least one of 'min' or 'max' must not be None")
+    TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex,
+                                "clamp is not supported for complex types")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         cfg = TensorIteratorConfig().set_check_mem_overlap(True).add_output(out).add_const_input(input) \
             .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True)
         bounds = [_operand(b) for b in (min, max) if b is not None]
         for b in bounds: cfg.add_const_input(b)
         it = cfg.build()
-        TORCH_CHECK_NOT_IMPLEMENTED(not it.common_dtype().is_complex, "clamp is not supported for complex types")
-        if it.common_dtype() is _dt.bool and len(bounds) == 2: _not_impl('clamp_cpu', _dt.bool)   # one: clamp_min/max, bool ok
+        TORCH_CHECK_NOT_IMPLEMENTED(not it.common_dtype().is_complex,
+                                    "clamp is not supported for complex types")
+        if it.common_dtype() is _dt.bool and len(bounds) == 2: _not_impl('clamp_cpu',
+                _dt.bool)   # one: clamp_min/max, bool ok
         cd = _opmath(it.common_dtype())
         def loop(o, x, *bs):
             lo = bs[0] if min is not None else None
@@ -172,9 +206,11 @@ def clamp(input, min=None, max=None, *, out=None) -> Tensor:
     rt = input.dtype
     if not rt.is_floating_point:
         rt = result_type(input, *[b for b in (min, max) if b is not None])
-        TORCH_CHECK(rt is input.dtype or out is None or out._impl is not input._impl, "result type ", rt.short,
+        TORCH_CHECK(rt is input.dtype or out is None or out._impl is not input._impl,
+                    "result type ", rt.short,
                     " can't be cast to the desired output type ", input.dtype.name)
-    TORCH_CHECK_NOT_IMPLEMENTED(not rt.is_complex, "clamp is not supported for complex types")
+    TORCH_CHECK_NOT_IMPLEMENTED(not rt.is_complex,
+                                "clamp is not supported for complex types")
     x = input if rt is input.dtype else _to_dtype(input, rt)
     it = TensorIterator.unary_op(out, x)
     cd = _opmath(rt)
@@ -193,126 +229,132 @@ def clamp_max(input, max, *, out=None) -> Tensor:
     "`clamp(input, max=max)`."
     return clamp(input, max=max, out=out)
 
+_fast_relu = None      # hook (Note [Fast-path hooks]): (input), chapter 10's lean relu
+
 def relu(input) -> Tensor:
     "`max(input, 0)` keeping the dtype, as `torch.relu`."
     if type(input) is not Tensor: _tensor_arg('relu', input)
-    impl = input._impl
-    if impl.dtype_ is _dt.bool: TORCH_CHECK(False, "Boolean inputs not supported for relu")
-    r = lean_unary(input)                                    # fast path (speed only): Note [lean build]
-    if r is not None:                                        # what clamp's loop runs for min=0 (`_clamp_np` ->
-        res, o, x = r                                        # `_clamp_plain`: a zero bound never clips), on
-        np.maximum(_zeros[impl.numel_, impl.dtype_.np], x, out=o)    # Note [zeros for relu]'s operand
-        return res
+    if input._impl.dtype_ is _dt.bool: TORCH_CHECK(False,
+                                                   "Boolean inputs not supported for relu")
+    if _fast_relu is not None and (r := _fast_relu(input)) is not None: return r   # hook
     return clamp_min(input, 0)
-
-# Note [zeros for relu]: numpy runs a binary ufunc through its short "trivial" loop only when every operand is a
-# contiguous array of one shape; a scalar or a broadcast operand sends it through the general iterator, which on an
-# 8x512 float32 input costs about as much again as the whole trivial call (valgrind: 16.2k instructions against
-# 8.4k). So the lean relu compares with an array of zeros of the input's length: a read-only view of one buffer
-# per dtype, LEAN_MAX long (the lean build stays below it; calloc's pages are the kernel's zero page until written). The operand order is clamp's, so a tie (-0.0
-# against 0.0) keeps `x`. numpy marks its float max and min loops as raising no floating-point errors, so there
-# is no error state to switch off either.
-class _Zeros(dict):
-    "Read-only zeros, keyed by (length < LEAN_MAX, numpy dtype): views of one buffer per dtype, cached."
-    def __missing__(self, key):
-        n, dn = key
-        base = self.get(dn)
-        if base is None:
-            base = self[dn] = np.zeros(LEAN_MAX, dn); base.flags.writeable = False
-        if len(self) >= 1024: self.clear(); self[dn] = base
-        v = self[key] = base[:n]
-        return v
-_zeros = _Zeros()
 
 # %% ../nbs/06b_ops.ipynb #70c31659
 _UINTS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
-_SELECT_CHUNK = 1 << 16                   # elements per step of the bit select: fewer calls, temporaries still in L2
+# elements per step of the bit select: fewer calls, temporaries still in L2
+_SELECT_CHUNK = 1 << 16
 
 def _where_loop(o, c, a, b):
-    "The loop of `where`: `b`, then `a` where `c` holds (masked copies); 1-d CPU views take the bit select."
+    ("The loop of `where`: `b`, then `a` where `c` holds (masked copies); 1-d CPU views "
+     "take the bit select.")
     u = _UINTS.get(o.dtype.itemsize)
     if type(o) is np.ndarray and u is not None and o.ndim == c.ndim == a.ndim == b.ndim == 1 and a.dtype == o.dtype == b.dtype:
         return _select_bits(o.view(u), c.view(np.uint8), a.view(u), b.view(u))
     np.copyto(o, b); np.copyto(o, a, where=c)
 
 def _select_bits(o, c, a, b):
-    "Fast path (speed only): `o = b ^ ((a ^ b) * c)` on the bits, `c` widened to 0 or 1, chunk by chunk: no branch per element."
+    ("Fast path (speed only): `o = b ^ ((a ^ b) * c)` on the bits, `c` widened to 0 or 1, "
+     "chunk by chunk: no branch per element.")
     n = o.shape[0]
     k = builtins.min(n, _SELECT_CHUNK)
-    m, x = np.empty(k, o.dtype), np.empty(k, o.dtype)        # `x` apart from `o`: `out=` may be `b` itself
+    # `x` apart from `o`: `out=` may be `b` itself
+    m, x = np.empty(k, o.dtype), np.empty(k, o.dtype)
     for s in range(0, n, k):
         e = builtins.min(n, s + k)
         mm, xx = m[:e - s], x[:e - s]
-        np.copyto(mm, c[s:e], casting='unsafe')                # True -> 1, False -> 0, as wide as the elements
+        # True -> 1, False -> 0, as wide as the elements
+        np.copyto(mm, c[s:e], casting='unsafe')
         np.bitwise_xor(a[s:e], b[s:e], out=xx)
-        np.multiply(xx, mm, out=xx)                             # the differing bits where `c` holds, else 0
+        # the differing bits where `c` holds, else 0
+        np.multiply(xx, mm, out=xx)
         np.bitwise_xor(b[s:e], xx, out=o[s:e])
 
 def where(condition, input=None, other=None, *, out=None) -> Tensor:
-    "Elementwise `input if condition else other`, as `torch.where(cond, x, y)`; `where(cond)` is `cond.nonzero(as_tuple=True)`."
-    if input is None and other is None and out is None and isinstance(condition, Tensor): return condition.nonzero(as_tuple=True)
-    TORCH_CHECK_TYPE(isinstance(condition, Tensor), "where(): argument 'condition' (position 1) must be Tensor, not ", type(condition).__name__)
+    ("Elementwise `input if condition else other`, as `torch.where(cond, x, y)`; "
+     "`where(cond)` is `cond.nonzero(as_tuple=True)`.")
+    if input is None and other is None and out is None and isinstance(condition, Tensor):
+        return condition.nonzero(as_tuple=True)
+    TORCH_CHECK_TYPE(isinstance(condition, Tensor),
+                     "where(): argument 'condition' (position 1) must be Tensor, not ",
+                     type(condition).__name__)
     x, y = _operand(input, 'input'), _operand(other)
     rt = result_type(x, y)
-    TORCH_CHECK(out is None or out.dtype is rt, "Expected out type to be ", rt.short, " but got ", out.dtype.short if out is not None else '')
+    TORCH_CHECK(out is None or out.dtype is rt, "Expected out type to be ", rt.short,
+                " but got ", out.dtype.short if out is not None else '')
     if condition.dtype is _dt.uint8: condition = _to_dtype(condition, _dt.bool)
-    TORCH_CHECK(condition.dtype is _dt.bool, "where expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype.short)
-    for v in (input, other):              # a number becomes a one-element tensor of `rt` (`fill_`): checked as that fills
-        if not isinstance(v, Tensor): _checked_value(v.item() if isinstance(v, np.generic) else v, rt, True)
+    TORCH_CHECK(condition.dtype is _dt.bool,
+                "where expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype.short)
+    # a number becomes a one-element tensor of `rt` (`fill_`): checked as that fills
+    for v in (input, other):
+        if not isinstance(v, Tensor):
+            _checked_value(v.item() if isinstance(v, np.generic) else v, rt, True)
     if x.dtype is not rt: x = _to_dtype(x, rt)
     if y.dtype is not rt: y = _to_dtype(y, rt)
     dev = input.device if isinstance(input, Tensor) else other.device if isinstance(other, Tensor) else condition.device
-    if dev.type != 'cpu':                 # ATen's `wrapped_scalar_tensor(other, self.device())`: a number joins the tensor's device
+    # ATen's `wrapped_scalar_tensor(other, self.device())`: a number joins the tensor's
+    # device
+    if dev.type != 'cpu':
         if not isinstance(input, Tensor): x = x.to(dev)
         if not isinstance(other, Tensor): y = y.to(dev)
-    res = out if out is not None else _empty_impl((0,), None, rt, x.device if not x._impl.is_wrapped_number_ else y.device)
+    res = out if out is not None else _empty_impl((0,), None, rt,
+                                                  x.device if not x._impl.is_wrapped_number_ else y.device)
     it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(condition).add_const_input(x).add_const_input(y).build()
     return _run(it, _where_loop, out)
 
 # %% ../nbs/06b_ops.ipynb #b4d1eec6
+# hook (Note [Fast-path hooks]): (self, src) -> True where it copied (chapter 10)
+_fast_copy = None
+
 def _copy_kernel(self:Tensor, src, non_blocking:bool=False) -> Tensor:
     "TensorIterator kernel of `Tensor.copy_`: broadcast `src`, cast, write into `self`."
     if not isinstance(src, Tensor):
-        TORCH_CHECK_TYPE(isinstance(src, _SCALARS), "copy_(): argument 'other' (position 1) must be Tensor, not ", type(src).__name__)
+        TORCH_CHECK_TYPE(isinstance(src, _SCALARS),
+                         "copy_(): argument 'other' (position 1) must be Tensor, not ",
+                         type(src).__name__)
         src = wrapped_scalar_tensor(src)
     si, ri = self._impl, src._impl
-    if (si.storage_.get() is ri.storage_.get() and si.storage_offset_ == ri.storage_offset_ and si.strides() == ri.strides()
+    if (si.storage_.get() is ri.storage_.get()
+        and si.storage_offset_ == ri.storage_offset_ and si.strides() == ri.strides()
             and si.sizes() == ri.sizes() and si.dtype_ is ri.dtype_):
-        si.bump_version()                 # nothing to copy, but it still counts as an in-place write (ADInplaceOrView)
+        # nothing to copy, but it still counts as an in-place write (ADInplaceOrView)
+        si.bump_version()
         return self
     TORCH_CHECK_NOT_IMPLEMENTED(not (ri.device_.device_type == DeviceType.Meta and si.device_.device_type != DeviceType.Meta),
                                 "Cannot copy out of meta tensor; no data!")
     if si.device_ is not ri.device_ and si.device_ != ri.device_ and DeviceType.Meta not in (si.device_.device_type, ri.device_.device_type):
         return _copy_between_devices(self, src)
-    if (si.dtype_ is ri.dtype_ and si.device_ is CPU and _lean_operand(src) and si.is_non_overlapping_and_dense_ and
-            si.storage_._target is not ri.storage_._target and si.numel_ < GRAIN_SIZE and
-            si.sizes_and_strides_.sizes == ri.sizes_and_strides_.sizes):
-        o, s = _np_write(self), _np_read(src)            # fast path (speed only): a small copy between two storages
-        np.copyto(o, s)                                  # (no overlap to check) of one float dtype: copy_loop's bit copy
+    # hook: a small copy between two storages
+    if _fast_copy is not None and _fast_copy(self, src):
         si.bump_version()
         return self
     it = TensorIteratorConfig().add_output(self).add_const_input(src).resize_outputs(False) \
         .check_all_same_dtype(False).check_all_same_device(False).build()
-    it.for_each(copy_loop)                # CPU threads, or one call of the device's namespace (chapter 03a)
+    # CPU threads, or one call of the device's namespace (chapter 03a)
+    it.for_each(copy_loop)
     si.bump_version()
     return self
 
-# Note [copy between devices]: as ATen's `copy_kernel_cuda`, the bytes cross in one memcpy of a dense block in the
-# destination's dtype; broadcasting, casting and strides are handled on either side by same-device copies.
+# Note [copy between devices]: as ATen's `copy_kernel_cuda`, the bytes cross in one memcpy
+# of a dense block in the destination's dtype; broadcasting, casting and strides are handled
+# on either side by same-device copies.
 def _copy_between_devices(self:Tensor, src:Tensor) -> Tensor:
-    "`self.copy_(src)` where the two live on different devices: stage densely, one `copy_bytes`, unstage."
+    ("`self.copy_(src)` where the two live on different devices: stage densely, one "
+     "`copy_bytes`, unstage.")
     si = self._impl
     shape = infer_size(si.sizes(), src._impl.sizes())
-    TORCH_CHECK(shape == si.sizes(), "output with shape ", list(si.sizes()), " doesn't match the broadcast shape ", list(shape))
+    TORCH_CHECK(shape == si.sizes(), "output with shape ", list(si.sizes()),
+                " doesn't match the broadcast shape ", list(shape))
     if si.numel_ == 0: si.bump_version(); return self
     s = src.expand(shape) if src._impl.sizes() != shape else src
     ri = s._impl
     if ri.dtype_ is not si.dtype_ or not ri.is_contiguous_:
-        s = _empty_impl(shape, None, si.dtype_, ri.device_).copy_(s)      # cast and densify where the source lives
+        # cast and densify where the source lives
+        s = _empty_impl(shape, None, si.dtype_, ri.device_).copy_(s)
     direct = si.is_contiguous_
     dst = self if direct else _empty_impl(shape, None, si.dtype_, si.device_)
     isz = si.dtype_.itemsize
-    copy_bytes(dst._impl.storage_.get(), dst._impl.storage_offset_ * isz, s._impl.storage_.get(), s._impl.storage_offset_ * isz,
+    copy_bytes(dst._impl.storage_.get(), dst._impl.storage_offset_ * isz,
+               s._impl.storage_.get(), s._impl.storage_offset_ * isz,
                si.numel_ * isz)
     if direct: si.bump_version()
     else: _copy_kernel(self, dst)
@@ -320,31 +362,46 @@ def _copy_between_devices(self:Tensor, src:Tensor) -> Tensor:
 
 # %% ../nbs/06b_ops.ipynb #a84ff556
 def _fill_kernel(self:Tensor, value) -> Tensor:
-    "TensorIterator kernel of `Tensor.fill_`: checked conversion of `value`, then one fill per block."
+    ("TensorIterator kernel of `Tensor.fill_`: checked conversion of `value`, then one "
+     "fill per block.")
     from_tensor = isinstance(value, Tensor)
-    if from_tensor:                       # a 0-dim tensor value is cast like copy_ (no overflow check, imag dropped)
-        TORCH_CHECK(value.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ", value.dim(), " dimensions.")
-        assert_no_internal_overlap(self)  # the Tensor overload checks overlap; the Scalar one does not
+    # a 0-dim tensor value is cast like copy_ (no overflow check, imag dropped)
+    if from_tensor:
+        TORCH_CHECK(value.dim() == 0,
+                    "fill_ only supports 0-dimension value tensor but got tensor with ",
+                    value.dim(), " dimensions.")
+        # the Tensor overload checks overlap; the Scalar one does not
+        assert_no_internal_overlap(self)
         value = value.item() if not value.is_meta else 0
         if isinstance(value, complex) and not self.dtype.is_complex: value = value.real
-    TORCH_CHECK_TYPE(isinstance(value, _SCALARS), "fill_(): argument 'value' (position 1) must be Number, not ", type(value).__name__)
+    TORCH_CHECK_TYPE(isinstance(value, _SCALARS),
+                     "fill_(): argument 'value' (position 1) must be Number, not ",
+                     type(value).__name__)
     if isinstance(value, np.generic): value = value.item()
-    if not from_tensor: value = _checked_value(value, self.dtype, self._impl.numel_ == 1 and self.is_cpu)
-    if self.dtype is _dt.bool: value = builtins.bool(value)     # any nonzero number, complex included, is True
+    if not from_tensor: value = _checked_value(value, self.dtype,
+                                               self._impl.numel_ == 1 and self.is_cpu)
+    # any nonzero number, complex included, is True
+    if self.dtype is _dt.bool: value = builtins.bool(value)
     it = TensorIteratorConfig().set_check_mem_overlap(False).add_output(self).resize_outputs(False).check_all_same_dtype(False).build()
-    if isinstance(value, int) and value < 0 and self.dtype.np.kind == 'u': value += 1 << (8 * self.dtype.itemsize)
+    if isinstance(value, int) and value < 0 and self.dtype.np.kind == 'u':
+        value += 1 << (8 * self.dtype.itemsize)
     with np.errstate(over='ignore', invalid='ignore'):
-        v = _as_dtype(value if not isinstance(value, complex) or self.dtype.is_complex else value.real, self.dtype.np)[()]
-    if self.dtype is _dt.bfloat16 and not self.is_cpu: v = v.item()     # device arrays compute bfloat16 in float32 (07c)
-    it.for_each(lambda o: o.fill(v))      # every device: `fill` of its own arrays (meta: nothing to do)
+        v = _as_dtype(value if not isinstance(value, complex)
+                      or self.dtype.is_complex else value.real, self.dtype.np)[()]
+    # device arrays compute bfloat16 in float32 (07c)
+    if self.dtype is _dt.bfloat16 and not self.is_cpu: v = v.item()
+    # every device: `fill` of its own arrays (meta: nothing to do)
+    it.for_each(lambda o: o.fill(v))
     self._impl.bump_version()
     return self
 
-inplace_kernels.update({'copy_': _copy_kernel, 'fill_': _fill_kernel})   # Note [copy_ and fill_ kernels] (chapter 05a)
+# Note [copy_ and fill_ kernels] (chapter 05a)
+inplace_kernels.update({'copy_': _copy_kernel, 'fill_': _fill_kernel})
 
 # %% ../nbs/06b_ops.ipynb #5133c4a9
 def _to_impl(t:Tensor, d:dtype=None, device=None, memory_format=preserve_format) -> Tensor:
-    "A new tensor with `t`'s values in dtype `d` on `device`, laid out per `memory_format` (preserve: like `t`)."
+    ("A new tensor with `t`'s values in dtype `d` on `device`, laid out per "
+     "`memory_format` (preserve: like `t`).")
     d = d or t.dtype
     dev = device or t.device
     out = _empty_impl(t._impl.sizes(), like_strides(t, memory_format), d, dev)
@@ -354,48 +411,58 @@ def _to_impl(t:Tensor, d:dtype=None, device=None, memory_format=preserve_format)
 
 @patch
 def to(self:Tensor, *args, dtype:dtype=None, device=None, non_blocking:bool=False, copy:bool=False, memory_format=preserve_format) -> Tensor:
-    "Convert dtype and/or device: `to(dtype)`, `to(device)`, `to(device, dtype)`, `to(other)`; returns `self` when nothing changes."
+    ("Convert dtype and/or device: `to(dtype)`, `to(device)`, `to(device, dtype)`, "
+     "`to(other)`; returns `self` when nothing changes.")
     for a in args:
         if isinstance(a, _dt.dtype): dtype = a
         elif isinstance(a, Tensor): dtype, device = a.dtype, a.device
         elif isinstance(a, (str, Device)): device = a
         elif isinstance(a, builtins.bool): non_blocking = a
-        else: TORCH_CHECK_TYPE(False, "to() received an invalid combination of arguments - got (", type(a).__name__, ")")
+        else: TORCH_CHECK_TYPE(False,
+                               "to() received an invalid combination of arguments - got (",
+                               type(a).__name__, ")")
     d = _check_dtype(dtype, 'to', self.dtype)
     dev = _device_ok(device) if device is not None else self.device
-    if d is self.dtype and dev == self.device and not copy and memory_format in (preserve_format, None): return self
-    if d is self.dtype and dev == self.device and not copy and self.suggest_memory_format() is memory_format: return self   # ATen's `to_will_alias`
+    if d is self.dtype and dev == self.device and not copy and memory_format in (preserve_format, None):
+        return self
+    if d is self.dtype and dev == self.device and not copy and self.suggest_memory_format() is memory_format:
+        return self   # ATen's `to_will_alias`
     if self.is_meta and dev.device_type != DeviceType.Meta:
         TORCH_CHECK_NOT_IMPLEMENTED(False, "Cannot copy out of meta tensor; no data!")
     return _to_impl(self, d, dev, memory_format)
 
 @patch
 def type_as(self:Tensor, other:Tensor) -> Tensor:
-    "`self.to(other.dtype)`: `self` itself when the dtypes already agree, as `Tensor.type_as`."
+    ("`self.to(other.dtype)`: `self` itself when the dtypes already agree, as "
+     "`Tensor.type_as`.")
     _tensor_arg('type_as', other, 1, 'other')
     return self.to(other.dtype)
 
 def _conv(d, name):
     args = PythonArgParser(f"{name}(*, MemoryFormat? memory_format=preserve_format)")
     def f(self:Tensor, *a, memory_format=preserve_format) -> Tensor:
-        if a or memory_format.__class__ is not _MemoryFormat: args.parse(a, {'memory_format': memory_format})   # Note [Argument parsing]
+        if a or memory_format.__class__ is not _MemoryFormat: args.parse(a,
+                {'memory_format': memory_format})   # Note [Argument parsing]
         return self.to(d, memory_format=memory_format)
     f.__doc__ = f"`self.to({d})`."
     return f
 _MemoryFormat = preserve_format.__class__
 for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.float16), ('bfloat16', _dt.bfloat16),
-               ('int', _dt.int32), ('long', _dt.int64), ('short', _dt.int16), ('char', _dt.int8), ('byte', _dt.uint8),
+               ('int', _dt.int32), ('long', _dt.int64), ('short', _dt.int16),
+               ('char', _dt.int8), ('byte', _dt.uint8),
                ('bool', _dt.bool)]:
     setattr(Tensor, _n, _conv(_d, _n))
 
 # %% ../nbs/06b_ops.ipynb #96a2364a
-# Note [Functions as methods]: `t.sum(1)` is `sum(t, 1)`. An op's function takes its input first, so the function
-# itself can be the method: Python binds `self` to `input`, and the method has the function's signature, its
-# docstring and its errors. A wrapper `def m(self, *args, **kw): return f(self, *args, **kw)` would do the same
-# at the cost of one more frame and of packing the arguments: about 2k instructions (0.4 µs) a call, 4% of
-# `h.sum(1)` on an 8x512 tensor (52.8k). The in-place forms below do need a wrapper: they add `out=self`.
+# Note [Functions as methods]: `t.sum(1)` is `sum(t, 1)`. An op's function takes its input
+# first, so the function itself can be the method: Python binds `self` to `input`, and the
+# method has the function's signature, its docstring and its errors. A wrapper `def m(self,
+# *args, **kw): return f(self, *args, **kw)` would do the same at the cost of one more frame
+# and of packing the arguments: about 2k instructions (0.4 µs) a call, 4% of `h.sum(1)` on
+# an 8x512 tensor (52.8k). The in-place forms below do need a wrapper: they add `out=self`.
 def _bind_methods(fns:dict):
-    "Make each function of `{name: function}` the `Tensor` method `name` (Note [Functions as methods])."
+    ("Make each function of `{name: function}` the `Tensor` method `name` (Note [Functions "
+     "as methods]).")
     for n, f in fns.items(): setattr(Tensor, n, f)
 
 def _inplace(f, name):
@@ -403,13 +470,20 @@ def _inplace(f, name):
     m.__name__ = m.__qualname__ = name; m.__doc__ = f"In-place `{f.__name__}`: writes into `self`."
     return m
 
-_BIN = dict(add=add, sub=sub, subtract=sub, mul=mul, multiply=mul, div=div, divide=div, true_divide=div, floor_divide=floor_divide,
-            remainder=remainder, pow=pow, maximum=maximum, minimum=minimum, bitwise_and=bitwise_and, bitwise_or=bitwise_or,
-            bitwise_xor=bitwise_xor, eq=eq, ne=ne, lt=lt, le=le, gt=gt, ge=ge, greater=gt, greater_equal=ge, less=lt,
-            less_equal=le, not_equal=ne, logical_and=logical_and, logical_or=logical_or, logical_xor=logical_xor)
-_UN = dict(neg=neg, negative=neg, abs=abs, absolute=abs, exp=exp, log=log, sqrt=sqrt, sin=sin, cos=cos, tanh=tanh,
-           sigmoid=sigmoid, reciprocal=reciprocal, logical_not=logical_not, bitwise_not=bitwise_not)
-_ELEMENTWISE = {**_BIN, **_UN, 'clamp': clamp, 'clip': clip, 'clamp_min': clamp_min, 'clamp_max': clamp_max}
+_BIN = dict(add=add, sub=sub, subtract=sub, mul=mul, multiply=mul, div=div, divide=div,
+            true_divide=div, floor_divide=floor_divide,
+            remainder=remainder, pow=pow, maximum=maximum, minimum=minimum,
+            bitwise_and=bitwise_and, bitwise_or=bitwise_or,
+            bitwise_xor=bitwise_xor, eq=eq, ne=ne, lt=lt, le=le, gt=gt, ge=ge, greater=gt,
+            greater_equal=ge, less=lt,
+            less_equal=le, not_equal=ne, logical_and=logical_and, logical_or=logical_or,
+            logical_xor=logical_xor)
+_UN = dict(neg=neg, negative=neg, abs=abs, absolute=abs, exp=exp, log=log, sqrt=sqrt,
+           sin=sin, cos=cos, tanh=tanh,
+           sigmoid=sigmoid, reciprocal=reciprocal, logical_not=logical_not,
+           bitwise_not=bitwise_not)
+_ELEMENTWISE = {**_BIN, **_UN, 'clamp': clamp, 'clip': clip, 'clamp_min': clamp_min,
+                'clamp_max': clamp_max}
 _bind_methods(_ELEMENTWISE)
 for _n, _f in _ELEMENTWISE.items(): setattr(Tensor, _n + '_', _inplace(_f, _n + '_'))
 
@@ -428,7 +502,8 @@ def where(self:Tensor, condition, y) -> Tensor:
 def _ok(o): return isinstance(o, (Tensor,) + _SCALARS)
 
 def _nd(o):
-    "A numpy array on the right of an operator becomes a tensor, as in torch (its functions refuse arrays; `array + t` too)."
+    ("A numpy array on the right of an operator becomes a tensor, as in torch (its "
+     "functions refuse arrays; `array + t` too).")
     return _tensor_of(o) if isinstance(o, np.ndarray) else o
 
 def _binop(f, reflected=False, forward=False):
@@ -455,10 +530,12 @@ def _rtruediv(self, other):
     if not _ok(other): return NotImplemented
     return mul(reciprocal(self), other)
 def _invert(self):
-    TORCH_CHECK_TYPE(_is_integral(self.dtype, True), "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    TORCH_CHECK_TYPE(_is_integral(self.dtype, True),
+                     "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
     return bitwise_not(self)
 def _pos(self):
-    TORCH_CHECK(self.dtype is not _dt.bool, "The `+` operator, on a bool tensor is not supported.")
+    TORCH_CHECK(self.dtype is not _dt.bool,
+                "The `+` operator, on a bool tensor is not supported.")
     return self
 
 for _n, _f in dict(add=add, sub=sub, mul=mul, truediv=div, floordiv=floor_divide, mod=remainder, pow=pow,
@@ -468,15 +545,17 @@ for _n, _f in dict(add=add, sub=sub, mul=mul, truediv=div, floordiv=floor_divide
     setattr(Tensor, f'__i{_n}__', _iop(_f))
 for _n, _f in dict(add=add, mul=mul, floordiv=floor_divide, mod=remainder, pow=pow, and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
     _n = _n.rstrip('_')
-    setattr(Tensor, f'__r{_n}__', _binop(_f, reflected=_n in ('floordiv', 'mod', 'pow')) if _n in ('floordiv', 'mod', 'pow')
+    setattr(Tensor, f'__r{_n}__',
+            _binop(_f, reflected=_n in ('floordiv', 'mod', 'pow')) if _n in ('floordiv', 'mod', 'pow')
             else _binop(_f))
+# hooks of `+` and `*` (Note [Fast-path hooks]): chapter 10
+_fast_binary = _fast_scalar = None
+
 def _fast_op(uf, f):
     def op(self, other):
-        if type(other) is Tensor:                          # the small-op fast path, one call deep
-            r = _fast_binary(self, other, uf)
-            if r is not None: return r
-        else:
-            r = _fast_scalar(self, other, uf)
+        # hooks: the small-op fast path, one call deep
+        if _fast_binary is not None:
+            r = _fast_binary(self, other, uf) if type(other) is Tensor else _fast_scalar(self, other, uf)
             if r is not None: return r
         other = _nd(other)
         if not _ok(other): return NotImplemented

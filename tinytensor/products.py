@@ -16,67 +16,82 @@ from .reductions import matmul
 
 # %% ../nbs/06f_products.ipynb #6f405f31
 def _is_tensor_arg(name, argname, pos, x):
-    TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument '", argname, "' (position ", pos, ") must be Tensor, not ", type(x).__name__)
+    TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument '", argname,
+                     "' (position ", pos, ") must be Tensor, not ", type(x).__name__)
 
 def mm(input, mat2, *, out=None) -> Tensor:
-    "Matrix product of two 2-D tensors, as `torch.mm` (same dtype required; integers allowed, bool not)."
+    ("Matrix product of two 2-D tensors, as `torch.mm` (same dtype required; integers "
+     "allowed, bool not).")
     _is_tensor_arg('mm', 'mat2', 2, mat2)
     TORCH_CHECK(input.dim() == 2, "self must be a matrix")
     TORCH_CHECK(mat2.dim() == 2, "mat2 must be a matrix")
     return matmul(input, mat2, out=out)
 
 def bmm(input, mat2, *, out=None) -> Tensor:
-    "Batched matrix product of two 3-D tensors with equal batch sizes (no broadcasting), as `torch.bmm`."
+    ("Batched matrix product of two 3-D tensors with equal batch sizes (no broadcasting), "
+     "as `torch.bmm`.")
     _is_tensor_arg('bmm', 'mat2', 2, mat2)
     TORCH_CHECK(input.dim() == 3, "batch1 must be a 3D tensor")
     TORCH_CHECK(mat2.dim() == 3, "batch2 must be a 3D tensor")
     s1, s2 = input._impl.sizes(), mat2._impl.sizes()
-    TORCH_CHECK(s2[0] == s1[0] and s2[1] == s1[2], "Expected size for first two dimensions of batch2 tensor to be: [", s1[0], ", ", s1[2],
+    TORCH_CHECK(s2[0] == s1[0] and s2[1] == s1[2],
+                "Expected size for first two dimensions of batch2 tensor to be: [", s1[0],
+                ", ", s1[2],
                 "] but got: [", s2[0], ", ", s2[1], "].")
     return matmul(input, mat2, out=out)
 
 def mv(input, vec, *, out=None) -> Tensor:
     "Matrix-vector product, as `torch.mv`."
     _is_tensor_arg('mv', 'vec', 2, vec)
-    TORCH_CHECK(input.dim() == 2 and vec.dim() == 1, "vector + matrix @ vector expected, got 1, ", input.dim(), ", ", vec.dim())
+    TORCH_CHECK(input.dim() == 2 and vec.dim() == 1,
+                "vector + matrix @ vector expected, got 1, ", input.dim(), ", ", vec.dim())
     return matmul(input, vec, out=out)
 
 def dot(input, tensor, *, out=None) -> Tensor:
     "Inner product of two 1-D tensors of one dtype, as `torch.dot`."
     _is_tensor_arg('dot', 'tensor', 2, tensor)
-    TORCH_CHECK(input.dim() == 1 and tensor.dim() == 1, "1D tensors expected, but got ", input.dim(), "D and ", tensor.dim(), "D tensors")
-    TORCH_CHECK(out is None or out.dtype is input.dtype, "result dtype ", out.dtype.short if out is not None else '',
+    TORCH_CHECK(input.dim() == 1 and tensor.dim() == 1, "1D tensors expected, but got ",
+                input.dim(), "D and ", tensor.dim(), "D tensors")
+    TORCH_CHECK(out is None or out.dtype is input.dtype, "result dtype ",
+                out.dtype.short if out is not None else '',
                 " does not match input dtype ", input.dtype.short)
     return matmul(input, tensor, out=out)
 
 def outer(input, vec2, *, out=None) -> Tensor:
-    "Outer product `input[i] * vec2[j]` with type promotion, as `torch.outer` (ATen: `self.reshape({n, 1}) * vec2`)."
+    ("Outer product `input[i] * vec2[j]` with type promotion, as `torch.outer` (ATen: "
+     "`self.reshape({n, 1}) * vec2`).")
     _is_tensor_arg('outer', 'vec2', 2, vec2)
-    TORCH_CHECK(input.dim() == 1, "outer: Expected 1-D argument self, but got ", input.dim(), "-D")
-    TORCH_CHECK(vec2.dim() == 1, "outer: Expected 1-D argument vec2, but got ", vec2.dim(), "-D")
+    TORCH_CHECK(input.dim() == 1, "outer: Expected 1-D argument self, but got ",
+                input.dim(), "-D")
+    TORCH_CHECK(vec2.dim() == 1, "outer: Expected 1-D argument vec2, but got ", vec2.dim(),
+                "-D")
     return mul(input.reshape(input.numel(), 1), vec2, out=out)
 
 ger = outer
 
 # %% ../nbs/06f_products.ipynb #01cf5e98
-_ELL = 52                                                    # the code ATen gives "..." (labels are 0..51)
+# the code ATen gives "..." (labels are 0..51)
+_ELL = 52
 
 def _subscript(ch:str) -> int:
-    "ATen's `label_to_subscript`: 'A'-'Z' -> 0-25, 'a'-'z' -> 26-51 (so upper case sorts first)."
+    ("ATen's `label_to_subscript`: 'A'-'Z' -> 0-25, 'a'-'z' -> 26-51 (so upper case sorts "
+     "first).")
     return ord(ch) - ord('A') if ch.isupper() else ord(ch) - ord('a') + 26
 
 def _label(s:int) -> str:
     return chr(ord('A') + s) if s < 26 else chr(ord('a') + s - 26)
 
 def _einsum_args(args):
-    "Split `einsum`'s arguments: an equation with tensors (or one list of them), or the sublist form (as `torch/functional.py`)."
+    ("Split `einsum`'s arguments: an equation with tensors (or one list of them), or the "
+     "sublist form (as `torch/functional.py`).")
     if args and isinstance(args[0], str):
         ops = args[1:]
         if len(ops) == 1 and isinstance(ops[0], (list, tuple)): ops = tuple(ops[0])
         return args[0], list(ops)
     def letters(sub):
         for s in sub:
-            TORCH_CHECK_VALUE(s is Ellipsis or 0 <= s < 52, "einsum(): subscript in subscript list is not within the valid range [0, 52)")
+            TORCH_CHECK_VALUE(s is Ellipsis or 0 <= s < 52,
+                              "einsum(): subscript in subscript list is not within the valid range [0, 52)")
         return ''.join('...' if s is Ellipsis else _label(s) for s in sub)
     n = len(args) // 2
     eq = ','.join(letters(s) for s in args[1:2 * n:2]) + ('->' + letters(args[-1]) if len(args) % 2 else '')
@@ -84,7 +99,8 @@ def _einsum_args(args):
 
 # %% ../nbs/06f_products.ipynb #44833be7
 def _einsum_parse(eq:str, ops:list):
-    "Parse as ATen's `einsum` does: each operand's labels, and every label's index in the aligned (output + contracted) order."
+    ("Parse as ATen's `einsum` does: each operand's labels, and every label's index in the "
+     "aligned (output + contracted) order.")
     TORCH_CHECK(len(ops) > 0, "einsum(): must provide at least one operand")
     arrow = eq.find('->')
     lhs = eq if arrow < 0 else eq[:arrow]
@@ -92,30 +108,40 @@ def _einsum_parse(eq:str, ops:list):
     while i < len(lhs):
         ch = lhs[i]
         if ch == '.':
-            TORCH_CHECK(not ell_in_input, "einsum(): found '.' for operand ", cur, " for which an ellipsis was already found")
-            TORCH_CHECK(i + 2 < len(lhs) and lhs[i + 1] == '.' and lhs[i + 2] == '.', "einsum(): found '.' for operand ", cur, " that is not part of any ellipsis")
+            TORCH_CHECK(not ell_in_input, "einsum(): found '.' for operand ", cur,
+                        " for which an ellipsis was already found")
+            TORCH_CHECK(i + 2 < len(lhs) and lhs[i + 1] == '.' and lhs[i + 2] == '.',
+                        "einsum(): found '.' for operand ", cur,
+                        " that is not part of any ellipsis")
             op_labels[cur].append(_ELL); ell_in_input = True; i += 2
         elif ch == ',':
             cur += 1
-            TORCH_CHECK(cur < len(ops), "einsum(): fewer operands were provided than specified in the equation")
+            TORCH_CHECK(cur < len(ops),
+                        "einsum(): fewer operands were provided than specified in the equation")
             ell_in_input = False
         elif ch != ' ':
-            TORCH_CHECK(ch.isascii() and ch.isalpha(), "einsum(): invalid subscript given at index ", i, " in the equation string, subscripts must be in [a-zA-Z]")
+            TORCH_CHECK(ch.isascii() and ch.isalpha(),
+                        "einsum(): invalid subscript given at index ", i,
+                        " in the equation string, subscripts must be in [a-zA-Z]")
             op_labels[cur].append(_subscript(ch))
         i += 1
-    TORCH_CHECK(cur == len(ops) - 1, "einsum(): more operands were provided than specified in the equation")
+    TORCH_CHECK(cur == len(ops) - 1,
+                "einsum(): more operands were provided than specified in the equation")
     count, ell_num_dim = [0] * 52, 0
     for k, (op, labels) in enumerate(zip(ops, op_labels)):
-        TORCH_CHECK_TYPE(isinstance(op, Tensor), "einsum(): expected Tensor operands, got ", type(op).__name__)
+        TORCH_CHECK_TYPE(isinstance(op, Tensor),
+                         "einsum(): expected Tensor operands, got ", type(op).__name__)
         n, has_ell = len(labels), _ELL in labels
         for l in labels:
             if l == _ELL: n -= 1; ell_num_dim = builtins.max(ell_num_dim, op.dim() - n)
             else: count[l] += 1
-        TORCH_CHECK(n <= op.dim() if has_ell else n == op.dim(), "einsum(): the number of subscripts in the equation (", n,
+        TORCH_CHECK(n <= op.dim() if has_ell else n == op.dim(),
+                    "einsum(): the number of subscripts in the equation (", n,
                     ") is more than the number of dimensions (" if has_ell else ") does not match the number of dimensions (", op.dim(),
                     ") for operand ", k, "" if has_ell else " and no ellipsis was given")
     perm_index, ell_index, ell_in_output, index = 0, 0, False, [-1] * 52
-    if arrow < 0:                                            # implicit output: ellipsis dims, then labels used once, in label order
+    # implicit output: ellipsis dims, then labels used once, in label order
+    if arrow < 0:
         perm_index, ell_in_output = ell_num_dim, True
         for l in range(52):
             if count[l] == 1: index[l] = perm_index; perm_index += 1
@@ -124,26 +150,32 @@ def _einsum_parse(eq:str, ops:list):
         while i < len(rhs):
             ch = rhs[i]
             if ch == '.':
-                TORCH_CHECK(not ell_in_output, "einsum(): found '.' for output but an ellipsis (...) was already found")
-                TORCH_CHECK(i + 2 < len(rhs) and rhs[i + 1] == '.' and rhs[i + 2] == '.', "einsum(): found '.' for output that is not part of any ellipsis (...)")
+                TORCH_CHECK(not ell_in_output,
+                            "einsum(): found '.' for output but an ellipsis (...) was already found")
+                TORCH_CHECK(i + 2 < len(rhs) and rhs[i + 1] == '.' and rhs[i + 2] == '.',
+                            "einsum(): found '.' for output that is not part of any ellipsis (...)")
                 ell_index, ell_in_output = perm_index, True; perm_index += ell_num_dim; i += 2
             elif ch != ' ':
-                TORCH_CHECK(ch.isascii() and ch.isalpha(), "einsum(): invalid subscript given at index ", len(lhs) + 2 + i,
+                TORCH_CHECK(ch.isascii() and ch.isalpha(),
+                            "einsum(): invalid subscript given at index ", len(lhs) + 2 + i,
                             " in the equation string, subscripts must be in [a-zA-Z]")
                 s = _subscript(ch)
-                TORCH_CHECK(count[s] > 0 and index[s] == -1, "einsum(): output subscript ", ch,
+                TORCH_CHECK(count[s] > 0 and index[s] == -1, "einsum(): output subscript ",
+                            ch,
                             " appears more than once in the output" if index[s] > -1 else " does not appear in the equation for any input operand")
                 index[s] = perm_index; perm_index += 1
             i += 1
     out_num_dim = perm_index
-    if not ell_in_output: ell_index = perm_index; perm_index += ell_num_dim     # ellipsis dims not in the output are summed
+    # ellipsis dims not in the output are summed
+    if not ell_in_output: ell_index = perm_index; perm_index += ell_num_dim
     for l in range(52):
         if count[l] > 0 and index[l] == -1: index[l] = perm_index; perm_index += 1
     return op_labels, index, out_num_dim, perm_index, ell_num_dim, ell_index
 
 # %% ../nbs/06f_products.ipynb #36acacdb
 def _einsum_align(ops, op_labels, index, perm_index, ell_num_dim, ell_index):
-    "Views of the operands with one dim per aligned label (diagonals for repeats, size-1 dims for missing labels), and how many operands have each dim."
+    ("Views of the operands with one dim per aligned label (diagonals for repeats, size-1 "
+     "dims for missing labels), and how many operands have each dim.")
     label_size, ell_sizes, dim_counts, aligned = [1] * 52, [1] * ell_num_dim, [0] * perm_index, []
     for i, op in enumerate(ops):
         perm, dim = [-1] * perm_index, 0
@@ -153,21 +185,27 @@ def _einsum_align(ops, op_labels, index, perm_index, ell_num_dim, ell_index):
                 for j in range(ell_num_dim - ndim, ell_num_dim):
                     sz = op._impl.sizes()[dim]
                     if sz != 1:
-                        TORCH_CHECK(ell_sizes[j] in (1, sz), "einsum(): dimension ", dim, " covered by ellipsis in operand ", i, "has size ", sz,
+                        TORCH_CHECK(ell_sizes[j] in (1, sz), "einsum(): dimension ", dim,
+                                    " covered by ellipsis in operand ", i, "has size ", sz,
                                     " which does not broadcast with previously seen ellipsis with size ", ell_sizes[j], " for the respective dimension")
                         ell_sizes[j] = sz; dim_counts[ell_index + j] += 1
                     perm[ell_index + j] = dim; dim += 1
             elif perm[index[s]] == -1:
                 sz = op._impl.sizes()[dim]
                 if sz != 1:
-                    TORCH_CHECK(label_size[s] in (1, sz), "einsum(): subscript ", _label(s), " has size ", sz, " for operand ", i,
-                                " which does not broadcast with previously seen size ", label_size[s])
+                    TORCH_CHECK(label_size[s] in (1, sz), "einsum(): subscript ",
+                                _label(s), " has size ", sz, " for operand ", i,
+                                " which does not broadcast with previously seen size ",
+                                label_size[s])
                     label_size[s] = sz; dim_counts[index[s]] += 1
                 perm[index[s]] = dim; dim += 1
-            else:                                            # a repeated label: take the diagonal
+            # a repeated label: take the diagonal
+            else:
                 prev = perm[index[s]]
                 a, b = op._impl.sizes()[dim], op._impl.sizes()[prev]
-                TORCH_CHECK(a == b, "einsum(): subscript ", _label(s), " is repeated for operand ", i, " but the sizes don't match, ", a, " != ", b)
+                TORCH_CHECK(a == b, "einsum(): subscript ", _label(s),
+                            " is repeated for operand ", i, " but the sizes don't match, ",
+                            a, " != ", b)
                 op = op.diagonal(0, prev, dim).movedim(-1, prev)
         for k, v in enumerate(perm):
             if v == -1: op = op.unsqueeze(dim); perm[k] = dim; dim += 1
@@ -176,20 +214,25 @@ def _einsum_align(ops, op_labels, index, perm_index, ell_num_dim, ell_index):
 
 # %% ../nbs/06f_products.ipynb #d57c2314
 def _sumproduct_pair(left:Tensor, right:Tensor, sum_dims:list) -> Tensor:
-    "`(left * right).sum(sum_dims, keepdim=True)` through one `bmm`, as ATen's `sumproduct_pair` (operands of equal rank)."
+    ("`(left * right).sum(sum_dims, keepdim=True)` through one `bmm`, as ATen's "
+     "`sumproduct_pair` (operands of equal rank).")
     if not sum_dims: return mul(left, right)
     lro, lo, ro, lro_size, lo_size, ro_size, sum_size = [], [], [], 1, 1, 1, 1
     for i in range(left.dim()):
         ls, rs = left._impl.sizes()[i], right._impl.sizes()[i]
         sl, sr = ls != 1, rs != 1
         if i in sum_dims:
-            if sl and sr: TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); sum_size *= ls
-            elif sl: left = left.sum(i, True)                # only one side has it: sum it right away
+            if sl and sr:
+                TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); sum_size *= ls
+            # only one side has it: sum it right away
+            elif sl: left = left.sum(i, True)
             elif sr: right = right.sum(i, True)
-        elif sl and sr: TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); lro.append(i); lro_size *= ls
+        elif sl and sr:
+            TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); lro.append(i); lro_size *= ls
         elif sl: lo.append(i); lo_size *= ls
         else: ro.append(i); ro_size *= rs
-    if lo and ro and ro[-1] < lo[0]:                         # swap_lo_ro: then bmm writes the output in its natural order
+    # swap_lo_ro: then bmm writes the output in its natural order
+    if lo and ro and ro[-1] < lo[0]:
         left, right, lo, ro, lo_size, ro_size = right, left, ro, lo, ro_size, lo_size
     out_size = [left._impl.sizes()[d] for d in lro + lo] + [1] * len(sum_dims) + [right._impl.sizes()[d] for d in ro]
     operm = [0] * len(out_size)
@@ -200,19 +243,25 @@ def _sumproduct_pair(left:Tensor, right:Tensor, sum_dims:list) -> Tensor:
 
 # %% ../nbs/06f_products.ipynb #ea86c192
 def einsum(*args) -> Tensor:
-    "Einstein summation over labelled dims, as `torch.einsum` (equation or sublist form; `...` broadcasts); ATen's algorithm, step for step."
+    ("Einstein summation over labelled dims, as `torch.einsum` (equation or sublist form; "
+     "`...` broadcasts); ATen's algorithm, step for step.")
     eq, ops = _einsum_args(args)
-    op_labels, index, out_num_dim, perm_index, ell_num_dim, ell_index = _einsum_parse(eq, ops)
-    aligned, dim_counts = _einsum_align(ops, op_labels, index, perm_index, ell_num_dim, ell_index)
-    while len(aligned) > 1:                                  # contract left to right (no opt_einsum path)
+    op_labels, index, out_num_dim, perm_index, ell_num_dim, ell_index = _einsum_parse(eq,
+            ops)
+    aligned, dim_counts = _einsum_align(ops, op_labels, index, perm_index, ell_num_dim,
+                                        ell_index)
+    # contract left to right (no opt_einsum path)
+    while len(aligned) > 1:
         a, b = aligned.pop(0), aligned.pop(0)
         sum_dims, a_sum, b_sum = [], [], []
         for d in range(out_num_dim, perm_index):
             sa, sb = a._impl.sizes()[d] != 1, b._impl.sizes()[d] != 1
             if sa and sb:
-                TORCH_CHECK(a._impl.sizes()[d] == b._impl.sizes()[d], "non-broadcast dimensions must match")
+                TORCH_CHECK(a._impl.sizes()[d] == b._impl.sizes()[d],
+                            "non-broadcast dimensions must match")
                 dim_counts[d] -= 1
-                if dim_counts[d] == 1: sum_dims.append(d); dim_counts[d] = 0     # no later operand has it: contract now
+                # no later operand has it: contract now
+                if dim_counts[d] == 1: sum_dims.append(d); dim_counts[d] = 0
             elif dim_counts[d] == 1:
                 if sa: a_sum.append(d); dim_counts[d] = 0
                 elif sb: b_sum.append(d); dim_counts[d] = 0
@@ -221,7 +270,8 @@ def einsum(*args) -> Tensor:
         aligned.insert(0, _sumproduct_pair(a, b, sum_dims))
     r = aligned[0]
     if perm_index > out_num_dim:
-        if len(ops) > 1: return r.view(list(r._impl.sizes()[:out_num_dim]))     # the contracted dims are all size 1 by now
+        # the contracted dims are all size 1 by now
+        if len(ops) > 1: return r.view(list(r._impl.sizes()[:out_num_dim]))
         return r.sum(list(range(out_num_dim, perm_index)))
     return r
 

@@ -24,8 +24,9 @@ from .storage import _raw_views
 from .backends import array_namespace, asarray_like, ascontiguous
 from .views import movedim, assert_no_internal_overlap, get_overlap_status
 from .indexing import _CTYPE
-from .tensor_iterator import (GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on, lean_reduction,
-                                       _c_contiguous, _lean_addr, _lean_operand, _blas, _blas_single)
+from .tensor_iterator import (GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on)
+from .lean_paths import lean_reduction, _c_contiguous, _lean_addr, _lean_operand   # chapter 10
+from .large_tensors import _blas, _blas_single                                     # chapter 11
 from .ops import _REDUCED, _bind_methods, _is_integral, _not_impl
 from .reductions import amax, sum, matmul, _reduced_shape, _finish_out
 from .checks import PythonArgParser, signature
