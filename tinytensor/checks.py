@@ -35,12 +35,22 @@ def TORCH_CHECK_NOT_IMPLEMENTED(cond, *msg):
     if not cond: raise NotImplementedError(_msg(msg))
 
 # %% ../nbs/00_checks.ipynb #fb4478e1
+import textwrap
+
 def show_error(f, # the function to call; it is expected to raise
                *args, **kwargs): # passed on to `f`
-    "Call `f`; print the exception it raises as `Type: message` (or say that it raised none)."
+    ("Call `f`; print the exception it raises as `Type: message`, folded at 88 columns (or "
+     "say that it raised none).")
     try: r = f(*args, **kwargs)
-    except Exception as e: print(f'{type(e).__name__}: {e}')
-    else: print(f'no error: {r!r}')
+    except Exception as e: _print_folded(f'{type(e).__name__}: {e}')
+    else: _print_folded(f'no error: {r!r}')
+
+def _print_folded(text:str, width:int=88):
+    "Print `text` with each of its lines folded at word boundaries to `width` columns."
+    for line in text.split('\n'):
+        print(textwrap.fill(line, width, subsequent_indent='    ', break_long_words=False,
+                            break_on_hyphens=False) if line.strip() else line)
+
 
 # %% ../nbs/00_checks.ipynb #f4917f22
 def wrap_dim(dim:int, # the dimension asked for, may be negative
