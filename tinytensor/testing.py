@@ -6,7 +6,8 @@ Docs: https://tinytensor.github.io/tinytensor/testing.html.md"""
 
 # %% auto #0
 __all__ = ['EXACT', 'LIBM', 'COMPLEX', 'ORDER', 'PRODUCT', 'TRANSCENDENTAL', 'TOLERANT_KINDS', 'COMPARISON_RULES', 'TOLERANCES',
-           'SEQUENTIAL_ON_CPU', 'values_equal', 'test_tensor_eq', 'comparison_rule', 'tolerance', 'close_mask']
+           'SEQUENTIAL_ON_CPU', 'values_equal', 'test_tensor_eq', 'comparison_rule', 'tolerance', 'close_mask',
+           'snapshot_classes', 'restore_classes']
 
 # %% ../nbs/04e_testing.ipynb #56a31185
 import numpy as np
@@ -159,3 +160,27 @@ def close_mask(x, # values (tinytensor's)
     rtol, atol = TOLERANCES[tol]
     with np.errstate(invalid='ignore', over='ignore'):
         return same | (np.abs(x64 - y64) <= atol + rtol * (np.abs(y64) + scale))
+
+# %% ../nbs/04e_testing.ipynb #bedcd013
+# Note [Chapters share a process]: nbdev-test runs several notebooks in one Python process. A
+# chapter's `@patch` cells bind its own copies of the functions on the package's classes; each
+# notebook's first hidden cell takes `snapshot_classes()` and its last one `restore_classes`, so
+# the next notebook in the process finds the package as `import tinytensor` made it.
+import sys
+
+def snapshot_classes() -> dict:
+    "Each class defined in a loaded tinytensor module -> a copy of its attributes."
+    snap = {}
+    for name, m in list(sys.modules.items()):
+        if name != 'tinytensor' and not name.startswith('tinytensor.'): continue
+        for o in list(vars(m).values()):
+            if isinstance(o, type) and o.__module__.startswith('tinytensor') and o not in snap:
+                snap[o] = dict(vars(o))
+    return snap
+
+def restore_classes(snap:dict):
+    "Put each class of `snap` back as it was: added attributes removed, replaced ones restored."
+    for cls, attrs in snap.items():
+        for k in set(vars(cls)) - set(attrs): delattr(cls, k)
+        for k, v in attrs.items():
+            if vars(cls).get(k) is not v: setattr(cls, k, v)
