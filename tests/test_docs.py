@@ -60,13 +60,28 @@ def notebook_of(modname):
 
 @pytest.fixture(scope='module')
 def processed():
-    "Run nbdev's docs processing (what `nbdev-proc-nbs` does, minus installing Quarto) over every notebook."
-    # In a child process: the processing executes the notebooks' import cells, which would re-hook Tensor's methods
-    # in this one (and a later test in the same worker would then call the notebooks' copies, not the package's).
-    code = f"from nbdev.serve import proc_nbs; print(proc_nbs({str(NBS)!r}, n_workers=0, force=True))"
-    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=NBS.parent)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return Path(r.stdout.strip().splitlines()[-1])
+    """Run nbdev's docs processing (what `nbdev-proc-nbs` does, minus installing Quarto) over every notebook.
+
+    nbdev writes to one folder, `_proc`, and empties it first. Under pytest-xdist each worker would run this fixture
+    at once, and one would empty the folder while another reads it: so the processing runs under a file lock, and a
+    worker that finds `_proc` already made from the notebooks as they are now (a hash of their bytes) reuses it."""
+    import fcntl, hashlib
+    stamp_src = hashlib.sha256()
+    for p in sorted(NBS.glob('*')):
+        if p.is_file(): stamp_src.update(p.name.encode() + p.read_bytes())
+    digest = stamp_src.hexdigest()
+    with open(NBS.parent / '.proc_nbs.lock', 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        proc, stamp = NBS.parent / '_proc', NBS.parent / '_proc' / '.tinytensor_stamp'
+        if stamp.exists() and stamp.read_text() == digest: return proc
+        # In a child process: the processing executes the notebooks' import cells, which would re-hook Tensor's
+        # methods in this one (and a later test in the same worker would then call the notebooks' copies).
+        code = f"from nbdev.serve import proc_nbs; print(proc_nbs({str(NBS)!r}, n_workers=0, force=True))"
+        r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, cwd=NBS.parent)
+        assert r.returncode == 0, r.stderr[-3000:]
+        out = Path(r.stdout.strip().splitlines()[-1])
+        (out / '.tinytensor_stamp').write_text(digest)
+        return out
 
 
 def test_proc_nbs_processes_every_notebook(processed):
