@@ -12,17 +12,21 @@ __all__ = ['storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full', 
 import builtins, itertools, math, numbers, operator, struct, sys, warnings
 import numpy as np
 from fastcore.basics import patch
-from .checks import (TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED,
+from .checks import (TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE,
+                               TORCH_CHECK_NOT_IMPLEMENTED,
                                signature, register_arg_type, _number_of_tensor)
 from .intrusive_ptr import make_intrusive, intrusive_ptr
-from .allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator, _allocators
+from .allocator import (DataPtr, Device, DeviceType, CPU, canonical_device,
+                                  get_allocator, _allocators)
 from .storage import StorageImpl, _MemoryView, _raw_view, resize_bytes
 from .backends import get_backend, not_implemented, asarray_like, _backends
 from . import dtypes as _dt
-from .dtypes import (dtype, get_default_dtype, default_complex_dtype, promote_types, from_numpy_dtype,
-                               _cast_copy, _through_float, _as_dtype, _half_op, _checked_value)
-from .tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset, _keyset, contiguous_format,
-                                    channels_last, channels_last_3d, preserve_format, memory_format,
+from .dtypes import (dtype, get_default_dtype, default_complex_dtype,
+                               promote_types, from_numpy_dtype,
+        _cast_copy, _through_float, _as_dtype, _half_op, _checked_value)
+from .tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset,
+                                    _keyset, contiguous_format,
+        channels_last, channels_last_3d, preserve_format, memory_format,
                                     strides_for_format, contiguous_strides, _no_grad)
 
 # %% ../nbs/04c_factories.ipynb #27f930ea
@@ -32,7 +36,8 @@ def _zero_dim_number(o):
 
 def _is_device_arg(o) -> bool:
     "A `Device`, a string naming one, or a device index."
-    return isinstance(o, (Device, str)) or (isinstance(o, numbers.Integral) and not isinstance(o, builtins.bool))
+    return (isinstance(o, (Device, str))
+            or (isinstance(o, numbers.Integral) and not isinstance(o, builtins.bool)))
 
 register_arg_type('Tensor', lambda o: isinstance(o, Tensor), 'Tensor')
 register_arg_type('Device', _is_device_arg, 'tinytensor.device')
@@ -52,7 +57,8 @@ def storage_nbytes(sizes, strides, itemsize:int, # element geometry and bytes pe
         if s < 0 or st < 0: bad = True
         else: n += st * (s - 1)
     n *= itemsize
-    TORCH_CHECK(not bad and 0 <= n <= _I64_MAX, "Storage size calculation overflowed with sizes=",
+    TORCH_CHECK(not bad and 0 <= n <= _I64_MAX,
+                "Storage size calculation overflowed with sizes=",
                 list(sizes), " and strides=", list(strides))
     return n
 
@@ -60,13 +66,16 @@ def storage_nbytes(sizes, strides, itemsize:int, # element geometry and bytes pe
 def _check_size(sizes:tuple) -> tuple:
     "A parsed size (a tuple of ints): every dim must be non-negative."
     for s in sizes:
-        if s < 0: TORCH_CHECK(False, "Trying to create tensor with negative dimension ", s, ": ", list(sizes))
+        if s < 0:
+            TORCH_CHECK(False, "Trying to create tensor with negative dimension ", s,
+                        ": ", list(sizes))
     return sizes
 
 def _check_dtype(d, fname, default=None):
     "`d` if it is a dtype; the default if it is None; else torch's TypeError."
     if d is None: return default if default is not None else get_default_dtype()
-    TORCH_CHECK_TYPE(isinstance(d, dtype), fname, "(): argument 'dtype' must be tinytensor.dtype, not ",
+    TORCH_CHECK_TYPE(isinstance(d, dtype), fname,
+                     "(): argument 'dtype' must be tinytensor.dtype, not ",
                      type(d).__name__)
     return d
 
@@ -75,7 +84,8 @@ def _device_ok(device):
     d = canonical_device(device)
     dt = d.device_type
     if dt != DeviceType.CPU and dt != DeviceType.Meta:
-        d = (_backends.get(dt) or get_backend(dt)).check_device(d)          # get_backend raises
+        # get_backend raises
+        d = (_backends.get(dt) or get_backend(dt)).check_device(d)
     return d
 
 def _on_accelerator(d) -> bool:
@@ -85,10 +95,13 @@ def _on_accelerator(d) -> bool:
 # %% ../nbs/04c_factories.ipynb #ee6e6cbc
 def _empty_impl(sizes, strides, d, device) -> Tensor:
     "A tensor over fresh uninitialized memory, as ATen's `empty_generic`."
-    if device is CPU and strides is None: return _empty_cpu(sizes, d, d.itemsize * math.prod(sizes))
-    nbytes = storage_nbytes(sizes, strides, d.itemsize) if strides is not None else d.itemsize * math.prod(sizes)
+    if device is CPU and strides is None:
+        return _empty_cpu(sizes, d, d.itemsize * math.prod(sizes))
+    nbytes = (storage_nbytes(sizes, strides, d.itemsize) if strides is not None
+              else d.itemsize * math.prod(sizes))
     dt = device.device_type
-    if strides is None and dt != DeviceType.Meta and dt != DeviceType.CPU:   # a device's result: the same short cut
+    # a device's result: the same short cut
+    if strides is None and dt != DeviceType.Meta and dt != DeviceType.CPU:
         al = (_backends.get(dt) or get_backend(dt)).allocator(device)
         return _empty_cpu(sizes, d, nbytes, device, al, _keyset(device))
     al = get_allocator(dt) if dt == DeviceType.CPU else get_backend(dt).allocator(device)
@@ -96,59 +109,72 @@ def _empty_impl(sizes, strides, d, device) -> Tensor:
     return Tensor._make(TensorImpl(st, d, sizes, strides))
 
 # %% ../nbs/04c_factories.ipynb #70244c29
-# Note [Fresh CPU result]: every CPU op result is a new Tensor -> TensorImpl -> intrusive_ptr -> StorageImpl ->
-# DataPtr chain, and on a 4x4 add making and dropping it is most of the time. For a contiguous result of known
-# byte size, `_empty_cpu` builds the chain in one Python frame instead of six (on any device with an
-# allocator): it sets exactly the fields that `StorageImpl.__init__` + `make_intrusive`, then
+# Note [Fresh CPU result]: every CPU op result is a new Tensor -> TensorImpl ->
+# intrusive_ptr -> StorageImpl -> DataPtr chain, and on a 4x4 add making and dropping it
+# is most of the time. For a contiguous result of known byte size, `_empty_cpu` builds
+# the chain in one Python frame instead of six (on any device with an allocator): it
+# sets exactly the fields that `StorageImpl.__init__` + `make_intrusive`, then
 # `TensorImpl.__init__` + `Tensor._make` would set, without their argument handling.
 # `tests/test_fast_paths.py::test_empty_fast_path_equals_plain` compares every field.
 _new = object.__new__
 _CPU_TYPE = DeviceType.CPU
 
-def _empty_cpu(sizes:tuple, d, nbytes:int, device=CPU, al=None, key_set=_cpu_keyset) -> Tensor:
+def _empty_cpu(sizes:tuple, d, nbytes:int, device=CPU, al=None,
+               key_set=_cpu_keyset) -> Tensor:
     "`_empty_impl(sizes, None, d, device)` in one frame (Note [Fresh CPU result])."
-    if al is None: al = _allocators[_CPU_TYPE]        # `get_allocator()` without its frame
+    # `get_allocator()` without its frame
+    if al is None: al = _allocators[_CPU_TYPE]
     st = _new(StorageImpl)
     st._refcount = st._weakcount = 1                 # as `make_intrusive` leaves them
     st._data_ptr = al.allocate(nbytes)
-    st._nbytes = nbytes; st._allocator = al; st._resizable = True; st.device = device; st._bytes = None
+    st._nbytes = nbytes; st._allocator = al; st._resizable = True; st.device = device
+    st._bytes = None
     p = _new(intrusive_ptr); p._target = st         # `intrusive_ptr._adopt(st)`
-    impl = _new(TensorImpl)                         # one store per statement: a wider tuple assignment builds a tuple
+    # one store per statement: a wider tuple assignment builds a tuple
+    impl = _new(TensorImpl)
     impl.storage_ = p; impl.dtype_ = d; impl.device_ = device; impl.storage_offset_ = 0
-    v = _new(VariableVersion); v._version = 0          # `VariableVersion()` without the __init__ frame
-    impl.version_counter_ = v; impl.key_set_ = key_set; impl.is_wrapped_number_ = False; impl.base_ = None
+    # `VariableVersion()` without the __init__ frame
+    v = _new(VariableVersion); v._version = 0
+    impl.version_counter_ = v; impl.key_set_ = key_set; impl.is_wrapped_number_ = False
+    impl.base_ = None
     impl.set_sizes_contiguous(sizes)
     t = _new(Tensor); t._impl = impl
     return t
 
 # %% ../nbs/04c_factories.ipynb #f25e3578
-@signature("empty(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Device? device=None, "
+@signature("empty(SymInt[] size, *, Tensor? out=None, ScalarType? dtype=None, Device? "
+           "device=None, "
            "bool? requires_grad=False, MemoryFormat? memory_format=None)")
 def empty(size, # sizes as ints, or one tuple/list
           out:Tensor=None, # written into (resized) instead of a new tensor
           dtype:dtype=None, # element type (default: `get_default_dtype()`)
           device=None, # 'cpu' (default), 'cuda', 'meta'
-          memory_format:memory_format=None, # contiguous_format (the default) or channels_last(_3d); not with `out`
+          # contiguous_format (the default) or channels_last(_3d); not with `out`
+          memory_format:memory_format=None,
           requires_grad:bool=False): # True raises: tinytensor has no autograd
     "A tensor with uninitialized memory, as `torch.empty`."
     if requires_grad: _no_grad(requires_grad)
     sizes = _check_size(size)
     # `resize_` only, the memory left as it was; torch counts a resize as a write
     if out is not None:
-        TORCH_CHECK(memory_format is None, "'memory_format' argument is incompatible with 'out' tensor argument")
+        TORCH_CHECK(memory_format is None,
+                    "'memory_format' argument is incompatible with 'out' tensor argument")
         if _factory_out(out, sizes, dtype, device, 'empty'): out._impl.bump_version()
         return out
     d = _dt._default[0] if dtype is None else _check_dtype(dtype, 'empty')
     dev = CPU if device is None else _device_ok(device)
     fmt = memory_format
-    strides = None if fmt is contiguous_format or fmt is None else strides_for_format(sizes, fmt)
+    strides = (None if fmt is contiguous_format or fmt is None
+               else strides_for_format(sizes, fmt))
     return _empty_impl(sizes, strides, d, dev)
 
-# Note [Parsed bodies]: a factory that calls another with arguments it already parsed calls the body under the
-# signature decorator, `f.__wrapped__`, and skips a second parse.
+# Note [Parsed bodies]: a factory that calls another with arguments it already parsed
+# calls the body under the signature decorator, `f.__wrapped__`, and skips a second
+# parse.
 _empty = empty.__wrapped__
 
-@signature("empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Device? device=None, "
+@signature("empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, "
+           "Device? device=None, "
            "bool? requires_grad=False)")
 def empty_strided(size, # sizes
                   stride, # strides in elements, one per size
@@ -158,24 +184,29 @@ def empty_strided(size, # sizes
     sizes = _check_size(size)
     TORCH_CHECK(len(sizes) == len(stride), "dimensionality of sizes (", len(sizes),
                 ") must match dimensionality of strides (", len(stride), ")")
-    return _empty_impl(sizes, stride, _check_dtype(dtype, 'empty_strided'), _device_ok(device))
+    return _empty_impl(sizes, stride, _check_dtype(dtype, 'empty_strided'),
+                       _device_ok(device))
 
 # %% ../nbs/04c_factories.ipynb #51f5c10a
 def _np_view(t:Tensor, mutable:bool) -> np.ndarray:
     "A numpy array over `t`'s elements (no copy); on a GPU, the backend's array."
     impl = t._impl
     if impl.device_.device_type != DeviceType.CPU:
-        if _on_accelerator(impl.device_): return _device_view(t, mutable)    # Note [device arrays in kernels]
-        TORCH_CHECK(False, "can't access the data of a ", impl.device_.type, " tensor from numpy on the host")
+        # Note [device arrays in kernels]
+        if _on_accelerator(impl.device_): return _device_view(t, mutable)
+        TORCH_CHECK(False, "can't access the data of a ", impl.device_.type,
+                    " tensor from numpy on the host")
     d = impl.dtype_
     if impl.numel_ == 0: return np.empty(impl.sizes_and_strides_.sizes, d.np)
     st = impl.storage_.get()
     buf = st.mutable_bytes() if mutable else st.const_bytes()
     isz = d.itemsize
     sizes = impl.sizes_and_strides_.sizes
-    # a size-1 dim's stride is never used to reach an element: give numpy 0 so huge ones don't trip its checks
+    # a size-1 dim's stride is never used to reach an element: give numpy 0 so huge ones
+    # don't trip its checks
     return np.ndarray(sizes, d.np, buf, impl.storage_offset_ * isz,
-                      tuple(s * isz if n != 1 else 0 for s, n in zip(impl.sizes_and_strides_.strides, sizes)))
+                      tuple(s * isz if n != 1 else 0
+                            for s, n in zip(impl.sizes_and_strides_.strides, sizes)))
 
 def _np_read(t:Tensor) -> np.ndarray:
     "An array of `t`'s elements for a kernel to read (on a GPU, the device's array)."
@@ -185,19 +216,21 @@ def _np_write(t:Tensor) -> np.ndarray:
     return _np_view(t, True)
 
 # %% ../nbs/04c_factories.ipynb #3a23804f
-# Note [device arrays in kernels]: a kernel gets an array of its tensor's own device: numpy's on the CPU,
-# the device backend's (chapter 03a: a `cupy.ndarray` over the caching allocator's block) on a GPU. Kernels
-# call numpy's functions and operators; numpy hands an array that is not its own to that array's library
-# (`__array_ufunc__`, `__array_function__`), so the same kernel runs on the device, and nothing is copied to
-# the host to compute. Only code that shows values on the host (printing, `item`, `tolist`, saving) asks
-# for a host copy, `_host_read`, which waits for the device as torch's `.cpu()` does.
+# Note [device arrays in kernels]: a kernel gets an array of its tensor's own device:
+# numpy's on the CPU, the device backend's (chapter 03a: a `cupy.ndarray` over the
+# caching allocator's block) on a GPU. Kernels call numpy's functions and operators;
+# numpy hands an array that is not its own to that array's library (`__array_ufunc__`,
+# `__array_function__`), so the same kernel runs on the device, and nothing is copied to
+# the host to compute. Only code that shows values on the host (printing, `item`,
+# `tolist`, saving) asks for a host copy, `_host_read`, which waits for the device as
+# torch's `.cpu()` does.
 def _device_view(t:Tensor, mutable:bool):
     "The device backend's array over an accelerator tensor's elements (no copy)."
     impl = t._impl
     isz = impl.dtype_.itemsize
     ss = impl.sizes_and_strides_
     return get_backend(impl.device_).array(impl.storage_.get(), impl.dtype_, ss.sizes,
-                                           tuple(s * isz for s in ss.strides), impl.storage_offset_ * isz, mutable)
+            tuple(s * isz for s in ss.strides), impl.storage_offset_ * isz, mutable)
 
 def _host_copy(t:Tensor) -> np.ndarray:
     "A numpy array holding a copy of a device tensor's values (synchronises)."
@@ -207,7 +240,8 @@ def _host_copy(t:Tensor) -> np.ndarray:
 
 def _host_read(t:Tensor) -> np.ndarray:
     "A numpy array of `t`'s values on the host: a view on the CPU, else a copy."
-    return _np_view(t, False) if t._impl.device_.device_type == DeviceType.CPU else _host_copy(t)
+    return (_np_view(t, False) if t._impl.device_.device_type == DeviceType.CPU
+            else _host_copy(t))
 
 def _to_device(t:Tensor, device) -> Tensor:
     "A CPU tensor copied to `device` (factories for accelerators fill on the host)."
@@ -231,13 +265,17 @@ def _scalar_dtype(v) -> dtype:
 def _fill(t:Tensor, value) -> Tensor:
     "Fill a tensor just made (never copy-on-write) with `value`; its version stays 0."
     impl = t._impl
-    if impl.numel_ and impl.device_ is CPU and impl.is_contiguous_ and type(value) is int:   # the short cut:
-        st = impl.storage_.get()          # the flat elements through a borrowed view, Note [Borrowed raw views]
+    # the short cut:
+    if impl.numel_ and impl.device_ is CPU and impl.is_contiguous_ and type(value) is int:
+        # the flat elements through a borrowed view, Note [Borrowed raw views]
+        st = impl.storage_.get()
         d = impl.dtype_
-        _raw_view(st._data_ptr._ptr + impl.storage_offset_ * d.itemsize, impl.numel_, d.np)[...] = value
+        _raw_view(st._data_ptr._ptr + impl.storage_offset_ * d.itemsize, impl.numel_,
+                  d.np)[...] = value
         return t
     if t.numel() and not t.is_meta:
-        if t.is_cpu: _np_write(t)[...] = _through_float(value, t.dtype.np)     # Note [double to half through float]
+        # Note [double to half through float]
+        if t.is_cpu: _np_write(t)[...] = _through_float(value, t.dtype.np)
         else: t.fill_(value); t._impl.version_counter_.set_version(0)
     return t
 
@@ -248,10 +286,14 @@ def _resize_output(t:Tensor, shape, strides=None, warn:bool=True) -> bool:
     shape = tuple(shape)
     if impl.sizes() == shape: return False
     if impl.numel_ != 0 and warn:
-        warnings.warn(f"An output with one or more elements was resized since it had shape {list(impl.sizes())}, which does "
-                      f"not match the required output shape {list(shape)}. This behavior is deprecated, and in a future "
-                      "PyTorch release outputs will not be resized unless they have zero elements. You can explicitly "
-                      "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
+        warnings.warn("An output with one or more elements was resized since it had "
+                      f"shape {list(impl.sizes())}, which does "
+                      f"not match the required output shape {list(shape)}. This "
+                      "behavior is deprecated, and in a future "
+                      "PyTorch release outputs will not be resized unless they have "
+                      "zero elements. You can explicitly "
+                      "reuse an out tensor t by resizing it, inplace, to zero elements "
+                      "with t.resize_(0).",
                       UserWarning, stacklevel=4)
     strides = tuple(strides) if strides is not None else contiguous_strides(shape)
     isz = impl.dtype_.itemsize
@@ -264,11 +306,14 @@ def _resize_output(t:Tensor, shape, strides=None, warn:bool=True) -> bool:
 
 def _check_out(out, d, device, name:str):
     "A factory's `out=`: a tensor of the dtype and device type asked for, if given."
-    TORCH_CHECK_TYPE(isinstance(out, Tensor), name, "(): argument 'out' must be Tensor, not ", type(out).__name__)
-    TORCH_CHECK(d is None or _check_dtype(d, name) is out.dtype, "dtype ", d.short if isinstance(d, dtype) else d,
+    TORCH_CHECK_TYPE(isinstance(out, Tensor), name,
+                     "(): argument 'out' must be Tensor, not ", type(out).__name__)
+    TORCH_CHECK(d is None or _check_dtype(d, name) is out.dtype, "dtype ", d.short
+                if isinstance(d, dtype) else d,
                 " does not match dtype of out parameter (", out.dtype.short, ")")
     dev = None if device is None else _device_ok(device)
-    TORCH_CHECK(dev is None or dev.type == out.device.type, "device type ", dev and dev.type,
+    TORCH_CHECK(dev is None or dev.type == out.device.type, "device type ", dev
+                and dev.type,
                 " does not match device type of out parameter (", out.device.type, ")")
 
 def _factory_out(out, size:tuple, d, device, name:str) -> bool:
@@ -280,50 +325,64 @@ def _factory_out(out, size:tuple, d, device, name:str) -> bool:
 def _fill_out(out:Tensor, value) -> Tensor:
     "Fill an `out=` tensor in place: one version bump, `fill_`'s checks once they exist."
     if hasattr(Tensor, 'fill_'): return out.fill_(value)
-    if out.numel() and not out.is_meta: _np_write(out)[...] = _through_float(value, out.dtype.np)
+    if out.numel() and not out.is_meta:
+        _np_write(out)[...] = _through_float(value, out.dtype.np)
     out._impl.bump_version()
     return out
 
 # %% ../nbs/04c_factories.ipynb #05435927
-_FACTORY_KW = "*, Tensor? out=None, ScalarType? dtype=None, Device? device=None, bool? requires_grad=False"
+_FACTORY_KW = ("*, Tensor? out=None, ScalarType? dtype=None, Device? device=None, bool? "
+               "requires_grad=False")
 
 @signature(f"zeros(SymInt[] size, {_FACTORY_KW})")
-def zeros(size, *, out:Tensor=None, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
+def zeros(size, *, out:Tensor=None, dtype:dtype=None, device=None,
+          requires_grad:bool=False) -> Tensor:
     "A tensor filled with 0 (written into `out` if given)."
     if requires_grad: _no_grad(requires_grad)
-    if out is not None: _factory_out(out, _check_size(size), dtype, device, 'zeros'); return _fill_out(out, 0)
+    if out is not None:
+        _factory_out(out, _check_size(size), dtype, device, 'zeros')
+        return _fill_out(out, 0)
     return _fill(_empty(size, dtype=dtype, device=device), 0)
 
 @signature(f"ones(SymInt[] size, {_FACTORY_KW})")
-def ones(size, *, out:Tensor=None, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
+def ones(size, *, out:Tensor=None, dtype:dtype=None, device=None,
+         requires_grad:bool=False) -> Tensor:
     "A tensor filled with 1 (written into `out` if given)."
     if requires_grad: _no_grad(requires_grad)
-    if out is not None: _factory_out(out, _check_size(size), dtype, device, 'ones'); return _fill_out(out, 1)
+    if out is not None:
+        _factory_out(out, _check_size(size), dtype, device, 'ones')
+        return _fill_out(out, 1)
     return _fill(_empty(size, dtype=dtype, device=device), 1)
 
 @signature(f"full(SymInt[] size, Scalar fill_value, {_FACTORY_KW})")
 def full(size, # the sizes
          fill_value, # the value; also decides the dtype when `dtype` is None
-         *, out:Tensor=None, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
+         *, out:Tensor=None, dtype:dtype=None, device=None,
+         requires_grad:bool=False) -> Tensor:
     "A tensor filled with `fill_value` (written into `out` if given)."
     _no_grad(requires_grad)
-    if out is not None: _factory_out(out, _check_size(size), dtype, device, 'full'); return _fill_out(out, fill_value)
+    if out is not None:
+        _factory_out(out, _check_size(size), dtype, device, 'full')
+        return _fill_out(out, fill_value)
     d = _check_dtype(dtype, 'full', _scalar_dtype(fill_value))
     t = _empty(size, dtype=d, device=device)
-    if isinstance(fill_value, Tensor) or not hasattr(Tensor, 'fill_'): return _fill(t, fill_value)
+    if isinstance(fill_value, Tensor) or not hasattr(Tensor, 'fill_'):
+        return _fill(t, fill_value)
     # ATen's `full` is `empty` + `fill_`: the overflow check of Note [Scalar overflow]
     t.fill_(fill_value)
     t._impl.version_counter_.set_version(0)
     return t
 
-_zeros, _ones, _full = zeros.__wrapped__, ones.__wrapped__, full.__wrapped__   # Note [Parsed bodies]
+# Note [Parsed bodies]
+_zeros, _ones, _full = zeros.__wrapped__, ones.__wrapped__, full.__wrapped__
 
 # %% ../nbs/04c_factories.ipynb #0c9935a8
-# Note [arange values]
-# ATen's CPU kernel (RangeFactoriesKernel.cpp) fills whole SIMD vectors with `Vectorized::arange(start + step*idx, step)`,
-# which compilers turn into fused multiply-adds, so for steps that are not exact binary fractions (0.1) an element
-# may differ from `start + i*step` in its last bit (and depends on the machine's vector width). Steps such as 1,
-# 0.5 or 0.25 give exact values in both. We compute `start + i*step` in the accumulate type, rounding once per op.
+# Note [arange values] ATen's CPU kernel (RangeFactoriesKernel.cpp) fills whole SIMD
+# vectors with `Vectorized::arange(start + step*idx, step)`, which compilers turn into
+# fused multiply-adds, so for steps that are not exact binary fractions (0.1) an element
+# may differ from `start + i*step` in its last bit (and depends on the machine's vector
+# width). Steps such as 1, 0.5 or 0.25 give exact values in both. We compute `start +
+# i*step` in the accumulate type, rounding once per op.
 def _arange_exact(start, step, n:int, acc) -> bool:
     "Is every `start + i*step` an integer that `acc` holds exactly?"
     if np.dtype(acc).kind in 'iu': return True
@@ -335,7 +394,8 @@ def _arange_fill(o:np.ndarray, start, step, acc, block:int=1 << 16):
     "Write `start + i*step`, computed in dtype `acc`, into 1-d `o`, a block at a time."
     start, step = np.array(start).astype(acc)[()], np.array(step).astype(acc)[()]
     n = o.shape[0]
-    if _arange_exact(start, step, n, acc):       # fast path: one add per block (equal to the plain path, tested below)
+    # fast path: one add per block (equal to the plain path, tested below)
+    if _arange_exact(start, step, n, acc):
         offs = np.arange(builtins.min(n, block), dtype=acc) * step
         for k in range(0, n, block):
             e = builtins.min(n, k + block)
@@ -348,7 +408,8 @@ def _arange_fill(o:np.ndarray, start, step, acc, block:int=1 << 16):
         np.add(idx, start, out=o[k:e], casting='unsafe')
 
 # %% ../nbs/04c_factories.ipynb #602ef404
-@signature(f"arange(Scalar end, {_FACTORY_KW})", f"arange(Scalar start, Scalar end, {_FACTORY_KW})",
+@signature(f"arange(Scalar end, {_FACTORY_KW})",
+           f"arange(Scalar start, Scalar end, {_FACTORY_KW})",
            f"arange(Scalar start, Scalar end, Scalar step=1, {_FACTORY_KW})")
 def arange(start=0, end=None, step=1, *, out:Tensor=None, dtype:dtype=None, device=None,
            requires_grad:bool=False) -> Tensor:
@@ -356,27 +417,34 @@ def arange(start=0, end=None, step=1, *, out:Tensor=None, dtype:dtype=None, devi
     _no_grad(requires_grad)
     args = (start, end, step)
     for a in args:
-        TORCH_CHECK_TYPE(isinstance(a, numbers.Real), "arange(): argument 'end' must be Number, not ", type(a).__name__)
+        TORCH_CHECK_TYPE(isinstance(a, numbers.Real),
+                "arange(): argument 'end' must be Number, not ", type(a).__name__)
     integral = builtins.all(isinstance(a, numbers.Integral) for a in args)
-    if out is not None: _check_out(out, dtype, device, 'arange'); d = out.dtype      # `out`'s dtype sizes the range too
-    else: d = _check_dtype(dtype, 'arange', _dt.int64 if integral else get_default_dtype())
-    meta = out.is_meta if out is not None else device is not None and _device_ok(device).device_type == DeviceType.Meta
+    # `out`'s dtype sizes the range too
+    if out is not None: _check_out(out, dtype, device, 'arange'); d = out.dtype
+    else:
+        d = _check_dtype(dtype, 'arange', _dt.int64 if integral else get_default_dtype())
+    meta = (out.is_meta if out is not None else device is not None
+            and _device_ok(device).device_type == DeviceType.Meta)
     TORCH_CHECK_NOT_IMPLEMENTED(meta or (d is not _dt.bool and not d.is_complex),
                                 '"arange_cpu" not implemented for \'', d.short, "'")
     ds, de, dst = builtins.float(start), builtins.float(end), builtins.float(step)
     TORCH_CHECK(dst != 0, "step must be nonzero")
-    TORCH_CHECK(math.isfinite(ds) and math.isfinite(de), "unsupported range: ", ds, " -> ", de)
+    TORCH_CHECK(math.isfinite(ds) and math.isfinite(de), "unsupported range: ", ds,
+                " -> ", de)
     TORCH_CHECK((dst > 0 and de >= ds) or (dst < 0 and de <= ds),
                 "upper bound and lower bound inconsistent with step sign")
     is_int = not (d.is_floating_point or d.is_complex or d is _dt.bool)
     if is_int: start, step = builtins.int(start), builtins.int(step)
     if integral: n = -((builtins.int(start) - builtins.int(end)) // builtins.int(step))
-    elif d is _dt.int64:                                  # int64: all three truncated before sizing
+    # int64: all three truncated before sizing
+    elif d is _dt.int64:
         end = builtins.int(end)
         TORCH_CHECK_VALUE(step != 0, "step must be nonzero")
         n = -((start - end) // step)
     else: n = math.ceil((de - ds) / dst)
-    acc = np.int64 if is_int else (np.float32 if d in (_dt.float16, _dt.bfloat16) else np.float64)
+    acc = (np.int64 if is_int
+           else (np.float32 if d in (_dt.float16, _dt.bfloat16) else np.float64))
     if out is not None:                                  # Note [a range into out=]
         _range_out(out, n, 'arange')
         return _write_range(out, lambda a: _arange_fill(a, start, step, acc))
@@ -392,36 +460,46 @@ def _linspace_vals(start, end, steps:int, d:dtype) -> np.ndarray:
     integral = not (d.is_floating_point or d.is_complex)
     half_t = d in (_dt.float16, _dt.bfloat16)
     cd = np.float64 if integral else (np.float32 if half_t else d.np.type)
-    rnd = (lambda x: _half_op(x, d.np)) if half_t else (lambda x: x)   # Half arithmetic rounds every step
+    # Half arithmetic rounds every step
+    rnd = (lambda x: _half_op(x, d.np)) if half_t else (lambda x: x)
     s, e = (_as_dtype(_checked_value(v, d), d.np).astype(cd)[()] for v in (start, end))
     step = rnd(rnd(e - s) / cd(steps - 1))
     i = np.arange(steps).astype(cd)
     half = steps // 2
-    return np.concatenate([rnd(s + rnd(step * i[:half])), rnd(e - rnd(step * (cd(steps - 1) - i[half:])))])
+    return np.concatenate([rnd(s + rnd(step * i[:half])),
+                           rnd(e - rnd(step * (cd(steps - 1) - i[half:])))])
 
-def _range_factory(name, start, end, steps, dtype, device, requires_grad, out, vals, first):
+def _range_factory(name, start, end, steps, dtype, device, requires_grad, out, vals,
+                   first):
     "linspace/logspace: `vals(d)` gives 2 or more steps in dtype `d`, `first(d)` one."
     _no_grad(requires_grad)
     TORCH_CHECK(steps >= 0, "number of steps must be non-negative")
     fresh = out is None
     if fresh:
-        cplx = builtins.any(isinstance(v, (builtins.complex, np.complexfloating)) for v in (start, end))
-        d = _check_dtype(dtype, name, default_complex_dtype() if cplx else get_default_dtype())
-        TORCH_CHECK(not cplx or d.is_complex, "torch.", name, "(): inferred dtype c10::complex<",
+        cplx = builtins.any(isinstance(v, (builtins.complex, np.complexfloating))
+                            for v in (start, end))
+        d = _check_dtype(dtype, name, default_complex_dtype() if cplx
+                         else get_default_dtype())
+        TORCH_CHECK(not cplx or d.is_complex, "torch.", name,
+                    "(): inferred dtype c10::complex<",
                     'double' if default_complex_dtype() is _dt.complex128 else 'float',
                     "> can't be safely cast to passed dtype ", d.short)
         out = _empty((steps,), dtype=d, device=device)
-    else: _check_out(out, dtype, device, name); _range_out(out, steps, name)    # Note [a range into out=]
+    # Note [a range into out=]
+    else: _check_out(out, dtype, device, name); _range_out(out, steps, name)
     d = out.dtype
     if out.is_meta or steps == 0:
         if not fresh: out._impl.bump_version()
         return out
-    if steps == 1:                                      # ATen fills the one element with `fill_`, whose checks apply
+    # ATen fills the one element with `fill_`, whose checks apply
+    if steps == 1:
         _fill_out(out, first(d))
         if fresh: out._impl.version_counter_.set_version(0)
         return out
-    TORCH_CHECK_NOT_IMPLEMENTED(d is not _dt.bool, '"', name, '_cpu" not implemented for \'', d.short, "'")
-    v = vals(d)                                         # a C++ cast into `d`: out of range wraps or goes inf, silently
+    TORCH_CHECK_NOT_IMPLEMENTED(d is not _dt.bool, '"', name,
+                                '_cpu" not implemented for \'', d.short, "'")
+    # a C++ cast into `d`: out of range wraps or goes inf, silently
+    v = vals(d)
     if fresh: _cast_copy(_np_write(out), v); return out
     return _write_range(out, lambda a: _cast_copy(a, v))
 
@@ -429,26 +507,31 @@ def _range_factory(name, start, end, steps, dtype, device, requires_grad, out, v
 def linspace(start, end, steps:int, *, out:Tensor=None, dtype:dtype=None, device=None,
              requires_grad:bool=False) -> Tensor:
     "`steps` evenly spaced values from `start` to `end` inclusive, as `torch.linspace`."
-    return _range_factory('linspace', start, end, steps, dtype, device, requires_grad, out,
+    return _range_factory('linspace', start, end, steps, dtype, device, requires_grad,
+                          out,
                           lambda d: _linspace_vals(start, end, steps, d), lambda d: start)
 
 # %% ../nbs/04c_factories.ipynb #8ed1699e
-# Note [a range into out=]
-# ATen's arange, linspace and logspace `_out` kernels (RangeFactories.cpp) resize `out` only when its numel is not
-# the range's length, and then to the 1-d `(n,)`; an `out` with the right number of elements keeps its shape and
-# strides. They compute into `r = out.is_contiguous() ? out : out.contiguous()` and finish with `out.copy_(r)`, so
-# the range lands in `out`'s row-major (logical) order whatever its strides, and only in `out`'s own elements.
-# That `copy_` is also what refuses an `out` whose elements share memory (an expanded one): the overlap check of
-# `copy_` (chapter 05a). The filling factories (zeros, full, eye, empty, rand) use `resize_` instead: another
-# shape, even of the same numel, becomes contiguous.
+# Note [a range into out=] ATen's arange, linspace and logspace `_out` kernels
+# (RangeFactories.cpp) resize `out` only when its numel is not the range's length, and
+# then to the 1-d `(n,)`; an `out` with the right number of elements keeps its shape and
+# strides. They compute into `r = out.is_contiguous() ? out : out.contiguous()` and
+# finish with `out.copy_(r)`, so the range lands in `out`'s row-major (logical) order
+# whatever its strides, and only in `out`'s own elements. That `copy_` is also what
+# refuses an `out` whose elements share memory (an expanded one): the overlap check of
+# `copy_` (chapter 05a). The filling factories (zeros, full, eye, empty, rand) use
+# `resize_` instead: another shape, even of the same numel, becomes contiguous.
 def _range_out(out:Tensor, n:int, name:str):
     "Resize a range's `out=` to `(n,)` if its numel is not `n`."
     numel = out._impl.numel_
     if numel == n: return
     if name == 'arange' and numel:
-        warnings.warn(f"The number of elements in the out tensor of shape {list(out._impl.sizes())} is {numel} which does "
-                      f"not match the computed number of elements {n}. Note that this may occur as a result of rounding "
-                      f"error. The out tensor will be resized to a tensor of shape ({n},).", UserWarning, stacklevel=4)
+        warnings.warn("The number of elements in the out tensor of shape "
+                      f"{list(out._impl.sizes())} is {numel} which does "
+                      f"not match the computed number of elements {n}. Note that this "
+                      "may occur as a result of rounding "
+                      "error. The out tensor will be resized to a tensor of shape "
+                      f"({n},).", UserWarning, stacklevel=4)
     _resize_output(out, (n,), warn=False)
 
 def _write_range(out:Tensor, fill) -> Tensor:
@@ -456,12 +539,15 @@ def _write_range(out:Tensor, fill) -> Tensor:
     impl = out._impl
     if impl.device_.device_type == DeviceType.Meta: impl.bump_version(); return out
     if impl.is_contiguous_ and impl.device_ is CPU:
-        if impl.numel_: fill(_np_write(out).reshape(-1))       # a contiguous array's reshape is a view
+        # a contiguous array's reshape is a view
+        if impl.numel_: fill(_np_write(out).reshape(-1))
         impl.bump_version()
         return out
-    r = _empty_impl(impl.sizes(), None, impl.dtype_, CPU)     # made on the host, as a device's fresh range is
+    # made on the host, as a device's fresh range is
+    r = _empty_impl(impl.sizes(), None, impl.dtype_, CPU)
     fill(_np_write(r).reshape(-1))
-    return out.copy_(r)                                         # one version bump; refuses overlapping elements
+    # one version bump; refuses overlapping elements
+    return out.copy_(r)
 
 # %% ../nbs/04c_factories.ipynb #534672fc
 def infer_dense_strides(sizes, strides) -> tuple:
@@ -487,7 +573,8 @@ def infer_dense_strides(sizes, strides) -> tuple:
     return tuple(out)
 
 # %% ../nbs/04c_factories.ipynb #19cfbedf
-_LIKE_KW = "*, ScalarType? dtype=None, Device? device=None, bool? requires_grad=False, MemoryFormat? memory_format=None"
+_LIKE_KW = ("*, ScalarType? dtype=None, Device? device=None, bool? requires_grad=False, "
+            "MemoryFormat? memory_format=None")
 
 def like_strides(t:Tensor, memory_format=preserve_format) -> tuple:
     "Output strides for a `*_like` copy of `t` in `memory_format`."
@@ -498,7 +585,8 @@ def like_strides(t:Tensor, memory_format=preserve_format) -> tuple:
     return strides_for_format(impl.sizes(), memory_format)
 
 @signature(f"empty_like(Tensor input, {_LIKE_KW})")
-def empty_like(input:Tensor, *, dtype:dtype=None, device=None, memory_format=preserve_format,
+def empty_like(input:Tensor, *, dtype:dtype=None, device=None,
+               memory_format=preserve_format,
                requires_grad:bool=False) -> Tensor:
     "Uninitialized tensor with `input`'s shape, dtype, device and layout."
     _no_grad(requires_grad)
@@ -509,22 +597,30 @@ def empty_like(input:Tensor, *, dtype:dtype=None, device=None, memory_format=pre
 _empty_like = empty_like.__wrapped__        # Note [Parsed bodies]
 
 @signature(f"zeros_like(Tensor input, {_LIKE_KW})")
-def zeros_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
+def zeros_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format,
+               requires_grad=False) -> Tensor:
     "Zeros with `input`'s shape, dtype, device and layout."
-    return _fill(_empty_like(input, dtype=dtype, device=device, memory_format=memory_format,
+    return _fill(_empty_like(input, dtype=dtype, device=device,
+                             memory_format=memory_format,
                              requires_grad=requires_grad), 0)
 @signature(f"ones_like(Tensor input, {_LIKE_KW})")
-def ones_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format, requires_grad=False) -> Tensor:
+def ones_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format,
+              requires_grad=False) -> Tensor:
     "Ones with `input`'s shape, dtype, device and layout."
-    return _fill(_empty_like(input, dtype=dtype, device=device, memory_format=memory_format,
+    return _fill(_empty_like(input, dtype=dtype, device=device,
+                             memory_format=memory_format,
                              requires_grad=requires_grad), 1)
 @signature(f"full_like(Tensor input, Scalar fill_value, {_LIKE_KW})")
-def full_like(input:Tensor, fill_value, *, dtype=None, device=None, memory_format=preserve_format,
+def full_like(input:Tensor, fill_value, *, dtype=None, device=None,
+              memory_format=preserve_format,
               requires_grad=False) -> Tensor:
     "`fill_value` with `input`'s shape, dtype, device and layout."
-    out = _empty_like(input, dtype=dtype, device=device, memory_format=memory_format, requires_grad=requires_grad)
-    if isinstance(fill_value, Tensor) or not hasattr(Tensor, 'fill_'): return _fill(out, fill_value)
-    out.fill_(fill_value)                     # checked like full (Note [Scalar overflow], chapter 06)
+    out = _empty_like(input, dtype=dtype, device=device, memory_format=memory_format,
+                      requires_grad=requires_grad)
+    if isinstance(fill_value, Tensor) or not hasattr(Tensor, 'fill_'):
+        return _fill(out, fill_value)
+    # checked like full (Note [Scalar overflow], chapter 06)
+    out.fill_(fill_value)
     out._impl.version_counter_.set_version(0)
     return out
 
@@ -533,8 +629,10 @@ def _compute_sizes(data) -> list:
     "The shape of nested data, following first elements, as torch's `compute_sizes`."
     sizes, x = [], data
     while True:
-        if x is not data and isinstance(x, np.ndarray) and x.ndim == 0: raise TypeError("len() of unsized object")
-        if x is not data and isinstance(x, (str, bytes)): raise ValueError(f"too many dimensions '{type(x).__name__}'")
+        if x is not data and isinstance(x, np.ndarray) and x.ndim == 0:
+            raise TypeError("len() of unsized object")
+        if x is not data and isinstance(x, (str, bytes)):
+            raise ValueError(f"too many dimensions '{type(x).__name__}'")
         if isinstance(x, (Tensor, np.ndarray)): sizes.extend(x.shape); return sizes
         if not isinstance(x, (list, tuple)): return sizes
         sizes.append(len(x))
@@ -547,7 +645,8 @@ _PY_SCALARS = {builtins.bool, builtins.int, builtins.float, builtins.complex}
 def _infer_dtype(data):
     "The promoted dtype of every leaf, as torch's `infer_scalar_type` (None: no leaf)."
     if isinstance(data, (list, tuple)):
-        kinds = set(map(type, data))                       # fast path: a row of plain Python scalars
+        # fast path: a row of plain Python scalars
+        kinds = set(map(type, data))
         if kinds and kinds <= _PY_SCALARS:
             if builtins.complex in kinds: return default_complex_dtype()
             if builtins.float in kinds: return get_default_dtype()
@@ -555,12 +654,15 @@ def _infer_dtype(data):
         d = None
         for x in data:
             t = type(x)
-            xd = _PY_DTYPE.get(t) or (get_default_dtype() if t is builtins.float else _infer_dtype(x))
-            if xd is not None: d = xd if d is None else (d if d is xd else promote_types(d, xd))
+            xd = (_PY_DTYPE.get(t)
+                  or (get_default_dtype() if t is builtins.float else _infer_dtype(x)))
+            if xd is not None:
+                d = xd if d is None else (d if d is xd else promote_types(d, xd))
         return d
     if isinstance(data, np.ndarray): return from_numpy_dtype(data.dtype)
     # first ones: `_compute_sizes`
-    if isinstance(data, (str, bytes)): raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     if not isinstance(data, (numbers.Number, np.generic, Tensor)):
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
     return _scalar_dtype(data)
@@ -570,45 +672,58 @@ def _flatten(data, sizes, dim, out):
     "Check the nesting against `sizes`, collect the leaves: torch's `recursive_store`."
     if dim == len(sizes):
         if isinstance(data, (list, tuple)):
-            raise TypeError(f"'{type(data).__name__}' object cannot be interpreted as a number")
+            raise TypeError(f"'{type(data).__name__}' object cannot be interpreted as "
+                            "a number")
         out.append(data.item() if isinstance(data, (Tensor, np.ndarray)) else data)
         return
     if isinstance(data, (Tensor, np.ndarray)):
         if tuple(data.shape) != tuple(sizes[dim:]):
-            raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {data.shape[0] if data.ndim else 0})")
+            raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} "
+                             f"(got {data.shape[0] if data.ndim else 0})")
         out.extend((_pyvals(data) if isinstance(data, Tensor) else data).ravel().tolist())
         return
     if not isinstance(data, (list, tuple)): raise TypeError("not a sequence")
     if len(data) != sizes[dim]:
-        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(data)})")
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got "
+                         f"{len(data)})")
     for x in data: _flatten(x, sizes, dim + 1, out)
 
 def _convert(vals:list, d:dtype) -> np.ndarray:
     "Python scalars to an array of dtype `d`, refusing overflow as `checked_convert`."
     if d.is_floating_point or d.is_complex or d is _dt.bool:
-        work = np.complex128 if d.is_complex else (builtins.bool if d is _dt.bool else np.float64)
-        return _as_dtype(np.array(vals, dtype=work), d.np)                # Note [double to half through float]
+        work = (np.complex128 if d.is_complex
+                else (builtins.bool if d is _dt.bool else np.float64))
+        # Note [double to half through float]
+        return _as_dtype(np.array(vals, dtype=work), d.np)
     info = np.iinfo(d.np)
     out = np.empty(len(vals), d.np)
-    is_f = np.fromiter((isinstance(v, (builtins.float, np.floating, builtins.complex, np.complexfloating))
+    is_f = np.fromiter((isinstance(v,
+            (builtins.float, np.floating, builtins.complex, np.complexfloating))
                         for v in vals), builtins.bool, len(vals))
-    if is_f.any():                                         # floats: truncate, refuse values outside the range
-        f = np.array([v.real if isinstance(v, (builtins.complex, np.complexfloating)) else v for v,
+    # floats: truncate, refuse values outside the range
+    if is_f.any():
+        f = np.array([v.real if isinstance(v, (builtins.complex, np.complexfloating))
+                      else v for v,
                       k in zip(vals, is_f) if k], dtype=np.float64)
-        TORCH_CHECK(bool(np.isfinite(f).all()) and f.min() >= info.min and f.max() <= info.max,
+        TORCH_CHECK(bool(np.isfinite(f).all()) and f.min() >= info.min
+                    and f.max() <= info.max,
                     "value cannot be converted to type ", d.name, " without overflow")
         out[is_f] = np.trunc(f).astype(d.np)
-    if not is_f.all():                                     # ints: unsigned targets accept negatives and wrap, as torch
+    # ints: unsigned targets accept negatives and wrap, as torch
+    if not is_f.all():
         try: i = np.array([v for v, k in zip(vals, is_f) if not k], dtype=np.int64)
-        except OverflowError: raise ValueError("Overflow when unpacking long long") from None
+        except OverflowError:
+            raise ValueError("Overflow when unpacking long long") from None
         lo = -info.max if info.min == 0 else info.min
-        TORCH_CHECK(i.min() >= lo and i.max() <= info.max, "value cannot be converted to type ", d.name,
+        TORCH_CHECK(i.min() >= lo and i.max() <= info.max,
+                    "value cannot be converted to type ", d.name,
                     " without overflow")
         out[~is_f] = i.astype(d.np)
     return out
 
 # %% ../nbs/04c_factories.ipynb #39a63ed0
-_leaf_values = None     # chapter 23 fills it: (data, sizes, d) -> the leaves as an array, by torch's leaf rules
+# chapter 23 fills it: (data, sizes, d) -> the leaves as an array, by torch's leaf rules
+_leaf_values = None
 
 def _walk_values(data, sizes, d:dtype) -> np.ndarray:
     "The leaves of nested data, collected and converted one by one: the plain walk."
@@ -627,10 +742,12 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
            device=None, requires_grad:bool=False) -> Tensor:
     "A new tensor holding a copy of `data`, as `torch.tensor`."
     _no_grad(requires_grad)
-    if isinstance(data, (str, bytes)): raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     # a device tensor: copied on its device (or to `device`)
     if isinstance(data, Tensor) and _on_accelerator(data.device):
-        out = _empty_impl(tuple(data.shape), like_strides(data), _check_dtype(dtype, 'tensor') if dtype is not None
+        out = _empty_impl(tuple(data.shape), like_strides(data),
+                          _check_dtype(dtype, 'tensor') if dtype is not None
                           else data.dtype,
                           data.device if device is None else _device_ok(device))
         out.copy_(data)
@@ -639,13 +756,18 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
     if device is not None and _on_accelerator(_device_ok(device)):
         return _to_device(tensor(data, dtype), _device_ok(device))
     sizes = _compute_sizes(data)
-    d = _check_dtype(dtype, 'tensor') if dtype is not None else (_infer_dtype(data) or get_default_dtype())
-    if isinstance(data, Tensor):            # torch copies a tensor as `to(copy=True)`: its layout preserved
+    d = (_check_dtype(dtype, 'tensor') if dtype is not None
+         else (_infer_dtype(data) or get_default_dtype()))
+    # torch copies a tensor as `to(copy=True)`: its layout preserved
+    if isinstance(data, Tensor):
         out = _empty_impl(tuple(sizes), like_strides(data), d, _device_ok(device))
-    elif isinstance(data, np.ndarray) and builtins.all(st >= 0 for st in data.strides) and data.dtype.itemsize:
-        isz = data.dtype.itemsize       # torch copies an array preserving its layout (numpy's strides, in elements)
+    elif isinstance(data, np.ndarray) and builtins.all(st >= 0
+            for st in data.strides) and data.dtype.itemsize:
+        # torch copies an array preserving its layout (numpy's strides, in elements)
+        isz = data.dtype.itemsize
         src_strides = tuple(st // isz for st in data.strides)
-        strides = src_strides if data.size == 0 else infer_dense_strides(data.shape, src_strides)
+        strides = (src_strides if data.size == 0
+                   else infer_dense_strides(data.shape, src_strides))
         out = _empty_impl(tuple(sizes), strides, d, _device_ok(device))
     else: out = _empty(tuple(sizes), dtype=d, device=device)
     if out.numel() and not out.is_meta:
@@ -659,42 +781,57 @@ _NEW_KW = "*, ScalarType? dtype=None, Device? device=None, bool? requires_grad=F
 
 @patch
 @signature(f"new_empty(SymInt[] size, {_NEW_KW})", method=True)
-def new_empty(self:Tensor, size, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
+def new_empty(self:Tensor, size, *, dtype:dtype=None, device=None,
+              requires_grad:bool=False) -> Tensor:
     "Uninitialized tensor of `size` with `self`'s dtype and device by default."
-    return _empty(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return _empty(size, dtype=dtype or self.dtype, device=device or self.device,
+                  requires_grad=requires_grad)
 @patch
 @signature(f"new_zeros(SymInt[] size, {_NEW_KW})", method=True)
-def new_zeros(self:Tensor, size, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
+def new_zeros(self:Tensor, size, *, dtype:dtype=None, device=None,
+              requires_grad:bool=False) -> Tensor:
     "Zeros of `size` with `self`'s dtype and device by default."
-    return _zeros(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return _zeros(size, dtype=dtype or self.dtype, device=device or self.device,
+                  requires_grad=requires_grad)
 @patch
 @signature(f"new_ones(SymInt[] size, {_NEW_KW})", method=True)
-def new_ones(self:Tensor, size, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
+def new_ones(self:Tensor, size, *, dtype:dtype=None, device=None,
+             requires_grad:bool=False) -> Tensor:
     "Ones of `size` with `self`'s dtype and device by default."
-    return _ones(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return _ones(size, dtype=dtype or self.dtype, device=device or self.device,
+                 requires_grad=requires_grad)
 @patch
 @signature(f"new_full(SymInt[] size, Scalar fill_value, {_NEW_KW})", method=True)
-def new_full(self:Tensor, size, fill_value, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
+def new_full(self:Tensor, size, fill_value, *, dtype:dtype=None, device=None,
+             requires_grad:bool=False) -> Tensor:
     "`fill_value` in a tensor of `size` with `self`'s dtype and device by default."
-    return _full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return _full(size, fill_value, dtype=dtype or self.dtype, device=device
+                 or self.device, requires_grad=requires_grad)
 @patch
-def new_tensor(self:Tensor, data, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
+def new_tensor(self:Tensor, data, *, dtype:dtype=None, device=None,
+               requires_grad:bool=False) -> Tensor:
     "A copy of `data` with `self`'s dtype and device by default."
-    return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                  requires_grad=requires_grad)
 
 # %% ../nbs/04c_factories.ipynb #e839d81e
-def _drop_ref(ctx): pass                     # the array is released with the DataPtr's context
+# the array is released with the DataPtr's context
+def _drop_ref(ctx): pass
 
 def from_numpy(a:np.ndarray) -> Tensor:
     "A tensor sharing memory with the numpy array `a` (no copy), as `torch.from_numpy`."
-    TORCH_CHECK_TYPE(isinstance(a, np.ndarray), "expected np.ndarray (got ", type(a).__name__, ")")
+    TORCH_CHECK_TYPE(isinstance(a, np.ndarray), "expected np.ndarray (got ", type(a)
+                     .__name__, ")")
     d = from_numpy_dtype(a.dtype)
     isz = d.itemsize
     TORCH_CHECK_VALUE(builtins.all(s >= 0 for s in a.strides),
-        "At least one stride in the given numpy array is negative, and tensors with negative strides are not "
-        "currently supported. (You can probably work around this by making a copy of your array  with array.copy().) ")
+        "At least one stride in the given numpy array is negative, and tensors with "
+                      "negative strides are not "
+        "currently supported. (You can probably work around this by making a copy of "
+                      "your array  with array.copy().) ")
     TORCH_CHECK_VALUE(builtins.all(s % isz == 0 for s in a.strides),
-        "given numpy array strides not a multiple of the element byte size. Copy the numpy array to reallocate the memory.")
+        "given numpy array strides not a multiple of the element byte size. Copy the "
+                      "numpy array to reallocate the memory.")
     strides = tuple(s // isz for s in a.strides)
     nbytes = storage_nbytes(a.shape, strides, isz)
     addr = a.__array_interface__['data'][0]
@@ -711,14 +848,21 @@ def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
     "A numpy array sharing the tensor's memory (`force=True`: a copy from any device)."
     impl = self._impl
     if force and impl.device_.device_type != DeviceType.CPU: return self.cpu().numpy()
-    TORCH_CHECK_TYPE(impl.device_.device_type == DeviceType.CPU, "can't convert ", impl.device_,
-                     " device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.")
+    TORCH_CHECK_TYPE(impl.device_.device_type == DeviceType.CPU, "can't convert ",
+                     impl.device_,
+                     " device type tensor to numpy. Use Tensor.cpu() to copy the "
+                     "tensor to host memory first.")
     d, isz, st = impl.dtype_, impl.dtype_.itemsize, impl.storage_.get()
-    st.mutable_bytes()                                       # exporting writable memory: materialize COW
+    # exporting writable memory: materialize COW
+    st.mutable_bytes()
     typestr = '<u2' if d is _dt.bfloat16 else d.np.str
-    mv = _MemoryView(st.data_ptr(), st.nbytes(), owner=impl.storage_.copy(), typestr=typestr, shape=impl.sizes(),
-                     strides=tuple(_wrap64(s * isz) for s in impl.strides()), offset=impl.storage_offset_ * isz)
-    if impl.numel_ == 0: mv.__array_interface__['data'] = (0, False); mv.__array_interface__['strides'] = None
+    mv = _MemoryView(st.data_ptr(), st.nbytes(), owner=impl.storage_.copy(),
+                     typestr=typestr, shape=impl.sizes(),
+                     strides=tuple(_wrap64(s * isz) for s in impl.strides()),
+                     offset=impl.storage_offset_ * isz)
+    if impl.numel_ == 0:
+        mv.__array_interface__['data'] = (0, False)
+        mv.__array_interface__['strides'] = None
     arr = np.asarray(mv)
     return arr.view(d.np) if d is _dt.bfloat16 else arr
 
@@ -728,17 +872,20 @@ def __array__(self:Tensor, dtype=None, copy=None) -> np.ndarray:
     "The tensor as a numpy array (shared memory when no conversion is needed)."
     a = self.numpy()
     if dtype is not None and np.dtype(dtype) != a.dtype: return a.astype(dtype)
-    return a.copy(order='K') if copy else a                     # a copy keeps the tensor's own layout, as numpy's does
+    # a copy keeps the tensor's own layout, as numpy's does
+    return a.copy(order='K') if copy else a
 
 # %% ../nbs/04c_factories.ipynb #728e2b13
 def _struct_format(d:dtype):
     "The `struct` format of one element of `d` as `item()` returns it, or None."
     k, n = d.np.kind, d.itemsize
     if d is _dt.bfloat16: return None
-    return {'b': {1: '?'}, 'f': {2: 'e', 4: 'f', 8: 'd'}, 'i': {1: 'b', 2: 'h', 4: 'i', 8: 'q'},
+    return {'b': {1: '?'}, 'f': {2: 'e', 4: 'f', 8: 'd'},
+            'i': {1: 'b', 2: 'h', 4: 'i', 8: 'q'},
             'u': {1: 'B', 2: 'H', 4: 'I', 8: 'Q'}}.get(k, {}).get(n)
 
-_item_unpack = {d: struct.Struct('=' + f).unpack_from for d in _dt.all_dtypes if (f := _struct_format(d)) is not None}
+_item_unpack = {d: struct.Struct('=' + f).unpack_from for d in _dt.all_dtypes
+                if (f := _struct_format(d)) is not None}
 
 def _pyvals(t:Tensor) -> np.ndarray:
     a = _host_read(t)
@@ -755,12 +902,14 @@ def tolist(self:Tensor):
 def item(self:Tensor):
     "The value of a one-element tensor as a Python scalar."
     impl = self._impl
-    if impl.numel_ == 1 and impl.device_ is CPU:       # fast path (speed only): one struct read, no numpy array
+    # fast path (speed only): one struct read, no numpy array
+    if impl.numel_ == 1 and impl.device_ is CPU:
         unpack = _item_unpack.get(impl.dtype_)
         if unpack is not None:
             st = impl.storage_.get()
             b = st._bytes
-            return unpack(b if b is not None else st.const_bytes(), impl.storage_offset_ * impl.dtype_.itemsize)[0]
+            return unpack(b if b is not None else st.const_bytes(),
+                          impl.storage_offset_ * impl.dtype_.itemsize)[0]
     n = self.numel()
     TORCH_CHECK(n == 1, "a Tensor with ", n, " elements cannot be converted to Scalar")
     TORCH_CHECK(not self.is_meta, "Tensor.item() cannot be called on meta tensors")
@@ -769,11 +918,13 @@ def item(self:Tensor):
 @patch
 def __bool__(self:Tensor):
     n = self.numel()
-    TORCH_CHECK(n == 1, "Boolean value of Tensor with more than one value is ambiguous" if n > 1
+    TORCH_CHECK(n == 1, "Boolean value of Tensor with more than one value is ambiguous"
+                if n > 1
                 else "Boolean value of Tensor with no values is ambiguous")
     return builtins.bool(self.item())
 def _scalar_of(t:Tensor):
-    TORCH_CHECK_VALUE(t.numel() == 1, "only one element tensors can be converted to Python scalars")
+    TORCH_CHECK_VALUE(t.numel() == 1,
+                      "only one element tensors can be converted to Python scalars")
     return t.item()
 @patch
 def __float__(self:Tensor): return builtins.float(_scalar_of(self))
@@ -785,6 +936,7 @@ def __int__(self:Tensor):
 def __complex__(self:Tensor): return builtins.complex(_scalar_of(self))
 @patch
 def __index__(self:Tensor):
-    TORCH_CHECK_TYPE(not (self.is_floating_point() or self.is_complex()) and self.numel() == 1,
-                     "only integer tensors of a single element can be converted to an index")
+    TORCH_CHECK_TYPE(not (self.is_floating_point() or self.is_complex())
+                     and self.numel() == 1,
+            "only integer tensors of a single element can be converted to an index")
     return builtins.int(self.item())

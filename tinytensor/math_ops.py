@@ -24,10 +24,13 @@ from .allocator import CPU
 from .tensor_impl import Tensor
 from .factories import _empty_impl, full, zeros_like, ones_like, like_strides
 from .backends import array_namespace, asarray_like
-from .tensor_iterator import TensorIterator, TensorIteratorConfig, result_type, can_cast
-from .ops import (_REDUCED, _SCALARS, _opmath, _uf_kernel, _is_integral, _not_impl, _tensor_arg, _tensor_only, _unary,
-                            _float_unary, _binary, _run, _operand, _check_int_zero, _bind_methods, _inplace,
-                            _checked_value, _simple, _pos, _FILL_CTYPES as _CTYPES, pow, eq, ne, le, lt, gt, ge, abs, add, mul, sub, bitwise_or, bitwise_and)
+from .tensor_iterator import (TensorIterator, TensorIteratorConfig,
+                                        result_type, can_cast)
+from .ops import (_REDUCED, _SCALARS, _opmath, _uf_kernel, _is_integral,
+                            _not_impl, _tensor_arg, _tensor_only, _unary,
+        _float_unary, _binary, _run, _operand, _check_int_zero, _bind_methods, _inplace,
+                            _checked_value, _simple, _pos, _FILL_CTYPES as _CTYPES, pow,
+        eq, ne, le, lt, gt, ge, abs, add, mul, sub, bitwise_or, bitwise_and)
 from .reductions import all as _all
 from .pointwise_ops import lerp, addcmul, addcdiv
 
@@ -65,18 +68,23 @@ fix = trunc
 
 # %% ../nbs/20_math.ipynb #11663845
 def _round_decimals_np(decimals:int, d:dtype):
-    "ATen's `round_decimals_kernel`: scale by 10**|decimals|, round half to even, scale back, all in `d`'s opmath type."
+    ("ATen's `round_decimals_kernel`: scale by 10**|decimals|, round half to even, "
+     "scale back, all in `d`'s opmath type.")
     neg = decimals < 0
     cd = _opmath(d)
-    tp = np.array(10.0 ** builtins.abs(decimals)).astype(cd)[()]      # static_cast<opmath_t>(std::pow(10, decimals))
+    # static_cast<opmath_t>(std::pow(10, decimals))
+    tp = np.array(10.0 ** builtins.abs(decimals)).astype(cd)[()]
     def f(x, out=None, dtype=None, casting='same_kind'):
-        m = np.divide(x, tp, dtype=cd) if neg else np.multiply(x, tp, dtype=cd)    # float16: no rounding in between,
-        m = np.rint(m)                                                              # so 700 * 100 is no inf
+        # float16: no rounding in between,
+        m = np.divide(x, tp, dtype=cd) if neg else np.multiply(x, tp, dtype=cd)
+        # so 700 * 100 is no inf
+        m = np.rint(m)
         np.copyto(out, m * tp if neg else m / tp, casting='unsafe')
     return f
 
 def round(input, *, decimals:int=None, out=None) -> Tensor:
-    "Round half to even, optionally to `decimals` places (negative: tens, hundreds), as `torch.round`."
+    ("Round half to even, optionally to `decimals` places (negative: tens, hundreds), "
+     "as `torch.round`.")
     _tensor_arg('round', input)
     def make(it):
         d = it.common_dtype()
@@ -100,7 +108,8 @@ def frac(input, *, out=None) -> Tensor:
 
 # %% ../nbs/20_math.ipynb #00f9a700
 def _sign_np(x, out=None, dtype=None, casting='same_kind'):
-    "ATen's `(0 < x) - (x < 0)`: numpy's sign (-0.0 gives +0.0 there too), then 0 where numpy's NaN gives NaN."
+    ("ATen's `(0 < x) - (x < 0)`: numpy's sign (-0.0 gives +0.0 there too), then 0 "
+     "where numpy's NaN gives NaN.")
     # float16/bfloat16 in float32: ml_dtypes' sign keeps -0.0
     np.sign(x, out=out, dtype=dtype, casting='unsafe')
     if out.dtype.kind not in 'iub': np.copyto(out, 0, where=np.isnan(x))
@@ -135,16 +144,19 @@ def sgn(input, *, out=None) -> Tensor:
 
 # %% ../nbs/20_math.ipynb #a8254de2
 def _bool_result(name, input, out) -> TensorIterator:
-    "An iterator whose result is bool whatever the input (`build_borrowing_unary_force_boolean_op`)."
+    ("An iterator whose result is bool whatever the input "
+     "(`build_borrowing_unary_force_boolean_op`).")
     _tensor_arg(name, input)
     TORCH_CHECK(out is None or out.dtype is _dt.bool, name,
                 " does not support non-boolean outputs.")
-    cfg = TensorIteratorConfig().check_all_same_dtype(False).add_output(out).add_const_input(input)
+    cfg = (TensorIteratorConfig().check_all_same_dtype(False).add_output(out)
+           .add_const_input(input))
     if out is None: cfg.declare_static_dtype(_dt.bool)
     return cfg.build()
 
 def _bool_of(name, input, fn, integral_value=None, out=None) -> Tensor:
-    "A bool result from `fn(x, out=o)`; integer inputs give `integral_value` everywhere when it is set."
+    ("A bool result from `fn(x, out=o)`; integer inputs give `integral_value` "
+     "everywhere when it is set.")
     _tensor_arg(name, input)
     if integral_value is not None and _is_integral(input.dtype, True) and out is None:
         return (ones_like if integral_value else zeros_like)(input, dtype=_dt.bool)
@@ -160,29 +172,35 @@ def signbit(input, *, out=None) -> Tensor:
     TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex,
                                 "signbit is not implemented for complex tensors.")
     return _bool_of('signbit', input,
-                    np.signbit if input.dtype.is_floating_point else (lambda x, out: np.less(x, 0, out=out)), None, out)
+                    np.signbit if input.dtype.is_floating_point
+                    else (lambda x, out: np.less(x, 0, out=out)), None, out)
 
 # %% ../nbs/20_math.ipynb #6b72698c
 def _rsqrt_np(x, out=None, dtype=None, casting='same_kind'):
     np.copyto(out, np.reciprocal(np.sqrt(x, dtype=dtype)), casting='unsafe')
 
 def rsqrt(input, *, out=None) -> Tensor:
-    "Elementwise `1 / sqrt(x)`; integers compute in the default float dtype, as `torch.rsqrt`."
+    ("Elementwise `1 / sqrt(x)`; integers compute in the default float dtype, as "
+     "`torch.rsqrt`.")
     return _float_unary(input, _rsqrt_np, out, 'rsqrt')
 def exp2(input, *, out=None) -> Tensor:
     "Elementwise `2 ** x`; integers compute in the default float dtype, as `torch.exp2`."
     return _float_unary(input, np.exp2, out, 'exp2')
 def expm1(input, *, out=None) -> Tensor:
-    "Elementwise `exp(x) - 1`, accurate near 0; integers compute in the default float dtype, as `torch.expm1`."
+    ("Elementwise `exp(x) - 1`, accurate near 0; integers compute in the default float "
+     "dtype, as `torch.expm1`.")
     return _float_unary(input, np.expm1, out, 'expm1')
 def log1p(input, *, out=None) -> Tensor:
-    "Elementwise `log(1 + x)`, accurate near 0; integers compute in the default float dtype, as `torch.log1p`."
+    ("Elementwise `log(1 + x)`, accurate near 0; integers compute in the default float "
+     "dtype, as `torch.log1p`.")
     return _float_unary(input, np.log1p, out, 'log1p')
 def log2(input, *, out=None) -> Tensor:
-    "Elementwise base-2 logarithm; integers compute in the default float dtype, as `torch.log2`."
+    ("Elementwise base-2 logarithm; integers compute in the default float dtype, as "
+     "`torch.log2`.")
     return _float_unary(input, np.log2, out, 'log2')
 def log10(input, *, out=None) -> Tensor:
-    "Elementwise base-10 logarithm; integers compute in the default float dtype, as `torch.log10`."
+    ("Elementwise base-10 logarithm; integers compute in the default float dtype, as "
+     "`torch.log10`.")
     return _float_unary(input, np.log10, out, 'log10')
 
 # %% ../nbs/20_math.ipynb #2fa41d31
@@ -196,22 +214,28 @@ def acos(input, *, out=None) -> Tensor:
     "Elementwise arccosine; integers compute in the default float dtype, as `torch.acos`."
     return _float_unary(input, np.arccos, out, 'acos')
 def atan(input, *, out=None) -> Tensor:
-    "Elementwise arctangent; integers compute in the default float dtype, as `torch.atan`."
+    ("Elementwise arctangent; integers compute in the default float dtype, as "
+     "`torch.atan`.")
     return _float_unary(input, np.arctan, out, 'atan')
 def sinh(input, *, out=None) -> Tensor:
-    "Elementwise hyperbolic sine; integers compute in the default float dtype, as `torch.sinh`."
+    ("Elementwise hyperbolic sine; integers compute in the default float dtype, as "
+     "`torch.sinh`.")
     return _float_unary(input, np.sinh, out, 'sinh')
 def cosh(input, *, out=None) -> Tensor:
-    "Elementwise hyperbolic cosine; integers compute in the default float dtype, as `torch.cosh`."
+    ("Elementwise hyperbolic cosine; integers compute in the default float dtype, as "
+     "`torch.cosh`.")
     return _float_unary(input, np.cosh, out, 'cosh')
 def asinh(input, *, out=None) -> Tensor:
-    "Elementwise inverse hyperbolic sine; integers compute in the default float dtype, as `torch.asinh`."
+    ("Elementwise inverse hyperbolic sine; integers compute in the default float dtype, "
+     "as `torch.asinh`.")
     return _float_unary(input, np.arcsinh, out, 'asinh')
 def acosh(input, *, out=None) -> Tensor:
-    "Elementwise inverse hyperbolic cosine; integers compute in the default float dtype, as `torch.acosh`."
+    ("Elementwise inverse hyperbolic cosine; integers compute in the default float "
+     "dtype, as `torch.acosh`.")
     return _float_unary(input, np.arccosh, out, 'acosh')
 def atanh(input, *, out=None) -> Tensor:
-    "Elementwise inverse hyperbolic tangent; integers compute in the default float dtype, as `torch.atanh`."
+    ("Elementwise inverse hyperbolic tangent; integers compute in the default float "
+     "dtype, as `torch.atanh`.")
     return _float_unary(input, np.arctanh, out, 'atanh')
 arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
 
@@ -308,7 +332,8 @@ def isneginf(input, *, out=None) -> Tensor:
     return _inf_test('isneginf', input, -1, out)
 
 def isreal(input) -> Tensor:
-    "True where an element has no imaginary part (everywhere for real dtypes), as `torch.isreal`."
+    ("True where an element has no imaginary part (everywhere for real dtypes), as "
+     "`torch.isreal`.")
     _tensor_arg('isreal', input)
     # integers and floats are real
     if not input.dtype.is_complex: return ones_like(input, dtype=_dt.bool)
@@ -325,8 +350,10 @@ def _nan_to_num_np(rd:dtype, nan, posinf, neginf):
     vals = [_as_dtype(v, rd.np).astype(np.float64)[()] for v in
             (0.0 if nan is None else nan, big if posinf is None else posinf,
              -big if neginf is None else neginf)]
-    def fix(o, x):                                       # a copy, then three masked writes: no wider temporaries
-        masks = np.isnan(x), x == np.inf, x == -np.inf  # all read before any write: `o` may be `x` (in place)
+    # a copy, then three masked writes: no wider temporaries
+    def fix(o, x):
+        # all read before any write: `o` may be `x` (in place)
+        masks = np.isnan(x), x == np.inf, x == -np.inf
         np.copyto(o, x, casting='unsafe')
         for v, m in zip(vals, masks): np.copyto(o, v, where=m, casting='unsafe')
     def f(x, out=None, dtype=None, casting='same_kind'):
@@ -334,15 +361,19 @@ def _nan_to_num_np(rd:dtype, nan, posinf, neginf):
         else: fix(out, x)
     return f
 
-def nan_to_num(input, nan:float=0.0, posinf:float=None, neginf:float=None, *, out=None) -> Tensor:
-    "Replace NaN, +inf and -inf by finite numbers (defaults: 0 and the dtype's extremes), as `torch.nan_to_num`."
+def nan_to_num(input, nan:float=0.0, posinf:float=None, neginf:float=None, *,
+               out=None) -> Tensor:
+    ("Replace NaN, +inf and -inf by finite numbers (defaults: 0 and the dtype's "
+     "extremes), as `torch.nan_to_num`.")
     _tensor_arg('nan_to_num', input)
     TORCH_CHECK(out is None or out.dtype is input.dtype, "nan_to_num: dtype of out: ",
                 out.dtype.short if out is not None else '', " should be same as input: ",
                 input.dtype.short)
     d = input.dtype
-    if out is input and _is_integral(d, True):             # ATen copies an integral input: `copy_` of itself does nothing
-        out._impl.bump_version(); return out               # (not even the overlap check: an expanded self passes)
+    # ATen copies an integral input: `copy_` of itself does nothing
+    if out is input and _is_integral(d, True):
+        # (not even the overlap check: an expanded self passes)
+        out._impl.bump_version(); return out
     res = out if out is not None else _empty_impl(input._impl.sizes(),
                                                   like_strides(input), input.dtype,
                                                   input.device)
@@ -355,14 +386,16 @@ def nan_to_num(input, nan:float=0.0, posinf:float=None, neginf:float=None, *, ou
 
 # %% ../nbs/20_math.ipynb #68881850
 def _floating_only(kernel:str, uf):
-    "Kernel maker for an op ATen dispatches on floating dtypes only (`kernel` names the missing one)."
+    ("Kernel maker for an op ATen dispatches on floating dtypes only (`kernel` names "
+     "the missing one).")
     def make(it):
         if not it.common_dtype().is_floating_point: _not_impl(kernel, it.common_dtype())
         return _uf_kernel(uf, it.common_dtype())
     return make
 
 def atan2(input, other, *, out=None) -> Tensor:
-    "Angle of the point (other, input) in radians, elementwise, as `torch.atan2` (alias `arctan2`)."
+    ("Angle of the point (other, input) in radians, elementwise, as `torch.atan2` "
+     "(alias `arctan2`).")
     _tensor_arg('atan2', input); _tensor_only('atan2', other)
     def make(it):
         if it.common_dtype().is_complex: _not_impl('atan2_cpu', it.common_dtype())
@@ -395,8 +428,10 @@ def hypot(input, other, *, out=None) -> Tensor:
                    other, out)
 
 # %% ../nbs/20_math.ipynb #05af1fd0
-def isclose(input, other, rtol:float=1e-05, atol:float=1e-08, equal_nan:bool=False) -> Tensor:
-    "Elementwise `|input - other| <= atol + rtol * |other|` (or equal), as `torch.isclose`."
+def isclose(input, other, rtol:float=1e-05, atol:float=1e-08,
+            equal_nan:bool=False) -> Tensor:
+    ("Elementwise `|input - other| <= atol + rtol * |other|` (or equal), as "
+     "`torch.isclose`.")
     _tensor_arg('isclose', input); _tensor_only('isclose', other)
     TORCH_CHECK(input.dtype is other.dtype, input.dtype.short, " did not match ",
                 other.dtype.short)
@@ -414,7 +449,8 @@ def isclose(input, other, rtol:float=1e-05, atol:float=1e-08, equal_nan:bool=Fal
     bitwise_or(close, bitwise_and(isfinite(actual), le(actual, allowed)), out=close)
     return close
 
-def allclose(input, other, rtol:float=1e-05, atol:float=1e-08, equal_nan:bool=False) -> bool:
+def allclose(input, other, rtol:float=1e-05, atol:float=1e-08,
+             equal_nan:bool=False) -> bool:
     "True when every element is `isclose`, as `torch.allclose`."
     return builtins.bool(_all(isclose(input, other, rtol, atol, equal_nan)).item())
 
@@ -435,7 +471,8 @@ def _tensor_first(name, input, other):
                      "), but expected (Tensor input, Tensor other)")
 
 def copysign(input, other, *, out=None) -> Tensor:
-    "The magnitude of `input` with the sign of `other` (-0.0 counts as negative), as `torch.copysign`."
+    ("The magnitude of `input` with the sign of `other` (-0.0 counts as negative), as "
+     "`torch.copysign`.")
     _tensor_first('copysign', input, other)
     return _binary(TensorIterator.binary_float_op,
                    _floating_only('copysign_cpu', np.copysign), input, other, out)
@@ -461,7 +498,8 @@ def xlogy(input, other, *, out=None) -> Tensor:
 
 # %% ../nbs/20_math.ipynb #785ace73
 def _logaddexp_complex(x, y):
-    "`LogAddExp.h`'s complex rule: order by real part, NaN anywhere gives NaN, equal infinities special."
+    ("`LogAddExp.h`'s complex rule: order by real part, NaN anywhere gives NaN, equal "
+     "infinities special.")
     lo_first = x.real < y.real
     mn, mx = np.where(lo_first, x, y), np.where(lo_first, y, x)
     r = np.log1p(np.exp(mn - mx)) + mx
@@ -477,7 +515,9 @@ def _logaddexp_np(base2:bool):
             return np.copyto(out, _logaddexp_complex(x, y), casting='unsafe')
         m = np.where(x < y, y, x)                                        # std::max(a, b)
         d = -np.absolute(x - y)
-        r = m + (np.log1p(np.exp2(d)) * np.dtype(cd).type(1 / math.log(2)) if base2 else np.log1p(np.exp(d)))
+        r = (m
+             + (np.log1p(np.exp2(d)) * np.dtype(cd).type(1 / math.log(2)) if base2
+                else np.log1p(np.exp(d))))
         np.copyto(out, np.where(np.isinf(x) & (x == y), x, r), casting='unsafe')
     return f
 
@@ -515,22 +555,27 @@ _FLOAT_BITS = {2: (np.int16, 0x7C00), 4: (np.int32, 0x7F800000),
                8: (np.int64, 0x7FF0000000000000)}   # int type, +inf's bits
 
 def _nextafter_bits(o, x, y):
-    "`o[...] = nextafter(x, y)` on a device's arrays, by the bits (Note [nextafter by the bits])."
+    ("`o[...] = nextafter(x, y)` on a device's arrays, by the bits (Note [nextafter by "
+     "the bits]).")
     xp = array_namespace(o)
     ib, inf = _FLOAT_BITS[o.dtype.itemsize]
     xb, yb = (v.view(ib) if hasattr(v, 'view')
-              and v.dtype == o.dtype else xp.asarray(v, dtype=o.dtype).view(ib) for v in (x, y))
+        and v.dtype == o.dtype else xp.asarray(v, dtype=o.dtype).view(ib) for v in (x, y))
     top = np.iinfo(ib).max
     xa, ya = xb & ib(top), yb & ib(top)
     kx, ky = xp.where(xb < 0, -xa, xa), xp.where(yb < 0, -ya, ya)
-    r = xb + xp.where((ky > kx) == (kx > 0), 1, -1).astype(ib)          # one step away from zero, or towards it
-    r = xp.where(xa == 0, xp.where(yb < 0, ib(-top), ib(1)), r)       # from +-0: the smallest subnormal, y's sign
+    # one step away from zero, or towards it
+    r = xb + xp.where((ky > kx) == (kx > 0), 1, -1).astype(ib)
+    # from +-0: the smallest subnormal, y's sign
+    r = xp.where(xa == 0, xp.where(yb < 0, ib(-top), ib(1)), r)
     r = xp.where(kx == ky, yb, r)
-    r = xp.where((xa > inf) | (ya > inf), xp.where(xa > inf, xb, yb), r)  # a NaN in, a NaN out
+    # a NaN in, a NaN out
+    r = xp.where((xa > inf) | (ya > inf), xp.where(xa > inf, xb, yb), r)
     o.view(ib)[...] = r
 
 def nextafter(input, other, *, out=None) -> Tensor:
-    "The next representable value after `input` towards `other`, in the input's dtype, as `torch.nextafter`."
+    ("The next representable value after `input` towards `other`, in the input's dtype, "
+     "as `torch.nextafter`.")
     _tensor_arg('nextafter', input); _tensor_only('nextafter', other)
     def make(it):
         if not it.common_dtype().is_floating_point:
@@ -556,19 +601,23 @@ def fmin(input, other, *, out=None) -> Tensor:
 
 # %% ../nbs/20_math.ipynb #b9d24727
 def _pow2(input, other) -> Tensor:
-    "ATen's `_pow2`: `2.0 ** other`, the 2.0 a 0-dim tensor of `input`'s dtype unless that is integral or float32."
+    ("ATen's `_pow2`: `2.0 ** other`, the 2.0 a 0-dim tensor of `input`'s dtype unless "
+     "that is integral or float32.")
     if _is_integral(input.dtype, True) or input.dtype is _dt.float32:
         return pow(2.0, other)
     TORCH_CHECK_NOT_IMPLEMENTED(not (input.dtype.is_complex
                                      and other.dtype is _dt.float16 and other.dim() > 0),
-                                '"pow" not implemented for \'ComplexHalf\'')          # the promoted type is torch's complex32
+                                # the promoted type is torch's complex32
+                                '"pow" not implemented for \'ComplexHalf\'')
     return pow(full((), 2.0, dtype=input.dtype, device=input.device), other)
 
-def _ldexp_loop(o, x, e):                              # ldexp_kernel: std::ldexp(double(x), int(exp)), cast to x's type
+# ldexp_kernel: std::ldexp(double(x), int(exp)), cast to x's type
+def _ldexp_loop(o, x, e):
     np.copyto(o, np.ldexp(x.astype(np.float64), e.astype(np.int32)), casting='unsafe')
 
 def ldexp(input, other, *, out=None) -> Tensor:
-    "`input * 2 ** other`, exact for a floating `input` and an integral `other`, as `torch.ldexp`."
+    ("`input * 2 ** other`, exact for a floating `input` and an integral `other`, as "
+     "`torch.ldexp`.")
     _tensor_arg('ldexp', input); _tensor_only('ldexp', other)
     TORCH_CHECK(out is None or not _is_integral(out.dtype, True),
                 "ldexp can't be cast to the desired output type ",
@@ -580,31 +629,37 @@ def ldexp(input, other, *, out=None) -> Tensor:
         res = out if out is not None else _empty_impl(input._impl.sizes(),
                                                       like_strides(input), input.dtype,
                                                       input.device)
-        it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(input).add_const_input(other).build()
+        it = (TensorIteratorConfig().check_all_same_dtype(False).add_output(res)
+              .add_const_input(input).add_const_input(other).build())
         if other.dtype is _dt.bool: _not_impl('ldexp_cpu_exp', other.dtype)
         return _run(it, _ldexp_loop, out)
     return mul(input, _pow2(input, other), out=out)
 
 def float_power(input, exponent, *, out=None) -> Tensor:
-    "`input ** exponent` computed in float64 (complex128 if either is complex), as `torch.float_power`."
+    ("`input ** exponent` computed in float64 (complex128 if either is complex), as "
+     "`torch.float_power`.")
     TORCH_CHECK_TYPE(isinstance(input, Tensor) or isinstance(exponent, Tensor),
                      "float_power() received an invalid "
                      "combination of arguments - got (", type(input).__name__, ", ",
                      type(exponent).__name__, ")")
-    cplx = builtins.any(v.dtype.is_complex if isinstance(v, Tensor) else isinstance(v, complex) for v in (input, exponent))
+    cplx = builtins.any(v.dtype.is_complex if isinstance(v, Tensor)
+                        else isinstance(v, complex) for v in (input, exponent))
     d = _dt.complex128 if cplx else _dt.float64
     if out is not None:
         TORCH_CHECK(out.dtype is d,
-                    "the base given to float_power_" if out is input else "the output given to float_power",
+                    "the base given to float_power_" if out is input
+                    else "the output given to float_power",
                     " has dtype ", out.dtype.short,
                     " but the operation's result requires dtype ", d.short)
-    base, exp = ((v.to(d) if isinstance(v, Tensor) else (complex(v) if cplx else float(v))) for v in (input, exponent))
+    base, exp = ((v.to(d) if isinstance(v, Tensor)
+                  else (complex(v) if cplx else float(v))) for v in (input, exponent))
     return pow(base, exp, out=out)
 
 
 # %% ../nbs/20_math.ipynb #d210c95f
 def _scaled(name, input, factor:float, out) -> Tensor:
-    "ATen's `deg2rad`/`rad2deg`: `mul_out` by a double; integers get a default-float result laid out like `input`."
+    ("ATen's `deg2rad`/`rad2deg`: `mul_out` by a double; integers get a default-float "
+     "result laid out like `input`.")
     _tensor_arg(name, input)
     TORCH_CHECK(not input.dtype.is_complex, name,
                 " is not supported for complex tensors.")
@@ -635,7 +690,8 @@ def _logit_np(eps, d:dtype):
     return f
 
 def logit(input, eps:float=None, *, out=None) -> Tensor:
-    "`log(x / (1 - x))`, `x` clamped to `[eps, 1 - eps]` when `eps` is given, as `torch.logit`."
+    ("`log(x / (1 - x))`, `x` clamped to `[eps, 1 - eps]` when `eps` is given, as "
+     "`torch.logit`.")
     def make(it):
         d = it.common_dtype()
         if not d.is_floating_point: _not_impl('logit_cpu', d)
@@ -650,7 +706,8 @@ def _sinc_np(x, out=None, dtype=None, casting='same_kind'):
               casting='unsafe')
 
 def sinc(input, *, out=None) -> Tensor:
-    "The normalized sinc `sin(pi x) / (pi x)` (1 at 0); integers compute in the default float dtype, as `torch.sinc`."
+    ("The normalized sinc `sin(pi x) / (pi x)` (1 at 0); integers compute in the "
+     "default float dtype, as `torch.sinc`.")
     return _float_unary(input, _sinc_np, out, 'sinc')
 
 
@@ -718,10 +775,13 @@ def positive(input) -> Tensor:
     return _pos(input)
 
 def conj_physical(input, *, out=None) -> Tensor:
-    "The complex conjugate in new memory (a real tensor is returned as it is), as `torch.conj_physical`."
+    ("The complex conjugate in new memory (a real tensor is returned as it is), as "
+     "`torch.conj_physical`.")
     _tensor_arg('conj_physical', input)
-    if not input.dtype.is_complex and (out is None or out is input):   # ATen returns a real `self` untouched
-        if out is not None: input._impl.bump_version()                # the in-place form still counts a write
+    # ATen returns a real `self` untouched
+    if not input.dtype.is_complex and (out is None or out is input):
+        # the in-place form still counts a write
+        if out is not None: input._impl.bump_version()
         return input
     def make(it):
         if it.common_dtype().is_complex:
@@ -757,7 +817,8 @@ _bind_methods(dict(signbit=signbit, isnan=isnan, isinf=isinf, isfinite=isfinite,
 
 # %% ../nbs/20_math.ipynb #ee035012
 def math_dtypes_html(ops=None, dtypes=None) -> str:
-    "HTML table of the result dtype of each op (columns) for a tensor of each dtype (rows); blank: no kernel."
+    ("HTML table of the result dtype of each op (columns) for a tensor of each dtype "
+     "(rows); blank: no kernel.")
     ops = ops or ['floor', 'round', 'frac', 'sign', 'sgn', 'square', 'rsqrt', 'erf',
                   'isnan', 'isinf', 'nan_to_num']
     dtypes = dtypes or [_dt.bool, _dt.uint8, _dt.int32, _dt.float16, _dt.bfloat16,
@@ -773,6 +834,7 @@ def math_dtypes_html(ops=None, dtypes=None) -> str:
             style = '' if r is None or r is d else 'background:#ffe9b3'
             cells.append(f'<td style="{style}">{r.name if r is not None else ""}</td>')
         rows.append(f'<tr><th>{d.name}</th>{"".join(cells)}</tr>')
-    return (f'<table style="font-size:11px;border-collapse:collapse"><tr><th>input \\ op</th>{head}</tr>{"".join(rows)}</table>'
+    return ('<table style="font-size:11px;border-collapse:collapse"><tr><th>input '
+            f'\\ op</th>{head}</tr>{"".join(rows)}</table>'
             '<div style="font-size:10px">highlighted: the result dtype differs from the '
             'input\'s; blank: no kernel</div>')

@@ -113,20 +113,24 @@ def _float_unary(input, uf, out, name:str='') -> Tensor:
                   lambda it: _uf_kernel(uf, it.common_dtype()), input, out, name)
 
 def exp(input, *, out=None) -> Tensor:
-    "Elementwise `exp`; integer inputs compute in the default float dtype, as `torch.exp`."
+    ("Elementwise `exp`; integer inputs compute in the default float dtype, as "
+     "`torch.exp`.")
     return _float_unary(input, np.exp, out, 'exp')
 def log(input, *, out=None) -> Tensor:
-    "Elementwise `log`; integer inputs compute in the default float dtype, as `torch.log`."
+    ("Elementwise `log`; integer inputs compute in the default float dtype, as "
+     "`torch.log`.")
     return _float_unary(input, np.log, out, 'log')
 def sqrt(input, *, out=None) -> Tensor:
     ("Elementwise `sqrt`; integer inputs compute in the default float dtype, as "
      "`torch.sqrt`.")
     return _float_unary(input, np.sqrt, out, 'sqrt')
 def sin(input, *, out=None) -> Tensor:
-    "Elementwise `sin`; integer inputs compute in the default float dtype, as `torch.sin`."
+    ("Elementwise `sin`; integer inputs compute in the default float dtype, as "
+     "`torch.sin`.")
     return _float_unary(input, np.sin, out, 'sin')
 def cos(input, *, out=None) -> Tensor:
-    "Elementwise `cos`; integer inputs compute in the default float dtype, as `torch.cos`."
+    ("Elementwise `cos`; integer inputs compute in the default float dtype, as "
+     "`torch.cos`.")
     return _float_unary(input, np.cos, out, 'cos')
 def tanh(input, *, out=None) -> Tensor:
     ("Elementwise `tanh`; integer inputs compute in the default float dtype, as "
@@ -144,7 +148,8 @@ def sigmoid(input, *, out=None) -> Tensor:
 def logical_not(input, *, out=None) -> Tensor:
     "Elementwise `input == 0`; a new output is bool, an `out=` keeps its dtype."
     _tensor_arg('logical_not', input)
-    it = TensorIteratorConfig().check_all_same_dtype(False).add_output(out).add_const_input(input)
+    it = (TensorIteratorConfig().check_all_same_dtype(False).add_output(out)
+          .add_const_input(input))
     if out is None: it.declare_static_dtype(_dt.bool)
     it = it.build()
     return _run(it, lambda o, x: np.copyto(o, np.logical_not(x), casting='unsafe'), out)
@@ -253,7 +258,8 @@ def _where_loop(o, c, a, b):
     np.copyto(o, b); np.copyto(o, a, where=c)
 
 def _select_bits(o, c, a, b):
-    ("Fast path (speed only): `o = b ^ ((a ^ b) * c)` on the bits, `c` widened to 0 or 1, "
+    ("Fast path (speed only): `o = b ^ ((a ^ b) * c)` on the bits, `c` widened to 0 or "
+     "1, "
      "chunk by chunk: no branch per element.")
     n = o.shape[0]
     k = builtins.min(n, _SELECT_CHUNK)
@@ -283,22 +289,25 @@ def where(condition, input=None, other=None, *, out=None) -> Tensor:
                 " but got ", out.dtype.short if out is not None else '')
     if condition.dtype is _dt.uint8: condition = _to_dtype(condition, _dt.bool)
     TORCH_CHECK(condition.dtype is _dt.bool,
-                "where expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype.short)
+                "where expected condition to be a boolean tensor, but got a tensor "
+                "with dtype ", condition.dtype.short)
     # a number becomes a one-element tensor of `rt` (`fill_`): checked as that fills
     for v in (input, other):
         if not isinstance(v, Tensor):
             _checked_value(v.item() if isinstance(v, np.generic) else v, rt, True)
     if x.dtype is not rt: x = _to_dtype(x, rt)
     if y.dtype is not rt: y = _to_dtype(y, rt)
-    dev = input.device if isinstance(input, Tensor) else other.device if isinstance(other, Tensor) else condition.device
+    dev = (input.device if isinstance(input, Tensor) else other.device
+           if isinstance(other, Tensor) else condition.device)
     # ATen's `wrapped_scalar_tensor(other, self.device())`: a number joins the tensor's
     # device
     if dev.type != 'cpu':
         if not isinstance(input, Tensor): x = x.to(dev)
         if not isinstance(other, Tensor): y = y.to(dev)
     res = out if out is not None else _empty_impl((0,), None, rt,
-                                                  x.device if not x._impl.is_wrapped_number_ else y.device)
-    it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(condition).add_const_input(x).add_const_input(y).build()
+            x.device if not x._impl.is_wrapped_number_ else y.device)
+    it = (TensorIteratorConfig().check_all_same_dtype(False).add_output(res)
+          .add_const_input(condition).add_const_input(x).add_const_input(y).build())
     return _run(it, _where_loop, out)
 
 # %% ../nbs/06b_ops.ipynb #b4d1eec6
@@ -382,7 +391,8 @@ def _fill_kernel(self:Tensor, value) -> Tensor:
                                                self._impl.numel_ == 1 and self.is_cpu)
     # any nonzero number, complex included, is True
     if self.dtype is _dt.bool: value = builtins.bool(value)
-    it = TensorIteratorConfig().set_check_mem_overlap(False).add_output(self).resize_outputs(False).check_all_same_dtype(False).build()
+    it = (TensorIteratorConfig().set_check_mem_overlap(False).add_output(self)
+          .resize_outputs(False).check_all_same_dtype(False).build())
     if isinstance(value, int) and value < 0 and self.dtype.np.kind == 'u':
         value += 1 << (8 * self.dtype.itemsize)
     with np.errstate(over='ignore', invalid='ignore'):
@@ -399,7 +409,8 @@ def _fill_kernel(self:Tensor, value) -> Tensor:
 inplace_kernels.update({'copy_': _copy_kernel, 'fill_': _fill_kernel})
 
 # %% ../nbs/06b_ops.ipynb #5133c4a9
-def _to_impl(t:Tensor, d:dtype=None, device=None, memory_format=preserve_format) -> Tensor:
+def _to_impl(t:Tensor, d:dtype=None, device=None,
+             memory_format=preserve_format) -> Tensor:
     ("A new tensor with `t`'s values in dtype `d` on `device`, laid out per "
      "`memory_format` (preserve: like `t`).")
     d = d or t.dtype
@@ -410,7 +421,8 @@ def _to_impl(t:Tensor, d:dtype=None, device=None, memory_format=preserve_format)
     return out
 
 @patch
-def to(self:Tensor, *args, dtype:dtype=None, device=None, non_blocking:bool=False, copy:bool=False, memory_format=preserve_format) -> Tensor:
+def to(self:Tensor, *args, dtype:dtype=None, device=None, non_blocking:bool=False,
+       copy:bool=False, memory_format=preserve_format) -> Tensor:
     ("Convert dtype and/or device: `to(dtype)`, `to(device)`, `to(device, dtype)`, "
      "`to(other)`; returns `self` when nothing changes.")
     for a in args:
@@ -419,7 +431,7 @@ def to(self:Tensor, *args, dtype:dtype=None, device=None, non_blocking:bool=Fals
         elif isinstance(a, (str, Device)): device = a
         elif isinstance(a, builtins.bool): non_blocking = a
         else: TORCH_CHECK_TYPE(False,
-                               "to() received an invalid combination of arguments - got (",
+                "to() received an invalid combination of arguments - got (",
                                type(a).__name__, ")")
     d = _check_dtype(dtype, 'to', self.dtype)
     dev = _device_ok(device) if device is not None else self.device
@@ -447,27 +459,31 @@ def _conv(d, name):
     f.__doc__ = f"`self.to({d})`."
     return f
 _MemoryFormat = preserve_format.__class__
-for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.float16), ('bfloat16', _dt.bfloat16),
+for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.float16),
+               ('bfloat16', _dt.bfloat16),
                ('int', _dt.int32), ('long', _dt.int64), ('short', _dt.int16),
                ('char', _dt.int8), ('byte', _dt.uint8),
                ('bool', _dt.bool)]:
     setattr(Tensor, _n, _conv(_d, _n))
 
 # %% ../nbs/06b_ops.ipynb #96a2364a
-# Note [Functions as methods]: `t.sum(1)` is `sum(t, 1)`. An op's function takes its input
-# first, so the function itself can be the method: Python binds `self` to `input`, and the
-# method has the function's signature, its docstring and its errors. A wrapper `def m(self,
-# *args, **kw): return f(self, *args, **kw)` would do the same at the cost of one more frame
-# and of packing the arguments: about 2k instructions (0.4 µs) a call, 4% of `h.sum(1)` on
-# an 8x512 tensor (52.8k). The in-place forms below do need a wrapper: they add `out=self`.
+# Note [Functions as methods]: `t.sum(1)` is `sum(t, 1)`. An op's function takes its
+# input first, so the function itself can be the method: Python binds `self` to `input`,
+# and the method has the function's signature, its docstring and its errors. A wrapper
+# `def m(self, *args, **kw): return f(self, *args, **kw)` would do the same at the cost
+# of one more frame and of packing the arguments: about 2k instructions (0.4 µs) a call,
+# 4% of `h.sum(1)` on an 8x512 tensor (52.8k). The in-place forms below do need a
+# wrapper: they add `out=self`.
 def _bind_methods(fns:dict):
-    ("Make each function of `{name: function}` the `Tensor` method `name` (Note [Functions "
+    ("Make each function of `{name: function}` the `Tensor` method `name` (Note "
+     "[Functions "
      "as methods]).")
     for n, f in fns.items(): setattr(Tensor, n, f)
 
 def _inplace(f, name):
     def m(self, *args, **kw): return f(self, *args, out=self, **kw)
-    m.__name__ = m.__qualname__ = name; m.__doc__ = f"In-place `{f.__name__}`: writes into `self`."
+    m.__name__ = m.__qualname__ = name
+    m.__doc__ = f"In-place `{f.__name__}`: writes into `self`."
     return m
 
 _BIN = dict(add=add, sub=sub, subtract=sub, mul=mul, multiply=mul, div=div, divide=div,
@@ -531,22 +547,25 @@ def _rtruediv(self, other):
     return mul(reciprocal(self), other)
 def _invert(self):
     TORCH_CHECK_TYPE(_is_integral(self.dtype, True),
-                     "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
     return bitwise_not(self)
 def _pos(self):
     TORCH_CHECK(self.dtype is not _dt.bool,
                 "The `+` operator, on a bool tensor is not supported.")
     return self
 
-for _n, _f in dict(add=add, sub=sub, mul=mul, truediv=div, floordiv=floor_divide, mod=remainder, pow=pow,
+for _n, _f in dict(add=add, sub=sub, mul=mul, truediv=div, floordiv=floor_divide,
+                   mod=remainder, pow=pow,
                    and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
     _n = _n.rstrip('_')
     setattr(Tensor, f'__{_n}__', _binop(_f, forward=True))
     setattr(Tensor, f'__i{_n}__', _iop(_f))
-for _n, _f in dict(add=add, mul=mul, floordiv=floor_divide, mod=remainder, pow=pow, and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
+for _n, _f in dict(add=add, mul=mul, floordiv=floor_divide, mod=remainder, pow=pow,
+                   and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
     _n = _n.rstrip('_')
     setattr(Tensor, f'__r{_n}__',
-            _binop(_f, reflected=_n in ('floordiv', 'mod', 'pow')) if _n in ('floordiv', 'mod', 'pow')
+            _binop(_f, reflected=_n in ('floordiv', 'mod', 'pow'))
+            if _n in ('floordiv', 'mod', 'pow')
             else _binop(_f))
 # hooks of `+` and `*` (Note [Fast-path hooks]): chapter 10
 _fast_binary = _fast_scalar = None
@@ -555,14 +574,15 @@ def _fast_op(uf, f):
     def op(self, other):
         # hooks: the small-op fast path, one call deep
         if _fast_binary is not None:
-            r = _fast_binary(self, other, uf) if type(other) is Tensor else _fast_scalar(self, other, uf)
+            r = (_fast_binary(self, other, uf) if type(other) is Tensor
+                 else _fast_scalar(self, other, uf))
             if r is not None: return r
         other = _nd(other)
         if not _ok(other): return NotImplemented
         return f(self, other)
     return op
 Tensor.__add__, Tensor.__mul__ = _fast_op(np.add, add), _fast_op(np.multiply, mul)
-Tensor.__rsub__, Tensor.__rtruediv__, Tensor.__invert__, Tensor.__pos__, Tensor.__rpow__ = _rsub, _rtruediv, _invert, _pos, _rpow
+Tensor.__rsub__, Tensor.__rtruediv__, Tensor.__invert__, Tensor.__pos__, Tensor.__rpow__ = (_rsub, _rtruediv, _invert, _pos, _rpow)
 Tensor.__neg__, Tensor.__abs__ = neg, abs
 for _n, _f in dict(eq=eq, ne=ne, lt=lt, le=le, gt=gt, ge=ge).items():
     setattr(Tensor, f'__{_n}__', _binop(_f, forward=True))

@@ -11,7 +11,8 @@ from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
 from . import dtypes as _dt
 from .tensor_impl import Tensor
 from .tensor_iterator import TensorIterator, TensorIteratorConfig
-from .ops import (_SCALARS, _opmath, _uf_kernel, _is_integral, _not_impl, _tensor_arg, _run,
+from .ops import (_SCALARS, _opmath, _uf_kernel, _is_integral, _not_impl,
+                            _tensor_arg, _run,
                             _checked_value, _FILL_CTYPES as _CTYPES)
 
 # %% ../nbs/20_math.ipynb #51f189e1
