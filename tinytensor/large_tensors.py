@@ -20,7 +20,7 @@ from .parallel import (GRAIN_SIZE, parallel_for, parallel_rows,
                                  in_parallel_region, _threads)
 from .iterator_config import TensorIterator, _new_tensor
 from .tensor_iterator import copy_loop, _view
-from . import tensor_iterator, binary_ops, reductions
+from . import tensor_iterator, binary_ops, reductions, matrix_multiply
 from .lean_paths import _lean_operand, _c_contiguous, _lean_addr, _var_rows
 
 # %% ../nbs/11_large_tensors.ipynb #739f9673
@@ -416,5 +416,5 @@ def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray):
 _HOOKS = {(tensor_iterator, '_fast_for_each'): _tiled_for_each,
           (binary_ops, '_fast_half'): _half_ufunc,
           (reductions, '_fast_big_var'): _blocked_var,
-          (reductions, '_fast_matmul'): parallel_matmul}
+          (matrix_multiply, '_fast_matmul'): parallel_matmul}
 for (_m, _n), _f in _HOOKS.items(): setattr(_m, _n, _f)

@@ -7,7 +7,7 @@ Docs: https://tinytensor.github.io/tinytensor/reductions.html.md"""
 # %% auto #0
 __all__ = ['max_return', 'min_return', 'linalg', 'make_reduction', 'reduction_layout_html', 'ufunc_reduce', 'sum', 'prod', 'mean',
            'amax', 'amin', 'all', 'any', 'argmax', 'argmin', 'max', 'min', 'var', 'std', 'var_mean', 'std_mean',
-           'linalg_vector_norm', 'norm', 'logsumexp', 'count_nonzero', 'nansum', 'nanmean', 'matmul', 'VEC_BYTES']
+           'linalg_vector_norm', 'norm', 'logsumexp', 'count_nonzero', 'nansum', 'nanmean', 'VEC_BYTES', 'matmul']
 
 # %% ../nbs/06c_reductions.ipynb #0a042032
 import builtins, math, numbers
@@ -16,27 +16,24 @@ from collections import namedtuple
 import numpy as np
 from fastcore.basics import patch
 from .checks import (TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE,
-                               TORCH_CHECK_NOT_IMPLEMENTED,
-                               wrap_dim)
-from .allocator import CPU
+                               TORCH_CHECK_NOT_IMPLEMENTED, wrap_dim)
 from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import (Tensor, contiguous_strides,
                                     alias_with_sizes_and_strides)
 from .factories import _np_read, _np_write, zeros
 from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for,
-                                        get_num_threads,
-                                        _new_tensor, _to_dtype, _resize_output, _errs_off,
-                                        _errs_on,
-                                        infer_size, tensor_view, can_cast)
+                                        get_num_threads, _new_tensor, _to_dtype,
+                                        _resize_output, _errs_off, _errs_on, can_cast)
 from .backends import _backends, host_array, array_namespace, ascontiguous
-from .views import assert_no_internal_overlap
 from .ops import (_REDUCED, _bind_methods, _is_integral, _not_impl, maximum,
-                            minimum, ne, eq,
-                            where, abs)
+                            minimum, ne, eq, where, abs)
 from .half_products import *
 from .half_products import _chain, _vec_rows, _two_pass
-_all_ = ['VEC_BYTES']                                       # Note [Module parts]
+from .matrix_multiply import *
+from .matrix_multiply import _ctype
+# the parts' public names are this module's too (Note [Module parts])
+_all_ = ['VEC_BYTES', 'matmul']
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
 def _dims(dim) -> list:
@@ -692,159 +689,3 @@ def nanmean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Ten
 # %% ../nbs/06c_reductions.ipynb #8eee8a8f
 _bind_methods(dict(std=std, var=var, norm=norm, logsumexp=logsumexp,
                    count_nonzero=count_nonzero, nansum=nansum, nanmean=nanmean))
-
-# %% ../nbs/06c_reductions.ipynb #95fa9085
-def _ctype(d):
-    return {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half',
-            'bfloat16': 'c10::BFloat16', 'int64': 'long int',
-            'int32': 'int', 'int16': 'short int', 'int8': 'signed char',
-            'uint8': 'unsigned char', 'bool': 'bool',
-            'complex64': 'c10::complex<float>',
-            'complex128': 'c10::complex<double>'}.get(d.name, d.name)
-
-def _should_fold(t1:Tensor, t2:Tensor) -> bool:
-    ("ATen's `should_fold`: can the larger operand be viewed as one matrix without "
-     "copying?")
-    larger = t1.dim() >= t2.dim()
-    a = t1 if larger else t2
-    sizes, strides = list(a._impl.sizes()), list(a._impl.strides())
-    if not larger:
-        sizes[-1], sizes[-2], strides[-1], strides[-2] = (sizes[-2], sizes[-1],
-                                                          strides[-2], strides[-1])
-    dim_t1, dim_t2 = len(sizes), (t2.dim() if larger else t1.dim())
-    if not (dim_t1 >= 3 and dim_t2 <= 2): return False
-    if math.prod(sizes) == 0: return True
-    return builtins.all(strides[i] == strides[i + 1] * sizes[i + 1]
-                        for i in range(dim_t1 - 2))
-
-def _mm_checks(kind, a, b, sa, sb):
-    da, db = a.dtype, b.dtype
-    if kind == 'dot':
-        TORCH_CHECK(da is db,
-                    "dot : expected both vectors to have same dtype, but found ",
-                    da.short, " and ", db.short)
-        TORCH_CHECK(sa[0] == sb[0], "inconsistent tensor size, expected tensor [", sa[0],
-                    "] and src [", sb[0],
-                    "] to have the same number of elements, but got ", sa[0], " and ",
-                    sb[0], " elements respectively")
-        if da is _dt.bool: _not_impl('dot', da)
-    elif kind == 'mv':
-        TORCH_CHECK(da is db, "addmv input tensors must have the same dtype, but got ",
-                    db.short, ", ", da.short, ", and ", db.short)
-        TORCH_CHECK(sa[1] == sb[0], "size mismatch, got input (", sa[0], "), mat (",
-                    sa[0],
-                    "x", sa[1], "), vec (", sb[0], ")")
-        # addmv returns early when mat is empty
-        if da is _dt.bool and sa[0] * sa[1]: _not_impl('addmv_impl_cpu', da)
-    elif kind == 'mm':
-        TORCH_CHECK(sa[1] == sb[0], "mat1 and mat2 shapes cannot be multiplied (", sa[0],
-                    "x", sa[1], " and ", sb[0], "x", sb[1], ")")
-        TORCH_CHECK(da is db, "expected m1 and m2 to have the same dtype, but got: ",
-                    _ctype(da), " != ", _ctype(db))
-        # addmm returns early on empty inputs
-        if math.prod(sa) == 0 or math.prod(sb) == 0: return
-        if da is _dt.bool: _not_impl('addmm_impl_cpu_', da)
-    else:
-        TORCH_CHECK(sb[-2] == sa[-1],
-                    "Expected size for first two dimensions of batch2 tensor to be: [",
-                    sa[0], ", ", sa[-1],
-                    "] but got: [", sb[0], ", ", sb[-2], "].")
-        # empty result or k == 0: bmm returns (or zero-fills) before dispatch
-        if sa[0] * sa[1] * sb[-1] == 0 or sa[-1] == 0: return
-        if da is _dt.bool: _not_impl('bmm', da)
-        TORCH_CHECK(da is db, "expected scalar type ", da.short, " but found ", db.short)
-
-# the dtypes numpy's matmul hands to its BLAS
-_BLAS_NP = (np.dtype(np.float32), np.dtype(np.float64))
-
-# %% ../nbs/06c_reductions.ipynb #eedd67d9
-# hook: (x, y, out) split over threads (chapter 11); the plain path is np.matmul
-_fast_matmul = None
-
-def matmul(input, other, *, out=None) -> Tensor:
-    "Matrix product with NumPy/torch broadcasting of batch dims, as `torch.matmul`."
-    TORCH_CHECK_TYPE(isinstance(other, Tensor),
-                     "matmul(): argument 'other' (position 2) must be Tensor, not ",
-                     type(other).__name__)
-    a, b = input, other
-    d1, d2 = a.dim(), b.dim()
-    TORCH_CHECK(d1 != 0 and d2 != 0,
-                "both arguments to matmul need to be at least 1D, but they are ", d1,
-                "D and ", d2, "D")
-    s1, s2 = a._impl.sizes(), b._impl.sizes()
-    bmm_path = False
-    if d1 == 1 and d2 == 1: _mm_checks('dot', a, b, s1, s2); shape = ()
-    elif d1 == 2 and d2 == 1: _mm_checks('mv', a, b, s1, s2); shape = (s1[0],)
-    elif d1 == 1 and d2 == 2: _mm_checks('mm', a, b, (1, s1[0]), s2); shape = (s2[1],)
-    elif d1 == 2 and d2 == 2: _mm_checks('mm', a, b, s1, s2); shape = (s1[0], s2[1])
-    # torch never folds 2-D @ N-D
-    elif (d2 <= 2 or d1 == 1) and _should_fold(a, b):
-        transpose = d2 > d1
-        t1s = (s2[:-2] + (s2[-1], s2[-2])) if transpose else s1
-        t2s = ((s1[::-1] if d1 == 2 else s1)) if transpose else s2
-        rows = math.prod(t1s[:-1])
-        if len(t2s) == 2: _mm_checks('mm', a if not transpose else b,
-                                     b if not transpose else a, (rows, t1s[-1]), t2s)
-        else: _mm_checks('mv', a if not transpose else b, b if not transpose else a,
-                         (rows, t1s[-1]), t2s)
-        out_shape = tuple(t1s[:-1]) + ((t2s[1],) if len(t2s) == 2 else ())
-        shape = ((out_shape[:-2] + (out_shape[-1], out_shape[-2])) if transpose
-                 and len(t2s) == 2 else out_shape)
-    else:
-        n = s1[-2] if d1 > 1 else 1
-        m1 = s1[-1]
-        m2 = s2[-2] if d2 > 1 else s2[0]
-        p = s2[-1] if d2 > 1 else 1
-        batch = infer_size(s1[:builtins.max(d1 - 2, 0)], s2[:builtins.max(d2 - 2, 0)])
-        bp = math.prod(batch)
-        _mm_checks('bmm', a, b, (bp, n, m1), (bp, m2, p))
-        bmm_path = True
-        shape = tuple(batch) + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ())
-    d = a.dtype
-    # bmm's meta function takes batch2's options
-    if bmm_path: d = b.dtype
-    # cuBLAS has no integer products
-    if a.device.type == 'cuda' and (_is_integral(d) or d is _dt.bool):
-        _not_impl('dot' if d1 == d2 == 1 else 'addmv_impl_cuda' if d2 == 1
-                  else 'bmm_cuda' if bmm_path else 'addmm_cuda', d)
-    res = out if out is not None else _new_tensor(shape, None, d, a.device)
-    if out is not None:
-        TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", _ctype(d),
-                    ", but got ", _ctype(out.dtype), " instead")
-        _resize_output(out, shape)
-        assert_no_internal_overlap(out)
-    if not res.is_meta and res.numel():
-        TORCH_CHECK(a.device == b.device,
-                    "Expected all tensors to be on the same device, but found at least "
-                    "two devices, ",
-                    a.device, " and ", b.device, "!")
-        # arrays of the operands' device (chapter 03a)
-        x, y = tensor_view(a), tensor_view(b)
-        if d in _REDUCED: x, y = x.astype(np.float32), y.astype(np.float32)
-        tok = _errs_off()
-        try:
-            o = tensor_view(res, True)
-            if res._impl.device_ is not CPU or x.dtype not in _BLAS_NP: np.copyto(o,
-                    np.matmul(x, y), casting='unsafe')
-            # a fresh result
-            elif out is None and o.dtype == x.dtype: (_fast_matmul or np.matmul)(x, y, o)
-            else:
-                r = np.empty(o.shape, x.dtype)
-                (_fast_matmul or np.matmul)(x, y, r)
-                np.copyto(o, r, casting='unsafe')
-        finally: _errs_on(tok)
-    if out is not None: out._impl.bump_version()
-    return res
-
-@patch
-def matmul(self:Tensor, other) -> Tensor:
-    "`self @ other`."
-    return matmul(self, other)
-@patch
-def __matmul__(self:Tensor, other):
-    if not isinstance(other, Tensor): return NotImplemented
-    return matmul(self, other)
-@patch
-def __rmatmul__(self:Tensor, other):
-    if not isinstance(other, Tensor): return NotImplemented
-    return matmul(other, self)
