@@ -102,7 +102,8 @@ class ShowDoc(BasicMarkdownRenderer):
         doc = '***\n\n'
         src = source_url(self.sym, self.fn)
         if src:
-            doc += f'[source]({src}){{target="_blank" style="float:right; font-size:smaller"}}\n\n'
+            doc += (f'[source]({src})'
+                    '{target="_blank" style="float:right; font-size:smaller"}\n\n')
         doc += f"{'#'*self.title_level} {self.nm}\n\n```python\n{self._sig()}\n```"
         if self.docs: doc += '\n\n' + re.sub(r'^(\s*)(.+)', r'\1*\2*', self.docs, count=1)
         return doc
@@ -207,7 +208,8 @@ def pandoc_anchor(heading:str) -> str:
     s = re.sub(r'^[^a-z]+', '', re.sub(r'\s+', '-', s))
     return s or 'section'
 
-_re_show_doc = re.compile(r"^show_doc\(([\w.]+)(?:.*?\bname\s*=\s*['\"]([^'\"]+)['\"])?", re.M)
+_re_show_doc = re.compile(r"^show_doc\(([\w.]+)"
+                          r"(?:.*?\bname\s*=\s*['\"]([^'\"]+)['\"])?", re.M)
 
 @functools.lru_cache(None)
 def documented() -> dict:
@@ -394,7 +396,8 @@ def _notebook_exports(nbs, pkg:str) -> dict:
         for c in json.loads(nb.read_text())['cells']:
             if c['cell_type'] != 'code': continue
             src = ''.join(c['source'])
-            for m in re.finditer(r'^#\|[ \t]*(?:default_exp|exporti?)[ \t]+(\S+)[ \t]*$', src, re.M):
+            pat = r'^#\|[ \t]*(?:default_exp|exporti?)[ \t]+(\S+)[ \t]*$'
+            for m in re.finditer(pat, src, re.M):
                 if f'{pkg}.{m.group(1)}' not in mods: mods.append(f'{pkg}.{m.group(1)}')
     return out
 

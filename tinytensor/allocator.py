@@ -75,10 +75,13 @@ class Device:
                     value): raise AttributeError(f"attribute '{name}' of "
                                                  "'torch.device' objects is not writable")
 
-    def __repr__(self): return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
-    def __str__(self): return self.type if self.index is None else f'{self.type}:{self.index}'
-    def __eq__(self, o): return isinstance(o,
-            Device) and o.type == self.type and o.index == self.index
+    def __repr__(self):
+        if self.index is None: return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+    def __str__(self):
+        return self.type if self.index is None else f'{self.type}:{self.index}'
+    def __eq__(self, o):
+        return isinstance(o, Device) and o.type == self.type and o.index == self.index
     def __hash__(self): return hash((self.type, self.index))
     def __reduce__(self): return (Device, (self.type, self.index))
 

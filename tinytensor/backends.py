@@ -216,9 +216,12 @@ def backends_html() -> str:
     for dt, b in sorted(_backends.items()):
         ok = b.is_available()
         xp = getattr(b, 'xp', None) if ok else None
-        rows.append(f'<tr><td>{backend_name(dt)}</td><td><code>{type(b).__name__}</code></td>'
+        rows.append(f'<tr><td>{backend_name(dt)}</td>'
+                    f'<td><code>{type(b).__name__}</code></td>'
                     f'<td><code>{getattr(xp, "__name__", "-") if ok else "-"}</code></td>'
-                    f'<td style="color:{"green" if ok else "gray"}">{"yes" if ok else "no"}</td><td>{b.device_count() if ok else 0}</td></tr>')
-    return ('<table style="font-size:12px"><tr><th>device '
-            'type</th><th>backend</th><th>xp</th><th>available</th><th>devices</th></tr>'
+                    f'<td style="color:{"green" if ok else "gray"}">'
+                    f'{"yes" if ok else "no"}</td>'
+                    f'<td>{b.device_count() if ok else 0}</td></tr>')
+    return ('<table style="font-size:12px"><tr><th>device type</th><th>backend</th>'
+            '<th>xp</th><th>available</th><th>devices</th></tr>'
             + ''.join(rows) + '</table>')

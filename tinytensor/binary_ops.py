@@ -179,7 +179,8 @@ def _sub_check(a, b):
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     "`input + alpha * other` with broadcasting and type promotion, as `torch.add`."
     # hooks
-    if out is None and _fast_binary is not None and type(alpha) is builtins.int and alpha == 1:
+    if (out is None and _fast_binary is not None and type(alpha) is builtins.int
+            and alpha == 1):
         r = (_fast_binary(input, other, np.add) if type(other) is Tensor
              else _fast_scalar(input, other, np.add))
         if r is not None: return r
@@ -187,14 +188,16 @@ def add(input, other, *, alpha=1, out=None) -> Tensor:
 
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     "`input - alpha * other`, as `torch.sub`."
-    if out is None and _fast_scalar is not None and type(alpha) is builtins.int and alpha == 1 \
-            and type(other) is not Tensor:                                                      # hook
+    # hook
+    if (out is None and _fast_scalar is not None and type(alpha) is builtins.int
+            and alpha == 1 and type(other) is not Tensor):
         r = _fast_scalar(input, other, np.subtract)
         if r is not None: return r
     a, b = _operand(input, 'input'), _operand(other)
     _sub_check(a, b)
     # hook
-    if out is None and _fast_binary is not None and type(alpha) is builtins.int and alpha == 1:
+    if (out is None and _fast_binary is not None and type(alpha) is builtins.int
+            and alpha == 1):
         r = _fast_binary(a, b, np.subtract)
         if r is not None: return r
     # a bool alpha is refused as is
@@ -220,7 +223,8 @@ def _scalar_b_loop(it, fn):
      "value in float32.")
     d = it.common_dtype()
     if d in _REDUCED and it.is_scalar(2):
-        if it.common_device_.device_type != DeviceType.CPU and it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU:
+        if (it.common_device_.device_type != DeviceType.CPU
+                and it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU):
             # a 0-d device tensor: rounded to `d` like any operand (Note [0-d operands
             # on a device])
             return None
@@ -283,8 +287,9 @@ def _reciprocal_loop(it):
      "CPU scalar on a device]); else None.")
     d = it.common_dtype()
     if (it.common_device_.device_type == DeviceType.CPU or not it.is_scalar(2)
-        or _is_integral(d, True)
-            or it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU): return None
+            or _is_integral(d, True)
+            or it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU):
+        return None
     cd = _opmath(d)
     inv = (np.ones((), cd) / np.asarray(it.original_scalar_value(2)).astype(cd))[()]
     return lambda o, x, y: np.multiply(x, inv, out=o, dtype=cd, casting='unsafe')
@@ -324,7 +329,8 @@ def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
                 "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                 "but found '", rounding_mode, "'")
     # hooks
-    if rounding_mode is None and out is None and _fast_divide is not None and type(input) is Tensor:
+    if (rounding_mode is None and out is None and _fast_divide is not None
+            and type(input) is Tensor):
         if type(other) is Tensor: r = _fast_divide(input, other, np.true_divide)
         else: r = _fast_scalar(input, other, np.true_divide)
         if r is not None: return r
@@ -365,8 +371,8 @@ def _powi(o, x, y):
     neg = y < 0
     r = np.power(x, np.where(neg, 0, y).astype(y.dtype, copy=False))
     if np.any(neg):
-        alt = np.where(x == 1, 1,
-                       np.where(x == -1, np.where(np.remainder(-y.astype(np.int64), 2) == 1, -1, 1), 0))
+        odd = np.remainder(-y.astype(np.int64), 2) == 1
+        alt = np.where(x == 1, 1, np.where(x == -1, np.where(odd, -1, 1), 0))
         r = np.where(neg, alt.astype(r.dtype), r)
     np.copyto(o, r, casting='unsafe')
 
@@ -384,13 +390,15 @@ def _pow_scalar_loop(d:dtype, e):
     if _is_integral(d) or d in _REDUCED: _checked_value(e, d)
     if d in (_dt.float32, _dt.float64, _dt.bfloat16):
         if e == 0.5: return _uf_kernel(np.sqrt, d)
-        if e == -0.5: return lambda o, x: np.copyto(o, np.reciprocal(np.sqrt(x, dtype=cd)),
-                                                    casting='unsafe')
+        if e == -0.5:
+            return lambda o, x: np.copyto(o, np.reciprocal(np.sqrt(x, dtype=cd)),
+                                          casting='unsafe')
         if e == -1: return _uf_kernel(np.reciprocal, d)
     if _is_integral(d):
         ev = np.array(e).astype(d.np)
         return lambda o, x: _powi(o, x, np.broadcast_to(asarray_like(x, ev), x.shape))
-    eh = float(_as_dtype(e, d.np)) if d is _dt.bfloat16 else None       # exp.to<scalar_t>()
+    # exp.to<scalar_t>()
+    eh = float(_as_dtype(e, d.np)) if d is _dt.bfloat16 else None
     # `pow_tensor_scalar_optimized_kernel`: base * base * base, 1 / (base * base),
     if eh in (3.0, -2.0):
         # in BFloat16 arithmetic (each step rounded)
@@ -400,7 +408,7 @@ def _pow_scalar_loop(d:dtype, e):
             np.copyto(o, sq * f if eh == 3.0 else 1 / sq, casting='unsafe')
         return loop
     # exp.to<scalar_t>()
-    ev = _as_dtype(e, d.np).astype(cd)[()] if d in _REDUCED else np.array(e).astype(cd)[()]
+    ev = (_as_dtype(e, d.np) if d in _REDUCED else np.array(e)).astype(cd)[()]
     return lambda o, x: np.power(x, ev, out=o, dtype=cd, casting='unsafe')
 
 def pow(input, exponent, *, out=None) -> Tensor:
@@ -433,12 +441,16 @@ def pow(input, exponent, *, out=None) -> Tensor:
                          "pow(): argument 'exponent' must be Number or Tensor, not ",
                          type(exponent).__name__)
         if isinstance(exponent, np.generic): exponent = exponent.item()
-        TORCH_CHECK(not (_is_integral(input.dtype, True) and isinstance(exponent, numbers.Integral) and not isinstance(exponent, builtins.bool)
-                         and exponent < 0), "Integers to negative integer powers are not allowed.")
+        TORCH_CHECK(not (_is_integral(input.dtype, True)
+                         and isinstance(exponent, numbers.Integral)
+                         and not isinstance(exponent, builtins.bool) and exponent < 0),
+                    "Integers to negative integer powers are not allowed.")
         rt = result_type(input, exponent)
-        it = TensorIteratorConfig().set_check_mem_overlap(True).add_output(out).add_const_input(
-            input if rt is input.dtype else _to_dtype(input, rt)).promote_inputs_to_common_dtype(True) \
-            .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True).build()
+        base = input if rt is input.dtype else _to_dtype(input, rt)
+        it = (TensorIteratorConfig().set_check_mem_overlap(True).add_output(out)
+              .add_const_input(base).promote_inputs_to_common_dtype(True)
+              .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True)
+              .build())
         if exponent == 0: loop = lambda o, x: o.fill(1)
         elif exponent == 1: loop = lambda o, x: np.copyto(o, x)
         else: loop = _pow_scalar_loop(rt, exponent)
@@ -555,9 +567,10 @@ def promotion_html(dtypes=None, others=None) -> str:
      "0-dim tensors and Python scalars.")
     dtypes = dtypes or [_dt.bool, _dt.uint8, _dt.int8, _dt.int32, _dt.int64, _dt.float16,
                         _dt.bfloat16, _dt.float32, _dt.float64]
-    others = others or [('int32 tensor', lambda: _new_tensor((2,), None, _dt.int32).zero_()),
-                        ('0-dim float64', lambda: _new_tensor((), None, _dt.float64).zero_()),
-                        ('0-dim int64', lambda: _new_tensor((), None, _dt.int64).zero_()),
+    def zeros_of(size, d): return lambda: _new_tensor(size, None, d).zero_()
+    others = others or [('int32 tensor', zeros_of((2,), _dt.int32)),
+                        ('0-dim float64', zeros_of((), _dt.float64)),
+                        ('0-dim int64', zeros_of((), _dt.int64)),
                         ('5', lambda: 5), ('1.5', lambda: 1.5), ('True', lambda: True)]
     head = ''.join(f'<th>{n}</th>' for n, _ in others)
     rows = []
@@ -569,5 +582,6 @@ def promotion_html(dtypes=None, others=None) -> str:
             bg = 'background:#ffe9b3' if r is not d else ''
             cells.append(f'<td style="{bg}">{r.name}</td>')
         rows.append(f'<tr><th>{d.name}</th>{"".join(cells)}</tr>')
-    return (f'<table style="font-size:11px;border-collapse:collapse"><tr><th>a \\ b</th>{head}</tr>{"".join(rows)}</table>'
+    return ('<table style="font-size:11px;border-collapse:collapse">'
+            f'<tr><th>a \\ b</th>{head}</tr>{"".join(rows)}</table>'
             '<div style="font-size:10px">highlighted: the result is not a\'s dtype</div>')

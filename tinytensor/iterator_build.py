@@ -146,17 +146,20 @@ def compute_types(self:TensorIterator, config):
                             "at least two "
                             "devices, ", common_device, " and ", op.device, "!")
         cur = op.tensor._impl.dtype_
-        if config.enforce_safe_casting_to_output_ and op.is_output and cur is not common_dtype:
+        if (config.enforce_safe_casting_to_output_ and op.is_output
+                and cur is not common_dtype):
             TORCH_CHECK(can_cast(common_dtype, cur), "result type ", common_dtype.short,
                         " can't be cast to the desired output type ", cur.short)
         # every device with data computes in the common dtype
         if not self.is_meta_:
-            if config.cast_common_dtype_to_outputs_ and op.is_output and cur is not common_dtype:
+            if (config.cast_common_dtype_to_outputs_ and op.is_output
+                    and cur is not common_dtype):
                 op.original_tensor = op.tensor
                 op.tensor = _new_tensor(op.tensor._impl.sizes(), None, common_dtype,
                                         common_device)
                 op.target_dtype = common_dtype
-            if config.promote_inputs_to_common_dtype_ and not op.is_output and cur is not common_dtype:
+            if (config.promote_inputs_to_common_dtype_ and not op.is_output
+                    and cur is not common_dtype):
                 op.original_tensor = op.tensor
                 op.tensor = _to_dtype(op.tensor, common_dtype)
                 op.target_dtype = common_dtype

@@ -57,12 +57,13 @@ class TensorIteratorConfig:
     def __init__(self):
         self.tensors, self.num_outputs_, self.num_inputs_ = [], 0, 0
         self.static_shape_, self.static_dtype_, self.static_device_ = None, None, None
-        self.check_mem_overlap_, self.allow_cpu_scalars_, self.is_reduction_ = (True,
-                False, False)
-        self.resize_outputs_, self.check_all_same_dtype_, self.check_all_same_device_ = (True, True, True)
-        self.enforce_safe_casting_to_output_, self.enforce_linear_iteration_ = (False,
-                                                                                False)
-        self.promote_inputs_to_common_dtype_, self.promote_integer_inputs_to_float_ = (False, False)
+        self.check_mem_overlap_ = True
+        self.allow_cpu_scalars_ = self.is_reduction_ = False
+        self.resize_outputs_ = self.check_all_same_dtype_ = True
+        self.check_all_same_device_ = True
+        self.enforce_safe_casting_to_output_ = self.enforce_linear_iteration_ = False
+        self.promote_inputs_to_common_dtype_ = False
+        self.promote_integer_inputs_to_float_ = False
         self.cast_common_dtype_to_outputs_ = False
 
     def add_output(self, t:Tensor=None): # None: the iterator allocates it

@@ -95,7 +95,8 @@ def _lean_plan(sa:SizesAndStrides, sb:SizesAndStrides) -> tuple:
     ("Note [lean plans]: (shape, numel, view keys of the result, `a` and `b`), or () for "
      "the full build.")
     plan = ()
-    if sa.strides == contiguous_strides(sa.sizes) and sb.strides == contiguous_strides(sb.sizes):
+    if (sa.strides == contiguous_strides(sa.sizes)
+            and sb.strides == contiguous_strides(sb.sizes)):
         # a mismatch
         shape = sa.sizes if sa.sizes == sb.sizes else infer_size(sa.sizes, sb.sizes)
         # raises, as in compute_shape (uncached)

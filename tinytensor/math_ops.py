@@ -488,7 +488,8 @@ def _angle_np(x, out=None, dtype=None, casting='same_kind'):
                                      np.dtype(cd).type(0))), casting='unsafe')
 
 def angle(input, *, out=None) -> Tensor:
-    "The argument of each complex number (real: pi below zero, else 0), in radians, as `torch.angle`."
+    ("The argument of each complex number (real: pi below zero, else 0), in radians, "
+     "as `torch.angle`.")
     _tensor_arg('angle', input)
     if input.dtype is _dt.float16 and input.device.type == 'cuda':
         _not_impl('angle_cuda', input.dtype)   # ATen has no Half kernel there
@@ -501,20 +502,24 @@ def angle(input, *, out=None) -> Tensor:
     TORCH_CHECK(out is None or can_cast(rd, out.dtype), "result type ", rd.short,
                 " can't be cast to the desired output type ",
                 out.dtype.short if out is not None else '')
-    res = out if out is not None else _empty_impl(input._impl.sizes(), None, rd,
-                                                  input.device)    # contiguous, as ATen's copy
-    it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(input).build()
+    # contiguous, as ATen's copy
+    res = (out if out is not None
+           else _empty_impl(input._impl.sizes(), None, rd, input.device))
+    it = (TensorIteratorConfig().check_all_same_dtype(False).add_output(res)
+          .add_const_input(input).build())
     return _run(it, lambda o, x: _angle_np(x, out=o), out)
 
 _frexp_return = namedtuple('frexp', ['mantissa', 'exponent'])
 
 def frexp(input, *, out=None):
-    "Mantissa in [0.5, 1) and int32 exponent with `input = mantissa * 2**exponent`, as `torch.frexp`."
+    ("Mantissa in [0.5, 1) and int32 exponent with `input = mantissa * 2**exponent`, "
+     "as `torch.frexp`.")
     _tensor_arg('frexp', input)
     TORCH_CHECK(input.dtype.is_floating_point,
                 "torch.frexp() only supports floating-point dtypes")
     if out is None:
-        m, e = (_empty_impl(input._impl.sizes(), like_strides(input), d, input.device) for d in (input.dtype, _dt.int32))
+        m, e = (_empty_impl(input._impl.sizes(), like_strides(input), d, input.device)
+                for d in (input.dtype, _dt.int32))
     else:
         m, e = out
         TORCH_CHECK(m.dtype is input.dtype,
@@ -524,8 +529,8 @@ def frexp(input, *, out=None):
         TORCH_CHECK(e.dtype is _dt.int32,
                     "torch.frexp() expects exponent to have int dtype but got ",
                     _CTYPES.get(e.dtype, e.dtype.short))
-    it = TensorIteratorConfig().add_output(m).add_output(e).add_const_input(input).check_all_same_dtype(False) \
-        .set_check_mem_overlap(True).build()
+    it = (TensorIteratorConfig().add_output(m).add_output(e).add_const_input(input)
+          .check_all_same_dtype(False).set_check_mem_overlap(True).build())
     def loop(om, oe, x):
         mm, ee = np.frexp(x.astype(np.float32) if x.dtype == _dt.bfloat16.np else x)
         np.copyto(om, mm, casting='unsafe'); np.copyto(oe, ee)

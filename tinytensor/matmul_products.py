@@ -81,27 +81,33 @@ def addmv(input:Tensor, mat:Tensor, vec:Tensor, *, beta=1, alpha=1, out=None) ->
                 input.dtype.short, ", ", mat.dtype.short, ", and ", vec.dtype.short)
     # ATen's shortcut: result = input * beta, input not expanded
     if mat.numel() == 0 and beta != 0:
-        return _into(out,
-                     _blas_update(input,
-                                  zeros(tuple(input.shape), dtype=mat.dtype, device=mat.device), beta, 0, 'addmv'))
+        zero = zeros(tuple(input.shape), dtype=mat.dtype, device=mat.device)
+        return _into(out, _blas_update(input, zero, beta, 0, 'addmv'))
     return _into(out, _blas_update(input, matmul(mat, vec), beta, alpha, 'addmv'))
 
 def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     "`beta * input + alpha * outer(vec1, vec2)` with type promotion, as `torch.addr`."
-    for i, v in ((1, vec1), (2, vec2)): TORCH_CHECK(v.dim() == 1, "addr: Expected 1-D argument vec", i, ", but got ", v.dim(), "-D")
+    for i, v in ((1, vec1), (2, vec2)):
+        TORCH_CHECK(v.dim() == 1, "addr: Expected 1-D argument vec", i, ", but got ",
+                    v.dim(), "-D")
     x = input.expand(vec1.shape[0], vec2.shape[0])
-    res = out if out is not None else _new_tensor((0,), None, result_type(x, vec1, vec2), input.device)
-    it = TensorIteratorConfig().add_output(res).add_const_input(x).add_const_input(vec1.reshape(vec1.shape[0], 1)) \
-        .add_const_input(vec2).promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True) \
-        .enforce_safe_casting_to_output(True).build()
+    res = (out if out is not None
+           else _new_tensor((0,), None, result_type(x, vec1, vec2), input.device))
+    it = (TensorIteratorConfig().add_output(res).add_const_input(x)
+          .add_const_input(vec1.reshape(vec1.shape[0], 1)).add_const_input(vec2)
+          .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
+          .enforce_safe_casting_to_output(True).build())
     d = it.common_dtype()
     if _is_integral(d, True) and d is not _dt.bool:
         for n, s in (('beta', beta), ('alpha', alpha)):
-            TORCH_CHECK(not isinstance(s, (builtins.float, np.floating)), "For integral input tensors, argument ", n, " must not be a floating point number.")
+            TORCH_CHECK(not isinstance(s, (builtins.float, np.floating)),
+                        "For integral input tensors, argument ", n,
+                        " must not be a floating point number.")
     if d is _dt.bool:
         def loop(o, x, a, b):
             r = np.logical_and(np.logical_and(a, b), builtins.bool(alpha))
-            np.copyto(o, np.logical_or(r, np.logical_and(x, builtins.bool(beta))) if beta else r)
+            np.copyto(o, np.logical_or(r, np.logical_and(x, builtins.bool(beta)))
+                         if beta else r)
     else:
         acc = np.float32 if d in _REDUCED else d.np
         def loop(o, x, a, b):
@@ -110,7 +116,8 @@ def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -
                 if beta != 0: r = r + np.dtype(acc).type(beta) * x.astype(acc)
             np.copyto(o, r, casting='unsafe')
     it.for_each(loop)
-    it.cast_outputs()                                    # an `out=` of another dtype got a temporary: copy it back
+    # an `out=` of another dtype got a temporary: copy it back
+    it.cast_outputs()
     if out is not None: out._impl.bump_version()
     return it.output()
 

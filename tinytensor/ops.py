@@ -60,8 +60,9 @@ def neg(input, *, out=None) -> Tensor:
     "`-input`, as `torch.neg`."
     _tensor_arg('neg', input)
     TORCH_CHECK(input.dtype is not _dt.bool,
-                "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
-                "to invert a mask, use the `~` or `logical_not()` operator instead.")
+                "Negation, the `-` operator, on a bool tensor is not supported. "
+                "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                "operator instead.")
     return _unary(TensorIterator.unary_op,
                   lambda it: _uf_kernel(np.negative, it.common_dtype()), input, out)
 negative = neg
@@ -77,9 +78,10 @@ def _complex_to_real(input, out, make_loop, name) -> Tensor:
     TORCH_CHECK(out is None or can_cast(rd, out.dtype), "result type ", rd.short,
                 " can't be cast to the desired output type ",
                 out.dtype.short if out is not None else '')
-    res = out if out is not None else _empty_impl(input._impl.sizes(), like_strides(input),
-                                                  rd, input.device)
-    it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(input).build()
+    res = (out if out is not None
+           else _empty_impl(input._impl.sizes(), like_strides(input), rd, input.device))
+    it = (TensorIteratorConfig().check_all_same_dtype(False).add_output(res)
+          .add_const_input(input).build())
     return _run(it, lambda o, x: np.copyto(o, np.absolute(x), casting='unsafe'), out)
 
 def abs(input, *, out=None) -> Tensor:
@@ -162,8 +164,8 @@ def bitwise_not(input, *, out=None) -> Tensor:
 
 # %% ../nbs/06b_ops.ipynb #4a33015b
 def _clamp_plain(x, lo, hi, into):
-    ("`min(max(x, lo), hi)` in torch's order: `x` itself on a tie (-0.0 stays -0.0 against "
-     "0.0), NaN for a NaN bound.")
+    ("`min(max(x, lo), hi)` in torch's order: `x` itself on a tie (-0.0 stays -0.0 "
+     "against 0.0), NaN for a NaN bound.")
     r = x
     # numpy's float max and min return their second
     if lo is not None: r = np.maximum(lo, r, out=into)
@@ -175,11 +177,13 @@ def _clamp_np(x, lo, hi, o):
     ("`o = clamp(x, lo, hi)`: straight into `o` when it has the compute dtype (no "
      "temporaries), else through a cast.")
     into = o if o.dtype == x.dtype else None
-    if builtins.all(b is None or (np.ndim(b) == 0 and b != 0 and b == b) for b in (lo, hi)):
-        # fast path (speed only): numpy's clip in one pass. It returns the bound on a tie,
-        # whose bits differ from `x` only at ±0, and with one bound missing it takes a slow
-        # loop, so the dtype's extremes stand in.
-        a, b = (-np.inf, np.inf) if x.dtype.kind == 'f' else (np.iinfo(x.dtype).min, np.iinfo(x.dtype).max)
+    if builtins.all(b is None or (np.ndim(b) == 0 and b != 0 and b == b)
+                    for b in (lo, hi)):
+        # fast path (speed only): numpy's clip in one pass. It returns the bound on a
+        # tie, whose bits differ from `x` only at ±0, and with one bound missing it takes
+        # a slow loop, so the dtype's extremes stand in.
+        if x.dtype.kind == 'f': a, b = -np.inf, np.inf
+        else: a, b = np.iinfo(x.dtype).min, np.iinfo(x.dtype).max
         r = np.clip(x, a if lo is None else lo, b if hi is None else hi, out=into)
     else: r = _clamp_plain(x, lo, hi, into)
     if into is None: np.copyto(o, r, casting='unsafe')
@@ -193,8 +197,9 @@ def clamp(input, min=None, max=None, *, out=None) -> Tensor:
     TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex,
                                 "clamp is not supported for complex types")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        cfg = TensorIteratorConfig().set_check_mem_overlap(True).add_output(out).add_const_input(input) \
-            .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True)
+        cfg = (TensorIteratorConfig().set_check_mem_overlap(True).add_output(out)
+               .add_const_input(input).promote_inputs_to_common_dtype(True)
+               .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True))
         bounds = [_operand(b) for b in (min, max) if b is not None]
         for b in bounds: cfg.add_const_input(b)
         it = cfg.build()
@@ -219,10 +224,15 @@ def clamp(input, min=None, max=None, *, out=None) -> Tensor:
     x = input if rt is input.dtype else _to_dtype(input, rt)
     it = TensorIterator.unary_op(out, x)
     cd = _opmath(rt)
-    if rt is _dt.bool: _not_impl('clamp_scalar_cpu' if min is not None and max is not None else
-                                 'clamp_min_scalar_cpu' if min is not None else 'clamp_max_scalar_cpu', rt)
-    lo = _as_dtype(_checked_value(min, rt), rt.np).astype(cd)[()] if min is not None else None   # min.to<scalar_t>():
-    hi = _as_dtype(_checked_value(max, rt), rt.np).astype(cd)[()] if max is not None else None   # checked (Note [Scalar overflow])
+    if rt is _dt.bool:
+        _not_impl('clamp_scalar_cpu' if min is not None and max is not None
+                  else 'clamp_min_scalar_cpu' if min is not None
+                  else 'clamp_max_scalar_cpu', rt)
+    # min.to<scalar_t>(): checked (Note [Scalar overflow])
+    lo = (_as_dtype(_checked_value(min, rt), rt.np).astype(cd)[()]
+          if min is not None else None)
+    hi = (_as_dtype(_checked_value(max, rt), rt.np).astype(cd)[()]
+          if max is not None else None)
     return _run(it, lambda o, v: _clamp_np(v.astype(cd, copy=False), lo, hi, o), out)
 
 clip = clamp
@@ -239,8 +249,8 @@ _fast_relu = None      # hook (Note [Fast-path hooks]): (input), chapter 10's le
 def relu(input) -> Tensor:
     "`max(input, 0)` keeping the dtype, as `torch.relu`."
     if type(input) is not Tensor: _tensor_arg('relu', input)
-    if input._impl.dtype_ is _dt.bool: TORCH_CHECK(False,
-                                                   "Boolean inputs not supported for relu")
+    if input._impl.dtype_ is _dt.bool:
+        TORCH_CHECK(False, "Boolean inputs not supported for relu")
     if _fast_relu is not None and (r := _fast_relu(input)) is not None: return r   # hook
     return clamp_min(input, 0)
 
@@ -253,7 +263,9 @@ def _where_loop(o, c, a, b):
     ("The loop of `where`: `b`, then `a` where `c` holds (masked copies); 1-d CPU views "
      "take the bit select.")
     u = _UINTS.get(o.dtype.itemsize)
-    if type(o) is np.ndarray and u is not None and o.ndim == c.ndim == a.ndim == b.ndim == 1 and a.dtype == o.dtype == b.dtype:
+    if (type(o) is np.ndarray and u is not None
+            and o.ndim == c.ndim == a.ndim == b.ndim == 1
+            and a.dtype == o.dtype == b.dtype):
         return _select_bits(o.view(u), c.view(np.uint8), a.view(u), b.view(u))
     np.copyto(o, b); np.copyto(o, a, where=c)
 
@@ -328,24 +340,27 @@ def _copy_kernel(self:Tensor, src, non_blocking:bool=False) -> Tensor:
         # nothing to copy, but it still counts as an in-place write (ADInplaceOrView)
         si.bump_version()
         return self
-    TORCH_CHECK_NOT_IMPLEMENTED(not (ri.device_.device_type == DeviceType.Meta and si.device_.device_type != DeviceType.Meta),
+    TORCH_CHECK_NOT_IMPLEMENTED(not (ri.device_.device_type == DeviceType.Meta
+                                     and si.device_.device_type != DeviceType.Meta),
                                 "Cannot copy out of meta tensor; no data!")
-    if si.device_ is not ri.device_ and si.device_ != ri.device_ and DeviceType.Meta not in (si.device_.device_type, ri.device_.device_type):
+    if (si.device_ is not ri.device_ and si.device_ != ri.device_
+            and DeviceType.Meta not in (si.device_.device_type, ri.device_.device_type)):
         return _copy_between_devices(self, src)
     # hook: a small copy between two storages
     if _fast_copy is not None and _fast_copy(self, src):
         si.bump_version()
         return self
-    it = TensorIteratorConfig().add_output(self).add_const_input(src).resize_outputs(False) \
-        .check_all_same_dtype(False).check_all_same_device(False).build()
+    it = (TensorIteratorConfig().add_output(self).add_const_input(src)
+          .resize_outputs(False).check_all_same_dtype(False)
+          .check_all_same_device(False).build())
     # CPU threads, or one call of the device's namespace (chapter 03a)
     it.for_each(copy_loop)
     si.bump_version()
     return self
 
-# Note [copy between devices]: as ATen's `copy_kernel_cuda`, the bytes cross in one memcpy
-# of a dense block in the destination's dtype; broadcasting, casting and strides are handled
-# on either side by same-device copies.
+# Note [copy between devices]: as ATen's `copy_kernel_cuda`, the bytes cross in one
+# memcpy of a dense block in the destination's dtype; broadcasting, casting and strides
+# are handled on either side by same-device copies.
 def _copy_between_devices(self:Tensor, src:Tensor) -> Tensor:
     ("`self.copy_(src)` where the two live on different devices: stage densely, one "
      "`copy_bytes`, unstage.")
@@ -435,9 +450,10 @@ def to(self:Tensor, *args, dtype:dtype=None, device=None, non_blocking:bool=Fals
                                type(a).__name__, ")")
     d = _check_dtype(dtype, 'to', self.dtype)
     dev = _device_ok(device) if device is not None else self.device
-    if d is self.dtype and dev == self.device and not copy and memory_format in (preserve_format, None):
+    same = d is self.dtype and dev == self.device and not copy
+    if same and memory_format in (preserve_format, None):
         return self
-    if d is self.dtype and dev == self.device and not copy and self.suggest_memory_format() is memory_format:
+    if same and self.suggest_memory_format() is memory_format:
         return self   # ATen's `to_will_alias`
     if self.is_meta and dev.device_type != DeviceType.Meta:
         TORCH_CHECK_NOT_IMPLEMENTED(False, "Cannot copy out of meta tensor; no data!")
@@ -582,7 +598,8 @@ def _fast_op(uf, f):
         return f(self, other)
     return op
 Tensor.__add__, Tensor.__mul__ = _fast_op(np.add, add), _fast_op(np.multiply, mul)
-Tensor.__rsub__, Tensor.__rtruediv__, Tensor.__invert__, Tensor.__pos__, Tensor.__rpow__ = (_rsub, _rtruediv, _invert, _pos, _rpow)
+Tensor.__rsub__, Tensor.__rtruediv__, Tensor.__rpow__ = _rsub, _rtruediv, _rpow
+Tensor.__invert__, Tensor.__pos__ = _invert, _pos
 Tensor.__neg__, Tensor.__abs__ = neg, abs
 for _n, _f in dict(eq=eq, ne=ne, lt=lt, le=le, gt=gt, ge=ge).items():
     setattr(Tensor, f'__{_n}__', _binop(_f, forward=True))

@@ -94,9 +94,10 @@ def reduction_layout_html(sizes=(2, 3, 4), dims=(0, 1, 2, (0, 2), None)) -> str:
     rows = []
     for d in dims:
         it, res, _ = make_reduction('sum', x, d, False, _dt.float32)
-        rows.append(f'<tr><td>{d}</td><td>{list(res.shape)}</td><td>{it.shape_}</td><td>{it.strides(0)}</td><td>{it.strides(1)}</td></tr>')
-    return ('<table style="font-size:11px"><tr><th>dim</th><th>result '
-            'shape</th><th>iterator shape</th>'
+        rows.append(f'<tr><td>{d}</td><td>{list(res.shape)}</td><td>{it.shape_}</td>'
+                    f'<td>{it.strides(0)}</td><td>{it.strides(1)}</td></tr>')
+    return ('<table style="font-size:11px"><tr><th>dim</th><th>result shape</th>'
+            '<th>iterator shape</th>'
             '<th>output byte strides</th><th>input byte strides</th></tr>'
             + ''.join(rows) + '</table>')
 
@@ -667,7 +668,8 @@ def nansum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tens
     if input.dtype.is_complex: _dim_mask(dim, input.dim())
     TORCH_CHECK(not input.dtype.is_complex,
                 "nansum on CPU does not support complex inputs")
-    if out is not None and dtype is None and input.dtype.is_floating_point and not out.dtype.is_floating_point:
+    if (out is not None and dtype is None and input.dtype.is_floating_point
+            and not out.dtype.is_floating_point):
         _not_impl('nansum_cpu', out.dtype)
     x = (where(ne(input, input), zeros((), dtype=input.dtype, device=input.device),
                input) if input.dtype.is_floating_point else input)
@@ -678,7 +680,8 @@ def nanmean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Ten
     TORCH_CHECK(input.dtype.is_floating_point or input.dtype.is_complex,
                 "nanmean(): expected input to have floating point or complex dtype but "
                 "got ", input.dtype.short)
-    if out is not None and not out.dtype.is_floating_point and input.dtype.is_floating_point:
+    if (out is not None and not out.dtype.is_floating_point
+            and input.dtype.is_floating_point):
         _not_impl('nansum_cpu', out.dtype)
     cnt = sum(eq(input, input), dim, keepdim)
     s = nansum(input, dim, keepdim,

@@ -207,8 +207,8 @@ def _lean_softmax(log:bool, x, d:int):
     impl = x._impl
     sizes, n = impl.sizes_and_strides_.sizes, impl.numel_
     last = len(sizes) - 1
-    if (d != last
-        and d != -1) or last < 0 or sizes[last] < 2 or not 0 < n < GRAIN_SIZE or not _c_contiguous(impl):
+    if ((d != last and d != -1) or last < 0 or sizes[last] < 2
+            or not 0 < n < GRAIN_SIZE or not _c_contiguous(impl)):
         return None
     p = _lean_addr(impl, n)
     if p is None: return None

@@ -284,8 +284,8 @@ class COWDeleterContext:
     ("Shared owner of the original `DataPtr` of copy-on-write storages, as c10's "
      "`COWDeleterContext`.")
     __slots__ = ('_original', '_refcount', '_lock')
-    def __init__(self,
-                 original:DataPtr): self._original, self._refcount, self._lock = (original, 1, threading.Lock())
+    def __init__(self, original:DataPtr):
+        self._original, self._refcount, self._lock = (original, 1, threading.Lock())
     def increment_refcount(self):
         "One more storage shares the bytes."
         with self._lock:

@@ -267,7 +267,8 @@ class TensorImpl:
         c = self.is_contiguous_ = compute_contiguous(sz, st)
         # the common case: channels-last flags can only be true for 4-d and 5-d
         if n != 4 and n != 5:
-            self.is_channels_last_contiguous_ = self.is_channels_last_3d_contiguous_ = False
+            self.is_channels_last_contiguous_ = False
+            self.is_channels_last_3d_contiguous_ = False
             self.is_channels_last_ = self.is_channels_last_3d_ = False
             self.is_non_overlapping_and_dense_ = (c
                     or compute_non_overlapping_and_dense(sz, st))

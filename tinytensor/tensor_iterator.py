@@ -110,8 +110,9 @@ def cast_outputs(self:TensorIterator):
                           casting='unsafe')
             # a device: one copy loop through its backend
             else:
-                TensorIteratorConfig().add_output(op.original_tensor).add_const_input(op.tensor) \
-                    .resize_outputs(False).check_all_same_dtype(False).build().for_each(copy_loop)
+                (TensorIteratorConfig().add_output(op.original_tensor)
+                 .add_const_input(op.tensor).resize_outputs(False)
+                 .check_all_same_dtype(False).build().for_each(copy_loop))
 @patch
 def __repr__(it:TensorIterator):
     return (f'TensorIterator(shape={it.shape_}, common_dtype={it.common_dtype_}, '

@@ -85,8 +85,8 @@ test_tensor_eq.__test__ = False
 # forget the rule. Family names stand for tests that mix many ops of one kind:
 # `joining`, `indexing`, `views`, `metadata`; `fma` is `a + alpha*b` where no wider type
 # can emulate the fused rounding (float64).
-EXACT, LIBM, COMPLEX, ORDER, PRODUCT, TRANSCENDENTAL = ('exact', 'libm', 'complex',
-        'order', 'product', 'transcendental')
+EXACT, LIBM, COMPLEX, ORDER, PRODUCT, TRANSCENDENTAL = (
+    'exact', 'libm', 'complex', 'order', 'product', 'transcendental')
 TOLERANT_KINDS = {ORDER, PRODUCT, TRANSCENDENTAL}
 
 def _kind(kind, names): return {n: kind for n in names.split()}
@@ -102,36 +102,42 @@ def _rules(*tables):
 
 COMPARISON_RULES = _rules(
     _kind(EXACT, """
-        add sub subtract rsub neg negative positive relu sign signbit floor ceil trunc fix round frac fmod remainder
-        floor_divide clamp clip clamp_min clamp_max minimum maximum fmin fmax copysign nextafter frexp nan_to_num
-        deg2rad rad2deg conj_physical isnan isinf isfinite isposinf isneginf isreal isclose equal eq ne lt le gt ge
-        greater greater_equal less less_equal not_equal logical_and logical_or logical_xor logical_not bitwise_and
-        bitwise_or bitwise_xor bitwise_not bitwise_left_shift bitwise_right_shift where masked_fill fill to copy clone
-        contiguous cast type_as float double half bfloat16 int long
-        view reshape view_as permute transpose t flatten unflatten squeeze unsqueeze expand expand_as narrow select
-        slice unfold movedim diagonal diag diag_embed tril triu flip fliplr flipud roll rot90 repeat tile
-        repeat_interleave cat concat concatenate stack hstack vstack dstack column_stack row_stack split chunk unbind
-        tensor_split hsplit vsplit dsplit broadcast_to broadcast_tensors meshgrid block_diag cartesian_prod
-        atleast_1d atleast_2d atleast_3d index index_put index_select index_add index_copy index_fill gather scatter
-        scatter_add take take_along_dim put masked_select masked_scatter nonzero argwhere count_nonzero sort argsort
-        msort topk kthvalue median nanmedian mode unique unique_consecutive searchsorted bucketize histc bincount
-        gcd lcm diff amax amin max min argmax argmin aminmax cummax cummin cumsum all any outer ger kron
-        zeros ones full empty eye zeros_like ones_like full_like empty_like rand_like randint_like new_zeros
-        new_ones new_full new_empty rand randn randint randperm tensor from_numpy tril_indices triu_indices
-        joining indexing views metadata"""),
+        add sub subtract rsub neg negative positive relu sign signbit floor ceil trunc fix
+        round frac fmod remainder floor_divide clamp clip clamp_min clamp_max minimum
+        maximum fmin fmax copysign nextafter frexp nan_to_num deg2rad rad2deg
+        conj_physical isnan isinf isfinite isposinf isneginf isreal isclose equal eq ne lt
+        le gt ge greater greater_equal less less_equal not_equal logical_and logical_or
+        logical_xor logical_not bitwise_and bitwise_or bitwise_xor bitwise_not
+        bitwise_left_shift bitwise_right_shift where masked_fill fill to copy clone
+        contiguous cast type_as float double half bfloat16 int long view reshape view_as
+        permute transpose t flatten unflatten squeeze unsqueeze expand expand_as narrow
+        select slice unfold movedim diagonal diag diag_embed tril triu flip fliplr flipud
+        roll rot90 repeat tile repeat_interleave cat concat concatenate stack hstack
+        vstack dstack column_stack row_stack split chunk unbind tensor_split hsplit vsplit
+        dsplit broadcast_to broadcast_tensors meshgrid block_diag cartesian_prod
+        atleast_1d atleast_2d atleast_3d index index_put index_select index_add index_copy
+        index_fill gather scatter scatter_add take take_along_dim put masked_select
+        masked_scatter nonzero argwhere count_nonzero sort argsort msort topk kthvalue
+        median nanmedian mode unique unique_consecutive searchsorted bucketize histc
+        bincount gcd lcm diff amax amin max min argmax argmin aminmax cummax cummin cumsum
+        all any outer ger kron zeros ones full empty eye zeros_like ones_like full_like
+        empty_like rand_like randint_like new_zeros new_ones new_full new_empty rand randn
+        randint randperm tensor from_numpy tril_indices triu_indices joining indexing
+        views metadata"""),
     _kind(LIBM, "logspace"),
     _kind(COMPLEX,
         "mul multiply div divide true_divide reciprocal square sgn abs absolute cumprod"),
     _kind(ORDER, """
-        sum nansum mean nanmean var std var_mean std_mean norm vector_norm dist renorm prod trace
-        lerp addcmul addcdiv fma cross cdist arange linspace"""),
+        sum nansum mean nanmean var std var_mean std_mean norm vector_norm dist renorm
+        prod trace lerp addcmul addcdiv fma cross cdist arange linspace"""),
     _kind(PRODUCT, """
-        mm matmul bmm mv dot vdot inner tensordot einsum addmm addbmm baddbmm addmv addr matrix_power
-        chain_matmul multi_dot"""),
+        mm matmul bmm mv dot vdot inner tensordot einsum addmm addbmm baddbmm addmv addr
+        matrix_power chain_matmul multi_dot"""),
     _kind(TRANSCENDENTAL, """
-        exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan arcsin arccos arctan sinh cosh tanh
-        asinh acosh atanh arcsinh arccosh arctanh atan2 arctan2 hypot sigmoid logit erf erfc erfinv sinc angle
-        sqrt rsqrt pow ldexp float_power xlogy logaddexp logaddexp2 softmax log_softmax logsumexp logcumsumexp"""))
+        exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan arcsin arccos
+        arctan sinh cosh tanh asinh acosh atanh arcsinh arccosh arctanh atan2 arctan2
+        hypot sigmoid logit erf erfc erfinv sinc angle sqrt rsqrt pow ldexp float_power
+        xlogy logaddexp logaddexp2 softmax log_softmax logsumexp logcumsumexp"""))
 
 
 # %% ../nbs/04e_testing.ipynb #71abad79
