@@ -354,14 +354,12 @@ def _convert(vals:list, d:dtype) -> np.ndarray:
         return _as_dtype(np.array(vals, dtype=work), d.np)
     info = np.iinfo(d.np)
     out = np.empty(len(vals), d.np)
-    is_f = np.fromiter((isinstance(v,
-            (builtins.float, np.floating, builtins.complex, np.complexfloating))
-                        for v in vals), builtins.bool, len(vals))
+    kinds = (builtins.float, np.floating, builtins.complex, np.complexfloating)
+    is_f = np.fromiter((isinstance(v, kinds) for v in vals), builtins.bool, len(vals))
     # floats: truncate, refuse values outside the range
     if is_f.any():
         f = np.array([v.real if isinstance(v, (builtins.complex, np.complexfloating))
-                      else v for v,
-                      k in zip(vals, is_f) if k], dtype=np.float64)
+                      else v for v, k in zip(vals, is_f) if k], dtype=np.float64)
         TORCH_CHECK(bool(np.isfinite(f).all()) and f.min() >= info.min
                     and f.max() <= info.max,
                     "value cannot be converted to type ", d.name, " without overflow")
@@ -477,18 +475,18 @@ def _drop_ref(ctx): pass
 
 def from_numpy(a:np.ndarray) -> Tensor:
     "A tensor sharing memory with the numpy array `a` (no copy), as `torch.from_numpy`."
-    TORCH_CHECK_TYPE(isinstance(a, np.ndarray), "expected np.ndarray (got ", type(a)
-                     .__name__, ")")
+    TORCH_CHECK_TYPE(isinstance(a, np.ndarray),
+                     "expected np.ndarray (got ", type(a).__name__, ")")
     d = from_numpy_dtype(a.dtype)
     isz = d.itemsize
     TORCH_CHECK_VALUE(builtins.all(s >= 0 for s in a.strides),
-        "At least one stride in the given numpy array is negative, and tensors with "
-                      "negative strides are not "
-        "currently supported. (You can probably work around this by making a copy of "
-                      "your array  with array.copy().) ")
+                      "At least one stride in the given numpy array is negative, and "
+                      "tensors with negative strides are not currently supported. (You "
+                      "can probably work around this by making a copy of your array  "
+                      "with array.copy().) ")
     TORCH_CHECK_VALUE(builtins.all(s % isz == 0 for s in a.strides),
-        "given numpy array strides not a multiple of the element byte size. Copy the "
-                      "numpy array to reallocate the memory.")
+                      "given numpy array strides not a multiple of the element byte "
+                      "size. Copy the numpy array to reallocate the memory.")
     strides = tuple(s // isz for s in a.strides)
     nbytes = storage_nbytes(a.shape, strides, isz)
     addr = a.__array_interface__['data'][0]
