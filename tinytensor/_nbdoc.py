@@ -41,17 +41,20 @@ def entry_name(o, nm:str) -> str:
 # annotation where none was written, and an annotated parameter whose default is None as
 # Optional (`out:Tensor=None` reads `out:Optional[Tensor]=None`).
 def _admits_none(anno) -> bool:
-    if anno is None or anno is type(None) or anno is typing.Any or isinstance(anno, str): return True
+    if anno is None or anno is type(None) or anno is typing.Any or isinstance(anno, str):
+        return True
     return type(None) in typing.get_args(anno)
 
 def _drop_nonetype(dm):
     """Rewrite docments' parameter table `dm` in place as Note [No NoneType in signatures]
     says."""
     for k, v in dm.items():
-        if k == 'return' or v.get('default', inspect.Parameter.empty) is not None: continue
+        if k == 'return' or v.get('default', inspect.Parameter.empty) is not None:
+            continue
         a = v.get('anno', inspect.Parameter.empty)
         if a is type(None): v['anno'] = inspect.Parameter.empty
-        elif a is not inspect.Parameter.empty and not _admits_none(a): v['anno'] = typing.Optional[a]
+        elif a is not inspect.Parameter.empty and not _admits_none(a):
+            v['anno'] = typing.Optional[a]
 
 class ShowDoc(BasicMarkdownRenderer):
     """nbdev's API entry with a class shown as a class: an enum with its members, a named
@@ -60,7 +63,8 @@ class ShowDoc(BasicMarkdownRenderer):
     entry opens with `***` (a rule, as nbdev's `---`, which Quarto can read as the
     start of a YAML block)."""
     def __init__(self, sym, name:str=None, title_level:int=3, maxline:int=88):
-        super().__init__(sym, name=name, title_level=title_level, maxline=maxline)   # lines that fit the page
+        # lines that fit the page
+        super().__init__(sym, name=name, title_level=title_level, maxline=maxline)
         if name is None: self.nm = entry_name(self.sym, self.nm)
         if hasattr(self.dm, 'dm'): _drop_nonetype(self.dm.dm)
 
@@ -69,28 +73,37 @@ class ShowDoc(BasicMarkdownRenderer):
         if inspect.isclass(o):
             if issubclass(o, enum.Enum):
                 ms = [f'    {k} = {v.value!r}' for k, v in o.__members__.items()]
-                s = f'class {nm}{_bases(o)}:\n' + '\n'.join(ms[:24] + (['    ...'] if len(ms) > 24 else []))
+                s = (f'class {nm}{_bases(o)}:\n'
+                     + '\n'.join(ms[:24] + (['    ...'] if len(ms) > 24 else [])))
             elif issubclass(o, tuple) and hasattr(o, '_fields'):
                 s = f"class {nm}({', '.join(o._fields)}):  # a named tuple"
-            elif isinstance(getattr(o, '_fields_', None), (list, tuple)):           # a ctypes Structure: its fields
-                fs = [f'    {f[0]}: {getattr(f[1], "__name__", f[1])}' for f in o._fields_]
+            # a ctypes Structure: its fields
+            elif isinstance(getattr(o, '_fields_', None), (list, tuple)):
+                fs = [f'    {f[0]}: {getattr(f[1], "__name__", f[1])}'
+                      for f in o._fields_]
                 s = f'class {nm}{_bases(o)}:\n' + '\n'.join(fs)
-            elif hasattr(o, '_argtypes_') and hasattr(o, '_restype_'):              # a ctypes function pointer type
+            # a ctypes function pointer type
+            elif hasattr(o, '_argtypes_') and hasattr(o, '_restype_'):
                 nm_ = lambda t: getattr(t, '__name__', 'None' if t is None else str(t))
-                s = f"class {nm}{_bases(o)}:  # C function pointer ({', '.join(map(nm_, o._argtypes_))}) -> {nm_(o._restype_)}"
+                s = (f"class {nm}{_bases(o)}:  # C function pointer "
+                     f"({', '.join(map(nm_, o._argtypes_))}) -> {nm_(o._restype_)}")
             elif _no_params(o): s = f'class {nm}{_bases(o)}:'
             else:
                 s = re.sub(r'^def ', 'class ', s)
-                if re.match(r'class \w+\(\s*\*args, \*\*kw\w*\s*\):', s):  # docments saw no parameters: ask inspect
+                # docments saw no parameters: ask inspect
+                if re.match(r'class \w+\(\s*\*args, \*\*kw\w*\s*\):', s):
                     try: s = f'class {nm}{inspect.signature(o)}:'
                     except (TypeError, ValueError): s = f'class {nm}{_bases(o)}:'
-        s = re.sub(r'\btinytensor(?:\.[a-z_]\w*)+\.(?=\w)', '', s)    # `Tensor`, not `tinytensor.tensor_impl.Tensor`
+        # `Tensor`, not `tinytensor.tensor_impl.Tensor`
+        s = re.sub(r'\btinytensor(?:\.[a-z_]\w*)+\.(?=\w)', '', s)
         return re.sub(r'\b__main__\.', '', s)
 
     def _repr_markdown_(self):
         doc = '***\n\n'
         src = source_url(self.sym, self.fn)
-        if src: doc += f'[source]({src}){{target="_blank" style="float:right; font-size:smaller"}}\n\n'
+        if src:
+            doc += (f'[source]({src})'
+                    '{target="_blank" style="float:right; font-size:smaller"}\n\n')
         doc += f"{'#'*self.title_level} {self.nm}\n\n```python\n{self._sig()}\n```"
         if self.docs: doc += '\n\n' + re.sub(r'^(\s*)(.+)', r'\1*\2*', self.docs, count=1)
         return doc
@@ -106,7 +119,8 @@ def source_url(o, fn:str):
     try:
         import pathlib
         cfg = get_config()
-        f = pathlib.Path(inspect.getsourcefile(o) or sys.modules[o.__module__].__file__).resolve()
+        f = (pathlib.Path(inspect.getsourcefile(o)
+                          or sys.modules[o.__module__].__file__).resolve())
         rel = f.relative_to(cfg.lib_path.resolve().parent).as_posix()
     except Exception: return src.removesuffix('#LNone') if src else None
     try: line = f'#L{inspect.getsourcelines(o)[1]}'
@@ -128,7 +142,8 @@ def _defined_names(path):
         if _want_doc(c): names += _def_names(c, set())
     return names
 
-def _shown_name(cell): return re.sub(r'^show_doc\((.*)\)$', r'\1', cell.source.strip().split('\n')[-1])
+def _shown_name(cell): return re.sub(r'^show_doc\((.*)\)$', r'\1', cell.source.strip()
+                                     .split('\n')[-1])
 
 class order_show_docs(Processor):
     """Put the API entries nbdev adds after a cell in source order. nbdev inserts each one
@@ -158,13 +173,16 @@ class show_docs_as_markdown(Processor):
     headings never reach the page's table of contents; as Markdown the entry's heading
     is the page's own, and nothing of the cell is left to draw."""
     def cell(self, cell):
-        if cell.cell_type != 'code' or not _re_showdoc_only.match(cell.source or ''): return
+        if cell.cell_type != 'code' or not _re_showdoc_only.match(cell.source or ''):
+            return
         outs = cell.get('outputs', [])
-        mds = [o['data']['text/markdown'] for o in outs if 'text/markdown' in o.get('data', {})]
+        mds = [o['data']['text/markdown'] for o in outs
+               if 'text/markdown' in o.get('data', {})]
         if not mds or len(mds) != len(outs): return
         m = re.search(r'show_doc\(([\w.]+)', cell.source)
         cell.cell_type, cell.metadata = 'markdown', {'show_doc': m.group(1) if m else ''}
-        cell.source = '\n\n'.join(''.join(md) if isinstance(md, list) else md for md in mds)
+        cell.source = '\n\n'.join(''.join(md) if isinstance(md, list) else md
+                                  for md in mds)
         for k in ('outputs', 'execution_count', 'has_sd'): cell.pop(k, None)
 
 # %% ../nbs/index.ipynb #9831aadc
@@ -190,7 +208,8 @@ def pandoc_anchor(heading:str) -> str:
     s = re.sub(r'^[^a-z]+', '', re.sub(r'\s+', '-', s))
     return s or 'section'
 
-_re_show_doc = re.compile(r"^show_doc\(([\w.]+)(?:.*?\bname\s*=\s*['\"]([^'\"]+)['\"])?", re.M)
+_re_show_doc = re.compile(r"^show_doc\(([\w.]+)"
+                          r"(?:.*?\bname\s*=\s*['\"]([^'\"]+)['\"])?", re.M)
 
 @functools.lru_cache(None)
 def documented() -> dict:
@@ -225,7 +244,8 @@ def entry_url(sym:str, url:str, py:str):
     from nbdev.config import get_config
     cfg = get_config()
     base = cfg.doc_host.rstrip('/') + '/' + cfg.doc_baseurl.strip('/') + '/'
-    if not url.startswith(base): return url                                  # another library's page
+    # another library's page
+    if not url.startswith(base): return url
     page = url[len(base):].split('#')[0]
     mod = py.removesuffix('.py').replace('/', '.').removesuffix('.__init__')
     name = sym[len(mod) + 1:] if sym.startswith(mod + '.') else sym
@@ -235,7 +255,8 @@ def entry_url(sym:str, url:str, py:str):
     if heading is None:
         o = _resolve(mod, name)
         o = getattr(o, 'fget', None) or o
-        heading = entry_name(o, getattr(o, '__qualname__', name)) if o is not None else name
+        heading = (entry_name(o, getattr(o, '__qualname__', name)) if o is not None
+                   else name)
     return f'{base}{page}#{pandoc_anchor(heading)}'
 
 class DocLookup(NbdevLookup):
@@ -253,7 +274,8 @@ def add_doc_links(cell):
     for o in cell.get('outputs', []):
         if 'text/markdown' in o.get('data', {}):
             md = o['data']['text/markdown']
-            o['data']['text/markdown'] = nl.linkify(''.join(md) if isinstance(md, list) else md)
+            o['data']['text/markdown'] = nl.linkify(''.join(md) if isinstance(md, list)
+                                                    else md)
 
 # %% ../nbs/index.ipynb #fdd7f1f4
 # After Quarto renders the site, `clean_search.py` cleans its search index.
@@ -268,8 +290,10 @@ def add_doc_links(cell):
 def _loose(text):
     """A regex for `text` as Quarto's search index may hold it: any run of whitespace as
     any other, HTML entities or not."""
-    ent = {'<': '(?:<|&lt;)', '>': '(?:>|&gt;)', '&': '(?:&|&amp;)', '"': '(?:"|&quot;|&#34;)', "'": "(?:'|&#39;|&#x27;)"}
-    parts = [r'\s*' if ch.isspace() else ent.get(ch, re.escape(ch)) for ch in text.strip()]
+    ent = {'<': '(?:<|&lt;)', '>': '(?:>|&gt;)', '&': '(?:&|&amp;)',
+           '"': '(?:"|&quot;|&#34;)', "'": "(?:'|&#39;|&#x27;)"}
+    parts = [r'\s*' if ch.isspace() else ent.get(ch, re.escape(ch))
+             for ch in text.strip()]
     return re.sub(r'(\\s\*)+', r'\\s*', ''.join(parts))
 
 def svg_texts(svg:str) -> list:
@@ -283,7 +307,8 @@ def page_noise(page:str) -> list:
     diagrams' source, pictures' labels."""
     import html
     pats = [_loose(html.unescape(re.sub(r'<[^>]+>', '', m))) for m in
-            re.findall(r'<pre[^>]*class="[^"]*mermaid[^"]*"[^>]*>(.*?)</pre>', page, re.S) if m.strip()]
+            re.findall(r'<pre[^>]*class="[^"]*mermaid[^"]*"[^>]*>(.*?)</pre>', page,
+                       re.S) if m.strip()]
     for svg in re.findall(r'<svg\b.*?</svg>', page, re.S):
         ts = svg_texts(svg)
         if ts: pats.append(r'\s*'.join(_loose(t) for t in ts if t.strip()))
@@ -305,8 +330,10 @@ def clean_search_index(out_dir=None):
             page = d.get('href', '').split('#')[0]
             if page not in pats:
                 f = out / page
-                pats[page] = page_noise(f.read_text(errors='replace')) if f.is_file() else []
-            for p in pats[page]: d['text'] = re.sub(r'\s{2,}', ' ', p.sub(' ', d.get('text', ''))).strip()
+                pats[page] = (page_noise(f.read_text(errors='replace')) if f.is_file()
+                              else [])
+            for p in pats[page]:
+                d['text'] = re.sub(r'\s{2,}', ' ', p.sub(' ', d.get('text', ''))).strip()
         idx.write_text(json.dumps(docs, indent=2))
         return sum(map(len, pats.values()))
     except Exception as e:
@@ -315,12 +342,12 @@ def clean_search_index(out_dir=None):
 
 # %% ../nbs/index.ipynb #63dffadb
 # How a chapter's notebook writes more than one module (named in pyproject.toml:
-# `export_procs` of [tool.nbdev]).
-# Note [Module parts]: a chapter too long for one module sends the cells of some sections to a module of their own
-# with `#| export <module>`. nbdev appends such cells to a module that must exist, so
-# each export would add them again; `fresh_export_parts` starts every such module afresh
-# (a header and an empty `__all__`) before nbdev writes the notebook, so exporting is
-# repeatable. The chapter's own module imports its parts and re-exports their names.
+# `export_procs` of [tool.nbdev]). Note [Module parts]: a chapter too long for one
+# module sends the cells of some sections to a module of their own with `#| export
+# <module>`. nbdev appends such cells to a module that must exist, so each export would
+# add them again; `fresh_export_parts` starts every such module afresh (a header and an
+# empty `__all__`) before nbdev writes the notebook, so exporting is repeatable. The
+# chapter's own module imports its parts and re-exports their names.
 import os, pathlib
 
 class fresh_export_parts(Processor):
@@ -340,8 +367,10 @@ class fresh_export_parts(Processor):
             f = pathlib.Path(lib) / (m.replace('.', '/') + '.py')
             f.parent.mkdir(parents=True, exist_ok=True)
             rel = pathlib.Path(os.path.relpath(nb_path, f.parent)).as_posix()
-            f.write_text(f'"""Part of {pathlib.Path(nb_path).stem}: the cells marked `#| export {m}`."""\n\n'
-                         f'# AUTOGENERATED! DO NOT EDIT! File to edit: {rel}.\n\n# %% auto #0\n__all__ = []\n')
+            f.write_text(f'"""Part of {pathlib.Path(nb_path).stem}: the cells marked '
+                         f'`#| export {m}`."""\n\n'
+                         f'# AUTOGENERATED! DO NOT EDIT! File to edit: {rel}.\n\n# %% '
+                         'auto #0\n__all__ = []\n')
 
 # %% ../nbs/index.ipynb #3237e3d7
 # The front page's picture of the package and its table of chapters, computed from the
@@ -367,12 +396,14 @@ def _notebook_exports(nbs, pkg:str) -> dict:
         for c in json.loads(nb.read_text())['cells']:
             if c['cell_type'] != 'code': continue
             src = ''.join(c['source'])
-            for m in re.finditer(r'^#\|[ \t]*(?:default_exp|exporti?)[ \t]+(\S+)[ \t]*$', src, re.M):
+            pat = r'^#\|[ \t]*(?:default_exp|exporti?)[ \t]+(\S+)[ \t]*$'
+            for m in re.finditer(pat, src, re.M):
                 if f'{pkg}.{m.group(1)}' not in mods: mods.append(f'{pkg}.{m.group(1)}')
     return out
 
 def module_chapters(nbs=None) -> dict:
-    "Module (`tinytensor.views`) -> the stem of the notebook that writes it (`05a_views`)."
+    ("Module (`tinytensor.views`) -> the stem of the notebook that writes it "
+     "(`05a_views`).")
     from nbdev.config import get_config
     cfg = get_config()
     exports = _notebook_exports(pathlib.Path(nbs or cfg.nbs_path), cfg.lib_path.name)
@@ -390,10 +421,12 @@ def _imports(name:str, path, mods:dict) -> set:
                 base = base[:len(base) - (node.level - 1)]
                 mod = '.'.join(base + ([node.module] if node.module else []))
             else: mod = node.module
-            targets = [f'{mod}.{a.name}' if f'{mod}.{a.name}' in mods else mod for a in node.names]
+            targets = [f'{mod}.{a.name}' if f'{mod}.{a.name}' in mods else mod
+                       for a in node.names]
         else: continue
         for t in targets:
-            while t and t not in mods: t = t.rpartition('.')[0]     # the deepest module there is
+            # the deepest module there is
+            while t and t not in mods: t = t.rpartition('.')[0]
             if t and t != name: out.add(t)
     return out
 
@@ -419,8 +452,9 @@ def package_layers(lib=None, nbs=None) -> tuple:
     for s in order:
         stems = sorted({chap(m) for m in mods if layer[m] == s})
         names = sorted(m.removeprefix(pkg + '.') for m in mods
-                       if layer[m] == s and not any(p.startswith('_') for p in m.split('.')))
-        if stems: layers.append((s, (stems[0].split('_')[0], stems[-1].split('_')[0]), names))
+                if layer[m] == s and not any(p.startswith('_') for p in m.split('.')))
+        if stems:
+            layers.append((s, (stems[0].split('_')[0], stems[-1].split('_')[0]), names))
     edges = {}
     for m, p in mods.items():
         for d in _imports(m, p, mods):
@@ -436,23 +470,27 @@ def chapters_md(nbs=None) -> str:
     cfg = get_config()
     nbs = pathlib.Path(nbs or cfg.nbs_path)
     exports = _notebook_exports(nbs, cfg.lib_path.name)
-    rows = ['| | chapter | module |', '|:------|:------------------------------|:----------|']
+    rows = ['| | chapter | module |',
+            '|:------|:------------------------------|:----------|']
     last = None                   # the dashes give the columns' widths: 13%, 65%, 22%
     for sec, stem in _sidebar(nbs):
         if not sec: continue
         cells = json.loads((nbs / f'{stem}.ipynb').read_text())['cells']
-        title = re.search(r'^#\s+(.*)$', ''.join(cells[0]['source']), re.M).group(1).strip()
+        title = (re.search(r'^#\s+(.*)$', ''.join(cells[0]['source']), re.M).group(1)
+                 .strip())
         mods = [m.split('.', 1)[1] for m in exports.get(stem, [])
                 if not any(p.startswith('_') for p in m.split('.')[1:])]
         num = stem.split('_')[0] if stem[0].isdigit() else ''
         part = f'**{sec}**' if sec != last else ''
         link = f'[{title}]({nbpath2html(stem + ".ipynb").as_posix()})'
-        mods = ', '.join(f'<code>{m}</code>' for m in mods) or '—'    # code, not a link to a name
+        # code, not a link to a name
+        mods = ', '.join(f'<code>{m}</code>' for m in mods) or '—'
         rows.append(f"| {part} | {num} {link} | {mods} |")
         last = sec
     return '\n'.join(rows)
 
-_LAYER_COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#b07aa1', '#9c755f',
+_LAYER_COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#b07aa1',
+                 '#9c755f',
                  '#edc948', '#ff9da7', '#bab0ac']
 
 def layers_svg(layers=None, edges=None, width:int=440) -> str:
@@ -462,30 +500,41 @@ def layers_svg(layers=None, edges=None, width:int=440) -> str:
     from tinytensor.pictures import SvgCanvas, wrap_text
     if layers is None: layers, edges = package_layers()
     names = [s for s, *_ in layers]
-    edges = {(a, b): n for (a, b), n in (edges or {}).items() if a in names and b in names}
-    spans = sorted(edges, key=lambda e: (names.index(e[0]) - names.index(e[1]), names.index(e[0])))
-    dx = {e: 16 + 10 * k for k, e in enumerate(spans)}             # short arrows run nearest the boxes
-    ends = {s: ([], []) for s in names}                           # per box: arrows leaving, arriving
+    edges = {(a, b): n for (a, b), n in (edges or {}).items() if a in names
+             and b in names}
+    spans = sorted(edges,
+            key=lambda e: (names.index(e[0]) - names.index(e[1]), names.index(e[0])))
+    # short arrows run nearest the boxes
+    dx = {e: 16 + 10 * k for k, e in enumerate(spans)}
+    # per box: arrows leaving, arriving
+    ends = {s: ([], []) for s in names}
     for e in spans: ends[e[0]][0].append(e); ends[e[1]][1].append(e)
     c, y, x0, ys = SvgCanvas(11), 34, 6, {}
-    c.text(x0, 21, 'The package by part of the book: an arrow from a part to each part it imports', 12)
+    c.text(x0, 21,
+           'The package by part of the book: an arrow from a part to each part it '
+           'imports', 12)
     for k, (s, (first, last), mods) in enumerate(layers):
         col = _LAYER_COLORS[k % len(_LAYER_COLORS)]
         lines = wrap_text(' · '.join(mods), 11, width - 16)
-        leave = sorted(ends[s][0], key=dx.get)                    # Leaving arrows from the top down,
-        arrive = sorted(ends[s][1], key=dx.get, reverse=True)     # arriving ones below: fewer crossings
+        # Leaving arrows from the top down,
+        leave = sorted(ends[s][0], key=dx.get)
+        # arriving ones below: fewer crossings
+        arrive = sorted(ends[s][1], key=dx.get, reverse=True)
         h = max(26 + 14 * len(lines) + 4, 10 + 7 * (len(leave) + len(arrive)))
         c.rect(x0, y, width, h, fill='#f8f9fa', stroke=col, stroke_width=2, rx=4)
         chapters = first if first == last else f'{first}–{last}'
         c.text(x0 + 8, y + 17, f'{s} ({chapters})', 12, font_weight='bold', fill=col)
         for i, line in enumerate(lines): c.text(x0 + 8, y + 33 + 14 * i, line)
-        for i, e in enumerate(leave + arrive): ys[e, e in leave] = y + h * (i + 1) / (len(leave + arrive) + 1)
+        for i, e in enumerate(leave + arrive):
+            ys[e, e in leave] = y + h * (i + 1) / (len(leave + arrive) + 1)
         y += h + 12
     right = x0 + width
     for e in spans:
         col = _LAYER_COLORS[names.index(e[1]) % len(_LAYER_COLORS)]
         y1, y2, x = ys[e, True], ys[e, False], right + dx[e]
         w = f'{1 + min(3, edges[e] / 10):.1f}'
-        c.polyline([(right, y1), (x, y1), (x, y2), (right + 7, y2)], fill='none', stroke=col, stroke_width=w)
-        c.polyline([(right + 8, y2 - 4), (right + 1, y2), (right + 8, y2 + 4)], fill=col, stroke=col)
+        c.polyline([(right, y1), (x, y1), (x, y2), (right + 7, y2)], fill='none',
+                   stroke=col, stroke_width=w)
+        c.polyline([(right + 8, y2 - 4), (right + 1, y2), (right + 8, y2 + 4)],
+                   fill=col, stroke=col)
     return c.svg()

@@ -21,7 +21,8 @@ class DeviceType(enum.IntEnum):
     CUDA = 1
     Meta = 14
 
-_TORCH_DEVICE_NAMES = ('cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, '
+_TORCH_DEVICE_NAMES = ('cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, '
+                       'fpga, maia, xla, '
                        'lazy, vulkan, mps, meta, hpu, mtia, privateuseone')
 _SUPPORTED = {'cpu': DeviceType.CPU, 'cuda': DeviceType.CUDA, 'meta': DeviceType.Meta}
 _DEVICE_RE = re.compile(r'([a-zA-Z_]+)(?::([1-9]\d*|0))?')
@@ -31,41 +32,56 @@ _DEVICE_RE = re.compile(r'([a-zA-Z_]+)(?::([1-9]\d*|0))?')
 _set = object.__setattr__
 
 class Device:
-    "A device type plus optional index, parsed like `c10::Device` (`'cpu'`, `'cuda:1'`, `'meta'`)."
+    ("A device type plus optional index, parsed like `c10::Device` (`'cpu'`, "
+     "`'cuda:1'`, `'meta'`).")
     __slots__ = ('type', 'index', 'device_type')
-    def __init__(self, type, # a device string such as 'cuda:1', a `Device`, or a type name
+    # a device string such as 'cuda:1', a `Device`, or a type name
+    def __init__(self, type,
                  index:int=None): # device index; must not be given if `type` has one
         if isinstance(type, Device):
             TORCH_CHECK(index is None,
-                        "type (string) must not include an index because index was passed explicitly: ",
+                        "type (string) must not include an index because index was "
+                        "passed explicitly: ",
                         type)
-            _set(self, 'type', type.type); _set(self, 'index', type.index); _set(self, 'device_type', type.device_type)
+            _set(self, 'type', type.type); _set(self, 'index', type.index)
+            _set(self, 'device_type', type.device_type)
             return
         TORCH_CHECK_TYPE(isinstance(type, str),
                          "device(): argument 'type' must be str, not ",
                          builtins.type(type).__name__)
-        TORCH_CHECK_TYPE(index is None or (isinstance(index, int) and not isinstance(index, bool)),
-                         "device(): argument 'index' (position 2) must be int, not ", builtins.type(index).__name__)
+        TORCH_CHECK_TYPE(index is None
+                         or (isinstance(index, int) and not isinstance(index, bool)),
+                         "device(): argument 'index' (position 2) must be int, not ",
+                         builtins.type(index).__name__)
         m = _DEVICE_RE.fullmatch(type)
         name = re.match(r'[a-zA-Z_]*', type).group()
-        TORCH_CHECK(name in _TORCH_DEVICE_NAMES.split(', '), "Expected one of ", _TORCH_DEVICE_NAMES,
+        TORCH_CHECK(name in _TORCH_DEVICE_NAMES.split(', '), "Expected one of ",
+                    _TORCH_DEVICE_NAMES,
                     " device type at start of device string: ", type)
         TORCH_CHECK(m is not None, "Invalid device string: '", type, "'")
         TORCH_CHECK(name in _SUPPORTED,
-                    "tinytensor supports the cpu, cuda and meta devices, not '", name, "'")
+                "tinytensor supports the cpu, cuda and meta devices, not '", name, "'")
         if m.group(2) is not None:
             TORCH_CHECK(index is None,
-                        "type (string) must not include an index because index was passed explicitly: ",
+                        "type (string) must not include an index because index was "
+                        "passed explicitly: ",
                         type)
             index = int(m.group(2))
         TORCH_CHECK(index is None or index >= 0, "Device index must not be negative")
-        _set(self, 'type', name); _set(self, 'index', index); _set(self, 'device_type', _SUPPORTED[name])
+        _set(self, 'type', name); _set(self, 'index', index)
+        _set(self, 'device_type', _SUPPORTED[name])
 
-    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of 'torch.device' objects is not writable")
+    def __setattr__(self, name,
+                    value): raise AttributeError(f"attribute '{name}' of "
+                                                 "'torch.device' objects is not writable")
 
-    def __repr__(self): return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
-    def __str__(self): return self.type if self.index is None else f'{self.type}:{self.index}'
-    def __eq__(self, o): return isinstance(o, Device) and o.type == self.type and o.index == self.index
+    def __repr__(self):
+        if self.index is None: return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+    def __str__(self):
+        return self.type if self.index is None else f'{self.type}:{self.index}'
+    def __eq__(self, o):
+        return isinstance(o, Device) and o.type == self.type and o.index == self.index
     def __hash__(self): return hash((self.type, self.index))
     def __reduce__(self): return (Device, (self.type, self.index))
 
@@ -92,7 +108,8 @@ class DataPtr:
     read_only = False                        # see `ReadOnlyDataPtr`
     def __init__(self, ptr:int=0, # address of the data (0 for none)
                  ctx=None, # what the deleter needs to free it (often the address itself)
-                 deleter=None, # called once as `deleter(ctx)` when the memory is given back
+                 # called once as `deleter(ctx)` when the memory is given back
+                 deleter=None,
                  device:Device=CPU): # where the memory lives
         self._ptr, self._ctx, self._deleter, self.device = ptr or 0, ctx, deleter, device
 
@@ -139,11 +156,13 @@ class DataPtr:
             # a destructor must not raise (C++ would terminate)
             except Exception: pass
 
-    def __repr__(self): return f'DataPtr(ptr=0x{self._ptr:x}, device={self.device}, owns={self._deleter is not None})'
+    def __repr__(self): return (f'DataPtr(ptr=0x{self._ptr:x}, device={self.device}, '
+                                f'owns={self._deleter is not None})')
 
 # %% ../nbs/02_allocator.ipynb #6c66ff9d
 class ReadOnlyDataPtr(DataPtr):
-    "A `DataPtr` over memory that must not be written (a read-only DLPack or numpy producer); numpy sees it read-only."
+    ("A `DataPtr` over memory that must not be written (a read-only DLPack or numpy "
+     "producer); numpy sees it read-only.")
     __slots__ = ()
     read_only = True
 
@@ -157,7 +176,8 @@ class AllocatorStats:
     "Current/peak allocated bytes and allocation counts of one allocator."
     __slots__ = ('allocated_bytes', 'peak_allocated_bytes', 'peak_allocations',
                  'num_allocs', 'num_frees', '_lock')
-    def __init__(self, lock=None): # the owning allocator's lock, to share it (a new lock if None)
+    # the owning allocator's lock, to share it (a new lock if None)
+    def __init__(self, lock=None):
         # re-entrant: Note [Count lock] in chapter 01
         self._lock = threading.RLock() if lock is None else lock
         self.allocated_bytes = self.peak_allocated_bytes = self.peak_allocations = 0
@@ -182,17 +202,21 @@ class AllocatorStats:
         a = self.allocated_bytes = self.allocated_bytes + nbytes
         k = self.num_allocs = self.num_allocs + 1
         if a > self.peak_allocated_bytes: self.peak_allocated_bytes = a
-        if k - self.num_frees > self.peak_allocations: self.peak_allocations = k - self.num_frees
+        if k - self.num_frees > self.peak_allocations:
+            self.peak_allocations = k - self.num_frees
     def _count_free(self, nbytes):            # the caller holds `_lock`
         self.allocated_bytes -= nbytes; self.num_frees += 1
     def reset_peak(self):
         "Set the peaks to the current values."
         with self._lock:
-            self.peak_allocated_bytes, self.peak_allocations = self.allocated_bytes, self.allocations
+            self.peak_allocated_bytes, self.peak_allocations = (self.allocated_bytes,
+                                                                self.allocations)
     def as_dict(self) -> dict:
         "The statistics under torch-style flat keys."
-        return {'allocated_bytes.current': self.allocated_bytes, 'allocated_bytes.peak': self.peak_allocated_bytes,
-                'allocation.current': self.allocations, 'allocation.peak': self.peak_allocations,
+        return {'allocated_bytes.current': self.allocated_bytes,
+                'allocated_bytes.peak': self.peak_allocated_bytes,
+                'allocation.current': self.allocations,
+                'allocation.peak': self.peak_allocations,
                 'num_allocs': self.num_allocs, 'num_frees': self.num_frees}
 
 # %% ../nbs/02_allocator.ipynb #9918a749
@@ -239,7 +263,8 @@ _LINUX = hasattr(os, 'uname') and os.uname().sysname == 'Linux'
 _THP_ENABLED = _LINUX and os.environ.get('THP_MEM_ALLOC_ENABLE', '1') != '0'
 
 def alloc_cpu(nbytes:int) -> int: # bytes to allocate, may be 0
-    "Allocate `nbytes` with libc's posix_memalign, 64-byte aligned; a big block page-aligned with a huge-page hint."
+    ("Allocate `nbytes` with libc's posix_memalign, 64-byte aligned; a big block "
+     "page-aligned with a huge-page hint.")
     # zero bytes: a null pointer, libc not called
     if nbytes == 0: return 0
     TORCH_CHECK(nbytes > 0,
@@ -247,7 +272,8 @@ def alloc_cpu(nbytes:int) -> int: # bytes to allocate, may be 0
     thp = _THP_ENABLED and nbytes >= HUGEPAGE_THRESHOLD   # c10's is_thp_alloc
     # ctypes passes it by reference (argtype is a pointer)
     p = ctypes.c_void_p()
-    err = _posix_memalign(p, gPagesize if thp else gAlignment, nbytes) if nbytes < _MAX_ALLOC else 12
+    err = (_posix_memalign(p, gPagesize if thp else gAlignment, nbytes)
+           if nbytes < _MAX_ALLOC else 12)
     TORCH_CHECK(err == 0 and p.value,
                 "DefaultCPUAllocator: not enough memory: you tried to allocate ", nbytes,
                 " bytes.")
@@ -260,7 +286,8 @@ def free_cpu(ptr:int):
 
 # %% ../nbs/02_allocator.ipynb #d59e987f
 class DefaultCPUAllocator(Allocator):
-    "CPU allocator over libc `posix_memalign`/`free`, 64-byte aligned, as c10's `DefaultCPUAllocator`."
+    ("CPU allocator over libc `posix_memalign`/`free`, 64-byte aligned, as c10's "
+     "`DefaultCPUAllocator`.")
     def __init__(self):
         super().__init__()
         # address -> nbytes, for the statistics on free
@@ -280,12 +307,14 @@ class DefaultCPUAllocator(Allocator):
 # %% ../nbs/02_allocator.ipynb #7ac5bfa9
 try:
     _madvise = ctypes.CDLL(None).madvise
-    _madvise.argtypes, _madvise.restype = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int], ctypes.c_int
+    _madvise.argtypes, _madvise.restype = ([ctypes.c_void_p, ctypes.c_size_t,
+                                            ctypes.c_int], ctypes.c_int)
     _MADV_HUGEPAGE = 14 if _LINUX else None
 except (OSError, AttributeError): _madvise, _MADV_HUGEPAGE = None, None
 
 def _advise_hugepages(ptr:int, nbytes:int): # a fresh page-aligned block, not yet written
-    "madvise(MADV_HUGEPAGE) over a fresh block, as numpy does: 512x fewer page faults on first touch (a hint only)."
+    ("madvise(MADV_HUGEPAGE) over a fresh block, as numpy does: 512x fewer page faults "
+     "on first touch (a hint only).")
     if _MADV_HUGEPAGE is not None: _madvise(ptr, nbytes, _MADV_HUGEPAGE)
 
 
@@ -300,13 +329,16 @@ def _physical_memory() -> int:
 # checks the cap before it caches a block and frees it to libc if the block would not fit;
 # lowering the cap evicts right away. If libc refuses an allocation, the cache is emptied
 # and the allocation retried once, as c10's `allocate_and_cache` does.
-DEFAULT_CPU_CACHE_MAX = int(os.environ.get('TINYTENSOR_CPU_CACHE_MAX', _physical_memory() // 8))
+DEFAULT_CPU_CACHE_MAX = int(os.environ.get('TINYTENSOR_CPU_CACHE_MAX',
+                                           _physical_memory() // 8))
 
 
 # %% ../nbs/02_allocator.ipynb #74ab1a6f
 class CPUCachingAllocator(Allocator):
-    "Caches freed CPU blocks by exact size for reuse, up to `max_cached_bytes`, as c10's `CPUCachingAllocator`."
-    def __init__(self, max_cached_bytes:int=None): # cap on cached free bytes (default `DEFAULT_CPU_CACHE_MAX`)
+    ("Caches freed CPU blocks by exact size for reuse, up to `max_cached_bytes`, as "
+     "c10's `CPUCachingAllocator`.")
+    # cap on cached free bytes (default `DEFAULT_CPU_CACHE_MAX`)
+    def __init__(self, max_cached_bytes:int=None):
         super().__init__()
         # re-entrant: a finalizer may free a block while this thread holds it
         self._lock = threading.RLock()
@@ -315,7 +347,8 @@ class CPUCachingAllocator(Allocator):
         self._available = {}                  # nbytes -> [free addresses]
         # every block we own, live or cached
         self.reserved_bytes = self.peak_reserved_bytes = 0
-        self.max_cached_bytes = DEFAULT_CPU_CACHE_MAX if max_cached_bytes is None else max_cached_bytes
+        self.max_cached_bytes = (DEFAULT_CPU_CACHE_MAX if max_cached_bytes is None
+                                 else max_cached_bytes)
         # one bound method for every DataPtr, not a new one per allocation
         self._deleter = self._delete
     @property
@@ -329,19 +362,22 @@ class CPUCachingAllocator(Allocator):
     # moves between allocated and cached), so only a fresh block can raise the reserved
     # peak.
     def allocate(self, nbytes:int) -> DataPtr:
-        "Reuse a cached block of exactly `nbytes` if there is one, else allocate a new one."
+        ("Reuse a cached block of exactly `nbytes` if there is one, else allocate a new "
+         "one.")
         if nbytes == 0: return DataPtr(0, None, None, CPU)
         # Note [Lock cost] in chapter 01: cheaper than `with`
         lock = self._lock; lock.acquire()
         try:
             free = self._available.get(nbytes)
             ptr = free.pop() if free else 0
-            if ptr:                           # a hit: `stats._count_alloc(nbytes)` inlined, a frame less per small op
+            # a hit: `stats._count_alloc(nbytes)` inlined, a frame less per small op
+            if ptr:
                 st = self.stats
                 a = st.allocated_bytes = st.allocated_bytes + nbytes
                 k = st.num_allocs = st.num_allocs + 1
                 if a > st.peak_allocated_bytes: st.peak_allocated_bytes = a
-                if k - st.num_frees > st.peak_allocations: st.peak_allocations = k - st.num_frees
+                if k - st.num_frees > st.peak_allocations:
+                    st.peak_allocations = k - st.num_frees
         finally: lock.release()
         if not ptr: ptr = self._allocate_fresh(nbytes)
         # `DataPtr(ptr, ptr, self._deleter, CPU)` without the __init__ frame
@@ -350,7 +386,8 @@ class CPUCachingAllocator(Allocator):
         return dp
     def _allocate_fresh(self, nbytes:int) -> int:
         try: ptr = alloc_cpu(nbytes)
-        except RuntimeError:                  # out of memory: give the cache back and try once more
+        # out of memory: give the cache back and try once more
+        except RuntimeError:
             self.empty_cache(); ptr = alloc_cpu(nbytes)
         with self._lock:
             self._sizes[ptr] = nbytes
@@ -366,7 +403,8 @@ class CPUCachingAllocator(Allocator):
             st = self.stats
             a = st.allocated_bytes = st.allocated_bytes - nbytes
             st.num_frees += 1
-            if self.reserved_bytes - a <= self.max_cached_bytes:   # the cached bytes with this block
+            # the cached bytes with this block
+            if self.reserved_bytes - a <= self.max_cached_bytes:
                 free = self._available.get(nbytes)
                 # `[]` may run finalizers: Note [Count lock]
                 if free is None: free = self._available.setdefault(nbytes, [])
@@ -381,7 +419,8 @@ class CPUCachingAllocator(Allocator):
 # %% ../nbs/02_allocator.ipynb #5c1a0c02
 @patch
 def set_max_cached_bytes(self:CPUCachingAllocator, nbytes:int): # new cap in bytes, >= 0
-    "Change the cap on cached bytes, evicting cached blocks (largest first) until the cache fits."
+    ("Change the cap on cached bytes, evicting cached blocks (largest first) until the "
+     "cache fits.")
     TORCH_CHECK(nbytes >= 0, "max_cached_bytes must be non-negative, got ", nbytes)
     with self._lock:
         self.max_cached_bytes = nbytes
@@ -389,7 +428,8 @@ def set_max_cached_bytes(self:CPUCachingAllocator, nbytes:int): # new cap in byt
         for size in sorted(self._available, reverse=True):
             ptrs = self._available[size]
             while ptrs and self.reserved_bytes - self.stats.allocated_bytes > nbytes:
-                p = ptrs.pop(); evict.append(p); del self._sizes[p]; self.reserved_bytes -= size
+                p = ptrs.pop(); evict.append(p); del self._sizes[p]
+                self.reserved_bytes -= size
             if not ptrs: del self._available[size]
     for p in evict: free_cpu(p)
 
@@ -398,7 +438,8 @@ def empty_cache(self:CPUCachingAllocator):
     "Return every cached (unused) block to libc, like `torch.cuda.empty_cache`."
     # made before the lock (Note [Count lock]): a free that runs inside
     fresh = {}
-    with self._lock:                          # the loop below caches its block in `fresh`, and counts it
+    # the loop below caches its block in `fresh`, and counts it
+    with self._lock:
         evict, self._available = self._available, fresh
         for size, ptrs in evict.items():
             for p in ptrs: del self._sizes[p]
@@ -408,11 +449,14 @@ def empty_cache(self:CPUCachingAllocator):
 
 @patch
 def memory_stats(self:CPUCachingAllocator) -> dict:
-    "Statistics plus cached bytes and reserved (= allocated + cached) bytes, current and peak."
+    ("Statistics plus cached bytes and reserved (= allocated + cached) bytes, current "
+     "and peak.")
     with self._lock:                          # one consistent reading of the counters
         d, r = self.stats.as_dict(), self.reserved_bytes
-    return {**d, 'cached_bytes.current': r - d['allocated_bytes.current'], 'reserved_bytes.current': r,
-            'reserved_bytes.peak': self.peak_reserved_bytes, 'max_cached_bytes': self.max_cached_bytes}
+    return {**d, 'cached_bytes.current': r - d['allocated_bytes.current'],
+            'reserved_bytes.current': r,
+            'reserved_bytes.peak': self.peak_reserved_bytes,
+            'max_cached_bytes': self.max_cached_bytes}
 
 
 # %% ../nbs/02_allocator.ipynb #ae034486

@@ -33,7 +33,8 @@ from .checks import FunctionParameter, FunctionSignature, PythonArgParser
 # keywords to supply it); on any doubt the whole call goes to `parse`. A property test
 # (`tests/test_arg_parsing.py`) checks over generated calls that the wrapper binds what
 # `parse` binds, or raises what `parse` raises.
-_NUMBER_TYPES = {'int': ('int',), 'SymInt': ('int',), 'float': ('int', 'float'), 'complex': ('int', 'float'),
+_NUMBER_TYPES = {'int': ('int',), 'SymInt': ('int',), 'float': ('int', 'float'),
+                 'complex': ('int', 'float'),
                  'Scalar': ('int', 'float')}
 
 def _ints(t) -> bool:
@@ -43,21 +44,30 @@ def _ints(t) -> bool:
     return True
 
 def _tests(p:FunctionParameter, a:str, ok:str) -> list:
-    "(condition, value, elements) source triples: where `condition` holds for the object named `a` and every one of `elements` is a plain int, `parse` binds `p` to `value`."
+    ("(condition, value, elements) source triples: where `condition` holds for the "
+     "object named `a` and every one of `elements` is a plain int, `parse` binds `p` "
+     "to `value`.")
     tests = [(f'{a} is None', 'None', None)] if p.allow_none else []
     if p.intlist:
-        if not p.size: tests += [(f'type({a}) is tuple', a, a), (f'type({a}) is list', f'tuple({a})', a),
-                                 (f'isinstance({a}, tuple)', f'tuple({a})', a)]      # a `Size` binds as a plain tuple
-    elif p.number: tests += [(f'type({a}) is {t}', a, None) for t in _NUMBER_TYPES[p.word]]
+        if not p.size:
+            tests += [(f'type({a}) is tuple', a, a),
+                      (f'type({a}) is list', f'tuple({a})', a),
+                                 # a `Size` binds as a plain tuple
+                                 (f'isinstance({a}, tuple)', f'tuple({a})', a)]
+    elif p.number:
+        tests += [(f'type({a}) is {t}', a, None) for t in _NUMBER_TYPES[p.word]]
     elif not p.is_list: tests.append((f'{ok}({a})', a, None))
     return tests
 
 def _kw(name:str, v:str) -> str:
-    "Source passing `v` as keyword `name` (a Python keyword such as torch's `from` goes through a dict)."
-    return f'**{{{name!r}: {v}}}' if keyword.iskeyword(name) or not name.isidentifier() else f'{name}={v}'
+    ("Source passing `v` as keyword `name` (a Python keyword such as torch's `from` "
+     "goes through a dict).")
+    return (f'**{{{name!r}: {v}}}' if keyword.iskeyword(name) or not name.isidentifier()
+            else f'{name}={v}')
 
 def _call(vals:list, pos:list, method:bool) -> str:
-    "Arguments of the body call: `(name, value)` pairs positionally while the body's parameters line up by name, then as keywords."
+    ("Arguments of the body call: `(name, value)` pairs positionally while the body's "
+     "parameters line up by name, then as keywords.")
     out, lined_up = ['self'] if method else [], True
     for i, (name, v) in enumerate(vals):
         lined_up = lined_up and i < len(pos) and pos[i] == name
@@ -67,17 +77,23 @@ def _call(vals:list, pos:list, method:bool) -> str:
 # %% ../nbs/13_arg_binders.ipynb #a106afe7
 def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool,
            ns:dict, fb:str) -> list:
-    "Lines (inside `if n == K:`) binding K positional arguments to `sig` and calling the body; `many`: K >= 2 plain ints as the size list."
+    ("Lines (inside `if n == K:`) binding K positional arguments to `sig` and calling "
+     "the body; `many`: K >= 2 plain ints as the size list.")
     p0, L = sig.params[0] if sig.params else None, []
     if many:
         if p0.size: return [f'return {fb}']
-        for k in (2, 3):                                 # view(2, 3): unrolled for the common lengths
-            L += [f"{'if' if k == 2 else 'elif'} n == {k}:", f"    {', '.join(f'a{i}' for i in range(k))} = args",
-                  f"    if {' or '.join(f'type(a{i}) is not int' for i in range(k))}: return {fb}"]
+        # view(2, 3): unrolled for the common lengths
+        for k in (2, 3):
+            L += [f"{'if' if k == 2 else 'elif'} n == {k}:",
+                  f"    {', '.join(f'a{i}' for i in range(k))} = args",
+                  f"    if {' or '.join(f'type(a{i}) is not int' for i in range(k))}: "
+                  f"return {fb}"]
         L += ['else:', '    for e in args:',
               f'        if type(e) is not int: return {fb}', 'v0 = args']
     else:
-        if K: L.append('a0 = args[0]' if K == 1 else f"{', '.join(f'a{i}' for i in range(K))} = args")
+        if K:
+            L.append('a0 = args[0]' if K == 1
+                     else f"{', '.join(f'a{i}' for i in range(K))} = args")
         for i, p in enumerate(sig.params[:K]):
             ns[f'ok{s}_{i}'] = p.ok
             tests = _tests(p, f'a{i}', f'ok{s}_{i}')
@@ -85,9 +101,11 @@ def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool
             if sig.varargs and not p.size: tests.insert(0,
                                                         ('type(a0) is int', 'args', None))
             if not tests: return L + [f'return {fb}']
-            for j in range(len(tests) - 1, 0, -1):       # `type(a) is int or type(a) is float`: one branch
+            # `type(a) is int or type(a) is float`: one branch
+            for j in range(len(tests) - 1, 0, -1):
                 (c0, x0, e0), (c1, x1, e1) = tests[j - 1], tests[j]
-                if x0 == x1 and e0 is None and e1 is None: tests[j - 1:j + 1] = [(f'{c0} or {c1}', x0, None)]
+                if x0 == x1 and e0 is None and e1 is None:
+                    tests[j - 1:j + 1] = [(f'{c0} or {c1}', x0, None)]
             for j, (cond, val, elems) in enumerate(tests):
                 L.append(f"{'if' if j == 0 else 'elif'} {cond}:")
                 if elems: L += [f'    for e in {elems}:',
@@ -98,9 +116,11 @@ def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool
     call = _call([(p.name, f'v{i}') for i, p in enumerate(sig.params[:m])], pos, method)
     # (name, conditions under which `parse` binds the value unchanged)
     kw = []
-    for i, p in sorted(enumerate(sig.params[m:], m), key=lambda ip: ip[1].name not in ('dtype', 'device')):
+    for i, p in sorted(enumerate(sig.params[m:], m),
+                       key=lambda ip: ip[1].name not in ('dtype', 'device')):
         ns[f'ok{s}_{i}'] = p.ok
-        conds = [c if e is None else f'{c} and _ints({e})' for c, val, e in _tests(p, 'v', f'ok{s}_{i}') if val in ('v', 'None')]
+        conds = [c if e is None else f'{c} and _ints({e})'
+                 for c, val, e in _tests(p, 'v', f'ok{s}_{i}') if val in ('v', 'None')]
         if conds: kw.append((p.name, ' or '.join(conds)))
     L.append(f'if not kwargs: return f({call})')
     if not kw: return L + [f'return {fb}']
@@ -108,7 +128,8 @@ def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool
     # zeros(2, 3, dtype=d): one keyword, passed as a fixed one
     L.append('if len(kwargs) == 1:')
     for j, (name, cond) in enumerate(kw):
-        L += [f"    {'elif' if j else 'if'} {name!r} in kwargs:", f'        v = kwargs[{name!r}]',
+        L += [f"    {'elif' if j else 'if'} {name!r} in kwargs:",
+              f'        v = kwargs[{name!r}]',
               f'        if {cond}: return f({call}{sep}{_kw(name, "v")})']
     L += [f'    return {fb}', 'for k, v in kwargs.items():']
     for j, (name, cond) in enumerate(kw):
@@ -119,7 +140,8 @@ def _block(sig:FunctionSignature, s:int, K:int, many:bool, pos:list, method:bool
 
 # %% ../nbs/13_arg_binders.ipynb #07a4a181
 def _binder_source(parser:PythonArgParser, f, method:bool, ns:dict) -> str:
-    "Source of the wrapper that Note [Specialised binders] describes; `ns` receives the names it uses."
+    ("Source of the wrapper that Note [Specialised binders] describes; `ns` receives "
+     "the names it uses.")
     # the general path: `parse` binds or raises
     fb = f"f({'self, ' if method else ''}**parse(args, kwargs))"
     try: ps = list(inspect.signature(f).parameters.values())[1 if method else 0:]
@@ -129,20 +151,26 @@ def _binder_source(parser:PythonArgParser, f, method:bool, ns:dict) -> str:
     for q in ps:
         if q.kind is not q.POSITIONAL_OR_KEYWORD: break
         pos.append(q.name)
-    L = [f"def wrapper({'self, ' if method else ''}*args, **kwargs):", '    n = len(args)']
+    L = [f"def wrapper({'self, ' if method else ''}*args, **kwargs):",
+         '    n = len(args)']
     # arities an earlier signature's block already returns for
     done, many = set(), False
     for s, sig in enumerate(parser.signatures):
         r, mp = len(sig.required), sig.max_pos_args
-        if r > mp or any(p.optional for p in sig.params[:r]):    # a required keyword-only parameter: no fast path
+        # a required keyword-only parameter: no fast path
+        if r > mp or any(p.optional for p in sig.params[:r]):
             break
         for K in range(r, mp + 1):
             if K in done or (many and K > 1): continue
-            L += [f'    if n == {K}:'] + ['        ' + l for l in _block(sig, s, K, False, pos, method, ns, fb)]
+            L += ([f'    if n == {K}:']
+                + ['        ' + l for l in _block(sig, s, K, False, pos, method, ns, fb)])
             done.add(K)
-        if sig.varargs and not many: L += ['    if n > 1:'] + ['        ' + l for l in _block(sig, s, 2, True, pos, method, ns, fb)]
+        if sig.varargs and not many:
+            L += (['    if n > 1:']
+                + ['        ' + l for l in _block(sig, s, 2, True, pos, method, ns, fb)])
         many = many or sig.varargs
-        if s + 1 < len(parser.signatures) and any(K < r and K not in done for K in range(r)):
+        if s + 1 < len(parser.signatures) and any(K < r and K not in done
+                                                  for K in range(r)):
             # keywords might supply what is missing
             L.append(f'    if n < {r} and kwargs: return {fb}')
         # past here `sig` rejects the call for certain (too many positional arguments, or
@@ -151,10 +179,13 @@ def _binder_source(parser:PythonArgParser, f, method:bool, ns:dict) -> str:
     return '\n'.join(L) + '\n'
 
 def specialise(parser:PythonArgParser, # the decorated function's signatures
-               parse, # the general binder: `parse(args, kwargs)` -> {name: value}, or torch's TypeError
+               # the general binder: `parse(args, kwargs)` -> {name: value}, or torch's
+               # TypeError
+               parse,
                f, # the body
                method:bool): # a Tensor method: `self` comes first
-    "The wrapper of `f` that Note [Specialised binders] describes, compiled from its source."
+    ("The wrapper of `f` that Note [Specialised binders] describes, compiled from its "
+     "source.")
     ns = {'parse': parse, '_ints': _ints}
     src = _binder_source(parser, f, method, ns)
     fname = f'<signature {parser.name}#{id(parser):x}>'

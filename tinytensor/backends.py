@@ -25,17 +25,21 @@ def backend_name(device_type) -> str:
     return _BACKEND_NAMES.get(device_type, str(device_type))
 
 def not_implemented(op:str, # the operator, e.g. 'aten::matmul'
-                    device_type): # the device type (or a `Device`) without a kernel for it
-    "Raise torch's `NotImplementedError` for an operator that has no kernel on a device type."
+                    # the device type (or a `Device`) without a kernel for it
+                    device_type):
+    ("Raise torch's `NotImplementedError` for an operator that has no kernel on a "
+     "device type.")
     if isinstance(device_type, Device): device_type = device_type.device_type
     op = op if '::' in op else 'aten::' + op
-    TORCH_CHECK_NOT_IMPLEMENTED(False, "Could not run '", op, "' with arguments from the '", backend_name(device_type),
-                                "' backend. This could be because the operator doesn't exist for this backend "
-                                "(tinytensor has no ", backend_name(device_type), " kernel for it).")
+    TORCH_CHECK_NOT_IMPLEMENTED(False, "Could not run '", op,
+                                "' with arguments from the '", backend_name(device_type),
+        "' backend. This could be because the operator doesn't exist for this backend "
+            "(tinytensor has no ", backend_name(device_type), " kernel for it).")
 
 # %% ../nbs/03a_device_backends.ipynb #cb1bf3b0
 class DeviceBackend:
-    "The seam under every kernel: arrays over one device type's memory, its array namespace, copies, synchronisation."
+    ("The seam under every kernel: arrays over one device type's memory, its array "
+     "namespace, copies, synchronisation.")
     device_type = None
     name = 'abstract'
     # the array namespace kernels compute with (numpy, cupy)
@@ -48,7 +52,8 @@ class DeviceBackend:
         "Number of devices of this type."
         return 1
     def check_device(self, device:Device) -> Device:
-        "Validate a requested device and fill in its index (a bare 'cuda' means the current device)."
+        ("Validate a requested device and fill in its index (a bare 'cuda' means the "
+         "current device).")
         return device
     def allocator(self, device:Device):
         "The chapter 02 `Allocator` that makes storages on `device`."
@@ -57,20 +62,25 @@ class DeviceBackend:
               dtype, # a tinytensor dtype
               shape:tuple, strides:tuple, # the array's shape and byte strides
               offset:int, # byte offset of the first element
-              write:bool=False): # True: the kernel writes (copy-on-write is materialized first)
+              # True: the kernel writes (copy-on-write is materialized first)
+              write:bool=False):
         "An `xp` array of `dtype` over `st`'s memory, without copying."
         not_implemented('array', self.device_type)
     def memcpy(self, dst:int, dst_device:Device, src:int, src_device:Device, nbytes:int):
-        "Copy `nbytes` from address `src` to `dst`; one side is this device type, the other this type or the host."
+        ("Copy `nbytes` from address `src` to `dst`; one side is this device type, the "
+         "other this type or the host.")
         not_implemented('copy_', self.device_type)
     def scalar(self, v):
-        "A CPU scalar operand (a numpy scalar) as this device's kernels take it: as it is, by default."
+        ("A CPU scalar operand (a numpy scalar) as this device's kernels take it: as it "
+         "is, by default.")
         return v
     def launch(self, loop, views:list, nout:int):
-        "Run a kernel's `loop(*views)` (outputs first); a backend may run its own kernel for a loop it knows."
+        ("Run a kernel's `loop(*views)` (outputs first); a backend may run its own "
+         "kernel for a loop it knows.")
         loop(*views)
     def synchronize(self, device:Device=None):
-        "Wait until all work queued on `device` (every device of this type if None) is done."
+        ("Wait until all work queued on `device` (every device of this type if None) is "
+         "done.")
     def __repr__(self): return f"{type(self).__name__}({self.name})"
 
 # %% ../nbs/03a_device_backends.ipynb #74f567db
@@ -81,14 +91,16 @@ class DeviceBackend:
 # zero-size view a fresh empty array of the same shape. The check runs only when numpy
 # refuses, so ordinary views pay nothing.
 def host_array(buf, npdtype, shape:tuple, offset:int, strides:tuple) -> np.ndarray:
-    "A numpy view of `buf` (bytes) with `shape`, byte `strides` and byte `offset`; a fresh empty array for a zero-size `shape`."
+    ("A numpy view of `buf` (bytes) with `shape`, byte `strides` and byte `offset`; a "
+     "fresh empty array for a zero-size `shape`.")
     try: return np.ndarray(shape, npdtype, buf, offset, strides)
     except ValueError:
         if 0 in shape: return np.empty(shape, npdtype)
         raise
 
 class CPUBackend(DeviceBackend):
-    "Host memory: numpy arrays over the storage's bytes, `memmove` copies, nothing to wait for."
+    ("Host memory: numpy arrays over the storage's bytes, `memmove` copies, nothing to "
+     "wait for.")
     device_type, name, xp = DeviceType.CPU, 'cpu', np
     def array(self, st:StorageImpl, dtype, shape:tuple, strides:tuple, offset:int,
               write:bool=False):
@@ -108,7 +120,8 @@ class MetaBackend(DeviceBackend):
 _backends = {DeviceType.CPU: CPUBackend(), DeviceType.Meta: MetaBackend()}
 
 def register_backend(device_type:DeviceType, # the device type to serve
-                     backend:DeviceBackend|None): # the new backend; None removes the entry
+                     # the new backend; None removes the entry
+                     backend:DeviceBackend|None):
     "Install `backend` for `device_type`; returns the previous one (to restore it later)."
     old = _backends.get(device_type)
     if backend is None: _backends.pop(device_type, None)
@@ -116,76 +129,99 @@ def register_backend(device_type:DeviceType, # the device type to serve
     return old
 
 def get_backend(device_type) -> DeviceBackend:
-    "The backend of a device type (or of a `Device`); raises torch's CUDA error if none is registered."
+    ("The backend of a device type (or of a `Device`); raises torch's CUDA error if "
+     "none is registered.")
     if isinstance(device_type, Device): device_type = device_type.device_type
     b = _backends.get(device_type)
     if b is None:
-        TORCH_CHECK(False, "Torch not compiled with ", backend_name(device_type), " enabled: no ", backend_name(device_type),
-                    " backend is registered (tinytensor's CUDA needs CuPy and an NVIDIA GPU)")
+        TORCH_CHECK(False, "Torch not compiled with ", backend_name(device_type),
+                    " enabled: no ", backend_name(device_type),
+                " backend is registered (tinytensor's CUDA needs CuPy and an NVIDIA GPU)")
     return b
 
 # %% ../nbs/03a_device_backends.ipynb #4de6bd5d
 def copy_bytes(dst:StorageImpl, dst_offset:int, # destination storage and byte offset
                src:StorageImpl, src_offset:int, # source storage and byte offset
                nbytes:int): # how many bytes
-    "Copy bytes between two storages on any devices (host<->device, device<->device), through the device's backend."
+    ("Copy bytes between two storages on any devices (host<->device, device<->device), "
+     "through the device's backend.")
     if not nbytes: return
     dd, sd = dst.device, src.device
     TORCH_CHECK(dd.device_type != DeviceType.Meta and sd.device_type != DeviceType.Meta,
                 "Cannot copy out of meta tensor; no data!")
-    TORCH_CHECK(dd.device_type == sd.device_type or DeviceType.CPU in (dd.device_type, sd.device_type),
+    TORCH_CHECK(dd.device_type == sd.device_type
+                or DeviceType.CPU in (dd.device_type, sd.device_type),
                 "Copies between ", dd, " and ", sd, " are not supported")
-    TORCH_CHECK(0 <= dst_offset and dst_offset + nbytes <= dst.nbytes() and 0 <= src_offset and src_offset + nbytes <= src.nbytes(),
+    TORCH_CHECK(0 <= dst_offset and dst_offset + nbytes <= dst.nbytes()
+                and 0 <= src_offset and src_offset + nbytes <= src.nbytes(),
                 "copy_bytes: range out of bounds")
-    b = _backends[dd.device_type] if dd.device_type != DeviceType.CPU else get_backend(sd.device_type)
+    b = (_backends[dd.device_type] if dd.device_type != DeviceType.CPU
+         else get_backend(sd.device_type))
     b.memcpy(dst.mutable_data() + dst_offset, dd, src.data() + src_offset, sd, nbytes)
 
 def synchronize(device=None):
-    "Wait for the work queued on `device` (a `Device`; None: every CUDA device), as `torch.cuda.synchronize`."
-    get_backend(device.device_type if isinstance(device, Device) else DeviceType.CUDA).synchronize(device)
+    ("Wait for the work queued on `device` (a `Device`; None: every CUDA device), as "
+     "`torch.cuda.synchronize`.")
+    get_backend(device.device_type if isinstance(device, Device)
+                else DeviceType.CUDA).synchronize(device)
 
 def host_bytes(st:StorageImpl) -> np.ndarray:
-    "A uint8 numpy array of a storage's bytes: a view on the host, a copy (waiting for the device) elsewhere."
+    ("A uint8 numpy array of a storage's bytes: a view on the host, a copy (waiting for "
+     "the device) elsewhere.")
     if st.device.device_type == DeviceType.CPU: return st.const_bytes()
     out = StorageImpl(st.nbytes(), device=CPU)
     copy_bytes(out, 0, st, 0, st.nbytes())
     return out.const_bytes()
 
 def storage_to(storage, device:Device):
-    "A new `Storage` on `device` holding a copy of `storage`'s bytes (used by `load(map_location=...)`)."
+    ("A new `Storage` on `device` holding a copy of `storage`'s bytes (used by "
+     "`load(map_location=...)`).")
     device = get_backend(device.device_type).check_device(device)
-    new = Storage._adopt(make_intrusive(StorageImpl, storage.nbytes(), None, get_backend(device.device_type).allocator(device), True, device))
+    new = Storage._adopt(make_intrusive(StorageImpl, storage.nbytes(), None,
+            get_backend(device.device_type).allocator(device), True, device))
     copy_bytes(new.impl, 0, storage.impl, 0, storage.nbytes())
     return new
 
 # %% ../nbs/03a_device_backends.ipynb #5227d608
 def array_namespace(*arrays):
-    "The array module computing on `arrays`: numpy for host arrays and scalars, else the device backend's `xp`."
+    ("The array module computing on `arrays`: numpy for host arrays and scalars, else "
+     "the device backend's `xp`.")
     for a in arrays:
-        if a is None or isinstance(a, (np.ndarray, np.generic, int, float, complex, bool)): continue
+        if a is None or isinstance(a,
+                                   (np.ndarray, np.generic, int, float, complex, bool)):
+            continue
         for b in _backends.values():
-            xp = b.xp if b.device_type not in (DeviceType.CPU, DeviceType.Meta) and b.is_available() else None
+            xp = (b.xp if b.device_type not in (DeviceType.CPU, DeviceType.Meta)
+                  and b.is_available() else None)
             if xp is not None and isinstance(a, xp.ndarray): return xp
     return np
 
-def asarray_like(like, # an array (or scalar) whose namespace and device the values should share
+# an array (or scalar) whose namespace and device the values should share
+def asarray_like(like,
                  v, dtype=None):
-    "`v` (host values) as an array of `like`'s namespace: numpy's `asarray` on the host, a copy to the device elsewhere."
+    ("`v` (host values) as an array of `like`'s namespace: numpy's `asarray` on the "
+     "host, a copy to the device elsewhere.")
     return array_namespace(like).asarray(v, dtype)
 
 def ascontiguous(a):
-    "A C-contiguous array of `a`'s values in `a`'s own namespace (numpy's `ascontiguousarray` would convert to numpy)."
+    ("A C-contiguous array of `a`'s values in `a`'s own namespace (numpy's "
+     "`ascontiguousarray` would convert to numpy).")
     return array_namespace(a).ascontiguousarray(a)
 
 # %% ../nbs/03a_device_backends.ipynb #589f5a25
 def backends_html() -> str:
-    "HTML table of the registered backends: device type, backend, array namespace, availability, devices."
+    ("HTML table of the registered backends: device type, backend, array namespace, "
+     "availability, devices.")
     rows = []
     for dt, b in sorted(_backends.items()):
         ok = b.is_available()
         xp = getattr(b, 'xp', None) if ok else None
-        rows.append(f'<tr><td>{backend_name(dt)}</td><td><code>{type(b).__name__}</code></td>'
+        rows.append(f'<tr><td>{backend_name(dt)}</td>'
+                    f'<td><code>{type(b).__name__}</code></td>'
                     f'<td><code>{getattr(xp, "__name__", "-") if ok else "-"}</code></td>'
-                    f'<td style="color:{"green" if ok else "gray"}">{"yes" if ok else "no"}</td><td>{b.device_count() if ok else 0}</td></tr>')
-    return ('<table style="font-size:12px"><tr><th>device type</th><th>backend</th><th>xp</th><th>available</th><th>devices</th></tr>'
+                    f'<td style="color:{"green" if ok else "gray"}">'
+                    f'{"yes" if ok else "no"}</td>'
+                    f'<td>{b.device_count() if ok else 0}</td></tr>')
+    return ('<table style="font-size:12px"><tr><th>device type</th><th>backend</th>'
+            '<th>xp</th><th>available</th><th>devices</th></tr>'
             + ''.join(rows) + '</table>')

@@ -11,7 +11,8 @@ import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
 from .allocator import DeviceType
 from . import dtypes as _dt
-from .dtypes import dtype, _as_dtype, _half_op, _REDUCED, _is_integral, _checked_value
+from .dtypes import (dtype, _as_dtype, _half_op, _REDUCED, _is_integral,
+                               _checked_value)
 from .tensor_impl import Tensor
 from .backends import asarray_like
 from .factories import _np_write, _resize_output
@@ -22,7 +23,8 @@ from .tensor_iterator import (TensorIterator, TensorIteratorConfig,
 
 # %% ../nbs/06b_ops.ipynb #66cdc6cf
 def _opmath(d:dtype):
-    ("numpy dtype a kernel computes in: float32 for float16/bfloat16 (ATen's opmath), else "
+    ("numpy dtype a kernel computes in: float32 for float16/bfloat16 (ATen's opmath), "
+     "else "
      "`d` itself.")
     return np.dtype(np.float32) if d in _REDUCED else d.np
 
@@ -40,12 +42,12 @@ def _negative(x, out=None, **kw):
     return out
 
 # Note [0-d operands on a device]: a 0-d tensor beside bigger ones does not take part in
-# type promotion, so `half_tensor / double_0d` computes in Half. On the CPU, ATen passes a
-# 0-d CPU operand to the kernel as a scalar in the op's math type (float for Half),
-# unrounded. On CUDA, only a CPU scalar gets that treatment (`is_cpu_scalar`); a 0-d *CUDA*
-# tensor is cast to the common dtype like any operand, so its value is first rounded to
-# Half. A device loop therefore casts its array operands of another dtype to the common
-# dtype before widening to float.
+# type promotion, so `half_tensor / double_0d` computes in Half. On the CPU, ATen passes
+# a 0-d CPU operand to the kernel as a scalar in the op's math type (float for Half),
+# unrounded. On CUDA, only a CPU scalar gets that treatment (`is_cpu_scalar`); a 0-d
+# *CUDA* tensor is cast to the common dtype like any operand, so its value is first
+# rounded to Half. A device loop therefore casts its array operands of another dtype to
+# the common dtype before widening to float.
 def _device_common(ins, npd) -> list:
     ("The device arrays among `ins` of another dtype than `npd`, cast to it (Note [0-d "
      "operands on a device]); scalars stay.")
@@ -73,7 +75,8 @@ def _uf_kernel(uf, d:dtype):
     return loop
 
 def _not_impl(name, d:dtype):
-    TORCH_CHECK_NOT_IMPLEMENTED(False, '"', name, '" not implemented for \'', d.short, "'")
+    TORCH_CHECK_NOT_IMPLEMENTED(False, '"', name, '" not implemented for \'', d.short,
+                                "'")
 
 # %% ../nbs/06b_ops.ipynb #4e2cef53
 _SCALARS = (numbers.Number, np.generic)
@@ -91,8 +94,8 @@ def _tensor_arg(name:str, x, pos:int=1, arg:str='input'):
                      pos, ") must be Tensor, not ", type(x).__name__)
 
 # %% ../nbs/06b_ops.ipynb #09e35619
-# hooks (Note [Fast-path hooks]): chapter 10's small-op fast paths and lean build fill them
-# (a, b, ufunc): two small tensors of one shape, or a lean broadcast
+# hooks (Note [Fast-path hooks]): chapter 10's small-op fast paths and lean build fill
+# them (a, b, ufunc): two small tensors of one shape, or a lean broadcast
 _fast_binary = None
 # (a, number, ufunc): a small float tensor and a Python number
 _fast_scalar = None
@@ -121,24 +124,26 @@ def _alpha_check(d:dtype, alpha):
                 "Boolean alpha only supported for Boolean results.")
     TORCH_CHECK(d.is_floating_point or d.is_complex
                 or isinstance(alpha, (numbers.Integral, np.integer, np.bool_)),
-                "For integral input tensors, argument alpha must not be a floating point number.")
+        "For integral input tensors, argument alpha must not be a floating point number.")
     TORCH_CHECK(d.is_complex or not isinstance(alpha, complex),
-                "For non-complex input tensors, argument alpha must not be a complex number.")
+            "For non-complex input tensors, argument alpha must not be a complex number.")
 
-# Note [Subtraction is add with -alpha]: ATen's `sub` runs add's kernel with `-alpha`, and
-# that kernel computes `a + alpha * b` (a fused multiply-add in its vector loop). For a real
-# dtype and alpha 1 or -1 the product is exact, so the result is `a + b` or `a - b` rounded
-# once: numpy's add or subtract, in one pass, where the general loop below takes three and a
-# wider temporary (`x - m` at 4x512x512 float32 with m (4, 512, 1), 2 threads: 1.74 -> 0.40
-# ms). A complex alpha multiplies both parts of `b`: `(1+0j) * (inf+0j)` has a NaN imaginary
-# part, so torch's `(1+0j) + (inf+0j)` is `inf+nanj` where numpy's add gives `inf+0j`.
-# Complex dtypes take the general loop for every alpha, and the small-op fast path leaves
-# their adds and subtractions to it.
+# Note [Subtraction is add with -alpha]: ATen's `sub` runs add's kernel with `-alpha`,
+# and that kernel computes `a + alpha * b` (a fused multiply-add in its vector loop).
+# For a real dtype and alpha 1 or -1 the product is exact, so the result is `a + b` or
+# `a - b` rounded once: numpy's add or subtract, in one pass, where the general loop
+# below takes three and a wider temporary (`x - m` at 4x512x512 float32 with m (4, 512,
+# 1), 2 threads: 1.74 -> 0.40 ms). A complex alpha multiplies both parts of `b`: `(1+0j)
+# * (inf+0j)` has a NaN imaginary part, so torch's `(1+0j) + (inf+0j)` is `inf+nanj`
+# where numpy's add gives `inf+0j`. Complex dtypes take the general loop for every
+# alpha, and the small-op fast path leaves their adds and subtractions to it.
 def _add_loop(alpha):
     def make(it):
         d = it.common_dtype()
         _alpha_check(d, alpha)
-        if not d.is_complex and not isinstance(alpha, complex) and (alpha == 1 or alpha == -1):   # Note above
+        # Note above
+        if not d.is_complex and not isinstance(alpha, complex) and (alpha == 1
+                                                                    or alpha == -1):
             return _uf_kernel(np.add if alpha == 1 else np.subtract, d)
         if d is _dt.bool:
             al = builtins.bool(alpha)
@@ -168,24 +173,31 @@ def _sub_check(a, b):
                 "Use the `^` or `logical_xor()` operator instead.")
     TORCH_CHECK(ad is not _dt.bool and bd is not _dt.bool,
                 "Subtraction, the `-` operator, with a bool tensor is not supported. "
-                "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+                "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                "operator instead.")
 
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     "`input + alpha * other` with broadcasting and type promotion, as `torch.add`."
-    if out is None and _fast_binary is not None and type(alpha) is builtins.int and alpha == 1:   # hooks
-        r = _fast_binary(input, other, np.add) if type(other) is Tensor else _fast_scalar(input, other, np.add)
+    # hooks
+    if (out is None and _fast_binary is not None and type(alpha) is builtins.int
+            and alpha == 1):
+        r = (_fast_binary(input, other, np.add) if type(other) is Tensor
+             else _fast_scalar(input, other, np.add))
         if r is not None: return r
     return _binary(TensorIterator.binary_op, _add_loop(alpha), input, other, out)
 
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     "`input - alpha * other`, as `torch.sub`."
-    if out is None and _fast_scalar is not None and type(alpha) is builtins.int and alpha == 1 \
-            and type(other) is not Tensor:                                                      # hook
+    # hook
+    if (out is None and _fast_scalar is not None and type(alpha) is builtins.int
+            and alpha == 1 and type(other) is not Tensor):
         r = _fast_scalar(input, other, np.subtract)
         if r is not None: return r
     a, b = _operand(input, 'input'), _operand(other)
     _sub_check(a, b)
-    if out is None and _fast_binary is not None and type(alpha) is builtins.int and alpha == 1:   # hook
+    # hook
+    if (out is None and _fast_binary is not None and type(alpha) is builtins.int
+            and alpha == 1):
         r = _fast_binary(a, b, np.subtract)
         if r is not None: return r
     # a bool alpha is refused as is
@@ -206,13 +218,15 @@ def _f32(v):
     finally: _errs_on(tok)
 
 def _scalar_b_loop(it, fn):
-    ("For reduced-float ops whose second operand is one element: compute with its original "
+    ("For reduced-float ops whose second operand is one element: compute with its "
+     "original "
      "value in float32.")
     d = it.common_dtype()
     if d in _REDUCED and it.is_scalar(2):
-        if it.common_device_.device_type != DeviceType.CPU and it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU:
-            # a 0-d device tensor: rounded to `d` like any operand (Note [0-d operands on a
-            # device])
+        if (it.common_device_.device_type != DeviceType.CPU
+                and it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU):
+            # a 0-d device tensor: rounded to `d` like any operand (Note [0-d operands
+            # on a device])
             return None
         b, half = _f32(it.original_scalar_value(2)), d is _dt.float16
         def loop(o, x, y):
@@ -222,12 +236,15 @@ def _scalar_b_loop(it, fn):
     return None
 
 def _mul_loop(it):
-    return _scalar_b_loop(it, np.multiply) or _uf_kernel(np.logical_and if it.common_dtype() is _dt.bool else np.multiply, it.common_dtype())
+    return (_scalar_b_loop(it, np.multiply)
+            or _uf_kernel(np.logical_and if it.common_dtype() is _dt.bool
+                          else np.multiply, it.common_dtype()))
 
 def mul(input, other, *, out=None) -> Tensor:
     "Elementwise product, as `torch.mul`."
     if out is None and _fast_binary is not None:                           # hooks
-        r = _fast_binary(input, other, np.multiply) if type(other) is Tensor else _fast_scalar(input, other, np.multiply)
+        r = (_fast_binary(input, other, np.multiply) if type(other) is Tensor
+             else _fast_scalar(input, other, np.multiply))
         if r is not None and r.dtype is not _dt.bool: return r
     return _binary(TensorIterator.binary_op, _mul_loop, input, other, out)
 
@@ -255,22 +272,24 @@ def _div_floor_reduced(x, y, o, dn):
     fl = np.where(r(div - fl) > 0.5, r(fl + 1), fl)
     q = r(a / b)
     fl = np.where(div == 0, np.copysign(0, q), fl)
-    np.copyto(o, np.where(b == 0, q, fl), casting='unsafe')   # b == 0: plain IEEE division
+    # b == 0: plain IEEE division
+    np.copyto(o, np.where(b == 0, q, fl), casting='unsafe')
 
 # Note [Division by a CPU scalar on a device]: ATen's CUDA kernel for true division
-# (`div_true_kernel_cuda`, aten/src/ATen/native/cuda/BinaryDivTrueKernel.cu) turns `x / b`,
-# b a CPU scalar (a Python number or a 0-d CPU tensor), into `x * (1 / b)`: the reciprocal
-# is computed once, in the op's math type, and each element costs a multiply instead of a
-# division. The product can differ from the quotient in the last bit (1.71 / -1.5 in
-# float32: -1.14 divided, -1.1400001 multiplied), and the CPU kernel divides. A device loop
-# does what ATen's CUDA kernel does.
+# (`div_true_kernel_cuda`, aten/src/ATen/native/cuda/BinaryDivTrueKernel.cu) turns `x /
+# b`, b a CPU scalar (a Python number or a 0-d CPU tensor), into `x * (1 / b)`: the
+# reciprocal is computed once, in the op's math type, and each element costs a multiply
+# instead of a division. The product can differ from the quotient in the last bit (1.71
+# / -1.5 in float32: -1.14 divided, -1.1400001 multiplied), and the CPU kernel divides.
+# A device loop does what ATen's CUDA kernel does.
 def _reciprocal_loop(it):
     ("`x * (1 / b)` for a true division by a CPU scalar off the CPU (Note [Division by a "
      "CPU scalar on a device]); else None.")
     d = it.common_dtype()
     if (it.common_device_.device_type == DeviceType.CPU or not it.is_scalar(2)
-        or _is_integral(d, True)
-            or it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU): return None
+            or _is_integral(d, True)
+            or it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU):
+        return None
     cd = _opmath(d)
     inv = (np.ones((), cd) / np.asarray(it.original_scalar_value(2)).astype(cd))[()]
     return lambda o, x, y: np.multiply(x, inv, out=o, dtype=cd, casting='unsafe')
@@ -279,7 +298,8 @@ def _div_loop(mode):
     def make(it):
         d = it.common_dtype()
         if mode is None:
-            return _reciprocal_loop(it) or _scalar_b_loop(it, np.divide) or _uf_kernel(np.true_divide, d)
+            return (_reciprocal_loop(it) or _scalar_b_loop(it, np.divide)
+                    or _uf_kernel(np.true_divide, d))
         if d is _dt.bool or d.is_complex:
             _not_impl('div_floor_cpu' if mode == 'floor' else 'div_trunc_cpu', d)
         if _is_integral(d):
@@ -289,7 +309,8 @@ def _div_loop(mode):
                 else: _trunc_div_int(x, y, o)
             return loop
         cd = _opmath(d)
-        b = _f32(it.original_scalar_value(2)) if d in _REDUCED and it.is_scalar(2) else None
+        b = (_f32(it.original_scalar_value(2)) if d in _REDUCED and it.is_scalar(2)
+             else None)
         if mode == 'floor' and d in _REDUCED and b is None:
             return lambda o, x, y: _div_floor_reduced(x, y, o, d.np)
         def loop(o, x, y):
@@ -307,11 +328,14 @@ def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
     TORCH_CHECK(rounding_mode in (None, 'trunc', 'floor'),
                 "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                 "but found '", rounding_mode, "'")
-    if rounding_mode is None and out is None and _fast_divide is not None and type(input) is Tensor:   # hooks
+    # hooks
+    if (rounding_mode is None and out is None and _fast_divide is not None
+            and type(input) is Tensor):
         if type(other) is Tensor: r = _fast_divide(input, other, np.true_divide)
         else: r = _fast_scalar(input, other, np.true_divide)
         if r is not None: return r
-    preset = TensorIterator.binary_float_op if rounding_mode is None else TensorIterator.binary_op
+    preset = (TensorIterator.binary_float_op if rounding_mode is None
+              else TensorIterator.binary_op)
     return _binary(preset, _div_loop(rounding_mode), input, other, out)
 
 divide = true_divide = div
@@ -347,8 +371,8 @@ def _powi(o, x, y):
     neg = y < 0
     r = np.power(x, np.where(neg, 0, y).astype(y.dtype, copy=False))
     if np.any(neg):
-        alt = np.where(x == 1, 1,
-                       np.where(x == -1, np.where(np.remainder(-y.astype(np.int64), 2) == 1, -1, 1), 0))
+        odd = np.remainder(-y.astype(np.int64), 2) == 1
+        alt = np.where(x == 1, 1, np.where(x == -1, np.where(odd, -1, 1), 0))
         r = np.where(neg, alt.astype(r.dtype), r)
     np.copyto(o, r, casting='unsafe')
 
@@ -366,13 +390,15 @@ def _pow_scalar_loop(d:dtype, e):
     if _is_integral(d) or d in _REDUCED: _checked_value(e, d)
     if d in (_dt.float32, _dt.float64, _dt.bfloat16):
         if e == 0.5: return _uf_kernel(np.sqrt, d)
-        if e == -0.5: return lambda o, x: np.copyto(o, np.reciprocal(np.sqrt(x, dtype=cd)),
-                                                    casting='unsafe')
+        if e == -0.5:
+            return lambda o, x: np.copyto(o, np.reciprocal(np.sqrt(x, dtype=cd)),
+                                          casting='unsafe')
         if e == -1: return _uf_kernel(np.reciprocal, d)
     if _is_integral(d):
         ev = np.array(e).astype(d.np)
         return lambda o, x: _powi(o, x, np.broadcast_to(asarray_like(x, ev), x.shape))
-    eh = float(_as_dtype(e, d.np)) if d is _dt.bfloat16 else None       # exp.to<scalar_t>()
+    # exp.to<scalar_t>()
+    eh = float(_as_dtype(e, d.np)) if d is _dt.bfloat16 else None
     # `pow_tensor_scalar_optimized_kernel`: base * base * base, 1 / (base * base),
     if eh in (3.0, -2.0):
         # in BFloat16 arithmetic (each step rounded)
@@ -382,7 +408,7 @@ def _pow_scalar_loop(d:dtype, e):
             np.copyto(o, sq * f if eh == 3.0 else 1 / sq, casting='unsafe')
         return loop
     # exp.to<scalar_t>()
-    ev = _as_dtype(e, d.np).astype(cd)[()] if d in _REDUCED else np.array(e).astype(cd)[()]
+    ev = (_as_dtype(e, d.np) if d in _REDUCED else np.array(e)).astype(cd)[()]
     return lambda o, x: np.power(x, ev, out=o, dtype=cd, casting='unsafe')
 
 def pow(input, exponent, *, out=None) -> Tensor:
@@ -415,12 +441,16 @@ def pow(input, exponent, *, out=None) -> Tensor:
                          "pow(): argument 'exponent' must be Number or Tensor, not ",
                          type(exponent).__name__)
         if isinstance(exponent, np.generic): exponent = exponent.item()
-        TORCH_CHECK(not (_is_integral(input.dtype, True) and isinstance(exponent, numbers.Integral) and not isinstance(exponent, builtins.bool)
-                         and exponent < 0), "Integers to negative integer powers are not allowed.")
+        TORCH_CHECK(not (_is_integral(input.dtype, True)
+                         and isinstance(exponent, numbers.Integral)
+                         and not isinstance(exponent, builtins.bool) and exponent < 0),
+                    "Integers to negative integer powers are not allowed.")
         rt = result_type(input, exponent)
-        it = TensorIteratorConfig().set_check_mem_overlap(True).add_output(out).add_const_input(
-            input if rt is input.dtype else _to_dtype(input, rt)).promote_inputs_to_common_dtype(True) \
-            .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True).build()
+        base = input if rt is input.dtype else _to_dtype(input, rt)
+        it = (TensorIteratorConfig().set_check_mem_overlap(True).add_output(out)
+              .add_const_input(base).promote_inputs_to_common_dtype(True)
+              .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True)
+              .build())
         if exponent == 0: loop = lambda o, x: o.fill(1)
         elif exponent == 1: loop = lambda o, x: np.copyto(o, x)
         else: loop = _pow_scalar_loop(rt, exponent)
@@ -464,7 +494,7 @@ def bitwise_and(input, other, *, out=None) -> Tensor:
 def bitwise_or(input, other, *, out=None) -> Tensor:
     "Bitwise OR of integral or bool tensors."
     return _binary(TensorIterator.binary_op,
-                   _simple(np.bitwise_or, None, 'bitwise_or_cpu', True), input, other, out)
+            _simple(np.bitwise_or, None, 'bitwise_or_cpu', True), input, other, out)
 def bitwise_xor(input, other, *, out=None) -> Tensor:
     "Bitwise XOR of integral or bool tensors."
     return _binary(TensorIterator.binary_op,
@@ -508,8 +538,9 @@ def ge(input, other, *, out=None) -> Tensor:
 # %% ../nbs/06b_ops.ipynb #a03f4b00
 def _logical(uf):
     def make(it):
-        def loop(o, x, y): uf(x.astype(np.bool_, copy=False) if x.dtype != np.bool_ else x,
-                              y.astype(np.bool_, copy=False) if y.dtype != np.bool_ else y,
+        def loop(o, x, y): uf(x.astype(np.bool_, copy=False) if x.dtype != np.bool_
+                              else x,
+                y.astype(np.bool_, copy=False) if y.dtype != np.bool_ else y,
                               out=o)
         return loop
     return make
@@ -522,7 +553,8 @@ def logical_and(input, other, *, out=None) -> Tensor:
 def logical_or(input, other, *, out=None) -> Tensor:
     "Elementwise `(input != 0) or (other != 0)`."
     _tensor_arg('logical_or', input); _tensor_only('logical_or', other)
-    return _binary(TensorIterator.comparison_op, _logical(np.logical_or), input, other, out)
+    return _binary(TensorIterator.comparison_op, _logical(np.logical_or), input, other,
+                   out)
 def logical_xor(input, other, *, out=None) -> Tensor:
     "Elementwise `(input != 0) != (other != 0)`."
     _tensor_arg('logical_xor', input); _tensor_only('logical_xor', other)
@@ -535,9 +567,10 @@ def promotion_html(dtypes=None, others=None) -> str:
      "0-dim tensors and Python scalars.")
     dtypes = dtypes or [_dt.bool, _dt.uint8, _dt.int8, _dt.int32, _dt.int64, _dt.float16,
                         _dt.bfloat16, _dt.float32, _dt.float64]
-    others = others or [('int32 tensor', lambda: _new_tensor((2,), None, _dt.int32).zero_()),
-                        ('0-dim float64', lambda: _new_tensor((), None, _dt.float64).zero_()),
-                        ('0-dim int64', lambda: _new_tensor((), None, _dt.int64).zero_()),
+    def zeros_of(size, d): return lambda: _new_tensor(size, None, d).zero_()
+    others = others or [('int32 tensor', zeros_of((2,), _dt.int32)),
+                        ('0-dim float64', zeros_of((), _dt.float64)),
+                        ('0-dim int64', zeros_of((), _dt.int64)),
                         ('5', lambda: 5), ('1.5', lambda: 1.5), ('True', lambda: True)]
     head = ''.join(f'<th>{n}</th>' for n, _ in others)
     rows = []
@@ -549,5 +582,6 @@ def promotion_html(dtypes=None, others=None) -> str:
             bg = 'background:#ffe9b3' if r is not d else ''
             cells.append(f'<td style="{bg}">{r.name}</td>')
         rows.append(f'<tr><th>{d.name}</th>{"".join(cells)}</tr>')
-    return (f'<table style="font-size:11px;border-collapse:collapse"><tr><th>a \\ b</th>{head}</tr>{"".join(rows)}</table>'
+    return ('<table style="font-size:11px;border-collapse:collapse">'
+            f'<tr><th>a \\ b</th>{head}</tr>{"".join(rows)}</table>'
             '<div style="font-size:10px">highlighted: the result is not a\'s dtype</div>')

@@ -15,7 +15,8 @@ def _msg(args):
     return ''.join(str(a) for a in args)
 
 def TORCH_CHECK(cond, *msg):
-    "Raise `RuntimeError` (torch's `c10::Error`) with the joined message unless `cond` holds."
+    ("Raise `RuntimeError` (torch's `c10::Error`) with the joined message unless `cond` "
+     "holds.")
     if not cond: raise RuntimeError(_msg(msg) or 'Expected condition to hold')
 
 def TORCH_CHECK_INDEX(cond, *msg):
@@ -31,7 +32,8 @@ def TORCH_CHECK_TYPE(cond, *msg):
     if not cond: raise TypeError(_msg(msg))
 
 def TORCH_CHECK_NOT_IMPLEMENTED(cond, *msg):
-    "Raise `NotImplementedError` (torch's `c10::NotImplementedError`) unless `cond` holds."
+    ("Raise `NotImplementedError` (torch's `c10::NotImplementedError`) unless `cond` "
+     "holds.")
     if not cond: raise NotImplementedError(_msg(msg))
 
 # %% ../nbs/00_checks.ipynb #fb4478e1
@@ -39,7 +41,8 @@ import textwrap
 
 def show_error(f, # the function to call; it is expected to raise
                *args, **kwargs): # passed on to `f`
-    ("Call `f`; print the exception it raises as `Type: message`, folded at 88 columns (or "
+    ("Call `f`; print the exception it raises as `Type: message`, folded at 88 columns "
+     "(or "
      "say that it raised none).")
     try: r = f(*args, **kwargs)
     except Exception as e: _print_folded(f'{type(e).__name__}: {e}')
@@ -62,7 +65,8 @@ def wrap_dim(dim:int, # the dimension asked for, may be negative
                           " but tensor has no dimensions")
         ndim = 1
     if -ndim <= dim < ndim: return dim + ndim if dim < 0 else dim
-    raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, {ndim-1}], but got {dim})")
+    raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                     f"{ndim-1}], but got {dim})")
 
 # %% ../nbs/00_checks.ipynb #f305a6b4
 import functools, numbers, operator
@@ -86,7 +90,8 @@ def register_arg_type(word:str, # the word in signatures, e.g. 'Tensor'
                       type_name:str): # how messages name it, e.g. 'Tensor'
     "Teach the argument parser a type word (torch's `type_map`)."
     old = _ARG_TYPES.get(word)
-    if old is not None and old[0] is not check:     # registered again: running a chapter's cells a second time defines its
+    # registered again: running a chapter's cells a second time defines its
+    if old is not None and old[0] is not check:
         # classes anew, and objects of either definition must still bind
         prev = old[0]
         check = lambda o, new=check, prev=prev: new(o) or prev(o)
@@ -97,7 +102,8 @@ def _tensor_value(o):
     return _number_of_tensor[0](o)
 
 def _is_long(o) -> bool:
-    "THPUtils_checkLong: an integer that is not a bool (Python or numpy), or a 0-d integer tensor."
+    ("THPUtils_checkLong: an integer that is not a bool (Python or numpy), or a 0-d "
+     "integer tensor.")
     if type(o) is int: return True
     if isinstance(o, bool): return False
     if isinstance(o, numbers.Integral): return True
@@ -119,9 +125,12 @@ def _is_scalar(o) -> bool:
     "THPUtils_checkScalar: any Python or numpy number, or a 0-d tensor."
     return isinstance(o, (numbers.Number, bool)) or _tensor_value(o) is not None
 
-for _w, _c, _n in (('int', _is_long, 'int'), ('SymInt', _is_index, 'int'), ('float', _is_double, 'float'),
-                   ('complex', lambda o: isinstance(o, complex) or _is_double(o), 'complex'), ('Scalar', _is_scalar, 'Number'),
-                   ('bool', lambda o: type(o) is bool, 'bool'), ('str', lambda o: isinstance(o, str), 'str'),
+for _w, _c, _n in (('int', _is_long, 'int'), ('SymInt', _is_index, 'int'),
+                   ('float', _is_double, 'float'),
+                   ('complex', lambda o: isinstance(o, complex) or _is_double(o),
+                    'complex'), ('Scalar', _is_scalar, 'Number'),
+                   ('bool', lambda o: type(o) is bool, 'bool'),
+                   ('str', lambda o: isinstance(o, str), 'str'),
                    ('PyObject', lambda o: True, 'object')):
     register_arg_type(_w, _c, _n)
 
@@ -153,7 +162,8 @@ class FunctionParameter:
                                                     'complex')
 
     def check(self, o):
-        "None if `o` binds to this parameter, else the index of the first bad element of a list (-1: the object itself)."
+        ("None if `o` binds to this parameter, else the index of the first bad element "
+         "of a list (-1: the object itself).")
         if not self.is_list: return None if _ARG_TYPES[self.word][0](o) else -1
         w = self.word
         if isinstance(o, (tuple, list)):
@@ -162,24 +172,31 @@ class FunctionParameter:
                 bad = next((i for i, e in enumerate(o) if not ok(e)), None)
                 return bad
             if not o: return None
-            if w == 'float': return None if isinstance(o[0], (numbers.Real, complex)) else 0
+            if w == 'float':
+                return None if isinstance(o[0], (numbers.Real, complex)) else 0
             # torch checks only the first element here (Note [Argument parsing])
             return None if _is_index(o[0]) else 0
-        if self.size and w in ('int', 'SymInt') and (_is_long(o) if w == 'int' else _is_index(o)): return None
+        if self.size and w in ('int', 'SymInt') and (_is_long(o) if w == 'int'
+                                                     else _is_index(o)):
+            return None
         return -1
 
     def convert(self, o, fname):
-        "The value handed to the function: int lists become tuples of ints (a bare int repeated `size` times)."
+        ("The value handed to the function: int lists become tuples of ints (a bare int "
+         "repeated `size` times).")
         if o is None or not self.is_list or self.word not in ('int', 'SymInt'): return o
         if not isinstance(o, (tuple, list)): return (operator.index(o),) * self.size
         for i, e in enumerate(o):
-            TORCH_CHECK_TYPE(_is_index(e), fname, "(): argument '", self.name, "' failed to unpack the object at pos ", i + 1,
-                             " with error \"type must be tuple of ints,but got ", type(e).__name__, "\"")
+            TORCH_CHECK_TYPE(_is_index(e), fname, "(): argument '", self.name,
+                             "' failed to unpack the object at pos ", i + 1,
+                             " with error \"type must be tuple of ints,but got ",
+                             type(e).__name__, "\"")
         return tuple(operator.index(e) for e in o)
 
 # %% ../nbs/00_checks.ipynb #713a7d94
 class FunctionSignature:
-    "One signature, `name(params)`, and torch's binding rules (`FunctionSignature::parse`)."
+    ("One signature, `name(params)`, and torch's binding rules "
+     "(`FunctionSignature::parse`).")
     def __init__(self, fmt:str):
         self.hidden = fmt.endswith('|hidden')
         fmt = fmt.removesuffix('|hidden')
@@ -192,7 +209,8 @@ class FunctionSignature:
         self.min_args = sum(not p.optional for p in self.params)
         self.max_pos_args = sum(not p.keyword_only for p in self.params)
         p0 = self.params[0] if self.params else None
-        self.varargs = self.max_pos_args == 1 and p0.is_list and p0.word in ('int', 'SymInt')
+        self.varargs = (self.max_pos_args == 1 and p0.is_list
+                        and p0.word in ('int', 'SymInt'))
         self.required = [p.name for p in self.params if not p.optional]
         self.by_param = {p.name: p for p in self.params}
 
@@ -205,14 +223,18 @@ class FunctionSignature:
 
     def _extra_args(self, n):
         if self.min_args != self.max_pos_args:
-            raise TypeError(f"{self.name}() takes from {self.min_args} to {self.max_pos_args} positional arguments but {n} were given")
+            raise TypeError(f"{self.name}() takes from {self.min_args} to "
+                    f"{self.max_pos_args} positional arguments but {n} were given")
         m = self.max_pos_args
-        raise TypeError(f"{self.name}() takes {m} positional argument{'' if m == 1 else 's'} but {n} {'was' if n == 1 else 'were'} given")
+        raise TypeError(f"{self.name}() takes {m} positional "
+                        f"argument{'' if m == 1 else 's'} but {n} "
+                        f"{'was' if n == 1 else 'were'} given")
 
 # %% ../nbs/00_checks.ipynb #eafebfb9
 @patch
 def _explain(self:FunctionSignature, args:tuple, kwargs:dict, raise_exception:bool=True):
-    "Bind parameter by parameter as `FunctionSignature::parse` does, raising its TypeError at the first misfit (None without `raise_exception`)."
+    ("Bind parameter by parameter as `FunctionSignature::parse` does, raising its "
+     "TypeError at the first misfit (None without `raise_exception`).")
     nargs, name = len(args), self.name
     if nargs > self.max_pos_args and not self.varargs:
         if raise_exception: self._extra_args(nargs)
@@ -232,30 +254,39 @@ def _explain(self:FunctionSignature, args:tuple, kwargs:dict, raise_exception:bo
             if p.optional: continue
             if raise_exception:
                 miss = [f'"{q.name}"' for q in self.params[i:] if not q.optional]
-                raise TypeError(f"{name}() missing {len(miss)} required positional argument{'s' if len(miss) == 1 else ''}: {', '.join(miss)}")
+                raise TypeError(f"{name}() missing {len(miss)} required positional "
+                        f"argument{'s' if len(miss) == 1 else ''}: {', '.join(miss)}")
             return None
         if o is None and p.allow_none: out[p.name] = None; continue
         bad = p.check(o)
         if bad is None: out[p.name] = p.convert(o, name); continue
-        if self.varargs and i == 0 and not is_kwd and p.check(args) is None:     # view(2, 3) as view((2, 3))
+        # view(2, 3) as view((2, 3))
+        if self.varargs and i == 0 and not is_kwd and p.check(args) is None:
             out[p.name] = p.convert(args, name)
             # every positional argument is taken: the rest come by keyword
             npos = 1
             continue
         if not raise_exception: return None
-        if is_kwd: raise TypeError(f"{name}(): argument '{p.name}' must be {p.type_name}, not {type(o).__name__}")
+        if is_kwd:
+            raise TypeError(f"{name}(): argument '{p.name}' must be {p.type_name}, not "
+                            f"{type(o).__name__}")
         if bad >= 0:
             if p.word == 'Tensor':
-                raise TypeError(f"expected Tensor as element {bad} in argument {i}, but got {type(o[bad]).__name__}")
-            raise TypeError(f"{name}(): argument '{p.name}' (position {i + 1}) must be {p.type_name}, but found element of type "
+                raise TypeError(f"expected Tensor as element {bad} in argument {i}, "
+                                f"but got {type(o[bad]).__name__}")
+            raise TypeError(f"{name}(): argument '{p.name}' (position {i + 1}) must be "
+                            f"{p.type_name}, but found element of type "
                             f"{type(o[bad]).__name__} at pos {bad}")
-        raise TypeError(f"{name}(): argument '{p.name}' (position {i + 1}) must be {p.type_name}, not {type(o).__name__}")
+        raise TypeError(f"{name}(): argument '{p.name}' (position {i + 1}) must be "
+                        f"{p.type_name}, not {type(o).__name__}")
     if kwargs and used < len(kwargs):
         if not raise_exception: return None
         for k in kwargs:
             j = self.by_name.get(k)
-            if j is None: raise TypeError(f"{name}() got an unexpected keyword argument '{k}'")
-            if j < nargs: raise TypeError(f"{name}() got multiple values for argument '{k}'")
+            if j is None:
+                raise TypeError(f"{name}() got an unexpected keyword argument '{k}'")
+            if j < nargs:
+                raise TypeError(f"{name}() got multiple values for argument '{k}'")
     return out
 
 _MISSING = object()
@@ -269,9 +300,11 @@ def _bind(p:FunctionParameter, o, fname):
     if ok is not None:
         if ok(o):
             # a 0-d tensor as its number
-            if p.number and type(o) not in _PY_NUMBERS: return _tensor_value(o) if _tensor_value(o) is not None else o
+            if p.number and type(o) not in _PY_NUMBERS:
+                return _tensor_value(o) if _tensor_value(o) is not None else o
             return o
-    elif p.intlist and type(o) is tuple:          # the common int list: a tuple of plain ints, kept as it is
+    # the common int list: a tuple of plain ints, kept as it is
+    elif p.intlist and type(o) is tuple:
         for e in o:
             if type(e) is not int: break
         else: return o
@@ -281,28 +314,34 @@ def _bind(p:FunctionParameter, o, fname):
 
 @patch
 def parse(self:FunctionSignature, args:tuple, kwargs:dict, raise_exception:bool=True):
-    "The bound arguments as {name: value} (omitted optional ones left out), or None (or torch's TypeError) if the call does not fit."
+    ("The bound arguments as {name: value} (omitted optional ones left out), or None "
+     "(or torch's TypeError) if the call does not fit.")
     # fast: look only at what was passed; any misfit goes to `_explain`, which finds the
     # first one and words it
     out, name, params = {}, self.name, self.params
     rest = args
     if args and self.varargs and type(args[0]) is int and not params[0].size:
-        for a in args:                            # fast: `view(2, 3)`, `empty(16)`: plain ints are the size list itself
+        # fast: `view(2, 3)`, `empty(16)`: plain ints are the size list itself
+        for a in args:
             if type(a) is not int: break
         else: out[params[0].name] = args; rest = ()
     if rest:
-        if len(rest) > self.max_pos_args or (v := _bind(params[0], rest[0], name)) is _MISSING:
-            if not self.varargs or (v := _bind(params[0], rest, name)) is _MISSING: return self._explain(args, kwargs, raise_exception)
+        if len(rest) > self.max_pos_args or (v := _bind(params[0], rest[0],
+                                                        name)) is _MISSING:
+            if not self.varargs or (v := _bind(params[0], rest, name)) is _MISSING:
+                return self._explain(args, kwargs, raise_exception)
             out[params[0].name] = v
         else:
             out[params[0].name] = v
             for p, o in zip(params[1:], rest[1:]):
-                if (v := _bind(p, o, name)) is _MISSING: return self._explain(args, kwargs, raise_exception)
+                if (v := _bind(p, o, name)) is _MISSING:
+                    return self._explain(args, kwargs, raise_exception)
                 out[p.name] = v
     if kwargs:
         for k, o in kwargs.items():
             p = self.by_param.get(k)
-            if p is None or k in out or (v := _bind(p, o, name)) is _MISSING: return self._explain(args, kwargs, raise_exception)
+            if p is None or k in out or (v := _bind(p, o, name)) is _MISSING:
+                return self._explain(args, kwargs, raise_exception)
             out[k] = v
     for r in self.required:
         if r not in out: return self._explain(args, kwargs, raise_exception)
@@ -316,7 +355,8 @@ class PythonArgParser:
         self.name = self.signatures[0].name
 
     def parse(self, args:tuple, kwargs:dict) -> dict:
-        "{name: value} for the first signature the call fits; TypeError worded as torch's if none does."
+        ("{name: value} for the first signature the call fits; TypeError worded as "
+         "torch's if none does.")
         sigs = self.signatures
         if len(sigs) == 1: return sigs[0].parse(args, kwargs)
         for s in sigs:
@@ -326,12 +366,15 @@ class PythonArgParser:
         plausible = [s for s in sigs if s.min_args <= n <= len(s.params) and not s.hidden]
         # raises the precise error
         if len(plausible) == 1: plausible[0].parse(args, kwargs)
-        got = [type(a).__name__ for a in args] + [f'{k}={type(v).__name__}' for k, v in kwargs.items()]
-        raise TypeError(f"{self.name}() received an invalid combination of arguments - got ({', '.join(got)}), but expected one of:\n"
+        got = ([type(a).__name__ for a in args]
+               + [f'{k}={type(v).__name__}' for k, v in kwargs.items()])
+        raise TypeError(f"{self.name}() received an invalid combination of arguments - "
+                        f"got ({', '.join(got)}), but expected one of:\n"
                         + ''.join(f" * {s}\n" for s in sigs if not s.hidden))
 
     def error(self, args:tuple, kwargs:dict):
-        "Parse a call that a hot path's inline test turned away: torch's TypeError, or the parsed arguments if it does fit."
+        ("Parse a call that a hot path's inline test turned away: torch's TypeError, or "
+         "the parsed arguments if it does fit.")
         return self.parse(args, kwargs)
 
 # %% ../nbs/00_checks.ipynb #d32e821c
@@ -343,12 +386,15 @@ class PythonArgParser:
 _specialise_binder = None
 
 def signature(*fmts:str, # one signature per overload, native_functions.yaml style
-              method:bool=False): # a Tensor method: `self` is bound before the signature's parameters
-    "Decorate a function so every call is bound to `fmts`; omitted optional arguments are left to its defaults."
+              # a Tensor method: `self` is bound before the signature's parameters
+              method:bool=False):
+    ("Decorate a function so every call is bound to `fmts`; omitted optional arguments "
+     "are left to its defaults.")
     parser = PythonArgParser(*fmts)
     parse = parser.signatures[0].parse if len(parser.signatures) == 1 else parser.parse
     def deco(f):
-        if _specialise_binder is not None: return _specialise_binder(parser, parse, f, method)
+        if _specialise_binder is not None:
+            return _specialise_binder(parser, parse, f, method)
         if method:
             def wrapper(self, *args, **kwargs): return f(self, **parse(args, kwargs))
         else:

@@ -18,7 +18,8 @@ from .cuda.replay import main as replay_main
 def _stats(): return get_allocator().memory_stats()
 
 def tour(out=None):
-    "Print a guided walk through a tensor, its storage, a view, refcounts and allocator statistics."
+    ("Print a guided walk through a tensor, its storage, a view, refcounts and "
+     "allocator statistics.")
     out = out or sys.stdout
     say = lambda *a: print(*a, file=out)
     gc.collect()
@@ -29,7 +30,8 @@ def tour(out=None):
     say(t.explain()); say()
     say("== 2. A transposed view: same storage, swapped strides ==")
     v = t.T
-    say(f"t.stride() = {t.stride()}   v.stride() = {v.stride()}   same storage: {v.untyped_storage() == t.untyped_storage()}")
+    say(f"t.stride() = {t.stride()}   v.stride() = {v.stride()}   same storage: "
+        f"{v.untyped_storage() == t.untyped_storage()}")
     say(storage_text(t, v, names=['t', 'v = t.T'])); say()
     say("== 3. Reference counts ==")
     s = t.untyped_storage()
@@ -40,11 +42,14 @@ def tour(out=None):
     say(f"after v[2, 1] = 100:  t[1, 2] = {t.tolist()[1][2]}"); say(repr(t)); say()
     say("== 5. Allocator statistics ==")
     now = _stats()
-    say(f"allocated bytes: start {start['allocated_bytes.current']}, now {now['allocated_bytes.current']} "
-        f"(+{now['allocated_bytes.current'] - start['allocated_bytes.current']} = 6 float32 elements × 4 bytes)")
+    say(f"allocated bytes: start {start['allocated_bytes.current']}, now "
+        f"{now['allocated_bytes.current']} "
+        f"(+{now['allocated_bytes.current'] - start['allocated_bytes.current']} = 6 "
+        "float32 elements × 4 bytes)")
     del t, v; gc.collect()
     end = _stats()
-    say(f"after `del t, v`: allocated bytes {end['allocated_bytes.current']}  (back to the start: "
+    say(f"after `del t, v`: allocated bytes {end['allocated_bytes.current']}  (back to "
+        "the start: "
         f"{end['allocated_bytes.current'] == start['allocated_bytes.current']})")
     say("\nRead on: nbs/01_intrusive_ptr.ipynb, or the docs site's chapter 01.")
     return end['allocated_bytes.current'] - start['allocated_bytes.current']
@@ -52,12 +57,13 @@ def tour(out=None):
 # %% ../nbs/09_cli.ipynb #94a7697a
 def _run(argv):
     p = argparse.ArgumentParser(prog='tinytensor',
-                                description="PyTorch's tensor core, rebuilt in Python as a book you can run.")
+            description="PyTorch's tensor core, rebuilt in Python as a book you can run.")
     p.add_argument('--version', action='version', version=f"tinytensor {tt.__version__}")
     sub = p.add_subparsers(dest='command', metavar='{tour,replay}')
     sub.add_parser('tour', help='walk through the layers of one tensor',
-                   description='Walk through one tensor: storage, views, refcounts, allocator.')
-    sub.add_parser('replay', help='allocator what-if on a memory snapshot', add_help=False)
+            description='Walk through one tensor: storage, views, refcounts, allocator.')
+    sub.add_parser('replay', help='allocator what-if on a memory snapshot',
+                   add_help=False)
     if not argv: p.print_help(); return 2
     if argv[0] == 'replay':                     # replay has its own parser (chapter 07a)
         return replay_main(argv[1:])

@@ -15,7 +15,8 @@ import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
 from .intrusive_ptr import make_intrusive
-from .allocator import DataPtr, ReadOnlyDataPtr, Device, DeviceType, CPU, canonical_device
+from .allocator import (DataPtr, ReadOnlyDataPtr, Device, DeviceType, CPU,
+                                  canonical_device)
 from .storage import StorageImpl
 from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
@@ -23,7 +24,8 @@ from .factories import storage_nbytes, empty, _np_read, _np_write, _host_read
 
 # %% ../nbs/08c_dlpack.ipynb #9939d0cf
 class DLDeleter(ctypes._CFuncPtr):
-    "The C type of a DLPack deleter, `void (*)(DLManagedTensor*)`: the consumer calls it once it no longer needs the memory."
+    ("The C type of a DLPack deleter, `void (*)(DLManagedTensor*)`: the consumer calls "
+     "it once it no longer needs the memory.")
     # what ctypes.CFUNCTYPE(None, c_void_p) builds, as our own class: CFUNCTYPE's type is
     # cached and shared by every caller
     _argtypes_, _restype_, _flags_ = (ctypes.c_void_p,), None, ctypes._FUNCFLAG_CDECL
@@ -31,12 +33,15 @@ class DLDeleter(ctypes._CFuncPtr):
 # %% ../nbs/08c_dlpack.ipynb #5d81c69e
 class DLDeviceType(enum.IntEnum):
     "Device codes of `dlpack.h`."
-    kDLCPU = 1; kDLCUDA = 2; kDLCUDAHost = 3; kDLOpenCL = 4; kDLVulkan = 7; kDLMetal = 8; kDLVPI = 9; kDLROCM = 10
-    kDLROCMHost = 11; kDLExtDev = 12; kDLCUDAManaged = 13; kDLOneAPI = 14; kDLWebGPU = 15; kDLHexagon = 16; kDLMAIA = 17
+    kDLCPU = 1; kDLCUDA = 2; kDLCUDAHost = 3; kDLOpenCL = 4; kDLVulkan = 7; kDLMetal = 8
+    kDLVPI = 9; kDLROCM = 10
+    kDLROCMHost = 11; kDLExtDev = 12; kDLCUDAManaged = 13; kDLOneAPI = 14
+    kDLWebGPU = 15; kDLHexagon = 16; kDLMAIA = 17
 
 class DLDataTypeCode(enum.IntEnum):
     "Type codes of `dlpack.h` (those tinytensor meets)."
-    kDLInt = 0; kDLUInt = 1; kDLFloat = 2; kDLOpaqueHandle = 3; kDLBfloat = 4; kDLComplex = 5; kDLBool = 6
+    kDLInt = 0; kDLUInt = 1; kDLFloat = 2; kDLOpaqueHandle = 3; kDLBfloat = 4
+    kDLComplex = 5; kDLBool = 6
 
 class DLPackVersion(ctypes.Structure):
     "The DLPack ABI version carried by versioned tensors."
@@ -53,8 +58,10 @@ class DLDataType(ctypes.Structure):
 
 class DLTensor(ctypes.Structure):
     "Pointer, device, ndim, dtype, shape, strides (elements) and byte offset of a tensor."
-    _fields_ = [('data', ctypes.c_void_p), ('device', DLDevice), ('ndim', ctypes.c_int32), ('dtype', DLDataType),
-                ('shape', ctypes.POINTER(ctypes.c_int64)), ('strides', ctypes.POINTER(ctypes.c_int64)),
+    _fields_ = [('data', ctypes.c_void_p), ('device', DLDevice),
+                ('ndim', ctypes.c_int32), ('dtype', DLDataType),
+                ('shape', ctypes.POINTER(ctypes.c_int64)),
+                ('strides', ctypes.POINTER(ctypes.c_int64)),
                 ('byte_offset', ctypes.c_uint64)]
 
 class DLManagedTensor(ctypes.Structure):
@@ -64,20 +71,24 @@ class DLManagedTensor(ctypes.Structure):
 
 class DLManagedTensorVersioned(ctypes.Structure):
     "Versioned managed tensor (capsule name 'dltensor_versioned', DLPack >= 1.0)."
-    _fields_ = [('version', DLPackVersion), ('manager_ctx', ctypes.c_void_p), ('deleter', DLDeleter),
+    _fields_ = [('version', DLPackVersion), ('manager_ctx', ctypes.c_void_p),
+                ('deleter', DLDeleter),
                 ('flags', ctypes.c_uint64), ('dl_tensor', DLTensor)]
 
 DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION = 1, 3
 DLPACK_FLAG_BITMASK_READ_ONLY, DLPACK_FLAG_BITMASK_IS_COPIED = 1 << 0, 1 << 1
 
 # %% ../nbs/08c_dlpack.ipynb #ecbc2038
-_TO_DL = {_dt.bool: (6, 8), _dt.uint8: (1, 8), _dt.int8: (0, 8), _dt.int16: (0, 16), _dt.int32: (0, 32), _dt.int64: (0, 64),
-          _dt.float16: (2, 16), _dt.bfloat16: (4, 16), _dt.float32: (2, 32), _dt.float64: (2, 64),
+_TO_DL = {_dt.bool: (6, 8), _dt.uint8: (1, 8), _dt.int8: (0, 8), _dt.int16: (0, 16),
+          _dt.int32: (0, 32), _dt.int64: (0, 64),
+          _dt.float16: (2, 16), _dt.bfloat16: (4, 16), _dt.float32: (2, 32),
+          _dt.float64: (2, 64),
           _dt.complex64: (5, 64), _dt.complex128: (5, 128)}
 _FROM_DL = {v: k for k, v in _TO_DL.items()}
 
 def dl_dtype(d) -> tuple:
-    "The DLPack `(code, bits, lanes)` of a tinytensor dtype (BufferError if DLPack has none)."
+    ("The DLPack `(code, bits, lanes)` of a tinytensor dtype (BufferError if DLPack has "
+     "none).")
     code = _TO_DL.get(d)
     if code is None: raise BufferError(f"dtype {d} is not supported by DLPack export")
     return (*code, 1)
@@ -86,12 +97,14 @@ def from_dl_dtype(code:int, bits:int, lanes:int=1):
     "The tinytensor dtype of a DLPack dtype triple (BufferError if there is none)."
     d = _FROM_DL.get((code, bits))
     if lanes != 1 or d is None:
-        raise BufferError(f"Unsupported DLPack dtype (code={code}, bits={bits}, lanes={lanes})")
+        raise BufferError(f"Unsupported DLPack dtype (code={code}, bits={bits}, "
+                          f"lanes={lanes})")
     return d
 
 # %% ../nbs/08c_dlpack.ipynb #937fc3ed
 def _capi(name, restype, *argtypes):
-    "A private prototype of a CPython C-API function (never touch the shared `ctypes.pythonapi` attributes)."
+    ("A private prototype of a CPython C-API function (never touch the shared "
+     "`ctypes.pythonapi` attributes).")
     return ctypes.PYFUNCTYPE(restype, *argtypes)((name, ctypes.pythonapi))
 
 # no destructor
@@ -104,7 +117,9 @@ _PyCapsule_GetPointer = _capi('PyCapsule_GetPointer', ctypes.c_void_p, ctypes.py
 _PyCapsule_SetName = _capi('PyCapsule_SetName', ctypes.c_int, ctypes.py_object,
                            ctypes.c_void_p)
 
-_NAMES = {n: ctypes.create_string_buffer(n) for n in (b'dltensor', b'dltensor_versioned', b'used_dltensor', b'used_dltensor_versioned')}
+_NAMES = {n: ctypes.create_string_buffer(n)
+          for n in (b'dltensor', b'dltensor_versioned', b'used_dltensor',
+                    b'used_dltensor_versioned')}
 def _name(n): return ctypes.addressof(_NAMES[n])
 _DLTENSOR, _DLTENSOR_V = _name(b'dltensor'), _name(b'dltensor_versioned')
 
@@ -118,19 +133,22 @@ def _call_deleter(addr:int, versioned:bool):
 _exported = {}
 
 def _sweep(exported=_exported, refcount=sys.getrefcount, valid=_PyCapsule_IsValid):
-    "Release the exports whose capsule nobody consumed and only `_exported` still holds (Note [capsules we keep])."
+    ("Release the exports whose capsule nobody consumed and only `_exported` still "
+     "holds (Note [capsules we keep]).")
     global _sweep_at
     for addr, e in list(exported.items()):
         # references: the entry, `cap`, refcount's argument
         cap = e[-1]
-        if refcount(cap) <= 3 and (valid(cap, _DLTENSOR) or valid(cap, _DLTENSOR_V)): exported.pop(addr, None)
+        if refcount(cap) <= 3 and (valid(cap, _DLTENSOR) or valid(cap, _DLTENSOR_V)):
+            exported.pop(addr, None)
     _sweep_at = max(64, 2 * len(exported))
 
 def _sweep_after_gc(phase, info, exported=_exported, sweep=_sweep):
     if phase == 'stop' and exported: sweep()
 
 _sweep_at = 64
-gc.callbacks[:] = [c for c in gc.callbacks if getattr(c, '__qualname__', None) != '_sweep_after_gc'] + [_sweep_after_gc]
+gc.callbacks[:] = ([c for c in gc.callbacks
+        if getattr(c, '__qualname__', None) != '_sweep_after_gc'] + [_sweep_after_gc])
 
 
 # %% ../nbs/08c_dlpack.ipynb #07e5a489
@@ -157,18 +175,23 @@ def _contiguous_copy(t:Tensor) -> Tensor:
     return out
 
 @patch
-def __dlpack__(self:Tensor, *, stream=None, # CUDA consumers' stream; must be None (or -1) on the CPU
-               max_version:tuple=None, # the consumer's highest DLPack version; >= (1, 0) gets a versioned capsule
+# CUDA consumers' stream; must be None (or -1) on the CPU
+def __dlpack__(self:Tensor, *, stream=None,
+               # the consumer's highest DLPack version; >= (1, 0) gets a versioned capsule
+               max_version:tuple=None,
                dl_device:tuple=None, # the device to export on; only the tensor's own
-               copy:bool=None): # True: always copy, False: never, None: only if needed (never, here)
-    "Export the tensor as a DLPack PyCapsule sharing its memory (zero copy unless `copy=True`)."
+               # True: always copy, False: never, None: only if needed (never, here)
+               copy:bool=None):
+    ("Export the tensor as a DLPack PyCapsule sharing its memory (zero copy unless "
+     "`copy=True`).")
     TORCH_CHECK_TYPE(stream is None or isinstance(stream, int),
                      "stream must be ``int`` or ``none``")
     dev = _dl_device(self.device)
     if self.device.device_type == DeviceType.CPU and stream not in (None, -1):
         raise AssertionError("stream should be None on cpu.")
     if dl_device is not None and tuple(dl_device) != tuple(dev):
-        raise BufferError(f"Cannot export a tensor on {tuple(dev)} to DLPack device {tuple(dl_device)} (no cross-device copy here)")
+        raise BufferError(f"Cannot export a tensor on {tuple(dev)} to DLPack device "
+                          f"{tuple(dl_device)} (no cross-device copy here)")
     # refuse what DLPack cannot describe before anything is made
     code = dl_dtype(self.dtype)
     t = _contiguous_copy(self) if copy else self
@@ -177,20 +200,25 @@ def __dlpack__(self:Tensor, *, stream=None, # CUDA consumers' stream; must be No
     n, st = impl.dim(), impl.storage_.get()
     read_only = st.data_ptr().read_only
     if read_only and not versioned:
-        raise BufferError("Cannot export a read-only tensor as a legacy DLPack capsule, which cannot mark it read-only; "
+        raise BufferError("Cannot export a read-only tensor as a legacy DLPack "
+                          "capsule, which cannot mark it read-only; "
                           "ask for max_version >= (1, 0)")
-    shape, strides = (ctypes.c_int64 * max(n, 1))(*impl.sizes()), (ctypes.c_int64 * max(n, 1))(*impl.strides())
+    shape, strides = (ctypes.c_int64 * max(n,
+            1))(*impl.sizes()), (ctypes.c_int64 * max(n, 1))(*impl.strides())
     m = DLManagedTensorVersioned() if versioned else DLManagedTensor()
     dl = m.dl_tensor
-    dl.data = (st.mutable_data() + impl.storage_offset_ * impl.dtype_.itemsize) if impl.numel_ and st.data() else None
+    dl.data = ((st.mutable_data() + impl.storage_offset_ * impl.dtype_.itemsize)
+               if impl.numel_ and st.data() else None)
     dl.device = DLDevice(*dev)
     dl.ndim, dl.dtype = n, DLDataType(*code)
-    dl.shape, dl.strides = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64)), ctypes.cast(strides, ctypes.POINTER(ctypes.c_int64))
+    dl.shape, dl.strides = (ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64)),
+                            ctypes.cast(strides, ctypes.POINTER(ctypes.c_int64)))
     dl.byte_offset = 0
     m.deleter = _tt_deleter
     if versioned:
         m.version = DLPackVersion(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION)
-        m.flags = (DLPACK_FLAG_BITMASK_IS_COPIED if copy else 0) | (DLPACK_FLAG_BITMASK_READ_ONLY if read_only else 0)
+        m.flags = (DLPACK_FLAG_BITMASK_IS_COPIED if copy
+                   else 0) | (DLPACK_FLAG_BITMASK_READ_ONLY if read_only else 0)
     addr = ctypes.addressof(m)
     if len(_exported) >= _sweep_at: _sweep()
     cap = _PyCapsule_New(addr, _DLTENSOR_V if versioned else _DLTENSOR, None)
@@ -206,11 +234,13 @@ class _DLOwner:
 
 def _release_dl(owner:_DLOwner): _call_deleter(owner.addr, owner.versioned)
 
-_CONSUMED_MSG = ("from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed only once, so you "
+_CONSUMED_MSG = ("from_dlpack received an invalid capsule. Note that DLTensor capsules "
+                 "can be consumed only once, so you "
                  "might have already constructed a tensor from it once.")
 
 def _from_capsule(cap, read_only:bool=False) -> Tensor:
-    TORCH_CHECK_TYPE(type(cap).__name__ == 'PyCapsule', "from_dlpack: expected an object with __dlpack__ or a DLPack capsule, got ",
+    TORCH_CHECK_TYPE(type(cap).__name__ == 'PyCapsule',
+            "from_dlpack: expected an object with __dlpack__ or a DLPack capsule, got ",
                      type(cap).__name__)
     if _PyCapsule_IsValid(cap, _DLTENSOR_V): versioned = True
     elif _PyCapsule_IsValid(cap, _DLTENSOR): versioned = False
@@ -219,11 +249,13 @@ def _from_capsule(cap, read_only:bool=False) -> Tensor:
     m = (DLManagedTensorVersioned if versioned else DLManagedTensor).from_address(addr)
     try:
         if versioned and m.version.major != DLPACK_MAJOR_VERSION:
-            raise BufferError(f"DLPack major version {m.version.major} is not supported (tinytensor speaks {DLPACK_MAJOR_VERSION}.x)")
+            raise BufferError(f"DLPack major version {m.version.major} is not "
+                              f"supported (tinytensor speaks {DLPACK_MAJOR_VERSION}.x)")
         dl = m.dl_tensor
         dt = dl.device.device_type
         if dt in (DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost): device = CPU
-        elif dt in (DLDeviceType.kDLCUDA, DLDeviceType.kDLCUDAManaged): device = Device('cuda', dl.device.device_id)
+        elif dt in (DLDeviceType.kDLCUDA, DLDeviceType.kDLCUDAManaged):
+            device = Device('cuda', dl.device.device_id)
         else: raise BufferError(f"Unsupported DLPack device type {dt}")
         d = from_dl_dtype(dl.dtype.code, dl.dtype.bits, dl.dtype.lanes)
         TORCH_CHECK(0 <= dl.ndim <= 64, "from_dlpack: bad ndim ", dl.ndim)
@@ -235,44 +267,52 @@ def _from_capsule(cap, read_only:bool=False) -> Tensor:
             TORCH_CHECK(all(s >= 0 for s in strides),
                         "from_dlpack: tensors with negative strides are not supported: ",
                         strides)
-        nbytes = storage_nbytes(sizes, strides if strides is not None else (1,) * len(sizes), d.itemsize) \
-                 if strides is not None else d.itemsize * int(np.prod(sizes, dtype=np.int64))
+        nbytes = storage_nbytes(sizes, strides if strides is not None
+                                else (1,) * len(sizes), d.itemsize) \
+                 if strides is not None else d.itemsize * int(np.prod(sizes,
+                                                                      dtype=np.int64))
         ptr = (dl.data or 0) + dl.byte_offset
         TORCH_CHECK(ptr or nbytes == 0,
                     "from_dlpack: null data pointer for a non-empty tensor")
     except BaseException:
         _call_deleter(addr, versioned)
         _PyCapsule_SetName(cap,
-                           _name(b'used_dltensor_versioned' if versioned else b'used_dltensor'))
+                _name(b'used_dltensor_versioned' if versioned else b'used_dltensor'))
         raise
     read_only = read_only or (versioned and m.flags & DLPACK_FLAG_BITMASK_READ_ONLY)
-    dp = (ReadOnlyDataPtr if read_only else DataPtr)(ptr if nbytes else 0, _DLOwner(addr, versioned), _release_dl, device)
+    dp = (ReadOnlyDataPtr if read_only else DataPtr)(ptr if nbytes else 0,
+            _DLOwner(addr, versioned), _release_dl, device)
     _PyCapsule_SetName(cap,
-                       _name(b'used_dltensor_versioned' if versioned else b'used_dltensor'))
+            _name(b'used_dltensor_versioned' if versioned else b'used_dltensor'))
     st = make_intrusive(StorageImpl, nbytes, dp, None, False, device)
     return Tensor._make(TensorImpl(st, d, sizes, strides))
 
 # %% ../nbs/08c_dlpack.ipynb #77b71657
-def from_dlpack(ext_tensor, # an object with `__dlpack__`/`__dlpack_device__`, or a DLPack capsule
+# an object with `__dlpack__`/`__dlpack_device__`, or a DLPack capsule
+def from_dlpack(ext_tensor,
                 *, device=None, # must be None or the producer's device
                 copy:bool=None) -> Tensor: # True: return an independent copy
-    "A tinytensor tensor sharing memory with any DLPack producer (numpy, torch, CuPy, ...), as `torch.from_dlpack`."
+    ("A tinytensor tensor sharing memory with any DLPack producer (numpy, torch, CuPy, "
+     "...), as `torch.from_dlpack`.")
     if hasattr(ext_tensor, '__dlpack__'):
         dev_type, dev_id = ext_tensor.__dlpack_device__()
         if dev_type not in (DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost,
                             DLDeviceType.kDLCUDA, DLDeviceType.kDLCUDAManaged):
             raise BufferError(f"from_dlpack: unsupported device type {int(dev_type)}")
         # legacy default stream
-        stream = 1 if dev_type in (DLDeviceType.kDLCUDA, DLDeviceType.kDLCUDAManaged) else None
+        stream = (1 if dev_type in (DLDeviceType.kDLCUDA, DLDeviceType.kDLCUDAManaged)
+                  else None)
         try: cap = ext_tensor.__dlpack__(stream=stream,
                                          max_version=(DLPACK_MAJOR_VERSION, 0))
-        except TypeError: cap = ext_tensor.__dlpack__(stream=stream) if stream is not None else ext_tensor.__dlpack__()
+        except TypeError:
+            cap = (ext_tensor.__dlpack__(stream=stream) if stream is not None
+                   else ext_tensor.__dlpack__())
     else:
         TORCH_CHECK(device is None and copy is None,
                     "from_dlpack: device and copy cannot be used with a capsule")
         cap = ext_tensor
     t = _from_capsule(cap,
-                      isinstance(ext_tensor, np.ndarray) and not ext_tensor.flags.writeable)
+            isinstance(ext_tensor, np.ndarray) and not ext_tensor.flags.writeable)
     if device is not None:
         TORCH_CHECK(canonical_device(device) == t.device, "from_dlpack: cannot move a ",
                     t.device, " tensor to ", device, " here")

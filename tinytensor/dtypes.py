@@ -33,7 +33,8 @@ class dtype:
         s(self, 'is_floating_point', cat == 2); s(self, 'is_complex', cat == 3)
         s(self, 'is_signed', name not in ('bool', 'uint8'))
     def __setattr__(self, name, value):
-        raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not writable")
+        raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not "
+                             "writable")
     def __repr__(self): return f'tinytensor.{self.name}'
     def __reduce__(self): return (_dtype_by_name, (self.name,))
     def to_real(self):
@@ -76,7 +77,8 @@ def from_numpy_dtype(npdtype) -> dtype:
     d = _by_np.get(np.dtype(npdtype))
     TORCH_CHECK_TYPE(d is not None, "can't convert np.ndarray of type numpy.",
                      np.dtype(npdtype).name,
-                     ". The only supported types are: float64, float32, float16, complex64, complex128, "
+                     ". The only supported types are: float64, float32, float16, "
+                     "complex64, complex128, "
                      "int64, int32, int16, int8, uint8, and bool.")
     return d
 

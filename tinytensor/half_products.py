@@ -13,22 +13,23 @@ from .parallel import parallel_for, get_num_threads, GRAIN_SIZE
 # %% ../nbs/06c_reductions.ipynb #9c4032cb
 # Note [half products round at every step]: ATen's CPU `prod` (`prod_kernel_impl`,
 # `ReduceOpsKernel.cpp`) hands `a * b` on the dtype itself to `binary_kernel_reduce_vec`
-# (`cpu/Reduce.h`): float16 and bfloat16 partial products are rounded to 16 bits at every
-# step, and one that overflows stays inf whatever comes after. Along a contiguous reduced
-# dim, `vectorized_inner_reduction` walks each row with 4 vectors of V lanes (a running
-# product per lane), folds the vectors, `(a0 * a1) * (a2 * a3)`, then the V lanes left to
-# right, and multiplies the output by that, then by the row's tail one element at a time;
-# anywhere else an output takes its elements one after another. One output of at least
-# GRAIN_SIZE elements on several threads is `two_pass_reduction`: a partial per
-# `parallel_for` range (a range may cut a row), then the partials in order. numpy multiplies
-# float16 (and ml_dtypes bfloat16) as ATen does, exactly in float and rounded once, and step
-# by step when it reduces along an outer axis; a lone chain goes through `accumulate`
-# (numpy's 1-d float16 reduce keeps a float total). V is ATen's vector width over the
-# element size: 64 bytes where `compute_cpu_capability` (`DispatchStub.cpp`) picks AVX512,
-# 32 with AVX2 and in the default x86 build, 16 on aarch64 (`vec_base.h`). A GPU multiplies
-# them in float (`reduce_dispatch`, `ReduceSumProdKernel.cu`): a device keeps the float32
-# path.
-def _cpu_vec_bytes(environ=os.environ, cpuinfo:str='/proc/cpuinfo', machine:str=None) -> int:
+# (`cpu/Reduce.h`): float16 and bfloat16 partial products are rounded to 16 bits at
+# every step, and one that overflows stays inf whatever comes after. Along a contiguous
+# reduced dim, `vectorized_inner_reduction` walks each row with 4 vectors of V lanes (a
+# running product per lane), folds the vectors, `(a0 * a1) * (a2 * a3)`, then the V
+# lanes left to right, and multiplies the output by that, then by the row's tail one
+# element at a time; anywhere else an output takes its elements one after another. One
+# output of at least GRAIN_SIZE elements on several threads is `two_pass_reduction`: a
+# partial per `parallel_for` range (a range may cut a row), then the partials in order.
+# numpy multiplies float16 (and ml_dtypes bfloat16) as ATen does, exactly in float and
+# rounded once, and step by step when it reduces along an outer axis; a lone chain goes
+# through `accumulate` (numpy's 1-d float16 reduce keeps a float total). V is ATen's
+# vector width over the element size: 64 bytes where `compute_cpu_capability`
+# (`DispatchStub.cpp`) picks AVX512, 32 with AVX2 and in the default x86 build, 16 on
+# aarch64 (`vec_base.h`). A GPU multiplies them in float (`reduce_dispatch`,
+# `ReduceSumProdKernel.cu`): a device keeps the float32 path.
+def _cpu_vec_bytes(environ=os.environ, cpuinfo:str='/proc/cpuinfo',
+                   machine:str=None) -> int:
     "Bytes of ATen's `Vectorized` here: 64 with AVX512, 16 on aarch64, else 32."
     if (machine or platform.machine()).lower() in ('aarch64', 'arm64'): return 16
     # torch's own override: avx512, avx2, default
@@ -36,7 +37,8 @@ def _cpu_vec_bytes(environ=os.environ, cpuinfo:str='/proc/cpuinfo', machine:str=
     if cap in ('avx512', 'avx2', 'default'): return 64 if cap == 'avx512' else 32
     try:
         with open(cpuinfo) as f:
-            flags = next((l.split(':', 1)[1].split() for l in f if l.startswith('flags')), [])
+            flags = next((l.split(':', 1)[1].split() for l in f
+                          if l.startswith('flags')), [])
     except OSError: return 32
     return 64 if {'avx512vl', 'avx512bw', 'avx512dq', 'fma'} <= set(flags) else 32
 
@@ -45,8 +47,10 @@ VEC_BYTES = _cpu_vec_bytes()
 def _chain(a:np.ndarray) -> np.ndarray:
     "Products along axis 0, left to right, rounded to `a`'s dtype at every step."
     if a.size == a.shape[0]:
-        return np.multiply.accumulate(a.reshape(-1))[-1].reshape(a.shape[1:])   # a lone chain
-    return np.multiply.reduce(a if a.strides[-1] == a.itemsize else np.ascontiguousarray(a), axis=0)
+        # a lone chain
+        return np.multiply.accumulate(a.reshape(-1))[-1].reshape(a.shape[1:])
+    return np.multiply.reduce(a if a.strides[-1] == a.itemsize
+                              else np.ascontiguousarray(a), axis=0)
 
 def _vec_rows(rows:np.ndarray, V:int) -> np.ndarray:
     "Per row, what `vectorized_inner_reduction` multiplies by: lanes, then the tail."
@@ -54,7 +58,8 @@ def _vec_rows(rows:np.ndarray, V:int) -> np.ndarray:
     # what the 4 vectors of V lanes walk
     h = n - n % (4 * V)
     if h == 0: return rows
-    acc = np.multiply.reduce(np.ascontiguousarray(rows[:, :h]).reshape(m, h // (4 * V), 4 * V), axis=1)
+    acc = np.multiply.reduce(np.ascontiguousarray(rows[:, :h])
+                             .reshape(m, h // (4 * V), 4 * V), axis=1)
     a = acc.reshape(m, 4, V)
     # vop(vop(acc0, acc1), vop(acc2, acc3))
     lanes = (a[:, 0] * a[:, 1]) * (a[:, 2] * a[:, 3])
@@ -67,8 +72,11 @@ def _two_pass(x:np.ndarray, contig:bool, V:int):
     def part(b, e):
         # rows of s0 elements, cut where the range cuts them
         if contig:
-            cuts = builtins.sorted({b, e} | {c for c in (-(-b // s0) * s0, e // s0 * s0) if b < c < e})
-            segs = [xf[p:q].reshape(-1, s0) if p % s0 == 0 == (q - p) % s0 else xf[p:q][None]   # whole rows, or a piece
+            cuts = builtins.sorted({b, e}
+                    | {c for c in (-(-b // s0) * s0, e // s0 * s0) if b < c < e})
+            # whole rows, or a piece
+            segs = [xf[p:q].reshape(-1, s0) if p % s0 == 0 == (q - p) % s0
+                    else xf[p:q][None]
                     for p, q in zip(cuts, cuts[1:])]
             parts[b] = _chain(np.concatenate([_vec_rows(s, V).reshape(-1) for s in segs]))
         else: parts[b] = _chain(xf[b:e])

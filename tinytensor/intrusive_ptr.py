@@ -30,12 +30,14 @@ from .checks import TORCH_CHECK
 _cnt_lock = threading.RLock()
 
 class intrusive_ptr_target:
-    "Base class holding the strong and weak reference counts, as `c10::intrusive_ptr_target`."
+    ("Base class holding the strong and weak reference counts, as "
+     "`c10::intrusive_ptr_target`.")
     __slots__ = ('_refcount', '_weakcount', '__weakref__')
     def __init__(self): self._refcount = self._weakcount = 0
 
     def release_resources(self):
-        "Free what the object owns; called exactly once, when the strong count reaches zero."
+        ("Free what the object owns; called exactly once, when the strong count reaches "
+         "zero.")
 
     # Note [Lock cost]: every view copies and drops a handle, so `intrusive_ptr.copy` and
     # `intrusive_ptr.reset` run on every small op; like c10's `retain_()` and `reset_()`,
@@ -57,7 +59,8 @@ class intrusive_ptr_target:
 class intrusive_ptr:
     "An owning (strong) handle to an `intrusive_ptr_target`, as `c10::intrusive_ptr<T>`."
     __slots__ = ('_target',)
-    def __init__(self, other=None): # another `intrusive_ptr` to copy, or None for an empty handle
+    # another `intrusive_ptr` to copy, or None for an empty handle
+    def __init__(self, other=None):
         self._target = None
         if other is not None and other._target is not None:
             p = other.copy()                        # the one place a strong count goes up
@@ -88,7 +91,8 @@ class intrusive_ptr:
     __bool__ = defined
 
     def copy(self):
-        "A new strong handle to the same target (increments the strong count, c10's `retain_()`)."
+        ("A new strong handle to the same target (increments the strong count, c10's "
+         "`retain_()`).")
         t = self._target
         if t is not None:
             lock = _cnt_lock; lock.acquire()
@@ -98,22 +102,25 @@ class intrusive_ptr:
             finally: lock.release()
             # Note [Count lock]
             if n <= 0: TORCH_CHECK(False,
-                                   "intrusive_ptr: Cannot increase refcount after it reached zero.")
+                    "intrusive_ptr: Cannot increase refcount after it reached zero.")
         # every view copies a handle: skip __init__'s argument handling
         p = object.__new__(intrusive_ptr); p._target = t
         return p
     @classmethod
     def unsafe_reclaim_from_nonowning(cls, target):
-        "A new strong handle to a live `target` reached without one (a raw pointer in C++), as c10's function of that name."
+        ("A new strong handle to a live `target` reached without one (a raw pointer in "
+         "C++), as c10's function of that name.")
         borrowed = cls._adopt(target)               # owns no count of its own ...
         try: return borrowed.copy()
         finally: borrowed._target = None            # ... so it must not drop one
     def reset(self):
-        "Drop this handle's strong reference now, leaving it empty (c10's `reset_()`, which its destructor runs too)."
+        ("Drop this handle's strong reference now, leaving it empty (c10's `reset_()`, "
+         "which its destructor runs too).")
         t = self._target
         if t is None: return
         self._target = None
-        if t._refcount == 1 and t._weakcount == 1:  # the last strong handle, no weak ones: Note [Unique release]
+        # the last strong handle, no weak ones: Note [Unique release]
+        if t._refcount == 1 and t._weakcount == 1:
             t._refcount = t._weakcount = 0
         else:
             lock = _cnt_lock; lock.acquire()
@@ -127,11 +134,13 @@ class intrusive_ptr:
         t.release_resources()
     # the destructor: CPython runs it when the handle object dies
     __del__ = reset
-    def __eq__(self, other): return isinstance(other, intrusive_ptr) and self._target is other._target
+    def __eq__(self, other): return isinstance(other,
+            intrusive_ptr) and self._target is other._target
     def __hash__(self): return id(self._target)
     def __repr__(self):
         if self._target is None: return 'intrusive_ptr(None)'
-        return f'intrusive_ptr({type(self._target).__name__}, use_count={self.use_count()}, weak_use_count={self.weak_use_count()})'
+        return (f'intrusive_ptr({type(self._target).__name__}, '
+                f'use_count={self.use_count()}, weak_use_count={self.weak_use_count()})')
 
 def make_intrusive(cls, *args, **kwargs):
     "Construct `cls(*args, **kwargs)` and return the first strong handle to it."
@@ -146,7 +155,8 @@ def make_intrusive(cls, *args, **kwargs):
 
 # %% ../nbs/01_intrusive_ptr.ipynb #d8d65891
 class weak_intrusive_ptr:
-    "A non-owning handle that can be upgraded with `lock()`, as `c10::weak_intrusive_ptr<T>`."
+    ("A non-owning handle that can be upgraded with `lock()`, as "
+     "`c10::weak_intrusive_ptr<T>`.")
     __slots__ = ('_target',)
     def __init__(self, ptr:intrusive_ptr): # the strong handle to observe
         t = ptr._target
@@ -181,11 +191,13 @@ class weak_intrusive_ptr:
             with _cnt_lock: t._weakcount -= 1
     def __del__(self):
         if self._target is not None: self.reset()
-    def __repr__(self): return f'weak_intrusive_ptr(use_count={self.use_count()}, expired={self.expired()})'
+    def __repr__(self): return (f'weak_intrusive_ptr(use_count={self.use_count()}, '
+                                f'expired={self.expired()})')
 
 # %% ../nbs/01_intrusive_ptr.ipynb #29fdf6dc
 class MaybeOwned:
-    "Either a borrowed reference (counts untouched) or an owned handle, as `c10::MaybeOwned<T>`."
+    ("Either a borrowed reference (counts untouched) or an owned handle, as "
+     "`c10::MaybeOwned<T>`.")
     __slots__ = ('_value', '_owned')
     def __init__(self, value, owned:bool): self._value, self._owned = value, owned
 
@@ -195,7 +207,8 @@ class MaybeOwned:
         return cls(value, False)
     @classmethod
     def owned(cls, value):
-        "Own `value` (an `intrusive_ptr` is copied, so this object holds its own strong count)."
+        ("Own `value` (an `intrusive_ptr` is copied, so this object holds its own "
+         "strong count).")
         return cls(value.copy() if isinstance(value, intrusive_ptr) else value, True)
     def is_borrowed(self):
         "True if this only borrows."
@@ -203,4 +216,5 @@ class MaybeOwned:
     def get(self):
         "The referenced value, borrowed or owned alike."
         return self._value
-    def __repr__(self): return f"MaybeOwned({'owned' if self._owned else 'borrowed'}, {self._value!r})"
+    def __repr__(self): return (f"MaybeOwned({'owned' if self._owned else 'borrowed'}, "
+                                f"{self._value!r})")

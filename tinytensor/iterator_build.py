@@ -12,14 +12,17 @@ from .checks import TORCH_CHECK
 from .allocator import DeviceType, CPU
 from .dtypes import dtype, get_default_dtype, _cast_copy
 from .tensor_impl import Tensor, channels_last_strides
-from .factories import _empty_impl, _np_read, _np_write, like_strides, _resize_output
+from .factories import (_empty_impl, _np_read, _np_write, like_strides,
+                                  _resize_output)
 from .parallel import result_type, can_cast
-from .iterator_config import OperandInfo, TensorIterator, _new_tensor, infer_size
+from .iterator_config import (OperandInfo, TensorIterator, _new_tensor,
+                                        infer_size)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #fbcea5b8
 @patch
 def compute_shape(self:TensorIterator, config):
-    "The broadcast shape of the operands (`shape_`), skipping outputs that will be resized."
+    ("The broadcast shape of the operands (`shape_`), skipping outputs that will be "
+     "resized.")
     if config.static_shape_ is not None:
         self.shape_ = list(config.static_shape_); self.all_ops_same_shape_ = False
         self.all_ops_are_scalars_ = not self.shape_
@@ -71,7 +74,8 @@ def _to_dtype(t:Tensor, d:dtype) -> Tensor:
 # %% ../nbs/06a_tensor_iterator.ipynb #d00df8b1
 @patch
 def compute_types(self:TensorIterator, config):
-    "Common dtype and device; checks; CPU temporaries for inputs/outputs of another dtype."
+    ("Common dtype and device; checks; CPU temporaries for inputs/outputs of another "
+     "dtype.")
     ops = self.operands_
     common_device, first_device = None, None
     common_dtype = output_dtype = None
@@ -84,7 +88,8 @@ def compute_types(self:TensorIterator, config):
             else: has_undefined_outputs = True
             continue
         dev = op.device
-        if common_device is None and dev.device_type != DeviceType.CPU: common_device = dev
+        if common_device is None and dev.device_type != DeviceType.CPU:
+            common_device = dev
         cpu_scalar = (not op.is_output and op.tensor._impl.sizes_and_strides_.sizes == ()
                       and dev.device_type == DeviceType.CPU)
         if first_device is None and not cpu_scalar: first_device = dev
@@ -96,7 +101,7 @@ def compute_types(self:TensorIterator, config):
             elif op.target_dtype is not output_dtype: has_diff_out = True
     common_device = common_device or (config.static_device_ or CPU)
     if config.check_all_same_dtype_ and (has_diff_in or has_diff_out or
-                                         (output_dtype is not None and common_dtype is not output_dtype)):
+            (output_dtype is not None and common_dtype is not output_dtype)):
         for op in ops:
             if op.tensor is None: continue
             TORCH_CHECK(op.target_dtype is common_dtype, "Found dtype ",
@@ -106,10 +111,12 @@ def compute_types(self:TensorIterator, config):
     self.common_device_ = common_device
     if not (has_undefined_outputs or config.check_all_same_device_
             or config.promote_inputs_to_common_dtype_
-            or config.cast_common_dtype_to_outputs_ or config.enforce_safe_casting_to_output_):
+            or config.cast_common_dtype_to_outputs_
+            or config.enforce_safe_casting_to_output_):
         self.common_dtype_ = None if has_diff_in else common_dtype
         return
-    if (has_diff_in or self.all_ops_are_scalars_) and config.promote_inputs_to_common_dtype_:
+    if (has_diff_in
+        or self.all_ops_are_scalars_) and config.promote_inputs_to_common_dtype_:
         common_dtype = result_type(*[op.tensor for op in ops[self.num_outputs_:]])
     if config.promote_integer_inputs_to_float_ and common_dtype is not None and \
             not (common_dtype.is_floating_point or common_dtype.is_complex):
@@ -135,20 +142,24 @@ def compute_types(self:TensorIterator, config):
                                 " is not on the expected device ",
                                 first_device, "!")
                 TORCH_CHECK(False,
-                            "Expected all tensors to be on the same device, but found at least two "
+                            "Expected all tensors to be on the same device, but found "
+                            "at least two "
                             "devices, ", common_device, " and ", op.device, "!")
         cur = op.tensor._impl.dtype_
-        if config.enforce_safe_casting_to_output_ and op.is_output and cur is not common_dtype:
+        if (config.enforce_safe_casting_to_output_ and op.is_output
+                and cur is not common_dtype):
             TORCH_CHECK(can_cast(common_dtype, cur), "result type ", common_dtype.short,
                         " can't be cast to the desired output type ", cur.short)
         # every device with data computes in the common dtype
         if not self.is_meta_:
-            if config.cast_common_dtype_to_outputs_ and op.is_output and cur is not common_dtype:
+            if (config.cast_common_dtype_to_outputs_ and op.is_output
+                    and cur is not common_dtype):
                 op.original_tensor = op.tensor
                 op.tensor = _new_tensor(op.tensor._impl.sizes(), None, common_dtype,
                                         common_device)
                 op.target_dtype = common_dtype
-            if config.promote_inputs_to_common_dtype_ and not op.is_output and cur is not common_dtype:
+            if (config.promote_inputs_to_common_dtype_ and not op.is_output
+                    and cur is not common_dtype):
                 op.original_tensor = op.tensor
                 op.tensor = _to_dtype(op.tensor, common_dtype)
                 op.target_dtype = common_dtype
@@ -170,7 +181,8 @@ def compute_fast_setup_type(self:TensorIterator, config) -> str:
 
 @patch
 def fast_set_up(self:TensorIterator, config) -> bool:
-    ("Allocate outputs like the inputs and collapse to 1-D, when `compute_fast_setup_type` "
+    ("Allocate outputs like the inputs and collapse to 1-D, when "
+     "`compute_fast_setup_type` "
      "allows.")
     kind = self.compute_fast_setup_type(config)
     if kind is None: return False
@@ -179,7 +191,8 @@ def fast_set_up(self:TensorIterator, config) -> bool:
     elif kind == 'CHANNELS_LAST': strides = channels_last_strides(shape)
     # the strides of the last defined operand
     else:
-        strides = next(op.tensor for op in reversed(self.operands_) if op.tensor is not None)._impl.strides()
+        strides = (next(op.tensor for op in reversed(self.operands_)
+                        if op.tensor is not None)._impl.strides())
     for op in self.operands_[:self.num_outputs_]:
         if op.tensor is None or op.will_resize: self._set_output(op, shape, strides)
     if len(shape) > 1: self.has_coalesced_dimensions_ = True
@@ -238,10 +251,12 @@ def reorder_dimensions(self:TensorIterator):
 
 @patch
 def permute_dimensions(self:TensorIterator, perm):
-    "Reorder `shape_` and every operand's `stride_bytes` by `perm` (new[i] = old[perm[i]])."
+    ("Reorder `shape_` and every operand's `stride_bytes` by `perm` (new[i] = "
+     "old[perm[i]]).")
     self.shape_ = [self.shape_[p] for p in perm]
     for op in self.operands_:
-        if op.stride_bytes is not None: op.stride_bytes = [op.stride_bytes[p] for p in perm]
+        if op.stride_bytes is not None:
+            op.stride_bytes = [op.stride_bytes[p] for p in perm]
 
 @patch
 def invert_perm(self:TensorIterator, x) -> list:
@@ -289,7 +304,8 @@ def coalesce_dimensions(self:TensorIterator):
     if ndim <= 1: return
     def can_coalesce(d0, d1):
         if shape[d0] == 1 or shape[d1] == 1: return True
-        return builtins.all(shape[d0] * op.stride_bytes[d0] == op.stride_bytes[d1] for op in ops)
+        return builtins.all(shape[d0] * op.stride_bytes[d0] == op.stride_bytes[d1]
+                            for op in ops)
     prev = 0
     for d in range(1, ndim):
         if can_coalesce(prev, d):

@@ -43,8 +43,10 @@ class OperandInfo:
         "Whether the operand has a tensor yet."
         return self.tensor is not None
     def __repr__(self):
-        t = 'undefined' if self.tensor is None else f'{list(self.tensor.shape)} {self.tensor.dtype.name}'
-        role = 'output' + (' (read-write)' if self.is_read_write else '') if self.is_output else 'input'
+        t = ('undefined' if self.tensor is None
+             else f'{list(self.tensor.shape)} {self.tensor.dtype.name}')
+        role = ('output' + (' (read-write)' if self.is_read_write else '')
+                if self.is_output else 'input')
         return (f'OperandInfo({role}, {t}, stride_bytes={self.stride_bytes}, '
                 f'target_dtype={self.target_dtype})')
 
@@ -55,10 +57,13 @@ class TensorIteratorConfig:
     def __init__(self):
         self.tensors, self.num_outputs_, self.num_inputs_ = [], 0, 0
         self.static_shape_, self.static_dtype_, self.static_device_ = None, None, None
-        self.check_mem_overlap_, self.allow_cpu_scalars_, self.is_reduction_ = True, False, False
-        self.resize_outputs_, self.check_all_same_dtype_, self.check_all_same_device_ = True, True, True
-        self.enforce_safe_casting_to_output_, self.enforce_linear_iteration_ = False, False
-        self.promote_inputs_to_common_dtype_, self.promote_integer_inputs_to_float_ = False, False
+        self.check_mem_overlap_ = True
+        self.allow_cpu_scalars_ = self.is_reduction_ = False
+        self.resize_outputs_ = self.check_all_same_dtype_ = True
+        self.check_all_same_device_ = True
+        self.enforce_safe_casting_to_output_ = self.enforce_linear_iteration_ = False
+        self.promote_inputs_to_common_dtype_ = False
+        self.promote_integer_inputs_to_float_ = False
         self.cast_common_dtype_to_outputs_ = False
 
     def add_output(self, t:Tensor=None): # None: the iterator allocates it
@@ -113,7 +118,7 @@ class TensorIteratorConfig:
         ("Make an integral or bool common dtype the default float dtype (true division, "
          "exp...).")
         TORCH_CHECK(not v or self.promote_inputs_to_common_dtype_,
-                    "Promoting integer inputs to float requires promote_inputs_to_common_dtype")
+            "Promoting integer inputs to float requires promote_inputs_to_common_dtype")
         self.promote_integer_inputs_to_float_ = v; return self
     def cast_common_dtype_to_outputs(self, v:bool=True):
         "Compute in the common dtype and cast into outputs of another dtype."
@@ -125,7 +130,8 @@ class TensorIteratorConfig:
         self.static_dtype_ = d; self.check_all_same_dtype_ = False; return self
     def declare_static_device(self, device):
         "Outputs get `device`; no device checks."
-        self.static_device_ = canonical_device(device); self.check_all_same_device_ = False; return self
+        self.static_device_ = canonical_device(device)
+        self.check_all_same_device_ = False; return self
     def declare_static_dtype_and_device(self, d:dtype, device):
         "Both of the above."
         return self.declare_static_dtype(d).declare_static_device(device)
@@ -133,7 +139,8 @@ class TensorIteratorConfig:
 # %% ../nbs/06a_tensor_iterator.ipynb #6c8d16c7
 @patch
 def declare_static_shape(self:TensorIteratorConfig, shape, squash_dims=()):
-    ("Iterate over `shape` (no broadcasting, no resizing); `squash_dims` are iterated with "
+    ("Iterate over `shape` (no broadcasting, no resizing); `squash_dims` are iterated "
+     "with "
      "size 1.")
     self.static_shape_ = tuple(shape); self.resize_outputs_ = False
     self.squash_dims_ = tuple(squash_dims)
@@ -175,7 +182,7 @@ class TensorIterator:
         self.has_coalesced_dimensions_ = False
         self.fast_setup_type_ = None
         self.is_meta_ = builtins.any(op.tensor is not None and
-                                     op.tensor._impl.device_.device_type == DeviceType.Meta
+                op.tensor._impl.device_.device_type == DeviceType.Meta
                                      for op in self.operands_)
 
     def mark_outputs(self):

@@ -16,10 +16,11 @@ from .dtypes import _errs_off, _errs_on, _half_to_float, _HALF_CHUNK, _HALF_MIN
 from .allocator import CPU
 from .factories import _np_read, _np_write
 from .views import get_overlap_status
-from .parallel import GRAIN_SIZE, parallel_for, parallel_rows, in_parallel_region, _threads
+from .parallel import (GRAIN_SIZE, parallel_for, parallel_rows,
+                                 in_parallel_region, _threads)
 from .iterator_config import TensorIterator, _new_tensor
 from .tensor_iterator import copy_loop, _view
-from . import tensor_iterator, binary_ops, reductions
+from . import tensor_iterator, binary_ops, reductions, matrix_multiply
 from .lean_paths import _lean_operand, _c_contiguous, _lean_addr, _var_rows
 
 # %% ../nbs/11_large_tensors.ipynb #739f9673
@@ -40,32 +41,37 @@ _STAGE_PAD = 64
 # STAGE_WIDTH) along dim 0, its slab is read as row pieces (contiguous along `j`) into a
 # padded scratch `P`, STAGE_COLS columns at a time, then transposed out of `P` into a
 # scratch block `S` laid out like the output. Reading the slab directly as a column walk
-# would touch one cache line per element, and rows a power-of-two stride apart map to the
-# same cache sets and evict each other; `P`'s padded rows spread them over all sets. The
-# loop then sees agreeing operands only, so numpy's contiguous (SIMD) inner loops run over
-# whole block rows. Where dim 0 is short, a block takes more rows, up to STAGE_TALL
-# elements: every block costs a few numpy calls whatever its size, and an NCHW -> NHWC copy
-# with 64 channels would otherwise run in blocks of 256 x 64 (that conversion at (32, 64,
-# 56, 56) float32, 2 threads: 5.5 -> 2.1 ms; a (30000, 300) transposed copy: 5.4 -> 3.7 ms).
-# Work is split by blocks, so a thread's chunk is always a whole number of tiles. Values are
-# identical to the plain path: staging only copies (on float32 the transpose may be
-# OpenBLAS's, which changes no output bit: Note [BLAS transpose]).
+# would touch one cache line per element, and rows a power-of-two stride apart map to
+# the same cache sets and evict each other; `P`'s padded rows spread them over all sets.
+# The loop then sees agreeing operands only, so numpy's contiguous (SIMD) inner loops
+# run over whole block rows. Where dim 0 is short, a block takes more rows, up to
+# STAGE_TALL elements: every block costs a few numpy calls whatever its size, and an
+# NCHW -> NHWC copy with 64 channels would otherwise run in blocks of 256 x 64 (that
+# conversion at (32, 64, 56, 56) float32, 2 threads: 5.5 -> 2.1 ms; a (30000, 300)
+# transposed copy: 5.4 -> 3.7 ms). Work is split by blocks, so a thread's chunk is
+# always a whole number of tiles. Values are identical to the plain path: staging only
+# copies (on float32 the transpose may be OpenBLAS's, which changes no output bit: Note
+# [BLAS transpose]).
 def _fastest_dim(shape, sb):
-    ("The iteration dim with the smallest nonzero byte stride (never a size-1 or broadcast "
+    ("The iteration dim with the smallest nonzero byte stride (never a size-1 or "
+     "broadcast "
      "dim), or None.")
     best = None
     for d, (s, st) in enumerate(zip(shape, sb)):
-        if s > 1 and st != 0 and (best is None or builtins.abs(st) < builtins.abs(sb[best])):
+        if s > 1 and st != 0 and (best is None
+                                  or builtins.abs(st) < builtins.abs(sb[best])):
             best = d
     return best
 
 @patch
 def _stage_plan(self:TensorIterator):
-    ("(j, the inputs to stage) when inputs' fastest dim is `j` != 0 and every output's is "
+    ("(j, the inputs to stage) when inputs' fastest dim is `j` != 0 and every output's "
+     "is "
      "0; else None.")
     shape, ops, nout = self.shape_, self.operands_, self.num_outputs_
     if len(shape) < 2 or self.numel() < STAGE_MIN or shape[0] < 16: return None
-    if builtins.any(_fastest_dim(shape, op.stride_bytes) not in (0, None) for op in ops[:nout]):
+    if builtins.any(_fastest_dim(shape, op.stride_bytes) not in (0, None)
+                    for op in ops[:nout]):
         return None
     fast = {i: _fastest_dim(shape, ops[i].stride_bytes) for i in range(nout, len(ops))
             # a broadcast along dim 0 is never staged
@@ -76,29 +82,30 @@ def _stage_plan(self:TensorIterator):
     return (j, [i for i, f in fast.items() if f == j]) if shape[j] >= 16 else None
 
 # %% ../nbs/11_large_tensors.ipynb #c2db7c13
-# Note [BLAS transpose]: `cblas_?omatcopy` computes `alpha * x` per element, and with alpha
-# = 1 that is exact for every value but two kinds: a signaling NaN comes out quiet (its
-# payload kept), and a subnormal comes out zero in a thread that some library switched to
-# flush-to-zero (the FTZ/DAZ bits of x86's MXCSR). `_blas_for` refuses the BLAS in such a
-# thread: it transposes one subnormal first and compares the bits. The NaN is handled by
-# where the BLAS may run:
+# Note [BLAS transpose]: `cblas_?omatcopy` computes `alpha * x` per element, and with
+# alpha = 1 that is exact for every value but two kinds: a signaling NaN comes out quiet
+# (its payload kept), and a subnormal comes out zero in a thread that some library
+# switched to flush-to-zero (the FTZ/DAZ bits of x86's MXCSR). `_blas_for` refuses the
+# BLAS in such a thread: it transposes one subnormal first and compares the bits. The
+# NaN is handled by where the BLAS may run:
 # - under loops that name an IEEE arithmetic ufunc (`loop.ufunc`, set by chapter 06b's
-#   kernels): add, subtract, multiply and divide return a NaN operand quieted anyway (x86's
-#   rule: the first NaN operand, quieted), so quieting it earlier changes no output bit;
+#   kernels): add, subtract, multiply and divide return a NaN operand quieted anyway
+#   (x86's rule: the first NaN operand, quieted), so quieting it earlier changes no
+#   output bit;
 # - for a float32 copy (`copy_loop`: `contiguous`, `clone`, `copy_`, `to`) transposed
-#   straight into the output, checked: one `np.max` over each block after the BLAS (a NaN
-#   propagates through max) says whether a NaN came through. If one did, the numpy staging
-#   copies that block again, and the thread's later blocks skip the BLAS, so data full of
-#   NaNs pays for one block twice. `A.T.contiguous()` at 4096², 2 threads: 6.3 -> 4.9 ms, of
-#   which the check is 0.6 ms. Selections, integers and every other loop keep the numpy
-#   staging, which moves bits untouched. The library is the OpenBLAS in numpy's own wheel
-#   (`numpy.libs`, or `numpy/.dylibs`): symbols ending in `64_` take 64-bit integers,
-#   `scipy_cblas_?omatcopy` 32-bit ones; any other numpy build has none of them, and the
-#   numpy staging runs. ctypes releases the GIL during the call, so the threads of
-#   `parallel_for` transpose in parallel. Only float32 takes it: `A + B.T` at 4096², 2
-#   threads, 6.9 -> 4.6 ms (and 1.2-1.8x at other shapes), while OpenBLAS's double-precision
-#   kernel measured 4x slower than the numpy staging (46.6 against 12.3 ms), so float64
-#   keeps the numpy staging.
+#   straight into the output, checked: one `np.max` over each block after the BLAS (a
+#   NaN propagates through max) says whether a NaN came through. If one did, the numpy
+#   staging copies that block again, and the thread's later blocks skip the BLAS, so
+#   data full of NaNs pays for one block twice. `A.T.contiguous()` at 4096², 2 threads:
+#   6.3 -> 4.9 ms, of which the check is 0.6 ms. Selections, integers and every other
+#   loop keep the numpy staging, which moves bits untouched. The library is the OpenBLAS
+#   in numpy's own wheel (`numpy.libs`, or `numpy/.dylibs`): symbols ending in `64_`
+#   take 64-bit integers, `scipy_cblas_?omatcopy` 32-bit ones; any other numpy build has
+#   none of them, and the numpy staging runs. ctypes releases the GIL during the call,
+#   so the threads of `parallel_for` transpose in parallel. Only float32 takes it: `A +
+#   B.T` at 4096², 2 threads, 6.9 -> 4.6 ms (and 1.2-1.8x at other shapes), while
+#   OpenBLAS's double-precision kernel measured 4x slower than the numpy staging (46.6
+#   against 12.3 ms), so float64 keeps the numpy staging.
 _IEEE_ARITH = (np.add, np.subtract, np.multiply, np.true_divide)
 # CBLAS_ORDER.CblasRowMajor, CBLAS_TRANSPOSE.CblasTrans
 _ROW_MAJOR, _TRANS = 101, 112
@@ -152,14 +159,14 @@ def _blas_for(dn):
 
 # %% ../nbs/11_large_tensors.ipynb #3acfd807
 # Note [staggered bands]: a block is two phases, a transpose into the scratch (compute-
-# bound, in cache) and the loop's streaming pass (memory-bound). Threads that start together
-# stay in step: both cores transpose while memory idles, then both stream while the cores
-# wait on memory. So every chunk but the first begins with the second half of its first
-# block and ends with the first half: its phases run half a block behind the first thread's,
-# and one core transposes while the other streams (`A + B.T` at 4096² through the scratch, 2
-# threads: 6.1 -> 5.6 ms). Staging into the output (Note [staging into the output]) measured
-# 2-3% slower with the stagger when memory is fast and no faster otherwise, so it runs its
-# bands in order.
+# bound, in cache) and the loop's streaming pass (memory-bound). Threads that start
+# together stay in step: both cores transpose while memory idles, then both stream while
+# the cores wait on memory. So every chunk but the first begins with the second half of
+# its first block and ends with the first half: its phases run half a block behind the
+# first thread's, and one core transposes while the other streams (`A + B.T` at 4096²
+# through the scratch, 2 threads: 6.1 -> 5.6 ms). Staging into the output (Note [staging
+# into the output]) measured 2-3% slower with the stagger when memory is fast and no
+# faster otherwise, so it runs its bands in order.
 def _stage(dst, src, P, tr=None):
     ("Copy the slab `src` ((rows, cols), contiguous along rows) into `dst` through the "
      "scratch `P`.")
@@ -181,14 +188,14 @@ def _stage(dst, src, P, tr=None):
     return dst
 
 # %% ../nbs/11_large_tensors.ipynb #4fdd88a4
-# Note [staging into the output]: when the loop is one IEEE arithmetic ufunc (elementwise,
-# so it may read and write the same array) and the BLAS transposes the one staged input, of
-# the output's dtype, the slab is transposed straight into the output's block and the loop
-# runs in place, `out = a + out`: the scratch block and one pass through it are saved (A +
-# B.T at 4096², 2 threads, about 9% when memory is fast). A copy of the output's dtype goes
-# the same way, and there the staged block *is* the result: no loop runs after it. Only if
-# no input shares memory with the output: otherwise the transposed slab would overwrite
-# values still to be read.
+# Note [staging into the output]: when the loop is one IEEE arithmetic ufunc
+# (elementwise, so it may read and write the same array) and the BLAS transposes the one
+# staged input, of the output's dtype, the slab is transposed straight into the output's
+# block and the loop runs in place, `out = a + out`: the scratch block and one pass
+# through it are saved (A + B.T at 4096², 2 threads, about 9% when memory is fast). A
+# copy of the output's dtype goes the same way, and there the staged block *is* the
+# result: no loop runs after it. Only if no input shares memory with the output:
+# otherwise the transposed slab would overwrite values still to be read.
 @patch
 def _stage_into_output(self:TensorIterator, loop, bases, staged:list):
     ("The staged input to transpose straight into the output (Note [staging into the "
@@ -199,13 +206,15 @@ def _stage_into_output(self:TensorIterator, loop, bases, staged:list):
         return None
     i = staged[0]
     if bases[i][2] != bases[0][2] or _omatcopy.get(bases[i][2]) is None: return None
-    if builtins.any(get_overlap_status(ops[0].tensor, op.tensor) != 'No' for op in ops[1:]):
+    if builtins.any(get_overlap_status(ops[0].tensor, op.tensor) != 'No'
+                    for op in ops[1:]):
         return None
     return i
 
 @patch
 def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
-    ("Run `loop` over blocks of dims (j, 0), the `staged` inputs copied into the output's "
+    ("Run `loop` over blocks of dims (j, 0), the `staged` inputs copied into the "
+     "output's "
      "layout first.")
     shape, ops = self.shape_, self.operands_
     n0, nj = shape[0], shape[j]
@@ -221,7 +230,8 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
     # Note [BLAS transpose]: only these
     blas = copy or getattr(loop, 'ufunc', None) in _IEEE_ARITH
     def run(b, e):
-        R, W, C = builtins.min(rows, nj), builtins.min(STAGE_WIDTH, n0), builtins.min(STAGE_COLS, n0)
+        R, W, C = (builtins.min(rows, nj), builtins.min(STAGE_WIDTH, n0),
+                   builtins.min(STAGE_COLS, n0))
         pad = lambda i: builtins.max(1, _STAGE_PAD // bases[i][2].itemsize)
         scratch = {i: (None if i == direct else np.empty(R * W, bases[i][2]),
                        np.empty((C, R + pad(i)), bases[i][2])) for i in staged}
@@ -231,7 +241,8 @@ def _staged_for_each(self:TensorIterator, loop, bases, j:int, staged:list):
             p, w = divmod(blk, nw)
             p, k = divmod(p, nr)
             r0, c0 = k * rows + lo, w * STAGE_WIDTH
-            rr, cc = builtins.min(rows, nj - k * rows, hi) - lo, builtins.min(STAGE_WIDTH, n0 - c0)
+            rr, cc = (builtins.min(rows, nj - k * rows, hi) - lo,
+                      builtins.min(STAGE_WIDTH, n0 - c0))
             if rr <= 0: return
             views = []
             for i, (base, op) in enumerate(zip(bases, ops)):
@@ -301,20 +312,21 @@ def _half_ufunc(uf, o, ins) -> bool:
 
 # %% ../nbs/11_large_tensors.ipynb #320b3cb1
 # Note [blocked var]: the op-by-op variance makes five passes over float64 copies of the
-# whole input (widen, mean, x - m, its square, the sum), each from and to memory. Over the
-# last dim of a C-contiguous float input, every row is reduced by one numpy call over its
-# own contiguous elements, so a block of rows gives each row exactly the bits the whole
-# tensor would. `_blocked_var` runs the same numpy calls (`_var_rows`) on blocks of about
-# VAR_BLOCK elements, whose float64 copies stay in cache, in threads (`parallel_rows`).
-# var(-1) of 4096x512 float32, 2 threads: 9.2 -> 3.7 ms (numpy's own `var`, one thread: 4.2
-# ms). A row longer than VAR_BLOCK takes the op-by-op path, whose reduction splits a long
-# row over threads.
+# whole input (widen, mean, x - m, its square, the sum), each from and to memory. Over
+# the last dim of a C-contiguous float input, every row is reduced by one numpy call
+# over its own contiguous elements, so a block of rows gives each row exactly the bits
+# the whole tensor would. `_blocked_var` runs the same numpy calls (`_var_rows`) on
+# blocks of about VAR_BLOCK elements, whose float64 copies stay in cache, in threads
+# (`parallel_rows`). var(-1) of 4096x512 float32, 2 threads: 9.2 -> 3.7 ms (numpy's own
+# `var`, one thread: 4.2 ms). A row longer than VAR_BLOCK takes the op-by-op path, whose
+# reduction splits a long row over threads.
 VAR_BLOCK = 1 << 16
 
 def _blocked_var(input, dim, keepdim, c, take_sqrt, with_mean:bool):
     ("`_var_rows` over blocks of rows of a big float tensor reduced over its last dim "
      "(Note [blocked var]).")
-    if not _lean_operand(input): return None                    # float32/float64 on the CPU
+    # float32/float64 on the CPU
+    if not _lean_operand(input): return None
     impl = input._impl
     sizes = impl.sizes_and_strides_.sizes
     if type(dim) in (tuple, list) and len(dim) == 1: dim = dim[0]
@@ -363,7 +375,8 @@ def _blas_thread_setter():
         for s, g in names:
             fs, fg = getattr(lib, s, None), getattr(lib, g, None)
             if fs is None or fg is None: continue
-            fs.argtypes, fs.restype, fg.argtypes, fg.restype = [ctypes.c_int], None, [], ctypes.c_int
+            fs.argtypes, fs.restype, fg.argtypes, fg.restype = ([ctypes.c_int], None,
+                                                                [], ctypes.c_int)
             return fs, fg()
     try:
         from threadpoolctl import ThreadpoolController
@@ -375,7 +388,8 @@ def _blas_thread_setter():
 _blas = dict(zip(('set', 'cur'), _blas_thread_setter()))
 
 def _blas_single():
-    ("Pin numpy's BLAS to one thread (products are split here); the setter, or None where "
+    ("Pin numpy's BLAS to one thread (products are split here); the setter, or None "
+     "where "
      "there is none.")
     f = _blas['set']
     if f is not None and _blas['cur'] != 1: f(1); _blas['cur'] = 1
@@ -383,7 +397,8 @@ def _blas_single():
 
 # o: a fresh result, overlapping neither
 def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray):
-    ("`np.matmul(x, y, out=o)` on `get_num_threads()` threads: the BLAS pinned to one, `o` "
+    ("`np.matmul(x, y, out=o)` on `get_num_threads()` threads: the BLAS pinned to one, "
+     "`o` "
      "split.")
     f = _blas_single()
     nt = _threads['n']
@@ -401,5 +416,5 @@ def parallel_matmul(x:np.ndarray, y:np.ndarray, o:np.ndarray):
 _HOOKS = {(tensor_iterator, '_fast_for_each'): _tiled_for_each,
           (binary_ops, '_fast_half'): _half_ufunc,
           (reductions, '_fast_big_var'): _blocked_var,
-          (reductions, '_fast_matmul'): parallel_matmul}
+          (matrix_multiply, '_fast_matmul'): parallel_matmul}
 for (_m, _n), _f in _HOOKS.items(): setattr(_m, _n, _f)

@@ -26,37 +26,40 @@ from .reductions import ufunc_reduce
 # %% ../nbs/10_lean_paths.ipynb #56677c0d
 # Note [lean build]: three common cases whose full-build result is known from a few
 # attributes:
-# - broadcast of inputs of one float dtype (float32/float64) on the CPU whose strides are
-#   exactly C-contiguous (`contiguous_strides(sizes)`, size-1 dims included): each operand's
-#   byte strides decrease from the first dim to the last, so `reorder_dimensions` keeps the
-#   reversed order (a tie needs equal strides, which exactly C-contiguous strides only have
-#   across a size-1 dim, and `should_swap` never moves a size-1 dim outwards); the output is
-#   allocated C-contiguous with the broadcast shape, and numpy's broadcasting pairs the same
-#   elements;
+# - broadcast of inputs of one float dtype (float32/float64) on the CPU whose strides
+#   are exactly C-contiguous (`contiguous_strides(sizes)`, size-1 dims included): each
+#   operand's byte strides decrease from the first dim to the last, so
+#   `reorder_dimensions` keeps the reversed order (a tie needs equal strides, which
+#   exactly C-contiguous strides only have across a size-1 dim, and `should_swap` never
+#   moves a size-1 dim outwards); the output is allocated C-contiguous with the
+#   broadcast shape, and numpy's broadcasting pairs the same elements;
 # - one input that is contiguous, channels-last contiguous or non-overlapping and dense:
 #   `fast_set_up` allocates the output with the matching strides (`None`,
-#   `channels_last_strides`, the input's), and the loop walks memory linearly, so one flat
-#   view per operand is the whole loop;
-# - the reduction of the last dim (at least 2 long) of an exactly C-contiguous input: the
-#   reduced dim goes innermost, the kept dims coalesce, so the kernel sees a (rows, n) view
-#   (or (n,) for one row). Reductions are limited to fewer than 2 * GRAIN_SIZE elements,
-#   where the full build runs one serial loop too. Elementwise cases go up to LEAN_MAX: the
-#   full build would split them over threads, but every element is computed by the same
-#   ufunc loop either way (the same values, the same layout), and below LEAN_MAX one serial
-#   numpy call beats the threaded build, whose Python hand-over costs more than the second
-#   core saves (2 threads on 2 cores, `h + bias` through the full build against one
-#   `np.add`: 183 against 34 us at 2**17 elements, 251 against 126 us at 2**19; the two draw
-#   level near 2**21). Anything else returns None and the caller takes the full build.
+#   `channels_last_strides`, the input's), and the loop walks memory linearly, so one
+#   flat view per operand is the whole loop;
+# - the reduction of the last dim (at least 2 long) of an exactly C-contiguous input:
+#   the reduced dim goes innermost, the kept dims coalesce, so the kernel sees a (rows,
+#   n) view (or (n,) for one row). Reductions are limited to fewer than 2 * GRAIN_SIZE
+#   elements, where the full build runs one serial loop too. Elementwise cases go up to
+#   LEAN_MAX: the full build would split them over threads, but every element is
+#   computed by the same ufunc loop either way (the same values, the same layout), and
+#   below LEAN_MAX one serial numpy call beats the threaded build, whose Python
+#   hand-over costs more than the second core saves (2 threads on 2 cores, `h + bias`
+#   through the full build against one `np.add`: 183 against 34 us at 2**17 elements,
+#   251 against 126 us at 2**19; the two draw level near 2**21). Anything else returns
+#   None and the caller takes the full build.
 LEAN_MAX = 1 << 19
 
 def _c_contiguous(impl:TensorImpl) -> bool:
     ("Strides exactly `contiguous_strides(sizes)`, size-1 dims included (`is_contiguous` "
      "ignores those).")
     ss = impl.sizes_and_strides_
-    return impl.is_contiguous_ and (1 not in ss.sizes or ss.strides == contiguous_strides(ss.sizes))
+    return (impl.is_contiguous_
+            and (1 not in ss.sizes or ss.strides == contiguous_strides(ss.sizes)))
 
 def _lean_addr(impl:TensorImpl, n:int):
-    ("Address of `impl`'s first element (Note [Borrowed raw views]); None if `n` elements "
+    ("Address of `impl`'s first element (Note [Borrowed raw views]); None if `n` "
+     "elements "
      "overrun it.")
     isz = impl.dtype_.itemsize
     st = impl.storage_._target
@@ -78,20 +81,22 @@ _lean_plans = {}
 _lean_reductions = {}
 
 # Note [lean plans]: what the lean build decides for a binary op depends on the two
-# operands' layouts alone: whether both are exactly C-contiguous, the broadcast shape and
-# its element count, and the shape numpy sees for the result and for each operand (the
-# result's size-1 dims dropped, as coalescing drops them; numpy picks its inner loop, and so
-# which NaN of two survives, by those shapes). A layout object is shared by every tensor of
-# one contiguous shape and by the views of one (sizes, strides) (Note [Shared layouts]) and
-# is never mutated, so the plan is cached under the pair of layout objects, by identity: a
-# hit is one dict lookup. A pair that cannot go lean is cached as `()`. What a layout does
-# not fix (dtype, device, a wrapped number, a storage that shrank) is checked on every call.
-# A last-dim reduction's plan is cached the same way, under (layout, dim, keepdim).
+# operands' layouts alone: whether both are exactly C-contiguous, the broadcast shape
+# and its element count, and the shape numpy sees for the result and for each operand
+# (the result's size-1 dims dropped, as coalescing drops them; numpy picks its inner
+# loop, and so which NaN of two survives, by those shapes). A layout object is shared by
+# every tensor of one contiguous shape and by the views of one (sizes, strides) (Note
+# [Shared layouts]) and is never mutated, so the plan is cached under the pair of layout
+# objects, by identity: a hit is one dict lookup. A pair that cannot go lean is cached
+# as `()`. What a layout does not fix (dtype, device, a wrapped number, a storage that
+# shrank) is checked on every call. A last-dim reduction's plan is cached the same way,
+# under (layout, dim, keepdim).
 def _lean_plan(sa:SizesAndStrides, sb:SizesAndStrides) -> tuple:
     ("Note [lean plans]: (shape, numel, view keys of the result, `a` and `b`), or () for "
      "the full build.")
     plan = ()
-    if sa.strides == contiguous_strides(sa.sizes) and sb.strides == contiguous_strides(sb.sizes):
+    if (sa.strides == contiguous_strides(sa.sizes)
+            and sb.strides == contiguous_strides(sb.sizes)):
         # a mismatch
         shape = sa.sizes if sa.sizes == sb.sizes else infer_size(sa.sizes, sb.sizes)
         # raises, as in compute_shape (uncached)
@@ -100,7 +105,8 @@ def _lean_plan(sa:SizesAndStrides, sb:SizesAndStrides) -> tuple:
             keep = [j for j, s in enumerate(shape) if s != 1]
             # `_raw_views`' key: a length for a 1-d view, else the shape
             def key(s):
-                s = tuple(s[j - len(shape) + len(s)] for j in keep if j >= len(shape) - len(s))
+                s = tuple(s[j - len(shape) + len(s)] for j in keep
+                          if j >= len(shape) - len(s))
                 return s[0] if len(s) == 1 else s
             plan = (shape, n, key(shape), key(sa.sizes), key(sb.sizes))
     if len(_lean_plans) >= 1024: _lean_plans.clear()
@@ -139,7 +145,8 @@ def lean_binary(a, b) -> tuple:
     d = ai.dtype_
     if ((d is not _dt.float32 and d is not _dt.float64) or bi.dtype_ is not d
         or ai.device_ is not CPU
-            or bi.device_ is not CPU or ai.is_wrapped_number_ or bi.is_wrapped_number_): return None
+            or bi.device_ is not CPU or ai.is_wrapped_number_
+        or bi.is_wrapped_number_): return None
     plan = _lean_plans.get((ai.sizes_and_strides_, bi.sizes_and_strides_))
     if plan is None:                                  # may raise, as compute_shape does
         plan = _lean_plan(ai.sizes_and_strides_, bi.sizes_and_strides_)
@@ -176,7 +183,8 @@ def lean_reduction(x, dim, keepdim:bool, out_dtype:dtype) -> tuple:
     p = _lean_addr(impl, impl.numel_)
     if p is None: return None
     res = _empty_cpu(sizes, d, rows * d.itemsize)
-    return res, _raw_views[res._impl.storage_._target._data_ptr._ptr, ko, d.np], _raw_views[p, kx, d.np]
+    return (res, _raw_views[res._impl.storage_._target._data_ptr._ptr, ko, d.np],
+            _raw_views[p, kx, d.np])
 
 def _lean_reduction_plan(ss:SizesAndStrides, dim:int, keepdim:bool) -> tuple:
     ("(result sizes, rows, view keys of the result and the input), or () for the full "
@@ -202,12 +210,14 @@ def _flat(t:Tensor, write:bool=False) -> np.ndarray:
     "1-d numpy view of a contiguous CPU tensor."
     impl = t._impl
     st = impl.storage_.get()
-    buf = st.mutable_bytes() if write else st._bytes if st._bytes is not None else st.const_bytes()
+    buf = (st.mutable_bytes() if write else st._bytes if st._bytes is not None
+           else st.const_bytes())
     return np.ndarray((impl.numel_,), impl.dtype_.np, buf,
                       impl.storage_offset_ * impl.dtype_.itemsize)
 
 def _fresh_flat(t:Tensor) -> np.ndarray:
-    ("1-d writable numpy view of a tensor just allocated (never copy-on-write): one numpy "
+    ("1-d writable numpy view of a tensor just allocated (never copy-on-write): one "
+     "numpy "
      "object.")
     impl = t._impl
     d = impl.dtype_
@@ -219,7 +229,8 @@ def _fresh_flat(t:Tensor) -> np.ndarray:
     return _raw_views[st._data_ptr._ptr, impl.numel_, d.np]
 
 def _in_flat(t:Tensor) -> np.ndarray:
-    ("`_flat(t)` for one kernel call that only reads `t` (Note [Borrowed raw views]); None "
+    ("`_flat(t)` for one kernel call that only reads `t` (Note [Borrowed raw views]); "
+     "None "
      "if out of bounds.")
     impl = t._impl
     d = impl.dtype_
@@ -232,7 +243,8 @@ def _in_flat(t:Tensor) -> np.ndarray:
 
 # %% ../nbs/10_lean_paths.ipynb #72ce209a
 def _lean_binary(a, b, uf):
-    ("A broadcast of exactly C-contiguous float tensors through the lean build (Note [lean "
+    ("A broadcast of exactly C-contiguous float tensors through the lean build (Note "
+     "[lean "
      "build]).")
     r = lean_binary(a, b)
     if r is None: return None
@@ -269,7 +281,8 @@ def _fast_binary(a, b, uf):
         if d in _REDUCED:                           # opmath: float32
             uf(_in_flat(a), _in_flat(b), _fresh_flat(out), dtype=np.float32,
                casting='unsafe')
-        else:                                       # `out` positionally: no keyword parsing
+        # `out` positionally: no keyword parsing
+        else:
             uf(_raw_views[sa._data_ptr._ptr + oa, n, dn],
                _raw_views[sb._data_ptr._ptr + ob, n, dn],
                _raw_views[out._impl.storage_._target._data_ptr._ptr, n, dn])
@@ -285,7 +298,8 @@ def _fast_scalar(a, s, uf):
      "TensorIterator.")
     if type(a) is not Tensor: return None
     ts = type(s)
-    if ts is not float and (ts is not int or not -_SMALL_INT < s < _SMALL_INT): return None
+    if ts is not float and (ts is not int or not -_SMALL_INT < s < _SMALL_INT):
+        return None
     ai = a._impl
     d = ai.dtype_
     if ((d is not _dt.float32 and d is not _dt.float64 and d not in _REDUCED)
@@ -311,7 +325,8 @@ def _fast_scalar(a, s, uf):
     return out
 
 def _fast_compare(a, b, uf):
-    "Small same-shape contiguous CPU tensors of one real dtype compared into a bool result."
+    ("Small same-shape contiguous CPU tensors of one real dtype compared into a bool "
+     "result.")
     if type(a) is not Tensor or type(b) is not Tensor: return None
     ai, bi = a._impl, b._impl
     if (ai.dtype_ is not bi.dtype_ or ai.dtype_.is_complex or not ai.is_contiguous_
@@ -340,15 +355,16 @@ def _lean_unary(x, uf):
 
 # Note [zeros for relu]: numpy runs a binary ufunc through its short "trivial" loop only
 # when every operand is a contiguous array of one shape; a scalar or a broadcast operand
-# sends it through the general iterator, which on an 8x512 float32 input costs about as much
-# again as the whole trivial call (valgrind: 16.2k instructions against 8.4k). So the lean
-# relu compares with an array of zeros of the input's length: a read-only view of one buffer
-# per dtype, LEAN_MAX long (the lean build stays below it; calloc's pages are the kernel's
-# zero page until written). The operand order is clamp's, so a tie (-0.0 against 0.0) keeps
-# `x`. numpy marks its float max and min loops as raising no floating-point errors, so there
-# is no error state to switch off either.
+# sends it through the general iterator, which on an 8x512 float32 input costs about as
+# much again as the whole trivial call (valgrind: 16.2k instructions against 8.4k). So
+# the lean relu compares with an array of zeros of the input's length: a read-only view
+# of one buffer per dtype, LEAN_MAX long (the lean build stays below it; calloc's pages
+# are the kernel's zero page until written). The operand order is clamp's, so a tie
+# (-0.0 against 0.0) keeps `x`. numpy marks its float max and min loops as raising no
+# floating-point errors, so there is no error state to switch off either.
 class _Zeros(dict):
-    ("Read-only zeros, keyed by (length < LEAN_MAX, numpy dtype): views of one buffer per "
+    ("Read-only zeros, keyed by (length < LEAN_MAX, numpy dtype): views of one buffer "
+     "per "
      "dtype, cached.")
     def __missing__(self, key):
         n, dn = key
@@ -377,8 +393,10 @@ def _small_copy(dst:Tensor, src:Tensor) -> bool:
      "True if done.")
     di, si = dst._impl, src._impl
     if (di.dtype_ is si.dtype_ and di.device_ is CPU and _lean_operand(src)
-            and di.is_non_overlapping_and_dense_ and di.storage_._target is not si.storage_._target
-            and di.numel_ < GRAIN_SIZE and di.sizes_and_strides_.sizes == si.sizes_and_strides_.sizes):
+            and di.is_non_overlapping_and_dense_
+        and di.storage_._target is not si.storage_._target
+            and di.numel_ < GRAIN_SIZE
+        and di.sizes_and_strides_.sizes == si.sizes_and_strides_.sizes):
         # two storages: no overlap to check; copy_loop's
         np.copyto(_np_write(dst), _np_read(src))
         return True                                       # bit copy for one float dtype
@@ -413,7 +431,8 @@ def _lean_mean(x, dim, keepdim, d:dtype):
     return res
 
 def _lean_minmax(x, dim, keepdim, uf):
-    ("amax or amin over the last dim of a lean operand: `ufunc_reduce` on its views; else "
+    ("amax or amin over the last dim of a lean operand: `ufunc_reduce` on its views; "
+     "else "
      "None.")
     r = lean_reduction(x, dim, keepdim, x.dtype)
     if r is None: return None
@@ -445,12 +464,14 @@ def _var_rows(xv:np.ndarray, c, take_sqrt:bool, x64=None, dev=None) -> tuple:
     return v, m
 
 def _lean_var(input, dim, keepdim, c, take_sqrt, with_mean:bool):
-    ("`_var_impl`'s passes over the last dim of a small float tensor, in numpy (Note [lean "
+    ("`_var_impl`'s passes over the last dim of a small float tensor, in numpy (Note "
+     "[lean "
      "build]).")
     r = lean_reduction(input, dim, keepdim, input.dtype)
     if r is None: return None
     v_res, vo, xv = r
-    m_res = _new_tensor(v_res._impl.sizes(), None, input.dtype, input.device) if with_mean else None
+    m_res = (_new_tensor(v_res._impl.sizes(), None, input.dtype, input.device)
+             if with_mean else None)
     tok = _errs_off()
     try:
         v, m = _var_rows(xv, c, take_sqrt)
@@ -469,5 +490,5 @@ _HOOKS = {(binary_ops, '_fast_binary'): _fast_binary,
           (ops, '_fast_unary'): _lean_unary, (ops, '_fast_relu'): _lean_relu,
           (ops, '_fast_copy'): _small_copy,
           (reductions, '_fast_sum'): _lean_sum, (reductions, '_fast_mean'): _lean_mean,
-          (reductions, '_fast_minmax'): _lean_minmax, (reductions, '_fast_var'): _lean_var}
+        (reductions, '_fast_minmax'): _lean_minmax, (reductions, '_fast_var'): _lean_var}
 for (_m, _n), _f in _HOOKS.items(): setattr(_m, _n, _f)

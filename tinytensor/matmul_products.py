@@ -12,7 +12,8 @@ from .checks import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, signature
 from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format
 from .factories import _np_read, _np_view, zeros
-from .tensor_iterator import TensorIteratorConfig, _new_tensor, result_type, _resize_output
+from .tensor_iterator import (TensorIteratorConfig, _new_tensor, result_type,
+                                        _resize_output)
 from .ops import _REDUCED, _is_integral, mul
 from .views import broadcast_to, has_internal_overlap
 from .reductions import matmul, _ctype
@@ -21,7 +22,8 @@ from .shape_ops import _from_np, tensordot, diag_embed
 
 # %% ../nbs/22_shape_ops.ipynb #5081c519
 def _blas_update(input:Tensor, prod:Tensor, beta, alpha, name:str) -> Tensor:
-    "`beta * input + alpha * prod` into a new contiguous tensor (`input` not read when beta == 0)."
+    ("`beta * input + alpha * prod` into a new contiguous tensor (`input` not read when "
+     "beta == 0).")
     d = prod.dtype
     p = _np_read(prod)
     acc = np.float32 if d in _REDUCED else (np.int64 if _is_integral(d) else d.np)
@@ -32,7 +34,8 @@ def _blas_update(input:Tensor, prod:Tensor, beta, alpha, name:str) -> Tensor:
             if beta:
                 r = r | (builtins.bool(beta) & _np_read(broadcast_to(input, prod.shape)))
         else:
-            r = p.astype(acc) if alpha == 1 else acc(alpha) * p.astype(acc) if d in _REDUCED else np.dtype(acc).type(alpha) * p.astype(acc)
+            r = (p.astype(acc) if alpha == 1 else acc(alpha) * p.astype(acc)
+                 if d in _REDUCED else np.dtype(acc).type(alpha) * p.astype(acc))
             if beta != 0:
                 x = _np_read(broadcast_to(input, prod.shape)).astype(acc)
                 r = r + (x if beta == 1 else np.dtype(acc).type(beta) * x)
@@ -52,10 +55,13 @@ def addmm(input:Tensor, mat1:Tensor, mat2:Tensor, *, beta=1, alpha=1, out=None) 
     return _into(out, _blas_update(input, p, beta, alpha, 'addmm'))
 
 def _into(out, res, *msg):
-    "Copy a finished result into `out=`, which must have its dtype (`msg`: the op's words, else the structured kernels')."
+    ("Copy a finished result into `out=`, which must have its dtype (`msg`: the op's "
+     "words, else the structured kernels').")
     if out is None: return res
     TORCH_CHECK(out.dtype is res.dtype,
-                *(msg or ("Expected out tensor to have dtype ", _ctype(res.dtype), ", but got ", _ctype(out.dtype), " instead")))
+                *(msg
+                  or ("Expected out tensor to have dtype ", _ctype(res.dtype),
+                      ", but got ", _ctype(out.dtype), " instead")))
     _resize_output(out, res.shape); out.copy_(res)
     return out
 
@@ -75,27 +81,33 @@ def addmv(input:Tensor, mat:Tensor, vec:Tensor, *, beta=1, alpha=1, out=None) ->
                 input.dtype.short, ", ", mat.dtype.short, ", and ", vec.dtype.short)
     # ATen's shortcut: result = input * beta, input not expanded
     if mat.numel() == 0 and beta != 0:
-        return _into(out,
-                     _blas_update(input,
-                                  zeros(tuple(input.shape), dtype=mat.dtype, device=mat.device), beta, 0, 'addmv'))
+        zero = zeros(tuple(input.shape), dtype=mat.dtype, device=mat.device)
+        return _into(out, _blas_update(input, zero, beta, 0, 'addmv'))
     return _into(out, _blas_update(input, matmul(mat, vec), beta, alpha, 'addmv'))
 
 def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
     "`beta * input + alpha * outer(vec1, vec2)` with type promotion, as `torch.addr`."
-    for i, v in ((1, vec1), (2, vec2)): TORCH_CHECK(v.dim() == 1, "addr: Expected 1-D argument vec", i, ", but got ", v.dim(), "-D")
+    for i, v in ((1, vec1), (2, vec2)):
+        TORCH_CHECK(v.dim() == 1, "addr: Expected 1-D argument vec", i, ", but got ",
+                    v.dim(), "-D")
     x = input.expand(vec1.shape[0], vec2.shape[0])
-    res = out if out is not None else _new_tensor((0,), None, result_type(x, vec1, vec2), input.device)
-    it = TensorIteratorConfig().add_output(res).add_const_input(x).add_const_input(vec1.reshape(vec1.shape[0], 1)) \
-        .add_const_input(vec2).promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True) \
-        .enforce_safe_casting_to_output(True).build()
+    res = (out if out is not None
+           else _new_tensor((0,), None, result_type(x, vec1, vec2), input.device))
+    it = (TensorIteratorConfig().add_output(res).add_const_input(x)
+          .add_const_input(vec1.reshape(vec1.shape[0], 1)).add_const_input(vec2)
+          .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
+          .enforce_safe_casting_to_output(True).build())
     d = it.common_dtype()
     if _is_integral(d, True) and d is not _dt.bool:
         for n, s in (('beta', beta), ('alpha', alpha)):
-            TORCH_CHECK(not isinstance(s, (builtins.float, np.floating)), "For integral input tensors, argument ", n, " must not be a floating point number.")
+            TORCH_CHECK(not isinstance(s, (builtins.float, np.floating)),
+                        "For integral input tensors, argument ", n,
+                        " must not be a floating point number.")
     if d is _dt.bool:
         def loop(o, x, a, b):
             r = np.logical_and(np.logical_and(a, b), builtins.bool(alpha))
-            np.copyto(o, np.logical_or(r, np.logical_and(x, builtins.bool(beta))) if beta else r)
+            np.copyto(o, np.logical_or(r, np.logical_and(x, builtins.bool(beta)))
+                         if beta else r)
     else:
         acc = np.float32 if d in _REDUCED else d.np
         def loop(o, x, a, b):
@@ -104,7 +116,8 @@ def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -
                 if beta != 0: r = r + np.dtype(acc).type(beta) * x.astype(acc)
             np.copyto(o, r, casting='unsafe')
     it.for_each(loop)
-    it.cast_outputs()                                    # an `out=` of another dtype got a temporary: copy it back
+    # an `out=` of another dtype got a temporary: copy it back
+    it.cast_outputs()
     if out is not None: out._impl.bump_version()
     return it.output()
 
@@ -117,7 +130,8 @@ def _check_batches(b1:Tensor, b2:Tensor):
                 b1.shape[0], ", ", b1.shape[2], "] but got: [", b2.shape[0], ", ",
                 b2.shape[1], "].")
 
-def baddbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
+def baddbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1,
+            out=None) -> Tensor:
     "`beta * input + alpha * (batch1 @ batch2)` per batch, as `torch.baddbmm`."
     _check_batches(batch1, batch2)
     TORCH_CHECK(input.dtype is batch1.dtype, "Input dtypes must be the same, got: input ",
@@ -125,7 +139,8 @@ def baddbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=
                 _ctype(batch2.dtype))
     return _into(out, _blas_update(input, matmul(batch1, batch2), beta, alpha, 'baddbmm'))
 
-def addbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=None) -> Tensor:
+def addbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1,
+           out=None) -> Tensor:
     "`beta * input + alpha * sum_b(batch1[b] @ batch2[b])`, as `torch.addbmm`."
     _check_batches(batch1, batch2)
     _same_dtype(input, batch1, "self and mat2")
@@ -140,7 +155,8 @@ def addbmm(input:Tensor, batch1:Tensor, batch2:Tensor, *, beta=1, alpha=1, out=N
 # %% ../nbs/22_shape_ops.ipynb #4a6f4dd6
 @signature("inner(Tensor input, Tensor other, *, Tensor? out=None)")
 def inner(input:Tensor, other:Tensor, *, out=None) -> Tensor:
-    "Sum of products over the last dims of both (a product if either is 0-d), as `torch.inner`."
+    ("Sum of products over the last dims of both (a product if either is 0-d), as "
+     "`torch.inner`.")
     if input.dim() == 0 or other.dim() == 0: return mul(input, other, out=out)
     TORCH_CHECK(input.shape[-1] == other.shape[-1],
                 "inner() the last dimension must match on both input tensors but got "
@@ -149,23 +165,27 @@ def inner(input:Tensor, other:Tensor, *, out=None) -> Tensor:
     return tensordot(input, other, ([-1], [-1]), out=out)
 
 def vdot(input:Tensor, other:Tensor, *, out=None) -> Tensor:
-    "Dot product of two 1-d tensors (the first conjugated: a no-op for real dtypes), as `torch.vdot`."
+    ("Dot product of two 1-d tensors (the first conjugated: a no-op for real dtypes), "
+     "as `torch.vdot`.")
     TORCH_CHECK(input.dim() == 1 and other.dim() == 1, "1D tensors expected, but got ",
                 input.dim(), "D and ", other.dim(), "D tensors")
     return dot(input.conj_physical() if input.dtype.is_complex else input, other, out=out)
 
 def matrix_power(input:Tensor, n:int) -> Tensor:
-    "`input` multiplied by itself `n >= 0` times (batched; `n = 0` gives identities), as `torch.matrix_power`."
+    ("`input` multiplied by itself `n >= 0` times (batched; `n = 0` gives identities), "
+     "as `torch.matrix_power`.")
     TORCH_CHECK(input.dim() >= 2,
-                "linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
+            "linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
     TORCH_CHECK(input.shape[-1] == input.shape[-2],
-                "linalg.matrix_power: A must be batches of square matrices, but they are ",
+            "linalg.matrix_power: A must be batches of square matrices, but they are ",
                 input.shape[-2], " by ", input.shape[-1], " matrices")
     TORCH_CHECK_NOT_IMPLEMENTED(n >= 0,
                                 "matrix_power: negative powers need a matrix inverse, "
                                 "which tinytensor does not have")
     if n == 0:
-        return diag_embed(zeros(*input.shape[:-1], dtype=input.dtype, device=input.device) + 1) if input.numel() else input.clone(memory_format=contiguous_format)
+        return (diag_embed(zeros(*input.shape[:-1], dtype=input.dtype,
+                                 device=input.device) + 1) if input.numel()
+                else input.clone(memory_format=contiguous_format))
     if n == 1: return input.clone(memory_format=contiguous_format)
     if n == 2: return matmul(input, input)
     if n == 3: return matmul(matmul(input, input), input)
@@ -177,7 +197,8 @@ def matrix_power(input:Tensor, n:int) -> Tensor:
     return res
 
 def chain_matmul(*matrices, out=None) -> Tensor:
-    "Product of 2-d matrices left to right (deprecated in torch for `linalg.multi_dot`), as `torch.chain_matmul`."
+    ("Product of 2-d matrices left to right (deprecated in torch for "
+     "`linalg.multi_dot`), as `torch.chain_matmul`.")
     warnings.warn("torch.chain_matmul is deprecated and will be removed in a future "
                   "PyTorch release. Use torch.linalg.multi_dot instead, "
                   "which accepts a list of two or more tensors rather than multiple "
@@ -201,7 +222,8 @@ def chain_matmul(*matrices, out=None) -> Tensor:
 # row-major `mat`; a column-major one makes BLAS scale `y` first). Nothing else is written
 # this way, so the loop's speed does not matter.
 def _fold_shared(self:Tensor, p:Tensor, beta, alpha) -> Tensor:
-    "Replay ATen's element loop of `self = beta * self + alpha * p` on a `self` whose elements share memory."
+    ("Replay ATen's element loop of `self = beta * self + alpha * p` on a `self` whose "
+     "elements share memory.")
     y, q = _np_view(self, True), _np_read(p)
     t = y.dtype.type
     with np.errstate(all='ignore'):
@@ -211,10 +233,12 @@ def _fold_shared(self:Tensor, p:Tensor, beta, alpha) -> Tensor:
     return self
 
 for _f in (addmm, addmv, addr, baddbmm, addbmm):
-    def _m(self, a, b, *, beta=1, alpha=1, _f=_f): return _f(self, a, b, beta=beta, alpha=alpha)
+    def _m(self, a, b, *, beta=1, alpha=1, _f=_f): return _f(self, a, b, beta=beta,
+                                                             alpha=alpha)
     def _mi(self, a, b, *, beta=1, alpha=1, _f=_f):
         res = _f(self, a, b, beta=beta, alpha=alpha)
-        if _f in (addmv, baddbmm) and has_internal_overlap(self) == 'Yes' and not self.is_meta:
+        if _f in (addmv,
+                  baddbmm) and has_internal_overlap(self) == 'Yes' and not self.is_meta:
             return _fold_shared(self, matmul(a, b), beta, alpha)
         # addbmm_ resizes self to the result (it runs addbmm_out(self, self, ...))
         if _f is addbmm:

@@ -18,7 +18,8 @@ from .dtypes import (dtype, get_default_dtype, _checked_value,
                                _as_dtype, _half_op,
                                _cast_copy)
 from .tensor_impl import Tensor, preserve_format
-from .checks import TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED, register_arg_type
+from .checks import (TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED,
+                               register_arg_type)
 from .allocator import DeviceType, canonical_device
 from . import factories as _fac
 from .factories import (_FACTORY_KW, _LIKE_KW, _check_size, _check_dtype,
@@ -182,7 +183,7 @@ def _logspace_complex(start, end, steps:int, base:float, d:dtype) -> np.ndarray:
     "ATen's complex logspace, in `d`'s own arithmetic with libm's `cpow`."
     ft = np.float32 if d is _dt.complex64 else np.float64
     (sr, si), (er, ei) = ((ft(z.real), ft(z.imag))
-                          for z in (builtins.complex(_checked_value(v, d)) for v in (start, end)))
+            for z in (builtins.complex(_checked_value(v, d)) for v in (start, end)))
     zero, c = ft(0), ft(steps - 1)
     rat = zero / c; scl = ft(1) / (c + zero * rat)      # c10's complex `/` by (steps - 1)
     tr, ti = ((er - sr) + (ei - si) * rat) * scl, ((ei - si) - (er - sr) * rat) * scl
@@ -194,7 +195,7 @@ def _logspace_complex(start, end, steps:int, base:float, d:dtype) -> np.ndarray:
     C, f = _cpow(ft)
     b = C(base, 0)
     return np.array([builtins.complex(z.re, z.im)
-                     for z in (f(b, C(r, i)) for r, i in zip(xr.tolist(), xi.tolist()))], d.np)
+            for z in (f(b, C(r, i)) for r, i in zip(xr.tolist(), xi.tolist()))], d.np)
 
 def _logspace_one(start, base:float, d:dtype):
     "The value of `logspace(start, start, 1)`: `std::pow(base, start)`."
@@ -211,7 +212,8 @@ def _logspace_one(start, base:float, d:dtype):
     z = f(C(base, 0), C(y.real, y.imag))
     return builtins.complex(z.re, z.im)
 
-@signature(f"logspace(Scalar start, Scalar end, int steps, float base=10.0, {_FACTORY_KW})")
+@signature("logspace(Scalar start, Scalar end, int steps, float base=10.0, "
+           f"{_FACTORY_KW})")
 def logspace(start, end, steps:int, base:float=10.0, *, out:Tensor=None,
              dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
     "`base ** linspace(start, end, steps)`, as `torch.logspace`."

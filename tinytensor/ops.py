@@ -60,8 +60,9 @@ def neg(input, *, out=None) -> Tensor:
     "`-input`, as `torch.neg`."
     _tensor_arg('neg', input)
     TORCH_CHECK(input.dtype is not _dt.bool,
-                "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
-                "to invert a mask, use the `~` or `logical_not()` operator instead.")
+                "Negation, the `-` operator, on a bool tensor is not supported. "
+                "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                "operator instead.")
     return _unary(TensorIterator.unary_op,
                   lambda it: _uf_kernel(np.negative, it.common_dtype()), input, out)
 negative = neg
@@ -77,9 +78,10 @@ def _complex_to_real(input, out, make_loop, name) -> Tensor:
     TORCH_CHECK(out is None or can_cast(rd, out.dtype), "result type ", rd.short,
                 " can't be cast to the desired output type ",
                 out.dtype.short if out is not None else '')
-    res = out if out is not None else _empty_impl(input._impl.sizes(), like_strides(input),
-                                                  rd, input.device)
-    it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(input).build()
+    res = (out if out is not None
+           else _empty_impl(input._impl.sizes(), like_strides(input), rd, input.device))
+    it = (TensorIteratorConfig().check_all_same_dtype(False).add_output(res)
+          .add_const_input(input).build())
     return _run(it, lambda o, x: np.copyto(o, np.absolute(x), casting='unsafe'), out)
 
 def abs(input, *, out=None) -> Tensor:
@@ -113,20 +115,24 @@ def _float_unary(input, uf, out, name:str='') -> Tensor:
                   lambda it: _uf_kernel(uf, it.common_dtype()), input, out, name)
 
 def exp(input, *, out=None) -> Tensor:
-    "Elementwise `exp`; integer inputs compute in the default float dtype, as `torch.exp`."
+    ("Elementwise `exp`; integer inputs compute in the default float dtype, as "
+     "`torch.exp`.")
     return _float_unary(input, np.exp, out, 'exp')
 def log(input, *, out=None) -> Tensor:
-    "Elementwise `log`; integer inputs compute in the default float dtype, as `torch.log`."
+    ("Elementwise `log`; integer inputs compute in the default float dtype, as "
+     "`torch.log`.")
     return _float_unary(input, np.log, out, 'log')
 def sqrt(input, *, out=None) -> Tensor:
     ("Elementwise `sqrt`; integer inputs compute in the default float dtype, as "
      "`torch.sqrt`.")
     return _float_unary(input, np.sqrt, out, 'sqrt')
 def sin(input, *, out=None) -> Tensor:
-    "Elementwise `sin`; integer inputs compute in the default float dtype, as `torch.sin`."
+    ("Elementwise `sin`; integer inputs compute in the default float dtype, as "
+     "`torch.sin`.")
     return _float_unary(input, np.sin, out, 'sin')
 def cos(input, *, out=None) -> Tensor:
-    "Elementwise `cos`; integer inputs compute in the default float dtype, as `torch.cos`."
+    ("Elementwise `cos`; integer inputs compute in the default float dtype, as "
+     "`torch.cos`.")
     return _float_unary(input, np.cos, out, 'cos')
 def tanh(input, *, out=None) -> Tensor:
     ("Elementwise `tanh`; integer inputs compute in the default float dtype, as "
@@ -144,7 +150,8 @@ def sigmoid(input, *, out=None) -> Tensor:
 def logical_not(input, *, out=None) -> Tensor:
     "Elementwise `input == 0`; a new output is bool, an `out=` keeps its dtype."
     _tensor_arg('logical_not', input)
-    it = TensorIteratorConfig().check_all_same_dtype(False).add_output(out).add_const_input(input)
+    it = (TensorIteratorConfig().check_all_same_dtype(False).add_output(out)
+          .add_const_input(input))
     if out is None: it.declare_static_dtype(_dt.bool)
     it = it.build()
     return _run(it, lambda o, x: np.copyto(o, np.logical_not(x), casting='unsafe'), out)
@@ -157,8 +164,8 @@ def bitwise_not(input, *, out=None) -> Tensor:
 
 # %% ../nbs/06b_ops.ipynb #4a33015b
 def _clamp_plain(x, lo, hi, into):
-    ("`min(max(x, lo), hi)` in torch's order: `x` itself on a tie (-0.0 stays -0.0 against "
-     "0.0), NaN for a NaN bound.")
+    ("`min(max(x, lo), hi)` in torch's order: `x` itself on a tie (-0.0 stays -0.0 "
+     "against 0.0), NaN for a NaN bound.")
     r = x
     # numpy's float max and min return their second
     if lo is not None: r = np.maximum(lo, r, out=into)
@@ -170,11 +177,13 @@ def _clamp_np(x, lo, hi, o):
     ("`o = clamp(x, lo, hi)`: straight into `o` when it has the compute dtype (no "
      "temporaries), else through a cast.")
     into = o if o.dtype == x.dtype else None
-    if builtins.all(b is None or (np.ndim(b) == 0 and b != 0 and b == b) for b in (lo, hi)):
-        # fast path (speed only): numpy's clip in one pass. It returns the bound on a tie,
-        # whose bits differ from `x` only at ±0, and with one bound missing it takes a slow
-        # loop, so the dtype's extremes stand in.
-        a, b = (-np.inf, np.inf) if x.dtype.kind == 'f' else (np.iinfo(x.dtype).min, np.iinfo(x.dtype).max)
+    if builtins.all(b is None or (np.ndim(b) == 0 and b != 0 and b == b)
+                    for b in (lo, hi)):
+        # fast path (speed only): numpy's clip in one pass. It returns the bound on a
+        # tie, whose bits differ from `x` only at ±0, and with one bound missing it takes
+        # a slow loop, so the dtype's extremes stand in.
+        if x.dtype.kind == 'f': a, b = -np.inf, np.inf
+        else: a, b = np.iinfo(x.dtype).min, np.iinfo(x.dtype).max
         r = np.clip(x, a if lo is None else lo, b if hi is None else hi, out=into)
     else: r = _clamp_plain(x, lo, hi, into)
     if into is None: np.copyto(o, r, casting='unsafe')
@@ -188,8 +197,9 @@ def clamp(input, min=None, max=None, *, out=None) -> Tensor:
     TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex,
                                 "clamp is not supported for complex types")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        cfg = TensorIteratorConfig().set_check_mem_overlap(True).add_output(out).add_const_input(input) \
-            .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True)
+        cfg = (TensorIteratorConfig().set_check_mem_overlap(True).add_output(out)
+               .add_const_input(input).promote_inputs_to_common_dtype(True)
+               .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True))
         bounds = [_operand(b) for b in (min, max) if b is not None]
         for b in bounds: cfg.add_const_input(b)
         it = cfg.build()
@@ -214,10 +224,15 @@ def clamp(input, min=None, max=None, *, out=None) -> Tensor:
     x = input if rt is input.dtype else _to_dtype(input, rt)
     it = TensorIterator.unary_op(out, x)
     cd = _opmath(rt)
-    if rt is _dt.bool: _not_impl('clamp_scalar_cpu' if min is not None and max is not None else
-                                 'clamp_min_scalar_cpu' if min is not None else 'clamp_max_scalar_cpu', rt)
-    lo = _as_dtype(_checked_value(min, rt), rt.np).astype(cd)[()] if min is not None else None   # min.to<scalar_t>():
-    hi = _as_dtype(_checked_value(max, rt), rt.np).astype(cd)[()] if max is not None else None   # checked (Note [Scalar overflow])
+    if rt is _dt.bool:
+        _not_impl('clamp_scalar_cpu' if min is not None and max is not None
+                  else 'clamp_min_scalar_cpu' if min is not None
+                  else 'clamp_max_scalar_cpu', rt)
+    # min.to<scalar_t>(): checked (Note [Scalar overflow])
+    lo = (_as_dtype(_checked_value(min, rt), rt.np).astype(cd)[()]
+          if min is not None else None)
+    hi = (_as_dtype(_checked_value(max, rt), rt.np).astype(cd)[()]
+          if max is not None else None)
     return _run(it, lambda o, v: _clamp_np(v.astype(cd, copy=False), lo, hi, o), out)
 
 clip = clamp
@@ -234,8 +249,8 @@ _fast_relu = None      # hook (Note [Fast-path hooks]): (input), chapter 10's le
 def relu(input) -> Tensor:
     "`max(input, 0)` keeping the dtype, as `torch.relu`."
     if type(input) is not Tensor: _tensor_arg('relu', input)
-    if input._impl.dtype_ is _dt.bool: TORCH_CHECK(False,
-                                                   "Boolean inputs not supported for relu")
+    if input._impl.dtype_ is _dt.bool:
+        TORCH_CHECK(False, "Boolean inputs not supported for relu")
     if _fast_relu is not None and (r := _fast_relu(input)) is not None: return r   # hook
     return clamp_min(input, 0)
 
@@ -248,12 +263,15 @@ def _where_loop(o, c, a, b):
     ("The loop of `where`: `b`, then `a` where `c` holds (masked copies); 1-d CPU views "
      "take the bit select.")
     u = _UINTS.get(o.dtype.itemsize)
-    if type(o) is np.ndarray and u is not None and o.ndim == c.ndim == a.ndim == b.ndim == 1 and a.dtype == o.dtype == b.dtype:
+    if (type(o) is np.ndarray and u is not None
+            and o.ndim == c.ndim == a.ndim == b.ndim == 1
+            and a.dtype == o.dtype == b.dtype):
         return _select_bits(o.view(u), c.view(np.uint8), a.view(u), b.view(u))
     np.copyto(o, b); np.copyto(o, a, where=c)
 
 def _select_bits(o, c, a, b):
-    ("Fast path (speed only): `o = b ^ ((a ^ b) * c)` on the bits, `c` widened to 0 or 1, "
+    ("Fast path (speed only): `o = b ^ ((a ^ b) * c)` on the bits, `c` widened to 0 or "
+     "1, "
      "chunk by chunk: no branch per element.")
     n = o.shape[0]
     k = builtins.min(n, _SELECT_CHUNK)
@@ -283,22 +301,25 @@ def where(condition, input=None, other=None, *, out=None) -> Tensor:
                 " but got ", out.dtype.short if out is not None else '')
     if condition.dtype is _dt.uint8: condition = _to_dtype(condition, _dt.bool)
     TORCH_CHECK(condition.dtype is _dt.bool,
-                "where expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype.short)
+                "where expected condition to be a boolean tensor, but got a tensor "
+                "with dtype ", condition.dtype.short)
     # a number becomes a one-element tensor of `rt` (`fill_`): checked as that fills
     for v in (input, other):
         if not isinstance(v, Tensor):
             _checked_value(v.item() if isinstance(v, np.generic) else v, rt, True)
     if x.dtype is not rt: x = _to_dtype(x, rt)
     if y.dtype is not rt: y = _to_dtype(y, rt)
-    dev = input.device if isinstance(input, Tensor) else other.device if isinstance(other, Tensor) else condition.device
+    dev = (input.device if isinstance(input, Tensor) else other.device
+           if isinstance(other, Tensor) else condition.device)
     # ATen's `wrapped_scalar_tensor(other, self.device())`: a number joins the tensor's
     # device
     if dev.type != 'cpu':
         if not isinstance(input, Tensor): x = x.to(dev)
         if not isinstance(other, Tensor): y = y.to(dev)
     res = out if out is not None else _empty_impl((0,), None, rt,
-                                                  x.device if not x._impl.is_wrapped_number_ else y.device)
-    it = TensorIteratorConfig().check_all_same_dtype(False).add_output(res).add_const_input(condition).add_const_input(x).add_const_input(y).build()
+            x.device if not x._impl.is_wrapped_number_ else y.device)
+    it = (TensorIteratorConfig().check_all_same_dtype(False).add_output(res)
+          .add_const_input(condition).add_const_input(x).add_const_input(y).build())
     return _run(it, _where_loop, out)
 
 # %% ../nbs/06b_ops.ipynb #b4d1eec6
@@ -319,24 +340,27 @@ def _copy_kernel(self:Tensor, src, non_blocking:bool=False) -> Tensor:
         # nothing to copy, but it still counts as an in-place write (ADInplaceOrView)
         si.bump_version()
         return self
-    TORCH_CHECK_NOT_IMPLEMENTED(not (ri.device_.device_type == DeviceType.Meta and si.device_.device_type != DeviceType.Meta),
+    TORCH_CHECK_NOT_IMPLEMENTED(not (ri.device_.device_type == DeviceType.Meta
+                                     and si.device_.device_type != DeviceType.Meta),
                                 "Cannot copy out of meta tensor; no data!")
-    if si.device_ is not ri.device_ and si.device_ != ri.device_ and DeviceType.Meta not in (si.device_.device_type, ri.device_.device_type):
+    if (si.device_ is not ri.device_ and si.device_ != ri.device_
+            and DeviceType.Meta not in (si.device_.device_type, ri.device_.device_type)):
         return _copy_between_devices(self, src)
     # hook: a small copy between two storages
     if _fast_copy is not None and _fast_copy(self, src):
         si.bump_version()
         return self
-    it = TensorIteratorConfig().add_output(self).add_const_input(src).resize_outputs(False) \
-        .check_all_same_dtype(False).check_all_same_device(False).build()
+    it = (TensorIteratorConfig().add_output(self).add_const_input(src)
+          .resize_outputs(False).check_all_same_dtype(False)
+          .check_all_same_device(False).build())
     # CPU threads, or one call of the device's namespace (chapter 03a)
     it.for_each(copy_loop)
     si.bump_version()
     return self
 
-# Note [copy between devices]: as ATen's `copy_kernel_cuda`, the bytes cross in one memcpy
-# of a dense block in the destination's dtype; broadcasting, casting and strides are handled
-# on either side by same-device copies.
+# Note [copy between devices]: as ATen's `copy_kernel_cuda`, the bytes cross in one
+# memcpy of a dense block in the destination's dtype; broadcasting, casting and strides
+# are handled on either side by same-device copies.
 def _copy_between_devices(self:Tensor, src:Tensor) -> Tensor:
     ("`self.copy_(src)` where the two live on different devices: stage densely, one "
      "`copy_bytes`, unstage.")
@@ -382,7 +406,8 @@ def _fill_kernel(self:Tensor, value) -> Tensor:
                                                self._impl.numel_ == 1 and self.is_cpu)
     # any nonzero number, complex included, is True
     if self.dtype is _dt.bool: value = builtins.bool(value)
-    it = TensorIteratorConfig().set_check_mem_overlap(False).add_output(self).resize_outputs(False).check_all_same_dtype(False).build()
+    it = (TensorIteratorConfig().set_check_mem_overlap(False).add_output(self)
+          .resize_outputs(False).check_all_same_dtype(False).build())
     if isinstance(value, int) and value < 0 and self.dtype.np.kind == 'u':
         value += 1 << (8 * self.dtype.itemsize)
     with np.errstate(over='ignore', invalid='ignore'):
@@ -399,7 +424,8 @@ def _fill_kernel(self:Tensor, value) -> Tensor:
 inplace_kernels.update({'copy_': _copy_kernel, 'fill_': _fill_kernel})
 
 # %% ../nbs/06b_ops.ipynb #5133c4a9
-def _to_impl(t:Tensor, d:dtype=None, device=None, memory_format=preserve_format) -> Tensor:
+def _to_impl(t:Tensor, d:dtype=None, device=None,
+             memory_format=preserve_format) -> Tensor:
     ("A new tensor with `t`'s values in dtype `d` on `device`, laid out per "
      "`memory_format` (preserve: like `t`).")
     d = d or t.dtype
@@ -410,7 +436,8 @@ def _to_impl(t:Tensor, d:dtype=None, device=None, memory_format=preserve_format)
     return out
 
 @patch
-def to(self:Tensor, *args, dtype:dtype=None, device=None, non_blocking:bool=False, copy:bool=False, memory_format=preserve_format) -> Tensor:
+def to(self:Tensor, *args, dtype:dtype=None, device=None, non_blocking:bool=False,
+       copy:bool=False, memory_format=preserve_format) -> Tensor:
     ("Convert dtype and/or device: `to(dtype)`, `to(device)`, `to(device, dtype)`, "
      "`to(other)`; returns `self` when nothing changes.")
     for a in args:
@@ -419,13 +446,14 @@ def to(self:Tensor, *args, dtype:dtype=None, device=None, non_blocking:bool=Fals
         elif isinstance(a, (str, Device)): device = a
         elif isinstance(a, builtins.bool): non_blocking = a
         else: TORCH_CHECK_TYPE(False,
-                               "to() received an invalid combination of arguments - got (",
+                "to() received an invalid combination of arguments - got (",
                                type(a).__name__, ")")
     d = _check_dtype(dtype, 'to', self.dtype)
     dev = _device_ok(device) if device is not None else self.device
-    if d is self.dtype and dev == self.device and not copy and memory_format in (preserve_format, None):
+    same = d is self.dtype and dev == self.device and not copy
+    if same and memory_format in (preserve_format, None):
         return self
-    if d is self.dtype and dev == self.device and not copy and self.suggest_memory_format() is memory_format:
+    if same and self.suggest_memory_format() is memory_format:
         return self   # ATen's `to_will_alias`
     if self.is_meta and dev.device_type != DeviceType.Meta:
         TORCH_CHECK_NOT_IMPLEMENTED(False, "Cannot copy out of meta tensor; no data!")
@@ -447,27 +475,31 @@ def _conv(d, name):
     f.__doc__ = f"`self.to({d})`."
     return f
 _MemoryFormat = preserve_format.__class__
-for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.float16), ('bfloat16', _dt.bfloat16),
+for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.float16),
+               ('bfloat16', _dt.bfloat16),
                ('int', _dt.int32), ('long', _dt.int64), ('short', _dt.int16),
                ('char', _dt.int8), ('byte', _dt.uint8),
                ('bool', _dt.bool)]:
     setattr(Tensor, _n, _conv(_d, _n))
 
 # %% ../nbs/06b_ops.ipynb #96a2364a
-# Note [Functions as methods]: `t.sum(1)` is `sum(t, 1)`. An op's function takes its input
-# first, so the function itself can be the method: Python binds `self` to `input`, and the
-# method has the function's signature, its docstring and its errors. A wrapper `def m(self,
-# *args, **kw): return f(self, *args, **kw)` would do the same at the cost of one more frame
-# and of packing the arguments: about 2k instructions (0.4 µs) a call, 4% of `h.sum(1)` on
-# an 8x512 tensor (52.8k). The in-place forms below do need a wrapper: they add `out=self`.
+# Note [Functions as methods]: `t.sum(1)` is `sum(t, 1)`. An op's function takes its
+# input first, so the function itself can be the method: Python binds `self` to `input`,
+# and the method has the function's signature, its docstring and its errors. A wrapper
+# `def m(self, *args, **kw): return f(self, *args, **kw)` would do the same at the cost
+# of one more frame and of packing the arguments: about 2k instructions (0.4 µs) a call,
+# 4% of `h.sum(1)` on an 8x512 tensor (52.8k). The in-place forms below do need a
+# wrapper: they add `out=self`.
 def _bind_methods(fns:dict):
-    ("Make each function of `{name: function}` the `Tensor` method `name` (Note [Functions "
+    ("Make each function of `{name: function}` the `Tensor` method `name` (Note "
+     "[Functions "
      "as methods]).")
     for n, f in fns.items(): setattr(Tensor, n, f)
 
 def _inplace(f, name):
     def m(self, *args, **kw): return f(self, *args, out=self, **kw)
-    m.__name__ = m.__qualname__ = name; m.__doc__ = f"In-place `{f.__name__}`: writes into `self`."
+    m.__name__ = m.__qualname__ = name
+    m.__doc__ = f"In-place `{f.__name__}`: writes into `self`."
     return m
 
 _BIN = dict(add=add, sub=sub, subtract=sub, mul=mul, multiply=mul, div=div, divide=div,
@@ -531,22 +563,25 @@ def _rtruediv(self, other):
     return mul(reciprocal(self), other)
 def _invert(self):
     TORCH_CHECK_TYPE(_is_integral(self.dtype, True),
-                     "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
     return bitwise_not(self)
 def _pos(self):
     TORCH_CHECK(self.dtype is not _dt.bool,
                 "The `+` operator, on a bool tensor is not supported.")
     return self
 
-for _n, _f in dict(add=add, sub=sub, mul=mul, truediv=div, floordiv=floor_divide, mod=remainder, pow=pow,
+for _n, _f in dict(add=add, sub=sub, mul=mul, truediv=div, floordiv=floor_divide,
+                   mod=remainder, pow=pow,
                    and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
     _n = _n.rstrip('_')
     setattr(Tensor, f'__{_n}__', _binop(_f, forward=True))
     setattr(Tensor, f'__i{_n}__', _iop(_f))
-for _n, _f in dict(add=add, mul=mul, floordiv=floor_divide, mod=remainder, pow=pow, and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
+for _n, _f in dict(add=add, mul=mul, floordiv=floor_divide, mod=remainder, pow=pow,
+                   and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
     _n = _n.rstrip('_')
     setattr(Tensor, f'__r{_n}__',
-            _binop(_f, reflected=_n in ('floordiv', 'mod', 'pow')) if _n in ('floordiv', 'mod', 'pow')
+            _binop(_f, reflected=_n in ('floordiv', 'mod', 'pow'))
+            if _n in ('floordiv', 'mod', 'pow')
             else _binop(_f))
 # hooks of `+` and `*` (Note [Fast-path hooks]): chapter 10
 _fast_binary = _fast_scalar = None
@@ -555,14 +590,16 @@ def _fast_op(uf, f):
     def op(self, other):
         # hooks: the small-op fast path, one call deep
         if _fast_binary is not None:
-            r = _fast_binary(self, other, uf) if type(other) is Tensor else _fast_scalar(self, other, uf)
+            r = (_fast_binary(self, other, uf) if type(other) is Tensor
+                 else _fast_scalar(self, other, uf))
             if r is not None: return r
         other = _nd(other)
         if not _ok(other): return NotImplemented
         return f(self, other)
     return op
 Tensor.__add__, Tensor.__mul__ = _fast_op(np.add, add), _fast_op(np.multiply, mul)
-Tensor.__rsub__, Tensor.__rtruediv__, Tensor.__invert__, Tensor.__pos__, Tensor.__rpow__ = _rsub, _rtruediv, _invert, _pos, _rpow
+Tensor.__rsub__, Tensor.__rtruediv__, Tensor.__rpow__ = _rsub, _rtruediv, _rpow
+Tensor.__invert__, Tensor.__pos__ = _invert, _pos
 Tensor.__neg__, Tensor.__abs__ = neg, abs
 for _n, _f in dict(eq=eq, ne=ne, lt=lt, le=le, gt=gt, ge=ge).items():
     setattr(Tensor, f'__{_n}__', _binop(_f, forward=True))

@@ -169,6 +169,7 @@ def can_cast(frm:dtype, to:dtype) -> bool:
 # %% ../nbs/04f_parallel.ipynb #7e21c782
 def promotion_html(cases:list) -> str: # (label, operands) pairs
     "An HTML table: each case's operands and the dtype `result_type` gives them."
-    rows = ''.join(f'<tr><td><code>{label}</code></td><td>{result_type(*ops).name}</td></tr>'
-                   for label, ops in cases)
-    return f'<table style="font-size:12px"><tr><th>operands</th><th>result_type</th></tr>{rows}</table>' 
+    rows = ''.join(f'<tr><td><code>{label}</code></td>'
+                   f'<td>{result_type(*ops).name}</td></tr>' for label, ops in cases)
+    return ('<table style="font-size:12px"><tr><th>operands</th><th>result_type</th></tr>'
+            f'{rows}</table>')

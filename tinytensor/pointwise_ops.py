@@ -11,15 +11,18 @@ from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
 from . import dtypes as _dt
 from .tensor_impl import Tensor
 from .tensor_iterator import TensorIterator, TensorIteratorConfig
-from .ops import (_SCALARS, _opmath, _uf_kernel, _is_integral, _not_impl, _tensor_arg, _run,
+from .ops import (_SCALARS, _opmath, _uf_kernel, _is_integral, _not_impl,
+                            _tensor_arg, _run,
                             _checked_value, _FILL_CTYPES as _CTYPES)
 
 # %% ../nbs/20_math.ipynb #51f189e1
 def _lerp_np(x, y, w, out=None, dtype=None, casting='same_kind'):
     cd = dtype or out.dtype
-    if np.ndim(w) == 0 and np.ndim(out):                 # one weight, one branch: the same operations in three passes
+    # one weight, one branch: the same operations in three passes
+    if np.ndim(w) == 0 and np.ndim(out):
         w = np.asarray(w).astype(cd)[()]
-        diff = np.subtract(y, x, dtype=cd)               # a temporary: `out` may be `x` or `y` (in place)
+        # a temporary: `out` may be `x` or `y` (in place)
+        diff = np.subtract(y, x, dtype=cd)
         if np.absolute(w) < 0.5:
             np.add(x, np.multiply(diff, w, out=diff), out=out, dtype=cd, casting='unsafe')
         else:
@@ -43,14 +46,16 @@ def lerp(input, end, weight, *, out=None) -> Tensor:
                     _CTYPES.get(input.dtype, input.dtype.short),
                     " for `weight` but got dtype ",
                     _CTYPES.get(weight.dtype, weight.dtype.short))
-        cfg = TensorIteratorConfig().set_check_mem_overlap(True).add_output(out).add_const_input(input).add_const_input(end) \
-            .add_const_input(weight)
+        cfg = (TensorIteratorConfig().set_check_mem_overlap(True).add_output(out)
+               .add_const_input(input).add_const_input(end).add_const_input(weight))
         TORCH_CHECK_NOT_IMPLEMENTED(not (weight.dim() == 0 and weight.dtype.is_complex
                                          and input.dtype is _dt.float16),
                                     '"lerp_kernel_tensor" not implemented for '
                                     '\'ComplexHalf\'')       # torch's complex32
-        if weight.dim() == 0:                  # a 0-dim weight takes part in promotion; the result may then be cast
-            cfg.promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True)
+        # a 0-dim weight takes part in promotion; the result may then be cast
+        if weight.dim() == 0:
+            (cfg.promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
+             .enforce_safe_casting_to_output(True))
         it = cfg.build()
     else:
         TORCH_CHECK_TYPE(isinstance(weight, _SCALARS),
@@ -82,9 +87,10 @@ def _pointwise3(name, input, t1, t2, value, out, divide:bool) -> Tensor:
                     "inputs. The future addcdiv behavior is just "
                     "the latter implementation: (input + value * tensor1 / tensor2), for "
                     "all dtypes.")
-    it = TensorIteratorConfig().set_check_mem_overlap(True).add_output(out).add_const_input(input).add_const_input(t1) \
-        .add_const_input(t2).promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True) \
-        .enforce_safe_casting_to_output(True).build()
+    it = (TensorIteratorConfig().set_check_mem_overlap(True).add_output(out)
+          .add_const_input(input).add_const_input(t1).add_const_input(t2)
+          .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
+          .enforce_safe_casting_to_output(True).build())
     d = it.common_dtype()
     if d is _dt.bool: _not_impl(name + '_cpu_out', d)
     cd = _opmath(d)

@@ -28,7 +28,8 @@ def mm(input, mat2, *, out=None) -> Tensor:
     return matmul(input, mat2, out=out)
 
 def bmm(input, mat2, *, out=None) -> Tensor:
-    ("Batched matrix product of two 3-D tensors with equal batch sizes (no broadcasting), "
+    ("Batched matrix product of two 3-D tensors with equal batch sizes (no "
+     "broadcasting), "
      "as `torch.bmm`.")
     _is_tensor_arg('bmm', 'mat2', 2, mat2)
     TORCH_CHECK(input.dim() == 3, "batch1 must be a 3D tensor")
@@ -44,7 +45,7 @@ def mv(input, vec, *, out=None) -> Tensor:
     "Matrix-vector product, as `torch.mv`."
     _is_tensor_arg('mv', 'vec', 2, vec)
     TORCH_CHECK(input.dim() == 2 and vec.dim() == 1,
-                "vector + matrix @ vector expected, got 1, ", input.dim(), ", ", vec.dim())
+            "vector + matrix @ vector expected, got 1, ", input.dim(), ", ", vec.dim())
     return matmul(input, vec, out=out)
 
 def dot(input, tensor, *, out=None) -> Tensor:
@@ -63,7 +64,8 @@ def outer(input, vec2, *, out=None) -> Tensor:
     _is_tensor_arg('outer', 'vec2', 2, vec2)
     TORCH_CHECK(input.dim() == 1, "outer: Expected 1-D argument self, but got ",
                 input.dim(), "-D")
-    TORCH_CHECK(vec2.dim() == 1, "outer: Expected 1-D argument vec2, but got ", vec2.dim(),
+    TORCH_CHECK(vec2.dim() == 1, "outer: Expected 1-D argument vec2, but got ",
+                vec2.dim(),
                 "-D")
     return mul(input.reshape(input.numel(), 1), vec2, out=out)
 
@@ -74,7 +76,8 @@ ger = outer
 _ELL = 52
 
 def _subscript(ch:str) -> int:
-    ("ATen's `label_to_subscript`: 'A'-'Z' -> 0-25, 'a'-'z' -> 26-51 (so upper case sorts "
+    ("ATen's `label_to_subscript`: 'A'-'Z' -> 0-25, 'a'-'z' -> 26-51 (so upper case "
+     "sorts "
      "first).")
     return ord(ch) - ord('A') if ch.isupper() else ord(ch) - ord('a') + 26
 
@@ -91,15 +94,18 @@ def _einsum_args(args):
     def letters(sub):
         for s in sub:
             TORCH_CHECK_VALUE(s is Ellipsis or 0 <= s < 52,
-                              "einsum(): subscript in subscript list is not within the valid range [0, 52)")
+                              "einsum(): subscript in subscript list is not within the "
+                              "valid range [0, 52)")
         return ''.join('...' if s is Ellipsis else _label(s) for s in sub)
     n = len(args) // 2
-    eq = ','.join(letters(s) for s in args[1:2 * n:2]) + ('->' + letters(args[-1]) if len(args) % 2 else '')
+    eq = (','.join(letters(s) for s in args[1:2 * n:2])
+          + ('->' + letters(args[-1]) if len(args) % 2 else ''))
     return eq, list(args[0:2 * n:2])
 
 # %% ../nbs/06f_products.ipynb #44833be7
 def _einsum_parse(eq:str, ops:list):
-    ("Parse as ATen's `einsum` does: each operand's labels, and every label's index in the "
+    ("Parse as ATen's `einsum` does: each operand's labels, and every label's index in "
+     "the "
      "aligned (output + contracted) order.")
     TORCH_CHECK(len(ops) > 0, "einsum(): must provide at least one operand")
     arrow = eq.find('->')
@@ -117,7 +123,7 @@ def _einsum_parse(eq:str, ops:list):
         elif ch == ',':
             cur += 1
             TORCH_CHECK(cur < len(ops),
-                        "einsum(): fewer operands were provided than specified in the equation")
+                "einsum(): fewer operands were provided than specified in the equation")
             ell_in_input = False
         elif ch != ' ':
             TORCH_CHECK(ch.isascii() and ch.isalpha(),
@@ -137,7 +143,8 @@ def _einsum_parse(eq:str, ops:list):
             else: count[l] += 1
         TORCH_CHECK(n <= op.dim() if has_ell else n == op.dim(),
                     "einsum(): the number of subscripts in the equation (", n,
-                    ") is more than the number of dimensions (" if has_ell else ") does not match the number of dimensions (", op.dim(),
+                    ") is more than the number of dimensions (" if has_ell
+                    else ") does not match the number of dimensions (", op.dim(),
                     ") for operand ", k, "" if has_ell else " and no ellipsis was given")
     perm_index, ell_index, ell_in_output, index = 0, 0, False, [-1] * 52
     # implicit output: ellipsis dims, then labels used once, in label order
@@ -151,18 +158,23 @@ def _einsum_parse(eq:str, ops:list):
             ch = rhs[i]
             if ch == '.':
                 TORCH_CHECK(not ell_in_output,
-                            "einsum(): found '.' for output but an ellipsis (...) was already found")
+                            "einsum(): found '.' for output but an ellipsis (...) was "
+                            "already found")
                 TORCH_CHECK(i + 2 < len(rhs) and rhs[i + 1] == '.' and rhs[i + 2] == '.',
-                            "einsum(): found '.' for output that is not part of any ellipsis (...)")
-                ell_index, ell_in_output = perm_index, True; perm_index += ell_num_dim; i += 2
+                            "einsum(): found '.' for output that is not part of any "
+                            "ellipsis (...)")
+                ell_index, ell_in_output = perm_index, True; perm_index += ell_num_dim
+                i += 2
             elif ch != ' ':
                 TORCH_CHECK(ch.isascii() and ch.isalpha(),
-                            "einsum(): invalid subscript given at index ", len(lhs) + 2 + i,
+                        "einsum(): invalid subscript given at index ", len(lhs) + 2 + i,
                             " in the equation string, subscripts must be in [a-zA-Z]")
                 s = _subscript(ch)
-                TORCH_CHECK(count[s] > 0 and index[s] == -1, "einsum(): output subscript ",
+                TORCH_CHECK(count[s] > 0 and index[s] == -1,
+                            "einsum(): output subscript ",
                             ch,
-                            " appears more than once in the output" if index[s] > -1 else " does not appear in the equation for any input operand")
+                            " appears more than once in the output" if index[s] > -1
+                            else " does not appear in the equation for any input operand")
                 index[s] = perm_index; perm_index += 1
             i += 1
     out_num_dim = perm_index
@@ -174,9 +186,11 @@ def _einsum_parse(eq:str, ops:list):
 
 # %% ../nbs/06f_products.ipynb #36acacdb
 def _einsum_align(ops, op_labels, index, perm_index, ell_num_dim, ell_index):
-    ("Views of the operands with one dim per aligned label (diagonals for repeats, size-1 "
+    ("Views of the operands with one dim per aligned label (diagonals for repeats, "
+     "size-1 "
      "dims for missing labels), and how many operands have each dim.")
-    label_size, ell_sizes, dim_counts, aligned = [1] * 52, [1] * ell_num_dim, [0] * perm_index, []
+    label_size, ell_sizes, dim_counts, aligned = ([1] * 52, [1] * ell_num_dim,
+                                                  [0] * perm_index, [])
     for i, op in enumerate(ops):
         perm, dim = [-1] * perm_index, 0
         for s in op_labels[i]:
@@ -186,8 +200,10 @@ def _einsum_align(ops, op_labels, index, perm_index, ell_num_dim, ell_index):
                     sz = op._impl.sizes()[dim]
                     if sz != 1:
                         TORCH_CHECK(ell_sizes[j] in (1, sz), "einsum(): dimension ", dim,
-                                    " covered by ellipsis in operand ", i, "has size ", sz,
-                                    " which does not broadcast with previously seen ellipsis with size ", ell_sizes[j], " for the respective dimension")
+                                " covered by ellipsis in operand ", i, "has size ", sz,
+                                    " which does not broadcast with previously seen "
+                                    "ellipsis with size ", ell_sizes[j],
+                                    " for the respective dimension")
                         ell_sizes[j] = sz; dim_counts[ell_index + j] += 1
                     perm[ell_index + j] = dim; dim += 1
             elif perm[index[s]] == -1:
@@ -204,7 +220,7 @@ def _einsum_align(ops, op_labels, index, perm_index, ell_num_dim, ell_index):
                 prev = perm[index[s]]
                 a, b = op._impl.sizes()[dim], op._impl.sizes()[prev]
                 TORCH_CHECK(a == b, "einsum(): subscript ", _label(s),
-                            " is repeated for operand ", i, " but the sizes don't match, ",
+                        " is repeated for operand ", i, " but the sizes don't match, ",
                             a, " != ", b)
                 op = op.diagonal(0, prev, dim).movedim(-1, prev)
         for k, v in enumerate(perm):
@@ -223,18 +239,21 @@ def _sumproduct_pair(left:Tensor, right:Tensor, sum_dims:list) -> Tensor:
         sl, sr = ls != 1, rs != 1
         if i in sum_dims:
             if sl and sr:
-                TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); sum_size *= ls
+                TORCH_CHECK(ls == rs, "non-broadcast dimensions must match")
+                sum_size *= ls
             # only one side has it: sum it right away
             elif sl: left = left.sum(i, True)
             elif sr: right = right.sum(i, True)
         elif sl and sr:
-            TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); lro.append(i); lro_size *= ls
+            TORCH_CHECK(ls == rs, "non-broadcast dimensions must match"); lro.append(i)
+            lro_size *= ls
         elif sl: lo.append(i); lo_size *= ls
         else: ro.append(i); ro_size *= rs
     # swap_lo_ro: then bmm writes the output in its natural order
     if lo and ro and ro[-1] < lo[0]:
         left, right, lo, ro, lo_size, ro_size = right, left, ro, lo, ro_size, lo_size
-    out_size = [left._impl.sizes()[d] for d in lro + lo] + [1] * len(sum_dims) + [right._impl.sizes()[d] for d in ro]
+    out_size = ([left._impl.sizes()[d] for d in lro + lo] + [1] * len(sum_dims)
+                + [right._impl.sizes()[d] for d in ro])
     operm = [0] * len(out_size)
     for i, d in enumerate(lro + lo + sum_dims + ro): operm[d] = i
     l = left.permute(*(lro + lo + sum_dims + ro)).reshape(lro_size, lo_size, sum_size)
@@ -243,7 +262,8 @@ def _sumproduct_pair(left:Tensor, right:Tensor, sum_dims:list) -> Tensor:
 
 # %% ../nbs/06f_products.ipynb #ea86c192
 def einsum(*args) -> Tensor:
-    ("Einstein summation over labelled dims, as `torch.einsum` (equation or sublist form; "
+    ("Einstein summation over labelled dims, as `torch.einsum` (equation or sublist "
+     "form; "
      "`...` broadcasts); ATen's algorithm, step for step.")
     eq, ops = _einsum_args(args)
     op_labels, index, out_num_dim, perm_index, ell_num_dim, ell_index = _einsum_parse(eq,

@@ -7,7 +7,7 @@ Docs: https://tinytensor.github.io/tinytensor/reductions.html.md"""
 # %% auto #0
 __all__ = ['max_return', 'min_return', 'linalg', 'make_reduction', 'reduction_layout_html', 'ufunc_reduce', 'sum', 'prod', 'mean',
            'amax', 'amin', 'all', 'any', 'argmax', 'argmin', 'max', 'min', 'var', 'std', 'var_mean', 'std_mean',
-           'linalg_vector_norm', 'norm', 'logsumexp', 'count_nonzero', 'nansum', 'nanmean', 'matmul', 'VEC_BYTES']
+           'linalg_vector_norm', 'norm', 'logsumexp', 'count_nonzero', 'nansum', 'nanmean', 'VEC_BYTES', 'matmul']
 
 # %% ../nbs/06c_reductions.ipynb #0a042032
 import builtins, math, numbers
@@ -16,26 +16,24 @@ from collections import namedtuple
 import numpy as np
 from fastcore.basics import patch
 from .checks import (TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE,
-                               TORCH_CHECK_NOT_IMPLEMENTED,
-                               wrap_dim)
-from .allocator import CPU
+                               TORCH_CHECK_NOT_IMPLEMENTED, wrap_dim)
 from . import dtypes as _dt
 from .dtypes import dtype
-from .tensor_impl import Tensor, contiguous_strides, alias_with_sizes_and_strides
+from .tensor_impl import (Tensor, contiguous_strides,
+                                    alias_with_sizes_and_strides)
 from .factories import _np_read, _np_write, zeros
 from .tensor_iterator import (TensorIterator, GRAIN_SIZE, parallel_for,
-                                        get_num_threads,
-                                        _new_tensor, _to_dtype, _resize_output, _errs_off,
-                                        _errs_on,
-                                        infer_size, tensor_view, can_cast)
+                                        get_num_threads, _new_tensor, _to_dtype,
+                                        _resize_output, _errs_off, _errs_on, can_cast)
 from .backends import _backends, host_array, array_namespace, ascontiguous
-from .views import assert_no_internal_overlap
 from .ops import (_REDUCED, _bind_methods, _is_integral, _not_impl, maximum,
-                            minimum, ne, eq,
-                            where, abs)
+                            minimum, ne, eq, where, abs)
 from .half_products import *
 from .half_products import _chain, _vec_rows, _two_pass
-_all_ = ['VEC_BYTES']                                       # Note [Module parts]
+from .matrix_multiply import *
+from .matrix_multiply import _ctype
+# the parts' public names are this module's too (Note [Module parts])
+_all_ = ['VEC_BYTES', 'matmul']
 
 # %% ../nbs/06c_reductions.ipynb #d4959768
 def _dims(dim) -> list:
@@ -43,12 +41,14 @@ def _dims(dim) -> list:
     dims = [dim] if isinstance(dim, numbers.Integral) else list(dim)
     for d in dims:
         TORCH_CHECK_TYPE(isinstance(d, numbers.Integral)
-                         and not isinstance(d, builtins.bool), "dim must be int or tuple of ints, not ", type(d).__name__)
+                         and not isinstance(d, builtins.bool),
+                         "dim must be int or tuple of ints, not ", type(d).__name__)
     return dims
 
 def _dim_mask(dim, ndim:int, allow_empty_dims:bool=False) -> list:
     "Which dims to reduce (None or empty: all), as ATen's `make_dim_mask`."
-    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0 and not allow_empty_dims):
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0
+                       and not allow_empty_dims):
         return [True] * ndim
     # a 0-d tensor's dims are 0 or -1, and may not repeat either
     mask, seen = [False] * ndim, [False] * builtins.max(ndim, 1)
@@ -60,9 +60,11 @@ def _dim_mask(dim, ndim:int, allow_empty_dims:bool=False) -> list:
     return mask
 
 def _reduced_shape(sizes, mask, keepdim:bool) -> tuple:
-    return tuple(1 if m else s for s, m in zip(sizes, mask)) if keepdim else tuple(s for s, m in zip(sizes, mask) if not m)
+    return (tuple(1 if m else s for s, m in zip(sizes, mask)) if keepdim
+            else tuple(s for s, m in zip(sizes, mask) if not m))
 
-def make_reduction(name:str, self:Tensor, dim, keepdim:bool, out_dtype:dtype, out:Tensor=None, in_dtype:dtype=None,
+def make_reduction(name:str, self:Tensor, dim, keepdim:bool, out_dtype:dtype,
+                   out:Tensor=None, in_dtype:dtype=None,
                    allow_empty_dims:bool=False):
     "The result, viewed with stride 0 on reduced dims, and the iterator over it."
     sizes = self._impl.sizes()
@@ -92,9 +94,12 @@ def reduction_layout_html(sizes=(2, 3, 4), dims=(0, 1, 2, (0, 2), None)) -> str:
     rows = []
     for d in dims:
         it, res, _ = make_reduction('sum', x, d, False, _dt.float32)
-        rows.append(f'<tr><td>{d}</td><td>{list(res.shape)}</td><td>{it.shape_}</td><td>{it.strides(0)}</td><td>{it.strides(1)}</td></tr>')
-    return ('<table style="font-size:11px"><tr><th>dim</th><th>result shape</th><th>iterator shape</th>'
-            '<th>output byte strides</th><th>input byte strides</th></tr>' + ''.join(rows) + '</table>')
+        rows.append(f'<tr><td>{d}</td><td>{list(res.shape)}</td><td>{it.shape_}</td>'
+                    f'<td>{it.strides(0)}</td><td>{it.strides(1)}</td></tr>')
+    return ('<table style="font-size:11px"><tr><th>dim</th><th>result shape</th>'
+            '<th>iterator shape</th>'
+            '<th>output byte strides</th><th>input byte strides</th></tr>'
+            + ''.join(rows) + '</table>')
 
 # %% ../nbs/06c_reductions.ipynb #ef0d0ef6
 def _whole_views(it:TensorIterator):
@@ -105,19 +110,21 @@ def _whole_views(it:TensorIterator):
     shp = tuple(shape[d] for d in order)
     views = []
     for (buf, off, dt), op in zip(it._bases(), it.operands_):
-        views.append(host_array(buf, dt, shp, off, tuple(op.stride_bytes[d] for d in order)))   # Note [empty views past the end]
+        # Note [empty views past the end]
+        views.append(host_array(buf, dt, shp, off,
+                                tuple(op.stride_bytes[d] for d in order)))
     return views
 
 # Note [parallel reductions]: with `nt = get_num_threads()` threads and at least 2 *
 # GRAIN_SIZE elements, a reduction is split along the input axis that is outermost in
 # memory. If that axis is kept, each thread reduces its own slice of the output and the
-# result equals the serial one. If it is reduced, the axis is cut into ceil(n / nt)-sized
-# contiguous ranges, each reduced by numpy into a partial of the accumulation dtype, and the
-# partials are combined left to right: sum = ((p0 + p1) + p2) + ... For a given thread count
-# the result is therefore deterministic (the same bits on every run, whatever the
-# scheduling); between thread counts a float sum may differ in its last bits, as torch's do.
-# Small reductions and `nt == 1` are one numpy call (numpy's pairwise summation along a
-# contiguous axis).
+# result equals the serial one. If it is reduced, the axis is cut into ceil(n /
+# nt)-sized contiguous ranges, each reduced by numpy into a partial of the accumulation
+# dtype, and the partials are combined left to right: sum = ((p0 + p1) + p2) + ... For a
+# given thread count the result is therefore deterministic (the same bits on every run,
+# whatever the scheduling); between thread counts a float sum may differ in its last
+# bits, as torch's do. Small reductions and `nt == 1` are one numpy call (numpy's
+# pairwise summation along a contiguous axis).
 def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
     "Apply `reduce_fn(x, axes, out)` over the reduced axes, in threads when large."
     if it.is_meta_ or it.operands_[0].tensor.numel() == 0: return
@@ -147,11 +154,12 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
     try:
         if x.size < 2 * GRAIN_SIZE or nt == 1:
             return reduce_fn(x, axes, osq)
-        # split the axis that is outermost in memory (largest stride), so each thread reads
-        # one dense block
+        # split the axis that is outermost in memory (largest stride), so each thread
+        # reads one dense block
         cands = [a for a in range(x.ndim) if x.shape[a] >= nt
                  and (a in keep or combine is not None)]
-        outer = builtins.max(cands, key=lambda a: builtins.abs(x.strides[a]), default=None)
+        outer = builtins.max(cands, key=lambda a: builtins.abs(x.strides[a]),
+                             default=None)
         big_keep = outer if outer in keep else None
         if big_keep is not None:                                        # split the output
             k = keep.index(big_keep)
@@ -177,17 +185,19 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
                 sl = [slice(None)] * x.ndim; sl[ax] = slice(b, e)
                 reduce_fn(x[tuple(sl)], axes, partials[i])
             finally: _errs_on(t)
-        parallel_for(0, len(ranges), 1, lambda b, e: [part2(i, None) for i in range(b, e)])
+        parallel_for(0, len(ranges), 1, lambda b,
+                     e: [part2(i, None) for i in range(b, e)])
         r = partials[0]
         for p in partials[1:]: combine(r, p, out=r)
         np.copyto(osq, r, casting='unsafe')
     finally: _errs_on(tok)
 
 # %% ../nbs/06c_reductions.ipynb #74bba73b
-# Note [ufunc reductions on a device]: `np.maximum.reduce(x)` is what a CPU kernel writes;
-# off the CPU the same reduction is the array namespace's function (`max` propagates NaN as
-# `maximum.reduce` does; `all`/`any` on bools are `logical_and`/`logical_or` reduced), so
-# one kernel serves both without a copy to the host.
+# Note [ufunc reductions on a device]: `np.maximum.reduce(x)` is what a CPU kernel
+# writes; off the CPU the same reduction is the array namespace's function (`max`
+# propagates NaN as `maximum.reduce` does; `all`/`any` on bools are
+# `logical_and`/`logical_or` reduced), so one kernel serves both without a copy to the
+# host.
 _ARRAY_API_REDUCE = {'maximum': 'max', 'minimum': 'min', 'logical_and': 'all',
                      'logical_or': 'any', 'add': 'sum', 'multiply': 'prod'}
 
@@ -218,8 +228,8 @@ def _check_dtype_arg(d, name):
                      "(): argument 'dtype' must be tinytensor.dtype, not ",
                      type(d).__name__)
 
-# hooks (Note [Fast-path hooks] in chapter 06a): chapter 10's lean reductions, chapter 11's
-# products
+# hooks (Note [Fast-path hooks] in chapter 06a): chapter 10's lean reductions, chapter
+# 11's products
 _fast_sum = _fast_mean = _fast_minmax = None
 
 def _sum_like(name, uf, input, dim, keepdim, dtype, out):
@@ -228,7 +238,9 @@ def _sum_like(name, uf, input, dim, keepdim, dtype, out):
         r = _fast_sum(input, dim, keepdim, uf)
         if r is not None: return r
     _check_dtype_arg(dtype, name)
-    od = dtype or (out.dtype if out is not None else (_dt.int64 if _is_integral(input.dtype, True) else input.dtype))
+    od = (dtype
+          or (out.dtype if out is not None
+              else (_dt.int64 if _is_integral(input.dtype, True) else input.dtype)))
     in_dtype = od if not (input.dtype in _REDUCED and od is _dt.float32) else None
     if in_dtype is input.dtype: in_dtype = None
     acc = _acc(od)
@@ -257,7 +269,8 @@ def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor
                 "mean(): could not infer output dtype. ",
                 "Optional" if dtype is not None else "Input",
                 " dtype must be either a floating point or complex dtype. Got: ", d.short)
-    if out is None and _fast_mean is not None and (r := _fast_mean(input, dim, keepdim, d)) is not None:
+    if out is None and _fast_mean is not None and (r := _fast_mean(input, dim, keepdim,
+                                                                   d)) is not None:
         # hook: chapter 10's lean build
         return r
     mask = _dim_mask(dim, input.dim())
@@ -312,9 +325,13 @@ def _prod_reduced_run(it:TensorIterator):
         n = out.size
         if n == 1: out[...] = _two_pass(x, contig, V); return
         r = np.empty(n, x.dtype)
-        if contig:                                           # each output's rows, in order
-            y = np.ascontiguousarray(np.transpose(x, keep + red)).reshape(n, -1, x.shape[-1])
-            def piece(b, e): r[b:e] = _chain(_vec_rows(y[b:e].reshape(-1, y.shape[2]), V).reshape(e - b, -1).T)
+        # each output's rows, in order
+        if contig:
+            y = (np.ascontiguousarray(np.transpose(x, keep + red))
+                 .reshape(n, -1, x.shape[-1]))
+            def piece(b,
+                      e): r[b:e] = _chain(_vec_rows(y[b:e].reshape(-1, y.shape[2]), V)
+                                          .reshape(e - b, -1).T)
         # each output's elements down a column, in order
         else:
             y = np.ascontiguousarray(np.transpose(x, red + keep)).reshape(-1, n)
@@ -340,7 +357,8 @@ def _minmax_reduce(name, uf_float, uf_bool, input, dim, keepdim, out):
         _not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
     _check_nonempty(name, input, dim)
     uf = uf_bool if input.dtype is _dt.bool else uf_float
-    if out is None and _fast_minmax is not None and (r := _fast_minmax(input, dim, keepdim, uf)) is not None:
+    if out is None and _fast_minmax is not None and (r := _fast_minmax(input, dim,
+            keepdim, uf)) is not None:
         # hook: chapter 10's lean build
         return r
     it, res, _ = make_reduction(name, input, dim, keepdim, input.dtype, out)
@@ -383,7 +401,7 @@ def _arg_reduce(name, np_arg, input, dim, keepdim):
     nd = input.dim()
     if dim is None:
         TORCH_CHECK_INDEX(input.numel() != 0, name,
-                          "(): Expected reduction dim to be specified for input.numel() == 0.")
+                "(): Expected reduction dim to be specified for input.numel() == 0.")
         shape = (1,) * nd if keepdim else ()
         res = _new_tensor(shape, None, _dt.int64, input.device)
         if not input.is_meta:
@@ -414,7 +432,8 @@ def _max_min(name, ret, np_arg, amaxmin, elementwise, input, dim, keepdim, other
     if dim is None:
         if input.dtype.is_complex: _not_impl(name + '_all', input.dtype)
         TORCH_CHECK(input.numel() != 0, name,
-                    "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+                    "(): Expected reduction dim to be specified for input.numel() == "
+                    "0. Specify the reduction dim with the 'dim' argument.")
         return amaxmin(input)
     TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral)
                      and not isinstance(dim, builtins.bool), name,
@@ -429,21 +448,27 @@ def _max_min(name, ret, np_arg, amaxmin, elementwise, input, dim, keepdim, other
     vals = amaxmin(input, d, keepdim)
     it, idx, _ = make_reduction(name, input, d, keepdim, _dt.int64)
     if not input.is_meta and idx.numel():
-        _np_write(idx)[...] = np_arg(_np_read(input), axis=d, keepdims=keepdim) if nd else 0
+        _np_write(idx)[...] = (np_arg(_np_read(input), axis=d, keepdims=keepdim) if nd
+                               else 0)
     return ret(vals, idx)
 
 def max(input, dim=None, keepdim:bool=False, *, other=None):
     "`max(t)`: the maximum; `max(t, dim)`: (values, indices); `max(t, other)`: `maximum`."
-    return _max_min('max', max_return, np.argmax, amax, maximum, input, dim, keepdim, other)
+    return _max_min('max', max_return, np.argmax, amax, maximum, input, dim, keepdim,
+                    other)
 def min(input, dim=None, keepdim:bool=False, *, other=None):
     "`min(t)`: the minimum; `min(t, dim)`: (values, indices); `min(t, other)`: `minimum`."
-    return _max_min('min', min_return, np.argmin, amin, minimum, input, dim, keepdim, other)
+    return _max_min('min', min_return, np.argmin, amin, minimum, input, dim, keepdim,
+                    other)
 
-max_return.__doc__ = "The `(values, indices)` named tuple `max(input, dim)` returns, like `torch.return_types.max`."
-min_return.__doc__ = "The `(values, indices)` named tuple `min(input, dim)` returns, like `torch.return_types.min`."
+max_return.__doc__ = ("The `(values, indices)` named tuple `max(input, dim)` returns, "
+                      "like `torch.return_types.max`.")
+min_return.__doc__ = ("The `(values, indices)` named tuple `min(input, dim)` returns, "
+                      "like `torch.return_types.min`.")
 
 # %% ../nbs/06c_reductions.ipynb #7a0f36ba
-_bind_methods(dict(sum=sum, prod=prod, mean=mean, amax=amax, amin=amin, all=all, any=any, argmax=argmax, argmin=argmin))
+_bind_methods(dict(sum=sum, prod=prod, mean=mean, amax=amax, amin=amin, all=all,
+                   any=any, argmax=argmax, argmin=argmin))
 
 @patch
 def max(self:Tensor, dim=None, keepdim:bool=False):
@@ -468,7 +493,8 @@ def _as_result(t:Tensor, d:dtype) -> Tensor:
     return _new_tensor(t._impl.sizes(), None, d, t.device).copy_(t)
 
 def _finish_out(res:Tensor, out:Tensor, cast:bool=False) -> Tensor:
-    "Copy a result into `out=`, resized as ATen's `resize_output`; `cast`: any castable dtype."
+    ("Copy a result into `out=`, resized as ATen's `resize_output`; `cast`: any "
+     "castable dtype.")
     if out is None: return res
     if cast: TORCH_CHECK(can_cast(res.dtype, out.dtype), "result type ", res.dtype.short,
                          " can't be cast to the desired output type ", out.dtype.short)
@@ -481,7 +507,8 @@ def _correction(name, dim, unbiased, correction):
     "`(dim, correction)` from torch's three spellings of `std`/`var`'s arguments."
     if isinstance(dim, builtins.bool): dim, unbiased = None, dim
     TORCH_CHECK_TYPE(unbiased is None or correction is None, name,
-                     "() received an invalid combination of arguments - got both 'unbiased' and 'correction'")
+                     "() received an invalid combination of arguments - got both "
+                     "'unbiased' and 'correction'")
     if correction is None: correction = 1 if unbiased is None else int(unbiased)
     return dim, correction
 
@@ -490,7 +517,8 @@ def _correction(name, dim, unbiased, correction):
 _fast_var = _fast_big_var = None
 
 def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=None):
-    "Two-pass variance in float64 (ATen's CPU accumulates in double), then the real dtype."
+    ("Two-pass variance in float64 (ATen's CPU accumulates in double), then the real "
+     "dtype.")
     d = input.dtype
     TORCH_CHECK(d.is_floating_point or d.is_complex,
                 "std and var only support floating point and complex dtypes")
@@ -515,34 +543,45 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=No
     if out is not None and out.dtype.is_floating_point: od = out.dtype
     if out is not None and out.dtype.is_complex and not d.is_complex:
         _not_impl(name + '_cpu', out.dtype)
-    return _as_result(v, od), _as_result(m if keepdim else m.reshape(v._impl.sizes()).detach(), d)   # a kernel's reshape: no view
+    # a kernel's reshape: no view
+    return (_as_result(v, od),
+            _as_result(m if keepdim else m.reshape(v._impl.sizes()).detach(), d))
 
 # %% ../nbs/06c_reductions.ipynb #3b29610f
-def var(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None, out=None) -> Tensor:
+def var(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None,
+        out=None) -> Tensor:
     "Variance over `dim` with Bessel's `correction` (default 1), as `torch.var`."
-    return _finish_out(_var_impl('var', input, dim, unbiased, keepdim, correction, False, out)[0], out, True)
+    return _finish_out(_var_impl('var', input, dim, unbiased, keepdim, correction,
+                                 False, out)[0], out, True)
 
-def std(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None, out=None) -> Tensor:
+def std(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None,
+        out=None) -> Tensor:
     "Standard deviation over `dim` (`sqrt` of `var`), as `torch.std`."
-    return _finish_out(_var_impl('std', input, dim, unbiased, keepdim, correction, True, out)[0], out, True)
+    return _finish_out(_var_impl('std', input, dim, unbiased, keepdim, correction, True,
+                                 out)[0], out, True)
 
-def var_mean(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None) -> tuple:
+def var_mean(input, dim=None, unbiased=None, keepdim:bool=False, *,
+             correction=None) -> tuple:
     "`(var, mean)` in one pass, as `torch.var_mean`."
     return _var_impl('var_mean', input, dim, unbiased, keepdim, correction, False)
 
-def std_mean(input, dim=None, unbiased=None, keepdim:bool=False, *, correction=None) -> tuple:
+def std_mean(input, dim=None, unbiased=None, keepdim:bool=False, *,
+             correction=None) -> tuple:
     "`(std, mean)` in one pass, as `torch.std_mean`."
     return _var_impl('std_mean', input, dim, unbiased, keepdim, correction, True)
 
 # %% ../nbs/06c_reductions.ipynb #3f5d28a3
 def _p_str(p) -> str:
-    return 'inf' if p == math.inf else '-inf' if p == -math.inf else str(int(p)) if float(p).is_integer() else str(p)
+    return ('inf' if p == math.inf else '-inf' if p == -math.inf else str(int(p))
+            if float(p).is_integer() else str(p))
 
-def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
+def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None,
+                       out=None) -> Tensor:
     "The `ord`-norm of `input` over `dim`, as `torch.linalg.vector_norm`."
     d = input.dtype
     TORCH_CHECK(d.is_floating_point or d.is_complex,
-                "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ", d.short)
+                "linalg.vector_norm: Expected a floating point or complex tensor as "
+                "input. Got ", d.short)
     _check_dtype_arg(dtype, 'linalg_vector_norm')
     x = input if dtype is None or dtype is d else _to_dtype(input, dtype)
     od = x.dtype.to_real()
@@ -557,7 +596,8 @@ def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None
         for i, (s, m) in enumerate(zip(input._impl.sizes(), mask)):
             TORCH_CHECK(not (m and s == 0), "linalg.vector_norm cannot compute the ",
                         _p_str(ord), " norm on the dimension ", i,
-                        "because this dimension is empty and the operation does not have an identity")
+                        "because this dimension is empty and the operation does not "
+                        "have an identity")
     a = _real_abs(x)
     # ATen computes half norms in float
     if od in _REDUCED: a = _to_dtype(a, _dt.float32)
@@ -580,7 +620,7 @@ def norm(input, p='fro', dim=None, keepdim:bool=False, out=None, dtype=None) -> 
                     ' '.join(str(d) for d in dim))
     if p is None or p == 'fro': p = 2
     TORCH_CHECK_NOT_IMPLEMENTED(not isinstance(p, str), "norm(): p='", p,
-                                "' needs a matrix decomposition, which this chapter does not implement")
+            "' needs a matrix decomposition, which this chapter does not implement")
     return linalg_vector_norm(input, p, dim, keepdim, dtype=dtype, out=out)
 
 # %% ../nbs/06c_reductions.ipynb #b3b719d4
@@ -599,10 +639,14 @@ def logsumexp(input, dim, keepdim:bool=False, *, out=None) -> Tensor:
     TORCH_CHECK(not (isinstance(dim, (tuple, list)) and not dim and input.dim()),
                 "output with shape [] doesn't match the broadcast shape ",
                 [1] * input.dim())
-    x = input if input.dtype.is_floating_point or input.dtype.is_complex else _to_dtype(input, _dt.get_default_dtype())
-    od = out.dtype if out is not None and out.dtype.is_floating_point and not x.dtype.is_complex else x.dtype   # sum_out into out's dtype
+    x = (input if input.dtype.is_floating_point or input.dtype.is_complex
+         else _to_dtype(input, _dt.get_default_dtype()))
+    # sum_out into out's dtype
+    od = (out.dtype if out is not None and out.dtype.is_floating_point
+          and not x.dtype.is_complex else x.dtype)
     if x.numel() == 0:
-        return _finish_out(_as_result(sum(x.exp(), dim, keepdim, dtype=od).log(), od), out, True)
+        return _finish_out(_as_result(sum(x.exp(), dim, keepdim, dtype=od).log(), od),
+                           out, True)
     # complex: the max of the real parts
     maxes = amax(_real(x), dim, True)
     maxes = where(abs(maxes) == math.inf,
@@ -620,170 +664,31 @@ def count_nonzero(input, dim=None) -> Tensor:
 
 def nansum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
     "`sum` treating NaN as zero, as `torch.nansum`."
-    if input.dtype.is_complex: _dim_mask(dim, input.dim())     # ATen validates `dim` first
-    TORCH_CHECK(not input.dtype.is_complex, "nansum on CPU does not support complex inputs")
-    if out is not None and dtype is None and input.dtype.is_floating_point and not out.dtype.is_floating_point:
+    # ATen validates `dim` first
+    if input.dtype.is_complex: _dim_mask(dim, input.dim())
+    TORCH_CHECK(not input.dtype.is_complex,
+                "nansum on CPU does not support complex inputs")
+    if (out is not None and dtype is None and input.dtype.is_floating_point
+            and not out.dtype.is_floating_point):
         _not_impl('nansum_cpu', out.dtype)
-    x = where(ne(input, input), zeros((), dtype=input.dtype, device=input.device), input) if input.dtype.is_floating_point else input
+    x = (where(ne(input, input), zeros((), dtype=input.dtype, device=input.device),
+               input) if input.dtype.is_floating_point else input)
     return sum(x, dim, keepdim, dtype=dtype, out=out)
 
 def nanmean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
     "`mean` of the non-NaN elements (`nansum / count`), as `torch.nanmean`."
     TORCH_CHECK(input.dtype.is_floating_point or input.dtype.is_complex,
-                "nanmean(): expected input to have floating point or complex dtype but got ", input.dtype.short)
-    if out is not None and not out.dtype.is_floating_point and input.dtype.is_floating_point:
+                "nanmean(): expected input to have floating point or complex dtype but "
+                "got ", input.dtype.short)
+    if (out is not None and not out.dtype.is_floating_point
+            and input.dtype.is_floating_point):
         _not_impl('nansum_cpu', out.dtype)
     cnt = sum(eq(input, input), dim, keepdim)
     s = nansum(input, dim, keepdim,
-               dtype=dtype or (out.dtype if out is not None and out.dtype.is_floating_point else None))
+               dtype= (dtype
+            or (out.dtype if out is not None and out.dtype.is_floating_point else None)))
     return _finish_out(_as_result(s / cnt, s.dtype), out, True)
 
 # %% ../nbs/06c_reductions.ipynb #8eee8a8f
-_bind_methods(dict(std=std, var=var, norm=norm, logsumexp=logsumexp, count_nonzero=count_nonzero, nansum=nansum, nanmean=nanmean))
-
-# %% ../nbs/06c_reductions.ipynb #95fa9085
-def _ctype(d):
-    return {'float32': 'float', 'float64': 'double', 'float16': 'c10::Half', 'bfloat16': 'c10::BFloat16', 'int64': 'long int',
-            'int32': 'int', 'int16': 'short int', 'int8': 'signed char',
-            'uint8': 'unsigned char', 'bool': 'bool',
-            'complex64': 'c10::complex<float>',
-            'complex128': 'c10::complex<double>'}.get(d.name, d.name)
-
-def _should_fold(t1:Tensor, t2:Tensor) -> bool:
-    "ATen's `should_fold`: can the larger operand be viewed as one matrix without copying?"
-    larger = t1.dim() >= t2.dim()
-    a = t1 if larger else t2
-    sizes, strides = list(a._impl.sizes()), list(a._impl.strides())
-    if not larger:
-        sizes[-1], sizes[-2], strides[-1], strides[-2] = sizes[-2], sizes[-1], strides[-2], strides[-1]
-    dim_t1, dim_t2 = len(sizes), (t2.dim() if larger else t1.dim())
-    if not (dim_t1 >= 3 and dim_t2 <= 2): return False
-    if math.prod(sizes) == 0: return True
-    return builtins.all(strides[i] == strides[i + 1] * sizes[i + 1] for i in range(dim_t1 - 2))
-
-def _mm_checks(kind, a, b, sa, sb):
-    da, db = a.dtype, b.dtype
-    if kind == 'dot':
-        TORCH_CHECK(da is db, "dot : expected both vectors to have same dtype, but found ",
-                    da.short, " and ", db.short)
-        TORCH_CHECK(sa[0] == sb[0], "inconsistent tensor size, expected tensor [", sa[0],
-                    "] and src [", sb[0],
-                    "] to have the same number of elements, but got ", sa[0], " and ",
-                    sb[0], " elements respectively")
-        if da is _dt.bool: _not_impl('dot', da)
-    elif kind == 'mv':
-        TORCH_CHECK(da is db, "addmv input tensors must have the same dtype, but got ",
-                    db.short, ", ", da.short, ", and ", db.short)
-        TORCH_CHECK(sa[1] == sb[0], "size mismatch, got input (", sa[0], "), mat (", sa[0],
-                    "x", sa[1], "), vec (", sb[0], ")")
-        # addmv returns early when mat is empty
-        if da is _dt.bool and sa[0] * sa[1]: _not_impl('addmv_impl_cpu', da)
-    elif kind == 'mm':
-        TORCH_CHECK(sa[1] == sb[0], "mat1 and mat2 shapes cannot be multiplied (", sa[0],
-                    "x", sa[1], " and ", sb[0], "x", sb[1], ")")
-        TORCH_CHECK(da is db, "expected m1 and m2 to have the same dtype, but got: ",
-                    _ctype(da), " != ", _ctype(db))
-        # addmm returns early on empty inputs
-        if math.prod(sa) == 0 or math.prod(sb) == 0: return
-        if da is _dt.bool: _not_impl('addmm_impl_cpu_', da)
-    else:
-        TORCH_CHECK(sb[-2] == sa[-1],
-                    "Expected size for first two dimensions of batch2 tensor to be: [",
-                    sa[0], ", ", sa[-1],
-                    "] but got: [", sb[0], ", ", sb[-2], "].")
-        # empty result or k == 0: bmm returns (or zero-fills) before dispatch
-        if sa[0] * sa[1] * sb[-1] == 0 or sa[-1] == 0: return
-        if da is _dt.bool: _not_impl('bmm', da)
-        TORCH_CHECK(da is db, "expected scalar type ", da.short, " but found ", db.short)
-
-# the dtypes numpy's matmul hands to its BLAS
-_BLAS_NP = (np.dtype(np.float32), np.dtype(np.float64))
-
-# %% ../nbs/06c_reductions.ipynb #eedd67d9
-# hook: (x, y, out) split over threads (chapter 11); the plain path is np.matmul
-_fast_matmul = None
-
-def matmul(input, other, *, out=None) -> Tensor:
-    "Matrix product with NumPy/torch broadcasting of batch dims, as `torch.matmul`."
-    TORCH_CHECK_TYPE(isinstance(other, Tensor),
-                     "matmul(): argument 'other' (position 2) must be Tensor, not ",
-                     type(other).__name__)
-    a, b = input, other
-    d1, d2 = a.dim(), b.dim()
-    TORCH_CHECK(d1 != 0 and d2 != 0,
-                "both arguments to matmul need to be at least 1D, but they are ", d1,
-                "D and ", d2, "D")
-    s1, s2 = a._impl.sizes(), b._impl.sizes()
-    bmm_path = False
-    if d1 == 1 and d2 == 1: _mm_checks('dot', a, b, s1, s2); shape = ()
-    elif d1 == 2 and d2 == 1: _mm_checks('mv', a, b, s1, s2); shape = (s1[0],)
-    elif d1 == 1 and d2 == 2: _mm_checks('mm', a, b, (1, s1[0]), s2); shape = (s2[1],)
-    elif d1 == 2 and d2 == 2: _mm_checks('mm', a, b, s1, s2); shape = (s1[0], s2[1])
-    # torch never folds 2-D @ N-D
-    elif (d2 <= 2 or d1 == 1) and _should_fold(a, b):
-        transpose = d2 > d1
-        t1s = (s2[:-2] + (s2[-1], s2[-2])) if transpose else s1
-        t2s = ((s1[::-1] if d1 == 2 else s1)) if transpose else s2
-        rows = math.prod(t1s[:-1])
-        if len(t2s) == 2: _mm_checks('mm', a if not transpose else b,
-                                     b if not transpose else a, (rows, t1s[-1]), t2s)
-        else: _mm_checks('mv', a if not transpose else b, b if not transpose else a,
-                         (rows, t1s[-1]), t2s)
-        out_shape = tuple(t1s[:-1]) + ((t2s[1],) if len(t2s) == 2 else ())
-        shape = (out_shape[:-2] + (out_shape[-1], out_shape[-2])) if transpose and len(t2s) == 2 else out_shape
-    else:
-        n = s1[-2] if d1 > 1 else 1
-        m1 = s1[-1]
-        m2 = s2[-2] if d2 > 1 else s2[0]
-        p = s2[-1] if d2 > 1 else 1
-        batch = infer_size(s1[:builtins.max(d1 - 2, 0)], s2[:builtins.max(d2 - 2, 0)])
-        bp = math.prod(batch)
-        _mm_checks('bmm', a, b, (bp, n, m1), (bp, m2, p))
-        bmm_path = True
-        shape = tuple(batch) + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ())
-    d = a.dtype
-    # bmm's meta function takes batch2's options
-    if bmm_path: d = b.dtype
-    # cuBLAS has no integer products
-    if a.device.type == 'cuda' and (_is_integral(d) or d is _dt.bool):
-        _not_impl('dot' if d1 == d2 == 1 else 'addmv_impl_cuda' if d2 == 1 else 'bmm_cuda' if bmm_path else 'addmm_cuda', d)
-    res = out if out is not None else _new_tensor(shape, None, d, a.device)
-    if out is not None:
-        TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", _ctype(d),
-                    ", but got ", _ctype(out.dtype), " instead")
-        _resize_output(out, shape)
-        assert_no_internal_overlap(out)
-    if not res.is_meta and res.numel():
-        TORCH_CHECK(a.device == b.device,
-                    "Expected all tensors to be on the same device, but found at least two devices, ",
-                    a.device, " and ", b.device, "!")
-        # arrays of the operands' device (chapter 03a)
-        x, y = tensor_view(a), tensor_view(b)
-        if d in _REDUCED: x, y = x.astype(np.float32), y.astype(np.float32)
-        tok = _errs_off()
-        try:
-            o = tensor_view(res, True)
-            if res._impl.device_ is not CPU or x.dtype not in _BLAS_NP: np.copyto(o,
-                    np.matmul(x, y), casting='unsafe')
-            # a fresh result
-            elif out is None and o.dtype == x.dtype: (_fast_matmul or np.matmul)(x, y, o)
-            else:
-                r = np.empty(o.shape, x.dtype)
-                (_fast_matmul or np.matmul)(x, y, r)
-                np.copyto(o, r, casting='unsafe')
-        finally: _errs_on(tok)
-    if out is not None: out._impl.bump_version()
-    return res
-
-@patch
-def matmul(self:Tensor, other) -> Tensor:
-    "`self @ other`."
-    return matmul(self, other)
-@patch
-def __matmul__(self:Tensor, other):
-    if not isinstance(other, Tensor): return NotImplemented
-    return matmul(self, other)
-@patch
-def __rmatmul__(self:Tensor, other):
-    if not isinstance(other, Tensor): return NotImplemented
-    return matmul(other, self)
+_bind_methods(dict(std=std, var=var, norm=norm, logsumexp=logsumexp,
+                   count_nonzero=count_nonzero, nansum=nansum, nanmean=nanmean))

@@ -17,17 +17,22 @@ from .storage import StorageImpl
 from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
 from .factories import _np_read, _host_read, from_numpy, storage_nbytes
-from .serialization import atomic_write, _write_all, _CUDA_MSG, _cuda_available, _swap_bytes
+from .serialization import (atomic_write, _write_all, _CUDA_MSG,
+                                      _cuda_available, _swap_bytes)
 from .pictures import SvgCanvas, text_width
 
 # %% ../nbs/08b_safetensors.ipynb #d6aa6409
 class SafetensorError(Exception):
-    "Raised for a malformed safetensors file or an unsupported request (the name the `safetensors` package uses)."
+    ("Raised for a malformed safetensors file or an unsupported request (the name the "
+     "`safetensors` package uses).")
 
-_ENUM_ORDER = ['BOOL', 'F4', 'F6_E2M3', 'F6_E3M2', 'U8', 'I8', 'F8_E5M2', 'F8_E4M3', 'F8_E8M0', 'F8_E4M3FNUZ', 'F8_E5M2FNUZ',
-               'I16', 'U16', 'F16', 'BF16', 'I32', 'U32', 'F32', 'C64', 'F64', 'I64', 'U64']
-_BY_CODE = {'BOOL': _dt.bool, 'U8': _dt.uint8, 'I8': _dt.int8, 'I16': _dt.int16, 'I32': _dt.int32, 'I64': _dt.int64,
-            'F16': _dt.float16, 'BF16': _dt.bfloat16, 'F32': _dt.float32, 'F64': _dt.float64, 'C64': _dt.complex64}
+_ENUM_ORDER = ['BOOL', 'F4', 'F6_E2M3', 'F6_E3M2', 'U8', 'I8', 'F8_E5M2', 'F8_E4M3',
+               'F8_E8M0', 'F8_E4M3FNUZ', 'F8_E5M2FNUZ',
+        'I16', 'U16', 'F16', 'BF16', 'I32', 'U32', 'F32', 'C64', 'F64', 'I64', 'U64']
+_BY_CODE = {'BOOL': _dt.bool, 'U8': _dt.uint8, 'I8': _dt.int8, 'I16': _dt.int16,
+            'I32': _dt.int32, 'I64': _dt.int64,
+            'F16': _dt.float16, 'BF16': _dt.bfloat16, 'F32': _dt.float32,
+            'F64': _dt.float64, 'C64': _dt.complex64}
 _CODE = {d: c for c, d in _BY_CODE.items()}
 _MAX_HEADER = 100_000_000
 
@@ -49,11 +54,15 @@ def _check_no_overlap(tensors:dict):
         ranges.sort()
         for (a0, b0, n0), (a1, b1, n1) in zip(ranges, ranges[1:]):
             if a1 < b0: clashes.append([n0, n1])
-    TORCH_CHECK(not clashes, "Some tensors share memory, this will lead to duplicate memory on disk and potential "
-                "differences when loading them again: ", clashes, ". Save copies (or one of them) instead.")
+    TORCH_CHECK(not clashes,
+                "Some tensors share memory, this will lead to duplicate memory on disk "
+                "and potential "
+                "differences when loading them again: ", clashes,
+                ". Save copies (or one of them) instead.")
 
 def _tensor_bytes(t:Tensor):
-    "The tensor's elements as contiguous little-endian bytes: a view of its storage when possible."
+    ("The tensor's elements as contiguous little-endian bytes: a view of its storage "
+     "when possible.")
     impl = t._impl
     TORCH_CHECK(impl.device_.device_type == DeviceType.CPU,
                 "safetensors: only CPU tensors can be saved, got ", impl.device_)
@@ -67,7 +76,8 @@ def _tensor_bytes(t:Tensor):
     return a.view(np.uint8).reshape(-1)
 
 def _prepare(tensors:dict, metadata:dict=None):
-    "Validate the inputs; return the padded header bytes and the (name, tensor) list in file order."
+    ("Validate the inputs; return the padded header bytes and the (name, tensor) list "
+     "in file order.")
     TORCH_CHECK_TYPE(isinstance(tensors, dict),
                      "safetensors: expected a dict of tensors, got ",
                      type(tensors).__name__)
@@ -76,31 +86,40 @@ def _prepare(tensors:dict, metadata:dict=None):
                          "safetensors: tensor names must be str, got ", type(k).__name__)
         TORCH_CHECK_TYPE(isinstance(v, Tensor), "safetensors: '", k, "' is a ",
                          type(v).__name__, ", not a tensor")
-        if v.dtype not in _CODE: raise SafetensorError(f"Unknown dtype \"{v.dtype.name}\" for tensor '{k}': safetensors "
-                                                      f"supports {', '.join(d.name for d in _CODE)}")
+        if v.dtype not in _CODE:
+            raise SafetensorError(f"Unknown dtype \"{v.dtype.name}\" for tensor '{k}': "
+                                  "safetensors "
+                                  f"supports {', '.join(d.name for d in _CODE)}")
         TORCH_CHECK(k != '__metadata__', "safetensors: '__metadata__' is reserved")
     if metadata is not None:
-        TORCH_CHECK_TYPE(isinstance(metadata, dict) and all(isinstance(a, str) and isinstance(b, str) for a, b in metadata.items()),
+        TORCH_CHECK_TYPE(isinstance(metadata, dict)
+                         and all(isinstance(a, str) and isinstance(b, str)
+                                 for a, b in metadata.items()),
                          "safetensors: metadata must be a dict of str to str")
     _check_no_overlap(tensors)
-    order = sorted(tensors.items(), key=lambda kv: (-_ENUM_ORDER.index(_CODE[kv[1].dtype]), kv[0]))
+    order = sorted(tensors.items(),
+                   key=lambda kv: (-_ENUM_ORDER.index(_CODE[kv[1].dtype]), kv[0]))
     header, pos = ({'__metadata__': metadata} if metadata else {}), 0
     for name, t in order:
         n = t.numel() * t.dtype.itemsize
-        header[name] = {'dtype': _CODE[t.dtype], 'shape': list(t.shape), 'data_offsets': [pos, pos + n]}
+        header[name] = {'dtype': _CODE[t.dtype], 'shape': list(t.shape),
+                        'data_offsets': [pos, pos + n]}
         pos += n
     h = json.dumps(header, separators=(',', ':'), ensure_ascii=False).encode('utf-8')
     h += b' ' * (-(8 + len(h)) % 8)
     return struct.pack('<Q', len(h)) + h, order
 
 def save(tensors:dict, # name -> tensor
-         metadata:dict=None) -> bytes: # optional str -> str pairs stored under `__metadata__`
+         # optional str -> str pairs stored under `__metadata__`
+         metadata:dict=None) -> bytes:
     "The safetensors bytes of `tensors`."
     head, order = _prepare(tensors, metadata)
     return head + b''.join(bytes(_tensor_bytes(t)) for _, t in order)
 
 def save_file(tensors:dict, # name -> tensor
-              filename, # path to write (atomically, keeping its mode, through symlinks: chapter 08a's `atomic_write`)
+              # path to write (atomically, keeping its mode, through symlinks: chapter
+              # 08a's `atomic_write`)
+              filename,
               metadata:dict=None): # optional str -> str pairs stored under `__metadata__`
     "Write `tensors` to `filename` in the safetensors format."
     head, order = _prepare(tensors, metadata)
@@ -126,61 +145,86 @@ _S = rb'"(?:[^"\\\x00-\x1f]|\\.)*+"'                                  # a JSON s
 _N = rb'-?\d++(?:\.\d++)?+(?:[eE][-+]?+\d++)?+'                       # a JSON number
 _W = rb'[ \t\n\r]*+'
 # flat, numbers only
-_LIST = rb'\[' + _W + rb'(?:' + _N + rb'(?:' + _W + rb',' + _W + _N + rb'){0,1023}+' + _W + rb')?+\]'
+_LIST = (rb'\[' + _W + rb'(?:' + _N + rb'(?:' + _W + rb',' + _W + _N + rb'){0,1023}+'
+         + _W + rb')?+\]')
 _VAL = rb'(?:' + _S + rb'|' + _LIST + rb'|' + _N + rb')'
 _MEM = _S + _W + rb':' + _W + _VAL
 # dtype, shape, data_offsets
-_ENTRY = rb'\{' + _W + rb'(?:' + _MEM + rb'(?:' + _W + rb',' + _W + _MEM + rb'){0,2}+' + _W + rb')?+\}'
+_ENTRY = (rb'\{' + _W + rb'(?:' + _MEM + rb'(?:' + _W + rb',' + _W + _MEM + rb'){0,2}+'
+          + _W + rb')?+\}')
 _SS = _S + _W + rb':' + _W + _S
 # str -> str
-_META = rb'\{' + _W + rb'(?:' + _SS + rb'(?:' + _W + rb',' + _W + _SS + rb')*+' + _W + rb')?+\}'
+_META = (rb'\{' + _W + rb'(?:' + _SS + rb'(?:' + _W + rb',' + _W + _SS + rb')*+' + _W
+         + rb')?+\}')
 _TOPMEM = _S + _W + rb':' + _W + rb'(?:' + _ENTRY + rb'|' + _META + rb')'
-_HEADER_SHAPE = re.compile(_W + rb'\{' + _W + rb'(?:' + _TOPMEM + rb'(?:' + _W + rb',' + _W + _TOPMEM + rb')*+' + _W + rb')?+\}' + _W)
+_HEADER_SHAPE = re.compile(_W + rb'\{' + _W + rb'(?:' + _TOPMEM + rb'(?:' + _W + rb','
+                           + _W + _TOPMEM + rb')*+' + _W + rb')?+\}' + _W)
 
 _INT64_MAX = (1 << 63) - 1
 # a header this small may be handed to json even when it is malformed
 _SMALL_HEADER = 1 << 16
 
 def _bad_shape():
-    _err("InvalidHeaderDeserialization: the header must be a JSON object of tensor entries (dtype, shape, data_offsets) "
-         "and an optional __metadata__ object of strings; nested or other values are refused (see Note [Bounded header])")
+    _err("InvalidHeaderDeserialization: the header must be a JSON object of tensor "
+         "entries (dtype, shape, data_offsets) "
+         "and an optional __metadata__ object of strings; nested or other values are "
+         "refused (see Note [Bounded header])")
 
 def _parse_header(head:bytes, file_size:int):
-    "Validate a safetensors header; return ({name: (dtype, shape, begin, end)}, metadata, data_start)."
-    if file_size < 8 or len(head) < 8: _err("HeaderTooSmall: the file is shorter than 8 bytes")
+    ("Validate a safetensors header; return ({name: (dtype, shape, begin, end)}, "
+     "metadata, data_start).")
+    if file_size < 8 or len(head) < 8:
+        _err("HeaderTooSmall: the file is shorter than 8 bytes")
     n = struct.unpack('<Q', head[:8])[0]
     if n > _MAX_HEADER: _err(f"HeaderTooLarge: header of {n} bytes (limit {_MAX_HEADER})")
-    if 8 + n > file_size: _err(f"InvalidHeaderLength: header of {n} bytes but the file has {file_size} bytes")
+    if 8 + n > file_size:
+        _err(f"InvalidHeaderLength: header of {n} bytes but the file has {file_size} "
+             "bytes")
     if len(head) < 8 + n: _err("InvalidHeaderLength: truncated header")
     shaped = _HEADER_SHAPE.fullmatch(head, 8, 8 + n) is not None
     # a small one is parsed first, for a precise message
     if not shaped and n > _SMALL_HEADER: _bad_shape()
     try: header = json.loads(head[8:8 + n].decode('utf-8'))
-    except (UnicodeDecodeError, ValueError) as e: _err(f"InvalidHeaderDeserialization: invalid JSON in header: {e}")
+    except (UnicodeDecodeError, ValueError) as e:
+        _err(f"InvalidHeaderDeserialization: invalid JSON in header: {e}")
     except RecursionError: _bad_shape()
-    if not isinstance(header, dict): _err("InvalidHeaderDeserialization: the header is not a JSON object")
+    if not isinstance(header, dict):
+        _err("InvalidHeaderDeserialization: the header is not a JSON object")
     meta = header.pop('__metadata__', None)
-    if meta is not None and not (isinstance(meta, dict) and all(isinstance(v, str) for v in meta.values())):
+    if meta is not None and not (isinstance(meta, dict)
+                                 and all(isinstance(v, str) for v in meta.values())):
         _err("InvalidHeaderDeserialization: __metadata__ must map strings to strings")
     entries = {}
     for name, e in header.items():
         if not isinstance(e, dict) or set(e) != {'dtype', 'shape', 'data_offsets'}:
-            _err(f"InvalidHeaderDeserialization: entry '{name}' must have exactly dtype, shape and data_offsets")
+            _err(f"InvalidHeaderDeserialization: entry '{name}' must have exactly "
+                 "dtype, shape and data_offsets")
         code, shape, offs = e['dtype'], e['shape'], e['data_offsets']
-        if code not in _ENUM_ORDER: _err(f"InvalidHeaderDeserialization: unknown dtype {code!r} for tensor '{name}'")
-        if code not in _BY_CODE: raise SafetensorError(f"tinytensor cannot represent dtype {code} (tensor '{name}')")
-        if not (isinstance(shape, list) and all(type(s) is int and 0 <= s <= _INT64_MAX for s in shape)):
+        if code not in _ENUM_ORDER:
+            _err(f"InvalidHeaderDeserialization: unknown dtype {code!r} for tensor "
+                 f"'{name}'")
+        if code not in _BY_CODE:
+            raise SafetensorError(f"tinytensor cannot represent dtype {code} (tensor "
+                                  f"'{name}')")
+        if not (isinstance(shape, list)
+                and all(type(s) is int and 0 <= s <= _INT64_MAX for s in shape)):
             _err(f"InvalidHeaderDeserialization: bad shape {shape!r} for tensor '{name}'")
-        if not (isinstance(offs, list) and len(offs) == 2 and all(type(o) is int and o >= 0 for o in offs)):
-            _err(f"InvalidHeaderDeserialization: bad data_offsets {offs!r} for tensor '{name}'")
+        if not (isinstance(offs, list) and len(offs) == 2
+                and all(type(o) is int and o >= 0 for o in offs)):
+            _err(f"InvalidHeaderDeserialization: bad data_offsets {offs!r} for tensor "
+                 f"'{name}'")
         entries[name] = (_BY_CODE[code], tuple(shape), offs[0], offs[1])
     pos = 0
-    for name, (d, shape, b, e) in sorted(entries.items(), key=lambda kv: (kv[1][2], kv[1][3])):
+    for name, (d, shape, b, e) in sorted(entries.items(),
+                                         key=lambda kv: (kv[1][2], kv[1][3])):
         if b != pos or e < b: _err(f"InvalidOffset: invalid offset for tensor `{name}`")
-        if e - b != math.prod(shape) * d.itemsize: _err(f"TensorInvalidInfo: invalid shape, data type, or offset for tensor `{name}`")
+        if e - b != math.prod(shape) * d.itemsize:
+            _err("TensorInvalidInfo: invalid shape, data type, or offset for tensor "
+                 f"`{name}`")
         pos = e
-    if pos != file_size - 8 - n: _err(f"MetadataIncompleteBuffer: incomplete metadata, file not fully covered "
-                                      f"(tensors cover {pos} bytes, buffer has {file_size - 8 - n})")
+    if pos != file_size - 8 - n:
+        _err(f"MetadataIncompleteBuffer: incomplete metadata, file not fully covered "
+             f"(tensors cover {pos} bytes, buffer has {file_size - 8 - n})")
     if not shaped: _bad_shape()
     return entries, meta, 8 + n
 
@@ -189,17 +233,21 @@ def _parse_header(head:bytes, file_size:int):
 def _drop_mapping(ctx): pass
 
 class safe_open:
-    "Lazy, memory-mapped access to the tensors of a safetensors file (context manager), like `safetensors.safe_open`."
+    ("Lazy, memory-mapped access to the tensors of a safetensors file (context "
+     "manager), like `safetensors.safe_open`.")
     def __init__(self, filename, # the file to open
                  framework:str='tt', # 'tt' (tinytensor), 'np' (numpy) or 'pt' (torch)
                  device='cpu'): # only 'cpu'
         # A str or os.PathLike path only, as `safetensors` takes: `open` would also take a
         # descriptor (an int), read the header from its position while the offsets count
         # from the file's first byte, and close it after.
-        TORCH_CHECK_TYPE(isinstance(filename, (str, os.PathLike)), "argument 'filename': ",
-                         "'bytes' object is not an instance of 'str'" if isinstance(filename, bytes) else
-                         f"expected str, bytes or os.PathLike object, not {type(filename).__name__}")
-        TORCH_CHECK_TYPE(framework in ('tt', 'np', 'numpy', 'pt', 'torch'), "safe_open: framework must be 'tt', 'np' or 'pt', got ",
+        TORCH_CHECK_TYPE(isinstance(filename, (str, os.PathLike)),
+                         "argument 'filename': ",
+                         "'bytes' object is not an instance of 'str'"
+                         if isinstance(filename, bytes) else
+            f"expected str, bytes or os.PathLike object, not {type(filename).__name__}")
+        TORCH_CHECK_TYPE(framework in ('tt', 'np', 'numpy', 'pt', 'torch'),
+                         "safe_open: framework must be 'tt', 'np' or 'pt', got ",
                          framework)
         dev = canonical_device(device)
         if dev.device_type == DeviceType.CUDA: TORCH_CHECK(_cuda_available(), _CUDA_MSG)
@@ -227,7 +275,8 @@ class safe_open:
     def __contains__(self, name): return name in self._entries
 
     def get_tensor(self, name:str):
-        "The tensor `name`, backed by the (copy-on-write) mapping: nothing is read until it is used."
+        ("The tensor `name`, backed by the (copy-on-write) mapping: nothing is read "
+         "until it is used.")
         e = self._entries.get(name)
         if e is None: raise SafetensorError(f"File does not contain tensor {name}")
         TORCH_CHECK(self._map is not None or e[2] == e[3],
@@ -238,7 +287,8 @@ class safe_open:
         a = t.numpy()
         if self.framework == 'np': return a
         import torch
-        if d is _dt.bfloat16: return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
+        if d is _dt.bfloat16:
+            return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
         return torch.from_numpy(a)
 
     def _make_tensor(self, d, shape, offset, nbytes) -> Tensor:
@@ -253,8 +303,10 @@ class safe_open:
 # %% ../nbs/08b_safetensors.ipynb #936a3530
 def load_file(filename, # a safetensors file
               device='cpu') -> dict: # only 'cpu'
-    "All tensors of a safetensors file as tinytensor tensors (memory-mapped, copy-on-write)."
-    with safe_open(filename, 'tt', device) as f: return {k: f.get_tensor(k) for k in f.keys()}
+    ("All tensors of a safetensors file as tinytensor tensors (memory-mapped, "
+     "copy-on-write).")
+    with safe_open(filename, 'tt', device) as f:
+        return {k: f.get_tensor(k) for k in f.keys()}
 
 def load(data:bytes) -> dict: # the bytes of a safetensors file
     "All tensors of in-memory safetensors bytes, as tinytensor tensors (copies)."
@@ -265,15 +317,18 @@ def load(data:bytes) -> dict: # the bytes of a safetensors file
     out = {}
     for name in sorted(entries):
         d, shape, b, e = entries[name]
-        a = np.frombuffer(data, np.uint8, e - b, start + b).view(d.np) if e > b else np.empty(0, d.np)
+        a = (np.frombuffer(data, np.uint8, e - b, start + b).view(d.np) if e > b
+             else np.empty(0, d.np))
         if sys.byteorder != 'little': a = a.byteswap()
         out[name] = from_numpy(a.reshape(shape).copy())
     return out
 
 # %% ../nbs/08b_safetensors.ipynb #fd6836e9
 def layout_svg(filename, # a safetensors file
-               width:int=640) -> str: # pixels of the byte bar (long names may widen the picture)
-    "An SVG of a safetensors file: length field, JSON header, and each tensor's byte span."
+               # pixels of the byte bar (long names may widen the picture)
+               width:int=640) -> str:
+    ("An SVG of a safetensors file: length field, JSON header, and each tensor's byte "
+     "span.")
     size = os.path.getsize(filename)
     with safe_open(filename) as f: entries, start = f._entries, f._start
     sc = width / size
@@ -284,7 +339,8 @@ def layout_svg(filename, # a safetensors file
     head = f'header ({start - 8} B)'
     c.text(max(start * sc / 2, text_width(head, 10) / 2 + 2), 30, head, anchor='middle')
     lx = -20
-    for i, (name, (d, shape, b, e)) in enumerate(sorted(entries.items(), key=lambda kv: kv[1][2])):
+    for i, (name,
+        (d, shape, b, e)) in enumerate(sorted(entries.items(), key=lambda kv: kv[1][2])):
         x, w = (start + b) * sc, max((e - b) * sc, 1)
         c.rect(x, 10, w, 30, tooltip=f'{name}: {_CODE[d]} {list(shape)} [{b}, {e})',
                fill=palette[i % len(palette)])

@@ -14,30 +14,37 @@ import builtins, math, numbers
 from collections import namedtuple
 import numpy as np
 from fastcore.basics import patch
-from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED, wrap_dim
+from .checks import (TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE,
+                               TORCH_CHECK_NOT_IMPLEMENTED, wrap_dim)
 from .allocator import CPU
 from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import Tensor, contiguous_strides
-from .factories import _np_read, _np_write, like_strides, _empty_impl, _empty_cpu, ones
+from .factories import (_np_read, _np_write, like_strides, _empty_impl,
+                                  _empty_cpu, ones)
 from .storage import _raw_views
 from .backends import array_namespace, asarray_like, ascontiguous
 from .views import movedim, assert_no_internal_overlap, get_overlap_status
 from .indexing import _CTYPE
-from .tensor_iterator import (GRAIN_SIZE, parallel_rows, _new_tensor, _to_dtype, _resize_output, _errs_off, _errs_on)
-from .lean_paths import lean_reduction, _c_contiguous, _lean_addr, _lean_operand   # chapter 10
-from .large_tensors import _blas, _blas_single                                     # chapter 11
+from .tensor_iterator import (GRAIN_SIZE, parallel_rows, _new_tensor,
+                                        _to_dtype, _resize_output, _errs_off, _errs_on)
+# chapter 10
+from .lean_paths import lean_reduction, _c_contiguous, _lean_addr, _lean_operand
+# chapter 11
+from .large_tensors import _blas, _blas_single
 from .ops import _REDUCED, _bind_methods, _is_integral, _not_impl
 from .reductions import amax, sum, matmul, _reduced_shape, _finish_out
 from .checks import PythonArgParser, signature
-from .std_sort import (_lg, _push_heap, _adjust_heap, _pop_heap, _make_heap, _heap_select,
-                                 _partial_sort, _insertion_sort, _partition_pivot, _introsort_loop, _std_sort,
-                                 _nth_element, _key_comp, _order_keys, _key_less, _partition_level,
-                                 _partition_segments, _std_sort_rows, _nth_element_rows, _partial_sort_rows)
+from .std_sort import (_lg, _push_heap, _adjust_heap, _pop_heap, _make_heap,
+                                 _heap_select,
+        _partial_sort, _insertion_sort, _partition_pivot, _introsort_loop, _std_sort,
+        _nth_element, _key_comp, _order_keys, _key_less, _partition_level,
+        _partition_segments, _std_sort_rows, _nth_element_rows, _partial_sort_rows)
 
 # %% ../nbs/21_scans_sorting.ipynb #b4768190
 def _result(shape, d:dtype, like:Tensor, out:Tensor=None) -> Tensor:
-    "A fresh contiguous result, or `out=` checked for dtype and resized (ATen's `resize_output`)."
+    ("A fresh contiguous result, or `out=` checked for dtype and resized (ATen's "
+     "`resize_output`).")
     if out is None: return _new_tensor(tuple(shape), None, d, like.device)
     TORCH_CHECK(out.dtype is d, "Expected out tensor to have dtype ", d.name,
                 ", but got ", out.dtype.name, " instead")
@@ -62,7 +69,8 @@ def _cpu_acc(d:dtype):
 # -0.0 values of a run of leading -0.0s, and nothing else; without a -0.0 among the
 # chains' first elements there is no such run, and the pass is skipped.
 def _from_zero(uf, t:np.ndarray, first:np.ndarray) -> np.ndarray:
-    "`t`, numpy's sum chains starting at `first`, as ATen's that start from +0.0 (Note [sums start from +0.0])."
+    ("`t`, numpy's sum chains starting at `first`, as ATen's that start from +0.0 (Note "
+     "[sums start from +0.0]).")
     if uf is np.add and t.dtype.kind in 'fc':
         f = first.astype(t.dtype)
         if t.dtype.kind == 'c': f = np.concatenate([np.ravel(f.real), np.ravel(f.imag)])
@@ -90,7 +98,8 @@ SCAN_SLICE_MIN = 1024
 SCAN_BLOCK = 1 << 16
 
 def _scan_1d(uf, x, acc, r):
-    "`r = uf.accumulate(x, dtype=acc)` for a long 1-d `x`, block by block (Note [a long scan in blocks])."
+    ("`r = uf.accumulate(x, dtype=acc)` for a long 1-d `x`, block by block (Note [a "
+     "long scan in blocks]).")
     n, buf = x.shape[0], np.empty(SCAN_BLOCK + 1, acc)
     e = builtins.min(n, SCAN_BLOCK)
     np.copyto(r[:e], _from_zero(uf, uf.accumulate(x[:e], dtype=acc, out=buf[:e]), x[:1]),
@@ -107,9 +116,11 @@ def _scan_1d(uf, x, acc, r):
 
 # %% ../nbs/21_scans_sorting.ipynb #8d158cee
 def _scan(uf, x, d:int, acc, r):
-    "`r = uf.accumulate(x, axis=d)` computed in `acc` and cast into `r` (Note [scan by slices])."
+    ("`r = uf.accumulate(x, axis=d)` computed in `acc` and cast into `r` (Note [scan by "
+     "slices]).")
     n = x.shape[d]
-    if d != x.ndim - 1 and x.size // n >= SCAN_SLICE_MIN and (uf is np.add or acc.kind != 'c'):
+    if d != x.ndim - 1 and x.size // n >= SCAN_SLICE_MIN and (uf is np.add
+                                                              or acc.kind != 'c'):
         xs, rs = np.moveaxis(x, d, 0), np.moveaxis(r, d, 0)
         run = _from_zero(uf, xs[0].astype(acc), xs[0])
         np.copyto(rs[0], run, casting='unsafe')
@@ -122,27 +133,34 @@ def _scan(uf, x, d:int, acc, r):
                                              np.take(x[b:e], [0], axis=d)),
                                   casting='unsafe')
         parallel_rows(x.shape[0], x.size, rows)
-    elif x.ndim == 1 and n > SCAN_BLOCK: _scan_1d(uf, x, acc, r)          # Note [a long scan in blocks]
+    # Note [a long scan in blocks]
+    elif x.ndim == 1 and n > SCAN_BLOCK: _scan_1d(uf, x, acc, r)
     else:
         np.copyto(r, _from_zero(uf, uf.accumulate(x, axis=d, dtype=acc), x[:1]),
                   casting='unsafe')
 
 # %% ../nbs/21_scans_sorting.ipynb #604840a3
 def _cum_op(name, uf, input, dim, dtype, out):
-    "Shared body of `cumsum`/`cumprod`: contiguous result, input cast to the result dtype, accumulate in `acc_type`."
+    ("Shared body of `cumsum`/`cumprod`: contiguous result, input cast to the result "
+     "dtype, accumulate in `acc_type`.")
     TORCH_CHECK_TYPE(dtype is None or isinstance(dtype, _dt.dtype), name,
                      "(): argument 'dtype' must be tinytensor.dtype, not ",
                      type(dtype).__name__)
     d = wrap_dim(dim, input.dim())
-    od = dtype or (out.dtype if out is not None else _dt.int64 if _is_integral(input.dtype, True) else input.dtype)   # meta_func_cum_ops
-    if od is _dt.bool and input.dim(): _not_impl(name + '_out_cpu', od)   # a 0-d input is copied, not dispatched
+    # meta_func_cum_ops
+    od = (dtype
+          or (out.dtype if out is not None else _dt.int64
+              if _is_integral(input.dtype, True) else input.dtype))
+    # a 0-d input is copied, not dispatched
+    if od is _dt.bool and input.dim(): _not_impl(name + '_out_cpu', od)
     res = _result(input._impl.sizes(), od, input, out)
     if not res.is_meta and res.numel():
         tok = _errs_off()
         try:
             a = _np_read(input)
             if a.dtype != od.np: a = a.astype(od.np)
-            elif get_overlap_status(res, input) not in ('No', 'Full'): a = a.copy()      # a partial alias: read it first
+            # a partial alias: read it first
+            elif get_overlap_status(res, input) not in ('No', 'Full'): a = a.copy()
             r = _np_write(res)
             if a.ndim == 0: np.copyto(r, a)
             else: _scan(uf, a, d, _cpu_acc(od), r)
@@ -155,7 +173,8 @@ def cumsum(input, dim:int, *, dtype=None, out=None) -> Tensor:
     return _cum_op('cumsum', np.add, input, dim, dtype, out)
 
 def cumprod(input, dim:int, *, dtype=None, out=None) -> Tensor:
-    "Running products along `dim`, as `torch.cumprod`; integral and bool inputs give int64."
+    ("Running products along `dim`, as `torch.cumprod`; integral and bool inputs give "
+     "int64.")
     return _cum_op('cumprod', np.multiply, input, dim, dtype, out)
 
 # %% ../nbs/21_scans_sorting.ipynb #0ad63ed3
@@ -170,38 +189,53 @@ def cumprod(input, dim:int, *, dtype=None, out=None) -> Tensor:
 # the same (rows, k) view and ones that `_row_sums` hands it through `matmul` (a small
 # product: one call, numpy's BLAS pinned to one thread by `_blas_single`).
 def _row_sums(e:Tensor) -> Tensor:
-    "Sums of the last dim of contiguous `e`, the dim kept: Note [Softmax sums as a product]."
+    ("Sums of the last dim of contiguous `e`, the dim kept: Note [Softmax sums as a "
+     "product].")
     k = e._impl.sizes()[-1]
-    return matmul(e.reshape(-1, k), ones((k, 1), dtype=e.dtype, device=e.device)).view(e._impl.sizes()[:-1] + (1,))
+    return (matmul(e.reshape(-1, k), ones((k, 1), dtype=e.dtype, device=e.device))
+            .view(e._impl.sizes()[:-1] + (1,)))
 
 # %% ../nbs/21_scans_sorting.ipynb #4a2d566d
 _ONES = {}                             # (k, numpy dtype) -> ones((k, 1)): the fast path's
 
 def _lean_softmax(log:bool, x, d:int):
-    "Fast path (speed only): the passes below fused in numpy over the last dim (`d`, or -1) of a small float tensor (Note [lean build])."
-    if not _lean_operand(x): return None                    # `lean_reduction`'s case: a float32/float64 CPU tensor,
-    impl = x._impl                                          # exactly C-contiguous, reduced over its last dim ...
+    ("Fast path (speed only): the passes below fused in numpy over the last dim (`d`, "
+     "or -1) of a small float tensor (Note [lean build]).")
+    # `lean_reduction`'s case: a float32/float64 CPU tensor,
+    if not _lean_operand(x): return None
+    # exactly C-contiguous, reduced over its last dim ...
+    impl = x._impl
     sizes, n = impl.sizes_and_strides_.sizes, impl.numel_
     last = len(sizes) - 1
-    if (d != last and d != -1) or last < 0 or sizes[last] < 2 or not 0 < n < GRAIN_SIZE or not _c_contiguous(impl):
+    if ((d != last and d != -1) or last < 0 or sizes[last] < 2
+            or not 0 < n < GRAIN_SIZE or not _c_contiguous(impl)):
         return None
     p = _lean_addr(impl, n)
     if p is None: return None
-    out = _empty_cpu(sizes, impl.dtype_, n * impl.dtype_.itemsize)   # ... and the result as `lean_unary`'s
-    k, dn = sizes[-1], impl.dtype_.np                       # (contiguous input, contiguous result)
+    # ... and the result as `lean_unary`'s
+    out = _empty_cpu(sizes, impl.dtype_, n * impl.dtype_.itemsize)
+    # (contiguous input, contiguous result)
+    k, dn = sizes[-1], impl.dtype_.np
     shape = (n // k, k)                                     # both as (rows, k) views
-    xv, o = _raw_views[p, shape, dn], _raw_views[out._impl.storage_._target._data_ptr._ptr, shape, dn]
+    xv, o = (_raw_views[p, shape, dn],
+             _raw_views[out._impl.storage_._target._data_ptr._ptr, shape, dn])
     one = _ONES.get((k, dn))
     if one is None:
         if len(_ONES) >= 64: _ONES.clear()
         one = _ONES[k, dn] = np.ones((k, 1), dn)
-    if _blas['cur'] != 1: _blas_single()                   # a dict read per call; the call only until the BLAS is pinned
+    # a dict read per call; the call only until the BLAS is pinned
+    if _blas['cur'] != 1: _blas_single()
     tok = _errs_off()
-    try:                                                    # the same numpy calls as the op-by-op path, on the same
-        m = np.maximum.reduce(xv, 1, None, None, True)      # views (lean builds all); `shifted` lives in the result.
-        np.subtract(xv, m, o)                               # (Arguments by position: numpy parses them faster than
-        if log:                                             # keywords.) exp into numpy's own scratch, `shifted - log(s)`
-            s = np.matmul(np.exp(o), one)                   # Note [Softmax sums as a product]
+    # the same numpy calls as the op-by-op path, on the same
+    try:
+        # views (lean builds all); `shifted` lives in the result.
+        m = np.maximum.reduce(xv, 1, None, None, True)
+        # (Arguments by position: numpy parses them faster than
+        np.subtract(xv, m, o)
+        # keywords.) exp into numpy's own scratch, `shifted - log(s)`
+        if log:
+            # Note [Softmax sums as a product]
+            s = np.matmul(np.exp(o), one)
             np.subtract(o, np.log(s, s), o)
         else:                                      # `exp(shifted) / s`, all in the result
             np.exp(o, o)
@@ -212,9 +246,12 @@ def _lean_softmax(log:bool, x, d:int):
 
 # %% ../nbs/21_scans_sorting.ipynb #d406dc7d
 def _softmax(name, log:bool, input, dim, dtype):
-    tried = dtype is None and type(dim) is int              # fast path (speed only): the last dim of a small float
-    if tried and (r := _lean_softmax(log, input, dim)) is not None: return r   # tensor, before the checks it passes
-    if type(dim) is not int:                                # (a plain int passes without the ABC check's frames)
+    # fast path (speed only): the last dim of a small float
+    tried = dtype is None and type(dim) is int
+    # tensor, before the checks it passes
+    if tried and (r := _lean_softmax(log, input, dim)) is not None: return r
+    # (a plain int passes without the ABC check's frames)
+    if type(dim) is not int:
         TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral)
                          and not isinstance(dim, builtins.bool), name,
                          "(): argument 'dim' must be int, not ", type(dim).__name__)
@@ -224,11 +261,16 @@ def _softmax(name, log:bool, input, dim, dtype):
     d = wrap_dim(dim, input.dim())
     x = input if dtype is None or dtype is input.dtype else _to_dtype(input, dtype)
     od = x.dtype
-    if x.numel() == 0: return _new_tensor(x._impl.sizes(), None, od, x.device)    # nothing to compute: no dtype dispatch either
-    if not od.is_floating_point:                            # the last dim (a 0-d input's too) has a kernel of its own
-        _not_impl(name + ("_lastdim" if d == builtins.max(x.dim(), 1) - 1 else "") + "_kernel_impl", od)
-    if not tried and (r := _lean_softmax(log, x, d)) is not None: return r   # (an input the fast path declined: the same answer)
-    x = x.contiguous() if od not in _REDUCED else _to_dtype(x.contiguous(), _dt.float32)   # half kernels compute in float
+    # nothing to compute: no dtype dispatch either
+    if x.numel() == 0: return _new_tensor(x._impl.sizes(), None, od, x.device)
+    # the last dim (a 0-d input's too) has a kernel of its own
+    if not od.is_floating_point:
+        _not_impl(name + ("_lastdim" if d == builtins.max(x.dim(), 1) - 1 else "")
+                  + "_kernel_impl", od)
+    # (an input the fast path declined: the same answer)
+    if not tried and (r := _lean_softmax(log, x, d)) is not None: return r
+    # half kernels compute in float
+    x = x.contiguous() if od not in _REDUCED else _to_dtype(x.contiguous(), _dt.float32)
     shifted = x - amax(x, d, True)
     e = shifted.exp()
     s = _row_sums(e) if d == x.dim() - 1 else sum(e, d, True)
@@ -239,7 +281,8 @@ def _softmax(name, log:bool, input, dim, dtype):
     return _new_tensor(x._impl.sizes(), None, od, x.device).copy_(r)
 
 def softmax(input, dim, dtype=None) -> Tensor:
-    "`exp(x - max) / sum(exp(x - max))` along `dim` (required), as `torch.softmax`; `dtype=` casts first."
+    ("`exp(x - max) / sum(exp(x - max))` along `dim` (required), as `torch.softmax`; "
+     "`dtype=` casts first.")
     return _softmax('softmax', False, input, dim, dtype)
 
 def log_softmax(input, dim, dtype=None) -> Tensor:
@@ -255,7 +298,8 @@ def _sort_key(a:np.ndarray) -> np.ndarray:
     return a.astype(np.float32) if a.dtype == _dt.bfloat16.np else a
 
 def _argsort(a:np.ndarray, axis:int, descending:bool) -> np.ndarray:
-    "Stable argsort along `axis`; NaN sorts as the largest value, as ATen's comparators (`_isnan(a) && !_isnan(b)`)."
+    ("Stable argsort along `axis`; NaN sorts as the largest value, as ATen's "
+     "comparators (`_isnan(a) && !_isnan(b)`).")
     if not descending: return np.argsort(a, axis=axis, kind='stable')
     n = a.shape[axis]
     # stable descending = reversed stable ascending of the reversed row
@@ -271,20 +315,27 @@ def _rows_with_ties(rows:np.ndarray) -> np.ndarray:
     return ties
 
 def _sort_indices(a:np.ndarray, axis:int, descending:bool, stable:bool) -> np.ndarray:
-    "Indices that sort `a` along `axis` in the order torch's CPU kernel leaves equal values in (Note [Emulating libstdc++'s algorithms])."
+    ("Indices that sort `a` along `axis` in the order torch's CPU kernel leaves equal "
+     "values in (Note [Emulating libstdc++'s algorithms]).")
     key = _sort_key(a)
     n = a.shape[axis]
-    if stable or n <= 16 or a.strides[axis] == 0:            # std::sort below 17 elements is an insertion
+    # std::sort below 17 elements is an insertion
+    if stable or n <= 16 or a.strides[axis] == 0:
         return _argsort(key, axis, descending)               # sort: stable
     if a.ndim == 1 and not descending and a.dtype.kind in 'iu' and a.size >= GRAIN_SIZE:
-        return _argsort(key, axis, descending)                               # fbgemm's radix sort: stable
-    i = np.argsort(key, axis=axis)                           # fast path (speed only): numpy's vectorised unstable sort;
-    if descending: i = np.flip(i, axis)                      # only rows with ties depend on the algorithm, and those
+        # fbgemm's radix sort: stable
+        return _argsort(key, axis, descending)
+    # fast path (speed only): numpy's vectorised unstable sort;
+    i = np.argsort(key, axis=axis)
+    # only rows with ties depend on the algorithm, and those
+    if descending: i = np.flip(i, axis)
     rows = np.moveaxis(key, axis, -1).reshape(-1, n)
     idx = ascontiguous(np.moveaxis(i, axis, -1)).reshape(-1, n)
-    tied = np.flatnonzero(_rows_with_ties(rows))            # are replayed, all together (Note [introsort in bulk])
+    # are replayed, all together (Note [introsort in bulk])
+    tied = np.flatnonzero(_rows_with_ties(rows))
     if len(tied):
-        K, I = _order_keys(rows[tied], descending), np.tile(np.arange(n, dtype=idx.dtype), (len(tied), 1))
+        K, I = (_order_keys(rows[tied], descending),
+                np.tile(np.arange(n, dtype=idx.dtype), (len(tied), 1)))
         _std_sort_rows(K, I)
         idx[tied] = I
     return np.moveaxis(idx.reshape(np.moveaxis(i, axis, -1).shape), -1, axis)
@@ -295,7 +346,8 @@ def _check_sortable(name, input):
                 " does not support complex dtypes on CPU")
 
 def sort(input, dim:int=-1, descending:bool=False, stable:bool=False, *, out=None):
-    "`(values, indices)` sorted along `dim` (NaN largest), as `torch.sort`; results keep a dense input's strides."
+    ("`(values, indices)` sorted along `dim` (NaN largest), as `torch.sort`; results "
+     "keep a dense input's strides.")
     _check_sortable('Sort', input)
     d = wrap_dim(dim, input.dim())
     # sort's meta function: the input's strides when dense, else inferred dense ones
@@ -325,7 +377,8 @@ def msort(input, *, out=None) -> Tensor:
 
 # %% ../nbs/21_scans_sorting.ipynb #373f7756
 def _topk_row(vals:list, k:int, largest:bool, sorted:bool) -> list:
-    "ATen's `topk_impl_loop` for one row: (value, index) pairs of the top `k`, in the order libstdc++ leaves them."
+    ("ATen's `topk_impl_loop` for one row: (value, index) pairs of the top `k`, in the "
+     "order libstdc++ leaves them.")
     n, q = len(vals), list(zip(vals, range(len(vals))))
     comp = _key_comp(largest)
     if k * 64 <= n: _partial_sort(q, 0, k, n, comp)
@@ -336,7 +389,8 @@ def _topk_row(vals:list, k:int, largest:bool, sorted:bool) -> list:
 
 # %% ../nbs/21_scans_sorting.ipynb #00f2300d
 def _topk_fast(rows:np.ndarray, k:int, largest:bool):
-    "Top `k` of each row by partition, plus a mask of the rows where that answer is unique (no NaN, no tie within or at the edge of the top `k`)."
+    ("Top `k` of each row by partition, plus a mask of the rows where that answer is "
+     "unique (no NaN, no tie within or at the edge of the top `k`).")
     n = rows.shape[1]
     m = builtins.min(k + 1, n)                  # the top k and the first element left out
     cand = array_namespace(rows).empty((rows.shape[0], m), np.intp)
@@ -353,17 +407,20 @@ def _topk_fast(rows:np.ndarray, k:int, largest:bool):
     return ascontiguous(cand[:, :k]), ok
 
 def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> np.ndarray:
-    "Indices of the top `k` along `axis`: by partition where the answer cannot depend on the algorithm, else `_topk_row`'s replay in bulk."
+    ("Indices of the top `k` along `axis`: by partition where the answer cannot depend "
+     "on the algorithm, else `_topk_row`'s replay in bulk.")
     n = a.shape[axis]
     key = _sort_key(a)
     rows = np.moveaxis(key, axis, -1).reshape(-1, n)
     idx, ok = _topk_fast(rows, k, largest)                   # fast path
-    if not (sorted or k * 64 <= n): ok[:] = False            # nth_element leaves the top k unsorted: replay it
+    # nth_element leaves the top k unsorted: replay it
+    if not (sorted or k * 64 <= n): ok[:] = False
     bad = np.flatnonzero(~ok)
     if len(bad):                              # `_topk_row` on every such row, all at once
         K, I = _order_keys(rows[bad], largest), np.tile(np.arange(n, dtype=idx.dtype),
                                                         (len(bad), 1))
-        dev = type(K) is not np.ndarray                      # a device's rows: the replay's per-row loops run on the host
+        # a device's rows: the replay's per-row loops run on the host
+        dev = type(K) is not np.ndarray
         if dev: K = K.get()                                  # (`I` is made on the host)
         if k * 64 <= n:
             top = np.array([[j for _, j in q] for q in _partial_sort_rows(K, I, k)],
@@ -382,7 +439,8 @@ def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> n
 @signature("topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool "
            "sorted=True, *, Tensor[]? out=None)")
 def topk(input, k:int, dim:int=-1, largest:bool=True, sorted:bool=True, *, out=None):
-    "`(values, indices)` of the `k` largest (or smallest) elements along `dim`, as `torch.topk`; contiguous results."
+    ("`(values, indices)` of the `k` largest (or smallest) elements along `dim`, as "
+     "`torch.topk`; contiguous results.")
     _check_sortable('topk', input)
     TORCH_CHECK(input.dtype is not _dt.bool, "topk does not support bool dtypes on CPU")
     d = wrap_dim(dim, input.dim())
@@ -408,20 +466,25 @@ median_return = namedtuple('median', ['values', 'indices'])
 nanmedian_return = namedtuple('nanmedian', ['values', 'indices'])
 
 def _median_pick(a:np.ndarray, axis:int, ignore_nan:bool):
-    "Lower median along `axis` of a numpy array: (values, indices), NaN rows give the first NaN unless `ignore_nan`."
+    ("Lower median along `axis` of a numpy array: (values, indices), NaN rows give the "
+     "first NaN unless `ignore_nan`.")
     i = _argsort(_sort_key(a), axis, False)               # NaNs sort last, in index order
     n = a.shape[axis]
     s = np.take_along_axis(a, i, axis)
-    nan = np.isnan(s.astype(np.float32)) if a.dtype.kind == 'f' or a.dtype == _dt.bfloat16.np else array_namespace(s).zeros(s.shape, bool)
+    nan = (np.isnan(s.astype(np.float32)) if a.dtype.kind == 'f'
+           or a.dtype == _dt.bfloat16.np else array_namespace(s).zeros(s.shape, bool))
     cnt = n - nan.sum(axis, keepdims=True)
     if ignore_nan: pos = np.where(cnt > 0, (cnt - 1) // 2, 0)
-    else: pos = np.where(cnt == n, (n - 1) // 2, cnt)        # a NaN in the row: the first NaN (they follow the numbers)
+    # a NaN in the row: the first NaN (they follow the numbers)
+    else: pos = np.where(cnt == n, (n - 1) // 2, cnt)
     return np.take_along_axis(s, pos, axis), np.take_along_axis(i, pos, axis)
 
 # %% ../nbs/21_scans_sorting.ipynb #7b10c838
 def _median_all(a:np.ndarray, ignore_nan:bool):
-    "ATen's `median_impl` over the 1-d `a`: `std::nth_element` at (n - nans - 1) / 2, replayed where its pick shows."
-    nan = np.isnan(a.astype(np.float32)) if a.dtype.kind == 'f' or a.dtype == _dt.bfloat16.np else np.zeros(a.shape, bool)
+    ("ATen's `median_impl` over the 1-d `a`: `std::nth_element` at (n - nans - 1) / 2, "
+     "replayed where its pick shows.")
+    nan = (np.isnan(a.astype(np.float32)) if a.dtype.kind == 'f'
+           or a.dtype == _dt.bfloat16.np else np.zeros(a.shape, bool))
     # `quiet_NaN()`, not a NaN of the data
     if not ignore_nan and nan.any(): return np.array(np.nan).astype(a.dtype)[()]
     v = _median_pick(a, 0, ignore_nan)[0][0]
@@ -432,9 +495,12 @@ def _median_all(a:np.ndarray, ignore_nan:bool):
     mixed = zeros.size > 1 and np.signbit(zeros).any() and not np.signbit(zeros).all()
     if mixed or nan.all():
         k = builtins.max(0, a.size - int(nan.sum()) - 1) // 2
-        K, I = _order_keys(_sort_key(a)[None], False), np.arange(a.size)[None]   # ATen's comparator: a < b, NaN the largest
-        if type(K) is not np.ndarray: K = K.get()              # a device's keys: the replay runs on the host
-        _nth_element_rows(K, I, k)                             # in bulk: any size (Note [introsort in bulk])
+        # ATen's comparator: a < b, NaN the largest
+        K, I = _order_keys(_sort_key(a)[None], False), np.arange(a.size)[None]
+        # a device's keys: the replay runs on the host
+        if type(K) is not np.ndarray: K = K.get()
+        # in bulk: any size (Note [introsort in bulk])
+        _nth_element_rows(K, I, k)
         v = a[I[0, k]]
     return v
 
@@ -454,8 +520,9 @@ def _median(name, ret, ignore_nan, input, dim, keepdim, out):
                 # ATen partitions a clone: the input's memory order if dense
                 x = _np_read(input)
                 a = np.ravel(x,
-                             order='K' if input._impl.is_non_overlapping_and_dense_ else 'C')
-                _np_write(res)[...] = _median_all(a, ignore_nan) if a.size else np.array(np.nan).astype(a.dtype)
+                        order='K' if input._impl.is_non_overlapping_and_dense_ else 'C')
+                _np_write(res)[...] = (_median_all(a, ignore_nan) if a.size
+                                       else np.array(np.nan).astype(a.dtype))
             finally: _errs_on(tok)
         return _finish_out(res, out)
     d = wrap_dim(dim, input.dim())
@@ -464,7 +531,8 @@ def _median(name, ret, ignore_nan, input, dim, keepdim, out):
                       " to have non-zero size.")   # nanmedian too
     check_dtype()
     shape = _reduced_shape(sizes, [i == d for i in range(len(sizes))], keepdim)
-    vals, idx = _new_tensor(shape, None, input.dtype, input.device), _new_tensor(shape, None, _dt.int64, input.device)
+    vals, idx = (_new_tensor(shape, None, input.dtype, input.device),
+                 _new_tensor(shape, None, _dt.int64, input.device))
     if not input.is_meta and vals.numel():
         a = _np_read(input)
         if a.ndim == 0: _np_write(vals)[...] = a; _np_write(idx)[...] = 0
@@ -476,7 +544,8 @@ def _median(name, ret, ignore_nan, input, dim, keepdim, out):
     return ret(vals, idx)
 
 def median(input, dim=None, keepdim:bool=False, *, out=None):
-    "Lower median of all elements, or `(values, indices)` along `dim`; NaN propagates, as `torch.median`."
+    ("Lower median of all elements, or `(values, indices)` along `dim`; NaN propagates, "
+     "as `torch.median`.")
     return _median('median', median_return, False, input, dim, keepdim, out)
 
 def nanmedian(input, dim=None, keepdim:bool=False, *, out=None):
@@ -484,17 +553,24 @@ def nanmedian(input, dim=None, keepdim:bool=False, *, out=None):
     return _median('nanmedian', nanmedian_return, True, input, dim, keepdim, out)
 
 # %% ../nbs/21_scans_sorting.ipynb #df7e0fd5
-sort_return.__doc__ = "The `(values, indices)` named tuple `sort` returns, like `torch.return_types.sort`."
-topk_return.__doc__ = "The `(values, indices)` named tuple `topk` returns, like `torch.return_types.topk`."
-median_return.__doc__ = "The `(values, indices)` named tuple `median(input, dim)` returns, like `torch.return_types.median`."
-nanmedian_return.__doc__ = "The `(values, indices)` named tuple `nanmedian(input, dim)` returns, like `torch.return_types.nanmedian`."
+sort_return.__doc__ = ("The `(values, indices)` named tuple `sort` returns, like "
+                       "`torch.return_types.sort`.")
+topk_return.__doc__ = ("The `(values, indices)` named tuple `topk` returns, like "
+                       "`torch.return_types.topk`.")
+median_return.__doc__ = ("The `(values, indices)` named tuple `median(input, dim)` "
+                         "returns, like `torch.return_types.median`.")
+nanmedian_return.__doc__ = ("The `(values, indices)` named tuple `nanmedian(input, "
+                            "dim)` returns, like `torch.return_types.nanmedian`.")
 
 # %% ../nbs/21_scans_sorting.ipynb #203fc073
 def _unique_out(input, vals, inv, cnt, return_inverse, return_counts, inv_shape,
                 moved_dim=None):
-    "Wrap numpy results as torch does: values alone, or a tuple with the inverse and/or counts asked for."
+    ("Wrap numpy results as torch does: values alone, or a tuple with the inverse "
+     "and/or counts asked for.")
     if moved_dim is None: v = _from_numpy_like(vals, input)
-    else:           # computed with `dim` first, then moved back: ATen's layout, but made inside the kernel, so not a view
+    # computed with `dim` first, then moved back: ATen's layout, but made inside the
+    # kernel, so not a view
+    else:
         v = movedim(_from_numpy_like(vals, input), 0, moved_dim).detach()
     res = [v]
     if return_inverse:
@@ -505,14 +581,16 @@ def _unique_out(input, vals, inv, cnt, return_inverse, return_counts, inv_shape,
     return res[0] if len(res) == 1 else tuple(res)
 
 def _from_numpy_like(a:np.ndarray, like:Tensor, device=CPU) -> Tensor:
-    "A new contiguous tensor holding `a` (in `like`'s dtype and device, or int64 on `device`)."
+    ("A new contiguous tensor holding `a` (in `like`'s dtype and device, or int64 on "
+     "`device`).")
     d = like.dtype if like is not None else _dt.int64
     t = _new_tensor(a.shape, None, d, like.device if like is not None else device)
     if t.numel(): np.copyto(_np_write(t), a, casting='unsafe')
     return t
 
 def _rows(input, d):
-    "The input as a 2-D array with `dim` first, one row per slice (what `unique_dim` compares), and that shape."
+    ("The input as a 2-D array with `dim` first, one row per slice (what `unique_dim` "
+     "compares), and that shape.")
     sizes = input._impl.sizes()
     TORCH_CHECK(sizes[d] == 0 or builtins.all(s for s in sizes),
                 "There are 0 sized dimensions, and they aren't selected, so unique "
@@ -538,7 +616,8 @@ def _rows(input, d):
 # numpy's `unique`: then rows that tie are equal bit for bit, and any order of them gives
 # the same result.
 def _bits_may_differ(key, nans:int=1) -> bool:
-    "Might ATen's order of the rows of `key` show in the result: `nans` NaNs, or -0.0 and +0.0 in one column?"
+    ("Might ATen's order of the rows of `key` show in the result: `nans` NaNs, or -0.0 "
+     "and +0.0 in one column?")
     if key.dtype.kind != 'f' or key.size == 0: return False
     if int(np.isnan(key).sum()) >= nans: return True
     z = key == 0
@@ -546,7 +625,8 @@ def _bits_may_differ(key, nans:int=1) -> bool:
     return bool((neg.any(axis=0) & (z & ~neg).any(axis=0)).any())
 
 def _row_less(R:list):
-    "ATen's comparator of two rows (by index into `R`): the first column where `<` or `>` holds decides."
+    ("ATen's comparator of two rows (by index into `R`): the first column where `<` or "
+     "`>` holds decides.")
     def less(a, b):
         for x, y in zip(R[a], R[b]):
             if x < y: return True
@@ -555,7 +635,8 @@ def _row_less(R:list):
     return less
 
 def _unique_dim_order(key:np.ndarray) -> np.ndarray:
-    "The order ATen's `std::sort` leaves the rows of `key` in (Note [unique with NaN and signed zeros])."
+    ("The order ATen's `std::sort` leaves the rows of `key` in (Note [unique with NaN "
+     "and signed zeros]).")
     n = key.shape[0]
     if np.isnan(key).any():          # no order: the comparator itself, one call at a time
         idx = list(range(n))
@@ -571,7 +652,8 @@ def _unique_dim_order(key:np.ndarray) -> np.ndarray:
 
 # %% ../nbs/21_scans_sorting.ipynb #38203f7e
 def _first_of_runs(s, order):
-    "Runs of equal rows in `s`, the input's rows `order` (NaN equal to nothing): the input rows kept, inverse, counts."
+    ("Runs of equal rows in `s`, the input's rows `order` (NaN equal to nothing): the "
+     "input rows kept, inverse, counts.")
     xp, n = array_namespace(s), s.shape[0]
     new = xp.ones(n, bool)
     if n > 1: new[1:] = (s[1:] != s[:-1]).any(axis=1)
@@ -583,13 +665,16 @@ def _first_of_runs(s, order):
 # %% ../nbs/21_scans_sorting.ipynb #3ca765d1
 def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:bool=False,
            dim=None):
-    "Sorted unique elements (or slices along `dim`), with the inverse map and counts if asked, as `torch.unique`."
+    ("Sorted unique elements (or slices along `dim`), with the inverse map and counts "
+     "if asked, as `torch.unique`.")
     if dim is None:
         a = ascontiguous(_np_read(input)).reshape(-1)
         key, xp = _sort_key(a), array_namespace(a)
         if a.size == 0: u, inv, cnt = a, xp.zeros(0, np.int64), xp.zeros(0, np.int64)
-        elif _bits_may_differ(key[:, None], 2):              # `sort()` puts one NaN last, the order of two shows
-            dev = type(a) is not np.ndarray                  # a device's elements: sorted on the host
+        # `sort()` puts one NaN last, the order of two shows
+        elif _bits_may_differ(key[:, None], 2):
+            # a device's elements: sorted on the host
+            dev = type(a) is not np.ndarray
             order = _sort_indices(a.get() if dev else a, 0, False, False)
             if dev: order = asarray_like(a, order)
             keep, inv, cnt = _first_of_runs(key[order][:, None], order)
@@ -621,7 +706,8 @@ def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:boo
 # %% ../nbs/21_scans_sorting.ipynb #08068407
 def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=False,
                        dim=None):
-    "Collapse runs of equal consecutive elements (or slices along `dim`), as `torch.unique_consecutive`."
+    ("Collapse runs of equal consecutive elements (or slices along `dim`), as "
+     "`torch.unique_consecutive`.")
     if dim is None:
         rows, shp = ascontiguous(_np_read(input)).reshape(-1, 1), (input.numel(),)
     else:
@@ -630,7 +716,8 @@ def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=Fals
     n = rows.shape[0]
     # each run's first row
     keep, inv, cnt = _first_of_runs(_sort_key(rows), array_namespace(rows).arange(n))
-    u = rows[keep].reshape((len(keep),) + tuple(shp[1:])) if dim is not None else rows[keep].reshape(-1)
+    u = (rows[keep].reshape((len(keep),) + tuple(shp[1:])) if dim is not None
+         else rows[keep].reshape(-1))
     inv_shape = input._impl.sizes() if dim is None else (n,)
     moved = None if dim is None or n == 0 else d
     if moved is None and dim is not None: u = u.reshape(input._impl.sizes())
@@ -651,7 +738,8 @@ def unique(self:Tensor, sorted:bool=True, return_inverse:bool=False,
 
 # %% ../nbs/21_scans_sorting.ipynb #b70457cb
 def _cum_(name:str, fn, self:Tensor, dim:int, dtype) -> Tensor:
-    "The in-place scans: `fn(self, dim, out=self)`, refusing a `dtype` other than self's and self-aliasing layouts."
+    ("The in-place scans: `fn(self, dim, out=self)`, refusing a `dtype` other than "
+     "self's and self-aliasing layouts.")
     wrap_dim(dim, self.dim())
     TORCH_CHECK(dtype is None or dtype is self.dtype,
                 "Bad in-place call: input tensor dtype ", _CTYPE.get(self.dtype.name),

@@ -15,41 +15,53 @@ import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from fastcore.basics import patch
 from .intrusive_ptr import intrusive_ptr, make_intrusive
-from .allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator
+from .allocator import (DataPtr, Device, DeviceType, CPU, canonical_device,
+                                  get_allocator)
 from .storage import StorageImpl, Storage
 from . import dtypes as _dt
-from .tensor_impl import Tensor, TensorImpl, Size, _contiguous_layouts, _contiguous_layout, cached_contiguous_strides
+from .tensor_impl import (Tensor, TensorImpl, Size, _contiguous_layouts,
+                                    _contiguous_layout, cached_contiguous_strides)
 from .factories import storage_nbytes
 from .backends import host_bytes, storage_to
 from . import cuda as _cuda
 from .torch_zip import *
-from .torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64, _Global, _LFH, _LOC64,
-                                   _MAX_INFLATE, _REBUILD_V2, _STALE_AFTER, _StorageRef, _TMP_TAG, _X2N,
-                                   _ZIP64_LIMIT, _bad_entry, _bad_name, _clean_stale, _crc_executor, _crc_pool,
-                                   _io_with_crc, _location, _multmodp, _read_all, _shift_cache, _storage_type_name,
-                                   _umask, _write_all, _write_archive, _write_with_crc, _zip64_extra, _fcntl)
-_all_ = ['crc32_combine', 'PyTorchStreamWriter', 'TorchPickler', 'atomic_write', 'save', 'archive_html',
-         'PyTorchStreamReader']   # the parts' public names are this module's too (Note [Module parts])
+from .torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64,
+                                  _Global, _LFH, _LOC64,
+        _MAX_INFLATE, _REBUILD_V2, _STALE_AFTER, _StorageRef, _TMP_TAG, _X2N,
+        _ZIP64_LIMIT, _bad_entry, _bad_name, _clean_stale, _crc_executor, _crc_pool,
+        _io_with_crc, _location, _multmodp, _read_all, _shift_cache, _storage_type_name,
+        _umask, _write_all, _write_archive, _write_with_crc, _zip64_extra, _fcntl)
+_all_ = ['crc32_combine', 'PyTorchStreamWriter', 'TorchPickler', 'atomic_write', 'save',
+         'archive_html',
+         # the parts' public names are this module's too (Note [Module parts])
+         'PyTorchStreamReader']
 
 # %% ../nbs/08a_serialization.ipynb #3a1c8f36
 class _StorageType:
     "Stand-in for a legacy storage class such as `torch.FloatStorage` found in a pickle."
     __slots__ = ('name', 'dtype')
-    def __init__(self, name, dtype): object.__setattr__(self, 'name', name); object.__setattr__(self, 'dtype', dtype)
-    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of '{self!r}' is not writable")
+    def __init__(self, name, dtype): object.__setattr__(self, 'name',
+            name); object.__setattr__(self, 'dtype', dtype)
+    def __setattr__(self, name,
+        value): raise AttributeError(f"attribute '{name}' of '{self!r}' is not writable")
     def __repr__(self): return f'torch.{self.name}'
     def __reduce__(self): return (_storage_type, (self.name,))
 
 def _storage_type(name:str) -> _StorageType: return _STORAGE_TYPES[name]
 
-_STORAGE_TYPES = {_storage_type_name(d): _StorageType(_storage_type_name(d), d) for d in _dt.all_dtypes}
+_STORAGE_TYPES = {_storage_type_name(d): _StorageType(_storage_type_name(d), d)
+                  for d in _dt.all_dtypes}
 _STORAGE_TYPES['UntypedStorage'] = _UNTYPED = _StorageType('UntypedStorage', _dt.uint8)
 
 class TypedStorage:
-    "A loaded storage together with the dtype it was saved as (what `torch.load` returns for a bare typed storage)."
+    ("A loaded storage together with the dtype it was saved as (what `torch.load` "
+     "returns for a bare typed storage).")
     __slots__ = ('_untyped', 'dtype')
-    def __init__(self, untyped:Storage, dtype): object.__setattr__(self, '_untyped', untyped); object.__setattr__(self, 'dtype', dtype)
-    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of 'TypedStorage' objects is not writable")
+    def __init__(self, untyped:Storage, dtype): object.__setattr__(self, '_untyped',
+            untyped); object.__setattr__(self, 'dtype', dtype)
+    def __setattr__(self, name,
+                    value): raise AttributeError(f"attribute '{name}' of "
+                                                 "'TypedStorage' objects is not writable")
     def untyped(self) -> Storage:
         "The underlying untyped storage."
         return self._untyped
@@ -60,34 +72,45 @@ class TypedStorage:
     def __reduce__(self): return (TypedStorage, (self._untyped, self.dtype))
 
 # as torch.FloatStorage
-TorchPickler.dispatch[TypedStorage] = lambda self, s: self.save(_StorageRef(s._untyped.impl, s.dtype))
+TorchPickler.dispatch[TypedStorage] = (lambda self,
+        s: self.save(_StorageRef(s._untyped.impl, s.dtype)))
 
 # the mapping goes with the DataPtr's context (see Note below)
 def _drop_mapping(ctx): pass
 
 def _swap_bytes(b:np.ndarray, d):
-    "Byte-swap the elements of dtype `d` held in the uint8 array `b`, in place (complex: each part)."
+    ("Byte-swap the elements of dtype `d` held in the uint8 array `b`, in place "
+     "(complex: each part).")
     k = d.itemsize // 2 if d.is_complex else d.itemsize
     if k > 1: b.view(f'u{k}').byteswap(inplace=True)
 
 # %% ../nbs/08a_serialization.ipynb #79c4c831
-_CUDA_MSG = ("Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running "
-             "on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.")
+_CUDA_MSG = ("Attempting to deserialize object on a CUDA device but "
+             "torch.cuda.is_available() is False. If you are running "
+             "on a CPU-only machine, please use torch.load with "
+             "map_location=torch.device('cpu') to map your storages to the CPU.")
 
 def _cuda_available() -> bool: return bool(_cuda.is_available())
 
 def _bad_persistent_id(saved_id):
-    if not isinstance(saved_id, tuple) or not saved_id or type(saved_id[0]) is not str or saved_id[0] != 'storage':
+    if not isinstance(saved_id,
+                      tuple) or not saved_id or type(saved_id[0]) is not str or saved_id[0] != 'storage':
         got = saved_id[0] if isinstance(saved_id, tuple) and saved_id else saved_id
-        raise pickle.UnpicklingError(f"Unknown typename for persistent_load, expected 'storage' but got '{got}'")
-    if len(saved_id) != 5: raise pickle.UnpicklingError(f"persistent id must have 5 fields, got {len(saved_id)}")
-    if not isinstance(saved_id[1], _StorageType): raise pickle.UnpicklingError(f"persistent id names {saved_id[1]!r}, not a storage type")
+        raise pickle.UnpicklingError("Unknown typename for persistent_load, expected "
+                                     f"'storage' but got '{got}'")
+    if len(saved_id) != 5:
+        raise pickle.UnpicklingError("persistent id must have 5 fields, got "
+                                     f"{len(saved_id)}")
+    if not isinstance(saved_id[1], _StorageType):
+        raise pickle.UnpicklingError(f"persistent id names {saved_id[1]!r}, not a "
+                                     "storage type")
     raise pickle.UnpicklingError(f"malformed storage persistent id {saved_id!r}")
 
 class _Loader:
     "State of one `load` call: the archive, the mapping, the storages loaded so far."
     def __init__(self, reader, map_location, mapped, byteorder):
-        self.reader, self.map_location, self.mapped, self.byteorder = reader, map_location, mapped, byteorder
+        self.reader, self.map_location, self.mapped, self.byteorder = (reader,
+                map_location, mapped, byteorder)
         # where the archive starts
         self.address = mapped.ctypes.data + reader.start if mapped is not None else 0
         self.swap = byteorder != sys.byteorder
@@ -97,7 +120,7 @@ class _Loader:
         # from which a file with .format_version >= 1 gives every other offset, or else
         # each storage's. The same reads leave the stream where torch leaves it.
         self.meta = (map_location == 'meta' if isinstance(map_location, str)
-                     else isinstance(map_location, Device) and map_location.type == 'meta')
+                else isinstance(map_location, Device) and map_location.type == 'meta')
         self.meta_first_header_only = (self.meta and reader.has_record('.format_version')
                                        and reader.get_record('.format_version') >= b'1')
 
@@ -107,12 +130,14 @@ class _Loader:
         # messages are only built when a check fails.
         if type(saved_id) is not tuple or len(saved_id) != 5: _bad_persistent_id(saved_id)
         tag, typ, key, location, numel = saved_id
-        if (type(tag) is not str or tag != 'storage' or type(typ) is not _StorageType or type(key) is not str or type(location) is not str
+        if (type(tag) is not str or tag != 'storage' or type(typ) is not _StorageType
+            or type(key) is not str or type(location) is not str
                 or type(numel) is not int or numel < 0): _bad_persistent_id(saved_id)
         d = typ.dtype
         s = self.loaded.get(key)
         if s is None:
-            s = self.loaded[key] = TypedStorage(self._load_storage(key, numel * d.itemsize, d, location), d)
+            s = self.loaded[key] = TypedStorage(self._load_storage(key,
+                    numel * d.itemsize, d, location), d)
         elif s.dtype is not d and typ is not _UNTYPED:
             TORCH_CHECK(False, "storage ", key, " is used with two different dtypes (",
                         s.dtype, " and ", d, ")")
@@ -131,7 +156,9 @@ class _Loader:
             TORCH_CHECK(_cuda_available(), _CUDA_MSG)
             # chapter 03a: a new storage on the device, one copy
             return storage_to(storage, dev)
-        if dev.device_type == DeviceType.Meta: return Storage._adopt(make_intrusive(StorageImpl, storage.nbytes(), None, None, False, dev))
+        if dev.device_type == DeviceType.Meta:
+            return Storage._adopt(make_intrusive(StorageImpl, storage.nbytes(), None,
+                                                 None, False, dev))
         return storage
 
     def _load_storage(self, key, nbytes, d, location) -> Storage:
@@ -139,17 +166,21 @@ class _Loader:
         r = self.reader
         rec = r.records.get(name)
         if rec is None or rec[2] != nbytes:
-            TORCH_CHECK(False, "PytorchStreamReader: record ", name, " holds ", r.record_size(name), " bytes but its storage needs ",
-                        nbytes, " (", nbytes // d.itemsize, " elements of ", d, "); the file is corrupted")
+            TORCH_CHECK(False, "PytorchStreamReader: record ", name, " holds ",
+                        r.record_size(name), " bytes but its storage needs ",
+                        nbytes, " (", nbytes // d.itemsize, " elements of ", d,
+                        "); the file is corrupted")
         if self.meta:
-            if not (self.loaded and self.meta_first_header_only): r._data_offset(name, rec)
-            return Storage._adopt(make_intrusive(StorageImpl, nbytes, None, None, False, canonical_device('meta')))
+            if not (self.loaded and self.meta_first_header_only):
+                r._data_offset(name, rec)
+            return Storage._adopt(make_intrusive(StorageImpl, nbytes, None, None, False,
+                                                 canonical_device('meta')))
         if self.mapped is not None and nbytes and not self.swap:
             # refuses: a compressed record cannot be mapped
             if rec[3] != 0: r.get_record_offset(name)
             off = r._data_offset(name, rec)
             impl = make_intrusive(StorageImpl, nbytes,
-                                  DataPtr(self.address + off, self.mapped, _drop_mapping, CPU),
+                    DataPtr(self.address + off, self.mapped, _drop_mapping, CPU),
                                   None, False, CPU)
         else:
             impl = make_intrusive(StorageImpl, nbytes, None,
@@ -172,15 +203,18 @@ def _bad_shape(size, stride):
                         " must be a tuple of ints, got ", repr(x)[:80])
         for i, v in enumerate(x):
             if v > _INT64_MAX:
-                TORCH_CHECK_TYPE(False, "set_(): argument '", what, "' failed to unpack the object at pos ", i + 1,
+                TORCH_CHECK_TYPE(False, "set_(): argument '", what,
+                                 "' failed to unpack the object at pos ", i + 1,
                                  " with error \"Overflow when unpacking long long\"")
-    TORCH_CHECK(len(size) == len(stride), "dimensionality of sizes (", len(size), ") must match dimensionality of strides (",
+    TORCH_CHECK(len(size) == len(stride), "dimensionality of sizes (", len(size),
+                ") must match dimensionality of strides (",
                 len(stride), ")")
     TORCH_CHECK(False, "setStorage: sizes ", list(size), " and strides ", list(stride),
                 " must be non-negative")
 
 def _numel_overflows(size) -> bool:
-    "Whether c10's left-to-right int64 product of `size` overflows before a zero ends it (`safe_multiply_u64`)."
+    ("Whether c10's left-to-right int64 product of `size` overflows before a zero ends "
+     "it (`safe_multiply_u64`).")
     n = 1
     for v in size:
         n *= v
@@ -188,34 +222,44 @@ def _numel_overflows(size) -> bool:
     return False
 
 def _rebuild_tensor(storage, storage_offset, size, stride) -> Tensor:
-    "Make a tensor over a loaded storage, checking that the view fits (torch's `_rebuild_tensor` / `set_`)."
+    ("Make a tensor over a loaded storage, checking that the view fits (torch's "
+     "`_rebuild_tensor` / `set_`).")
     # See Note [Cheap checks]
-    if type(storage) is not TypedStorage: TORCH_CHECK(False, "_rebuild_tensor: expected a storage, got ", type(storage).__name__)
-    if type(storage_offset) is not int or storage_offset < 0: TORCH_CHECK(False, "Tensor: invalid storage offset ", storage_offset)
+    if type(storage) is not TypedStorage:
+        TORCH_CHECK(False, "_rebuild_tensor: expected a storage, got ", type(storage)
+                    .__name__)
+    if type(storage_offset) is not int or storage_offset < 0:
+        TORCH_CHECK(False, "Tensor: invalid storage offset ", storage_offset)
     if storage_offset > _INT64_MAX: TORCH_CHECK_VALUE(False,
                                                       "Overflow when unpacking long long")
-    if type(size) is not tuple or type(stride) is not tuple or len(size) != len(stride): _bad_shape(size, stride)
+    if type(size) is not tuple or type(stride) is not tuple or len(size) != len(stride):
+        _bad_shape(size, stride)
     for v in size:
         if type(v) is not int or v < 0 or v > _INT64_MAX: _bad_shape(size, stride)
     for v in stride:
         if type(v) is not int or v < 0 or v > _INT64_MAX: _bad_shape(size, stride)
     d, st = storage.dtype, storage._untyped
     layout = _contiguous_layouts.get(size) or _contiguous_layout(size)
-    if layout[1] > _INT64_MAX or (layout[1] == 0 and _numel_overflows(size)): TORCH_CHECK(False, "numel: integer multiplication overflow")
-    if layout[0].strides == stride:                            # contiguous: reuse chapter 04b's cached layout
+    if layout[1] > _INT64_MAX or (layout[1] == 0 and _numel_overflows(size)):
+        TORCH_CHECK(False, "numel: integer multiplication overflow")
+    # contiguous: reuse chapter 04b's cached layout
+    if layout[0].strides == stride:
         need, stride = layout[1] * d.itemsize, None
     else: need = storage_nbytes(size, stride, d.itemsize)
     if need: need += storage_offset * d.itemsize
     ptr = st._ptr
     if need > ptr.get()._nbytes:
-        TORCH_CHECK(False, "setStorage: sizes ", list(size), ", strides ", list(stride or cached_contiguous_strides(size)),
-                    ", storage offset ", storage_offset, ", and itemsize ", d.itemsize, " requiring a storage size of ", need,
+        TORCH_CHECK(False, "setStorage: sizes ", list(size), ", strides ",
+                    list(stride or cached_contiguous_strides(size)),
+                    ", storage offset ", storage_offset, ", and itemsize ", d.itemsize,
+                    " requiring a storage size of ", need,
                     " are out of bounds for storage of size ", ptr.get()._nbytes)
     return Tensor._make(TensorImpl(ptr.copy(), d, size, stride, storage_offset))
 
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad,
                        backward_hooks, metadata=None) -> Tensor:
-    "torch's `_rebuild_tensor_v2`: `_rebuild_tensor` plus flags that tinytensor checks and drops."
+    ("torch's `_rebuild_tensor_v2`: `_rebuild_tensor` plus flags that tinytensor checks "
+     "and drops.")
     if requires_grad is not False and requires_grad is not True:
         TORCH_CHECK(False, "_rebuild_tensor_v2: requires_grad must be a bool")
     if backward_hooks is not None and not (type(backward_hooks) in (collections.OrderedDict, dict) and not backward_hooks):
@@ -223,17 +267,22 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad,
                     "tinytensor.load: tensors with backward hooks are not supported")
     if metadata is not None and not (type(metadata) is dict and not metadata):
         TORCH_CHECK(False,
-                    "tinytensor.load: tensor metadata (conjugate/negative bits) is not supported: ",
+                    "tinytensor.load: tensor metadata (conjugate/negative bits) is not "
+                    "supported: ",
                     repr(metadata)[:80])
     return _rebuild_tensor(storage, storage_offset, size, stride)
 
 def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad,
                        backward_hooks, dtype, metadata=None) -> Tensor:
-    "torch's `_rebuild_tensor_v3`: an untyped storage plus the dtype, which torch writes for dtypes without a legacy storage class."
+    ("torch's `_rebuild_tensor_v3`: an untyped storage plus the dtype, which torch "
+     "writes for dtypes without a legacy storage class.")
     if type(dtype) is _TorchOnlyDtype:
-        TORCH_CHECK(False, "dtype ", dtype, " is not supported by tinytensor (a tensor of shape ", list(size) if type(size) is tuple else size,
-                    " in this file); tinytensor has ", ", ".join(d.name for d in _dt.all_dtypes))
-    if type(dtype) is not _dt.dtype or type(storage) is not Storage: TORCH_CHECK(False, "_rebuild_tensor_v3: expected an untyped storage and a dtype")
+        TORCH_CHECK(False, "dtype ", dtype,
+                    " is not supported by tinytensor (a tensor of shape ", list(size)
+                    if type(size) is tuple else size,
+            " in this file); tinytensor has ", ", ".join(d.name for d in _dt.all_dtypes))
+    if type(dtype) is not _dt.dtype or type(storage) is not Storage:
+        TORCH_CHECK(False, "_rebuild_tensor_v3: expected an untyped storage and a dtype")
     return _rebuild_tensor_v2(TypedStorage(storage, dtype), storage_offset, size, stride,
                               requires_grad, backward_hooks, metadata)
 
@@ -258,12 +307,15 @@ _COUNT = {-2: (1, False), -3: (4, True), -4: (4, False), -5: (8, False)}
 _OPS = [None] * 256
 for _op in pickletools.opcodes:
     _n = _op.arg.n if _op.arg is not None else 0
-    _OPS[ord(_op.code)] = ({'STOP': _STOP, 'LONG_BINPUT': _MEMO4, 'PUT': _MEMONL, 'FRAME': _FRAME}.get(_op.name)
+    _OPS[ord(_op.code)] = ({'STOP': _STOP, 'LONG_BINPUT': _MEMO4, 'PUT': _MEMONL,
+                            'FRAME': _FRAME}.get(_op.name)
                            or (_EXT if _op.name.startswith('EXT') else None)
-                           or (-11 if _op.arg is not None and _op.arg.name == 'stringnl_noescape_pair' else _n))
+                           or (-11 if _op.arg is not None
+                               and _op.arg.name == 'stringnl_noescape_pair' else _n))
 
 def _scan_pickle(data) -> bool:
-    "Walk a pickle's opcodes without running it; refuse huge memo indexes and over-long counts (UnpicklingError). True if it uses EXT."
+    ("Walk a pickle's opcodes without running it; refuse huge memo indexes and "
+     "over-long counts (UnpicklingError). True if it uses EXT.")
     n, pos, ext, find, ops = len(data), 0, False, data.find, _OPS
     memo_max = max(n, 1 << 16)
     while pos < n:
@@ -278,7 +330,9 @@ def _scan_pickle(data) -> bool:
                 w, signed = _COUNT[k]
                 m = int.from_bytes(data[pos:pos + w], 'little', signed=signed)
                 pos += w
-                if m > n - pos: _refuse(f"pickle data was truncated: an opcode at byte {pos - w - 1} claims {m} bytes, "
+                if m > n - pos:
+                    _refuse("pickle data was truncated: an opcode at byte "
+                            f"{pos - w - 1} claims {m} bytes, "
                                         f"{n - pos} remain")
                 if m > 0: pos += m
         elif k is _MEMO4 or k is _MEMONL:
@@ -290,7 +344,9 @@ def _scan_pickle(data) -> bool:
                 # malformed: the unpickler itself reports it
                 except ValueError: return ext
                 pos = e + 1
-            if i > memo_max: _refuse(f"memo index {i} at byte {pos} is larger than the whole pickle ({n} bytes)")
+            if i > memo_max:
+                _refuse(f"memo index {i} at byte {pos} is larger than the whole pickle "
+                        f"({n} bytes)")
         elif k is _FRAME:
             m = int.from_bytes(data[pos:pos + 8], 'little'); pos += 8
             if m > n - pos: _refuse(f"pickle frame of {m} bytes, only {n - pos} remain")
@@ -307,49 +363,63 @@ def _encode(s, enc='latin1'):
     return s.encode(enc)
 
 class _TorchOnlyDtype:
-    "A torch dtype tinytensor does not have (uint16, float8, complex32, ...), as named in a pickle: tensors of it are refused by name."
+    ("A torch dtype tinytensor does not have (uint16, float8, complex32, ...), as named "
+     "in a pickle: tensors of it are refused by name.")
     __slots__ = ('name',)
     def __init__(self, name): object.__setattr__(self, 'name', name)
-    def __setattr__(self, name, value): raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not writable")
+    def __setattr__(self, name,
+                    value): raise AttributeError(f"attribute '{name}' of 'torch.dtype' "
+                                                 "objects is not writable")
     def __repr__(self): return f'torch.{self.name}'
 
 _TORCH_ONLY_DTYPES = {n: _TorchOnlyDtype(n) for n in (
-    'uint16', 'uint32', 'uint64', 'complex32', 'chalf', 'float8_e4m3fn', 'float8_e5m2', 'float8_e4m3fnuz', 'float8_e5m2fnuz',
-    'float8_e8m0fnu', 'float4_e2m1fn_x2', 'qint8', 'quint8', 'qint32', 'quint4x2', 'quint2x4',
+    'uint16', 'uint32', 'uint64', 'complex32', 'chalf', 'float8_e4m3fn', 'float8_e5m2',
+            'float8_e4m3fnuz', 'float8_e5m2fnuz',
+    'float8_e8m0fnu', 'float4_e2m1fn_x2', 'qint8', 'quint8', 'qint32', 'quint4x2',
+                                                      'quint2x4',
     'bits1x8', 'bits2x4', 'bits4x2', 'bits8', 'bits16')}
 
 _SAFE_GLOBALS = {
-    ('torch._utils', '_rebuild_tensor_v2'): _rebuild_tensor_v2, ('torch._utils', '_rebuild_tensor'): _rebuild_tensor,
+    ('torch._utils', '_rebuild_tensor_v2'): _rebuild_tensor_v2,
+                 ('torch._utils', '_rebuild_tensor'): _rebuild_tensor,
     ('torch._utils', '_rebuild_tensor_v3'): _rebuild_tensor_v3,
     **{('torch', n): d for n, d in _TORCH_ONLY_DTYPES.items()},
     ('torch._utils', '_rebuild_parameter'): _rebuild_parameter,
     ('torch._utils', '_rebuild_parameter_with_state'): _rebuild_parameter,
-    ('collections', 'OrderedDict'): collections.OrderedDict, ('collections', 'Counter'): collections.Counter,
+    ('collections', 'OrderedDict'): collections.OrderedDict,
+                 ('collections', 'Counter'): collections.Counter,
     ('torch', 'device'): Device, ('torch', 'Size'): Size,
-    ('_codecs', 'encode'): _encode, ('builtins', 'set'): set, ('builtins', 'frozenset'): frozenset,
+    ('_codecs', 'encode'): _encode, ('builtins', 'set'): set,
+                 ('builtins', 'frozenset'): frozenset,
     ('builtins', 'complex'): complex, ('builtins', 'bytearray'): bytearray,
     **{('torch', n): t for n, t in _STORAGE_TYPES.items()},
     ('torch.storage', 'UntypedStorage'): _UNTYPED,
     **{('torch', d.name): d for d in _dt.all_dtypes},
-    **{('torch', a): getattr(_dt, a) for a in ('half', 'float', 'double', 'short', 'int', 'long', 'cfloat', 'cdouble')},
+    **{('torch', a): getattr(_dt, a)
+       for a in ('half', 'float', 'double', 'short', 'int', 'long', 'cfloat', 'cdouble')},
 }
 
 # %% ../nbs/08a_serialization.ipynb #d2d7d880
 class _Allowed:
-    "Base of the stand-ins the restricted unpickler hands out for allow-listed functions and Python classes."
+    ("Base of the stand-ins the restricted unpickler hands out for allow-listed "
+     "functions and Python classes.")
     __slots__ = ()
-    def __setstate__(self, state): _refuse(f"Can only BUILD (set state on) containers, not on the allowed global {self!r}")
+    def __setstate__(self,
+                     state): _refuse("Can only BUILD (set state on) containers, not "
+                                     f"on the allowed global {self!r}")
     def __reduce__(self): _refuse(f"{self!r} only exists inside a weights_only load")
     def __repr__(self): return f'{self.target.__module__}.{self.target.__qualname__}'
 
 def _allowed(f) -> _Allowed:
-    "A stand-in for `f`: calling it calls `f`; it is not a type and has no attribute a pickle could set."
+    ("A stand-in for `f`: calling it calls `f`; it is not a type and has no attribute a "
+     "pickle could set.")
     return type(f'_Allowed_{f.__name__}', (_Allowed,),
-                {'__slots__': (), '__call__': staticmethod(f), 'target': staticmethod(f)})()
+            {'__slots__': (), '__call__': staticmethod(f), 'target': staticmethod(f)})()
 
 # immutable types: setattr/BUILD on them fail
 _C_TYPES = (collections.OrderedDict, set, frozenset, complex, bytearray)
-_WEIGHTS_ONLY_GLOBALS = {k: _allowed(v) if callable(v) and not any(v is c for c in _C_TYPES) else v
+_WEIGHTS_ONLY_GLOBALS = {k: _allowed(v) if callable(v)
+                         and not any(v is c for c in _C_TYPES) else v
                          for k, v in _SAFE_GLOBALS.items()}
 
 def _peek_all(f) -> bytes:
@@ -358,7 +428,8 @@ def _peek_all(f) -> bytes:
     return data
 
 class WeightsOnlyUnpickler(pickle.Unpickler):
-    "CPython's C unpickler, restricted to tensors, containers and plain values (torch's `weights_only=True`)."
+    ("CPython's C unpickler, restricted to tensors, containers and plain values "
+     "(torch's `weights_only=True`).")
     def __init__(self, file, loader=None):
         super().__init__(file, encoding='utf-8')
         self.file = file
@@ -369,24 +440,34 @@ class WeightsOnlyUnpickler(pickle.Unpickler):
         if module == '__builtin__': module = 'builtins'
         obj = _WEIGHTS_ONLY_GLOBALS.get((module, name))
         if obj is None:
-            _refuse(f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by default. "
-                    f"Only tensors, storages, dtypes, devices, sizes and plain Python containers can be loaded "
-                    f"with weights_only=True; use weights_only=False only if you trust the file.")
+            _refuse(f"Unsupported global: GLOBAL {module}.{name} was not an allowed "
+                    "global by default. "
+                    "Only tensors, storages, dtypes, devices, sizes and plain Python "
+                    "containers can be loaded "
+                    "with weights_only=True; use weights_only=False only if you trust "
+                    "the file.")
         return obj
 
     def load(self):
-        "Unpickle after `_scan_pickle`; `EXT` opcodes are refused whenever `copyreg` could resolve them; stand-ins never come out."
-        if _scan_pickle(_peek_all(self.file)) and (copyreg._extension_registry or copyreg._extension_cache):
-            _refuse("Unsupported operand EXT in a weights_only load (copyreg extension codes)")
+        ("Unpickle after `_scan_pickle`; `EXT` opcodes are refused whenever `copyreg` "
+         "could resolve them; stand-ins never come out.")
+        if _scan_pickle(_peek_all(self.file)) and (copyreg._extension_registry
+                                                   or copyreg._extension_cache):
+            _refuse("Unsupported operand EXT in a weights_only load (copyreg extension "
+                    "codes)")
         try: r = super().load()
-        except AttributeError as e:                      # BUILD on an object with no state to set: Note [BUILD]
-            _refuse(f"Can only BUILD (set state on) OrderedDict, Counter and plain containers ({e})")
+        # BUILD on an object with no state to set: Note [BUILD]
+        except AttributeError as e:
+            _refuse("Can only BUILD (set state on) OrderedDict, Counter and plain "
+                    f"containers ({e})")
         return r.target if isinstance(r, _Allowed) else r
 
 # %% ../nbs/08a_serialization.ipynb #30d1f59e
 class FullUnpickler(pickle.Unpickler):
-    "Unrestricted unpickler (`weights_only=False`): torch tensor globals map to tinytensor, anything else is imported."
-    def __init__(self, file, loader, **kwargs):   # kwargs: pickle.Unpickler's (encoding, errors, fix_imports)
+    ("Unrestricted unpickler (`weights_only=False`): torch tensor globals map to "
+     "tinytensor, anything else is imported.")
+    # kwargs: pickle.Unpickler's (encoding, errors, fix_imports)
+    def __init__(self, file, loader, **kwargs):
         super().__init__(file, **{'encoding': 'utf-8', **kwargs})
         self.file, self.persistent_load = file, loader.persistent_load
     def load(self):
@@ -450,31 +531,40 @@ def __reduce__(self:Storage): return (_by_name('_storage_wrap'), (self.impl,))
 def _storage_wrap(storage) -> Storage: return Storage._adopt(_strong_handle(storage))
 
 # %% ../nbs/08a_serialization.ipynb #b184e84b
-_WO_MSG = ("Weights only load failed. This file can still be loaded, to do so you have two options, do those steps only "
-           "if you trust the source of the checkpoint. (1) Re-running `tinytensor.load` with `weights_only` set to `False` "
-           "will likely succeed, but it can result in arbitrary code execution. Do it only if you got the file from a "
-           "trusted source. (2) Only tensors, storages, dtypes, devices, sizes and plain containers are allowed by default."
+_WO_MSG = ("Weights only load failed. This file can still be loaded, to do so you have "
+           "two options, do those steps only "
+           "if you trust the source of the checkpoint. (1) Re-running "
+           "`tinytensor.load` with `weights_only` set to `False` "
+           "will likely succeed, but it can result in arbitrary code execution. Do it "
+           "only if you got the file from a "
+           "trusted source. (2) Only tensors, storages, dtypes, devices, sizes and "
+           "plain containers are allowed by default."
            "\n\nWeightsUnpickler error: ")
-_MALFORMED = (EOFError, KeyError, IndexError, TypeError, AttributeError, ValueError, OverflowError, NotImplementedError,
+_MALFORMED = (EOFError, KeyError, IndexError, TypeError, AttributeError, ValueError,
+              OverflowError, NotImplementedError,
               RecursionError, struct.error, UnicodeDecodeError)
 
 @contextlib.contextmanager
 def _gc_paused():
-    "Pause the cyclic garbage collector (see Note [GC during load]); restore it only if this call paused it."
+    ("Pause the cyclic garbage collector (see Note [GC during load]); restore it only "
+     "if this call paused it.")
     was = gc.isenabled()
     if was: gc.disable()
     try: yield
     finally:
         if was: gc.enable()
 
-_SEEK_ADVICE = (". You can only tinytensor.load from a file that is seekable. Please pre-load the data into a buffer "
+_SEEK_ADVICE = (". You can only tinytensor.load from a file that is seekable. Please "
+                "pre-load the data into a buffer "
                 "like io.BytesIO and try to load from it instead.")
 
 def _check_seekable(f):
-    "torch's `_check_seekable`: `f.seek(f.tell())`; a missing or unsupported seek/tell is re-raised as it came, with advice."
+    ("torch's `_check_seekable`: `f.seek(f.tell())`; a missing or unsupported seek/tell "
+     "is re-raised as it came, with advice.")
     try: f.seek(f.tell())
     except (io.UnsupportedOperation, AttributeError) as e:
-        if 'seek' in str(e) or 'tell' in str(e): raise type(e)(str(e) + _SEEK_ADVICE) from None
+        if 'seek' in str(e) or 'tell' in str(e):
+            raise type(e)(str(e) + _SEEK_ADVICE) from None
         raise
 
 def _open_for_read(f):
@@ -483,19 +573,27 @@ def _open_for_read(f):
     _check_seekable(f)
     return f, False
 
-def load(f, # a path (str or os.PathLike) or a seekable binary file object, read from its position
-         map_location=None, # None (saved location), 'cpu', a Device, a dict {saved: new}, or callable(storage, location)
+# a path (str or os.PathLike) or a seekable binary file object, read from its position
+def load(f,
+         # None (saved location), 'cpu', a Device, a dict {saved: new}, or
+         # callable(storage, location)
+         map_location=None,
          pickle_module=None, # not supported (torch's custom pickle modules)
-         *, weights_only:bool=True, # restricted unpickler; False runs arbitrary pickles (trusted files only)
-         mmap:bool=False, # map storages from the file (copy-on-write) instead of reading them; needs a path
+         # restricted unpickler; False runs arbitrary pickles (trusted files only)
+         *, weights_only:bool=True,
+         # map storages from the file (copy-on-write) instead of reading them; needs a
+         # path
+         mmap:bool=False,
          **pickle_load_args):
-    "Load an object saved by `tt.save` or `torch.save` (zip format); tensors come back as tinytensor tensors."
+    ("Load an object saved by `tt.save` or `torch.save` (zip format); tensors come back "
+     "as tinytensor tensors.")
     TORCH_CHECK_VALUE(pickle_module is None,
                       "tinytensor.load does not support pickle_module")
     if weights_only is None: weights_only = True
     fh, owned = _open_for_read(f)
     try:
-        with _gc_paused(): return _load(fh, f, map_location, weights_only, mmap, pickle_load_args)
+        with _gc_paused():
+            return _load(fh, f, map_location, weights_only, mmap, pickle_load_args)
     finally:
         if owned: fh.close()
 
@@ -503,8 +601,10 @@ def _load(fh, f, map_location, weights_only, mmap, pickle_load_args):
     start = fh.tell()
     magic = fh.read(4); fh.seek(start)
     TORCH_CHECK(len(magic) == 4,
-                "PytorchStreamReader failed reading zip archive: the file is empty or truncated")
-    TORCH_CHECK(magic == b'PK\x03\x04', "tinytensor.load reads PyTorch's zip format only (torch.save since 1.6); this file ",
+        "PytorchStreamReader failed reading zip archive: the file is empty or truncated")
+    TORCH_CHECK(magic == b'PK\x03\x04',
+                "tinytensor.load reads PyTorch's zip format only (torch.save since "
+                "1.6); this file ",
                 "is in the legacy format or is not a checkpoint")
     reader = PyTorchStreamReader(fh)
     if mmap: TORCH_CHECK_VALUE(isinstance(f, (str, os.PathLike)),
@@ -512,7 +612,8 @@ def _load(fh, f, map_location, weights_only, mmap, pickle_load_args):
     byteorder = 'little'
     if reader.has_record('byteorder'):
         bo = reader.get_record('byteorder')
-        if bo not in (b'little', b'big'): raise ValueError("Unknown endianness type: " + bo.decode('utf-8', 'replace'))
+        if bo not in (b'little', b'big'):
+            raise ValueError("Unknown endianness type: " + bo.decode('utf-8', 'replace'))
         byteorder = bo.decode()
     mapped = None
     if mmap: mapped = np.frombuffer(_mmap.mmap(fh.fileno(), 0, access=_mmap.ACCESS_COPY),
@@ -522,8 +623,11 @@ def _load(fh, f, map_location, weights_only, mmap, pickle_load_args):
     if not weights_only: result = FullUnpickler(data, loader, **pickle_load_args).load()
     else:
         try: result = WeightsOnlyUnpickler(data, loader).load()
-        except pickle.UnpicklingError as e: raise pickle.UnpicklingError(_WO_MSG + str(e)) from None
-        except _MALFORMED as e: raise pickle.UnpicklingError(_WO_MSG + f"malformed pickle ({type(e).__name__}: {e})") from None
+        except pickle.UnpicklingError as e:
+            raise pickle.UnpicklingError(_WO_MSG + str(e)) from None
+        except _MALFORMED as e:
+            raise pickle.UnpicklingError(_WO_MSG
+                    + f"malformed pickle ({type(e).__name__}: {e})") from None
     # no tensor leaves before its bytes are verified
     reader.check_pending(loader.pending)
     # where torch's last read leaves it (Note [The archive starts where ...])

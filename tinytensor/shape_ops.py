@@ -15,19 +15,24 @@ import builtins, math, numbers, warnings
 from collections import namedtuple
 import numpy as np
 from fastcore.basics import patch
-from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED, wrap_dim
+from .checks import (TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE,
+                               TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED, wrap_dim)
 from .allocator import CPU, Device
 from . import dtypes as _dt
 from .dtypes import dtype
 from .storage import Storage
-from .tensor_impl import Tensor, contiguous_format, channels_last, strides_for_format
+from .tensor_impl import (Tensor, contiguous_format, channels_last,
+                                    strides_for_format)
 from .factories import _np_read, _np_write, _np_view, zeros
 from .backends import array_namespace, asarray_like, ascontiguous
-from .tensor_iterator import (TensorIterator, TensorIteratorConfig, parallel_rows, _new_tensor, result_type, _to_dtype, _resize_output,
+from .tensor_iterator import (TensorIterator, TensorIteratorConfig,
+        parallel_rows, _new_tensor, result_type, _to_dtype, _resize_output,
                                         wrapped_scalar_tensor, can_cast)
-from .ops import (_bind_methods, _binary, _simple, _tensor_only, _not_impl, _is_integral, _operand, _ok, _REDUCED,
+from .ops import (_bind_methods, _binary, _simple, _tensor_only, _not_impl,
+                            _is_integral, _operand, _ok, _REDUCED,
                             mul, sub, logical_xor, eq)
-from .views import broadcast_shapes, broadcast_to, get_overlap_status, has_internal_overlap
+from .views import (broadcast_shapes, broadcast_to, get_overlap_status,
+                              has_internal_overlap)
 from .indexing import _to_out
 from .joining import cat, cat_memory_format
 from .reductions import matmul, _ctype, sum as _sum, any as _any
@@ -36,7 +41,8 @@ from .products import dot
 
 # %% ../nbs/22_shape_ops.ipynb #60487e06
 def _from_np(a, d:dtype, device=CPU) -> Tensor:
-    "A new contiguous tensor of dtype `d` holding the numpy array `a` (cast unsafely, as a kernel's store)."
+    ("A new contiguous tensor of dtype `d` holding the numpy array `a` (cast unsafely, "
+     "as a kernel's store).")
     a = array_namespace(a).asarray(a)
     out = _new_tensor(tuple(a.shape), None, d, device)
     if out._impl.numel_:
@@ -59,7 +65,8 @@ def _tri_check(t:Tensor, k, name:str):
 _TRI_ROWS = 64
 
 def _tri_fill(o, x, k:int, lower:bool, copy:bool=True):
-    "`o = tril(x, k)` (`triu` if not `lower`) over the last two dims, band by band; `copy=False` when `o` is `x`."
+    ("`o = tril(x, k)` (`triu` if not `lower`) over the last two dims, band by band; "
+     "`copy=False` when `o` is `x`.")
     r, c = x.shape[-2:]
     z, xp = o.dtype.type(0), array_namespace(o)
     for i0 in range(0, r, _TRI_ROWS):
@@ -99,11 +106,13 @@ def _tri(input:Tensor, k, lower:bool, name:str, out=None) -> Tensor:
     return out
 
 def tril(input:Tensor, diagonal:int=0, *, out=None) -> Tensor:
-    "Lower triangle of the last two dims (`j - i <= diagonal` kept), as `torch.tril`: a new contiguous tensor."
+    ("Lower triangle of the last two dims (`j - i <= diagonal` kept), as `torch.tril`: "
+     "a new contiguous tensor.")
     return _tri(input, diagonal, True, 'tril', out)
 
 def triu(input:Tensor, diagonal:int=0, *, out=None) -> Tensor:
-    "Upper triangle of the last two dims (`j - i >= diagonal` kept), as `torch.triu`: a new contiguous tensor."
+    ("Upper triangle of the last two dims (`j - i >= diagonal` kept), as `torch.triu`: "
+     "a new contiguous tensor.")
     return _tri(input, diagonal, False, 'triu', out)
 
 # %% ../nbs/22_shape_ops.ipynb #effb8ca1
@@ -134,14 +143,19 @@ def triu_(self:Tensor, diagonal:int=0) -> Tensor:
 
 # %% ../nbs/22_shape_ops.ipynb #b86c93ea
 def tri_svg(rows:int=4, cols:int=6, lower_k:int=1, upper_k:int=2, cell:int=30) -> str:
-    "SVG grid of `j - i` for a `rows`x`cols` matrix, shading what `tril(lower_k)` and `triu(upper_k)` keep."
+    ("SVG grid of `j - i` for a `rows`x`cols` matrix, shading what `tril(lower_k)` and "
+     "`triu(upper_k)` keep.")
     w, h = cols * cell + 2, rows * cell + 2
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="monospace" font-size="11">']
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+             'font-family="monospace" font-size="11">']
     for i in range(rows):
         for j in range(cols):
-            fill = '#9be39b' if j - i <= lower_k else '#cccccc' if j - i >= upper_k else '#ffffff'
-            parts.append(f'<rect x="{1 + j * cell}" y="{1 + i * cell}" width="{cell}" height="{cell}" fill="{fill}" stroke="#444"/>')
-            parts.append(f'<text x="{1 + j * cell + cell // 2}" y="{1 + i * cell + cell // 2 + 4}" text-anchor="middle">{j - i}</text>')
+            fill = ('#9be39b' if j - i <= lower_k else '#cccccc' if j - i >= upper_k
+                    else '#ffffff')
+            parts.append(f'<rect x="{1 + j * cell}" y="{1 + i * cell}" width="{cell}" '
+                         f'height="{cell}" fill="{fill}" stroke="#444"/>')
+            parts.append(f'<text x="{1 + j * cell + cell // 2}" '
+                f'y="{1 + i * cell + cell // 2 + 4}" text-anchor="middle">{j - i}</text>')
     return ''.join(parts) + '</svg>'
 
 # %% ../nbs/22_shape_ops.ipynb #c2b26271
@@ -150,20 +164,26 @@ def _tri_indices(row, col, offset, dtype, device, lower) -> Tensor:
     TORCH_CHECK(col >= 0, "col must be non-negative, got", col)
     d = _dt.int64 if dtype is None else dtype
     if not _is_integral(d): _not_impl('tril_indices' if lower else 'triu_indices', d)
-    i, j = np.nonzero(np.tri(row, col, offset, dtype=bool) if lower else ~np.tri(row, col, offset - 1, dtype=bool))
+    i, j = np.nonzero(np.tri(row, col, offset, dtype=bool) if lower
+                      else ~np.tri(row, col, offset - 1, dtype=bool))
     return _from_np(np.stack([i, j]).reshape(2, -1), d)
 
-def tril_indices(row:int, col:int, offset:int=0, *, dtype=None, device=None, layout=None) -> Tensor:
-    "Coordinates (2 x N) of the lower triangle of a `row`x`col` matrix, as `torch.tril_indices`."
+def tril_indices(row:int, col:int, offset:int=0, *, dtype=None, device=None,
+                 layout=None) -> Tensor:
+    ("Coordinates (2 x N) of the lower triangle of a `row`x`col` matrix, as "
+     "`torch.tril_indices`.")
     return _tri_indices(row, col, offset, dtype, device, True)
 
-def triu_indices(row:int, col:int, offset:int=0, *, dtype=None, device=None, layout=None) -> Tensor:
-    "Coordinates (2 x N) of the upper triangle of a `row`x`col` matrix, as `torch.triu_indices`."
+def triu_indices(row:int, col:int, offset:int=0, *, dtype=None, device=None,
+                 layout=None) -> Tensor:
+    ("Coordinates (2 x N) of the upper triangle of a `row`x`col` matrix, as "
+     "`torch.triu_indices`.")
     return _tri_indices(row, col, offset, dtype, device, False)
 
 # %% ../nbs/22_shape_ops.ipynb #0d1fb7d7
 def diag(input:Tensor, diagonal:int=0, *, out=None) -> Tensor:
-    "1-d -> square matrix with `input` on the `diagonal`-th diagonal; 2-d -> a copy of that diagonal, as `torch.diag`."
+    ("1-d -> square matrix with `input` on the `diagonal`-th diagonal; 2-d -> a copy of "
+     "that diagonal, as `torch.diag`.")
     nd = input.dim()
     TORCH_CHECK(nd in (1, 2), "diag(): Supports 1D or 2D tensors. Got ", nd, "D")
     if nd == 1:
@@ -179,7 +199,8 @@ def diag(input:Tensor, diagonal:int=0, *, out=None) -> Tensor:
     return out
 
 def diag_embed(input:Tensor, offset:int=0, dim1:int=-2, dim2:int=-1) -> Tensor:
-    "Put the last dim of `input` on the `offset` diagonal of two new dims `dim1`, `dim2`, as `torch.diag_embed`."
+    ("Put the last dim of `input` on the `offset` diagonal of two new dims `dim1`, "
+     "`dim2`, as `torch.diag_embed`.")
     nd = input.dim() + 1
     d1, d2 = wrap_dim(dim1, nd), wrap_dim(dim2, nd)
     TORCH_CHECK(d1 != d2, "diagonal dimensions cannot be identical ", dim1, ", ", dim2)
@@ -206,16 +227,21 @@ _bind_methods(dict(diag=diag, diag_embed=diag_embed, diagflat=diagflat, trace=tr
 # %% ../nbs/22_shape_ops.ipynb #5900d0e1
 def _int_tuple(v) -> tuple:
     "An int or a sequence of ints as a tuple of ints."
-    return (int(v),) if isinstance(v, (numbers.Integral, Tensor)) else tuple(int(x) for x in v)
+    return (int(v),) if isinstance(v, (numbers.Integral, Tensor)) else tuple(int(x)
+                                                                             for x in v)
 
 def roll(input:Tensor, shifts, dims=None) -> Tensor:
-    "Circular shift of elements by `shifts` along `dims` (the flattened tensor if `dims` is None), as `torch.roll`."
+    ("Circular shift of elements by `shifts` along `dims` (the flattened tensor if "
+     "`dims` is None), as `torch.roll`.")
     shifts, dims = _int_tuple(shifts), (() if dims is None else _int_tuple(dims))
-    if len(shifts) != 1 or len(dims) != 1:                       # ATen's roll_common: flatten, or one dim at a time
+    # ATen's roll_common: flatten, or one dim at a time
+    if len(shifts) != 1 or len(dims) != 1:
         TORCH_CHECK(len(shifts) > 0, "`shifts` required")
         if len(dims) == 0 and len(shifts) == 1:
-            if input.is_meta:                                      # torch's meta path (a Python reference) clones an empty input
-                return input.clone() if input.numel() == 0 else _new_tensor(input.shape, None, input.dtype, input.device)
+            # torch's meta path (a Python reference) clones an empty input
+            if input.is_meta:
+                return (input.clone() if input.numel() == 0
+                        else _new_tensor(input.shape, None, input.dtype, input.device))
             return _rolled(input, ascontiguous(_np_read(input)).reshape(-1), shifts[0], 0)
         TORCH_CHECK(len(shifts) == len(dims),
                     "shifts and dimensions must align. shifts: ", len(shifts), ", dims:",
@@ -226,12 +252,14 @@ def roll(input:Tensor, shifts, dims=None) -> Tensor:
     if input.is_meta: return _new_tensor(input.shape, None, input.dtype, input.device)
     n = input.shape[d]
     start = (n - shifts[0]) % n    # ATen's roll_cpu is `cat` of two narrows: cat's layout
-    fmt = cat_memory_format([input.narrow(d, start, n - start), input.narrow(d, 0, start)])
+    fmt = cat_memory_format([input.narrow(d, start, n - start),
+                             input.narrow(d, 0, start)])
     return _rolled(input, _np_read(input), shifts[0], d,
                    strides_for_format(tuple(input.shape), fmt))
 
 def _rolled(input:Tensor, x, s:int, d:int, strides=None) -> Tensor:
-    "A new tensor shaped like `input` (contiguous, or `strides`) holding `x` rolled by `s` along `d`: two copies straight into it."
+    ("A new tensor shaped like `input` (contiguous, or `strides`) holding `x` rolled by "
+     "`s` along `d`: two copies straight into it.")
     # threads share the rows when `d` is not dim 0; `np.roll` builds a result of its own
     # that a copy then follows
     out = _new_tensor(input.shape, strides, input.dtype, input.device)
@@ -251,7 +279,8 @@ def _rolled(input:Tensor, x, s:int, d:int, strides=None) -> Tensor:
 
 # %% ../nbs/22_shape_ops.ipynb #e583fd60
 def rot90(input:Tensor, k:int=1, dims=(0, 1)) -> Tensor:
-    "Rotate by 90 degrees `k` times in the plane `dims` (from the first towards the second), as `torch.rot90`."
+    ("Rotate by 90 degrees `k` times in the plane `dims` (from the first towards the "
+     "second), as `torch.rot90`.")
     dims = _int_tuple(dims)
     TORCH_CHECK(len(dims) == 2, "expected total rotation dims == 2, but got dims = ",
                 len(dims))
@@ -272,15 +301,18 @@ _bind_methods(dict(roll=roll, rot90=rot90))
 
 # %% ../nbs/22_shape_ops.ipynb #7b5f681a
 def block_diag(*tensors) -> Tensor:
-    "A block-diagonal matrix with the (0, 1 or 2-d) `tensors` on its diagonal, as `torch.block_diag`."
+    ("A block-diagonal matrix with the (0, 1 or 2-d) `tensors` on its diagonal, as "
+     "`torch.block_diag`.")
     mats = []
     for i, t in enumerate(tensors):
         TORCH_CHECK(t.dim() <= 2,
                     "torch.block_diag: Input tensors must have 2 or fewer dimensions. "
                     "Input ", i, " has ", t.dim(), " dimensions")
-        mats.append(t.reshape(1, 1) if t.dim() == 0 else t.reshape(1, -1) if t.dim() == 1 else t)
+        mats.append(t.reshape(1, 1) if t.dim() == 0 else t.reshape(1, -1)
+                    if t.dim() == 1 else t)
     d = result_type(*tensors) if tensors else _dt.get_default_dtype()
-    rows, cols = builtins.sum(m.shape[0] for m in mats), builtins.sum(m.shape[1] for m in mats)
+    rows, cols = (builtins.sum(m.shape[0] for m in mats),
+                  builtins.sum(m.shape[1] for m in mats))
     res = zeros(rows if mats else 1, cols, dtype=d,
                 device=tensors[0].device if tensors else None)
     r = c = 0
@@ -290,7 +322,8 @@ def block_diag(*tensors) -> Tensor:
     return res
 
 def kron(input:Tensor, other:Tensor, *, out=None) -> Tensor:
-    "Kronecker product, as `torch.kron`: `result[i*bs + j] = a[i] * b[j]` along every dim."
+    ("Kronecker product, as `torch.kron`: `result[i*bs + j] = a[i] * b[j]` along every "
+     "dim.")
     nd = builtins.max(input.dim(), other.dim())
     a = input.view((1,) * (nd - input.dim()) + tuple(input.shape))
     b = other.view((1,) * (nd - other.dim()) + tuple(other.shape))
@@ -308,7 +341,8 @@ def kron(input:Tensor, other:Tensor, *, out=None) -> Tensor:
 
 # %% ../nbs/22_shape_ops.ipynb #4c7664d7
 def tensordot(a:Tensor, b:Tensor, dims=2, out=None) -> Tensor:
-    "Sum of products over `dims` (an int: the last/first `dims` dims; or two lists), as `torch.tensordot`."
+    ("Sum of products over `dims` (an int: the last/first `dims` dims; or two lists), "
+     "as `torch.tensordot`.")
     if isinstance(dims, Tensor): dims = dims.tolist() if dims.dim() else dims.item()
     if isinstance(dims, numbers.Integral):
         TORCH_CHECK(dims >= 0, "tensordot expects dims >= 0, but got dims=", dims)
@@ -325,11 +359,15 @@ def tensordot(a:Tensor, b:Tensor, dims=2, out=None) -> Tensor:
                     "contracted dimensions need to match, but first has size ",
                     a.shape[x], " in dim ", x, " and second has size ", b.shape[y],
                     " in dim ", y)
-    fa, fb = [d for d in range(a.dim()) if d not in da], [d for d in range(b.dim()) if d not in db]
+    fa, fb = ([d for d in range(a.dim()) if d not in da],
+              [d for d in range(b.dim()) if d not in db])
     k = math.prod(a.shape[d] for d in da)
-    am = (a.permute(tuple(fa + da)) if a.dim() else a).reshape(math.prod(a.shape[d] for d in fa), k)
-    bm = (b.permute(tuple(db + fb)) if b.dim() else b).reshape(k, math.prod(b.shape[d] for d in fb))
-    res = matmul(am, bm).view(tuple(a.shape[d] for d in fa) + tuple(b.shape[d] for d in fb))
+    am = (a.permute(tuple(fa + da)) if a.dim()
+          else a).reshape(math.prod(a.shape[d] for d in fa), k)
+    bm = (b.permute(tuple(db + fb)) if b.dim() else b).reshape(k,
+            math.prod(b.shape[d] for d in fb))
+    res = (matmul(am, bm)
+           .view(tuple(a.shape[d] for d in fa) + tuple(b.shape[d] for d in fb)))
     if out is None: return res
     TORCH_CHECK(out.dtype is res.dtype,
                 "tensordot: Expected the output tensor to have dtype ", res.dtype.short,
@@ -344,7 +382,8 @@ def kron(self:Tensor, other:Tensor) -> Tensor:
 
 # %% ../nbs/22_shape_ops.ipynb #8ce72179
 def meshgrid(*tensors, indexing:str=None) -> tuple:
-    "Expanded views forming a coordinate grid of the 0/1-d `tensors` (`indexing` 'ij' or 'xy'), as `torch.meshgrid`."
+    ("Expanded views forming a coordinate grid of the 0/1-d `tensors` (`indexing` 'ij' "
+     "or 'xy'), as `torch.meshgrid`.")
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     if indexing is None:
@@ -383,8 +422,10 @@ def _repeat_counts(repeats:Tensor) -> np.ndarray:
     TORCH_CHECK(not (r < 0).any(), "repeats can not be negative")
     return r
 
-def repeat_interleave(input:Tensor, repeats=None, dim:int=None, *, output_size:int=None) -> Tensor:
-    "Repeat each slice along `dim` (each element if None) `repeats` times, as `torch.repeat_interleave`."
+def repeat_interleave(input:Tensor, repeats=None, dim:int=None, *,
+                      output_size:int=None) -> Tensor:
+    ("Repeat each slice along `dim` (each element if None) `repeats` times, as "
+     "`torch.repeat_interleave`.")
     if repeats is None:                              # the index form: counts -> positions
         TORCH_CHECK(input.dim() == 1, "repeat_interleave only accept 1D vector as repeat")
         r = _repeat_counts(input)
@@ -417,21 +458,28 @@ def repeat_interleave(input:Tensor, repeats=None, dim:int=None, *, output_size:i
     TORCH_CHECK(output_size is None or output_size == r.sum() or len(r) == 0,
                 "allocated size does not match required size")
     if x.ndim == 0: x = x.reshape(1)
-    rr = r if type(x) is np.ndarray else r.tolist()       # CuPy takes the counts as a list
-    if not isinstance(repeats, Tensor):       # ATen: unsqueeze(dim + 1), expand, clone, flatten(dim, dim + 1): a view of the clone
+    # CuPy takes the counts as a list
+    rr = r if type(x) is np.ndarray else r.tolist()
+    # ATen: unsqueeze(dim + 1), expand, clone, flatten(dim, dim + 1): a view of the clone
+    if not isinstance(repeats, Tensor):
         k = int(repeats)
-        res = _from_np(np.repeat(x, rr, axis).reshape(x.shape[:axis] + (n, k) + x.shape[axis + 1:]), input.dtype, input.device)
+        res = _from_np(np.repeat(x, rr, axis)
+                       .reshape(x.shape[:axis] + (n, k) + x.shape[axis + 1:]),
+                       input.dtype, input.device)
         return res.flatten(axis, axis + 1)
     return _from_np(np.repeat(x, rr, axis), input.dtype, input.device)
 
 @patch
-def repeat_interleave(self:Tensor, repeats, dim:int=None, *, output_size:int=None) -> Tensor:
+def repeat_interleave(self:Tensor, repeats, dim:int=None, *,
+                      output_size:int=None) -> Tensor:
     "See `repeat_interleave`."
     return repeat_interleave(self, repeats, dim, output_size=output_size)
 
 # %% ../nbs/22_shape_ops.ipynb #15582827
-def diff(input:Tensor, n:int=1, dim:int=-1, prepend:Tensor=None, append:Tensor=None) -> Tensor:
-    "The `n`-th forward difference along `dim`, after concatenating `prepend`/`append`, as `torch.diff`."
+def diff(input:Tensor, n:int=1, dim:int=-1, prepend:Tensor=None,
+         append:Tensor=None) -> Tensor:
+    ("The `n`-th forward difference along `dim`, after concatenating "
+     "`prepend`/`append`, as `torch.diff`.")
     TORCH_CHECK(input.dim() >= 1, "diff expects input to be at least one-dimensional")
     TORCH_CHECK(n >= 0, "order must be non-negative but got ", n)
     for p in (prepend, append):
@@ -450,13 +498,15 @@ def diff(input:Tensor, n:int=1, dim:int=-1, prepend:Tensor=None, append:Tensor=N
     return t
 
 @patch
-def diff(self:Tensor, n:int=1, dim:int=-1, prepend:Tensor=None, append:Tensor=None) -> Tensor:
+def diff(self:Tensor, n:int=1, dim:int=-1, prepend:Tensor=None,
+         append:Tensor=None) -> Tensor:
     "See `diff`."
     return diff(self, n, dim, prepend, append)
 
 # %% ../nbs/22_shape_ops.ipynb #bdb93663
 def _bsearch(b:np.ndarray, v:np.ndarray, right:bool) -> np.ndarray:
-    "Per row of `b` (rows, n) and `v` (rows, m): ATen's lower/upper bound, vectorized over all values."
+    ("Per row of `b` (rows, n) and `v` (rows, m): ATen's lower/upper bound, vectorized "
+     "over all values.")
     rows, n = b.shape
     xp = array_namespace(b, v)
     lo, hi = xp.zeros(v.shape, np.int64), xp.full(v.shape, n, np.int64)
@@ -474,7 +524,8 @@ def _bsearch(b:np.ndarray, v:np.ndarray, right:bool) -> np.ndarray:
 # %% ../nbs/22_shape_ops.ipynb #6f753b64
 def searchsorted(sorted_sequence:Tensor, input, *, out_int32:bool=False, right:bool=False,
                  side:str=None, sorter:Tensor=None, out=None) -> Tensor:
-    "Insertion indices of `input` into the innermost rows of `sorted_sequence`, as `torch.searchsorted`."
+    ("Insertion indices of `input` into the innermost rows of `sorted_sequence`, as "
+     "`torch.searchsorted`.")
     bd = sorted_sequence
     scalar = not isinstance(input, Tensor)
     if side is not None:
@@ -537,7 +588,8 @@ def searchsorted(sorted_sequence:Tensor, input, *, out_int32:bool=False, right:b
 
 def bucketize(input, boundaries:Tensor, *, out_int32:bool=False, right:bool=False,
               out=None) -> Tensor:
-    "Index of the bucket of each element of `input` given 1-d sorted `boundaries`, as `torch.bucketize`."
+    ("Index of the bucket of each element of `input` given 1-d sorted `boundaries`, as "
+     "`torch.bucketize`.")
     TORCH_CHECK(boundaries.dim() == 1,
                 "boundaries tensor must be 1 dimension, but got dim(", boundaries.dim(),
                 ")")
@@ -546,22 +598,28 @@ def bucketize(input, boundaries:Tensor, *, out_int32:bool=False, right:bool=Fals
 # %% ../nbs/22_shape_ops.ipynb #6c3c17e9
 cummax_return = namedtuple('cummax', ['values', 'indices'])
 cummin_return = namedtuple('cummin', ['values', 'indices'])
-cummax_return.__doc__ = "The `(values, indices)` named tuple `cummax(input, dim)` returns, like `torch.return_types.cummax`."
-cummin_return.__doc__ = "The `(values, indices)` named tuple `cummin(input, dim)` returns, like `torch.return_types.cummin`."
+cummax_return.__doc__ = ("The `(values, indices)` named tuple `cummax(input, dim)` "
+                         "returns, like `torch.return_types.cummax`.")
+cummin_return.__doc__ = ("The `(values, indices)` named tuple `cummin(input, dim)` "
+                         "returns, like `torch.return_types.cummin`.")
 
 def _cum_extreme(input:Tensor, dim:int, greater:bool, ret):
     name = ret.__name__
     TORCH_CHECK_INDEX(input.dim() > 0 or dim in (0, -1), name,
                       "(): Expected reduction dim -1 or 0 for scalar but got ", dim)
-    vals, idx = _new_tensor(input.shape, None, input.dtype, input.device), _new_tensor(input.shape, None, _dt.int64, input.device)
-    if input.numel() == 0 or input.is_meta: return ret(vals, idx)   # ATen checks `dim` only for non-empty tensors of 1+ dims
+    vals, idx = (_new_tensor(input.shape, None, input.dtype, input.device),
+                 _new_tensor(input.shape, None, _dt.int64, input.device))
+    # ATen checks `dim` only for non-empty tensors of 1+ dims
+    if input.numel() == 0 or input.is_meta: return ret(vals, idx)
     d = wrap_dim(dim, input.dim()) if input.dim() else 0
-    if input.dtype.is_complex: _not_impl(name + '_cpu', input.dtype)     # complex numbers have no order
+    # complex numbers have no order
+    if input.dtype.is_complex: _not_impl(name + '_cpu', input.dtype)
     x = _np_read(input)
     if x.ndim == 0: x = x.reshape(1)
     x = np.moveaxis(x, d, 0)
     shape = tuple(input.shape) or (1,)
-    ov, oi = np.moveaxis(_np_write(vals).reshape(shape), d, 0), np.moveaxis(_np_write(idx).reshape(shape), d, 0)
+    ov, oi = (np.moveaxis(_np_write(vals).reshape(shape), d, 0),
+              np.moveaxis(_np_write(idx).reshape(shape), d, 0))
     floating = input.dtype.is_floating_point
     cur, ci = x[0].copy(), array_namespace(x).zeros(x.shape[1:], np.int64)
     for i in range(x.shape[0]):
@@ -573,7 +631,8 @@ def _cum_extreme(input:Tensor, dim:int, greater:bool, ret):
     return ret(vals, idx)
 
 def _cum_out(res, out, ret):
-    "`cummax/cummin(..., out=(values, indices))`: each out keeps its dtype (checked as ATen's `check_scalar_type`), resized and filled."
+    ("`cummax/cummin(..., out=(values, indices))`: each out keeps its dtype (checked as "
+     "ATen's `check_scalar_type`), resized and filled.")
     if out is None: return res
     TORCH_CHECK_TYPE(isinstance(out, (tuple, list)) and len(out) == 2
                      and builtins.all(isinstance(o, Tensor) for o in out),
@@ -585,22 +644,26 @@ def _cum_out(res, out, ret):
     return ret(*(_to_out(r, o) for r, o in zip(res, out)))
 
 def cummax(input:Tensor, dim:int, *, out=None):
-    "Running maximum along `dim` and its index (ties: the later index; NaN propagates), as `torch.cummax`."
+    ("Running maximum along `dim` and its index (ties: the later index; NaN "
+     "propagates), as `torch.cummax`.")
     return _cum_out(_cum_extreme(input, dim, True, cummax_return), out, cummax_return)
 
 def cummin(input:Tensor, dim:int, *, out=None):
-    "Running minimum along `dim` and its index (ties: the later index; NaN propagates), as `torch.cummin`."
+    ("Running minimum along `dim` and its index (ties: the later index; NaN "
+     "propagates), as `torch.cummin`.")
     return _cum_out(_cum_extreme(input, dim, False, cummin_return), out, cummin_return)
 
 # %% ../nbs/22_shape_ops.ipynb #5097e304
 def _logcumsumexp_shifted(x, d:int):
-    "`log(cumsum(exp(x - m))) + m` with `m` the largest finite value along `d`: one scan that cannot overflow (the GPU form)."
+    ("`log(cumsum(exp(x - m))) + m` with `m` the largest finite value along `d`: one "
+     "scan that cannot overflow (the GPU form).")
     m = np.max(np.where(np.isfinite(x), x, -np.inf), axis=d, keepdims=True)
     m = np.where(np.isfinite(m), m, 0).astype(x.dtype)
     return np.log(np.cumsum(np.exp(x - m), axis=d)) + m
 
 def logcumsumexp(input:Tensor, dim:int, *, out=None) -> Tensor:
-    "`log(cumsum(exp(input)))` along `dim`, computed stably, as `torch.logcumsumexp` (floating dtypes only)."
+    ("`log(cumsum(exp(input)))` along `dim`, computed stably, as `torch.logcumsumexp` "
+     "(floating dtypes only).")
     d = wrap_dim(dim, input.dim())
     if not input.dtype.is_floating_point: _not_impl('logcumsumexp_out_cpu', input.dtype)
     TORCH_CHECK(out is None or out.dtype is input.dtype, "expected scalar_type ",
@@ -613,7 +676,8 @@ def logcumsumexp(input:Tensor, dim:int, *, out=None) -> Tensor:
     with np.errstate(all='ignore'):
         if not (x.ndim and x.size): res = x.astype(acc)
         elif type(x) is np.ndarray: res = np.logaddexp.accumulate(x.astype(acc), axis=d)
-        else: res = _logcumsumexp_shifted(x.astype(acc), d)         # CuPy has no `logaddexp.accumulate`
+        # CuPy has no `logaddexp.accumulate`
+        else: res = _logcumsumexp_shifted(x.astype(acc), d)
     if out is None: return _from_np(res, input.dtype, input.device)
     _resize_output(out, input.shape)
     np.copyto(_np_write(out), res, casting='unsafe'); out._impl.bump_version()
@@ -650,7 +714,8 @@ for _n, _f in dict(gcd=gcd, lcm=lcm).items():
 
 # %% ../nbs/22_shape_ops.ipynb #8a716fa8
 def cross(input:Tensor, other:Tensor, dim:int=None, *, out=None) -> Tensor:
-    "Cross product of 3-vectors along `dim` (default: the first dim of size 3, deprecated), as `torch.cross`."
+    ("Cross product of 3-vectors along `dim` (default: the first dim of size 3, "
+     "deprecated), as `torch.cross`.")
     if dim is None:
         warnings.warn("Using torch.cross without specifying the dim arg is "
                       "deprecated.\nPlease either pass the dim explicitly or simply "
@@ -671,7 +736,8 @@ def cross(input:Tensor, other:Tensor, dim:int=None, *, out=None) -> Tensor:
                 " but found ", other.dtype.short)
     x, y = _np_read(input), _np_read(other)
     if input.dtype in _REDUCED: x, y = x.astype(np.float32), y.astype(np.float32)
-    res = np.cross(x, y, axisa=d, axisb=d, axisc=d) if math.prod(shape) else np.zeros(shape, x.dtype)
+    res = (np.cross(x, y, axisa=d, axisb=d, axisc=d) if math.prod(shape)
+           else np.zeros(shape, x.dtype))
     if out is None: return _from_np(res, input.dtype, input.device)
     TORCH_CHECK(out.dtype is input.dtype, "Expected out tensor to have dtype ",
                 _ctype(input.dtype), ", but got ", _ctype(out.dtype), " instead")
@@ -686,7 +752,8 @@ def cross(self:Tensor, other:Tensor, dim:int=None) -> Tensor:
 
 # %% ../nbs/22_shape_ops.ipynb #66e0e209
 def cartesian_prod(*tensors) -> Tensor:
-    "All combinations of the elements of 1-d `tensors`, one per row, as `torch.cartesian_prod`."
+    ("All combinations of the elements of 1-d `tensors`, one per row, as "
+     "`torch.cartesian_prod`.")
     for t in tensors:
         TORCH_CHECK(t.dim() == 1, "Expect a 1D vector, but got shape ", list(t.shape))
     if len(tensors) == 1: return tensors[0]

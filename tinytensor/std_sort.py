@@ -75,8 +75,10 @@ def _insertion_sort(a, first, last, comp):
             a[j] = v
 
 def _partition_pivot(a, first, last, comp):
-    "`__unguarded_partition_pivot`: median of (first+1, mid, last-1) moved to `first`, then Hoare partition."
-    mid, x, y, z = first + (last - first) // 2, first + 1, first + (last - first) // 2, last - 1
+    ("`__unguarded_partition_pivot`: median of (first+1, mid, last-1) moved to `first`, "
+     "then Hoare partition.")
+    mid, x, y, z = (first + (last - first) // 2, first + 1, first + (last - first) // 2,
+                    last - 1)
     if comp(a[x], a[y]):
         m = y if comp(a[y], a[z]) else z if comp(a[x], a[z]) else x
     else:
@@ -99,7 +101,8 @@ def _introsort_loop(a, first, last, depth, comp):
         last = cut
 
 def _std_sort(a, first, last, comp, depth:int=None):
-    "`std::sort` (introsort, then a final insertion sort); `depth`: the recursion budget, libstdc++'s `2 * lg(n)` by default."
+    ("`std::sort` (introsort, then a final insertion sort); `depth`: the recursion "
+     "budget, libstdc++'s `2 * lg(n)` by default.")
     if last - first < 2: return
     _introsort_loop(a, first, last, 2 * _lg(last - first) if depth is None else depth,
                     comp)
@@ -107,13 +110,16 @@ def _std_sort(a, first, last, comp, depth:int=None):
         _insertion_sort(a, first, first + 16, comp)
         for i in range(first + 16, last):                    # __unguarded_insertion_sort
             v, j = a[i], i
-            while j > first and comp(v, a[j - 1]): a[j] = a[j - 1]; j -= 1   # (a comparator that is no order
-            a[j] = v                                         # could walk past `first`: ATen reads outside)
+            # (a comparator that is no order
+            while j > first and comp(v, a[j - 1]): a[j] = a[j - 1]; j -= 1
+            # could walk past `first`: ATen reads outside)
+            a[j] = v
     else: _insertion_sort(a, first, last, comp)
 
 # %% ../nbs/21_scans_sorting.ipynb #ce6334e8
 def _nth_element(a, first, nth, last, comp, depth:int=None):
-    "`std::nth_element` (introselect); `depth`: the recursion budget, libstdc++'s `2 * lg(n)` by default."
+    ("`std::nth_element` (introselect); `depth`: the recursion budget, libstdc++'s `2 * "
+     "lg(n)` by default.")
     if first == last or nth == last: return
     depth = 2 * _lg(last - first) if depth is None else depth
     while last - first > 3:
@@ -129,28 +135,36 @@ def _nth_element(a, first, nth, last, comp, depth:int=None):
 
 # %% ../nbs/21_scans_sorting.ipynb #829cc8d5
 def _key_comp(largest:bool):
-    "ATen's `KeyValueCompDesc`/`KeyValueCompAsc` on (value, index) pairs: values only, NaN the largest."
+    ("ATen's `KeyValueCompDesc`/`KeyValueCompAsc` on (value, index) pairs: values only, "
+     "NaN the largest.")
     if largest: return lambda x, y: (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
     return lambda x, y: (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
 
 # %% ../nbs/21_scans_sorting.ipynb #0c0c5b70
 def _order_keys(rows:np.ndarray, descending:bool) -> np.ndarray:
-    "Integers whose `<` is ATen's sort comparator on `rows`: NaN above all and equal to NaN, -0 == +0 (descending: reversed)."
+    ("Integers whose `<` is ATen's sort comparator on `rows`: NaN above all and equal "
+     "to NaN, -0 == +0 (descending: reversed).")
     if rows.dtype.kind == 'f':
-        x = rows.astype(np.float32) if rows.itemsize < 4 else rows             # float16: widening is exact
-        x = np.where(np.isnan(x), x.dtype.type(np.nan), x)                     # one NaN, above +inf
+        # float16: widening is exact
+        x = rows.astype(np.float32) if rows.itemsize < 4 else rows
+        # one NaN, above +inf
+        x = np.where(np.isnan(x), x.dtype.type(np.nan), x)
         ib = np.int32 if x.itemsize == 4 else np.int64
         b = x.view(ib)
-        b = np.where(b == np.iinfo(ib).min, ib(0), b)      # -0 -> +0 on the bits: `x + 0` would flush subnormals on a GPU
-        k = np.where(b < 0, b ^ np.iinfo(ib).max, b)                           # sign and magnitude -> ordered integers
-    elif rows.dtype == np.uint64: k = (rows ^ np.uint64(1 << 63)).view(np.int64)   # the top bit flipped: signed order
+        # -0 -> +0 on the bits: `x + 0` would flush subnormals on a GPU
+        b = np.where(b == np.iinfo(ib).min, ib(0), b)
+        # sign and magnitude -> ordered integers
+        k = np.where(b < 0, b ^ np.iinfo(ib).max, b)
+    # the top bit flipped: signed order
+    elif rows.dtype == np.uint64: k = (rows ^ np.uint64(1 << 63)).view(np.int64)
     else:
         k = rows.astype(np.int32 if rows.itemsize < 4
                         or rows.dtype == np.int32 else np.int64)
     return ~k if descending else k                # ~k = -k - 1: reversed, never overflows
 
 def _key_less(a, b) -> bool:
-    "The comparator of the replays' (key, index) pairs: keys only, `<` (the keys already encode ATen's order)."
+    ("The comparator of the replays' (key, index) pairs: keys only, `<` (the keys "
+     "already encode ATen's order).")
     return a[0] < b[0]
 
 # %% ../nbs/21_scans_sorting.ipynb #607b40a9
@@ -178,7 +192,8 @@ def _key_less(a, b) -> bool:
 # - A segment that uses up the depth budget is heap sorted by `_partial_sort` in Python,
 #   as libstdc++ does; only adversarial inputs get there.
 def _partition_level(K, I, S, lens, F, L, it):
-    "One `__unguarded_partition_pivot` of each segment [F, L) of the flat keys `K` (`I` moves along): the cuts."
+    ("One `__unguarded_partition_pivot` of each segment [F, L) of the flat keys `K` "
+     "(`I` moves along): the cuts.")
     x, y, z = F + 1, F + (L - F) // 2, L - 1           # median of three, moved to `first`
     kx, ky, kz = K[x], K[y], K[z]
     m = np.where(kx < ky, np.where(ky < kz, y, np.where(kx < kz, z, x)),
@@ -191,8 +206,10 @@ def _partition_level(K, I, S, lens, F, L, it):
     g0, l1 = np.searchsorted(gi, F), np.searchsorted(li, L)
     ng, nl = np.searchsorted(gi, L) - g0, l1 - np.searchsorted(li, F)
     npair = np.minimum(ng, nl)
-    pseg = np.repeat(np.arange(len(F), dtype=it), npair)      # candidate swap k of segment s: the k-th of each kind
-    k = np.arange(int(npair.sum()), dtype=it) - np.repeat((np.cumsum(npair) - npair).astype(it), npair)
+    # candidate swap k of segment s: the k-th of each kind
+    pseg = np.repeat(np.arange(len(F), dtype=it), npair)
+    k = np.arange(int(npair.sum()), dtype=it) - np.repeat((np.cumsum(npair) - npair)
+                                                          .astype(it), npair)
     gp, lp = gi[g0[pseg] + k], li[l1[pseg] - 1 - k]
     sw = gp < lp                                # the swaps made before the pointers cross
     nsw = np.bincount(pseg[sw], minlength=len(F))
@@ -205,7 +222,8 @@ def _partition_level(K, I, S, lens, F, L, it):
 
 # %% ../nbs/21_scans_sorting.ipynb #bbe25e0b
 def _partition_segments(K, I, F, L, it):
-    "`_partition_level` of the disjoint segments [F, L) of `K` (`I` along), gathered side by side first: work in proportion to their size."
+    ("`_partition_level` of the disjoint segments [F, L) of `K` (`I` along), gathered "
+     "side by side first: work in proportion to their size.")
     lens = L - F
     S = (np.cumsum(lens) - lens).astype(it)
     pos = np.repeat(F - S, lens) + np.arange(int(lens.sum()), dtype=it)
@@ -216,7 +234,8 @@ def _partition_segments(K, I, F, L, it):
 
 # %% ../nbs/21_scans_sorting.ipynb #cb6ce549
 def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
-    "`std::sort` of each row of the integer keys `K`, moving `I` along, in place (both C-contiguous: Note [introsort in bulk])."
+    ("`std::sort` of each row of the integer keys `K`, moving `I` along, in place (both "
+     "C-contiguous: Note [introsort in bulk]).")
     TORCH_CHECK(K.flags.c_contiguous and I.flags.c_contiguous and K.shape == I.shape,
                 "_std_sort_rows: keys and indices must be C-contiguous arrays of one "
                 "shape")       # an internal assert
@@ -240,22 +259,27 @@ def _std_sort_rows(K:np.ndarray, I:np.ndarray, depth:int=None):
         depth -= 1
         if 2 * int(lens[act].sum()) >= K.size:
             cut = _partition_level(K, I, S, lens, F, L, it)
-        else: cut = _partition_segments(K, I, F, L, it)     # most elements are settled: gather the rest
+        # most elements are settled: gather the rest
+        else: cut = _partition_segments(K, I, F, L, it)
         S = np.sort(np.concatenate([S, cut]))
-    o = np.argsort(K.reshape(R, n), axis=1, kind='stable')    # the final insertion sort: stable within segments
+    # the final insertion sort: stable within segments
+    o = np.argsort(K.reshape(R, n), axis=1, kind='stable')
     I.reshape(R, n)[...] = np.take_along_axis(I.reshape(R, n), o, 1)
 
 # %% ../nbs/21_scans_sorting.ipynb #c33af992
 def _nth_element_rows(K:np.ndarray, I:np.ndarray, nth:int, depth:int=None):
-    "`std::nth_element` at `nth` of each row of the integer keys `K`, moving `I` along, in place (Note [introsort in bulk])."
+    ("`std::nth_element` at `nth` of each row of the integer keys `K`, moving `I` "
+     "along, in place (Note [introsort in bulk]).")
     TORCH_CHECK(K.flags.c_contiguous and I.flags.c_contiguous and K.shape == I.shape,
                 "_nth_element_rows: keys and indices must be C-contiguous arrays of one "
                 "shape")       # an internal assert
     R, n = K.shape
     Kf, If = K.reshape(-1), I.reshape(-1)
     it = np.int32 if K.size < 2**31 - 1 else np.int64
-    F = np.arange(R, dtype=it) * n; L = F + n; at = F + nth    # each row's one segment still holding `nth`
-    depth, done = 2 * _lg(n) if depth is None else depth, np.zeros(R, bool)   # done: the budget ran out (heap select)
+    # each row's one segment still holding `nth`
+    F = np.arange(R, dtype=it) * n; L = F + n; at = F + nth
+    # done: the budget ran out (heap select)
+    depth, done = 2 * _lg(n) if depth is None else depth, np.zeros(R, bool)
     while True:
         act = np.flatnonzero((L - F > 3) & ~done)
         if not len(act): break
@@ -281,19 +305,24 @@ def _nth_element_rows(K:np.ndarray, I:np.ndarray, nth:int, depth:int=None):
 _HEAP_CHUNK = 256          # most elements of every row compared with its heap top at once
 
 def _partial_sort_rows(K:np.ndarray, I:np.ndarray, k:int) -> list:
-    "`std::partial_sort` of the first `k` of each row of the integer keys `K`: each row's top `k` (key, index) pairs, in order."
+    ("`std::partial_sort` of the first `k` of each row of the integer keys `K`: each "
+     "row's top `k` (key, index) pairs, in order.")
     R, n = K.shape
     heaps = [list(zip(K[r, :k].tolist(), I[r, :k].tolist())) for r in range(R)]
     for q in heaps: _make_heap(q, 0, k, _key_less)
     top = np.array([q[0][0] for q in heaps], K.dtype)
     c, size = k, 16
-    while c < n:                                                # `__heap_select`: only an element below the top enters,
-        block = K[:, c:c + size]                                # so numpy finds the few that may, chunk by chunk (small
-        for r in np.flatnonzero((block < top[:, None]).any(axis=1)).tolist():   # chunks first, while the top falls fast)
+    # `__heap_select`: only an element below the top enters,
+    while c < n:
+        # so numpy finds the few that may, chunk by chunk (small
+        block = K[:, c:c + size]
+        # chunks first, while the top falls fast)
+        for r in np.flatnonzero((block < top[:, None]).any(axis=1)).tolist():
             q = heaps[r]
             for j in np.flatnonzero(block[r] < top[r]).tolist():
                 v = int(block[r, j])
-                if v < q[0][0]: _adjust_heap(q, 0, 0, k, (v, int(I[r, c + j])), _key_less)   # `__pop_heap` into the heap
+                # `__pop_heap` into the heap
+                if v < q[0][0]: _adjust_heap(q, 0, 0, k, (v, int(I[r, c + j])), _key_less)
             top[r] = q[0][0]
         c, size = c + size, builtins.min(2 * size, _HEAP_CHUNK)
     for q in heaps:                                             # `__sort_heap`

@@ -13,21 +13,26 @@ import ctypes, math, threading
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE
 from .intrusive_ptr import intrusive_ptr_target, intrusive_ptr, make_intrusive
-from .allocator import DataPtr, Device, DeviceType, Allocator, CPU, get_allocator, canonical_device
+from .allocator import (DataPtr, Device, DeviceType, Allocator, CPU,
+                                  get_allocator, canonical_device)
 
 # %% ../nbs/03_storage.ipynb #34043164
 class _MemoryView:
-    "Describes the bytes of a `DataPtr` to numpy, keeping the `DataPtr` (and so its memory) alive."
+    ("Describes the bytes of a `DataPtr` to numpy, keeping the `DataPtr` (and so its "
+     "memory) alive.")
     __slots__ = ('_dp', '_owner', '__array_interface__')
     def __init__(self, dp, nbytes, owner=None, typestr='|u1', shape=None, strides=None,
                  offset=0):
         self._dp, self._owner = dp, owner
-        self.__array_interface__ = {'data': (dp.get() + offset if nbytes else 0, dp.read_only), 'typestr': typestr,
-                                    'shape': (nbytes,) if shape is None else shape, 'strides': strides, 'version': 3}
+        self.__array_interface__ = {'data': (dp.get() + offset if nbytes else 0,
+                                             dp.read_only), 'typestr': typestr,
+                                    'shape': (nbytes,) if shape is None else shape,
+                                    'strides': strides, 'version': 3}
 
 def bytes_of(dp:DataPtr, # the memory to expose
              nbytes:int) -> np.ndarray: # how many bytes
-    "A 1-d uint8 numpy array over the bytes of `dp`, whose base keeps `dp` alive (read-only if `dp` is)."
+    ("A 1-d uint8 numpy array over the bytes of `dp`, whose base keeps `dp` alive "
+     "(read-only if `dp` is).")
     return np.asarray(_MemoryView(dp, nbytes))
 
 # %% ../nbs/03_storage.ipynb #da526b21
@@ -41,10 +46,12 @@ def bytes_of(dp:DataPtr, # the memory to expose
 _byte_arrays = {}
 
 class _RawViews(dict):
-    "The cache behind `_raw_view`, keyed by (address, length or C-contiguous shape, numpy dtype): a hit is one dict lookup in C."
+    ("The cache behind `_raw_view`, keyed by (address, length or C-contiguous shape, "
+     "numpy dtype): a hit is one dict lookup in C.")
     def __missing__(self, key):
         ptr, n, dn = key
-        if type(n) is tuple:                  # a shape: the C-contiguous view of that shape, from the 1-d one
+        # a shape: the C-contiguous view of that shape, from the 1-d one
+        if type(n) is tuple:
             v = self[key] = self[ptr, math.prod(n), dn].reshape(n)
             return v
         nbytes = n * dn.itemsize
@@ -60,13 +67,15 @@ _raw_views = _RawViews()
 def _raw_view(ptr:int, # address of the first element (not 0)
               n:int, # number of elements (> 0)
               dn:np.dtype) -> np.ndarray: # numpy element type
-    "A borrowed, cached 1-d numpy array of `n` elements of `dn` at `ptr`: Note [Borrowed raw views]."
+    ("A borrowed, cached 1-d numpy array of `n` elements of `dn` at `ptr`: Note "
+     "[Borrowed raw views].")
     # the small-op paths index `_raw_views` themselves: no Python frame on a hit
     return _raw_views[ptr, n, dn]
 
 # %% ../nbs/03_storage.ipynb #8e0ffefc
 def cow_deleter(ctx):
-    "Deleter of copy-on-write `DataPtr`s: drop one share (the original goes with the last one)."
+    ("Deleter of copy-on-write `DataPtr`s: drop one share (the original goes with the "
+     "last one).")
     ctx.decrement_refcount()
 
 # %% ../nbs/03_storage.ipynb #ba97bbbb
@@ -87,14 +96,18 @@ class StorageImpl(intrusive_ptr_target):
     "A reference-counted block of `nbytes` bytes on one device, as `c10::StorageImpl`."
     __slots__ = ('_data_ptr', '_nbytes', '_allocator', '_resizable', 'device', '_bytes')
     def __init__(self, nbytes:int, # size in bytes
-                 data_ptr:DataPtr=None, # existing memory to adopt; allocated with `allocator` if None
+                 # existing memory to adopt; allocated with `allocator` if None
+                 data_ptr:DataPtr=None,
                  allocator:Allocator=None, # used to allocate and to resize
                  resizable:bool=True, # whether `resize_` is allowed
-                 device=None): # the device; taken from `data_ptr` or the allocator if None
+                 # the device; taken from `data_ptr` or the allocator if None
+                 device=None):
         super().__init__()
         if nbytes < 0: TORCH_CHECK(False, "Storage size must be non-negative, got ",
                                    nbytes)
-        if device is None: device = data_ptr.device if data_ptr is not None else (allocator.device if allocator is not None else CPU)
+        if device is None:
+            device = (data_ptr.device if data_ptr is not None
+                      else (allocator.device if allocator is not None else CPU))
         elif device.__class__ is not Device: device = canonical_device(device)
         if data_ptr is None:
             if device.device_type == DeviceType.Meta: data_ptr = _null_data_ptr(device)
@@ -139,7 +152,7 @@ class StorageImpl(intrusive_ptr_target):
         b = self._bytes
         if b is None:
             TORCH_CHECK(self.device.device_type == DeviceType.CPU,
-                        "Cannot access the bytes of a ", self.device.type, " storage from numpy")
+                "Cannot access the bytes of a ", self.device.type, " storage from numpy")
             b = self._bytes = bytes_of(self._data_ptr, self._nbytes)
         return b
     def mutable_bytes(self) -> np.ndarray:
@@ -155,7 +168,8 @@ class StorageImpl(intrusive_ptr_target):
         # `_null_data_ptr`'s fast path, one call less
         self._data_ptr = _null_cpu_dp if d is CPU else _null_data_ptr(d)
 
-    def __repr__(self): return f'StorageImpl(nbytes={self._nbytes}, device={self.device}, data=0x{self._data_ptr.get():x})'
+    def __repr__(self): return (f'StorageImpl(nbytes={self._nbytes}, '
+                                f'device={self.device}, data=0x{self._data_ptr.get():x})')
 
 # %% ../nbs/03_storage.ipynb #5bafc02c
 class Storage:
@@ -163,7 +177,8 @@ class Storage:
     __slots__ = ('_ptr',)
     def __init__(self, nbytes:int=0, # size in bytes of a new storage
                  device=None, # where to allocate it
-                 impl:intrusive_ptr=None): # an existing `intrusive_ptr[StorageImpl]` to share instead
+                 # an existing `intrusive_ptr[StorageImpl]` to share instead
+                 impl:intrusive_ptr=None):
         if impl is None:
             TORCH_CHECK_TYPE(isinstance(nbytes, int),
                              "Storage size must be an int, got ", type(nbytes).__name__)
@@ -173,7 +188,8 @@ class Storage:
 
     @classmethod
     def _adopt(cls, ptr:intrusive_ptr):
-        "Take over a fresh strong handle without copying it, like `intrusive_ptr._adopt` (internal)."
+        ("Take over a fresh strong handle without copying it, like "
+         "`intrusive_ptr._adopt` (internal).")
         s = object.__new__(cls); s._ptr = ptr; return s
 
     @property
@@ -181,7 +197,8 @@ class Storage:
         "The `StorageImpl` this handle points at."
         return self._ptr.get()
     def use_count(self) -> int:
-        "Number of strong handles (tensors and Storage objects) sharing the `StorageImpl`."
+        ("Number of strong handles (tensors and Storage objects) sharing the "
+         "`StorageImpl`.")
         return self._ptr.use_count()
     def nbytes(self) -> int:
         "Size in bytes."
@@ -196,7 +213,8 @@ class Storage:
         "The device of the memory."
         return self.impl.device
     def data_ptr(self) -> int:
-        "Address of the first byte (mutable access, so copy-on-write is materialized, as in torch)."
+        ("Address of the first byte (mutable access, so copy-on-write is materialized, "
+         "as in torch).")
         return self.impl.mutable_data()
     def resizable(self) -> bool:
         "Whether `resize_` is allowed."
@@ -226,18 +244,22 @@ class Storage:
         self.impl.mutable_bytes()[:] = value
         return self
     def numpy(self) -> np.ndarray:
-        "A writable uint8 numpy view of the bytes; it keeps the storage (and memory) alive."
+        ("A writable uint8 numpy view of the bytes; it keeps the storage (and memory) "
+         "alive.")
         impl = self.impl
         impl.mutable_bytes()
-        return np.asarray(_MemoryView(impl.data_ptr(), impl.nbytes(), owner=self._ptr.copy()))
+        return np.asarray(_MemoryView(impl.data_ptr(), impl.nbytes(),
+                                      owner=self._ptr.copy()))
     def _lazy_clone(self):
-        "A new storage sharing these bytes copy-on-write (a real copy if sharing is impossible)."
+        ("A new storage sharing these bytes copy-on-write (a real copy if sharing is "
+         "impossible).")
         return Storage._adopt(lazy_clone_storage(self.impl) or clone_storage(self.impl))
     def __eq__(self, o): return isinstance(o, Storage) and o._ptr == self._ptr
     def __hash__(self): return hash(self._ptr)
     def __repr__(self):
         impl = self.impl
-        return f'Storage(nbytes={impl.nbytes()}, device={impl.device}, data_ptr=0x{impl.data():x}, use_count={self.use_count()})'
+        return (f'Storage(nbytes={impl.nbytes()}, device={impl.device}, '
+                f'data_ptr=0x{impl.data():x}, use_count={self.use_count()})')
 
 # %% ../nbs/03_storage.ipynb #4c1730d5
 UntypedStorage = Storage
@@ -259,9 +281,11 @@ def resize_bytes(impl:StorageImpl, # the storage to resize
 
 # %% ../nbs/03_storage.ipynb #f6cc36ed
 class COWDeleterContext:
-    "Shared owner of the original `DataPtr` of copy-on-write storages, as c10's `COWDeleterContext`."
+    ("Shared owner of the original `DataPtr` of copy-on-write storages, as c10's "
+     "`COWDeleterContext`.")
     __slots__ = ('_original', '_refcount', '_lock')
-    def __init__(self, original:DataPtr): self._original, self._refcount, self._lock = original, 1, threading.Lock()
+    def __init__(self, original:DataPtr):
+        self._original, self._refcount, self._lock = (original, 1, threading.Lock())
     def increment_refcount(self):
         "One more storage shares the bytes."
         with self._lock:
@@ -269,7 +293,8 @@ class COWDeleterContext:
                         "COWDeleterContext: increment after the last reference")
             self._refcount += 1
     def decrement_refcount(self):
-        "One storage stops sharing; returns the original `DataPtr` if it was the last, else None."
+        ("One storage stops sharing; returns the original `DataPtr` if it was the last, "
+         "else None.")
         with self._lock:
             self._refcount -= 1
             if self._refcount: return None
@@ -281,7 +306,8 @@ def _is_simple_data_ptr(dp:DataPtr) -> bool:
     return (isinstance(ctx, int) and ctx == dp.get()) or (dp.get() == 0 and ctx is None)
 
 def lazy_clone_storage(impl:StorageImpl): # the storage to share
-    "A new `intrusive_ptr[StorageImpl]` sharing `impl`'s bytes copy-on-write, or None if impossible."
+    ("A new `intrusive_ptr[StorageImpl]` sharing `impl`'s bytes copy-on-write, or None "
+     "if impossible.")
     dp = impl.data_ptr()
     if dp.get_deleter() is cow_deleter:
         ctx = dp.get_context(); ctx.increment_refcount()
@@ -312,6 +338,7 @@ def materialize_cow_storage(impl:StorageImpl):
 def clone_storage(impl:StorageImpl):
     "A new `intrusive_ptr[StorageImpl]` holding a real copy of `impl`'s bytes."
     alloc = impl.allocator() or get_allocator(impl.device.device_type)
-    dp = alloc.clone(impl.data(), impl.nbytes()) if impl.device.device_type != DeviceType.Meta else None
+    dp = (alloc.clone(impl.data(), impl.nbytes())
+          if impl.device.device_type != DeviceType.Meta else None)
     return make_intrusive(StorageImpl, impl.nbytes(), dp, alloc, impl.resizable(),
                           impl.device)

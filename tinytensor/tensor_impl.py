@@ -130,7 +130,7 @@ channels_last_3d = memory_format('channels_last_3d')
 preserve_format = memory_format('preserve_format')
 def _memory_format_by_name(n):
     return {m.name: m
-            for m in (contiguous_format, channels_last, channels_last_3d, preserve_format)}[n]
+        for m in (contiguous_format, channels_last, channels_last_3d, preserve_format)}[n]
 
 def strides_for_format(sizes, fmt:memory_format) -> tuple:
     "Dense strides for `sizes` in memory format `fmt` (contiguous or channels-last)."
@@ -173,7 +173,8 @@ class DispatchKeySet:
     "A set of backend bits and functionality bits, as `c10::DispatchKeySet`."
     __slots__ = ('backends', 'functionalities')
     def __init__(self, backends=(), functionalities=()):
-        self.backends, self.functionalities = frozenset(backends), frozenset(functionalities)
+        self.backends, self.functionalities = (frozenset(backends),
+                                               frozenset(functionalities))
     @classmethod
     def for_device(cls, device:Device):
         "The default key set of a dense tensor on `device`."
@@ -194,7 +195,7 @@ class DispatchKeySet:
     def __repr__(self): return f"DispatchKeySet({', '.join(self.runtime_keys())})"
     def __eq__(self, o):
         return (isinstance(o, DispatchKeySet)
-                and (o.backends, o.functionalities) == (self.backends, self.functionalities))
+            and (o.backends, o.functionalities) == (self.backends, self.functionalities))
     def __hash__(self): return hash((self.backends, self.functionalities))
 
 # %% ../nbs/04b_tensor_impl.ipynb #4a02e861
@@ -266,10 +267,11 @@ class TensorImpl:
         c = self.is_contiguous_ = compute_contiguous(sz, st)
         # the common case: channels-last flags can only be true for 4-d and 5-d
         if n != 4 and n != 5:
-            self.is_channels_last_contiguous_ = self.is_channels_last_3d_contiguous_ = False
+            self.is_channels_last_contiguous_ = False
+            self.is_channels_last_3d_contiguous_ = False
             self.is_channels_last_ = self.is_channels_last_3d_ = False
             self.is_non_overlapping_and_dense_ = (c
-                                                  or compute_non_overlapping_and_dense(sz, st))
+                    or compute_non_overlapping_and_dense(sz, st))
             return
         cl = self.is_channels_last_contiguous_ = (_cl_contiguous(sz, st, _CL2D)
                                                   if n == 4 else False)
@@ -282,7 +284,7 @@ class TensorImpl:
                                       and compute_strides_like_channels_last(sz, st, 5))
                                      if n == 5 else False)
         self.is_non_overlapping_and_dense_ = (c or cl or cl3
-                                              or compute_non_overlapping_and_dense(sz, st))
+                or compute_non_overlapping_and_dense(sz, st))
 
     # accessors with c10's names
     def sizes(self) -> tuple: return self.sizes_and_strides_.sizes
@@ -293,7 +295,8 @@ class TensorImpl:
     def storage_impl(self) -> StorageImpl: return self.storage_.get()
     def __repr__(self):
         return (f'TensorImpl(sizes={list(self.sizes())}, strides={list(self.strides())}, '
-                f'storage_offset={self.storage_offset_}, dtype={self.dtype_}, device={self.device_})')
+                f'storage_offset={self.storage_offset_}, dtype={self.dtype_}, '
+                f'device={self.device_})')
 
 # %% ../nbs/04b_tensor_impl.ipynb #00cb6d67
 @patch
@@ -348,7 +351,8 @@ def _size_item(i:int, s) -> int:
     "One item of a `Size`: anything `operator.index` takes, as torch.Size checks it."
     try: return operator.index(s)
     except TypeError:
-        msg = f"tinytensor.Size() takes an iterable of 'int' (item {i} is '{type(s).__name__}')"
+        msg = (f"tinytensor.Size() takes an iterable of 'int' (item {i} is "
+               f"'{type(s).__name__}')")
         raise TypeError(msg) from None
 
 class Size(tuple):
@@ -527,7 +531,7 @@ def __len__(self:Tensor):
 def _no_grad(requires_grad):
     "tinytensor has no autograd: refuse `requires_grad=True` instead of ignoring it."
     TORCH_CHECK(not requires_grad,
-                "autograd is not implemented in tinytensor: requires_grad=True is not supported")
+        "autograd is not implemented in tinytensor: requires_grad=True is not supported")
 
 @patch(as_prop=True)
 def requires_grad(self:Tensor) -> bool:
@@ -551,8 +555,10 @@ def alias_impl(src:TensorImpl, # the TensorImpl to look into
     impl = object.__new__(TensorImpl)
     impl.storage_ = src.storage_.copy()
     impl.dtype_ = src.dtype_ if dtype is None else dtype
-    impl.device_, impl.version_counter_, impl.key_set_ = src.device_, src.version_counter_, src.key_set_
-    impl.storage_offset_, impl.is_wrapped_number_, impl.base_ = storage_offset, False, None
+    impl.device_, impl.version_counter_, impl.key_set_ = (src.device_,
+            src.version_counter_, src.key_set_)
+    impl.storage_offset_, impl.is_wrapped_number_, impl.base_ = (storage_offset, False,
+                                                                 None)
     # fast path (speed only): Note [Shared layouts]
     g = _view_layouts.get((sizes, strides))
     if g is None: g = _view_layout(impl, sizes, strides)

@@ -69,7 +69,8 @@ def common_dtype(self:TensorIterator) -> dtype:
     return self.common_dtype_
 @patch
 def is_scalar(self:TensorIterator, i:int) -> bool:
-    ("Operand `i` is one element for the whole iteration: every dim longer than 1 has byte "
+    ("Operand `i` is one element for the whole iteration: every dim longer than 1 has "
+     "byte "
      "stride 0.")
     return builtins.all(s == 0 or n == 1 for s,
                         n in zip(self.operands_[i].stride_bytes or (), self.shape_))
@@ -78,7 +79,8 @@ def is_cpu_scalar(self:TensorIterator, i:int) -> bool:
     "Operand `i` is a CPU 0-dim input."
     op = self.operands_[i]
     t = op.original_tensor if op.original_tensor is not None else op.tensor
-    return t._impl.sizes_and_strides_.sizes == () and t._impl.device_.device_type == DeviceType.CPU
+    return (t._impl.sizes_and_strides_.sizes == ()
+            and t._impl.device_.device_type == DeviceType.CPU)
 @patch
 def original_scalar_value(self:TensorIterator, i:int):
     ("The value of one-element operand `i` (`is_scalar`) before any cast to the common "
@@ -89,7 +91,9 @@ def original_scalar_value(self:TensorIterator, i:int):
 @patch
 def is_dim_reduced(self:TensorIterator, d:int) -> bool:
     "Some output has stride 0 along iteration dim `d` of size > 1."
-    return self.shape_[d] > 1 and builtins.any(op.stride_bytes[d] == 0 for op in self.operands_[:self.num_outputs_])
+    return (self.shape_[d] > 1
+            and builtins.any(op.stride_bytes[d] == 0
+                             for op in self.operands_[:self.num_outputs_]))
 @patch
 def num_output_elements(self:TensorIterator) -> int:
     "Number of distinct output elements (reduced dims do not count)."
@@ -106,12 +110,14 @@ def cast_outputs(self:TensorIterator):
                           casting='unsafe')
             # a device: one copy loop through its backend
             else:
-                TensorIteratorConfig().add_output(op.original_tensor).add_const_input(op.tensor) \
-                    .resize_outputs(False).check_all_same_dtype(False).build().for_each(copy_loop)
+                (TensorIteratorConfig().add_output(op.original_tensor)
+                 .add_const_input(op.tensor).resize_outputs(False)
+                 .check_all_same_dtype(False).build().for_each(copy_loop))
 @patch
 def __repr__(it:TensorIterator):
     return (f'TensorIterator(shape={it.shape_}, common_dtype={it.common_dtype_}, '
-            f'fast_setup={it.fast_setup_type_},\n  ' + '\n  '.join(repr(op) for op in it.operands_) + ')')
+            f'fast_setup={it.fast_setup_type_},\n  '
+            + '\n  '.join(repr(op) for op in it.operands_) + ')')
 
 # %% ../nbs/06a_tensor_iterator.ipynb #08064680
 def iteration_order_svg(t:Tensor, cell:int=28) -> str:
@@ -143,20 +149,23 @@ def _cfg_ops(cfg, out, *ins):
     for x in ins: cfg.add_const_input(x)
     return cfg
 
-def _binary_cfg(): return (TensorIteratorConfig().set_check_mem_overlap(True).allow_cpu_scalars(True)
-                           .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
+def _binary_cfg(): return (TensorIteratorConfig().set_check_mem_overlap(True)
+                           .allow_cpu_scalars(True)
+        .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
                            .enforce_safe_casting_to_output(True))
 
 @patch(cls_method=True)
 def binary_op(cls:TensorIterator, out, a, b) -> TensorIterator:
-    "add, mul, sub...: promote inputs, compute in the common dtype, cast safely into `out`."
+    ("add, mul, sub...: promote inputs, compute in the common dtype, cast safely into "
+     "`out`.")
     return _cfg_ops(_binary_cfg(), out, a, b).build()
 
 @patch(cls_method=True)
 def binary_float_op(cls:TensorIterator, out, a, b) -> TensorIterator:
     ("True division: like `binary_op`, and integer inputs compute in the default float "
      "dtype.")
-    return _cfg_ops(_binary_cfg().promote_integer_inputs_to_float(True), out, a, b).build()
+    return (_cfg_ops(_binary_cfg().promote_integer_inputs_to_float(True), out, a, b)
+            .build())
 
 @patch(cls_method=True)
 def comparison_op(cls:TensorIterator, out, a, b) -> TensorIterator:
@@ -171,15 +180,18 @@ def comparison_op(cls:TensorIterator, out, a, b) -> TensorIterator:
 @patch(cls_method=True)
 def unary_op(cls:TensorIterator, out, a) -> TensorIterator:
     "neg, abs...: one dtype everywhere, no casting."
-    return _cfg_ops(TensorIteratorConfig().set_check_mem_overlap(True).cast_common_dtype_to_outputs(False)
-                    .enforce_safe_casting_to_output(False).check_all_same_dtype(True), out,
+    return _cfg_ops(TensorIteratorConfig().set_check_mem_overlap(True)
+                    .cast_common_dtype_to_outputs(False)
+            .enforce_safe_casting_to_output(False).check_all_same_dtype(True), out,
                     a).build()
 
 @patch(cls_method=True)
 def unary_float_op(cls:TensorIterator, out, a) -> TensorIterator:
-    "exp, sin...: integer inputs compute in the default float dtype; safe cast into `out`."
-    return _cfg_ops(TensorIteratorConfig().set_check_mem_overlap(True).promote_inputs_to_common_dtype(True)
-                    .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True)
+    ("exp, sin...: integer inputs compute in the default float dtype; safe cast into "
+     "`out`.")
+    return _cfg_ops(TensorIteratorConfig().set_check_mem_overlap(True)
+                    .promote_inputs_to_common_dtype(True)
+            .cast_common_dtype_to_outputs(True).enforce_safe_casting_to_output(True)
                     .promote_integer_inputs_to_float(True), out, a).build()
 
 @patch(cls_method=True)
@@ -191,8 +203,10 @@ def nullary_op(cls:TensorIterator, out) -> TensorIterator:
 @patch(cls_method=True)
 def reduce_op(cls:TensorIterator, out, a) -> TensorIterator:
     "Reductions: `out` has size-1 (stride-0) dims where `a` is reduced."
-    return (TensorIteratorConfig().set_check_mem_overlap(False).promote_inputs_to_common_dtype(True)
-            .resize_outputs(False).is_reduction(True).add_output(out).add_const_input(a).build())
+    return (TensorIteratorConfig().set_check_mem_overlap(False)
+            .promote_inputs_to_common_dtype(True)
+            .resize_outputs(False).is_reduction(True).add_output(out).add_const_input(a)
+            .build())
 
 # %% ../nbs/06a_tensor_iterator.ipynb #14dfc1b7
 def _blocks(shape, begin:int, end:int):
@@ -240,7 +254,8 @@ def serial_for_each(self:TensorIterator, loop, begin:int, end:int, bases=None):
         if not shape:
             return loop(*[_view(b, (), (), 0) for b in bases])
         if len(shape) == 1:
-            return loop(*[_view(b, (op.stride_bytes[0],), (end - begin,), begin * op.stride_bytes[0])
+            return loop(*[_view(b, (op.stride_bytes[0],), (end - begin,),
+                                begin * op.stride_bytes[0])
                           for b, op in zip(bases, ops)])
         for idx, k, count in _blocks(shape, begin, end):
             shp = (count,) + tuple(shape[k - 1::-1]) if k else (count,)
@@ -249,30 +264,33 @@ def serial_for_each(self:TensorIterator, loop, begin:int, end:int, bases=None):
                 sb = op.stride_bytes
                 off = 0
                 for d in range(k, len(shape)): off += idx[d] * sb[d]
-                views.append(_view(b, (sb[k],) + tuple(sb[k - 1::-1]) if k else (sb[k],), shp, off))
+                views.append(_view(b, (sb[k],) + tuple(sb[k - 1::-1]) if k
+                                   else (sb[k],), shp, off))
             loop(*views)
     finally: _errs_on(tok)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #967afdf7
 def copy_loop(o, s):
-    ("The loop of `copy_`: cast `s` into `o` (`xp.copyto`, by the arrays' own namespace), "
+    ("The loop of `copy_`: cast `s` into `o` (`xp.copyto`, by the arrays' own "
+     "namespace), "
      "as c10 converts.")
     # chapter 04a: Notes [half casts in bulk], [double to half through float]
     _cast_into(o, s)
 
 # %% ../nbs/06a_tensor_iterator.ipynb #77eb40db
 # Note [Fast-path hooks]: the plain algorithm of chapters 06a-06c consults a few module-
-# level names, each None here: `_fast_for_each` below, `_fast_binary`, `_fast_scalar`, ...
-# in chapter 06b, `_fast_sum`, ... in chapter 06c. A "Making it fast" chapter (10, 11) fills
-# them when it is imported, with a function that returns the plain path's result for the
-# cases it knows (or True where it did the work) and None (False) otherwise. A hook costs
-# the plain path one global lookup and one `is None` test; the teaching chapters never
-# import the chapters that fill them.
-# (it, loop, bases) -> True where it ran the loop (chapter 11's tiles)
+# level names, each None here: `_fast_for_each` below, `_fast_binary`, `_fast_scalar`,
+# ... in chapter 06b, `_fast_sum`, ... in chapter 06c. A "Making it fast" chapter (10,
+# 11) fills them when it is imported, with a function that returns the plain path's
+# result for the cases it knows (or True where it did the work) and None (False)
+# otherwise. A hook costs the plain path one global lookup and one `is None` test; the
+# teaching chapters never import the chapters that fill them. (it, loop, bases) -> True
+# where it ran the loop (chapter 11's tiles)
 _fast_for_each = None
 
 @patch
-def for_each(self:TensorIterator, loop, # called as loop(*views): outputs first, then inputs
+# called as loop(*views): outputs first, then inputs
+def for_each(self:TensorIterator, loop,
              grain_size:int=GRAIN_SIZE):
     "Run `loop` over the whole iteration space: serially if small, else in threads."
     n = self.numel()
@@ -282,7 +300,8 @@ def for_each(self:TensorIterator, loop, # called as loop(*views): outputs first,
     bases = self._bases()
     # hook: chapter 11
     if _fast_for_each is not None and _fast_for_each(self, loop, bases): return
-    if n < grain_size or _threads['n'] == 1: return self.serial_for_each(loop, 0, n, bases)
+    if n < grain_size or _threads['n'] == 1:
+        return self.serial_for_each(loop, 0, n, bases)
     # align ranges to rows, else to a cache line of the output
     shape = self.shape_
     if len(shape) > 1 and shape[0] * _threads['n'] <= n: align = shape[0]
@@ -338,7 +357,8 @@ from .indexing import _INDEX_OUTPUT
 def _index_output(src:Tensor, idx:list) -> Tensor:
     ("The result of chapter 05d's `index`: an output laid out by a TensorIterator over "
      "`src` and the index tensors.")
-    cfg = TensorIteratorConfig().set_check_mem_overlap(False).check_all_same_dtype(False).add_output(None).add_const_input(src)
+    cfg = (TensorIteratorConfig().set_check_mem_overlap(False)
+           .check_all_same_dtype(False).add_output(None).add_const_input(src))
     for t in idx: cfg.add_const_input(t)
     return cfg.declare_static_dtype_and_device(src.dtype, src.device).build().output(0)
 

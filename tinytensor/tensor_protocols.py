@@ -42,15 +42,17 @@ def is_floating_point(input) -> bool:
     _need_tensor('is_floating_point', input); return input.is_floating_point()
 
 def is_nonzero(input) -> bool:
-    "True if the single element of `input` is not zero (errors as `bool(tensor)` for other sizes)."
+    ("True if the single element of `input` is not zero (errors as `bool(tensor)` for "
+     "other sizes).")
     _need_tensor('is_nonzero', input)
     n = input.numel()
     TORCH_CHECK(n == 1,
-                "Boolean value of Tensor with more than one value is ambiguous" if n > 1 else "Boolean value of "
-                                                                                              "Tensor "
-                                                                                              "with no "
-                                                                                              "values is "
-                                                                                              "ambiguous")
+                "Boolean value of Tensor with more than one value is ambiguous" if n > 1
+                else "Boolean value of "
+                "Tensor "
+                "with no "
+                "values is "
+                "ambiguous")
     return input.item() != 0
 
 def numel(input) -> int:
@@ -138,10 +140,12 @@ _LEGACY = {'float32': 'Float', 'float64': 'Double', 'float16': 'Half',
 
 @patch
 def type(self:Tensor, dtype=None, non_blocking:bool=False, **kwargs):
-    "No argument: the legacy type name ('torch.FloatTensor'); with a dtype or such a name: `self.to(that dtype)`."
+    ("No argument: the legacy type name ('torch.FloatTensor'); with a dtype or such a "
+     "name: `self.to(that dtype)`.")
     if dtype is None:
         dev = self.device.type
-        return 'torch.' + ('' if dev == 'cpu' else dev + '.') + _LEGACY[self.dtype.name] + 'Tensor'
+        return ('torch.' + ('' if dev == 'cpu' else dev + '.')
+                + _LEGACY[self.dtype.name] + 'Tensor')
     # 'torch.FloatTensor' names a CPU type, 'torch.cuda.FloatTensor' a CUDA one
     if isinstance(dtype, str):
         parts = dtype.split('.')
@@ -162,7 +166,8 @@ def get_default_device() -> Device:
 
 def set_default_device(device):
     "Accepts only None or the CPU; any other default device raises."
-    dev = None if device is None else (device if isinstance(device, Device) else Device(device))
+    dev = (None if device is None
+           else (device if isinstance(device, Device) else Device(device)))
     TORCH_CHECK(dev is None or dev.type == 'cpu',
                 "set_default_device: tinytensor only supports 'cpu' as the default "
                 "device, got ", dev)
@@ -172,7 +177,8 @@ def set_default_device(device):
 def __contains__(self:Tensor, element) -> bool:
     "`element in self`: does any element equal `element` (a number or a tensor)?"
     TORCH_CHECK(isinstance(element, (Tensor, numbers.Number, np.generic)),
-                "Tensor.__contains__ only supports Tensor or scalar, but you passed in a ", builtins.type(element), ".")
+                "Tensor.__contains__ only supports Tensor or scalar, but you passed in "
+                "a ", builtins.type(element), ".")
     return builtins.bool(_any(eq(self, element)).item())
 
 @patch
@@ -182,7 +188,8 @@ def __reversed__(self:Tensor) -> Tensor:
 
 @patch
 def __format__(self:Tensor, format_spec:str) -> str:
-    "A 0-d tensor formats its Python number; other tensors accept only the empty spec (then `str`)."
+    ("A 0-d tensor formats its Python number; other tensors accept only the empty spec "
+     "(then `str`).")
     if self.dim() == 0 and not self.is_meta: return self.item().__format__(format_spec)
     return object.__format__(self, format_spec)
 
@@ -209,11 +216,13 @@ def _shift_kernel(left:bool):
     return make
 
 def bitwise_left_shift(input, other, *, out=None) -> Tensor:
-    "`input << other` for integral tensors (shifts out of range give 0), as `torch.bitwise_left_shift`."
+    ("`input << other` for integral tensors (shifts out of range give 0), as "
+     "`torch.bitwise_left_shift`.")
     return _binary(TensorIterator.binary_op, _shift_kernel(True), input, other, out)
 
 def bitwise_right_shift(input, other, *, out=None) -> Tensor:
-    "`input >> other` for integral tensors (arithmetic for signed types), as `torch.bitwise_right_shift`."
+    ("`input >> other` for integral tensors (arithmetic for signed types), as "
+     "`torch.bitwise_right_shift`.")
     return _binary(TensorIterator.binary_op, _shift_kernel(False), input, other, out)
 
 # %% ../nbs/22_shape_ops.ipynb #ca359964

@@ -16,14 +16,19 @@ from .factories import _pyvals
 
 # %% ../nbs/04e_testing.ipynb #8678374f
 def _describe(x):
-    "Shape, strides, offset, dtype name, device type and numpy values of a tinytensor or torch tensor."
+    ("Shape, strides, offset, dtype name, device type and numpy values of a tinytensor "
+     "or torch tensor.")
     if isinstance(x, Tensor):
         vals = _pyvals(x) if not x.is_meta else None
-        return tuple(x.shape), tuple(x.stride()), x.storage_offset(), x.dtype.name, x.device.type, vals
+        return (tuple(x.shape), tuple(x.stride()), x.storage_offset(), x.dtype.name,
+                x.device.type, vals)
     name = str(x.dtype).replace('torch.', '')
     xs = x.detach().cpu()
-    vals = None if x.device.type == 'meta' else (xs.double().numpy() if name in ('bfloat16', 'float16') else xs.resolve_conj().numpy())
-    return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, x.device.type, vals
+    vals = (None if x.device.type == 'meta'
+            else (xs.double().numpy() if name in ('bfloat16', 'float16')
+                  else xs.resolve_conj().numpy()))
+    return (tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, x.device.type,
+            vals)
 
 def values_equal(a:np.ndarray, b:np.ndarray) -> bool:
     "Exact equality with NaN == NaN (complex parts compared separately)."
@@ -38,11 +43,16 @@ def values_equal(a:np.ndarray, b:np.ndarray) -> bool:
 
 def test_tensor_eq(a, # a tinytensor tensor
                    b, # a tinytensor or torch tensor
-                   op:str=None, # the op that made them: its comparison rule decides how values compare; None: exactly
+                   # the op that made them: its comparison rule decides how values
+                   # compare; None: exactly
+                   op:str=None,
                    check_strides:bool=True, # compare strides and storage offset too
                    check_device:bool=True,
-                   scale=0.): # what the op added up, for a tolerant rule (Note [one comparison rule])
-    "Assert `a` and `b` agree in shape, strides, storage offset, dtype, device and values (under `op`'s rule)."
+                   # what the op added up, for a tolerant rule (Note [one comparison
+                   # rule])
+                   scale=0.):
+    ("Assert `a` and `b` agree in shape, strides, storage offset, dtype, device and "
+     "values (under `op`'s rule).")
     sa, sb = _describe(a), _describe(b)
     assert sa[0] == sb[0], f'shape {sa[0]} != {sb[0]}'
     if check_strides:
@@ -52,24 +62,31 @@ def test_tensor_eq(a, # a tinytensor tensor
     if check_device: assert sa[4] == sb[4], f'device {sa[4]} != {sb[4]}'
     if sa[5] is None or sb[5] is None: return
     if op is None: assert values_equal(sa[5], sb[5]), f'values differ:\n{sa[5]}\n{sb[5]}'
-    else: assert close_mask(sa[5], sb[5], tolerance(op, sa[3]), scale).all(), f'values differ ({op}):\n{sa[5]}\n{sb[5]}'
+    else:
+        assert close_mask(sa[5], sb[5], tolerance(op, sa[3]),
+                          scale).all(), f'values differ ({op}):\n{sa[5]}\n{sb[5]}'
 
-test_tensor_eq.__test__ = False              # a helper, not a test: keep pytest from collecting it
+# a helper, not a test: keep pytest from collecting it
+test_tensor_eq.__test__ = False
 
 
 # %% ../nbs/04e_testing.ipynb #fbe029dc
-# Note [one comparison rule]
-# Every comparison of a tinytensor result with torch's names the op that made it, and `COMPARISON_RULES` gives the
-# op's kind; the kind alone decides how values compare (`tolerance`). Values match bit for bit for EXACT (correctly
-# rounded arithmetic, casts, comparisons, copies, views, indexing, sorting, min/max, ATen's sequential CPU scans),
-# LIBM (computed with the very C-library call torch makes: logspace's `pow`) and, on real dtypes, COMPLEX (ATen's
-# complex multiply and divide round their own way); they match within torch.testing's default tolerances for PRODUCT
-# (the BLAS picks the order of the sums), ORDER (long reductions and fused multiply-adds: the vector width and the
-# thread split pick the order) and TRANSCENDENTAL (libm, SLEEF, MKL VML and numpy's per-CPU SIMD loops round
-# differently). An op missing from the table is an error, so a new comparison cannot forget the rule. Family names
-# stand for tests that mix many ops of one kind: `joining`, `indexing`, `views`, `metadata`; `fma` is `a + alpha*b`
-# where no wider type can emulate the fused rounding (float64).
-EXACT, LIBM, COMPLEX, ORDER, PRODUCT, TRANSCENDENTAL = 'exact', 'libm', 'complex', 'order', 'product', 'transcendental'
+# Note [one comparison rule] Every comparison of a tinytensor result with torch's names
+# the op that made it, and `COMPARISON_RULES` gives the op's kind; the kind alone
+# decides how values compare (`tolerance`). Values match bit for bit for EXACT
+# (correctly rounded arithmetic, casts, comparisons, copies, views, indexing, sorting,
+# min/max, ATen's sequential CPU scans), LIBM (computed with the very C-library call
+# torch makes: logspace's `pow`) and, on real dtypes, COMPLEX (ATen's complex multiply
+# and divide round their own way); they match within torch.testing's default tolerances
+# for PRODUCT (the BLAS picks the order of the sums), ORDER (long reductions and fused
+# multiply-adds: the vector width and the thread split pick the order) and
+# TRANSCENDENTAL (libm, SLEEF, MKL VML and numpy's per-CPU SIMD loops round
+# differently). An op missing from the table is an error, so a new comparison cannot
+# forget the rule. Family names stand for tests that mix many ops of one kind:
+# `joining`, `indexing`, `views`, `metadata`; `fma` is `a + alpha*b` where no wider type
+# can emulate the fused rounding (float64).
+EXACT, LIBM, COMPLEX, ORDER, PRODUCT, TRANSCENDENTAL = (
+    'exact', 'libm', 'complex', 'order', 'product', 'transcendental')
 TOLERANT_KINDS = {ORDER, PRODUCT, TRANSCENDENTAL}
 
 def _kind(kind, names): return {n: kind for n in names.split()}
@@ -85,52 +102,64 @@ def _rules(*tables):
 
 COMPARISON_RULES = _rules(
     _kind(EXACT, """
-        add sub subtract rsub neg negative positive relu sign signbit floor ceil trunc fix round frac fmod remainder
-        floor_divide clamp clip clamp_min clamp_max minimum maximum fmin fmax copysign nextafter frexp nan_to_num
-        deg2rad rad2deg conj_physical isnan isinf isfinite isposinf isneginf isreal isclose equal eq ne lt le gt ge
-        greater greater_equal less less_equal not_equal logical_and logical_or logical_xor logical_not bitwise_and
-        bitwise_or bitwise_xor bitwise_not bitwise_left_shift bitwise_right_shift where masked_fill fill to copy clone
-        contiguous cast type_as float double half bfloat16 int long
-        view reshape view_as permute transpose t flatten unflatten squeeze unsqueeze expand expand_as narrow select
-        slice unfold movedim diagonal diag diag_embed tril triu flip fliplr flipud roll rot90 repeat tile
-        repeat_interleave cat concat concatenate stack hstack vstack dstack column_stack row_stack split chunk unbind
-        tensor_split hsplit vsplit dsplit broadcast_to broadcast_tensors meshgrid block_diag cartesian_prod
-        atleast_1d atleast_2d atleast_3d index index_put index_select index_add index_copy index_fill gather scatter
-        scatter_add take take_along_dim put masked_select masked_scatter nonzero argwhere count_nonzero sort argsort
-        msort topk kthvalue median nanmedian mode unique unique_consecutive searchsorted bucketize histc bincount
-        gcd lcm diff amax amin max min argmax argmin aminmax cummax cummin cumsum all any outer ger kron
-        zeros ones full empty eye zeros_like ones_like full_like empty_like rand_like randint_like new_zeros
-        new_ones new_full new_empty rand randn randint randperm tensor from_numpy tril_indices triu_indices
-        joining indexing views metadata"""),
+        add sub subtract rsub neg negative positive relu sign signbit floor ceil trunc fix
+        round frac fmod remainder floor_divide clamp clip clamp_min clamp_max minimum
+        maximum fmin fmax copysign nextafter frexp nan_to_num deg2rad rad2deg
+        conj_physical isnan isinf isfinite isposinf isneginf isreal isclose equal eq ne lt
+        le gt ge greater greater_equal less less_equal not_equal logical_and logical_or
+        logical_xor logical_not bitwise_and bitwise_or bitwise_xor bitwise_not
+        bitwise_left_shift bitwise_right_shift where masked_fill fill to copy clone
+        contiguous cast type_as float double half bfloat16 int long view reshape view_as
+        permute transpose t flatten unflatten squeeze unsqueeze expand expand_as narrow
+        select slice unfold movedim diagonal diag diag_embed tril triu flip fliplr flipud
+        roll rot90 repeat tile repeat_interleave cat concat concatenate stack hstack
+        vstack dstack column_stack row_stack split chunk unbind tensor_split hsplit vsplit
+        dsplit broadcast_to broadcast_tensors meshgrid block_diag cartesian_prod
+        atleast_1d atleast_2d atleast_3d index index_put index_select index_add index_copy
+        index_fill gather scatter scatter_add take take_along_dim put masked_select
+        masked_scatter nonzero argwhere count_nonzero sort argsort msort topk kthvalue
+        median nanmedian mode unique unique_consecutive searchsorted bucketize histc
+        bincount gcd lcm diff amax amin max min argmax argmin aminmax cummax cummin cumsum
+        all any outer ger kron zeros ones full empty eye zeros_like ones_like full_like
+        empty_like rand_like randint_like new_zeros new_ones new_full new_empty rand randn
+        randint randperm tensor from_numpy tril_indices triu_indices joining indexing
+        views metadata"""),
     _kind(LIBM, "logspace"),
-    _kind(COMPLEX, "mul multiply div divide true_divide reciprocal square sgn abs absolute cumprod"),
+    _kind(COMPLEX,
+        "mul multiply div divide true_divide reciprocal square sgn abs absolute cumprod"),
     _kind(ORDER, """
-        sum nansum mean nanmean var std var_mean std_mean norm vector_norm dist renorm prod trace
-        lerp addcmul addcdiv fma cross cdist arange linspace"""),
+        sum nansum mean nanmean var std var_mean std_mean norm vector_norm dist renorm
+        prod trace lerp addcmul addcdiv fma cross cdist arange linspace"""),
     _kind(PRODUCT, """
-        mm matmul bmm mv dot vdot inner tensordot einsum addmm addbmm baddbmm addmv addr matrix_power
-        chain_matmul multi_dot"""),
+        mm matmul bmm mv dot vdot inner tensordot einsum addmm addbmm baddbmm addmv addr
+        matrix_power chain_matmul multi_dot"""),
     _kind(TRANSCENDENTAL, """
-        exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan arcsin arccos arctan sinh cosh tanh
-        asinh acosh atanh arcsinh arccosh arctanh atan2 arctan2 hypot sigmoid logit erf erfc erfinv sinc angle
-        sqrt rsqrt pow ldexp float_power xlogy logaddexp logaddexp2 softmax log_softmax logsumexp logcumsumexp"""))
+        exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan arcsin arccos
+        arctan sinh cosh tanh asinh acosh atanh arcsinh arccosh arctanh atan2 arctan2
+        hypot sigmoid logit erf erfc erfinv sinc angle sqrt rsqrt pow ldexp float_power
+        xlogy logaddexp logaddexp2 softmax log_softmax logsumexp logcumsumexp"""))
 
 
 # %% ../nbs/04e_testing.ipynb #71abad79
-TOLERANCES = {'float16': (1e-3, 1e-5), 'bfloat16': (1.6e-2, 1e-5), 'float32': (1.3e-6, 1e-5),
-              'float64': (1e-7, 1e-7), 'complex64': (1.3e-6, 1e-5), 'complex128': (1e-7, 1e-7)}
-SEQUENTIAL_ON_CPU = {'cumsum', 'cumprod'}   # ATen's CPU scans go one element after the other
+TOLERANCES = {'float16': (1e-3, 1e-5), 'bfloat16': (1.6e-2, 1e-5),
+              'float32': (1.3e-6, 1e-5),
+        'float64': (1e-7, 1e-7), 'complex64': (1.3e-6, 1e-5), 'complex128': (1e-7, 1e-7)}
+# ATen's CPU scans go one element after the other
+SEQUENTIAL_ON_CPU = {'cumsum', 'cumprod'}
 
 def comparison_rule(op:str) -> str:
-    "The kind of `op`'s results (Note [one comparison rule]); an op without one is an error."
+    ("The kind of `op`'s results (Note [one comparison rule]); an op without one is an "
+     "error.")
     try: return COMPARISON_RULES[op]
     except KeyError:
-        raise KeyError(f"op {op!r} has no comparison rule: add it to COMPARISON_RULES with its kind "
+        raise KeyError(f"op {op!r} has no comparison rule: add it to COMPARISON_RULES "
+                       "with its kind "
                        "(Note [one comparison rule])") from None
 
 def tolerance(op:str, # the op that made the result
               dtype_name:str, # the result's dtype, e.g. 'float32'
-              computed_in:str=None, # the dtype the op computed in, where it differs from the result's
+              # the dtype the op computed in, where it differs from the result's
+              computed_in:str=None,
               gpu:bool=False): # the result was computed on a GPU
     "False if `op`'s results compare exactly, else the dtype name whose tolerances apply."
     kind = comparison_rule(op)
@@ -149,8 +178,10 @@ def close_mask(x, # values (tinytensor's)
     scale = np.abs(np.asarray(scale, dtype=np.float64))
     if scale.ndim and scale.shape != x.shape:
         try: scale = np.broadcast_to(scale, x.shape)
-        except ValueError: scale = np.float64(0.)          # a scale for another shape (an error path): none
-    if x.dtype.kind == 'c' or y.dtype.kind == 'c':           # complex: real and imaginary parts separately
+        # a scale for another shape (an error path): none
+        except ValueError: scale = np.float64(0.)
+    # complex: real and imaginary parts separately
+    if x.dtype.kind == 'c' or y.dtype.kind == 'c':
         x, y = np.stack([x.real, x.imag]), np.stack([y.real, y.imag])
         scale = np.stack([np.broadcast_to(scale, x.shape[1:])] * 2)
     if x.dtype.kind not in 'fc' and y.dtype.kind not in 'fc': return np.asarray(x == y)
@@ -162,10 +193,11 @@ def close_mask(x, # values (tinytensor's)
         return same | (np.abs(x64 - y64) <= atol + rtol * (np.abs(y64) + scale))
 
 # %% ../nbs/04e_testing.ipynb #bedcd013
-# Note [Chapters share a process]: nbdev-test runs several notebooks in one Python process. A
-# chapter's `@patch` cells bind its own copies of the functions on the package's classes; each
-# notebook's first hidden cell takes `snapshot_classes()` and its last one `restore_classes`, so
-# the next notebook in the process finds the package as `import tinytensor` made it.
+# Note [Chapters share a process]: nbdev-test runs several notebooks in one Python
+# process. A chapter's `@patch` cells bind its own copies of the functions on the
+# package's classes; each notebook's first hidden cell takes `snapshot_classes()` and
+# its last one `restore_classes`, so the next notebook in the process finds the package
+# as `import tinytensor` made it.
 import sys
 
 def snapshot_classes() -> dict:
@@ -174,12 +206,14 @@ def snapshot_classes() -> dict:
     for name, m in list(sys.modules.items()):
         if name != 'tinytensor' and not name.startswith('tinytensor.'): continue
         for o in list(vars(m).values()):
-            if isinstance(o, type) and o.__module__.startswith('tinytensor') and o not in snap:
+            if isinstance(o,
+                    type) and o.__module__.startswith('tinytensor') and o not in snap:
                 snap[o] = dict(vars(o))
     return snap
 
 def restore_classes(snap:dict):
-    "Put each class of `snap` back as it was: added attributes removed, replaced ones restored."
+    ("Put each class of `snap` back as it was: added attributes removed, replaced ones "
+     "restored.")
     for cls, attrs in snap.items():
         for k in set(vars(cls)) - set(attrs): delattr(cls, k)
         for k, v in attrs.items():

@@ -9,7 +9,8 @@ __all__ = ['crc32_combine', 'PyTorchStreamWriter', 'TorchPickler', 'atomic_write
 import collections, concurrent.futures, contextlib, copyreg, gc, io, mmap as _mmap, os, pickle, pickletools, secrets, struct, sys
 import tempfile, time, zipfile, zlib
 def _fcntl_module():
-    "The `fcntl` module, or None where there is none (Windows: no advisory locks, stale temporaries are left alone)."
+    ("The `fcntl` module, or None where there is none (Windows: no advisory locks, "
+     "stale temporaries are left alone).")
     try: import fcntl
     except ImportError: return None
     return fcntl
@@ -18,10 +19,12 @@ import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from fastcore.basics import patch
 from .intrusive_ptr import intrusive_ptr, make_intrusive
-from .allocator import DataPtr, Device, DeviceType, CPU, canonical_device, get_allocator
+from .allocator import (DataPtr, Device, DeviceType, CPU, canonical_device,
+                                  get_allocator)
 from .storage import StorageImpl, Storage
 from . import dtypes as _dt
-from .tensor_impl import Tensor, TensorImpl, Size, _contiguous_layouts, _contiguous_layout, cached_contiguous_strides
+from .tensor_impl import (Tensor, TensorImpl, Size, _contiguous_layouts,
+                                    _contiguous_layout, cached_contiguous_strides)
 from .factories import storage_nbytes
 from .backends import host_bytes, storage_to
 
@@ -31,11 +34,14 @@ _CHUNK = 1 << 25                       # big buffers move in 32 MiB pieces
 _crc_pool = []
 
 def _crc_executor():
-    if not _crc_pool: _crc_pool.append(concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix='tt-crc32'))
+    if not _crc_pool:
+        _crc_pool.append(concurrent.futures.ThreadPoolExecutor(1,
+                thread_name_prefix='tt-crc32'))
     return _crc_pool[0]
 
 def _io_with_crc(mv:memoryview, io_piece) -> int:
-    "Run `io_piece` (a read) over `mv` in pieces while another thread computes the CRC-32 of the pieces already read."
+    ("Run `io_piece` (a read) over `mv` in pieces while another thread computes the "
+     "CRC-32 of the pieces already read.")
     n = len(mv)
     if n <= 2 * _CHUNK:
         io_piece(mv)
@@ -45,14 +51,16 @@ def _io_with_crc(mv:memoryview, io_piece) -> int:
         piece = mv[pos:pos + _CHUNK]
         # zlib.crc32 and file I/O both release the GIL: the two overlap
         io_piece(piece)
-        fut = ex.submit(lambda p=piece, prev=fut: zlib.crc32(p, prev.result() if prev is not None else 0))
+        fut = ex.submit(lambda p=piece,
+                        prev=fut: zlib.crc32(p, prev.result() if prev is not None else 0))
     return fut.result()
 
 # below this, handing the CRC to the other thread costs more than it saves
 _CRC_THREAD_MIN = 1 << 20
 
 def _write_with_crc(f, mv:memoryview) -> int:
-    "Write `mv` to `f` while the CRC thread computes its CRC-32 (both release the GIL, so they run side by side)."
+    ("Write `mv` to `f` while the CRC thread computes its CRC-32 (both release the GIL, "
+     "so they run side by side).")
     if len(mv) < _CRC_THREAD_MIN:
         _write_all(f, mv)
         return zlib.crc32(mv)
@@ -76,9 +84,11 @@ for _ in range(31): _X2N.append(_multmodp(_X2N[-1], _X2N[-1]))
 _shift_cache = {}
 
 def crc32_combine(crc1:int, crc2:int, len2:int) -> int:
-    "CRC-32 of A + B from crc1 = crc(A), crc2 = crc(B) and len(B), as zlib's `crc32_combine` (not exposed by Python)."
+    ("CRC-32 of A + B from crc1 = crc(A), crc2 = crc(B) and len(B), as zlib's "
+     "`crc32_combine` (not exposed by Python).")
     shift = _shift_cache.get(len2)
-    if shift is None:                           # x^(8 * len2) mod p, by square-and-multiply over the bits of len2
+    # x^(8 * len2) mod p, by square-and-multiply over the bits of len2
+    if shift is None:
         shift, n, k = 1 << 31, len2, 3
         while n:
             if n & 1: shift = _multmodp(_X2N[k & 31], shift)
@@ -107,16 +117,20 @@ def _read_all(f, mv):
                 "PytorchStreamReader failed reading file: file read failed (truncated?)")
 
 class PyTorchStreamWriter:
-    "Writes a stored ZIP archive whose records start at multiples of `alignment`, like caffe2's `PyTorchStreamWriter`."
+    ("Writes a stored ZIP archive whose records start at multiples of `alignment`, like "
+     "caffe2's `PyTorchStreamWriter`.")
     def __init__(self, f, # a binary file object open for writing
                  archive_name:str='archive', # the top-level folder of every record
                  alignment:int=64): # data of each record starts at a multiple of this
         self.f, self.prefix, self.alignment = f, archive_name + '/', alignment
         self.pos, self.entries, self.finalized = 0, [], False
 
-    def write_record(self, name:str, # record name inside the archive folder, e.g. 'data/0'
-                     data): # bytes, or any buffer (a numpy uint8 view is written without a copy)
-        "Append one stored record: local header with `FB` padding, the data, a data descriptor."
+    # record name inside the archive folder, e.g. 'data/0'
+    def write_record(self, name:str,
+                     # bytes, or any buffer (a numpy uint8 view is written without a copy)
+                     data):
+        ("Append one stored record: local header with `FB` padding, the data, a data "
+         "descriptor.")
         fname = (self.prefix + name).encode('utf-8')
         mv = memoryview(data).cast('B')
         n = len(mv)
@@ -130,7 +144,8 @@ class PyTorchStreamWriter:
         self.f.write(hdr + fname + extra)
         # CRC goes in the descriptor, after the data
         crc = _write_with_crc(self.f, mv)
-        desc = struct.pack('<IIQQ', 0x08074b50, crc, n, n) if big else struct.pack('<IIII', 0x08074b50, crc, n, n)
+        desc = (struct.pack('<IIQQ', 0x08074b50, crc, n, n) if big
+                else struct.pack('<IIII', 0x08074b50, crc, n, n))
         self.f.write(desc)
         self.pos += len(hdr) + len(fname) + len(extra) + n + len(desc)
         self.entries.append((fname, crc, n, offset))
@@ -141,17 +156,20 @@ class PyTorchStreamWriter:
         cd_start, parts = self.pos, []
         for fname, crc, n, off in self.entries:
             z = [v for v in (n, n, off) if v >= _ZIP64_LIMIT]
-            extra = struct.pack('<HH', 1, 8 * len(z)) + struct.pack(f'<{len(z)}Q', *z) if z else b''
+            extra = (struct.pack('<HH', 1, 8 * len(z)) + struct.pack(f'<{len(z)}Q', *z)
+                     if z else b'')
             sz = 0xFFFFFFFF if n >= _ZIP64_LIMIT else n
-            parts.append(struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 45 if z else 0, 45 if z else 0, 0x0808, 0, 0, 0,
+            parts.append(struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 45 if z else 0,
+                                     45 if z else 0, 0x0808, 0, 0, 0,
                                      crc, sz, sz, len(fname), len(extra), 0, 0, 0, 0,
-                                     0xFFFFFFFF if off >= _ZIP64_LIMIT else off) + fname + extra)
+                    0xFFFFFFFF if off >= _ZIP64_LIMIT else off) + fname + extra)
         cd = b''.join(parts)
         cnt, cd_end = len(self.entries), cd_start + len(cd)
         eocd64 = struct.pack('<IQHHIIQQQQ', 0x06064b50, 44, 0x031e, 45, 0, 0, cnt, cnt,
                              len(cd), cd_start)
         loc64 = struct.pack('<IIQI', 0x07064b50, 0, cd_end, 1)
-        eocd = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, min(cnt, 0xFFFF), min(cnt, 0xFFFF),
+        eocd = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, min(cnt, 0xFFFF),
+                           min(cnt, 0xFFFF),
                            min(len(cd), 0xFFFFFFFF), min(cd_start, 0xFFFFFFFF), 0)
         self.f.write(cd + eocd64 + loc64 + eocd)
         self.pos = cd_end + len(eocd64) + len(loc64) + len(eocd)
@@ -169,15 +187,18 @@ class _Global:
             g.module, g.name = module, name
         return g
     def __repr__(self): return f'{self.module}.{self.name}'
-    def __call__(self, *args): raise TypeError(f'{self!r} is only a name to pickle, not callable here')
+    def __call__(self,
+        *args): raise TypeError(f'{self!r} is only a name to pickle, not callable here')
 
 # float32 -> 'FloatStorage', int8 -> 'CharStorage'
 def _storage_type_name(d) -> str: return d.short + 'Storage'
 
 class _StorageRef:
-    "What a tensor's `storage` argument pickles as: the persistent id of its `StorageImpl`."
+    ("What a tensor's `storage` argument pickles as: the persistent id of its "
+     "`StorageImpl`.")
     __slots__ = ('impl', 'dtype', 'untyped')
-    def __init__(self, impl, dtype, untyped=False): self.impl, self.dtype, self.untyped = impl, dtype, untyped
+    def __init__(self, impl, dtype,
+            untyped=False): self.impl, self.dtype, self.untyped = (impl, dtype, untyped)
 
 _REBUILD_V2 = _Global('torch._utils', '_rebuild_tensor_v2')
 
@@ -185,7 +206,8 @@ _REBUILD_V2 = _Global('torch._utils', '_rebuild_tensor_v2')
 def _location(device) -> str: return str(device) if device.type != 'cuda' else f'cuda:{device.index or 0}'
 
 class TorchPickler(pickle._Pickler):
-    "Pickler writing tensors as `torch._utils._rebuild_tensor_v2` calls with storage persistent ids, as `torch.save`."
+    ("Pickler writing tensors as `torch._utils._rebuild_tensor_v2` calls with storage "
+     "persistent ids, as `torch.save`.")
     dispatch = pickle._Pickler.dispatch.copy()
     def __init__(self, file, protocol=2):
         super().__init__(file, protocol)
@@ -203,30 +225,38 @@ class TorchPickler(pickle._Pickler):
         if type(obj) is not _StorageRef: return None
         impl, d = obj.impl, obj.dtype
         TORCH_CHECK(impl.device.device_type != DeviceType.Meta,
-                    "tinytensor.save cannot write storages of the ", impl.device, " device (they hold no data)")
+                    "tinytensor.save cannot write storages of the ", impl.device,
+                    " device (they hold no data)")
         entry = self.storages.get(id(impl))
-        if entry is None: entry = self.storages[id(impl)] = (str(len(self.storages)), impl, d)
+        if entry is None:
+            entry = self.storages[id(impl)] = (str(len(self.storages)), impl, d)
         TORCH_CHECK(entry[2] is d,
-                    "Cannot save multiple tensors or storages that view the same data as different types")
-        typ = _Global('torch.storage', 'UntypedStorage') if obj.untyped else _Global('torch', _storage_type_name(d))
+                    "Cannot save multiple tensors or storages that view the same data "
+                    "as different types")
+        typ = (_Global('torch.storage', 'UntypedStorage') if obj.untyped
+               else _Global('torch', _storage_type_name(d)))
         return ('storage', typ, entry[0], _location(impl.device),
                 impl.nbytes() // d.itemsize)
 
     def _save_tensor(self, t):
         impl = t._impl
-        args = (_StorageRef(impl.storage_.get(), impl.dtype_), impl.storage_offset_, tuple(impl.sizes()),
+        args = (_StorageRef(impl.storage_.get(), impl.dtype_), impl.storage_offset_,
+                tuple(impl.sizes()),
                 tuple(impl.strides()), False, collections.OrderedDict())
         self.save_reduce(_REBUILD_V2, args, obj=t)
     dispatch[Tensor] = _save_tensor
-    dispatch[Storage] = lambda self, s: self.save(_StorageRef(s.impl, _dt.uint8, untyped=True))
+    dispatch[Storage] = (lambda self,
+                         s: self.save(_StorageRef(s.impl, _dt.uint8, untyped=True)))
     dispatch[_dt.dtype] = lambda self, d: self.save(_Global('torch', d.name))
-    dispatch[Size] = lambda self, s: self.save_reduce(_Global('torch', 'Size'), (tuple(s),), obj=s)
+    dispatch[Size] = (lambda self,
+                      s: self.save_reduce(_Global('torch', 'Size'), (tuple(s),), obj=s))
     dispatch[Device] = lambda self, d: self.save_reduce(_Global('torch', 'device'),
-                                                       (d.type,) if d.index is None else (d.type, d.index), obj=d)
+            (d.type,) if d.index is None else (d.type, d.index), obj=d)
 
 # %% ../nbs/08a_serialization.ipynb #d41aac61
 def _write_archive(obj, f, archive_name:str, byteorder:str=sys.byteorder):
-    "Pickle `obj` and write data.pkl plus one record per storage to the open binary file `f`."
+    ("Pickle `obj` and write data.pkl plus one record per storage to the open binary "
+     "file `f`.")
     data = io.BytesIO()
     pickler = TorchPickler(data, protocol=2)
     pickler.dump(obj)
@@ -239,7 +269,8 @@ def _write_archive(obj, f, archive_name:str, byteorder:str=sys.byteorder):
         # a device storage: a host copy (03a)
         w.write_record(f'data/{key}', host_bytes(impl) if impl.nbytes() else b'')
     w.write_record('version', b'3\n')
-    w.write_record('.data/serialization_id', str(secrets.randbits(128)).zfill(40).encode())
+    w.write_record('.data/serialization_id', str(secrets.randbits(128)).zfill(40)
+                   .encode())
     w.write_end_of_file()
 
 def _umask() -> int:
@@ -257,10 +288,13 @@ _TMP_TAG = '.tinytensor-'
 _STALE_AFTER = 60
 
 def _clean_stale(folder:str, base:str):
-    "Remove temporaries of `base` left by killed saves: ours by name, unlocked (no writer alive) and old."
+    ("Remove temporaries of `base` left by killed saves: ours by name, unlocked (no "
+     "writer alive) and old.")
     if _fcntl is None: return
     prefix = '.' + base + _TMP_TAG
-    try: names = [n for n in os.listdir(folder) if n.startswith(prefix) and n.endswith('.tmp')]
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(prefix)
+                 and n.endswith('.tmp')]
     except OSError: return
     for n in names:
         p = os.path.join(folder, n)
@@ -274,7 +308,8 @@ def _clean_stale(folder:str, base:str):
 
 def atomic_write(f, # the path to write; a symlink is written through, to its target
                  write): # called with the open binary temporary file
-    "Write a file atomically (temporary in the same folder + `os.replace`), keeping an existing file's mode."
+    ("Write a file atomically (temporary in the same folder + `os.replace`), keeping an "
+     "existing file's mode.")
     target = os.path.realpath(os.fspath(f))
     folder, base = os.path.split(target)
     TORCH_CHECK(os.path.isdir(folder), "Parent directory ",
@@ -297,14 +332,16 @@ def atomic_write(f, # the path to write; a symlink is written through, to its ta
 def save(obj, # a tensor, or nested dicts/lists/tuples of tensors and plain values
          f, # a path (str or os.PathLike) or a binary file object open for writing
          pickle_protocol:int=2): # only protocol 2 is written (torch's DEFAULT_PROTOCOL)
-    "Save `obj` in PyTorch's zip format (readable by `torch.load`); paths are written atomically."
+    ("Save `obj` in PyTorch's zip format (readable by `torch.load`); paths are written "
+     "atomically.")
     TORCH_CHECK_VALUE(pickle_protocol == 2,
                       "tinytensor.save writes pickle protocol 2 only (torch's default)")
     if isinstance(f, (str, os.PathLike)):
         name = os.path.splitext(os.path.basename(os.fspath(f)))[0] or 'archive'
         atomic_write(f, lambda fh: _write_archive(obj, fh, name))
     else:
-        TORCH_CHECK_TYPE(hasattr(f, 'write'), "save(): f must be a path or a binary file object with write(), got ",
+        TORCH_CHECK_TYPE(hasattr(f, 'write'),
+                "save(): f must be a path or a binary file object with write(), got ",
                          type(f).__name__)
         _write_archive(obj, f, 'archive')
 
@@ -318,27 +355,35 @@ def archive_html(path, # a file written by `save` or `torch.save`
     colors = {'data.pkl': '#f4a261', 'data': '#2a9d8f'}
     for i in z.infolist():
         nl, el = struct.unpack('<HH', raw[i.header_offset + 26:i.header_offset + 30])
-        h0, p0, d0 = i.header_offset, i.header_offset + 30 + nl, i.header_offset + 30 + nl + el
+        h0, p0, d0 = (i.header_offset, i.header_offset + 30 + nl, i.header_offset + 30
+                      + nl + el)
         short = i.filename.split('/', 1)[1]
-        col = colors.get(short, colors['data'] if short.startswith('data/') else '#e9c46a')
+        col = colors.get(short, colors['data'] if short.startswith('data/')
+                         else '#e9c46a')
         for a, b, style, tip in [(h0, p0, 'background:#bbb', 'header'),
                                  (p0, d0,
-                                  'background:repeating-linear-gradient(45deg,#ddd,#ddd 2px,#fff 2px,#fff 4px)',
+            'background:repeating-linear-gradient(45deg,#ddd,#ddd 2px,#fff 2px,#fff 4px)',
                                   'FB padding'),
-                                 (d0, d0 + i.file_size, f'background:{col}', f'{short}: {i.file_size} B at {d0}')]:
-            if b > a: rows.append(f'<div title="{tip}" style="position:absolute;left:{a*scale:.1f}px;width:{max((b-a)*scale,1):.1f}px;top:0;height:22px;{style}"></div>')
+                                 (d0, d0 + i.file_size, f'background:{col}',
+                                  f'{short}: {i.file_size} B at {d0}')]:
+            if b > a:
+                rows.append(f'<div title="{tip}" '
+                            f'style="position:absolute;left:{a*scale:.1f}px;width:{max((b-a)*scale,1):.1f}px;top:0;height:22px;{style}"></div>')
     ticks = ''.join(f'<div style="position:absolute;left:{x*scale:.1f}px;top:22px;height:6px;border-left:1px solid #333"></div>'
                     for x in range(0, len(raw), 64))
     labels = ''.join(f'<div style="position:absolute;left:{(i.header_offset)*scale:.1f}px;top:30px;font:10px monospace;'
-                     f'transform:rotate(35deg);transform-origin:left top;white-space:nowrap">{i.filename.split("/",1)[1]}</div>'
+                     'transform:rotate(35deg);transform-origin:left '
+                     f'top;white-space:nowrap">{i.filename.split("/",1)[1]}</div>'
                      for i in z.infolist())
     return (f'<div style="position:relative;width:{width}px;height:100px;border-bottom:1px solid #eee">{"".join(rows)}{ticks}{labels}</div>'
-            f'<div style="font:11px sans-serif">{len(raw)} bytes; ticks every 64 bytes; grey = local header, hatched = FB padding</div>')
+            f'<div style="font:11px sans-serif">{len(raw)} bytes; ticks every 64 '
+            'bytes; grey = local header, hatched = FB padding</div>')
 
 # %% ../nbs/08a_serialization.ipynb #27781d47
 def _bad_name(n:str) -> bool:
     parts = n.replace('\\', '/').split('/')
-    return n.startswith(('/', '\\')) or '..' in parts or '\x00' in n or (len(n) > 1 and n[1] == ':')
+    return (n.startswith(('/', '\\')) or '..' in parts or '\x00' in n
+            or (len(n) > 1 and n[1] == ':'))
 
 # end of central directory: sig, disks, counts, size and offset of the directory
 _EOCD = struct.Struct('<IHHHHIIH')
@@ -351,16 +396,18 @@ _CDH = struct.Struct('<I4xHH4xIIIHHH8xI')
 _LFH = struct.Struct('<I22xHH')               # local header: sig, name and extra lengths
 
 def _zip64_extra(extra:bytes, csize:int, size:int, off:int):
-    "Replace the 0xFFFFFFFF fields of a central header by the 64-bit values of its ZIP64 extra field (id 1)."
+    ("Replace the 0xFFFFFFFF fields of a central header by the 64-bit values of its "
+     "ZIP64 extra field (id 1).")
     pos = 0
     while pos + 4 <= len(extra):
         tag, n = struct.unpack_from('<HH', extra, pos)
         if tag == 1:
             vals, k = [], pos + 4
-            for v in (size, csize, off):               # the order the ZIP spec gives, only the fields that overflowed
+            # the order the ZIP spec gives, only the fields that overflowed
+            for v in (size, csize, off):
                 if v == 0xFFFFFFFF:
                     TORCH_CHECK(k + 8 <= pos + 4 + n,
-                                "PytorchStreamReader failed reading zip archive: bad ZIP64 field")
+                        "PytorchStreamReader failed reading zip archive: bad ZIP64 field")
                     v = struct.unpack_from('<Q', extra, k)[0]; k += 8
                 vals.append(v)
             return vals[1], vals[0], vals[2]
@@ -374,10 +421,12 @@ _MAX_INFLATE = 1032
 def _bad_entry(sig, flags, off, cd_off, name, prefix, duplicate, method, csize, size):
     msg = "PytorchStreamReader failed reading zip archive: "
     if sig != 0x02014b50: TORCH_CHECK(False, msg,
-                                      "failed finding central directory (bad directory entry)")
+            "failed finding central directory (bad directory entry)")
     if flags & 1: TORCH_CHECK(False, msg, "record '", name, "' is encrypted")
     if _bad_name(name): TORCH_CHECK(False, msg, "unsafe record name '", name, "'")
-    if not prefix or not name.startswith(prefix): TORCH_CHECK(False, msg, "record '", name, "' is outside the archive folder '", prefix, "'")
+    if not prefix or not name.startswith(prefix):
+        TORCH_CHECK(False, msg, "record '", name, "' is outside the archive folder '",
+                    prefix, "'")
     if duplicate: TORCH_CHECK(False, msg, "duplicate record '", name, "'")
     if method == 0 and csize != size:
         TORCH_CHECK(False, msg, "stored record '", name, "' declares ", size,
@@ -393,7 +442,8 @@ def _bad_entry(sig, flags, off, cd_off, name, prefix, duplicate, method, csize, 
 
 # %% ../nbs/08a_serialization.ipynb #e1f0914a
 class PyTorchStreamReader:
-    "Reads records of a torch zip checkpoint by name, checking names, bounds and CRCs, like caffe2's `PyTorchStreamReader`."
+    ("Reads records of a torch zip checkpoint by name, checking names, bounds and CRCs, "
+     "like caffe2's `PyTorchStreamReader`.")
     def __init__(self, f): # a seekable binary file object, at the archive's first byte
         # Note [The archive starts where the stream is]: torch's reader of a Python file
         # (`BufferAdapter` in torch/csrc/jit/python/init.cpp) takes `f.tell()` as offset 0
@@ -404,19 +454,23 @@ class PyTorchStreamReader:
         # read (the last storage's, or data.pkl's), not at the archive's end; `position`
         # keeps that offset and `load` seeks there, also after `os.pread` reads.
         self.f, self.start = f, f.tell()
-        self.fd = f.fileno() if isinstance(f, (io.BufferedReader, io.FileIO)) and hasattr(os, 'pread') else None
-        f.seek(0, os.SEEK_END); n = self.file_size = f.tell() - self.start; f.seek(self.start)
+        self.fd = (f.fileno() if isinstance(f, (io.BufferedReader, io.FileIO))
+                   and hasattr(os, 'pread') else None)
+        f.seek(0, os.SEEK_END); n = self.file_size = f.tell() - self.start
+        f.seek(self.start)
         # archive offset just past the last bytes read
         self.position = 0
         try: self.prefix, self.records, self.data_end = self._central_directory(n)
         except (struct.error, UnicodeDecodeError, ValueError, OverflowError) as e:
-            raise RuntimeError(f"PytorchStreamReader failed reading zip archive: failed finding central directory ({e})") from None
+            raise RuntimeError("PytorchStreamReader failed reading zip archive: "
+                               f"failed finding central directory ({e})") from None
         TORCH_CHECK(self.prefix and 'data.pkl' in self.records,
                     "PytorchStreamReader failed locating file data.pkl: file not found")
         self._offsets = {}
 
     def _read_at(self, off:int, n:int) -> bytes:
-        "Up to `n` bytes at archive offset `off` (`os.pread` on real files: no seek, no buffer)."
+        ("Up to `n` bytes at archive offset `off` (`os.pread` on real files: no seek, "
+         "no buffer).")
         if self.fd is not None: b = os.pread(self.fd, n, self.start + off)
         else:
             self.f.seek(self.start + off)
@@ -447,20 +501,26 @@ class PyTorchStreamReader:
         _, nl, el = _LFH.unpack(hdr)
         off = hoff + 30 + nl + el
         if off + csize > self.data_end:
-            TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name, ": record of ", csize, " bytes at offset ", off,
-                        " runs past the end of the file's data (", self.data_end, " bytes; truncated?)")
+            TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name,
+                        ": record of ", csize, " bytes at offset ", off,
+                        " runs past the end of the file's data (", self.data_end,
+                        " bytes; truncated?)")
         self._offsets[name] = off
         return off
 
     def get_record_offset(self, name:str) -> int:
-        "Offset of the first data byte of a stored record, from the archive's start (torch's `getRecordOffset`)."
+        ("Offset of the first data byte of a stored record, from the archive's start "
+         "(torch's `getRecordOffset`).")
         rec = self._record(name)
-        if rec[3] != 0: TORCH_CHECK(False, "PytorchStreamReader: record ", name, " is compressed; only stored records can be read in place")
+        if rec[3] != 0:
+            TORCH_CHECK(False, "PytorchStreamReader: record ", name,
+                        " is compressed; only stored records can be read in place")
         return self._data_offset(name, rec)
 
     @staticmethod
     def check_pending(pending:list):
-        "Finish the deferred CRC-32 checks of `read_record_into(..., pending=)`; RuntimeError on a mismatch."
+        ("Finish the deferred CRC-32 checks of `read_record_into(..., pending=)`; "
+         "RuntimeError on a mismatch.")
         for name, want, head, tail, n in pending:
             if crc32_combine(head, tail.result(), n) != want:
                 TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name,
@@ -469,14 +529,18 @@ class PyTorchStreamReader:
 # %% ../nbs/08a_serialization.ipynb #859e9e7d
 @patch
 def _central_directory(self:PyTorchStreamReader, n:int):
-    "Parse the end record(s) and the central directory: the archive folder, {name in it: record}, where the directory starts."
-    def bad(why): TORCH_CHECK(False, "PytorchStreamReader failed reading zip archive: failed finding central directory (", why, ")")
+    ("Parse the end record(s) and the central directory: the archive folder, {name in "
+     "it: record}, where the directory starts.")
+    def bad(why): TORCH_CHECK(False,
+                              "PytorchStreamReader failed reading zip archive: failed "
+                              "finding central directory (", why, ")")
     # the end record, and a comment of at most 64 KiB
     tail_start = max(0, n - (22 + 0xFFFF))
     tail = self._read_at(tail_start, n - tail_start)
     # no comment: the end record closes the file
     e = len(tail) - 22
-    while e >= 0 and not (tail[e:e + 4] == b'PK\x05\x06' and e + 22 + _EOCD.unpack_from(tail, e)[7] == len(tail)):
+    while e >= 0 and not (tail[e:e + 4] == b'PK\x05\x06' and e + 22
+                          + _EOCD.unpack_from(tail, e)[7] == len(tail)):
         # a comment follows it: the signature whose comment length fits
         e = tail.rfind(b'PK\x05\x06', 0, e + 3)
     # Note [Data after the archive]: none fits when other data follows the archive in the
@@ -486,17 +550,20 @@ def _central_directory(self:PyTorchStreamReader, n:int):
     if e < 0: bad('no end of central directory record')
     _, _, _, _, count, cd_size, cd_off, _ = _EOCD.unpack_from(tail, e)
     eocd = tail_start + e
-    if count == 0xFFFF or cd_size == 0xFFFFFFFF or cd_off == 0xFFFFFFFF:      # ZIP64: read the locator just before
+    # ZIP64: read the locator just before
+    if count == 0xFFFF or cd_size == 0xFFFFFFFF or cd_off == 0xFFFFFFFF:
         loc = self._read_at(eocd - 20, 20) if eocd >= 20 else b''
         if len(loc) != 20 or loc[:4] != b'PK\x06\x07': bad('ZIP64 locator missing')
         z = self._read_at(_LOC64.unpack(loc)[2], 56)
         if len(z) != 56 or z[:4] != b'PK\x06\x06': bad('ZIP64 end record missing')
         _, count, cd_size, cd_off = _EOCD64.unpack(z)
     if cd_off + cd_size > eocd: bad('the directory runs past its end record')
-    cd = tail[cd_off - tail_start:cd_off - tail_start + cd_size] if cd_off >= tail_start else self._read_at(cd_off, cd_size)
+    cd = (tail[cd_off - tail_start:cd_off - tail_start + cd_size]
+          if cd_off >= tail_start else self._read_at(cd_off, cd_size))
     if len(cd) != cd_size: bad('truncated')
     records, pos, unpack, prefix, plen = {}, 0, _CDH.unpack_from, None, 0
-    for _ in range(count):                            # one lean pass: a checkpoint has a record per storage
+    # one lean pass: a checkpoint has a record per storage
+    for _ in range(count):
         sig, flags, method, crc, csize, size, nl, el, cl, off = unpack(cd, pos)
         end = pos + 46 + nl
         name = cd[pos + 46:end].decode('utf-8' if flags & 0x800 else 'cp437')
@@ -506,7 +573,8 @@ def _central_directory(self:PyTorchStreamReader, n:int):
         if prefix is None: prefix = name[:name.find('/') + 1]; plen = len(prefix)
         short = name[plen:]
         if sig != 0x02014b50 or flags & 1 or off + 30 + csize > cd_off or not name.startswith(prefix) or short in records \
-                or (('..' in name or '\\' in name or ':' in name or '\x00' in name or name[:1] == '/') and _bad_name(name)) \
+                or (('..' in name or '\\' in name or ':' in name or '\x00' in name
+                     or name[:1] == '/') and _bad_name(name)) \
                 or (csize != size if method == 0 else size > _MAX_INFLATE * csize + 64):
             _bad_entry(sig, flags, off, cd_off, name, prefix, short in records, method,
                        csize, size)
@@ -517,7 +585,8 @@ def _central_directory(self:PyTorchStreamReader, n:int):
 # %% ../nbs/08a_serialization.ipynb #4ff25e14
 @patch
 def read_record_into(self:PyTorchStreamReader, name:str, buf, check_crc:bool=True,
-                     pending:list=None): # if given, large records are CRC-checked later: see `check_pending`
+                     # if given, large records are CRC-checked later: see `check_pending`
+                     pending:list=None):
     "Read the record `name` into the writable buffer `buf` (exactly its size)."
     rec, mv = self._record(name), memoryview(buf).cast('B')
     _, csize, size, method, crc = rec
@@ -527,22 +596,30 @@ def read_record_into(self:PyTorchStreamReader, name:str, buf, check_crc:bool=Tru
     if method == 0 and pending is not None and check_crc and crc != 0 and size >= _CRC_THREAD_MIN:
         self.f.seek(self.start + off); self.position = off + size
         try: _read_all(self.f, mv)
-        except RuntimeError as e: raise RuntimeError(str(e).replace('file:', f'file {name}:')) from None
+        except RuntimeError as e:
+            raise RuntimeError(str(e).replace('file:', f'file {name}:')) from None
         k = size // 3                               # see Note [Deferred CRC]
-        pending.append((name, crc, zlib.crc32(mv[:k]), _crc_executor().submit(zlib.crc32, mv[k:]), size - k))
+        pending.append((name, crc, zlib.crc32(mv[:k]), _crc_executor()
+                        .submit(zlib.crc32, mv[k:]), size - k))
         return
     if method == 0:
         self.f.seek(self.start + off); self.position = off + size
         try: got = _io_with_crc(mv, lambda piece: _read_all(self.f, piece))
-        except RuntimeError as e: raise RuntimeError(str(e).replace('file:', f'file {name}:')) from None
-    elif method == 8:                                   # deflate (zipfile.ZIP_DEFLATED), as miniz can read
+        except RuntimeError as e:
+            raise RuntimeError(str(e).replace('file:', f'file {name}:')) from None
+    # deflate (zipfile.ZIP_DEFLATED), as miniz can read
+    elif method == 8:
         raw = self._read_at(off, csize)
-        try:                                            # never more than the declared size (+1 to see it overflow)
+        # never more than the declared size (+1 to see it overflow)
+        try:
             d = zlib.decompressobj(-15)
             out = d.decompress(raw, size + 1)
-        except zlib.error as e: raise RuntimeError(f"PytorchStreamReader failed reading file {name}: {e}") from None
-        TORCH_CHECK(len(raw) == csize and len(out) == size and d.eof, "PytorchStreamReader failed reading file ", name,
-                    ": compressed data is truncated, corrupted or longer than its declared ", size, " bytes")
+        except zlib.error as e:
+            raise RuntimeError(f"PytorchStreamReader failed reading file {name}: {e}") from None
+        TORCH_CHECK(len(raw) == csize and len(out) == size and d.eof,
+                    "PytorchStreamReader failed reading file ", name,
+                    ": compressed data is truncated, corrupted or longer than its "
+                    "declared ", size, " bytes")
         mv[:] = out
         got = zlib.crc32(out)
     else: TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name,

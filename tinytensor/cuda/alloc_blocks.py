@@ -8,20 +8,26 @@ __all__ = ['STAT_NAMES', 'STAT_TYPES', 'STAT_FIELDS', 'Block', 'BlockPool', 'Exp
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #part1alloc_bl
 import bisect, operator, os, sys, time
 from collections import deque
-from ..pictures import SvgCanvas, text_width    # chapter 03b: SVG that fits its text
+# chapter 03b: SVG that fits its text
+from ..pictures import SvgCanvas, text_width
 from .alloc_config import *
-from .alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, _is_pow2, _parse_num, _patch, _tokenize)
+from .alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED,
+                                          _is_pow2, _parse_num, _patch, _tokenize)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #a683f570
 class Block:
     "A piece of a segment (`Block` in CUDACachingAllocator.cpp)."
     __slots__ = ('device', 'stream', 'size', 'requested_size', 'pool', 'ptr', 'allocated',
-                 'prev', 'next', 'stream_uses', 'event_count', 'gc_count_base', 'mapped', 'expandable')
+                 'prev', 'next', 'stream_uses', 'event_count', 'gc_count_base',
+                 'mapped', 'expandable')
     def __init__(self, device, stream, size, pool, ptr):
-        self.device = device; self.stream = stream; self.size = size; self.pool = pool; self.ptr = ptr
-        self.requested_size = 0; self.allocated = False; self.prev = None; self.next = None
+        self.device = device; self.stream = stream; self.size = size; self.pool = pool
+        self.ptr = ptr
+        self.requested_size = 0; self.allocated = False; self.prev = None
+        self.next = None
         self.stream_uses = None; self.event_count = 0; self.gc_count_base = 0
-        self.mapped = True; self.expandable = None    # pages behind it; its ExpandableSegment, if any
+        # pages behind it; its ExpandableSegment, if any
+        self.mapped = True; self.expandable = None
     def is_split(self) -> bool:
         "True when the block shares its segment with other blocks."
         return self.prev is not None or self.next is not None
@@ -35,16 +41,20 @@ class Block:
         "Age: `get_free_block` calls on its pool since the block was cached."
         return self.pool.get_free_blocks_call_count - self.gc_count_base
     def __repr__(self):
-        st = 'allocated' if self.allocated else ('pending' if self.event_count else 'free')
+        st = ('allocated' if self.allocated
+              else ('pending' if self.event_count else 'free'))
         return f"Block(ptr={self.ptr:#x}, size={self.size}, stream={self.stream}, {st})"
 
 class BlockPool:
     "Free cached blocks ordered by (stream, size, ptr) (`BlockPool`)."
-    __slots__ = ('keys', 'blocks', 'ukeys', 'unmapped', 'is_small', 'stat_index', 'get_free_blocks_call_count', 'owner')
+    __slots__ = ('keys', 'blocks', 'ukeys', 'unmapped', 'is_small', 'stat_index',
+                 'get_free_blocks_call_count', 'owner')
     def __init__(self, is_small:bool, owner=None):
         self.keys, self.blocks, self.is_small = [], [], is_small
-        self.owner = owner                            # the PrivatePool holding this pool (None: the default pools)
-        self.ukeys, self.unmapped = [], []          # unmapped ranges of expandable segments, by (stream, ptr)
+        # the PrivatePool holding this pool (None: the default pools)
+        self.owner = owner
+        # unmapped ranges of expandable segments, by (stream, ptr)
+        self.ukeys, self.unmapped = [], []
         self.stat_index = 1 if is_small else 2       # StatType::SMALL_POOL / LARGE_POOL
         self.get_free_blocks_call_count = 0
     def insert_into_blocks(self, b:Block):
@@ -57,7 +67,8 @@ class BlockPool:
         "Remove cached block `b`."
         k = (b.stream, b.size, b.ptr)
         i = bisect.bisect_left(self.keys, k)
-        if i == len(self.keys) or self.keys[i] != k: TORCH_CHECK(False, "internal error: block not in pool ", b)
+        if i == len(self.keys) or self.keys[i] != k:
+            TORCH_CHECK(False, "internal error: block not in pool ", b)
         del self.keys[i]; del self.blocks[i]
     def insert_unmapped(self, b:Block):
         "Track unmapped block `b` of an expandable segment."
@@ -68,25 +79,33 @@ class BlockPool:
         "Stop tracking unmapped block `b`."
         k = (b.stream, b.ptr)
         i = bisect.bisect_left(self.ukeys, k)
-        TORCH_CHECK(i < len(self.ukeys) and self.ukeys[i] == k, "internal error: block not in unmapped set ", b)
+        TORCH_CHECK(i < len(self.ukeys) and self.ukeys[i] == k,
+                    "internal error: block not in unmapped set ", b)
         del self.ukeys[i]; del self.unmapped[i]
     def __len__(self): return len(self.keys)
-    def __repr__(self): return f"BlockPool({'small' if self.is_small else 'large'}, {len(self)} blocks)"
+    def __repr__(self): return (f"BlockPool({'small' if self.is_small else 'large'}, "
+                                f"{len(self)} blocks)")
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #e5a1c0de
 class ExpandableSegment:
-    "A virtual address range of 9/8 of device memory, mapped page by page (`ExpandableSegment`)."
-    __slots__ = ('backend', 'stream', 'pool', 'ptr', 'segment_size', 'max_handles', 'handles')
-    def __init__(self, backend, stream:int, pool:BlockPool, segment_size:int, total_memory:int):
-        self.backend, self.stream, self.pool, self.segment_size = backend, stream, pool, segment_size
+    ("A virtual address range of 9/8 of device memory, mapped page by page "
+     "(`ExpandableSegment`).")
+    __slots__ = ('backend', 'stream', 'pool', 'ptr', 'segment_size', 'max_handles',
+                 'handles')
+    def __init__(self, backend, stream:int, pool:BlockPool, segment_size:int,
+                 total_memory:int):
+        self.backend, self.stream, self.pool, self.segment_size = (backend, stream,
+                                                                   pool, segment_size)
         self.max_handles = -(-(total_memory + total_memory // 8) // segment_size)
         self.ptr = backend.reserve(self.max_handles * segment_size)
-        self.handles = []                                  # True where a page is mapped (trimmed at the end)
+        # True where a page is mapped (trimmed at the end)
+        self.handles = []
     def size(self) -> int:
         "Bytes of address space."
         return self.max_handles * self.segment_size
     def map(self, ptr:int, size:int):
-        "Map the pages covering [ptr, ptr+size); (start, bytes mapped), bytes 0 when out of memory."
+        ("Map the pages covering [ptr, ptr+size); (start, bytes mapped), bytes 0 when "
+         "out of memory.")
         ss = self.segment_size
         begin, end = (ptr - self.ptr) // ss, -(-(ptr + size - self.ptr) // ss)
         if begin == end: return self.ptr + begin * ss, 0
@@ -108,7 +127,8 @@ class ExpandableSegment:
     def mapped_bytes(self) -> int:
         "Bytes of pages mapped."
         return sum(self.handles) * self.segment_size
-    def __repr__(self): return f"ExpandableSegment({self.ptr:#x}, stream={self.stream}, mapped={format_size(self.mapped_bytes())})"
+    def __repr__(self): return (f"ExpandableSegment({self.ptr:#x}, "
+            f"stream={self.stream}, mapped={format_size(self.mapped_bytes())})")
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #8dfe570b
 STAT_NAMES = ('allocation', 'segment', 'active', 'inactive_split', 'allocated_bytes',
@@ -116,14 +136,15 @@ STAT_NAMES = ('allocation', 'segment', 'active', 'inactive_split', 'allocated_by
 STAT_TYPES = ('all', 'small_pool', 'large_pool')
 STAT_FIELDS = ('current', 'peak', 'allocated', 'freed')
 
-# Note [Derived statistics]
-# ~~~~~~~~~~~~~~~~~~~~~~~~~
-# c10's Stat has four counters, and increase_stat/decrease_stat update the aggregate and a pool on every call.
-# Only some of them carry information: the aggregate's current, allocated and freed are the sums of the two
-# pools', and a Stat's freed is its allocated plus its current at the last reset_accumulated_memory_stats
-# (`base`) minus its current now. So a pool's Stat is [current, peak, allocated, base], the aggregate's is used
-# for its peak alone, and `_stat_values` computes torch's four fields when they are read.
-def _new_stat_array(): return [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]    # aggregate (its peak), small pool, large pool
+# Note [Derived statistics] ~~~~~~~~~~~~~~~~~~~~~~~~~ c10's Stat has four counters, and
+# increase_stat/decrease_stat update the aggregate and a pool on every call. Only some
+# of them carry information: the aggregate's current, allocated and freed are the sums
+# of the two pools', and a Stat's freed is its allocated plus its current at the last
+# reset_accumulated_memory_stats (`base`) minus its current now. So a pool's Stat is
+# [current, peak, allocated, base], the aggregate's is used for its peak alone, and
+# `_stat_values` computes torch's four fields when they are read.
+# aggregate (its peak), small pool, large pool
+def _new_stat_array(): return [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
 
 def _inc(sa, i, n):
     "Increase pool `i`'s Stat of StatArray `sa` by `n`, and the aggregate's peak."
@@ -149,7 +170,8 @@ def _stat_fields(s) -> tuple:
     return s[0], s[1], s[2], s[2] + s[3] - s[0]
 
 def _stat_values(sa, t:int) -> tuple:
-    "torch's (current, peak, allocated, freed) of stat type `t` (0 all, 1 small pool, 2 large pool) of StatArray `sa`."
+    ("torch's (current, peak, allocated, freed) of stat type `t` (0 all, 1 small pool, "
+     "2 large pool) of StatArray `sa`.")
     if t: return _stat_fields(sa[t])
     (c1, _, a1, f1), (c2, _, a2, f2) = _stat_fields(sa[1]), _stat_fields(sa[2])
     return c1 + c2, sa[0][1], a1 + a2, f1 + f2
@@ -161,82 +183,107 @@ def _current(sa) -> int:
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #c5387726
 class DeviceCachingAllocator:
     "One device's caching allocator: PyTorch's `DeviceCachingAllocator` over a backend."
-    _records_blocks = True                  # the history holds alloc/free entries too, not only segment events
-    # Hooks (Note [Hot path], chapter 12): a malloc and a free of one frame each for the common case. Until
-    # chapter 12 fills them every call takes the plain path; `hot_path = False` keeps one allocator on it.
+    # the history holds alloc/free entries too, not only segment events
+    _records_blocks = True
+    # Hooks (Note [Hot path], chapter 12): a malloc and a free of one frame each for the
+    # common case. Until chapter 12 fills them every call takes the plain path;
+    # `hot_path = False` keeps one allocator on it.
     hot_path = False
     _malloc_hot = None
     _free_hot = None
     def __init__(self, backend=None, # SimulatedBackend (default) or CupyBackend
                  conf:str|AllocatorConfig="", # PYTORCH_CUDA_ALLOC_CONF-style settings
                  device:int=0, # device index reported in stats, snapshots and messages
-                 clock=None, # function returning time_us for history entries (default: wall clock)
+                 # function returning time_us for history entries (default: wall clock)
+                 clock=None,
                 ):
         self.backend = SimulatedBackend() if backend is None else backend
         self.config = conf if isinstance(conf, AllocatorConfig) else AllocatorConfig(conf)
         self.device = device
         self.small_blocks, self.large_blocks = BlockPool(True), BlockPool(False)
-        self.allocated_blocks = {}          # ptr -> Block, allocated blocks (torch: sharded ptr map)
-        self.pending_blocks = set()         # freed, waiting for events (active but not allocated)
+        # ptr -> Block, allocated blocks (torch: sharded ptr map)
+        self.allocated_blocks = {}
+        # freed, waiting for events (active but not allocated)
+        self.pending_blocks = set()
         self.cuda_events = {}               # stream -> deque[(event, Block)]
         self.segments = {}                  # segment address -> [size, pool, stream]
-        self.expandable_segments_ = []      # live ExpandableSegments (expandable_segments:True)
-        self.graph_pools, self.graph_pools_freeable = {}, {}   # MempoolId_t -> PrivatePool (all; those whose users are gone)
-        self.captures_underway = []         # [(MempoolId_t, filter(stream) -> bool)] routing mallocs to private pools
-        self.needs_events_deferred = []     # blocks freed during a capture that still need their streams' events
-        TORCH_CHECK(not self.config.expandable_segments or hasattr(self.backend, 'reserve'),
-                    "expandable_segments:True needs a backend that can reserve and map virtual memory; ", type(self.backend).__name__, " cannot")
+        # live ExpandableSegments (expandable_segments:True)
+        self.expandable_segments_ = []
+        # MempoolId_t -> PrivatePool (all; those whose users are gone)
+        self.graph_pools, self.graph_pools_freeable = {}, {}
+        # [(MempoolId_t, filter(stream) -> bool)] routing mallocs to private pools
+        self.captures_underway = []
+        # blocks freed during a capture that still need their streams' events
+        self.needs_events_deferred = []
+        TORCH_CHECK(not self.config.expandable_segments
+                    or hasattr(self.backend, 'reserve'),
+                    "expandable_segments:True needs a backend that can reserve and map "
+                    "virtual memory; ", type(self.backend).__name__, " cannot")
         self.total_allocated_memory = 0     # bytes cudaMalloc'd (== reserved)
         self.allowed_memory_maximum, self.set_fraction = 0, False
         self.clock = clock
         self._trace = None                  # history ring buffer (a deque) when recording
-        self._block_trace = None            # the same buffer when allocations and frees go in it too (see `_records_blocks`)
+        # the same buffer when allocations and frees go in it too (see `_records_blocks`)
+        self._block_trace = None
         self.reset_stats()
 
     def reset_stats(self):
         "Zero every statistic (a fresh `DeviceStats`)."
-        (self._allocation, self._segment, self._active, self._inactive_split, self._allocated_bytes,
+        (self._allocation, self._segment, self._active, self._inactive_split,
+         self._allocated_bytes,
          self._reserved_bytes, self._active_bytes, self._inactive_split_bytes,
          self._requested_bytes) = [_new_stat_array() for _ in STAT_NAMES]
-        counted = (self._allocation, self._active, self._allocated_bytes, self._active_bytes, self._requested_bytes)
-        self._counted = tuple(tuple(sa[i] for sa in counted) for i in range(3))  # what a malloc counts, by pool (ch. 12)
+        counted = (self._allocation, self._active, self._allocated_bytes,
+                   self._active_bytes, self._requested_bytes)
+        # what a malloc counts, by pool (ch. 12)
+        self._counted = tuple(tuple(sa[i] for sa in counted) for i in range(3))
         self._oversize_allocations, self._oversize_segments = [0, 0, 0, 0], [0, 0, 0, 0]
         self.num_alloc_retries = self.num_ooms = self.num_sync_all_streams = 0
         self.num_device_alloc = self.num_device_free = 0
 
     def __repr__(self):
-        return (f"DeviceCachingAllocator(device={self.device}, {self.backend!r}, conf={self.config.conf!r}, "
-                f"allocated={format_size(_current(self._allocated_bytes))}, reserved={format_size(_current(self._reserved_bytes))})")
+        return (f"DeviceCachingAllocator(device={self.device}, {self.backend!r}, "
+                f"conf={self.config.conf!r}, "
+                f"allocated={format_size(_current(self._allocated_bytes))}, "
+                f"reserved={format_size(_current(self._reserved_bytes))})")
 
 @_patch
 def _all_pools(self:DeviceCachingAllocator) -> list:
     "Every BlockPool: the default small and large, then each private pool's."
-    return [self.small_blocks, self.large_blocks] + [p for pp in self.graph_pools.values() for p in (pp.small_blocks, pp.large_blocks)]
+    return ([self.small_blocks, self.large_blocks]
+            + [p for pp in self.graph_pools.values()
+               for p in (pp.small_blocks, pp.large_blocks)])
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #92763af6
 @_patch
 def record_memory_history(self:DeviceCachingAllocator,
                           enabled:str|None="all", # None: stop; "state" or "all": record
-                          max_entries:int=sys.maxsize, # ring-buffer length (oldest entries dropped)
+                          # ring-buffer length (oldest entries dropped)
+                          max_entries:int=sys.maxsize,
                          ):
     "Start or stop recording the trace of actions (`_record_memory_history`)."
-    TORCH_CHECK(enabled in (None, "state", "all"), "enabled must be None, 'state' or 'all', got ", enabled)
+    TORCH_CHECK(enabled in (None, "state", "all"),
+                "enabled must be None, 'state' or 'all', got ", enabled)
     TORCH_CHECK(max_entries >= 1, "max_entries must be >= 1")
     if enabled is None: self._trace = None
-    else: self._trace = deque(self._trace or (), maxlen=None if max_entries >= sys.maxsize else max_entries)
+    else:
+        self._trace = deque(self._trace or (), maxlen=None if max_entries >= sys.maxsize
+                            else max_entries)
     self._block_trace = self._trace if self._records_blocks else None
 
 @_patch
 def _record(self:DeviceCachingAllocator, action, addr, size, stream):
     t = self.clock() if self.clock is not None else time.time_ns() // 1000
-    e = {'action': action, 'addr': addr, 'size': size, 'stream': stream, 'time_us': t, 'frames': []}
+    e = {'action': action, 'addr': addr, 'size': size, 'stream': stream, 'time_us': t,
+         'frames': []}
     if action == 'oom': e['device_free'] = e.pop('addr')
     self._trace.append(e)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #9ecb334f
 @_patch
 def _find_free_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int, size:int):
-    "Index in `pool` of the block `get_free_block` would take for `size` bytes on `stream`, or None (changes nothing)."
+    ("Index in `pool` of the block `get_free_block` would take for `size` bytes on "
+     "`stream`, or None (changes nothing).")
     keys = pool.keys
     i = bisect.bisect_left(keys, (stream, size))
     if i == len(keys): return None
@@ -255,7 +302,8 @@ def _find_free_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int, si
 
 @_patch
 def _get_free_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int, size:int):
-    if self.set_fraction and self.config.garbage_collection_threshold > 0: pool.get_free_blocks_call_count += 1
+    if self.set_fraction and self.config.garbage_collection_threshold > 0:
+        pool.get_free_blocks_call_count += 1
     i = self._find_free_block(pool, stream, size)
     if i is None: return None
     b = pool.blocks[i]
@@ -264,15 +312,20 @@ def _get_free_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int, siz
 
 @_patch
 def _expandable_fit(self:DeviceCachingAllocator, pool:BlockPool, stream:int, i:int):
-    "Index of the block to use when best fit landed on an expandable segment's block `pool.blocks[i]` (None: none)."
+    ("Index of the block to use when best fit landed on an expandable segment's block "
+     "`pool.blocks[i]` (None: none).")
     keys, blocks, n = pool.keys, pool.blocks, len(pool.keys)
     if self.config.expandable_segments:
-        # Note [Expandable best fit]: a block followed by unmapped space counts as the size it can grow to
-        def grow(b): return b.size + (b.next.size if b.next is not None and not b.next.mapped else 0)
-        while blocks[i].expandable is not None and i + 1 < n and keys[i + 1][0] == stream and grow(blocks[i + 1]) < grow(blocks[i]):
+        # Note [Expandable best fit]: a block followed by unmapped space counts as the
+        # size it can grow to
+        def grow(b): return b.size + (b.next.size if b.next is not None
+                                      and not b.next.mapped else 0)
+        while blocks[i].expandable is not None and i + 1 < n and keys[i
+                + 1][0] == stream and grow(blocks[i + 1]) < grow(blocks[i]):
             i += 1
         return i
-    i += 1                                # expandable segments were turned off: skip their blocks
+    # expandable segments were turned off: skip their blocks
+    i += 1
     while i < n and blocks[i].expandable is not None and keys[i][0] == stream: i += 1
     return None if i == n or keys[i][0] != stream else i
 
@@ -281,17 +334,21 @@ def _expandable_fit(self:DeviceCachingAllocator, pool:BlockPool, stream:int, i:i
 def should_split(self:DeviceCachingAllocator, block:Block, size:int) -> bool:
     "Whether to split `block` for a request of `size` rounded bytes."
     remaining = block.size - size
-    if block.pool.is_small or self.config.expandable_segments: return remaining >= kMinBlockSize
+    if block.pool.is_small or self.config.expandable_segments:
+        return remaining >= kMinBlockSize
     return size < self.config.max_split_size and remaining > kSmallSize
 
 @_patch
-def _alloc_found_block(self:DeviceCachingAllocator, block:Block, pool:BlockPool, size:int, orig_size:int, stream:int) -> int:
+def _alloc_found_block(self:DeviceCachingAllocator, block:Block, pool:BlockPool,
+                       size:int, orig_size:int, stream:int) -> int:
     si = pool.stat_index
     already_split = block.prev is not None or block.next is not None
     remaining = block.size - size
     es = block.expandable
-    if remaining >= kMinBlockSize and (pool.is_small or self.config.expandable_segments or (remaining > kSmallSize and size < self.config.max_split_size)):
-        rem = block                                   # Note [Split]: the old block becomes the remainder
+    if remaining >= kMinBlockSize and (pool.is_small or self.config.expandable_segments
+            or (remaining > kSmallSize and size < self.config.max_split_size)):
+        # Note [Split]: the old block becomes the remainder
+        rem = block
         block = Block(rem.device, stream, size, pool, rem.ptr)
         block.expandable = es
         block.prev = rem.prev
@@ -301,7 +358,8 @@ def _alloc_found_block(self:DeviceCachingAllocator, block:Block, pool:BlockPool,
         rem.ptr += size
         rem.size = remaining
         pool.insert_into_blocks(rem)
-        if es is not None: pass                       # expandable segments stay out of inactive_split
+        # expandable segments stay out of inactive_split
+        if es is not None: pass
         elif already_split: _dec(self._inactive_split_bytes, si, size)
         else:
             _inc(self._inactive_split, si, 1)
@@ -323,14 +381,18 @@ def _alloc_found_block(self:DeviceCachingAllocator, block:Block, pool:BlockPool,
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #a5b5cc66
 @_patch
-def _alloc_block(self:DeviceCachingAllocator, pool:BlockPool, alloc_size:int, stream:int, is_retry:bool=False, size:int=0):
+def _alloc_block(self:DeviceCachingAllocator, pool:BlockPool, alloc_size:int,
+                 stream:int, is_retry:bool=False, size:int=0):
     if is_retry: self.num_alloc_retries += 1
-    if self.set_fraction and self.total_allocated_memory + alloc_size > self.allowed_memory_maximum: return None
-    if self.config.expandable_segments: return self._try_allocate_expandable_block(pool, stream, size)
+    if self.set_fraction and self.total_allocated_memory + alloc_size > self.allowed_memory_maximum:
+        return None
+    if self.config.expandable_segments:
+        return self._try_allocate_expandable_block(pool, stream, size)
     ptr = self.backend.malloc(alloc_size)
     if ptr is None: return None
     if pool.owner is not None: pool.owner.cudaMalloc_count += 1
-    TORCH_CHECK(ptr not in self.segments, "backend returned an address already in use: ", hex(ptr))
+    TORCH_CHECK(ptr not in self.segments,
+                "backend returned an address already in use: ", hex(ptr))
     self.total_allocated_memory += alloc_size
     block = Block(self.device, stream, alloc_size, pool, ptr)
     self.segments[ptr] = [alloc_size, pool, stream]
@@ -344,10 +406,13 @@ def _alloc_block(self:DeviceCachingAllocator, pool:BlockPool, alloc_size:int, st
 
 @_patch
 def set_per_process_memory_fraction(self:DeviceCachingAllocator,
-                                    fraction:float, # in [0, 1] of the device's total memory
+                                    # in [0, 1] of the device's total memory
+                                    fraction:float,
                                    ):
-    "Cap reserved memory at `fraction` of the device total (enables `garbage_collection_threshold`)."
-    TORCH_CHECK(0 <= fraction <= 1, "Invalid fraction value: ", fraction, ". Allowed range: 0~1")
+    ("Cap reserved memory at `fraction` of the device total (enables "
+     "`garbage_collection_threshold`).")
+    TORCH_CHECK(0 <= fraction <= 1, "Invalid fraction value: ", fraction,
+                ". Allowed range: 0~1")
     self.allowed_memory_maximum = int(fraction * self.backend.mem_get_info()[1])
     self.set_fraction = True
 
@@ -356,68 +421,94 @@ def set_per_process_memory_fraction(self:DeviceCachingAllocator,
 def _oom_message(self:DeviceCachingAllocator, alloc_size:int) -> str:
     free_b, total = self.backend.mem_get_info()
     allocated, reserved = _current(self._allocated_bytes), _current(self._reserved_bytes)
-    allowed = f"{format_size(self.allowed_memory_maximum)} allowed; " if self.set_fraction else ""
-    priv = sum(b.size for pp in self.graph_pools.values() for p in (pp.large_blocks, pp.small_blocks) for b in p.blocks)
-    unallocated, allocated = reserved - allocated - priv, allocated + priv    # c10 counts private pools' cached blocks as allocated
-    return (f"CUDA out of memory. Tried to allocate {format_size(alloc_size)}. GPU {self.device} has a total capacity of "
+    allowed = (f"{format_size(self.allowed_memory_maximum)} allowed; "
+               if self.set_fraction else "")
+    priv = sum(b.size for pp in self.graph_pools.values()
+               for p in (pp.large_blocks, pp.small_blocks) for b in p.blocks)
+    # c10 counts private pools' cached blocks as allocated
+    unallocated, allocated = reserved - allocated - priv, allocated + priv
+    return (f"CUDA out of memory. Tried to allocate {format_size(alloc_size)}. GPU "
+            f"{self.device} has a total capacity of "
             f"{format_size(total)} of which {format_size(free_b)} is free. "
-            f"Including non-PyTorch memory, this process has {format_size(total - free_b)} memory in use. {allowed}"
+            "Including non-PyTorch memory, this process has "
+            f"{format_size(total - free_b)} memory in use. {allowed}"
             f"Of the allocated memory {format_size(allocated)} is allocated by PyTorch, "
-            + (f"with {format_size(priv)} allocated in private pools (e.g., CUDA Graphs), " if priv else "") + "and "
-            f"{format_size(unallocated)} is reserved by PyTorch but unallocated. If reserved but unallocated "
-            "memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  "
-            "See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)")
+            + (f"with {format_size(priv)} allocated in private pools (e.g., CUDA "
+               "Graphs), " if priv else "") + "and "
+            f"{format_size(unallocated)} is reserved by PyTorch but unallocated. If "
+            "reserved but unallocated "
+            "memory is large try setting "
+            "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  "
+            "See documentation for Memory Management  "
+            "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)")
 
 @_patch
 def malloc(self:DeviceCachingAllocator,
            orig_size:int, # bytes requested; 0 returns 0 without allocating
            stream:int=0, # stream the memory is used on (0 = default stream)
           ) -> int:
-    "Allocate `orig_size` bytes for `stream`; returns the address or raises `OutOfMemoryError`."
+    ("Allocate `orig_size` bytes for `stream`; returns the address or raises "
+     "`OutOfMemoryError`.")
     if self.hot_path:                                          # Note [Hot path]
         ptr = self._malloc_hot(orig_size, stream)
         if ptr is not None: return ptr
     if type(orig_size) is not int:
         try: orig_size = operator.index(orig_size)
-        except TypeError: raise TypeError(f"malloc(): size must be an int, got {type(orig_size).__name__}") from None
+        except TypeError:
+            raise TypeError("malloc(): size must be an int, got "
+                            f"{type(orig_size).__name__}") from None
     if orig_size <= 0:
-        TORCH_CHECK(orig_size == 0, "malloc(): size must be non-negative, got ", orig_size)
+        TORCH_CHECK(orig_size == 0, "malloc(): size must be non-negative, got ",
+                    orig_size)
         return 0
-    if type(stream) is not int: raise TypeError(f"malloc(): stream must be an int, got {type(stream).__name__}")
-    if orig_size >= kOneEB: raise OutOfMemoryError("CUDA out of memory. Tried to allocate more than 1EB memory.")
+    if type(stream) is not int:
+        raise TypeError(f"malloc(): stream must be an int, got {type(stream).__name__}")
+    if orig_size >= kOneEB:
+        raise OutOfMemoryError("CUDA out of memory. Tried to allocate more than 1EB "
+                               "memory.")
     if self.captures_underway: return self._malloc_to_pool(orig_size, stream)
     if self.cuda_events: self.process_events()
-    size = round_size(orig_size, self.config) if orig_size >= kMinBlockSize else kMinBlockSize
+    size = (round_size(orig_size, self.config) if orig_size >= kMinBlockSize
+            else kMinBlockSize)
     pool = self.small_blocks if size <= kSmallSize else self.large_blocks
     block = self._get_free_block(pool, stream, size)
     if block is None: block = self._new_block(pool, size, stream)
     return self._alloc_found_block(block, pool, size, orig_size, stream)
 
 @_patch
-def _malloc_in(self:DeviceCachingAllocator, pool:BlockPool, size:int, orig_size:int, stream:int) -> int:
+def _malloc_in(self:DeviceCachingAllocator, pool:BlockPool, size:int, orig_size:int,
+               stream:int) -> int:
     "malloc's search and allocation for `size` rounded bytes from `pool` (any pool)."
     block = self._get_free_block(pool, stream, size)
     if block is None: block = self._new_block(pool, size, stream)
     return self._alloc_found_block(block, pool, size, orig_size, stream)
 
 @_patch
-def _new_block(self:DeviceCachingAllocator, pool:BlockPool, size:int, stream:int) -> Block:
-    "Nothing cached fits: a new segment, after garbage collection, releasing oversize blocks, or everything; else OOM."
+def _new_block(self:DeviceCachingAllocator, pool:BlockPool, size:int,
+               stream:int) -> Block:
+    ("Nothing cached fits: a new segment, after garbage collection, releasing oversize "
+     "blocks, or everything; else OOM.")
     alloc_size = get_allocation_size(size)
-    if self.set_fraction and self.config.garbage_collection_threshold > 0: self._garbage_collect_cached_blocks()
+    if self.set_fraction and self.config.garbage_collection_threshold > 0:
+        self._garbage_collect_cached_blocks()
     block = (self._alloc_block(pool, alloc_size, stream, False, size)
-             or (self._release_available_cached_blocks(pool, stream, size) and self._alloc_block(pool, alloc_size, stream, False, size))
-             or (self.release_cached_blocks() and self._alloc_block(pool, alloc_size, stream, True, size)))
+             or (self._release_available_cached_blocks(pool, stream, size)
+                 and self._alloc_block(pool, alloc_size, stream, False, size))
+             or (self.release_cached_blocks()
+                 and self._alloc_block(pool, alloc_size, stream, True, size)))
     if not block:
-        if self._block_trace is not None: self._record('oom', self.backend.mem_get_info()[0], size, stream)
+        if self._block_trace is not None:
+            self._record('oom', self.backend.mem_get_info()[0], size, stream)
         self.num_ooms += 1
         raise OutOfMemoryError(self._oom_message(alloc_size))
     return block
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #0cc914b0
 @_patch
-def _try_merge_blocks(self:DeviceCachingAllocator, dst:Block, src:Block|None, pool:BlockPool) -> int:
-    if src is None or src.allocated or src.event_count > 0 or src.stream_uses or src.mapped != dst.mapped: return 0
+def _try_merge_blocks(self:DeviceCachingAllocator, dst:Block, src:Block|None,
+                      pool:BlockPool) -> int:
+    if src is None or src.allocated or src.event_count > 0 or src.stream_uses or src.mapped != dst.mapped:
+        return 0
     if src.mapped: pool.erase(src)
     else: pool.erase_unmapped(src)
     if dst.prev is src:
@@ -433,7 +524,8 @@ def _try_merge_blocks(self:DeviceCachingAllocator, dst:Block, src:Block|None, po
 
 @_patch
 def _free_block(self:DeviceCachingAllocator, block:Block):
-    if self._block_trace is not None: self._record('free_completed', block.ptr, block.requested_size, block.stream)
+    if self._block_trace is not None:
+        self._record('free_completed', block.ptr, block.requested_size, block.stream)
     pool, si = block.pool, block.pool.stat_index
     original_size = block.size
     net_blocks = net_bytes = 0
@@ -445,34 +537,43 @@ def _free_block(self:DeviceCachingAllocator, block:Block):
         m = self._try_merge_blocks(block, nxt, pool)
         if m: net_bytes -= m; net_blocks -= 1
     pool.insert_into_blocks(block)
-    if block.expandable is None:              # expandable segments stay out of inactive_split
+    # expandable segments stay out of inactive_split
+    if block.expandable is None:
         if block.prev is not None or block.next is not None:
             net_blocks += 1; net_bytes += block.size
         if net_blocks > 0: _inc(self._inactive_split, si, net_blocks)
         elif net_blocks < 0: _dec(self._inactive_split, si, -net_blocks)
         if net_bytes > 0: _inc(self._inactive_split_bytes, si, net_bytes)
         elif net_bytes < 0: _dec(self._inactive_split_bytes, si, -net_bytes)
-    self._active[si][0] -= 1; self._active_bytes[si][0] -= original_size    # Note [Derived statistics]
+    # Note [Derived statistics]
+    self._active[si][0] -= 1; self._active_bytes[si][0] -= original_size
     self._requested_bytes[si][0] -= block.requested_size
 
 @_patch
 def free(self:DeviceCachingAllocator,
          ptr:int, # address returned by malloc (0 is ignored, like freeing nullptr)
         ):
-    "Free the allocation at `ptr`: cache its block now, or once its streams' events complete."
+    ("Free the allocation at `ptr`: cache its block now, or once its streams' events "
+     "complete.")
     if self.hot_path and self._free_hot(ptr): return          # Note [Hot path]
     if not ptr and isinstance(ptr, int): return
     block = self.allocated_blocks.pop(ptr, None) if isinstance(ptr, int) else None
-    if block is None: TORCH_CHECK(False, "invalid device pointer: ", hex(ptr) if isinstance(ptr, int) else repr(ptr))
+    if block is None:
+        TORCH_CHECK(False, "invalid device pointer: ", hex(ptr) if isinstance(ptr, int)
+                    else repr(ptr))
     block.allocated = False
     si, bs = block.pool.stat_index, block.size
-    self._allocation[si][0] -= 1; self._allocated_bytes[si][0] -= bs    # Note [Derived statistics]
-    if self._block_trace is not None: self._record('free_requested', ptr, block.requested_size, block.stream)
+    # Note [Derived statistics]
+    self._allocation[si][0] -= 1; self._allocated_bytes[si][0] -= bs
+    if self._block_trace is not None:
+        self._record('free_requested', ptr, block.requested_size, block.stream)
     if bs >= self.config.max_split_size: _dec1(self._oversize_allocations, 1)
     if block.stream_uses:
-        if self.captures_underway:                # no events during a capture: recorded by the next process_events
+        # no events during a capture: recorded by the next process_events
+        if self.captures_underway:
             self.needs_events_deferred.append(block)
-            self.cuda_events.setdefault(None, deque())           # an empty queue, so that malloc calls process_events
+            # an empty queue, so that malloc calls process_events
+            self.cuda_events.setdefault(None, deque())
         else: self._insert_events(block)
         self.pending_blocks.add(block)
     else:
@@ -487,8 +588,10 @@ def record_stream(self:DeviceCachingAllocator,
     "Mark allocation `ptr` as used on `stream` (`recordStream`)."
     if not ptr: return
     block = self.allocated_blocks.get(ptr)
-    TORCH_CHECK(block is not None, "No allocated block can be found for address ", hex(ptr) if isinstance(ptr, int) else ptr)
-    if stream == block.stream: return            # uses on the allocation stream need no event
+    TORCH_CHECK(block is not None, "No allocated block can be found for address ",
+                hex(ptr) if isinstance(ptr, int) else ptr)
+    # uses on the allocation stream need no event
+    if stream == block.stream: return
     if block.stream_uses is None: block.stream_uses = set()
     block.stream_uses.add(stream)
 
@@ -533,7 +636,8 @@ def synchronize_and_free_events(self:DeviceCachingAllocator):
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #8237dc61
 @_patch
 def _release_block(self:DeviceCachingAllocator, block:Block):
-    TORCH_CHECK(block.prev is None and block.next is None and block.expandable is None, "internal error: releasing part of a segment")
+    TORCH_CHECK(block.prev is None and block.next is None and block.expandable is None,
+                "internal error: releasing part of a segment")
     self.backend.free(block.ptr)
     self.total_allocated_memory -= block.size
     pool, si = block.pool, block.pool.stat_index
@@ -543,21 +647,24 @@ def _release_block(self:DeviceCachingAllocator, block:Block):
     if block.size >= self.config.max_split_size: _dec1(self._oversize_segments, 1)
     self.num_device_free += 1
     del self.segments[block.ptr]
-    if self._trace is not None: self._record('segment_free', block.ptr, block.size, block.stream)
+    if self._trace is not None:
+        self._record('segment_free', block.ptr, block.size, block.stream)
     pool.erase(block)
 
 @_patch
 def _release_blocks(self:DeviceCachingAllocator, pool:BlockPool):
     to_unmap = []
     for b in list(pool.blocks):
-        if b.expandable is not None: to_unmap.append(b)     # unmapping changes the pool: collect first
+        # unmapping changes the pool: collect first
+        if b.expandable is not None: to_unmap.append(b)
         elif b.prev is None and b.next is None: self._release_block(b)
     for b in to_unmap:
         self._unmap_block(b)
         if b.prev is None and b.next is None: self._release_expandable_segment(b)
 
 @_patch
-def _release_available_cached_blocks(self:DeviceCachingAllocator, pool:BlockPool, stream:int, size:int) -> bool:
+def _release_available_cached_blocks(self:DeviceCachingAllocator, pool:BlockPool,
+                                     stream:int, size:int) -> bool:
     msz = self.config.max_split_size
     if msz == SIZE_MAX: return False
     key_size = max(size, msz)
@@ -581,12 +688,14 @@ def _release_available_cached_blocks(self:DeviceCachingAllocator, pool:BlockPool
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #38b9ab89
 @_patch
 def release_cached_blocks(self:DeviceCachingAllocator, mempool_id:tuple=(0, 0)) -> bool:
-    "Free every unsplit cached segment of the default pools (none while a capture is underway) and of freeable private pools; only pool `mempool_id`'s if given."
+    ("Free every unsplit cached segment of the default pools (none while a capture is "
+     "underway) and of freeable private pools; only pool `mempool_id`'s if given.")
     if mempool_id == (0, 0) and not self.captures_underway:
         self.synchronize_and_free_events()
         self._release_blocks(self.large_blocks)
         self._release_blocks(self.small_blocks)
-    for pid, pp in list(self.graph_pools_freeable.items()):    # Note [Private pools]: only pools nobody uses
+    # Note [Private pools]: only pools nobody uses
+    for pid, pp in list(self.graph_pools_freeable.items()):
         if mempool_id != (0, 0) and pid != mempool_id: continue
         self._release_blocks(pp.small_blocks)
         self._release_blocks(pp.large_blocks)
@@ -596,7 +705,8 @@ def release_cached_blocks(self:DeviceCachingAllocator, mempool_id:tuple=(0, 0)) 
 
 @_patch
 def empty_cache(self:DeviceCachingAllocator, mempool_id:tuple|None=None):
-    "Return all unused cached segments to the backend (`torch.cuda.empty_cache`); with `mempool_id`, only a freeable private pool's."
+    ("Return all unused cached segments to the backend (`torch.cuda.empty_cache`); with "
+     "`mempool_id`, only a freeable private pool's.")
     self.release_cached_blocks((0, 0) if mempool_id is None else tuple(mempool_id))
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #305dfca1
@@ -606,8 +716,10 @@ def _garbage_collect_cached_blocks(self:DeviceCachingAllocator):
     if self.total_allocated_memory <= gc_threshold: return
     target, reclaimed = self.total_allocated_memory - gc_threshold, 0
     pool = self.large_blocks
-    n = pool.get_free_blocks_call_count              # a block's age, `gc_count()`, is n - gc_count_base (inlined: every
-    freeable = [b for b in pool.blocks if b.prev is None and b.next is None]     # cached block is looked at)
+    # a block's age, `gc_count()`, is n - gc_count_base (inlined: every
+    n = pool.get_free_blocks_call_count
+    # cached block is looked at)
+    freeable = [b for b in pool.blocks if b.prev is None and b.next is None]
     if not freeable: return
     total_age, count = sum(n - b.gc_count_base for b in freeable), len(freeable)
     freed = True
@@ -624,8 +736,10 @@ def _garbage_collect_cached_blocks(self:DeviceCachingAllocator):
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #e5a1c0c0
 @_patch
-def _find_expandable_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int, size:int) -> Block:
-    "Lowest free-or-unmapped address range of this stream's expandable segment with room for `size` (a new segment if none)."
+def _find_expandable_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int,
+                           size:int) -> Block:
+    ("Lowest free-or-unmapped address range of this stream's expandable segment with "
+     "room for `size` (a new segment if none).")
     def allocatable(b): return b is not None and not b.allocated and b.event_count == 0 and not b.stream_uses
     def has_room(b):
         n = 0
@@ -634,11 +748,13 @@ def _find_expandable_block(self:DeviceCachingAllocator, pool:BlockPool, stream:i
     i = bisect.bisect_left(pool.ukeys, (stream, -1))
     while i < len(pool.ukeys) and pool.ukeys[i][0] == stream:
         c = pool.unmapped[i]
-        if allocatable(c.prev): c = c.prev           # a free block right before the unmapped range
+        # a free block right before the unmapped range
+        if allocatable(c.prev): c = c.prev
         if has_room(c): return c
         i += 1
     total = self.backend.mem_get_info()[1]
-    es = ExpandableSegment(self.backend, stream, pool, kSmallBuffer if pool.is_small else kLargeBuffer, total)
+    es = ExpandableSegment(self.backend, stream, pool, kSmallBuffer if pool.is_small
+                           else kLargeBuffer, total)
     self.expandable_segments_.append(es)
     c = Block(self.device, stream, es.size(), pool, es.ptr)
     c.mapped, c.expandable = False, es
@@ -647,14 +763,17 @@ def _find_expandable_block(self:DeviceCachingAllocator, pool:BlockPool, stream:i
 
 @_patch
 def _map_block(self:DeviceCachingAllocator, to_map:Block, size:int) -> bool:
-    "Map pages for the first `size` bytes of unmapped block `to_map` and merge it with free neighbours."
+    ("Map pages for the first `size` bytes of unmapped block `to_map` and merge it with "
+     "free neighbours.")
     es, pool = to_map.expandable, to_map.pool
     ptr, mapped = es.map(to_map.ptr, size)
     if mapped == 0: return False
     pool.erase_unmapped(to_map)
     to_map.mapped = True
-    if mapped < to_map.size:                    # the rest stays unmapped: to_map -> rest -> next
-        rest = Block(to_map.device, to_map.stream, to_map.size - mapped, pool, to_map.ptr + mapped)
+    # the rest stays unmapped: to_map -> rest -> next
+    if mapped < to_map.size:
+        rest = Block(to_map.device, to_map.stream, to_map.size - mapped, pool,
+                     to_map.ptr + mapped)
         rest.mapped, rest.expandable = False, es
         rest.splice(to_map, to_map.next)
         pool.insert_unmapped(rest)
@@ -669,11 +788,14 @@ def _map_block(self:DeviceCachingAllocator, to_map:Block, size:int) -> bool:
     return True
 
 @_patch
-def _try_allocate_expandable_block(self:DeviceCachingAllocator, pool:BlockPool, stream:int, size:int):
-    "Map enough pages of this stream's expandable segment for a `size`-byte block; the block or None."
+def _try_allocate_expandable_block(self:DeviceCachingAllocator, pool:BlockPool,
+                                   stream:int, size:int):
+    ("Map enough pages of this stream's expandable segment for a `size`-byte block; the "
+     "block or None.")
     c = self._find_expandable_block(pool, stream, size)
     if not c.mapped and not self._map_block(c, min(c.size, size)): return None
-    while c.size < size:                        # free -> unmapped: map some of the unmapped part and merge
+    # free -> unmapped: map some of the unmapped part and merge
+    while c.size < size:
         nxt = c.next
         if not self._map_block(nxt, min(size - c.size, nxt.size)): return None
         c = nxt
@@ -683,7 +805,8 @@ def _try_allocate_expandable_block(self:DeviceCachingAllocator, pool:BlockPool, 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #e5a1c0c1
 @_patch
 def _unmap_block(self:DeviceCachingAllocator, block:Block):
-    "Unmap the whole pages inside free block `block`; the slivers before and after stay mapped and free."
+    ("Unmap the whole pages inside free block `block`; the slivers before and after "
+     "stay mapped and free.")
     es, pool = block.expandable, block.pool
     ptr, unmapped = es.unmap(block.ptr, block.size)
     if unmapped == 0: return
@@ -711,9 +834,11 @@ def _unmap_block(self:DeviceCachingAllocator, block:Block):
 
 @_patch
 def _release_expandable_segment(self:DeviceCachingAllocator, block:Block):
-    "Give back the address range of an expandable segment whose every page is unmapped (`block` spans it)."
+    ("Give back the address range of an expandable segment whose every page is unmapped "
+     "(`block` spans it).")
     es = block.expandable
-    TORCH_CHECK(block.size == es.size() and not block.mapped, "internal error: block disagrees with segment")
+    TORCH_CHECK(block.size == es.size() and not block.mapped,
+                "internal error: block disagrees with segment")
     self.expandable_segments_.remove(es)
     block.pool.erase_unmapped(block)
     self.backend.release(es.ptr)

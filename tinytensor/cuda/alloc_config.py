@@ -8,18 +8,23 @@ __all__ = ['kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinL
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #part0alloc_co
 import bisect, operator, os, sys, time
 from collections import deque
-from ..pictures import SvgCanvas, text_width    # chapter 03b: SVG that fits its text
+# chapter 03b: SVG that fits its text
+from ..pictures import SvgCanvas, text_width
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #f324dc9d
 class OutOfMemoryError(RuntimeError):
-    "Raised when the allocator cannot find or create a block, like `torch.OutOfMemoryError`."
+    ("Raised when the allocator cannot find or create a block, like "
+     "`torch.OutOfMemoryError`.")
 
-from ..checks import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED      # chapter 00's c10-style checks (standard library only)
+# chapter 00's c10-style checks (standard library only)
+from ..checks import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
 
 def _patch(f):
-    "Add function `f` as a method of the class named by its first parameter's annotation (fastcore's `@patch`, stdlib only)."
+    ("Add function `f` as a method of the class named by its first parameter's "
+     "annotation (fastcore's `@patch`, stdlib only).")
     cls = f.__annotations__['self']
-    cls = f.__globals__[cls] if isinstance(cls, str) else cls       # a string annotation: a name where `f` was written
+    # a string annotation: a name where `f` was written
+    cls = f.__globals__[cls] if isinstance(cls, str) else cls
     f.__qualname__ = f"{cls.__name__}.{f.__name__}"
     setattr(cls, f.__name__, f)
     return f
@@ -60,13 +65,16 @@ def _is_pow2(n): return n > 0 and (n & (n - 1)) == 0
 
 def _parse_num(tok, key, kind=int):
     try: return kind(tok)
-    except (TypeError, ValueError): raise RuntimeError(f"Error parsing {key} value: expected a number, got {tok!r}") from None
+    except (TypeError, ValueError):
+        raise RuntimeError(f"Error parsing {key} value: expected a number, got {tok!r}") from None
 
 class AllocatorConfig:
     "Parsed `PYTORCH_CUDA_ALLOC_CONF` settings (`CUDAAllocatorConfig`)."
-    def __init__(self, conf:str=""): # e.g. "max_split_size_mb:256,garbage_collection_threshold:0.6"
+    # e.g. "max_split_size_mb:256,garbage_collection_threshold:0.6"
+    def __init__(self, conf:str=""):
         if conf is None: conf = ""
-        TORCH_CHECK(isinstance(conf, str), "allocator settings must be a string, got ", type(conf).__name__)
+        TORCH_CHECK(isinstance(conf, str), "allocator settings must be a string, got ",
+                    type(conf).__name__)
         self.conf = conf
         self.max_split_size = SIZE_MAX
         self.max_non_split_rounding_size = kLargeBuffer
@@ -78,34 +86,42 @@ class AllocatorConfig:
         self.pinned_num_register_threads = 1
         self.pinned_use_background_threads = False
         self._parse(_tokenize(conf))
-        self.rounds_up = max(self.roundup_power2_divisions) > 1      # round_size's quick test: any interval rounds up
+        # round_size's quick test: any interval rounds up
+        self.rounds_up = max(self.roundup_power2_divisions) > 1
 
     def _expect(self, toks, i, c):
-        TORCH_CHECK(i < len(toks) and toks[i] == c, f"Expected '{c}' at position {i} of allocator settings {self.conf!r}")
+        TORCH_CHECK(i < len(toks) and toks[i] == c,
+                    f"Expected '{c}' at position {i} of allocator settings {self.conf!r}")
 
     def _value(self, toks, i, key):
-        TORCH_CHECK(i < len(toks) and toks[i] not in ',:[]', f"Missing value for allocator option {key} in {self.conf!r}")
+        TORCH_CHECK(i < len(toks) and toks[i] not in ',:[]',
+                    f"Missing value for allocator option {key} in {self.conf!r}")
         return toks[i]
 
     def _bool(self, tok, key):
-        TORCH_CHECK(tok in ('True', 'False', 'true', 'false'), f"Expected True or False for {key}, got {tok!r}")
+        TORCH_CHECK(tok in ('True', 'False', 'true', 'false'),
+                    f"Expected True or False for {key}, got {tok!r}")
         return tok in ('True', 'true')
 
     def roundup_divisions(self, size:int) -> int:
-        "Divisions configured for the power-of-two interval holding `size` (index 0 = below 2 MiB)."
+        ("Divisions configured for the power-of-two interval holding `size` (index 0 = "
+         "below 2 MiB).")
         index = size.bit_length() - 1 - 20
-        return self.roundup_power2_divisions[0 if index < 0 else min(index, kRoundUpPowerOfTwoIntervals - 1)]
+        return self.roundup_power2_divisions[0 if index < 0
+                else min(index, kRoundUpPowerOfTwoIntervals - 1)]
 
     def settings(self) -> dict:
         "The `allocator_settings` dict torch puts in a snapshot."
         return {'PYTORCH_CUDA_ALLOC_CONF': self.conf,
-                'max_split_size': -1 if self.max_split_size == SIZE_MAX else self.max_split_size,
+                'max_split_size': -1 if self.max_split_size == SIZE_MAX
+                else self.max_split_size,
                 'garbage_collection_threshold': self.garbage_collection_threshold,
                 'expandable_segments': self.expandable_segments,
                 'pinned_num_register_threads': self.pinned_num_register_threads,
                 'release_lock_on_cudamalloc': self.release_lock_on_cudamalloc,
                 'pinned_use_cuda_host_register': self.pinned_use_cuda_host_register,
-                'roundup_power2_divisions': {str(1 << i): d for i, d in enumerate(self.roundup_power2_divisions)}}
+                'roundup_power2_divisions': {str(1 << i): d
+                        for i, d in enumerate(self.roundup_power2_divisions)}}
 
     def __repr__(self): return f"AllocatorConfig({self.conf!r})"
 
@@ -116,16 +132,21 @@ def _parse(self:AllocatorConfig, toks):
     while i < len(toks):
         key = toks[i]
         if key == ',': i += 1; continue
-        TORCH_CHECK(key not in ':[]', f"Unexpected '{key}' in allocator settings {self.conf!r}")
+        TORCH_CHECK(key not in ':[]',
+                    f"Unexpected '{key}' in allocator settings {self.conf!r}")
         self._expect(toks, i + 1, ':')
         i += 2
         if key == 'max_split_size_mb':
             mb = _parse_num(self._value(toks, i, key), key)
-            TORCH_CHECK(mb >= kLargeBuffer // (1 << 20), "CachingAllocator option max_split_size_mb too small, must be >= ", kLargeBuffer // (1 << 20))
+            TORCH_CHECK(mb >= kLargeBuffer // (1 << 20),
+                        "CachingAllocator option max_split_size_mb too small, must be "
+                        ">= ", kLargeBuffer // (1 << 20))
             self.max_split_size = min(mb, SIZE_MAX // (1 << 20)) * (1 << 20)
         elif key == 'max_non_split_rounding_mb':
             mb = _parse_num(self._value(toks, i, key), key)
-            TORCH_CHECK(mb >= kLargeBuffer // (1 << 20), "CachingAllocator option max_non_split_rounding_mb too small, must be >= ", kLargeBuffer // (1 << 20))
+            TORCH_CHECK(mb >= kLargeBuffer // (1 << 20),
+                        "CachingAllocator option max_non_split_rounding_mb too small, "
+                        "must be >= ", kLargeBuffer // (1 << 20))
             self.max_non_split_rounding_size = min(mb, SIZE_MAX // (1 << 20)) * (1 << 20)
         elif key == 'garbage_collection_threshold':
             v = _parse_num(self._value(toks, i, key), key, float)
@@ -139,21 +160,30 @@ def _parse(self:AllocatorConfig, toks):
         elif key == 'release_lock_on_cudamalloc':
             self.release_lock_on_cudamalloc = self._bool(self._value(toks, i, key), key)
         elif key == 'pinned_use_cuda_host_register':
-            self.pinned_use_cuda_host_register = self._bool(self._value(toks, i, key), key)
+            self.pinned_use_cuda_host_register = self._bool(self._value(toks, i, key),
+                                                            key)
         elif key == 'pinned_use_background_threads':
-            self.pinned_use_background_threads = self._bool(self._value(toks, i, key), key)
+            self.pinned_use_background_threads = self._bool(self._value(toks, i, key),
+                                                            key)
         elif key == 'pinned_num_register_threads':
             n = _parse_num(self._value(toks, i, key), key)
-            TORCH_CHECK(_is_pow2(n) and n <= 128, "Number of register threads has to be power of 2 and at most 128, got ", n)
+            TORCH_CHECK(_is_pow2(n) and n <= 128,
+                        "Number of register threads has to be power of 2 and at most "
+                        "128, got ", n)
             self.pinned_num_register_threads = n
         elif key == 'backend':
             v = self._value(toks, i, key)
-            TORCH_CHECK(v in ('native', 'cudaMallocAsync'), "Unknown allocator backend, options are native and cudaMallocAsync, got ", v)
-            TORCH_CHECK_NOT_IMPLEMENTED(v == 'native', "backend:cudaMallocAsync is not supported by tinytensor's caching allocator")
+            TORCH_CHECK(v in ('native', 'cudaMallocAsync'),
+                        "Unknown allocator backend, options are native and "
+                        "cudaMallocAsync, got ", v)
+            TORCH_CHECK_NOT_IMPLEMENTED(v == 'native',
+                                        "backend:cudaMallocAsync is not supported by "
+                                        "tinytensor's caching allocator")
         else:
             raise RuntimeError(f"Unrecognized CachingAllocator option: {key}")
         i += 1
-        TORCH_CHECK(i >= len(toks) or toks[i] == ',', f"Expected ',' after the value of {key} in {self.conf!r}")
+        TORCH_CHECK(i >= len(toks) or toks[i] == ',',
+                    f"Expected ',' after the value of {key} in {self.conf!r}")
 
 @_patch
 def _parse_roundup(self:AllocatorConfig, toks, i):
@@ -167,12 +197,15 @@ def _parse_roundup(self:AllocatorConfig, toks, i):
             interval = self._value(toks, i, key)
             self._expect(toks, i + 1, ':')
             div = _parse_num(self._value(toks, i + 2, key), key)
-            TORCH_CHECK(div == 0 or _is_pow2(div), "For roundups, the divisons has to be power of 2 or 0 to disable roundup ")
+            TORCH_CHECK(div == 0 or _is_pow2(div),
+                        "For roundups, the divisons has to be power of 2 or 0 to "
+                        "disable roundup ")
             if interval == '>':
                 for j in range(last_index, kRoundUpPowerOfTwoIntervals): table[j] = div
             else:
                 mb = _parse_num(interval, key)
-                TORCH_CHECK(_is_pow2(mb), "For roundups, the intervals have to be power of 2 ")
+                TORCH_CHECK(_is_pow2(mb),
+                            "For roundups, the intervals have to be power of 2 ")
                 index = min(mb.bit_length() - 1, kRoundUpPowerOfTwoIntervals - 1)
                 if first:
                     for j in range(index): table[j] = div
@@ -180,7 +213,8 @@ def _parse_roundup(self:AllocatorConfig, toks, i):
                 table[index] = div
                 last_index = index
             i += 3
-            TORCH_CHECK(i < len(toks) and toks[i] in (',', ']'), f"Expected ',' or ']' in {key} list of {self.conf!r}")
+            TORCH_CHECK(i < len(toks) and toks[i] in (',', ']'),
+                        f"Expected ',' or ']' in {key} list of {self.conf!r}")
             if toks[i] == ',': i += 1
     div = _parse_num(self._value(toks, i, key), key)
     TORCH_CHECK(_is_pow2(div), "For roundups, the divisons has to be power of 2 ")
@@ -207,7 +241,8 @@ def round_size(size:int, # requested bytes
     if size < kMinBlockSize: return kMinBlockSize
     if config is not None and config.rounds_up:
         div = config.roundup_divisions(size)
-        if div > 1 and size > kMinBlockSize * div: return roundup_power2_next_division(size, div)
+        if div > 1 and size > kMinBlockSize * div:
+            return roundup_power2_next_division(size, div)
     return kMinBlockSize * ((size + kMinBlockSize - 1) // kMinBlockSize)
 
 def get_allocation_size(size:int, # rounded request size
@@ -225,23 +260,30 @@ class SimEvent:
     def __repr__(self): return f"SimEvent(stream={self.stream}, done={self.done})"
 
 class SimulatedBackend:
-    "Device memory as address ranges only: no real memory, configurable capacity and alignment."
+    ("Device memory as address ranges only: no real memory, configurable capacity and "
+     "alignment.")
     name = 'simulated'
     def __init__(self, capacity:int=80 << 30, # device bytes (an 80 GiB card by default)
                  alignment:int=512, # every segment's bytes are rounded up to this
                  base:int=0x7f0000000000, # first address handed out
                  events_complete:bool=False, # True: events are done as soon as recorded
-                 addresses=(), # addresses to hand out for the 1st, 2nd, ... malloc (a recorded run's)
-                 va_addresses=(), # bases to hand out for the 1st, 2nd, ... reserved virtual range
+                 # addresses to hand out for the 1st, 2nd, ... malloc (a recorded run's)
+                 addresses=(),
+                 # bases to hand out for the 1st, 2nd, ... reserved virtual range
+                 va_addresses=(),
                 ):
         TORCH_CHECK(capacity >= 0, "capacity must be >= 0, got ", capacity)
-        TORCH_CHECK(_is_pow2(alignment), "alignment must be a power of two, got ", alignment)
-        self.capacity, self.alignment, self.events_complete = capacity, alignment, events_complete
+        TORCH_CHECK(_is_pow2(alignment), "alignment must be a power of two, got ",
+                    alignment)
+        self.capacity, self.alignment, self.events_complete = (capacity, alignment,
+                                                               events_complete)
         self.used, self._live, self._events = 0, {}, []
         self._planned, self._va_planned = list(addresses), list(va_addresses)
-        self._starts, self._ends = [], []          # live address ranges, sorted (segments and virtual ranges)
+        # live address ranges, sorted (segments and virtual ranges)
+        self._starts, self._ends = [], []
         top = max([a + (1 << 40) for a in self._planned + self._va_planned] + [base])
-        self._next = (top + (1 << 21) - 1) & -(1 << 21)   # unplanned addresses start above every planned one
+        # unplanned addresses start above every planned one
+        self._next = (top + (1 << 21) - 1) & -(1 << 21)
 
     def _take(self, planned, n):
         "The next planned address if its range is free, else a fresh one."
@@ -262,7 +304,8 @@ class SimulatedBackend:
         del self._starts[i]; del self._ends[i]
 
     def malloc(self, nbytes:int) -> int|None:
-        "Reserve `nbytes` (rounded to the alignment); the address, or None when out of memory."
+        ("Reserve `nbytes` (rounded to the alignment); the address, or None when out of "
+         "memory.")
         n = (nbytes + self.alignment - 1) & -self.alignment
         if self.used + n > self.capacity: return None
         addr = self._take(self._planned, n)
@@ -295,7 +338,8 @@ def release(self:SimulatedBackend, addr:int):
 
 @_patch
 def map(self:SimulatedBackend, nbytes:int) -> bool:
-    "Back `nbytes` of a reserved range with memory (`cuMemCreate` + `cuMemMap`); False when out of memory."
+    ("Back `nbytes` of a reserved range with memory (`cuMemCreate` + `cuMemMap`); False "
+     "when out of memory.")
     if self.used + nbytes > self.capacity: return False
     self.used += nbytes
     return True
@@ -353,9 +397,11 @@ class CupyBackend:
         "(free, total) bytes from `cudaMemGetInfo`."
         with self._dev(): return self.cp.cuda.runtime.memGetInfo()
     def _stream(self, stream):
-        return self.cp.cuda.Stream.null if stream == 0 else self.cp.cuda.ExternalStream(stream, self.device)
+        return (self.cp.cuda.Stream.null if stream == 0
+                else self.cp.cuda.ExternalStream(stream, self.device))
     def record_event(self, stream):
-        "Record a timing-free CUDA event on `stream` (a stream handle; 0 = legacy default stream)."
+        ("Record a timing-free CUDA event on `stream` (a stream handle; 0 = legacy "
+         "default stream).")
         with self._dev():
             e = self.cp.cuda.Event(disable_timing=True)
             e.record(self._stream(stream))

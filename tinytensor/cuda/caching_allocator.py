@@ -10,22 +10,33 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_caching_allocator.html.md"""
 from __future__ import annotations
 import bisect, operator, os, sys, time
 from collections import deque
-from ..pictures import SvgCanvas, text_width    # chapter 03b: SVG that fits its text
+# chapter 03b: SVG that fits its text
+from ..pictures import SvgCanvas, text_width
 from .alloc_config import *
-from .alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, _is_pow2, _parse_num, _patch, _tokenize)
+from .alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED,
+                                          _is_pow2, _parse_num, _patch, _tokenize)
 from .alloc_blocks import *
-from .alloc_blocks import (_all_pools, _alloc_block, _alloc_found_block, _dec, _dec1, _expandable_fit,
+from .alloc_blocks import (_all_pools, _alloc_block, _alloc_found_block,
+                                          _dec, _dec1, _expandable_fit,
     _find_expandable_block, _find_free_block, _free_block, _garbage_collect_cached_blocks,
     _get_free_block, _inc, _inc1, _insert_events, _malloc_in, _map_block, _new_block,
-    _current, _new_stat_array, _oom_message, _patch, _record, _release_available_cached_blocks,
-    _release_block, _release_blocks, _release_expandable_segment, _stat_fields, _stat_values,
+    _current, _new_stat_array, _oom_message, _patch, _record,
+                                          _release_available_cached_blocks,
+    _release_block, _release_blocks, _release_expandable_segment, _stat_fields,
+                                          _stat_values,
     _try_allocate_expandable_block, _try_merge_blocks, _unmap_block)
-_all_ = ['OutOfMemoryError', 'kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinLargeAlloc',
-         'kRoundLarge', 'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB', 'format_size', 'AllocatorConfig',
-         'roundup_power2_next_division', 'round_size', 'get_allocation_size', 'SimEvent', 'SimulatedBackend',
-         'CupyBackend', 'Block', 'BlockPool', 'ExpandableSegment', 'STAT_NAMES', 'STAT_TYPES', 'STAT_FIELDS',
-         'DeviceCachingAllocator', 'record_memory_history', 'should_split', 'set_per_process_memory_fraction',
-         'record_stream', 'process_events', 'synchronize_and_free_events', 'free', 'release_cached_blocks',
+_all_ = ['OutOfMemoryError', 'kMinBlockSize', 'kSmallSize', 'kSmallBuffer',
+         'kLargeBuffer', 'kMinLargeAlloc',
+         'kRoundLarge', 'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB',
+         'format_size', 'AllocatorConfig',
+         'roundup_power2_next_division', 'round_size', 'get_allocation_size',
+         'SimEvent', 'SimulatedBackend',
+         'CupyBackend', 'Block', 'BlockPool', 'ExpandableSegment', 'STAT_NAMES',
+         'STAT_TYPES', 'STAT_FIELDS',
+         'DeviceCachingAllocator', 'record_memory_history', 'should_split',
+         'set_per_process_memory_fraction',
+         'record_stream', 'process_events', 'synchronize_and_free_events', 'free',
+         'release_cached_blocks',
          'empty_cache', 'malloc']   # the parts' public names (Note [Module parts])
 
 # %% auto #0
@@ -58,7 +69,8 @@ def _expandable_chains(self:DeviceCachingAllocator) -> list:
     for pool in self._all_pools():
         for b in pool.unmapped:
             if b.prev is None: heads[id(b.expandable)] = b
-    for b in list(self.allocated_blocks.values()) + list(self.pending_blocks) + [b for p in self._all_pools() for b in p.blocks]:
+    for b in list(self.allocated_blocks.values()) + list(self.pending_blocks) + [b
+            for p in self._all_pools() for b in p.blocks]:
         if b.expandable is not None and b.prev is None: heads[id(b.expandable)] = b
     out = []
     for es in self.expandable_segments_:
@@ -69,7 +81,8 @@ def _expandable_chains(self:DeviceCachingAllocator) -> list:
 
 @_patch
 def segment_blocks(self:DeviceCachingAllocator) -> list:
-    "[(segment address, size, pool, stream, [blocks in address order])] sorted by address; an expandable segment gives one per mapped range."
+    ("[(segment address, size, pool, stream, [blocks in address order])] sorted by "
+     "address; an expandable segment gives one per mapped range.")
     by_ptr, out = self._all_blocks(), []
     for addr in sorted(self.segments):
         size, pool, stream = self.segments[addr]
@@ -80,7 +93,10 @@ def segment_blocks(self:DeviceCachingAllocator) -> list:
         run = []
         for b in chain + [None]:
             if b is not None and b.mapped: run.append(b); continue
-            if run: out.append((run[0].ptr, sum(x.size for x in run), es.pool, es.stream, run)); run = []
+            if run:
+                out.append((run[0].ptr, sum(x.size for x in run), es.pool, es.stream,
+                            run))
+                run = []
     return sorted(out, key=lambda t: t[0])
 
 def _block_state(b):
@@ -89,42 +105,57 @@ def _block_state(b):
 
 @_patch
 def snapshot(self:DeviceCachingAllocator) -> dict:
-    "torch's `_snapshot()` dict: segments with blocks and states, device_traces, allocator_settings."
+    ("torch's `_snapshot()` dict: segments with blocks and states, device_traces, "
+     "allocator_settings.")
     segs = []
     for addr, size, pool, stream, blocks in self.segment_blocks():
         binfo = [{'address': b.ptr, 'size': b.size, 'requested_size': b.requested_size,
                   'state': _block_state(b), 'frames': []} for b in blocks]
         active = [x for x in binfo if x['state'] != 'inactive']
         segs.append({'device': self.device, 'address': addr, 'total_size': size,
-                     'allocated_size': sum(x['size'] for x in binfo if x['state'] == 'active_allocated'),
-                     'active_size': sum(x['size'] for x in active), 'requested_size': sum(x['requested_size'] for x in active),
-                     'stream': stream, 'segment_type': 'small' if pool.is_small else 'large',
-                     'segment_pool_id': pool.owner.id if pool.owner is not None else (0, 0), 'is_expandable': blocks[0].expandable is not None, 'frames': [], 'blocks': binfo})
-    if self._trace is not None: self._record('snapshot', 0, _current(self._active_bytes), 0)
+                     'allocated_size': sum(x['size'] for x in binfo
+                                           if x['state'] == 'active_allocated'),
+                     'active_size': sum(x['size'] for x in active),
+                     'requested_size': sum(x['requested_size'] for x in active),
+                'stream': stream, 'segment_type': 'small' if pool.is_small else 'large',
+                     'segment_pool_id': pool.owner.id if pool.owner is not None
+                     else (0, 0), 'is_expandable':
+                         blocks[0].expandable is not None, 'frames': [], 'blocks': binfo})
+    if self._trace is not None:
+        self._record('snapshot', 0, _current(self._active_bytes), 0)
     traces = [[] for _ in range(self.device)] + [list(self._trace or ())]
-    return {'segments': segs, 'device_traces': traces, 'allocator_settings': self.config.settings()}
+    return {'segments': segs, 'device_traces': traces,
+            'allocator_settings': self.config.settings()}
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #c1448462
-BLOCK_COLORS = {'active_allocated': '#4c78a8', 'active_pending_free': '#b279a2', 'split_free': '#f58518', 'free': '#bab0ac'}
+BLOCK_COLORS = {'active_allocated': '#4c78a8', 'active_pending_free': '#b279a2',
+                'split_free': '#f58518', 'free': '#bab0ac'}
 
-def memory_map_svg(snapshot, # a snapshot() dict, its 'segments' list, or a DeviceCachingAllocator
+# a snapshot() dict, its 'segments' list, or a DeviceCachingAllocator
+def memory_map_svg(snapshot,
                    width:int=640, # pixels (wider where the labels need it)
                    row:int=22, # pixels per segment bar
                    title:str|None=None, # caption above the bars
-                   by_pool:bool=False, # group the segments by `segment_pool_id` under a heading per pool
+                   # group the segments by `segment_pool_id` under a heading per pool
+                   by_pool:bool=False,
                   ) -> str:
     "SVG of segments as bars split into blocks (allocated / pending / split-free / free)."
     if isinstance(snapshot, DeviceCachingAllocator): snapshot = snapshot.snapshot()
     segs = snapshot['segments'] if isinstance(snapshot, dict) else snapshot
-    if by_pool:                      # a heading row (blocks=None) before each pool's segments, the default pool first
+    # a heading row (blocks=None) before each pool's segments, the default pool first
+    if by_pool:
         pid = lambda s: tuple(s.get('segment_pool_id', (0, 0)))
         segs = [x for p in sorted({pid(s) for s in segs}, key=lambda p: (p != (0, 0), p))
-                for x in [{'heading': 'default pool' if p == (0, 0) else f'private pool {p}'}] + [s for s in segs if pid(s) == p]]
-    labels = [s['heading'] if 'heading' in s else f'{s["segment_type"]} {format_size(s["total_size"])}' for s in segs]
-    label_w = max([150] + [text_width(l, 11) + 12 for l in labels])       # bars start right of the widest label
+                for x in [{'heading': 'default pool' if p == (0, 0)
+                           else f'private pool {p}'}] + [s for s in segs if pid(s) == p]]
+    labels = [s['heading'] if 'heading' in s
+              else f'{s["segment_type"]} {format_size(s["total_size"])}' for s in segs]
+    # bars start right of the widest label
+    label_w = max([150] + [text_width(l, 11) + 12 for l in labels])
     bar_w = max(width - label_w - 8, 100)
     c = SvgCanvas(11)
-    top = c.caption(4, 15, title, width=label_w + bar_w, font_weight='bold') - 5 if title else 4
+    top = (c.caption(4, 15, title, width=label_w + bar_w, font_weight='bold') - 5
+           if title else 4)
     for i, (s, label) in enumerate(zip(segs, labels)):
         y = top + i * row
         if 'heading' in s: c.text(4, y + row - 8, label, font_weight='bold'); continue
@@ -132,12 +163,15 @@ def memory_map_svg(snapshot, # a snapshot() dict, its 'segments' list, or a Devi
         x, split = label_w, len(s['blocks']) > 1
         for b in s['blocks']:
             w = bar_w * b['size'] / s['total_size']
-            st = b['state'] if b['state'] != 'inactive' else ('split_free' if split else 'free')
-            c.rect(x, y + 2, max(w, 0.5), row - 6, tooltip=f'{b["address"]:#x} {format_size(b["size"])} {st}',
+            st = (b['state'] if b['state'] != 'inactive'
+                  else ('split_free' if split else 'free'))
+            c.rect(x, y + 2, max(w, 0.5), row - 6,
+                   tooltip=f'{b["address"]:#x} {format_size(b["size"])} {st}',
                    fill=BLOCK_COLORS[st], stroke='white', stroke_width=0.5)
             x += w
     x, y = 4, top + row * max(len(segs), 1) + 16
-    for k, col in BLOCK_COLORS.items():                                 # the legend, wrapped to the bars' width
+    # the legend, wrapped to the bars' width
+    for k, col in BLOCK_COLORS.items():
         if x > 4 and x + 14 + text_width(k, 11) > label_w + bar_w: x, y = 4, y + 16
         c.rect(x, y - 9, 10, 10, fill=col)
         x = c.text(x + 14, y, k) + 24
@@ -222,26 +256,38 @@ def format_memory_summary(stats:dict, # a memory_stats() dict
                           abbreviated:bool=False, # only the 'all' rows
                          ) -> str:
     "torch's `memory_summary` table for a `memory_stats()` dict."
-    metrics = [("allocated_bytes", "Allocated memory", _format_size_col), ("active_bytes", "Active memory", _format_size_col),
-               ("requested_bytes", "Requested memory", _format_size_col), ("reserved_bytes", "GPU reserved memory", _format_size_col),
-               ("inactive_split_bytes", "Non-releasable memory", _format_size_col), ("allocation", "Allocations", _format_count_col),
-               ("active", "Active allocs", _format_count_col), ("segment", "GPU reserved segments", _format_count_col),
+    metrics = [("allocated_bytes", "Allocated memory", _format_size_col),
+               ("active_bytes", "Active memory", _format_size_col),
+               ("requested_bytes", "Requested memory", _format_size_col),
+               ("reserved_bytes", "GPU reserved memory", _format_size_col),
+               ("inactive_split_bytes", "Non-releasable memory", _format_size_col),
+               ("allocation", "Allocations", _format_count_col),
+               ("active", "Active allocs", _format_count_col),
+               ("segment", "GPU reserved segments", _format_count_col),
                ("inactive_split", "Non-releasable allocs", _format_count_col)]
-    lines = ["=" * 75, " {_:16} PyTorch CUDA memory summary, device ID {device:<17d} ", "-" * 75,
-             "  {_:9} CUDA OOMs: {num_ooms:<12d} | {_:6} cudaMalloc retries: {num_alloc_retries:<8d}  ", "=" * 75,
-             "        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  "]
+    lines = ["=" * 75, " {_:16} PyTorch CUDA memory summary, device ID {device:<17d} ",
+             "-" * 75,
+             "  {_:9} CUDA OOMs: {num_ooms:<12d} | {_:6} cudaMalloc retries: "
+             "{num_alloc_retries:<8d}  ", "=" * 75,
+            "        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  "]
     for key, name, fmt in metrics:
         lines.append("-" * 75)
-        subs = [("all", name)] + ([] if abbreviated else [("large_pool", "      from large pool"), ("small_pool", "      from small pool")])
+        subs = ([("all", name)]
+                + ([] if abbreviated
+                   else [("large_pool", "      from large pool"),
+                         ("small_pool", "      from small pool")]))
         pref = None
         for sub, subname in subs:
             vals = [stats[f"{key}.{sub}.{f}"] for f in STAT_FIELDS]
             if pref is None: pref = vals
-            lines.append(f" {subname:<21} | " + " | ".join(fmt(v, pv) for v, pv in zip(vals, pref)) + " ")
-    for key, name in [("oversize_allocations", "Oversize allocations"), ("oversize_segments", "Oversize GPU segments")]:
+            lines.append(f" {subname:<21} | "
+                         + " | ".join(fmt(v, pv) for v, pv in zip(vals, pref)) + " ")
+    for key, name in [("oversize_allocations", "Oversize allocations"),
+                      ("oversize_segments", "Oversize GPU segments")]:
         lines.append("-" * 75)
         vals = [stats[f"{key}.{f}"] for f in STAT_FIELDS]
-        lines.append(f" {name:<21} | " + " | ".join(_format_count_col(v, v) for v in vals) + " ")
+        lines.append(f" {name:<21} | "
+                     + " | ".join(_format_count_col(v, v) for v in vals) + " ")
     lines.append("=" * 75)
     fmt_dict = {"_": "", "device": device}
     for k, v in stats.items(): fmt_dict[k.replace(".", "-")] = v
@@ -253,25 +299,30 @@ def memory_summary(self:DeviceCachingAllocator, abbreviated:bool=False) -> str:
     return format_memory_summary(self.memory_stats(), self.device, abbreviated)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #2c5ab19a
-# Note [Private pools]
-# ~~~~~~~~~~~~~~~~~~~~
-# A private pool owns whole segments: a block never moves between pools, so a graph's memory is never handed to an
-# ordinary allocation and the reverse. malloc picks the pool once, by the first entry of captures_underway whose
-# filter accepts the request's stream (the capturing stream for a graph, the calling thread for use_mem_pool).
-# use_count counts the pool's users (the pool object, each beginAllocateToPool); at 0 the pool is freeable, and only
-# then do release_cached_blocks (empty_cache, and a malloc's retry) free its whole free segments, small before large,
-# after the default pools' large and small. While a capture is underway, the default pools are left alone and no
-# event is queried. A freeable pool is dropped once its last segment is gone.
+# Note [Private pools] ~~~~~~~~~~~~~~~~~~~~ A private pool owns whole segments: a block
+# never moves between pools, so a graph's memory is never handed to an ordinary
+# allocation and the reverse. malloc picks the pool once, by the first entry of
+# captures_underway whose filter accepts the request's stream (the capturing stream for
+# a graph, the calling thread for use_mem_pool). use_count counts the pool's users (the
+# pool object, each beginAllocateToPool); at 0 the pool is freeable, and only then do
+# release_cached_blocks (empty_cache, and a malloc's retry) free its whole free
+# segments, small before large, after the default pools' large and small. While a
+# capture is underway, the default pools are left alone and no event is queried. A
+# freeable pool is dropped once its last segment is gone.
 class PrivatePool:
-    "A pool of its own for a CUDA graph or a `MemPool` (`PrivatePool`): large and small blocks, a use count."
+    ("A pool of its own for a CUDA graph or a `MemPool` (`PrivatePool`): large and "
+     "small blocks, a use count.")
     __slots__ = ('id', 'use_count', 'cudaMalloc_count', 'large_blocks', 'small_blocks')
     def __init__(self, id:tuple):
         self.id, self.use_count, self.cudaMalloc_count = id, 1, 0
-        self.large_blocks, self.small_blocks = BlockPool(False, self), BlockPool(True, self)
-    def __repr__(self): return f"PrivatePool({self.id}, use_count={self.use_count}, segments={self.cudaMalloc_count})"
+        self.large_blocks, self.small_blocks = (BlockPool(False, self),
+                                                BlockPool(True, self))
+    def __repr__(self): return (f"PrivatePool({self.id}, use_count={self.use_count}, "
+                                f"segments={self.cudaMalloc_count})")
 
 def MempoolId_t(a:int=0, b:int=0) -> tuple:
-    "A pool id: `(0, 0)` the default pools, `(uid, 0)` a CUDA graph's, `(0, uuid)` a `MemPool`'s."
+    ("A pool id: `(0, 0)` the default pools, `(uid, 0)` a CUDA graph's, `(0, uuid)` a "
+     "`MemPool`'s.")
     return (int(a), int(b))
 
 @_patch
@@ -284,10 +335,13 @@ def create_or_incref_pool(self:DeviceCachingAllocator, mempool_id:tuple):
 
 @_patch
 def begin_allocate_to_pool(self:DeviceCachingAllocator, mempool_id:tuple, filter):
-    "Route mallocs whose stream `filter(stream)` accepts into private pool `mempool_id` (`beginAllocateToPool`)."
-    TORCH_CHECK(mempool_id != (0, 0), "beginAllocateToPool: (0, 0) is the default pool's id")
+    ("Route mallocs whose stream `filter(stream)` accepts into private pool "
+     "`mempool_id` (`beginAllocateToPool`).")
+    TORCH_CHECK(mempool_id != (0, 0),
+                "beginAllocateToPool: (0, 0) is the default pool's id")
     self.create_or_incref_pool(mempool_id)
-    TORCH_CHECK(all(pid != mempool_id for pid, _ in self.captures_underway), "beginAllocateToPool: already recording to mempool_id")
+    TORCH_CHECK(all(pid != mempool_id for pid, _ in self.captures_underway),
+                "beginAllocateToPool: already recording to mempool_id")
     self.captures_underway.append((mempool_id, filter))
 
 @_patch
@@ -299,35 +353,45 @@ def end_allocate_to_pool(self:DeviceCachingAllocator, mempool_id:tuple):
 
 @_patch
 def release_pool(self:DeviceCachingAllocator, mempool_id:tuple):
-    "Drop one user of `mempool_id`; at none, `empty_cache` may free its segments (`releasePool`)."
+    ("Drop one user of `mempool_id`; at none, `empty_cache` may free its segments "
+     "(`releasePool`).")
     pp = self.graph_pools.get(mempool_id)
-    TORCH_CHECK(pp is not None and pp.use_count > 0, "releasePool: no private pool ", mempool_id)
+    TORCH_CHECK(pp is not None and pp.use_count > 0, "releasePool: no private pool ",
+                mempool_id)
     pp.use_count -= 1
     if pp.use_count == 0: self.graph_pools_freeable[mempool_id] = pp
 
 @_patch
 def _malloc_to_pool(self:DeviceCachingAllocator, orig_size:int, stream:int) -> int:
-    "malloc while captures are underway: the first pool whose filter accepts `stream`, else the default pools (`get_pool`)."
-    size = round_size(orig_size, self.config) if orig_size >= kMinBlockSize else kMinBlockSize
+    ("malloc while captures are underway: the first pool whose filter accepts `stream`, "
+     "else the default pools (`get_pool`).")
+    size = (round_size(orig_size, self.config) if orig_size >= kMinBlockSize
+            else kMinBlockSize)
     for pid, accepts in self.captures_underway:
         if accepts(stream):
             pp = self.graph_pools[pid]
-            return self._malloc_in(pp.small_blocks if size <= kSmallSize else pp.large_blocks, size, orig_size, stream)
-    return self._malloc_in(self.small_blocks if size <= kSmallSize else self.large_blocks, size, orig_size, stream)
+            return self._malloc_in(pp.small_blocks if size <= kSmallSize
+                                   else pp.large_blocks, size, orig_size, stream)
+    return self._malloc_in(self.small_blocks if size <= kSmallSize
+                           else self.large_blocks, size, orig_size, stream)
 
 @_patch
 def _pool_has_blocks(self:DeviceCachingAllocator, pp:PrivatePool) -> bool:
-    "Whether an expandable segment of private pool `pp` still exists (they count no cudaMalloc)."
+    ("Whether an expandable segment of private pool `pp` still exists (they count no "
+     "cudaMalloc).")
     return any(es.pool.owner is pp for es in self.expandable_segments_)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #9fae1ac0
-_device_count = []                      # CuPy's answer once it has seen a GPU (see cupy_device_count)
+# CuPy's answer once it has seen a GPU (see cupy_device_count)
+_device_count = []
 
 def cupy_device_count() -> int:
-    "CUDA devices CuPy sees: 0 without CuPy or a GPU. (`tt.cuda.is_available()` and friends, chapter 07b, ask the registered device backend.)"
-    # Every CUDA allocation checks availability, so a count is asked for once per process, as torch caches it
-    # (`_cached_device_count` in torch/cuda/__init__.py): the CUDA runtime is initialized by then, and the devices it
-    # sees no longer change. A zero is asked again: CuPy or a GPU may still come.
+    ("CUDA devices CuPy sees: 0 without CuPy or a GPU. (`tt.cuda.is_available()` and "
+     "friends, chapter 07b, ask the registered device backend.)")
+    # Every CUDA allocation checks availability, so a count is asked for once per
+    # process, as torch caches it (`_cached_device_count` in torch/cuda/__init__.py):
+    # the CUDA runtime is initialized by then, and the devices it sees no longer change.
+    # A zero is asked again: CuPy or a GPU may still come.
     if _device_count: return _device_count[0]
     try:
         import cupy
@@ -354,12 +418,14 @@ def get_allocator(device_index=0, # int, 'cuda:N' or None (device 0)
     "The caching allocator of a device, created on first use."
     i = _device_index(device_index)
     if i not in _allocators:
-        conf = os.environ.get('PYTORCH_ALLOC_CONF') or os.environ.get('PYTORCH_CUDA_ALLOC_CONF') or ""
+        conf = (os.environ.get('PYTORCH_ALLOC_CONF')
+                or os.environ.get('PYTORCH_CUDA_ALLOC_CONF') or "")
         backend = CupyBackend(i) if cupy_device_count() > 0 else SimulatedBackend()
         _allocators[i] = DeviceCachingAllocator(backend, conf=conf, device=i)
     return _allocators[i]
 
-def set_allocator(allocator:DeviceCachingAllocator|None, # None forgets the device's allocator
+# None forgets the device's allocator
+def set_allocator(allocator:DeviceCachingAllocator|None,
                   device_index=0):
     "Install `allocator` as a device's allocator (tests, replays)."
     i = _device_index(device_index)
@@ -414,15 +480,18 @@ def _snapshot() -> dict:
     settings = None
     for i, a in sorted(_allocators.items()):
         s = a.snapshot()
-        segs += s['segments']; traces[i] = s['device_traces'][i]; settings = s['allocator_settings']
-    return {'segments': sorted(segs, key=lambda s: (s['device'], s['address'])), 'device_traces': traces,
+        segs += s['segments']; traces[i] = s['device_traces'][i]
+        settings = s['allocator_settings']
+    return {'segments': sorted(segs, key=lambda s: (s['device'], s['address'])),
+            'device_traces': traces,
             'allocator_settings': settings or AllocatorConfig("").settings()}
 
 def memory_snapshot() -> list:
     "`torch.cuda.memory_snapshot()`: the segments of all devices."
     return _snapshot()['segments']
 
-def _record_memory_history(enabled:str|None="all", context=None, stacks="all", max_entries:int=sys.maxsize, device=None):
+def _record_memory_history(enabled:str|None="all", context=None, stacks="all",
+                           max_entries:int=sys.maxsize, device=None):
     "`torch.cuda.memory._record_memory_history` (no stack frames are recorded)."
     get_allocator(device).record_memory_history(enabled, max_entries)
 

@@ -9,7 +9,8 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_hot_path.html.md"""
 # %% ../../nbs/12_cuda_hot_path.ipynb #31949262
 from __future__ import annotations
 import bisect
-from .alloc_config import TORCH_CHECK, kMinBlockSize, kOneEB, kSmallSize, round_size
+from .alloc_config import (TORCH_CHECK, kMinBlockSize, kOneEB,
+                                          kSmallSize, round_size)
 from .alloc_blocks import Block, DeviceCachingAllocator, _inc, _inc1
 from . import replay_feed
 from .replay_feed import _ADDR_ENTRY_ACTIONS, _KNOWN_ACTIONS
@@ -18,61 +19,78 @@ from .replay_feed import _ADDR_ENTRY_ACTIONS, _KNOWN_ACTIONS
 __all__ = []
 
 # %% ../../nbs/12_cuda_hot_path.ipynb #d65e4989
-# Note [Hot path]: most frees give back a block that no other stream used, and most mallocs find a
-# cached block while nothing unusual is going on: no capture underway, no events pending, no history
-# of blocks. For those calls `_free_hot` and `_malloc_hot` take the plain path's steps (free_block with
-# its merges and pool updates; round_size, get_free_block with its garbage-collection count and
-# expandable best fit, alloc_found_block with its split; the statistics) in one frame each, where the
-# plain path calls five to fifteen functions. They return False / None, having changed nothing, when a
-# condition does not hold, and the plain path runs. `hot_path = False` on an allocator turns them off:
-# the tests drive both over random workloads and compare every address, block, statistic and snapshot.
+# Note [Hot path]: most frees give back a block that no other stream used, and most
+# mallocs find a cached block while nothing unusual is going on: no capture underway, no
+# events pending, no history of blocks. For those calls `_free_hot` and `_malloc_hot`
+# take the plain path's steps (free_block with its merges and pool updates; round_size,
+# get_free_block with its garbage-collection count and expandable best fit,
+# alloc_found_block with its split; the statistics) in one frame each, where the plain
+# path calls five to fifteen functions. They return False / None, having changed
+# nothing, when a condition does not hold, and the plain path runs. `hot_path = False`
+# on an allocator turns them off: the tests drive both over random workloads and compare
+# every address, block, statistic and snapshot.
 def _free_hot(self:DeviceCachingAllocator, ptr) -> bool:
-    "`free` in one frame for a block no other stream used (Note [Hot path]); False, changing nothing, elsewhere."
+    ("`free` in one frame for a block no other stream used (Note [Hot path]); False, "
+     "changing nothing, elsewhere.")
     b = self.allocated_blocks.get(ptr) if type(ptr) is int else None
     if b is None or b.stream_uses or self._block_trace is not None: return False
     del self.allocated_blocks[ptr]
     b.allocated = False
     pool = b.pool; si = pool.stat_index; bs = b.size
-    s1, s2, s3, s4, s5 = self._counted[si]     # free's decreases (allocation, allocated_bytes), free_block's
+    # free's decreases (allocation, allocated_bytes), free_block's
+    s1, s2, s3, s4, s5 = self._counted[si]
     s1[0] -= 1; s3[0] -= bs; s2[0] -= 1; s4[0] -= bs; s5[0] -= b.requested_size
     if bs >= self.config.max_split_size: self._oversize_allocations[0] -= 1
     keys, blocks, merged, merged_bytes = pool.keys, pool.blocks, 0, 0
     p, n = b.prev, b.next
     if (p is not None and not p.allocated and not p.event_count and not p.stream_uses
-            and p.mapped):                                               # try_merge_blocks(b, prev)
+            # try_merge_blocks(b, prev)
+            and p.mapped):
         k = (p.stream, p.size, p.ptr); i = bisect.bisect_left(keys, k)
-        if i == len(keys) or keys[i] != k: TORCH_CHECK(False, "internal error: block not in pool ", p)
+        if i == len(keys) or keys[i] != k:
+            TORCH_CHECK(False, "internal error: block not in pool ", p)
         del keys[i]; del blocks[i]
         b.ptr = p.ptr; pp = b.prev = p.prev
         if pp is not None: pp.next = b
         b.size += p.size; merged += 1; merged_bytes += p.size
     if (n is not None and not n.allocated and not n.event_count and not n.stream_uses
-            and n.mapped):                                               # try_merge_blocks(b, next)
+            # try_merge_blocks(b, next)
+            and n.mapped):
         k = (n.stream, n.size, n.ptr); i = bisect.bisect_left(keys, k)
-        if i == len(keys) or keys[i] != k: TORCH_CHECK(False, "internal error: block not in pool ", n)
+        if i == len(keys) or keys[i] != k:
+            TORCH_CHECK(False, "internal error: block not in pool ", n)
         del keys[i]; del blocks[i]
         nn = b.next = n.next
         if nn is not None: nn.prev = b
         b.size += n.size; merged += 1; merged_bytes += n.size
-    b.gc_count_base = pool.get_free_blocks_call_count                    # pool.insert_into_blocks(b)
-    k = (b.stream, b.size, b.ptr); i = bisect.bisect_left(keys, k); keys.insert(i, k); blocks.insert(i, b)
-    if b.expandable is not None: pass          # expandable segments stay out of inactive_split
-    elif b.prev is not None or b.next is not None:   # still split: net change 1 - merged blocks, bs bytes
+    # pool.insert_into_blocks(b)
+    b.gc_count_base = pool.get_free_blocks_call_count
+    k = (b.stream, b.size, b.ptr); i = bisect.bisect_left(keys, k); keys.insert(i, k)
+    blocks.insert(i, b)
+    # expandable segments stay out of inactive_split
+    if b.expandable is not None: pass
+    # still split: net change 1 - merged blocks, bs bytes
+    elif b.prev is not None or b.next is not None:
         if merged == 0: _inc(self._inactive_split, si, 1)
         elif merged == 2: self._inactive_split[si][0] -= 1
         _inc(self._inactive_split_bytes, si, bs)
     elif merged:
-        self._inactive_split[si][0] -= merged; self._inactive_split_bytes[si][0] -= merged_bytes
+        self._inactive_split[si][0] -= merged
+        self._inactive_split_bytes[si][0] -= merged_bytes
     return True
 
 # %% ../../nbs/12_cuda_hot_path.ipynb #aef0fcbc
 def _count_alloc(a, si:int, size:int, requested:int):
-    "The five `_inc`s of one allocation of a `size`-byte block of pool `si`, in one frame."
-    by = a._counted          # allocation, active, allocated_bytes, active_bytes, requested_bytes, by pool
-    s1, s2, s3, s4, s5 = by[si]; o1, o2, o3, o4, o5 = by[3 - si]   # this pool's Stats, the other pool's,
-    g1, g2, g3, g4, g5 = by[0]                                     # the aggregates' (their peaks)
-    # unrolled on purpose: the same five updates as a loop over zip(...) cost a hot malloc + free 12%
-    # more (38.1k vs 34.1k instructions)
+    ("The five `_inc`s of one allocation of a `size`-byte block of pool `si`, in one "
+     "frame.")
+    # allocation, active, allocated_bytes, active_bytes, requested_bytes, by pool
+    by = a._counted
+    # this pool's Stats, the other pool's,
+    s1, s2, s3, s4, s5 = by[si]; o1, o2, o3, o4, o5 = by[3 - si]
+    # the aggregates' (their peaks)
+    g1, g2, g3, g4, g5 = by[0]
+    # unrolled on purpose: the same five updates as a loop over zip(...) cost a hot
+    # malloc + free 12% more (38.1k vs 34.1k instructions)
     c = s1[0] + 1; s1[0] = c; s1[2] += 1
     if c > s1[1]: s1[1] = c
     c += o1[0]
@@ -96,10 +114,13 @@ def _count_alloc(a, si:int, size:int, requested:int):
 
 # %% ../../nbs/12_cuda_hot_path.ipynb #49278f33
 def _malloc_hot(self:DeviceCachingAllocator, orig_size, stream):
-    "`malloc` in one frame when a cached block fits (Note [Hot path]); None, changing nothing, elsewhere."
+    ("`malloc` in one frame when a cached block fits (Note [Hot path]); None, changing "
+     "nothing, elsewhere.")
     cfg = self.config
-    if (type(orig_size) is not int or type(stream) is not int or not 0 < orig_size < kOneEB
-            or self.captures_underway or self.cuda_events or self._block_trace is not None): return None
+    if (type(orig_size) is not int or type(stream) is not int
+        or not 0 < orig_size < kOneEB
+            or self.captures_underway or self.cuda_events
+        or self._block_trace is not None): return None
     size = (round_size(orig_size, cfg) if cfg.rounds_up
             else (orig_size + kMinBlockSize - 1) & -kMinBlockSize)
     pool = self.small_blocks if size <= kSmallSize else self.large_blocks
@@ -109,35 +130,44 @@ def _malloc_hot(self:DeviceCachingAllocator, orig_size, stream):
     b = blocks[i]
     if b.stream != stream: return None
     es = b.expandable
-    if es is not None:                                                # Note [Expandable best fit]
+    # Note [Expandable best fit]
+    if es is not None:
         i = self._expandable_fit(pool, stream, i)
         if i is None: return None
         b = blocks[i]; es = b.expandable
     found, msz = b.size, cfg.max_split_size
-    if found >= msz if size < msz else found >= size + cfg.max_non_split_rounding_size: return None
-    if self.set_fraction and cfg.garbage_collection_threshold > 0: pool.get_free_blocks_call_count += 1
+    if found >= msz if size < msz else found >= size + cfg.max_non_split_rounding_size:
+        return None
+    if self.set_fraction and cfg.garbage_collection_threshold > 0:
+        pool.get_free_blocks_call_count += 1
     del keys[i]; del blocks[i]
     si, rest = pool.stat_index, found - size
     was_split = b.prev is not None or b.next is not None
     if rest >= kMinBlockSize and (pool.is_small or cfg.expandable_segments
                                   or (rest > kSmallSize and size < msz)):
-        rem, b = b, Block(b.device, stream, size, pool, b.ptr)  # alloc_found_block's split (Note [Split])
+        # alloc_found_block's split (Note [Split])
+        rem, b = b, Block(b.device, stream, size, pool, b.ptr)
         b.expandable = es
         p = b.prev = rem.prev
         if p is not None: p.next = b
         b.next = rem; rem.prev = b
         rem.ptr += size; rem.size = rest
-        rem.gc_count_base = pool.get_free_blocks_call_count             # pool.insert_into_blocks(rem)
-        k = (stream, rest, rem.ptr); j = bisect.bisect_left(keys, k); keys.insert(j, k); blocks.insert(j, rem)
-        if es is not None: pass                 # expandable segments stay out of inactive_split
+        # pool.insert_into_blocks(rem)
+        rem.gc_count_base = pool.get_free_blocks_call_count
+        k = (stream, rest, rem.ptr); j = bisect.bisect_left(keys, k); keys.insert(j, k)
+        blocks.insert(j, rem)
+        # expandable segments stay out of inactive_split
+        if es is not None: pass
         elif was_split: self._inactive_split_bytes[si][0] -= size
-        else:                                   # _inc(inactive_split, 1) and (bytes, rest), inline
+        # _inc(inactive_split, 1) and (bytes, rest), inline
+        else:
             o = 3 - si
             sa = self._inactive_split; s = sa[si]; c = s[0] + 1; s[0] = c; s[2] += 1
             if c > s[1]: s[1] = c
             c += sa[o][0]; s = sa[0]
             if c > s[1]: s[1] = c
-            sa = self._inactive_split_bytes; s = sa[si]; c = s[0] + rest; s[0] = c; s[2] += rest
+            sa = self._inactive_split_bytes; s = sa[si]; c = s[0] + rest; s[0] = c
+            s[2] += rest
             if c > s[1]: s[1] = c
             c += sa[o][0]; s = sa[0]
             if c > s[1]: s[1] = c
@@ -151,23 +181,30 @@ def _malloc_hot(self:DeviceCachingAllocator, orig_size, stream):
     return ptr
 
 # %% ../../nbs/12_cuda_hot_path.ipynb #4298358c
-DeviceCachingAllocator._malloc_hot = _malloc_hot          # chapter 07's hooks (Note [Hot path])
+# chapter 07's hooks (Note [Hot path])
+DeviceCachingAllocator._malloc_hot = _malloc_hot
 DeviceCachingAllocator._free_hot = _free_hot
-DeviceCachingAllocator.hot_path = True                    # every allocator takes them from now on
+# every allocator takes them from now on
+DeviceCachingAllocator.hot_path = True
 
 # %% ../../nbs/12_cuda_hot_path.ipynb #9d11bb2c
 def _entries_ok(t:list) -> bool:
-    "`_check_entries` without indices or messages: True only when it would pass every entry of `t`."
-    try:                                # subscripts for the keys an entry must have: a KeyError is a no
+    ("`_check_entries` without indices or messages: True only when it would pass every "
+     "entry of `t`.")
+    # subscripts for the keys an entry must have: a KeyError is a no
+    try:
         for e in t:
             if type(e) is not dict or type(a := e['action']) is not str: return False
             if a in _ADDR_ENTRY_ACTIONS:
-                if type(e['addr']) is not int or type(s := e['size']) is not int or s < 0: return False
+                if type(e['addr']) is not int or type(s := e['size']) is not int or s < 0:
+                    return False
             elif a == 'oom':
                 if type(s := e['size']) is not int or s < 0: return False
             elif a not in _KNOWN_ACTIONS: return False
-            if type(st := e['stream']) is not int or st < 0: return False   # torch writes it; else: the checks
+            # torch writes it; else: the checks
+            if type(st := e['stream']) is not int or st < 0: return False
     except KeyError: return False
     return True
 
-replay_feed._entries_ok = _entries_ok                   # chapter 07a's hook (Note [Trace check])
+# chapter 07a's hook (Note [Trace check])
+replay_feed._entries_ok = _entries_ok

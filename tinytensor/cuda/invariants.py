@@ -12,13 +12,15 @@ from .alloc_blocks import STAT_NAMES, DeviceCachingAllocator, _stat_values
 # %% ../../nbs/12_cuda_hot_path.ipynb #3dc4e4ba
 @_patch
 def check_invariants(self:DeviceCachingAllocator):
-    "Assert the allocator's structural invariants and that the statistics match the blocks."
+    ("Assert the allocator's structural invariants and that the statistics match the "
+     "blocks.")
     cur = {n: [0, 0, 0] for n in STAT_NAMES}
     ovs_alloc = ovs_seg = 0
     pooled = {}
     for pool in self._all_pools():
         assert len(pool.keys) == len(pool.blocks), "pool keys/blocks length mismatch"
-        assert all(pool.keys[i] < pool.keys[i + 1] for i in range(len(pool.keys) - 1)), "pool keys not sorted"
+        assert all(pool.keys[i] < pool.keys[i + 1]
+                   for i in range(len(pool.keys) - 1)), "pool keys not sorted"
         for k, b in zip(pool.keys, pool.blocks):
             assert k == (b.stream, b.size, b.ptr), f"stale pool key {k} for {b}"
             assert b.pool is pool and not b.allocated and b.event_count == 0, f"bad cached block {b}"
@@ -36,18 +38,23 @@ def check_invariants(self:DeviceCachingAllocator):
         split = len(blocks) > 1
         for j, b in enumerate(blocks):
             assert b.ptr == end, f"gap or overlap at {end:#x} in segment {addr:#x}"
-            assert b.size > 0 and b.pool is pool and b.stream == stream, f"bad block {b} in segment {addr:#x}"
+            assert b.size > 0 and b.pool is pool and b.stream == stream, ("bad block "
+                    f"{b} in segment {addr:#x}")
             assert j == 0 or b.prev is blocks[j - 1], "broken prev link"
             end += b.size
-            pend = b.event_count or (not b.allocated and b.stream_uses)   # waiting for events (or, in a capture, for their recording)
+            # waiting for events (or, in a capture, for their recording)
+            pend = b.event_count or (not b.allocated and b.stream_uses)
             free = not b.allocated and not pend
             if j and free:
                 p = blocks[j - 1]
-                assert p.allocated or p.event_count > 0 or p.stream_uses, f"unmerged free neighbours at {b.ptr:#x}"
+                assert p.allocated or p.event_count > 0 or p.stream_uses, ("unmerged "
+                        f"free neighbours at {b.ptr:#x}")
             if b.allocated:
-                assert self.allocated_blocks.get(b.ptr) is b, f"allocated block {b} not in map"
+                assert self.allocated_blocks.get(b.ptr) is b, (f"allocated block {b} "
+                                                               "not in map")
                 assert b.event_count == 0
-                for c in (0, i): cur['allocation'][c] += 1; cur['allocated_bytes'][c] += b.size
+                for c in (0, i):
+                    cur['allocation'][c] += 1; cur['allocated_bytes'][c] += b.size
                 ovs_alloc += b.size >= msz
             elif pend:
                 assert b in self.pending_blocks, f"pending block {b} not tracked"
@@ -55,25 +62,32 @@ def check_invariants(self:DeviceCachingAllocator):
                 assert id(b) in pooled, f"free block {b} missing from its pool"
             if b.allocated or pend:
                 for c in (0, i):
-                    cur['active'][c] += 1; cur['active_bytes'][c] += b.size; cur['requested_bytes'][c] += b.requested_size
+                    cur['active'][c] += 1; cur['active_bytes'][c] += b.size
+                    cur['requested_bytes'][c] += b.requested_size
             elif split:
-                for c in (0, i): cur['inactive_split'][c] += 1; cur['inactive_split_bytes'][c] += b.size
-        assert end == addr + size, f"blocks of segment {addr:#x} cover {end - addr} of {size} bytes"
+                for c in (0, i):
+                    cur['inactive_split'][c] += 1
+                    cur['inactive_split_bytes'][c] += b.size
+        assert end == addr + size, (f"blocks of segment {addr:#x} cover {end - addr} of "
+                                    f"{size} bytes")
         seen += len(blocks)
     seen += self._check_expandable(cur, pooled)
     assert seen == len(self.allocated_blocks) + len(self.pending_blocks) + len(pooled), "blocks outside any segment"
     for n in STAT_NAMES:
         got = [_stat_values(getattr(self, '_' + n), t)[0] for t in range(3)]
         assert got == cur[n], f"stat {n}: counters {got} != sums over blocks {cur[n]}"
-    assert self._oversize_allocations[0] == ovs_alloc + cur.get('oversize', 0) and self._oversize_segments[0] == ovs_seg, "oversize stats"
+    assert self._oversize_allocations[0] == ovs_alloc + cur.get('oversize',
+            0) and self._oversize_segments[0] == ovs_seg, "oversize stats"
     assert self.total_allocated_memory == cur['reserved_bytes'][0], "total_allocated_memory != reserved"
-    assert sum(q.__len__() for q in self.cuda_events.values()) + len(self.needs_events_deferred) >= len(self.pending_blocks), "pending block without event"
+    assert sum(q.__len__()
+               for q in self.cuda_events.values()) + len(self.needs_events_deferred) >= len(self.pending_blocks), "pending block without event"
     return True
 
 # %% ../../nbs/12_cuda_hot_path.ipynb #2223fd6b
 @_patch
 def _check_expandable(self:DeviceCachingAllocator, cur:dict, pooled:dict) -> int:
-    "Check every expandable segment's chain and add its blocks to the sums `cur`; the number of mapped blocks."
+    ("Check every expandable segment's chain and add its blocks to the sums `cur`; the "
+     "number of mapped blocks.")
     seen, unmapped = 0, 0
     for es, chain in self._expandable_chains():
         i, ss = es.pool.stat_index, es.segment_size
@@ -87,28 +101,41 @@ def _check_expandable(self:DeviceCachingAllocator, cur:dict, pooled:dict) -> int
             pages = range((b.ptr - es.ptr) // ss, -(-(b.ptr + b.size - es.ptr) // ss))
             free = not b.allocated and b.event_count == 0
             if j and free and not chain[j - 1].allocated and chain[j - 1].event_count == 0:
-                assert chain[j - 1].mapped != b.mapped, f"unmerged free neighbours at {b.ptr:#x}"
+                assert chain[j - 1].mapped != b.mapped, ("unmerged free neighbours at "
+                                                         f"{b.ptr:#x}")
             if not b.mapped:
                 assert free and (b.ptr - es.ptr) % ss == 0 and b.size % ss == 0, f"bad unmapped block {b}"
-                assert all(p >= len(es.handles) or not es.handles[p] for p in pages), f"unmapped block {b} over mapped pages"
+                assert all(p >= len(es.handles) or not es.handles[p]
+                           for p in pages), f"unmapped block {b} over mapped pages"
                 assert b in es.pool.unmapped, f"unmapped block {b} not tracked"
                 unmapped += 1
                 continue
-            assert all(p < len(es.handles) and es.handles[p] for p in pages), f"mapped block {b} over unmapped pages"
+            assert all(p < len(es.handles) and es.handles[p]
+                       for p in pages), f"mapped block {b} over unmapped pages"
             mapped_sum += b.size
             seen += 1
             if b.allocated:
-                assert self.allocated_blocks.get(b.ptr) is b, f"allocated block {b} not in map"
-                for c in (0, i): cur['allocation'][c] += 1; cur['allocated_bytes'][c] += b.size
-                cur['oversize'] = cur.get('oversize', 0) + (b.size >= self.config.max_split_size)
-            elif b.event_count: assert b in self.pending_blocks, f"pending block {b} not tracked"
+                assert self.allocated_blocks.get(b.ptr) is b, (f"allocated block {b} "
+                                                               "not in map")
+                for c in (0, i):
+                    cur['allocation'][c] += 1; cur['allocated_bytes'][c] += b.size
+                cur['oversize'] = (cur.get('oversize', 0)
+                                   + (b.size >= self.config.max_split_size))
+            elif b.event_count:
+                assert b in self.pending_blocks, f"pending block {b} not tracked"
             else: assert id(b) in pooled, f"free block {b} missing from its pool"
             if b.allocated or b.event_count:
-                for c in (0, i): cur['active'][c] += 1; cur['active_bytes'][c] += b.size; cur['requested_bytes'][c] += b.requested_size
-        assert end == es.ptr + es.size(), f"blocks of {es} cover {end - es.ptr} of {es.size()} bytes"
-        assert mapped_sum == es.mapped_bytes(), f"{es}: mapped blocks {mapped_sum} != mapped pages {es.mapped_bytes()}"
+                for c in (0, i):
+                    cur['active'][c] += 1; cur['active_bytes'][c] += b.size
+                    cur['requested_bytes'][c] += b.requested_size
+        assert end == es.ptr + es.size(), (f"blocks of {es} cover {end - es.ptr} of "
+                                           f"{es.size()} bytes")
+        assert mapped_sum == es.mapped_bytes(), (f"{es}: mapped blocks {mapped_sum} != "
+                                                 f"mapped pages {es.mapped_bytes()}")
         for c in (0, i): cur['reserved_bytes'][c] += mapped_sum
     for pool in self._all_pools():
-        assert pool.ukeys == [(b.stream, b.ptr) for b in pool.unmapped] and pool.ukeys == sorted(pool.ukeys), "stale unmapped keys"
-    assert unmapped == sum(len(p.unmapped) for p in self._all_pools()), "unmapped blocks outside any segment"
+        assert pool.ukeys == [(b.stream, b.ptr)
+                              for b in pool.unmapped] and pool.ukeys == sorted(pool.ukeys), "stale unmapped keys"
+    assert unmapped == sum(len(p.unmapped)
+            for p in self._all_pools()), "unmapped blocks outside any segment"
     return seen

@@ -21,18 +21,25 @@ from .tensors import KERNEL_HOOKS
 # %% ../../nbs/07c_cuda_kernels.ipynb #c19be9ec
 def coalescing_svg(n:int=8, # cells per side of the drawn tile
                    cell:int=18) -> str:
-    "SVG: a warp reading a row of A (coalesced), a column of B.T (strided), and the shared-memory tile that fixes it."
-    panels = [('A: warp reads a row', '#4c78a8', lambda r, c: r == 0, ['1 transaction per 32 threads']),
-              ('B.T: same warp, one row of B apart', '#e45756', lambda r, c: c == 0, ['32 transactions per 32 threads']),
+    ("SVG: a warp reading a row of A (coalesced), a column of B.T (strided), and the "
+     "shared-memory tile that fixes it.")
+    panels = [('A: warp reads a row', '#4c78a8', lambda r, c: r == 0,
+               ['1 transaction per 32 threads']),
+              ('B.T: same warp, one row of B apart', '#e45756', lambda r, c: c == 0,
+               ['32 transactions per 32 threads']),
               ('tile in shared memory', '#54a24b', lambda r, c: True,
-               ['load B rows coalesced, read back transposed', '(33 columns: no bank conflicts)'])]
+               ['load B rows coalesced, read back transposed',
+                '(33 columns: no bank conflicts)'])]
     cv, x0, y = SvgCanvas(11), 5, n * cell + 40
-    for title, color, hl, notes in panels:      # each panel is as wide as its grid or its widest text
+    # each panel is as wide as its grid or its widest text
+    for title, color, hl, notes in panels:
         cv.text(x0, 14, title, size=12)
         for r in range(n):
             for c in range(n):
-                cv.rect(x0 + c * cell, 22 + r * cell, cell - 1, cell - 1, fill=color if hl(r, c) else '#f4f4f4', stroke='#999')
-        right = max([x0 + n * cell, x0 + text_width(title, 12)] + [cv.text(x0, y + 14 * i, s) for i, s in enumerate(notes)])
+                cv.rect(x0 + c * cell, 22 + r * cell, cell - 1, cell - 1, fill=color
+                        if hl(r, c) else '#f4f4f4', stroke='#999')
+        right = max([x0 + n * cell, x0 + text_width(title, 12)]
+                    + [cv.text(x0, y + 14 * i, s) for i, s in enumerate(notes)])
         x0 = right + 20
     return cv.svg()
 
@@ -47,17 +54,24 @@ __device__ __forceinline__ unsigned short f32_to_bf16(float f) {
 }
 """
 
-BF16_UNARY = {'negative': '-a', 'exp': 'expf(a)', 'log': 'logf(a)', 'sqrt': 'sqrtf(a)', 'sin': 'sinf(a)', 'cos': 'cosf(a)',
+BF16_UNARY = {'negative': '-a', 'exp': 'expf(a)', 'log': 'logf(a)', 'sqrt': 'sqrtf(a)',
+              'sin': 'sinf(a)', 'cos': 'cosf(a)',
               'tanh': 'tanhf(a)', 'absolute': 'fabsf(a)', 'reciprocal': '1.0f / a'}
-BF16_BINARY = {'add': 'a + b', 'subtract': 'a - b', 'multiply': 'a * b', 'true_divide': 'a / b', 'divide': 'a / b',
-               'maximum': '(isnan(a) || a > b) ? a : b', 'minimum': '(isnan(a) || a < b) ? a : b', 'power': 'powf(a, b)'}
+BF16_BINARY = {'add': 'a + b', 'subtract': 'a - b', 'multiply': 'a * b',
+               'true_divide': 'a / b', 'divide': 'a / b',
+               'maximum': '(isnan(a) || a > b) ? a : b',
+               'minimum': '(isnan(a) || a < b) ? a : b', 'power': 'powf(a, b)'}
 
 def bf16_kernel_source(name:str) -> tuple:
-    "(in_params, out_params, body) of the ElementwiseKernel computing ufunc `name` on bfloat16 payloads in float32."
+    ("(in_params, out_params, body) of the ElementwiseKernel computing ufunc `name` on "
+     "bfloat16 payloads in float32.")
     if name in BF16_UNARY:
-        return 'uint16 x', 'uint16 y', f'float a = bf16_to_f32(x); y = f32_to_bf16({BF16_UNARY[name]});'
+        return ('uint16 x', 'uint16 y',
+                f'float a = bf16_to_f32(x); y = f32_to_bf16({BF16_UNARY[name]});')
     if name in BF16_BINARY:
-        return 'uint16 x, uint16 z', 'uint16 y', f'float a = bf16_to_f32(x), b = bf16_to_f32(z); y = f32_to_bf16({BF16_BINARY[name]});'
+        return ('uint16 x, uint16 z', 'uint16 y',
+                'float a = bf16_to_f32(x), b = bf16_to_f32(z); y = '
+                f'f32_to_bf16({BF16_BINARY[name]});')
     raise KeyError(name)
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #b92d210e
@@ -65,17 +79,21 @@ def bf16_kernel_source(name:str) -> tuple:
 def _bf16_elementwise(name:str):
     import cupy
     ins, outs, body = bf16_kernel_source(name)
-    return cupy.ElementwiseKernel(ins, outs, body, f'tt_bf16_{name}', preamble=BF16_PREAMBLE)
+    return cupy.ElementwiseKernel(ins, outs, body, f'tt_bf16_{name}',
+                                  preamble=BF16_PREAMBLE)
 
 @functools.lru_cache(None)
 def _bf16_convert():
     import cupy
-    to32 = cupy.ElementwiseKernel('uint16 x', 'float32 y', 'y = bf16_to_f32(x);', 'tt_bf16_to_f32', preamble=BF16_PREAMBLE)
-    to16 = cupy.ElementwiseKernel('float32 x', 'uint16 y', 'y = f32_to_bf16(x);', 'tt_f32_to_bf16', preamble=BF16_PREAMBLE)
+    to32 = cupy.ElementwiseKernel('uint16 x', 'float32 y', 'y = bf16_to_f32(x);',
+                                  'tt_bf16_to_f32', preamble=BF16_PREAMBLE)
+    to16 = cupy.ElementwiseKernel('float32 x', 'uint16 y', 'y = f32_to_bf16(x);',
+                                  'tt_f32_to_bf16', preamble=BF16_PREAMBLE)
     return to32, to16
 
 class BF16Array:
-    "A CuPy uint16 array holding bfloat16 payloads (CuPy has no bfloat16); the CUDA backend computes on it in float32."
+    ("A CuPy uint16 array holding bfloat16 payloads (CuPy has no bfloat16); the CUDA "
+     "backend computes on it in float32.")
     __slots__ = ('payload',)
     def __init__(self, payload): self.payload = payload
     shape = property(lambda self: self.payload.shape)
@@ -89,7 +107,8 @@ class BF16Array:
     def __getitem__(self, idx): return BF16Array(self.payload[idx])
     def to_f32(self, out=None):
         "The values widened to a float32 CuPy array (a new one, or `out`)."
-        return _bf16_convert()[0](self.payload, out) if out is not None else _bf16_convert()[0](self.payload)
+        return (_bf16_convert()[0](self.payload, out) if out is not None
+                else _bf16_convert()[0](self.payload))
     def set_f32(self, x):
         "Store float32 values `x` (broadcast), rounding to nearest even."
         _bf16_convert()[1](x, self.payload)
@@ -97,28 +116,34 @@ class BF16Array:
         import ml_dtypes
         self.payload.fill(int(np.asarray(v, dtype=ml_dtypes.bfloat16).view(np.uint16)))
     def astype(self, dt, copy:bool=True): return self.to_f32().astype(dt, copy=False)
-    def __array_ufunc__(self, *a, **k): not_implemented('bfloat16 ufunc outside a kernel', DeviceType.CUDA)
-    def __array_function__(self, *a, **k): not_implemented('bfloat16 function outside a kernel', DeviceType.CUDA)
+    def __array_ufunc__(self, *a,
+            **k): not_implemented('bfloat16 ufunc outside a kernel', DeviceType.CUDA)
+    def __array_function__(self, *a,
+            **k): not_implemented('bfloat16 function outside a kernel', DeviceType.CUDA)
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #89ffc30d
 def _f32_like(v):
-    "A float32 CuPy array with `v`'s shape and stride pattern (zero strides stay zero), holding `v`'s values."
+    ("A float32 CuPy array with `v`'s shape and stride pattern (zero strides stay "
+     "zero), holding `v`'s values.")
     import cupy
     keep = tuple(s if st != 0 else 1 for s, st in zip(v.shape, v.strides))
     base = cupy.empty(keep, cupy.float32)
-    full = cupy.lib.stride_tricks.as_strided(base, v.shape, tuple(0 if st == 0 else bs for st, bs in zip(v.strides, base.strides)))
+    full = cupy.lib.stride_tricks.as_strided(base, v.shape,
+            tuple(0 if st == 0 else bs for st, bs in zip(v.strides, base.strides)))
     v[tuple(slice(0, 1) if st == 0 else slice(None) for st in v.strides)].to_f32(base)
     return full
 
 def run_bf16(loop, views:list, nout:int):
-    "Run `loop` where some operands are `BF16Array`s: one fused payload kernel if it can, else float32 copies."
+    ("Run `loop` where some operands are `BF16Array`s: one fused payload kernel if it "
+     "can, else float32 copies.")
     uf = getattr(loop, 'ufunc', None)
     if uf is not None and nout == 1 and all(isinstance(v, BF16Array) for v in views):
         try: k = _bf16_elementwise(uf.__name__)
         except KeyError: k = None
         if k is not None: return k(*[v.payload for v in views[1:]], views[0].payload)
     conv = [(_f32_like(v) if i < nout else v.to_f32()) if isinstance(v, BF16Array) else
-            (np.float32(v) if isinstance(v, np.generic) and v.dtype.name == 'bfloat16' else v) for i, v in enumerate(views)]
+            (np.float32(v) if isinstance(v, np.generic) and v.dtype.name == 'bfloat16'
+             else v) for i, v in enumerate(views)]
     loop(*conv)
     for v, c in zip(views[:nout], conv[:nout]):
         if isinstance(v, BF16Array): v.set_f32(c)
@@ -219,56 +244,68 @@ extern "C" __global__ void tt_binary_tiled4(const float* __restrict__ d, long lo
 """
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #4de6a2c1
-TILED = (64, 4)                               # (TILE, ROWS) of `tt_binary_tiled`: chosen by timing on an H200
+# (TILE, ROWS) of `tt_binary_tiled`: chosen by timing on an H200
+TILED = (64, 4)
 
 @functools.lru_cache(None)
 def _module(tile:tuple):
     import cupy
     t, r = tile
-    return cupy.RawModule(code=ELEMENTWISE_SOURCE, options=('-std=c++14', f'-DTILE={t}', f'-DROWS={r}'))
+    return cupy.RawModule(code=ELEMENTWISE_SOURCE,
+                          options=('-std=c++14', f'-DTILE={t}', f'-DROWS={r}'))
 
 def _contig(a) -> bool: return a.flags.c_contiguous
 def _rowmajor(a) -> bool: return a.ndim == 2 and a.strides[1] == 4 and a.strides[0] >= 4 * a.shape[1]
 def _colmajor(a) -> bool: return a.ndim == 2 and a.strides[0] == 4 and a.strides[1] >= 4 * a.shape[0]
 def _vec4_ok(d, t, o) -> bool:
-    "`tt_binary_tiled4`'s conditions: leading dimensions of 4k elements (16k bytes), 16-byte aligned pointers."
+    ("`tt_binary_tiled4`'s conditions: leading dimensions of 4k elements (16k bytes), "
+     "16-byte aligned pointers.")
     return (d.strides[0] % 16 == 0 and t.strides[1] % 16 == 0 and o.strides[0] % 16 == 0
             and d.data.ptr % 16 == 0 and t.data.ptr % 16 == 0 and o.data.ptr % 16 == 0)
 
 def run_float32_binary(uf, o, x, y) -> bool:
-    "Run `o = uf(x, y)` with our kernels if the layout fits (float32 CuPy arrays); False if not handled."
+    ("Run `o = uf(x, y)` with our kernels if the layout fits (float32 CuPy arrays); "
+     "False if not handled.")
     import cupy
     op = _OPS.get(uf.__name__)
     arrs = (o, x, y)
-    if op is None or not all(isinstance(a, cupy.ndarray) and a.dtype == np.float32 and a.shape == o.shape for a in arrs):
+    if op is None or not all(isinstance(a, cupy.ndarray) and a.dtype == np.float32
+                             and a.shape == o.shape for a in arrs):
         return False
     n = o.size
     if n == 0: return True
     m = _module(TILED)
     if all(_contig(a) for a in arrs) and all(a.data.ptr % 16 == 0 for a in arrs):
         n4 = n // 4
-        if n4:                            # one float4 per thread: a grid as large as the data (fastest on an H200)
-            m.get_function('tt_binary_vec4')((min(-(-n4 // 256), 2**31 - 1),), (256,), (x, y, o, np.int64(n4), np.int32(op)))
+        # one float4 per thread: a grid as large as the data (fastest on an H200)
+        if n4:
+            m.get_function('tt_binary_vec4')((min(-(-n4 // 256), 2**31 - 1),), (256,),
+                                             (x, y, o, np.int64(n4), np.int32(op)))
         if n % 4:
-            m.get_function('tt_binary_tail')((1,), (4,), (x, y, o, np.int64(4 * n4), np.int64(n), np.int32(op)))
+            m.get_function('tt_binary_tail')((1,), (4,),
+                    (x, y, o, np.int64(4 * n4), np.int64(n), np.int32(op)))
         return True
-    if o.ndim == 2 and _rowmajor(o) and ((_rowmajor(x) and _colmajor(y)) or (_colmajor(x) and _rowmajor(y))):
+    if o.ndim == 2 and _rowmajor(o) and ((_rowmajor(x) and _colmajor(y))
+                                         or (_colmajor(x) and _rowmajor(y))):
         d, t, t_is_lhs = (x, y, 0) if _rowmajor(x) else (y, x, 1)
         R, C = o.shape
         if _vec4_ok(d, t, o):                         # float4 on both sides
             grid = (-(-C // 64), -(-R // 64))
             if grid[1] <= 65535:
-                m.get_function('tt_binary_tiled4')(grid, (16, 16), (d, np.int64(d.strides[0] // 4), t, np.int64(t.strides[1] // 4),
-                                                                    o, np.int64(o.strides[0] // 4), np.int64(R), np.int64(C),
-                                                                    np.int32(op), np.int32(t_is_lhs)))
+                m.get_function('tt_binary_tiled4')(grid, (16, 16),
+                        (d, np.int64(d.strides[0] // 4), t, np.int64(t.strides[1] // 4),
+                         o, np.int64(o.strides[0] // 4), np.int64(R), np.int64(C),
+                         np.int32(op), np.int32(t_is_lhs)))
                 return True
         t_, r_ = TILED
         grid = (-(-C // t_), -(-R // t_))
-        if grid[1] > 65535: return False                  # CUDA's limit on gridDim.y: CuPy's own kernel then
-        m.get_function('tt_binary_tiled')(grid, (t_, r_), (d, np.int64(d.strides[0] // 4), np.int64(d.strides[1] // 4),
-                                                         t, np.int64(t.strides[0] // 4), np.int64(t.strides[1] // 4),
-                                                         o, np.int64(o.strides[0] // 4), np.int64(o.strides[1] // 4),
-                                                         np.int64(R), np.int64(C), np.int32(op), np.int32(t_is_lhs)))
+        # CUDA's limit on gridDim.y: CuPy's own kernel then
+        if grid[1] > 65535: return False
+        m.get_function('tt_binary_tiled')(grid, (t_, r_),
+                (d, np.int64(d.strides[0] // 4), np.int64(d.strides[1] // 4),
+                 t, np.int64(t.strides[0] // 4), np.int64(t.strides[1] // 4),
+                 o, np.int64(o.strides[0] // 4), np.int64(o.strides[1] // 4),
+                 np.int64(R), np.int64(C), np.int32(op), np.int32(t_is_lhs)))
         return True
     return False
 
@@ -327,20 +364,30 @@ extern "C" __global__ void tt_sum_chunks(const float* __restrict__ part, float* 
 }
 """
 
-def sum_plan(shape:tuple, # the input array's shape (the reduction iterator's, numpy order)
+# the input array's shape (the reduction iterator's, numpy order)
+def sum_plan(shape:tuple,
              strides:tuple, # its strides in bytes
              axes:tuple, # the reduced axes
              out_strides:tuple, # the (squeezed) output's strides in bytes
              ptr:int=0, # the input's address (float4 loads need 16-byte alignment)
              sms:int=132) -> tuple: # multiprocessors: how many row chunks fill the GPU
-    "('rows', outputs, length, ld, os) or ('cols', length, outputs, ld, os, vec, chunks, rows_per) for a float32 sum over one axis of a 2-d layout; None if neither fits."
-    if len(shape) != 2 or len(axes) != 1 or len(out_strides) != 1 or any(s % 4 for s in strides + out_strides): return None
-    ra = axes[0]; ka = 1 - ra                                 # the reduced axis and the kept one
-    n, m, sr, sk, os = shape[ra], shape[ka], strides[ra] // 4, strides[ka] // 4, out_strides[0] // 4
-    if sr == 1 and sk >= 0: return ('rows', m, n, sk, os)     # each output sums a contiguous run
-    if sk == 1 and sr >= 0:                                   # neighbouring outputs read neighbouring elements
+    ("('rows', outputs, length, ld, os) or ('cols', length, outputs, ld, os, vec, "
+     "chunks, rows_per) for a float32 sum over one axis of a 2-d layout; None if "
+     "neither fits.")
+    if len(shape) != 2 or len(axes) != 1 or len(out_strides) != 1 or any(s % 4
+            for s in strides + out_strides):
+        return None
+    # the reduced axis and the kept one
+    ra = axes[0]; ka = 1 - ra
+    n, m, sr, sk, os = (shape[ra], shape[ka], strides[ra] // 4, strides[ka] // 4,
+                        out_strides[0] // 4)
+    # each output sums a contiguous run
+    if sr == 1 and sk >= 0: return ('rows', m, n, sk, os)
+    # neighbouring outputs read neighbouring elements
+    if sk == 1 and sr >= 0:
         vec = 4 if m % 4 == 0 and sr % 4 == 0 and ptr % 16 == 0 else 1
-        want = -(-sms * 2048 // max(1, m // vec))                 # chunks of rows that fill the GPU
+        # chunks of rows that fill the GPU
+        want = -(-sms * 2048 // max(1, m // vec))
         chunks = max(1, min(want, n // 16 or 1))
         rows_per = -(-n // chunks)
         return ('cols', n, m, sr, os, vec, -(-n // rows_per), rows_per)
@@ -349,20 +396,27 @@ def sum_plan(shape:tuple, # the input array's shape (the reduction iterator's, n
 # %% ../../nbs/07c_cuda_kernels.ipynb #43451ab1
 def sum_kernels_svg(rows:int=8, cols:int=16, # the drawn matrix
                     chunks:int=2, cell:int=14) -> str:
-    "SVG: who reads what in the two sum kernels: a block per row for sum(1); threads over 4 columns and chunks of rows for sum(0)."
-    colors = ['#4c78a8', '#e45756', '#54a24b', '#f58518', '#b279a2', '#72b7b2', '#eeca3b', '#9d755d']
+    ("SVG: who reads what in the two sum kernels: a block per row for sum(1); threads "
+     "over 4 columns and chunks of rows for sum(0).")
+    colors = ['#4c78a8', '#e45756', '#54a24b', '#f58518', '#b279a2', '#72b7b2',
+              '#eeca3b', '#9d755d']
     cv, x0 = SvgCanvas(11), 5
-    panels = [('sum(1): block r sums row r', lambda r, c: colors[r % len(colors)], ['256 threads stride along the row in float4s,',
-                                                                                   'then fold through warp shuffles']),
-              ('sum(0): thread t sums columns 4t..4t+3', lambda r, c: colors[(c // 4) % len(colors)],
-               [f'down one of {chunks} chunks of rows (lighter: chunk 2);', 'a second kernel adds the chunks in order'])]
+    panels = [('sum(1): block r sums row r', lambda r, c: colors[r % len(colors)],
+               ['256 threads stride along the row in float4s,',
+                'then fold through warp shuffles']),
+              ('sum(0): thread t sums columns 4t..4t+3', lambda r,
+               c: colors[(c // 4) % len(colors)],
+               [f'down one of {chunks} chunks of rows (lighter: chunk 2);',
+                'a second kernel adds the chunks in order'])]
     for k, (title, color, notes) in enumerate(panels):
         cv.text(x0, 14, title, size=12)
         for r in range(rows):
             for c in range(cols):
-                cv.rect(x0 + c * cell, 22 + r * cell, cell - 1, cell - 1, fill=color(r, c), stroke='#fff',
+                cv.rect(x0 + c * cell, 22 + r * cell, cell - 1, cell - 1,
+                        fill=color(r, c), stroke='#fff',
                         opacity=0.45 if k and r >= rows // chunks else 1)
-        right = max([x0 + cols * cell, x0 + text_width(title, 12)] + [cv.text(x0, 40 + rows * cell + 14 * i, s) for i, s in enumerate(notes)])
+        right = max([x0 + cols * cell, x0 + text_width(title, 12)]
+            + [cv.text(x0, 40 + rows * cell + 14 * i, s) for i, s in enumerate(notes)])
         x0 = right + 25
     return cv.svg()
 
@@ -378,10 +432,13 @@ def _sms(device:int) -> int:
     return cupy.cuda.runtime.getDeviceProperties(device)['multiProcessorCount']
 
 def run_float32_sum(red:tuple, o, x) -> bool:
-    "Run a float32 sum (`red` = (ufunc, axes, index) of a reduction loop, chapter 06c) with our kernels if the layout fits."
+    ("Run a float32 sum (`red` = (ufunc, axes, index) of a reduction loop, chapter 06c) "
+     "with our kernels if the layout fits.")
     import cupy
     uf, axes, idx = red
-    if uf is not np.add or not (isinstance(o, cupy.ndarray) and isinstance(x, cupy.ndarray)): return False
+    if uf is not np.add or not (isinstance(o, cupy.ndarray)
+                                and isinstance(x, cupy.ndarray)):
+        return False
     if o.dtype != np.float32 or x.dtype != np.float32 or x.size == 0: return False
     o = o[idx]
     plan = sum_plan(x.shape, x.strides, axes, o.strides, x.data.ptr, _sms(x.device.id))
@@ -389,39 +446,49 @@ def run_float32_sum(red:tuple, o, x) -> bool:
     m = _sum_module()
     if plan[0] == 'rows':
         _, R, C, ld, os = plan
-        m.get_function('tt_sum_rows')((min(R, 65535),), (256,), (x, o, np.int64(R), np.int64(C), np.int64(ld), np.int64(os)))
+        m.get_function('tt_sum_rows')((min(R, 65535),), (256,),
+                (x, o, np.int64(R), np.int64(C), np.int64(ld), np.int64(os)))
         return True
     _, R, C, ld, os, vec, chunks, rows_per = plan
     if chunks > 65535: return False
-    part = cupy.empty((chunks, C), np.float32)          # through the caching allocator, like torch's staging buffer
+    # through the caching allocator, like torch's staging buffer
+    part = cupy.empty((chunks, C), np.float32)
     m.get_function(f'tt_sum_cols_chunk{vec}')((-(-C // (vec * 256)), chunks), (256,),
-                                             (x, part, np.int64(R), np.int64(C), np.int64(ld), np.int64(rows_per)))
-    m.get_function('tt_sum_chunks')((-(-C // 256),), (256,), (part, o, np.int64(chunks), np.int64(C), np.int64(os)))
+            (x, part, np.int64(R), np.int64(C), np.int64(ld), np.int64(rows_per)))
+    m.get_function('tt_sum_chunks')((-(-C // 256),), (256,),
+            (part, o, np.int64(chunks), np.int64(C), np.int64(os)))
     return True
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #a6281d7c
 def cupy_launch(backend, loop, views:list, nout:int):
-    "Our kernels for bfloat16, float32 binary ufuncs and float32 sums where they apply, else the loop itself on CuPy arrays."
+    ("Our kernels for bfloat16, float32 binary ufuncs and float32 sums where they "
+     "apply, else the loop itself on CuPy arrays.")
     if any(isinstance(v, BF16Array) for v in views): return run_bf16(loop, views, nout)
     red = getattr(loop, 'reduce', None)
     if red is not None and len(views) == 2 and run_float32_sum(red, *views): return
     uf = getattr(loop, 'ufunc', None)
-    if uf is not None and nout == 1 and len(views) == 3 and run_float32_binary(uf, *views): return
+    if uf is not None and nout == 1 and len(views) == 3 and run_float32_binary(uf,
+                                                                               *views):
+        return
     loop(*views)
 
-KERNEL_HOOKS.update(launch=cupy_launch, bf16_array=BF16Array)   # chapter 07b's backend launches these (Note [Kernel hooks])
+# chapter 07b's backend launches these (Note [Kernel hooks])
+KERNEL_HOOKS.update(launch=cupy_launch, bf16_array=BF16Array)
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #14bf5c5d
-def scatter_rounds_svg(index:list, # target rows, one per element (a column of a scatter index)
+# target rows, one per element (a column of a scatter index)
+def scatter_rounds_svg(index:list,
                        cell:int=22) -> str:
-    "SVG: elements aimed at rows, numbered within each row's run; round r applies every element numbered r."
+    ("SVG: elements aimed at rows, numbered within each row's run; round r applies "
+     "every element numbered r.")
     seen, rank = {}, []
     for t in index: rank.append(seen.get(t, 0)); seen[t] = rank[-1] + 1
     colors = ['#4c78a8', '#e45756', '#54a24b', '#f58518', '#b279a2']
     cv = SvgCanvas(11)
     cv.text(5, 14, 'elements: target row / round', size=12)
     for i, (t, r) in enumerate(zip(index, rank)):
-        cv.rect(5 + i * cell, 22, cell - 2, cell - 2, fill=colors[r % len(colors)], stroke='#999')
+        cv.rect(5 + i * cell, 22, cell - 2, cell - 2, fill=colors[r % len(colors)],
+                stroke='#999')
         cv.text(9 + i * cell, 36, str(t))
         cv.text(9 + i * cell, 56, f'r{r}')
     y0 = 80
@@ -429,5 +496,6 @@ def scatter_rounds_svg(index:list, # target rows, one per element (a column of a
     for row in sorted(seen):
         cv.text(5, y0 + 14 + row * cell, f'row {row}')
         for r in range(seen[row]):
-            cv.rect(50 + r * cell, y0 + row * cell, cell - 2, cell - 2, fill=colors[r % len(colors)], stroke='#999')
+            cv.rect(50 + r * cell, y0 + row * cell, cell - 2, cell - 2,
+                    fill=colors[r % len(colors)], stroke='#999')
     return cv.svg()

@@ -9,17 +9,23 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_replay.html.md"""
 # %% ../../nbs/07a_cuda_replay.ipynb #8d0aa090
 from __future__ import annotations
 import argparse, bisect, gzip, io, json, os, pickle, struct, sys, types, zlib
-from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError, AllocatorConfig,
-                                               format_size, memory_map_svg, BLOCK_COLORS, round_size, get_allocation_size, kSmallSize, kSmallBuffer)
+from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend,
+                                               OutOfMemoryError, AllocatorConfig,
+                                               format_size, memory_map_svg,
+        BLOCK_COLORS, round_size, get_allocation_size, kSmallSize, kSmallBuffer)
 from ..pictures import SvgCanvas, text_width
 from .replay_feed import *
-from tinytensor.cuda.replay_feed import (_Bounded, _PlainUnpickler, _PoolReading, _READINGS, _ReplayAllocator,
+from tinytensor.cuda.replay_feed import (_Bounded, _PlainUnpickler, _PoolReading,
+                                         _READINGS, _ReplayAllocator,
     _check, _check_settings, _divergence, _isint, _needs_device_memory, _phase_labels,
-    _pick_device, _pool_evidence, _prelude, _read_pickle, _read_pools, _recorded_addresses,
+    _pick_device, _pool_evidence, _prelude, _read_pickle, _read_pools,
+                                         _recorded_addresses,
     _recorded_reading, _replay_once, _with_expandable, _with_option, _would_release,
     _would_retry)
-_all_ = ['MalformedSnapshotError', 'SEGMENT_ACTIONS', 'TRACE_ACTIONS', 'validate_snapshot', 'load_snapshot',
-         'load_metadata', 'plan_replay', 'conf_string', 'usable_conf', 'recorded_setup', 'INFERRED_POOL', 'replay',
+_all_ = ['MalformedSnapshotError', 'SEGMENT_ACTIONS', 'TRACE_ACTIONS',
+         'validate_snapshot', 'load_snapshot',
+         'load_metadata', 'plan_replay', 'conf_string', 'usable_conf', 'recorded_setup',
+         'INFERRED_POOL', 'replay',
          'demo_snapshot']   # the parts' public names (Note [Module parts])
 
 # %% auto #0
@@ -31,15 +37,20 @@ __all__ = ['FIDELITY_FIGURES', 'recorded_stats', 'fidelity', 'compare', 'sparkli
 # %% ../../nbs/07a_cuda_replay.ipynb #f6baeee5
 def recorded_stats(trace, # snapshot (dict or path)
                    device:int|None=None, # default: the longest trace
-                   meta:dict|None=None, # NAME.json beside the snapshot: torch's own memory_stats() at the end
+                   # NAME.json beside the snapshot: torch's own memory_stats() at the end
+                   meta:dict|None=None,
                   ) -> dict:
-    "Peak reserved and requested, segment allocs/frees and OOMs of the recorded run itself (torch's own counters where known)."
+    ("Peak reserved and requested, segment allocs/frees and OOMs of the recorded run "
+     "itself (torch's own counters where known).")
     snap = load_snapshot(trace)
     device, t = _pick_device(snap, device)
-    prelude = plan_replay(snap, device)['prelude']           # the allocations live before the trace, as the replay reads them
+    # the allocations live before the trace, as the replay reads them
+    prelude = plan_replay(snap, device)['prelude']
     grow, shrink = ('segment_alloc', 'segment_map'), ('segment_free', 'segment_unmap')
-    end_res = sum(s['total_size'] for s in snap['segments'] if s.get('device', device) == device)
-    res = end_res - sum(e['size'] for e in t if e['action'] in grow) + sum(e['size'] for e in t if e['action'] in shrink)
+    end_res = sum(s['total_size'] for s in snap['segments']
+                  if s.get('device', device) == device)
+    res = (end_res - sum(e['size'] for e in t if e['action'] in grow)
+           + sum(e['size'] for e in t if e['action'] in shrink))
     req = sum(s for _, s, _ in prelude)
     peak_res, peak_req = res, req
     live = {a: sz for a, sz, _ in prelude}
@@ -50,65 +61,90 @@ def recorded_stats(trace, # snapshot (dict or path)
         elif act == 'alloc': req += e['size']; live[e['addr']] = e['size']
         elif act in ('free_completed', 'free'): req -= live.pop(e['addr'], 0)
         peak_res, peak_req = max(peak_res, res), max(peak_req, req)
-    out = {'conf': (snap.get('allocator_settings') or {}).get('PYTORCH_CUDA_ALLOC_CONF', ''),
-           'peak_reserved': peak_res if res >= 0 else None, 'peak_requested': peak_req, 'peak_allocated': None,
-           'final_reserved': end_res, 'segment_allocs': sum(e['action'] in grow for e in t),
-           'segment_frees': sum(e['action'] in shrink for e in t), 'num_ooms': sum(e['action'] == 'oom' for e in t),
-           'num_alloc_retries': None, 'segment_events': [(e['action'], e['size']) for e in t if e['action'] in SEGMENT_ACTIONS]}
+    out = {'conf': (snap.get('allocator_settings') or {})
+           .get('PYTORCH_CUDA_ALLOC_CONF', ''),
+           'peak_reserved': peak_res if res >= 0 else None, 'peak_requested': peak_req,
+           'peak_allocated': None,
+        'final_reserved': end_res, 'segment_allocs': sum(e['action'] in grow for e in t),
+           'segment_frees': sum(e['action'] in shrink for e in t),
+           'num_ooms': sum(e['action'] == 'oom' for e in t),
+           'num_alloc_retries': None,
+           'segment_events': [(e['action'], e['size']) for e in t
+                              if e['action'] in SEGMENT_ACTIONS]}
     st = (meta or {}).get('memory_stats')
-    if isinstance(st, dict) and device == 0:           # the recording script's stats are device 0's
-        for k, key in (('peak_reserved', 'reserved_bytes.all.peak'), ('peak_allocated', 'allocated_bytes.all.peak'),
-                       ('peak_requested', 'requested_bytes.all.peak'), ('final_reserved', 'reserved_bytes.all.current'),
-                       ('segment_allocs', 'num_device_alloc'), ('segment_frees', 'num_device_free'),
-                       ('num_ooms', 'num_ooms'), ('num_alloc_retries', 'num_alloc_retries')):
+    # the recording script's stats are device 0's
+    if isinstance(st, dict) and device == 0:
+        for k, key in (('peak_reserved', 'reserved_bytes.all.peak'),
+                       ('peak_allocated', 'allocated_bytes.all.peak'),
+                       ('peak_requested', 'requested_bytes.all.peak'),
+                       ('final_reserved', 'reserved_bytes.all.current'),
+            ('segment_allocs', 'num_device_alloc'), ('segment_frees', 'num_device_free'),
+                ('num_ooms', 'num_ooms'), ('num_alloc_retries', 'num_alloc_retries')):
             if _isint(st.get(key)): out[k] = st[key]
-    out['num_device_alloc'], out['num_device_free'] = out['segment_allocs'], out['segment_frees']
+    out['num_device_alloc'], out['num_device_free'] = (out['segment_allocs'],
+                                                       out['segment_frees'])
     return out
 
-FIDELITY_FIGURES = ('peak_reserved', 'peak_allocated', 'final_reserved', 'num_alloc_retries', 'num_ooms',
+FIDELITY_FIGURES = ('peak_reserved', 'peak_allocated', 'final_reserved',
+                    'num_alloc_retries', 'num_ooms',
                     'num_device_alloc', 'num_device_free')
 
 def _seg_label(ev): return f"{ev[0]} {format_size(ev[1])}"
 
 def fidelity(trace, # snapshot (dict or path)
-             meta:dict|None=None, # NAME.json beside the snapshot (settings, memory fraction, device memory, torch's stats)
-             result:dict|None=None, # a replay() of it under the recorded setup (made here if None)
+             # NAME.json beside the snapshot (settings, memory fraction, device memory,
+             # torch's stats)
+             meta:dict|None=None,
+             # a replay() of it under the recorded setup (made here if None)
+             result:dict|None=None,
             ) -> dict:
-    "Compare a replay under the recorded setup with the recorded run: every figure, the segment events, the first divergence."
+    ("Compare a replay under the recorded setup with the recorded run: every figure, "
+     "the segment events, the first divergence.")
     snap = load_snapshot(trace)
     r = result if result is not None else replay(snap, meta=meta)
     rec = recorded_stats(snap, r['device'], meta)
-    rows = [(f, rec.get(f), r[f], rec.get(f) is None or rec.get(f) == r[f]) for f in FIDELITY_FIGURES]
-    theirs, ours = rec['segment_events'], [(e['action'], e['size']) for e in r['segment_events']]
-    k = next((i for i, (x, y) in enumerate(zip(theirs, ours)) if x != y), None if len(theirs) == len(ours) else min(len(theirs), len(ours)))
+    rows = [(f, rec.get(f), r[f], rec.get(f) is None or rec.get(f) == r[f])
+            for f in FIDELITY_FIGURES]
+    theirs, ours = (rec['segment_events'],
+                    [(e['action'], e['size']) for e in r['segment_events']])
+    k = next((i for i, (x, y) in enumerate(zip(theirs, ours)) if x != y), None
+             if len(theirs) == len(ours) else min(len(theirs), len(ours)))
     rows.append(('segment events', len(theirs), len(ours), k is None))
     why = None
     if k is not None:
-        why = (f"segment event {k + 1}: torch {_seg_label(theirs[k]) if k < len(theirs) else '(none)'}, "
+        why = (f"segment event {k + 1}: torch "
+               f"{_seg_label(theirs[k]) if k < len(theirs) else '(none)'}, "
                f"replay {_seg_label(ours[k]) if k < len(ours) else '(none)'}")
-    elif r['first_divergence'] is not None: why = f"trace entry {r['first_divergence'][0]}: {r['first_divergence'][1]}"
+    elif r['first_divergence'] is not None:
+        why = f"trace entry {r['first_divergence'][0]}: {r['first_divergence'][1]}"
     else:
         bad = [f for f, _, _, ok in rows if not ok]
         if bad: why = "figures differ: " + ", ".join(bad)
-    return {'rows': rows, 'exact': all(ok for *_, ok in rows) and why is None, 'first_divergence': why, 'result': r,
+    return {'rows': rows, 'exact': all(ok for *_, ok in rows) and why is None,
+            'first_divergence': why, 'result': r,
             'undecided': _undecided_pools(r)}
 
 def _undecided_pools(r) -> list:
-    "Segments whose pool the trace cannot decide: the other reading replays exactly too (Note [Reading private pools])."
+    ("Segments whose pool the trace cannot decide: the other reading replays exactly "
+     "too (Note [Reading private pools]).")
     pools, out = r.get('pools') or {}, []
     for u in pools.get('undecided', ()):
         for alt in u['others']:
             r2 = pools['rerun']({**pools['forced'], u['segment']: alt})
             if pools['divergence'](r2) is None:
                 figs = {f: (r[f], r2[f]) for f in FIDELITY_FIGURES if r[f] != r2[f]}
-                out.append({'entry': u['entry'], 'readings': (u['reading'], alt), 'figures_differ': figs,
-                            'why': f"trace entry {u['entry']}: its new segment replays every address and segment event alike in pool "
-                                   f"{u['reading']} (the reading taken) or {alt}" + (f"; figures differ: {figs}" if figs else "; every figure agrees")})
+                out.append({'entry': u['entry'], 'readings': (u['reading'], alt),
+                            'figures_differ': figs,
+                            'why': f"trace entry {u['entry']}: its new segment replays "
+                            "every address and segment event alike in pool "
+                                   f"{u['reading']} (the reading taken) or {alt}"
+                    + (f"; figures differ: {figs}" if figs else "; every figure agrees")})
     return out
 
 # %% ../../nbs/07a_cuda_replay.ipynb #ab817986
 def compare(trace, confs:list, **kwargs) -> list:
-    "Replay `trace` once per settings string in `confs`; returns the list of `replay` results."
+    ("Replay `trace` once per settings string in `confs`; returns the list of `replay` "
+     "results.")
     snap = load_snapshot(trace)
     return [replay(snap, c, **kwargs) for c in confs]
 
@@ -118,12 +154,14 @@ def sparkline(values:list, # numbers
               width:int=60, # characters
               top:float|None=None, # value drawn as a full bar (default: max of values)
              ) -> str:
-    "Unicode sparkline of `values` squeezed to `width` characters (each shows its bucket's max)."
+    ("Unicode sparkline of `values` squeezed to `width` characters (each shows its "
+     "bucket's max).")
     if not values: return ""
     top = top or max(values) or 1
     n = len(values)
     w = min(width, n)
-    cols = [max(values[i * n // w:max((i + 1) * n // w, i * n // w + 1)]) for i in range(w)]
+    cols = [max(values[i * n // w:max((i + 1) * n // w, i * n // w + 1)])
+            for i in range(w)]
     return "".join(_SPARK[min(8, round(8 * v / top))] for v in cols)
 
 def _fmt_mib(n): return "-" if n is None else f"{n / (1 << 20):,.1f} MiB"
@@ -132,30 +170,39 @@ def format_report(results:list, # replay() results
                   recorded:dict|None=None, # recorded_stats() of the original run
                   width:int=60, # sparkline width
                  ) -> str:
-    "Side-by-side table of replay results (and the recorded run), with reserved-memory sparklines."
-    cols = ([('recorded', recorded)] if recorded else []) + [(r.get('label') or r['conf'] or '(default)', r) for r in results]
+    ("Side-by-side table of replay results (and the recorded run), with reserved-memory "
+     "sparklines.")
+    cols = (([('recorded', recorded)] if recorded else [])
+            + [(r.get('label') or r['conf'] or '(default)', r) for r in results])
     def n(key): return lambda r: "-" if r.get(key) is None else str(r[key])
-    rows = [('peak allocated', lambda r: "cannot replay" if 'error' in r else _fmt_mib(r.get('peak_allocated'))),
+    rows = [('peak allocated', lambda r: "cannot replay" if 'error' in r
+             else _fmt_mib(r.get('peak_allocated'))),
             ('peak requested', lambda r: _fmt_mib(r.get('peak_requested'))),
             ('peak reserved', lambda r: _fmt_mib(r.get('peak_reserved'))),
-            ('fragmentation @peak', lambda r: f"{100 * r['fragmentation']:.1f} %" if 'fragmentation' in r else "-"),
-            ('segment allocs', n('segment_allocs')), ('segment frees', n('segment_frees')),
+            ('fragmentation @peak', lambda r: f"{100 * r['fragmentation']:.1f} %"
+             if 'fragmentation' in r else "-"),
+        ('segment allocs', n('segment_allocs')), ('segment frees', n('segment_frees')),
             ('alloc retries', n('num_alloc_retries')), ('OOMs', n('num_ooms')),
             ('final reserved', lambda r: _fmt_mib(r.get('final_reserved')))]
-    table = [[''] + [c for c, _ in cols]] + [[name] + [f(r) for _, r in cols] for name, f in rows]
+    table = ([[''] + [c for c, _ in cols]]
+             + [[name] + [f(r) for _, r in cols] for name, f in rows])
     ws = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     lines = []
     for k, row in enumerate(table):
-        lines.append("  ".join(row[0].ljust(ws[0]) if i == 0 else row[i].rjust(ws[i]) for i in range(len(row))).rstrip())
+        lines.append("  ".join(row[0].ljust(ws[0]) if i == 0 else row[i].rjust(ws[i])
+                               for i in range(len(row))).rstrip())
         if k == 0: lines.append("-" * len(lines[0]))
-    lines += [f"{label}: cannot replay: {r['error']}" for label, r in cols if 'error' in r]
+    lines += [f"{label}: cannot replay: {r['error']}" for label, r in cols
+              if 'error' in r]
     results = [r for r in results if 'error' not in r]
     top = max((r['peak_reserved'] for r in results), default=0)
     if results and top:
         lines += ["", f"reserved memory over the trace (full bar = {_fmt_mib(top)}):"]
         lw = max(len(c) for c, _ in cols)
         for label, r in cols:
-            if 'timeline' in r: lines.append(f"{label.ljust(lw)} |{sparkline([x[2] for x in r['timeline']], width, top)}|")
+            if 'timeline' in r:
+                lines.append(f"{label.ljust(lw)} "
+                             f"|{sparkline([x[2] for x in r['timeline']], width, top)}|")
     return "\n".join(lines)
 
 # %% ../../nbs/07a_cuda_replay.ipynb #e07eeb62
@@ -174,12 +221,15 @@ def timeline_svg(results, # a replay() result or a list of them
                  height:int=240, # pixels of the plot and its axes
                  title:str|None="reserved (solid) vs allocated (dashed)", # caption
                 ) -> str:
-    "SVG plot of reserved and allocated bytes over the replay steps, one colour per setting."
+    ("SVG plot of reserved and allocated bytes over the replay steps, one colour per "
+     "setting.")
     if isinstance(results, dict): results = [results]
     top = max([r['peak_reserved'] for r in results] + [1])
     steps = max([r['timeline'][-1][0] if r['timeline'] else 1 for r in results] + [1])
     ticks = [(f, _fmt_mib(int(top * f))[:-4]) for f in (0, 0.5, 1)]
-    L = max(70, 4 + text_width('MiB', 11) + 10 + max(text_width(s, 11) for _, s in ticks) + 4)   # unit, gap, tick labels
+    # unit, gap, tick labels
+    L = max(70, 4 + text_width('MiB', 11) + 10
+            + max(text_width(s, 11) for _, s in ticks) + 4)
     pw, ph = max(width - L - 10, 100), max(height - 64, 60)
     c = SvgCanvas(11)
     T = c.caption(L, 14, title, width=pw) - 4 if title else 12
@@ -187,48 +237,64 @@ def timeline_svg(results, # a replay() result or a list of them
     Y = lambda v: T + ph - ph * v / top
     c.rect(L, T, pw, ph, fill='none', stroke='#999')
     for f, s in ticks: c.text(L - 4, Y(top * f) + 4, s, anchor='end')
-    c.text(4, T + ph / 2 + 4, 'MiB'); c.text(L + pw / 2, T + ph + 16, 'step', anchor='middle')
+    c.text(4, T + ph / 2 + 4, 'MiB')
+    c.text(L + pw / 2, T + ph + 16, 'step', anchor='middle')
     y = T + ph + 32
     for i, r in enumerate(results):
         col = _PALETTE[i % len(_PALETTE)]
         pts = _downsample(r['timeline'], int(2 * pw))
         for j, dash in ((2, None), (1, '4 3')):
-            c.polyline([(X(p[0]), Y(p[j])) for p in pts], fill='none', stroke=col, stroke_width=1.5, stroke_dasharray=dash)
+            c.polyline([(X(p[0]), Y(p[j])) for p in pts], fill='none', stroke=col,
+                       stroke_width=1.5, stroke_dasharray=dash)
         c.rect(L, y - 9, 10, 10, fill=col)
-        y = c.caption(L + 16, y, f'{r["conf"] or "(default)"}: peak reserved {_fmt_mib(r["peak_reserved"])}', width=pw - 16, leading=1.3)
+        y = c.caption(L + 16, y,
+                      f'{r["conf"] or "(default)"}: peak reserved '
+                      f'{_fmt_mib(r["peak_reserved"])}', width=pw - 16, leading=1.3)
     return c.svg(width)
 
 # %% ../../nbs/07a_cuda_replay.ipynb #d2b1ae92
 def history_frames(trace, conf=None, # settings (default: the snapshot's own)
                    max_steps:int=500, # replay at most this many steps
                    **kwargs) -> list:
-    "Snapshots (segment lists) after each of the first `max_steps` steps of a replayed trace."
+    ("Snapshots (segment lists) after each of the first `max_steps` steps of a replayed "
+     "trace.")
     snap = load_snapshot(trace)
-    if conf is None: conf = usable_conf((snap.get('allocator_settings') or {}).get('PYTORCH_CUDA_ALLOC_CONF', ''))
-    return replay(snap, conf, record_snapshots=True, max_steps=max_steps, **kwargs)['frames']
+    if conf is None:
+        conf = usable_conf((snap.get('allocator_settings') or {})
+                           .get('PYTORCH_CUDA_ALLOC_CONF', ''))
+    return replay(snap, conf, record_snapshots=True, max_steps=max_steps,
+                  **kwargs)['frames']
 
 def history_slider(trace, conf=None, max_steps:int=500, width:int=640):
-    "An ipywidgets slider stepping through the memory map of a replayed history (static SVG without ipywidgets)."
+    ("An ipywidgets slider stepping through the memory map of a replayed history "
+     "(static SVG without ipywidgets).")
     frames = history_frames(trace, conf, max_steps)
     try:
         import ipywidgets as W
     except ImportError:
         from IPython.display import HTML
-        return HTML(memory_map_svg(frames[-1] if frames else [], width=width, title=f"step {len(frames)}"))
-    out = W.HTML(memory_map_svg(frames[-1] if frames else [], width=width, title=f"step {len(frames)}"))
+        return HTML(memory_map_svg(frames[-1] if frames else [], width=width,
+                                   title=f"step {len(frames)}"))
+    out = W.HTML(memory_map_svg(frames[-1] if frames else [], width=width,
+                                title=f"step {len(frames)}"))
     s = W.IntSlider(value=len(frames), min=1, max=max(len(frames), 1), description='step')
-    def show(change): out.value = memory_map_svg(frames[change['new'] - 1], width=width, title=f"step {change['new']}")
+    def show(change): out.value = memory_map_svg(frames[change['new'] - 1], width=width,
+                                                 title=f"step {change['new']}")
     s.observe(show, names='value')
     return W.VBox([s, out])
 
 # %% ../../nbs/07a_cuda_replay.ipynb #517ec0c0
 def _parse_bytes(s:str) -> int:
-    units = {'': 1, 'b': 1, 'k': 1 << 10, 'kb': 10**3, 'kib': 1 << 10, 'm': 1 << 20, 'mb': 10**6, 'mib': 1 << 20,
-             'g': 1 << 30, 'gb': 10**9, 'gib': 1 << 30, 't': 1 << 40, 'tb': 10**12, 'tib': 1 << 40}
+    units = {'': 1, 'b': 1, 'k': 1 << 10, 'kb': 10**3, 'kib': 1 << 10, 'm': 1 << 20,
+             'mb': 10**6, 'mib': 1 << 20,
+             'g': 1 << 30, 'gb': 10**9, 'gib': 1 << 30, 't': 1 << 40, 'tb': 10**12,
+             'tib': 1 << 40}
     t = s.strip().lower().replace(' ', '')
     num = t.rstrip('abcdefghijklmnopqrstuvwxyz')
     unit = t[len(num):]
-    if unit not in units: raise argparse.ArgumentTypeError(f"bad size {s!r} (examples: 80GiB, 81920MiB, 85899345920)")
+    if unit not in units:
+        raise argparse.ArgumentTypeError(f"bad size {s!r} (examples: 80GiB, 81920MiB, "
+                                         "85899345920)")
     try: v = float(num)
     except ValueError: raise argparse.ArgumentTypeError(f"bad size {s!r}") from None
     if v <= 0: raise argparse.ArgumentTypeError(f"size must be positive, got {s!r}")
@@ -237,79 +303,115 @@ def _parse_bytes(s:str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     "The argument parser of `tinytensor replay`."
     p = argparse.ArgumentParser(prog='tinytensor replay', description=
-        "Replay a torch.cuda.memory._dump_snapshot pickle (.pickle or .pickle.gz) through tinytensor's simulated caching "
-        "allocator, first under the recorded settings (checked against torch's own figures), then under other settings, "
-        "side by side (no GPU, no torch needed). A NAME.json beside NAME.pickle[.gz] supplies the recorded memory fraction, "
+        "Replay a torch.cuda.memory._dump_snapshot pickle (.pickle or .pickle.gz) "
+                                "through tinytensor's simulated caching "
+        "allocator, first under the recorded settings (checked against torch's own "
+                                "figures), then under other settings, "
+        "side by side (no GPU, no torch needed). A NAME.json beside NAME.pickle[.gz] "
+                                "supplies the recorded memory fraction, "
         "device memory and torch's memory_stats().")
-    p.add_argument('snapshot', help='snapshot pickle written by torch.cuda.memory._dump_snapshot (optionally gzipped)')
-    w = p.add_argument_group('what-if settings (each value adds a column: the baseline with that one setting changed)')
-    w.add_argument('--max-split-size-mb', type=int, nargs='+', action='extend', default=[], metavar='N',
+    p.add_argument('snapshot',
+                   help='snapshot pickle written by torch.cuda.memory._dump_snapshot '
+                   '(optionally gzipped)')
+    w = p.add_argument_group('what-if settings (each value adds a column: the baseline '
+                             'with that one setting changed)')
+    w.add_argument('--max-split-size-mb', type=int, nargs='+', action='extend',
+                   default=[], metavar='N',
                    help='blocks of N MiB or more are never split (N >= 20)')
-    w.add_argument('--roundup-power2-divisions', nargs='+', action='extend', default=[], metavar='N|[..]',
-                   help='round requests up to N steps between powers of two, e.g. 4 or [256:1,>:8]')
-    w.add_argument('--garbage-collection-threshold', type=float, nargs='+', action='extend', default=[], metavar='F',
-                   help='free old cached blocks once reserved memory passes F of the allowed memory (0 < F < 1)')
-    w.add_argument('--max-non-split-rounding-mb', type=int, nargs='+', action='extend', default=[], metavar='N',
+    w.add_argument('--roundup-power2-divisions', nargs='+', action='extend', default=[],
+                   metavar='N|[..]',
+        help='round requests up to N steps between powers of two, e.g. 4 or [256:1,>:8]')
+    w.add_argument('--garbage-collection-threshold', type=float, nargs='+',
+                   action='extend', default=[], metavar='F',
+                   help='free old cached blocks once reserved memory passes F of the '
+                   'allowed memory (0 < F < 1)')
+    w.add_argument('--max-non-split-rounding-mb', type=int, nargs='+', action='extend',
+                   default=[], metavar='N',
                    help='an oversize request may take a cached block up to N MiB larger')
     w.add_argument('--expandable-segments', action='store_true',
-                   help='map memory into one growing segment per stream and pool instead of cudaMalloc segments')
-    w.add_argument('--conf', action='append', default=[], help='a whole PYTORCH_CUDA_ALLOC_CONF string (repeatable)')
+                   help='map memory into one growing segment per stream and pool '
+                   'instead of cudaMalloc segments')
+    w.add_argument('--conf', action='append', default=[],
+                   help='a whole PYTORCH_CUDA_ALLOC_CONF string (repeatable)')
     w.add_argument('--without-private-pools', action='store_true',
-                   help='add a column: the baseline with every allocation in the default pool (no CUDA graph or MemPool pool)')
-    p.add_argument('--base-conf', default=None, help="baseline settings (default: the snapshot's own)")
-    p.add_argument('--device', type=int, default=None, help='device trace to replay (default: the longest)')
-    p.add_argument('--capacity', type=_parse_bytes, default=None, help='simulated device memory, e.g. 80GiB (default: the recorded device\'s, else 80GiB)')
-    p.add_argument('--memory-fraction', type=float, default=None, help='like torch.cuda.set_per_process_memory_fraction (default: the recorded one)')
+                   help='add a column: the baseline with every allocation in the '
+                   'default pool (no CUDA graph or MemPool pool)')
+    p.add_argument('--base-conf', default=None,
+                   help="baseline settings (default: the snapshot's own)")
+    p.add_argument('--device', type=int, default=None,
+                   help='device trace to replay (default: the longest)')
+    p.add_argument('--capacity', type=_parse_bytes, default=None,
+                   help='simulated device memory, e.g. 80GiB (default: the recorded '
+                   'device\'s, else 80GiB)')
+    p.add_argument('--memory-fraction', type=float, default=None,
+                   help='like torch.cuda.set_per_process_memory_fraction (default: the '
+                   'recorded one)')
     p.add_argument('--width', type=int, default=60, help='sparkline width')
-    p.add_argument('--svg', default=None, help='also write the reserved/allocated timeline as SVG to this path')
+    p.add_argument('--svg', default=None,
+                   help='also write the reserved/allocated timeline as SVG to this path')
     return p
 
 # %% ../../nbs/07a_cuda_replay.ipynb #517ec0c1
 def _replay_column(snap, conf, **kw):
-    "One column of the comparison: a replay, or the reason this setting cannot be replayed."
+    ("One column of the comparison: a replay, or the reason this setting cannot be "
+     "replayed.")
     try: return replay(snap, conf, **kw)
     except NotImplementedError as e: return {'conf': conf, 'error': str(e)}
 
 def _fidelity_line(snap, meta, r0) -> str:
     f = fidelity(snap, meta, r0)
     n = sum(1 for row in f['rows'][:-1] if row[1] is not None)
-    if f['exact']: line = f"replay under the recorded settings: exact ({n} figures and {f['rows'][-1][1]} segment events match torch's)"
-    else: line = f"replay under the recorded settings: not exact, first divergence at {f['first_divergence']}"
+    if f['exact']:
+        line = (f"replay under the recorded settings: exact ({n} figures and "
+                f"{f['rows'][-1][1]} segment events match torch's)")
+    else:
+        line = ("replay under the recorded settings: not exact, first divergence at "
+                f"{f['first_divergence']}")
     pools = f['result'].get('pools') or {}
     if pools.get('private'):
-        line += (f"\nprivate pools read from the trace: {', '.join(map(str, pools['private']))}"
-                 + (" (the id is not recorded: no segment of the pool survives)" if pools.get('inferred_id') else ""))
+        line += ("\nprivate pools read from the trace: "
+                 f"{', '.join(map(str, pools['private']))}"
+                 + (" (the id is not recorded: no segment of the pool survives)"
+                    if pools.get('inferred_id') else ""))
         for u in f['undecided']: line += f"\nundecided pool: {u['why']}"
     return line
 
 def main(argv:list|None=None) -> int:
-    "`tinytensor replay SNAPSHOT [options]`: print the side-by-side report; 0 on success, 2 on bad input, 1 on other failures."
+    ("`tinytensor replay SNAPSHOT [options]`: print the side-by-side report; 0 on "
+     "success, 2 on bad input, 1 on other failures.")
     p = build_parser()
     try: args = p.parse_args(sys.argv[1:] if argv is None else list(argv))
     except SystemExit as e: return 0 if e.code in (0, None) else 2
     try:
         if args.svg and not os.path.isdir(os.path.dirname(os.path.abspath(args.svg))):
-            raise FileNotFoundError(f"cannot write {args.svg}: folder {os.path.dirname(os.path.abspath(args.svg))} does not exist")
+            raise FileNotFoundError(f"cannot write {args.svg}: folder "
+                    f"{os.path.dirname(os.path.abspath(args.svg))} does not exist")
         snap = load_snapshot(args.snapshot)
         meta = load_metadata(args.snapshot)
         rec_setup = recorded_setup(snap, meta)
         recorded_conf = rec_setup['conf']
         base = usable_conf(recorded_conf) if args.base_conf is None else args.base_conf
         confs = [base]
-        for key, vals in (('max_split_size_mb', args.max_split_size_mb), ('roundup_power2_divisions', args.roundup_power2_divisions),
-                          ('garbage_collection_threshold', args.garbage_collection_threshold),
+        for key, vals in (('max_split_size_mb', args.max_split_size_mb),
+                          ('roundup_power2_divisions', args.roundup_power2_divisions),
+                ('garbage_collection_threshold', args.garbage_collection_threshold),
                           ('max_non_split_rounding_mb', args.max_non_split_rounding_mb),
-                          ('expandable_segments', ['True'] if args.expandable_segments else [])):
+                ('expandable_segments', ['True'] if args.expandable_segments else [])):
             confs += [_with_option(base, key, v) for v in vals]
         confs += args.conf
-        for c in confs:                                # reject malformed settings before replaying anything
+        # reject malformed settings before replaying anything
+        for c in confs:
             try: AllocatorConfig(c)
-            except NotImplementedError: pass           # valid, but not replayable: reported in its column
-        capacity = args.capacity if args.capacity is not None else (rec_setup['capacity'] or 80 << 30)
-        frac = args.memory_fraction if args.memory_fraction is not None else rec_setup['memory_fraction']
+            # valid, but not replayable: reported in its column
+            except NotImplementedError: pass
+        capacity = (args.capacity if args.capacity is not None
+                    else (rec_setup['capacity'] or 80 << 30))
+        frac = (args.memory_fraction if args.memory_fraction is not None
+                else rec_setup['memory_fraction'])
         kw = dict(device=args.device, capacity=capacity, memory_fraction=frac, meta=meta)
         results = [_replay_column(snap, c, **kw) for c in confs]
-        if args.without_private_pools: results.append(_replay_column(snap, base, private_pools=False, **kw))
+        if args.without_private_pools:
+            results.append(_replay_column(snap, base, private_pools=False, **kw))
         ok = [r for r in results if 'error' not in r]
         dev = ok[0]['device'] if ok else _pick_device(snap, args.device)[0]
         rec = recorded_stats(snap, dev, meta)
@@ -318,26 +420,37 @@ def main(argv:list|None=None) -> int:
             exact = _fidelity_line(snap, meta, results[0])
         r0 = ok[0] if ok else None
         steps, prelude = (r0['steps'], r0['prelude']) if r0 else (0, 0)
-        limit = f"capacity {format_size(capacity)}" + (f", memory fraction {frac:g} ({format_size(int(frac * capacity))} allowed)" if frac is not None else "")
+        limit = (f"capacity {format_size(capacity)}"
+                 + (f", memory fraction {frac:g} ({format_size(int(frac * capacity))} "
+                    "allowed)" if frac is not None else ""))
         print(f"replayed {steps} trace operations of device {dev} from {args.snapshot}"
               f" ({prelude} allocations live before the trace began; {limit})")
         if recorded_conf: print(f"recorded with PYTORCH_CUDA_ALLOC_CONF={recorded_conf}")
         print(format_report(results, recorded=rec, width=args.width))
         if exact: print(exact)
-        pooled = [r for r in ok if (r.get('pools') or {}).get('private') or (r is not r0 and r.get('pools'))]
-        for r in pooled[1 if exact else 0:]: print(f"{r.get('label') or r['conf'] or '(default)'}: {r['pools']['assumed']}")
-        if any(r.get('skipped') for r in ok): print(f"note: {ok[0]['skipped']} trace entries did not match a live allocation and were skipped")
+        pooled = [r for r in ok if (r.get('pools') or {}).get('private')
+                  or (r is not r0 and r.get('pools'))]
+        for r in pooled[1 if exact else 0:]:
+            print(f"{r.get('label') or r['conf'] or '(default)'}: "
+                  f"{r['pools']['assumed']}")
+        if any(r.get('skipped') for r in ok):
+            print(f"note: {ok[0]['skipped']} trace entries did not match a live "
+                  "allocation and were skipped")
         if args.svg:
             with open(args.svg, 'w') as f: f.write(timeline_svg(ok))
             print(f"timeline written to {args.svg}")
     except BrokenPipeError: raise
     except MemoryError:
-        print("tinytensor replay: error: out of memory while reading or replaying the snapshot", file=sys.stderr); return 1
+        print("tinytensor replay: error: out of memory while reading or replaying the "
+              "snapshot", file=sys.stderr)
+        return 1
     except (OSError, ValueError, RuntimeError, TypeError) as e:
         print(f"tinytensor replay: error: {e}", file=sys.stderr)
         return 2
-    except Exception as e:                            # never a traceback: one line saying what went wrong
-        print(f"tinytensor replay: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+    # never a traceback: one line saying what went wrong
+    except Exception as e:
+        print(f"tinytensor replay: internal error: {type(e).__name__}: {e}",
+              file=sys.stderr)
         return 1
     return 0
 

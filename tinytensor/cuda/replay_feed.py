@@ -7,8 +7,10 @@ __all__ = ['SEGMENT_ACTIONS', 'TRACE_ACTIONS', 'INFERRED_POOL', 'MalformedSnapsh
 
 # %% ../../nbs/07a_cuda_replay.ipynb #part0replay_f
 import argparse, bisect, gzip, io, json, os, pickle, struct, sys, types, zlib
-from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend, OutOfMemoryError, AllocatorConfig,
-                                               format_size, memory_map_svg, BLOCK_COLORS, round_size, get_allocation_size, kSmallSize, kSmallBuffer)
+from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend,
+                                               OutOfMemoryError, AllocatorConfig,
+                                               format_size, memory_map_svg,
+        BLOCK_COLORS, round_size, get_allocation_size, kSmallSize, kSmallBuffer)
 from ..pictures import SvgCanvas, text_width
 
 # %% ../../nbs/07a_cuda_replay.ipynb #508a6fc0
@@ -16,25 +18,32 @@ class MalformedSnapshotError(ValueError):
     "The file or object is not a memory snapshot in torch's structure."
 
 class _PlainUnpickler(pickle._Unpickler):
-    "Python's own unpickler, refusing every class and every memo index a pickler would not write."
+    ("Python's own unpickler, refusing every class and every memo index a pickler would "
+     "not write.")
     dispatch = dict(pickle._Unpickler.dispatch)
     def find_class(self, module, name):
-        raise MalformedSnapshotError(f"snapshot pickle refers to {module}.{name}; a memory snapshot holds only plain Python data")
+        raise MalformedSnapshotError(f"snapshot pickle refers to {module}.{name}; a "
+                                     "memory snapshot holds only plain Python data")
     def _memo_put(self, idx):
-        # Note [Memo indices]: picklers number memo entries 0, 1, 2, ...; a far index would only make a reader allocate
+        # Note [Memo indices]: picklers number memo entries 0, 1, 2, ...; a far index
+        # would only make a reader allocate
         if not 0 <= idx <= len(self.memo):
-            raise MalformedSnapshotError(f"malformed memory snapshot: pickle memo index {idx} out of order")
+            raise MalformedSnapshotError("malformed memory snapshot: pickle memo "
+                                         f"index {idx} out of order")
         self.memo[idx] = self.stack[-1]
     def _put(self): self._memo_put(int(self.readline()[:-1]))
     def _binput(self): self._memo_put(self.read(1)[0])
     def _long_binput(self): self._memo_put(int.from_bytes(self.read(4), 'little'))
-    dispatch[pickle.PUT[0]], dispatch[pickle.BINPUT[0]], dispatch[pickle.LONG_BINPUT[0]] = _put, _binput, _long_binput
-    def _bytearray8(self):          # Python's own makes the bytearray first, then fills it: read first (Note [Counted reads])
+    dispatch[pickle.PUT[0]], dispatch[pickle.BINPUT[0]], dispatch[pickle.LONG_BINPUT[0]] = (_put, _binput, _long_binput)
+    # Python's own makes the bytearray first, then fills it: read first (Note [Counted
+    # reads])
+    def _bytearray8(self):
         self.append(bytearray(self.read(int.from_bytes(self.read(8), 'little'))))
     dispatch[pickle.BYTEARRAY8[0]] = _bytearray8
 
 SEGMENT_ACTIONS = ('segment_alloc', 'segment_free', 'segment_map', 'segment_unmap')
-TRACE_ACTIONS = ('alloc', 'free_requested', 'free_completed', 'segment_alloc', 'segment_free', 'segment_map',
+TRACE_ACTIONS = ('alloc', 'free_requested', 'free_completed', 'segment_alloc',
+                 'segment_free', 'segment_map',
                  'segment_unmap', 'snapshot', 'oom', 'free', 'annotate', 'user_defined')
 
 def _check(cond, msg):
@@ -43,88 +52,120 @@ def _check(cond, msg):
 def _isint(v): return isinstance(v, int) and not isinstance(v, bool)
 
 def _check_settings(st):
-    _check(st is None or isinstance(st, dict), f"'allocator_settings' must be a dict, got {type(st).__name__}")
+    _check(st is None or isinstance(st, dict),
+           f"'allocator_settings' must be a dict, got {type(st).__name__}")
     if st:
         conf = st.get('PYTORCH_CUDA_ALLOC_CONF', '')
-        _check(conf is None or isinstance(conf, str), f"'PYTORCH_CUDA_ALLOC_CONF' must be a string, got {type(conf).__name__}")
+        _check(conf is None or isinstance(conf, str),
+               f"'PYTORCH_CUDA_ALLOC_CONF' must be a string, got {type(conf).__name__}")
         for k in ('memory_fraction', 'total_memory'):
             v = st.get(k)
-            _check(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0), f"'{k}' must be a non-negative number")
+            _check(v is None
+                   or (isinstance(v, (int, float)) and not isinstance(v, bool)
+                       and v >= 0), f"'{k}' must be a non-negative number")
 
 # %% ../../nbs/07a_cuda_replay.ipynb #508a6fc1
 def validate_snapshot(snap) -> dict:
-    "Check `snap` has torch's snapshot structure; returns it or raises `MalformedSnapshotError`."
+    ("Check `snap` has torch's snapshot structure; returns it or raises "
+     "`MalformedSnapshotError`.")
     _check(isinstance(snap, dict), f"expected a dict, got {type(snap).__name__}")
-    _check('segments' in snap or 'device_traces' in snap, "neither 'segments' nor 'device_traces' present")
+    _check('segments' in snap or 'device_traces' in snap,
+           "neither 'segments' nor 'device_traces' present")
     _check_settings(snap.get('allocator_settings'))
     segs = snap.setdefault('segments', [])
     _check(isinstance(segs, list), "'segments' must be a list")
-    seen = set()                    # Note [Shared objects]: each distinct object is checked once
+    # Note [Shared objects]: each distinct object is checked once
+    seen = set()
     for i, s in enumerate(segs):
         if id(s) in seen: continue
         _check(isinstance(s, dict), f"segment {i} is not a dict")
-        for k in ('address', 'total_size'): _check(_isint(s.get(k)) and s[k] >= 0, f"segment {i} has no non-negative integer '{k}'")
-        _check(_isint(s.get('stream', 0)) and s.get('stream', 0) >= 0, f"segment {i} has a non-integer 'stream' or a negative one")
+        for k in ('address', 'total_size'):
+            _check(_isint(s.get(k)) and s[k] >= 0,
+                   f"segment {i} has no non-negative integer '{k}'")
+        _check(_isint(s.get('stream', 0)) and s.get('stream', 0) >= 0,
+               f"segment {i} has a non-integer 'stream' or a negative one")
         _check(_isint(s.get('device', 0)), f"segment {i} has a non-integer 'device'")
         blocks = s.get('blocks', [])
         _check(isinstance(blocks, list), f"segment {i}: 'blocks' must be a list")
         if id(blocks) not in seen:
             for j, b in enumerate(blocks):
                 if id(b) in seen: continue
-                _check(isinstance(b, dict) and _isint(b.get('size')) and b['size'] >= 0, f"segment {i} block {j} has no non-negative integer 'size'")
+                _check(isinstance(b, dict) and _isint(b.get('size')) and b['size'] >= 0,
+                       f"segment {i} block {j} has no non-negative integer 'size'")
                 for k in ('address', 'requested_size'):
-                    _check(k not in b or (_isint(b[k]) and b[k] >= 0), f"segment {i} block {j} has a bad '{k}'")
-                _check(isinstance(b.get('state', ''), str), f"segment {i} block {j} has a non-string 'state'")
+                    _check(k not in b or (_isint(b[k]) and b[k] >= 0),
+                           f"segment {i} block {j} has a bad '{k}'")
+                _check(isinstance(b.get('state', ''), str),
+                       f"segment {i} block {j} has a non-string 'state'")
                 seen.add(id(b))
             seen.add(id(blocks))
         seen.add(id(s))
     traces = snap.setdefault('device_traces', [])
-    _check(isinstance(traces, list) and all(isinstance(t, list) for t in traces), "'device_traces' must be a list of lists")
+    _check(isinstance(traces, list) and all(isinstance(t, list) for t in traces),
+           "'device_traces' must be a list of lists")
     for d, t in enumerate(traces):
         if id(t) in seen: continue
-        if _entries_ok is None or not _entries_ok(t): _check_entries(t, d)   # hook: Note [Trace check]
+        # hook: Note [Trace check]
+        if _entries_ok is None or not _entries_ok(t): _check_entries(t, d)
         seen.add(id(t))
     return snap
 
-_ADDR_ENTRY_ACTIONS = frozenset(('alloc', 'free_requested', 'free_completed', 'free') + SEGMENT_ACTIONS)
+_ADDR_ENTRY_ACTIONS = frozenset(('alloc', 'free_requested', 'free_completed', 'free')
+                                + SEGMENT_ACTIONS)
 _KNOWN_ACTIONS = frozenset(TRACE_ACTIONS)
 
-# Note [Trace check]: a hook. Chapter 12 fills it with a check of a whole trace that passes a well-formed
-# one without indices or messages (True only where `_check_entries` passes every entry); None: every trace
-# is walked by `_check_entries`.
+# Note [Trace check]: a hook. Chapter 12 fills it with a check of a whole trace that
+# passes a well-formed one without indices or messages (True only where `_check_entries`
+# passes every entry); None: every trace is walked by `_check_entries`.
 _entries_ok = None
 
 def _check_entries(t:list, d:int):
-    "Raise `MalformedSnapshotError` naming the first malformed entry of device `d`'s trace `t`."
+    ("Raise `MalformedSnapshotError` naming the first malformed entry of device `d`'s "
+     "trace `t`.")
     for i, e in enumerate(t):
-        if type(e) is not dict or type(a := e.get('action')) is not str: _check(False, f"trace entry {i} of device {d} has no 'action'")
+        if type(e) is not dict or type(a := e.get('action')) is not str:
+            _check(False, f"trace entry {i} of device {d} has no 'action'")
         if a in _ADDR_ENTRY_ACTIONS:          # messages are formatted only on failure
             if type(e.get('addr')) is not int or type(size := e.get('size')) is not int:
-                _check(False, f"trace entry {i} ({a}) of device {d} needs integer 'addr' and 'size'")
-            if size < 0: _check(False, f"trace entry {i} ({a}) of device {d} has a negative size")
+                _check(False,
+                       f"trace entry {i} ({a}) of device {d} needs integer 'addr' and "
+                       "'size'")
+            if size < 0:
+                _check(False, f"trace entry {i} ({a}) of device {d} has a negative size")
         elif a == 'oom':
             if type(size := e.get('size')) is not int or size < 0:
-                _check(False, f"trace entry {i} (oom) of device {d} needs a non-negative integer 'size'")
-        elif a not in _KNOWN_ACTIONS: _check(False, f"trace entry {i} of device {d} has unknown action {a!r}")
-        if type(st := e.get('stream', 0)) is not int or st < 0: _check(False, f"trace entry {i} ({a}) of device {d} has a non-integer 'stream' or a negative one")
+                _check(False,
+                       f"trace entry {i} (oom) of device {d} needs a non-negative "
+                       "integer 'size'")
+        elif a not in _KNOWN_ACTIONS:
+            _check(False, f"trace entry {i} of device {d} has unknown action {a!r}")
+        if type(st := e.get('stream', 0)) is not int or st < 0:
+            _check(False,
+                   f"trace entry {i} ({a}) of device {d} has a non-integer 'stream' or "
+                   "a negative one")
 
 # %% ../../nbs/07a_cuda_replay.ipynb #508a6fc2
-# Note [Counted reads]: BINBYTES8, BYTEARRAY8, BINUNICODE8 and FRAME state how many bytes follow, and Python's
-# unpickler asks its file for that many at once: `BINBYTES8 2**40` in a 20-byte file would allocate a TiB before
-# finding out it is not there (a MemoryError). `_Bounded` passes such a read on in pieces of at most 1 MiB and
-# stops where the stream ends: a count past the end is a malformed snapshot, found having read only what is there.
+# Note [Counted reads]: BINBYTES8, BYTEARRAY8, BINUNICODE8 and FRAME state how many
+# bytes follow, and Python's unpickler asks its file for that many at once: `BINBYTES8
+# 2**40` in a 20-byte file would allocate a TiB before finding out it is not there (a
+# MemoryError). `_Bounded` passes such a read on in pieces of at most 1 MiB and stops
+# where the stream ends: a count past the end is a malformed snapshot, found having read
+# only what is there.
 #
-# Note [Reading at the stream's position]: torch's own readers of a snapshot (`torch.cuda._memory_viz`) call
-# `pickle.load(f)`, which starts at f's position and leaves f just past the pickle's STOP, so one stream can hold a
-# snapshot among other pickles. The unpickler here asks `_Bounded` only for the bytes it uses, so `load_snapshot`
-# leaves a stream where `pickle.load` would, with no seek (pipes work too). The four bytes that tell gzip from a
-# pickle are read, not peeked (`peek` may return fewer), and handed back first by `_Prefixed`.
+# Note [Reading at the stream's position]: torch's own readers of a snapshot
+# (`torch.cuda._memory_viz`) call `pickle.load(f)`, which starts at f's position and
+# leaves f just past the pickle's STOP, so one stream can hold a snapshot among other
+# pickles. The unpickler here asks `_Bounded` only for the bytes it uses, so
+# `load_snapshot` leaves a stream where `pickle.load` would, with no seek (pipes work
+# too). The four bytes that tell gzip from a pickle are read, not peeked (`peek` may
+# return fewer), and handed back first by `_Prefixed`.
 _PIECE = 1 << 20
 
 class _Prefixed:
     "A binary stream with `head`, bytes already read from it, put back in front."
     def __init__(self, f, head:bytes): self._f, self._head = f, head
-    def _used_up(self): self.read, self.readline = self._f.read, self._f.readline      # from now on, the stream itself
+    # from now on, the stream itself
+    def _used_up(self): self.read, self.readline = self._f.read, self._f.readline
     def read(self, n=-1):
         h = self._head
         if n is None or n < 0 or n >= len(h):
@@ -140,13 +181,15 @@ class _Prefixed:
         return h + self._f.readline()
 
 class _Bounded:
-    "The unpickler's view of the stream: a read past its end is a malformed file, not an allocation (Note [Counted reads])."
+    ("The unpickler's view of the stream: a read past its end is a malformed file, not "
+     "an allocation (Note [Counted reads]).")
     def __init__(self, f): self._f, self.pos = f, 0
     def read(self, n):
         b = self._f.read(n) if n <= _PIECE else self._pieces(n)
         if len(b) < n:
-            raise MalformedSnapshotError(f"malformed memory snapshot: not a readable pickle (pickle data was truncated: "
-                                         f"a read at byte {self.pos} asks for {n} bytes, {len(b)} remain)")
+            raise MalformedSnapshotError("malformed memory snapshot: not a readable "
+                                         "pickle (pickle data was truncated: "
+                    f"a read at byte {self.pos} asks for {n} bytes, {len(b)} remain)")
         self.pos += n
         return b
     def _pieces(self, n):
@@ -161,17 +204,23 @@ class _Bounded:
         return line
 
 def _read_pickle(f):
-    "Unpickle one snapshot from f's position, leaving f just past it (Note [Reading at the stream's position])."
+    ("Unpickle one snapshot from f's position, leaving f just past it (Note [Reading at "
+     "the stream's position]).")
     head = f.read(4)
     f = _Prefixed(f, head)
-    if head[:2] == b'\x1f\x8b': f = gzip.GzipFile(fileobj=f)       # f is then read ahead as far as gzip reads
+    # f is then read ahead as far as gzip reads
+    if head[:2] == b'\x1f\x8b': f = gzip.GzipFile(fileobj=f)
     elif head == b'PK\x03\x04':
-        raise MalformedSnapshotError("malformed memory snapshot: this is a zip archive (a torch.save file?), not a _dump_snapshot pickle")
+        raise MalformedSnapshotError("malformed memory snapshot: this is a zip archive "
+                                     "(a torch.save file?), not a _dump_snapshot pickle")
     return _PlainUnpickler(_Bounded(f)).load()
 
-def load_snapshot(src, # path (.pickle or .pickle.gz), bytes, binary file (read from its position), snapshot dict or a list of trace entries
+# path (.pickle or .pickle.gz), bytes, binary file (read from its position), snapshot
+# dict or a list of trace entries
+def load_snapshot(src,
                  ) -> dict:
-    "Read and check a memory snapshot (a `_dump_snapshot` pickle, gzipped or not) without importing torch."
+    ("Read and check a memory snapshot (a `_dump_snapshot` pickle, gzipped or not) "
+     "without importing torch.")
     if isinstance(src, list): src = {'segments': [], 'device_traces': [src]}
     if isinstance(src, dict): return validate_snapshot(src)
     try:
@@ -180,14 +229,17 @@ def load_snapshot(src, # path (.pickle or .pickle.gz), bytes, binary file (read 
         else:
             with open(os.fspath(src), 'rb') as f: data = _read_pickle(f)
     except MalformedSnapshotError: raise
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError, AttributeError,
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError,
+            KeyError, AttributeError,
             gzip.BadGzipFile, zlib.error, RecursionError, struct.error) as e:
-        raise MalformedSnapshotError(f"malformed memory snapshot: not a readable pickle ({type(e).__name__}: {e})") from None
+        raise MalformedSnapshotError("malformed memory snapshot: not a readable "
+                                     f"pickle ({type(e).__name__}: {e})") from None
     return validate_snapshot(data)
 
 def load_metadata(path, # a snapshot's path: NAME.pickle[.gz] -> NAME.json
                  ) -> dict|None:
-    "The recording run's notes beside a snapshot file (settings, memory fraction, device memory, memory_stats), if present."
+    ("The recording run's notes beside a snapshot file (settings, memory fraction, "
+     "device memory, memory_stats), if present.")
     if not isinstance(path, (str, os.PathLike)): return None
     p = os.fspath(path)
     for ext in ('.gz', '.pickle', '.pkl'):
@@ -202,52 +254,64 @@ def _pick_device(snap, device):
     traces = snap['device_traces']
     if device is None:
         device = max(range(len(traces)), key=lambda d: len(traces[d])) if traces else 0
-    _check(_isint(device) and 0 <= device < max(len(traces), 1), f"no device_traces for device {device}")
+    _check(_isint(device) and 0 <= device < max(len(traces), 1),
+           f"no device_traces for device {device}")
     return device, (traces[device] if traces else [])
 
 def _prelude(snap, device, known:dict):
-    "Allocations live before the trace began: freed in the trace before being allocated (`known`: each address's first alloc, as None, or free entry), or live in the final segments."
+    ("Allocations live before the trace began: freed in the trace before being "
+     "allocated (`known`: each address's first alloc, as None, or free entry), or live "
+     "in the final segments.")
     pre = {a: (e['size'], e.get('stream', 0)) for a, e in known.items() if e is not None}
     for s in snap['segments']:
         if s.get('device', device) != device: continue
         for b in s.get('blocks', []):
             addr = b.get('address')
-            if b.get('state') in ('active_allocated', 'active_pending_free') and _isint(addr) and addr not in known:
+            if b.get('state') in ('active_allocated',
+                    'active_pending_free') and _isint(addr) and addr not in known:
                 pre[addr] = (b.get('requested_size') or b['size'], s.get('stream', 0))
     return sorted((a, s, st) for a, (s, st) in pre.items())
 
 def plan_replay(snap:dict, # a validated snapshot
-                device:int|None=None, # device whose trace to replay (default: the longest)
+                # device whose trace to replay (default: the longest)
+                device:int|None=None,
                ) -> dict:
-    "Turn a trace into replay operations: allocations live before it, mallocs, frees, deferred frees, OOMs, cache releases."
+    ("Turn a trace into replay operations: allocations live before it, mallocs, frees, "
+     "deferred frees, OOMs, cache releases.")
     device, trace = _pick_device(snap, device)
     program, where, seg, known, n = [], [], [], {}, len(trace)
-    # Note [Reading a trace]
-    # ~~~~~~~~~~~~~~~~~~~~~~
-    # torch records trace entries while a call holds the allocator lock, so the entries of one call are contiguous
-    # and end with the call's own entry: `alloc` or `oom` for malloc, `free_requested` for free. Everything between
-    # two such entries (segment_alloc/free/map/unmap, free_completed of deferred frees) belongs to the call that
-    # ends the run, or, if a free ends it or nothing does, to an `empty_cache` or a completion polled in between.
-    # `nxt` is the malloc ending the run, if any: replaying decides with it whether a completion or a released
-    # segment was that malloc's own doing (see Notes [Deferred frees] and [Inferring empty_cache]).
-    # One pass reads it all: the calls, the runs between them, the segment events, and each address's first
-    # entry (`known`, for the prelude).
-    def run(ks, end):                              # the run's entries ks (segment events, completions) before call `end`
-        nxt = (end['size'], end.get('stream', 0)) if end is not None and end['action'] in ('alloc', 'oom') else None
+    # Note [Reading a trace] ~~~~~~~~~~~~~~~~~~~~~~ torch records trace entries while a
+    # call holds the allocator lock, so the entries of one call are contiguous and end
+    # with the call's own entry: `alloc` or `oom` for malloc, `free_requested` for free.
+    # Everything between two such entries (segment_alloc/free/map/unmap, free_completed
+    # of deferred frees) belongs to the call that ends the run, or, if a free ends it or
+    # nothing does, to an `empty_cache` or a completion polled in between. `nxt` is the
+    # malloc ending the run, if any: replaying decides with it whether a completion or a
+    # released segment was that malloc's own doing (see Notes [Deferred frees] and
+    # [Inferring empty_cache]). One pass reads it all: the calls, the runs between them,
+    # the segment events, and each address's first entry (`known`, for the prelude).
+    # the run's entries ks (segment events, completions) before call `end`
+    def run(ks, end):
+        nxt = ((end['size'], end.get('stream', 0)) if end is not None
+               and end['action'] in ('alloc', 'oom') else None)
         acts = [trace[k]['action'] for k in ks]
         seen_release = 'segment_free' in acts or 'segment_unmap' in acts
         released, later = False, acts.count('free_completed')
         for k, a in zip(ks, acts):
             if a == 'free_completed':
-                # completed by process_events (0), by the synchronize of a retry (1), or either: decide when replaying (2)
+                # completed by process_events (0), by the synchronize of a retry (1), or
+                # either: decide when replaying (2)
                 mode = 1 if released else (2 if seen_release and nxt is not None else 0)
-                program.append(('complete', trace[k]['addr'], mode, nxt, later)); where.append(k)
+                program.append(('complete', trace[k]['addr'], mode, nxt, later))
+                where.append(k)
                 later -= 1
             elif a in ('segment_free', 'segment_unmap'):
-                program.append(('segment', len(seg), nxt)); where.append(k); released = True
+                program.append(('segment', len(seg), nxt)); where.append(k)
+                released = True
                 seg.append(k)
             else: seg.append(k)
-    ks, done = [], -1                              # the run so far; the completion a free took as its own
+    # the run so far; the completion a free took as its own
+    ks, done = [], -1
     for j, e in enumerate(trace):
         a = e['action']
         if a == 'alloc':
@@ -259,8 +323,10 @@ def plan_replay(snap:dict, # a validated snapshot
             if ks: run(ks, e); ks = []
             addr = e['addr']
             if addr not in known: known[addr] = e
-            if j + 1 < n and (f := trace[j + 1])['action'] == 'free_completed' and f['addr'] == addr:
-                program.append(('free', addr)); done = j + 1            # freed at once: its completion is part of the free
+            if j + 1 < n and (f := trace[j
+                    + 1])['action'] == 'free_completed' and f['addr'] == addr:
+                # freed at once: its completion is part of the free
+                program.append(('free', addr)); done = j + 1
             else: program.append(('free_deferred', addr))
         elif a == 'free_completed':
             if j == done: continue
@@ -278,12 +344,15 @@ def plan_replay(snap:dict, # a validated snapshot
             continue
         where.append(j)
     if ks: run(ks, None)
-    return {'device': device, 'prelude': _prelude(snap, device, known), 'program': program, 'where': where,
-            'segment_entries': seg, 'segment_events': [(trace[k]['action'], trace[k]['size']) for k in seg]}
+    return {'device': device, 'prelude': _prelude(snap, device, known),
+            'program': program, 'where': where,
+            'segment_entries': seg,
+            'segment_events': [(trace[k]['action'], trace[k]['size']) for k in seg]}
 
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fc0
 def conf_string(conf) -> str:
-    "Settings as a `PYTORCH_CUDA_ALLOC_CONF` string; accepts a string or a {key: value} dict."
+    ("Settings as a `PYTORCH_CUDA_ALLOC_CONF` string; accepts a string or a {key: "
+     "value} dict.")
     if conf is None: return ""
     if isinstance(conf, AllocatorConfig): return conf.conf
     if isinstance(conf, dict): return ",".join(f"{k}:{v}" for k, v in conf.items())
@@ -291,7 +360,8 @@ def conf_string(conf) -> str:
     raise TypeError(f"settings must be a string or a dict, got {type(conf).__name__}")
 
 def usable_conf(conf:str) -> str:
-    "A recorded conf string minus options that do not change what the simulator does (backend, pinned memory, locking)."
+    ("A recorded conf string minus options that do not change what the simulator does "
+     "(backend, pinned memory, locking).")
     parts, depth, cur = [], 0, ''
     for ch in conf or '':
         if ch == '[': depth += 1
@@ -300,7 +370,8 @@ def usable_conf(conf:str) -> str:
         else: cur += ch
     parts.append(cur)
     keep = [p for p in parts if p.strip() and p.split(':')[0].strip() not in
-            ('backend', 'pinned_use_cuda_host_register', 'pinned_num_register_threads', 'pinned_use_background_threads', 'release_lock_on_cudamalloc')]
+            ('backend', 'pinned_use_cuda_host_register', 'pinned_num_register_threads',
+             'pinned_use_background_threads', 'release_lock_on_cudamalloc')]
     return ",".join(p.strip() for p in keep)
 
 def _with_option(base:str, key:str, value) -> str:
@@ -317,23 +388,29 @@ def _with_option(base:str, key:str, value) -> str:
     return ",".join(kept + [f"{key}:{value}"])
 
 def recorded_setup(snap:dict, # a validated snapshot
-                   meta:dict|None=None, # what the recording run noted (a NAME.json beside the snapshot)
+                   # what the recording run noted (a NAME.json beside the snapshot)
+                   meta:dict|None=None,
                   ) -> dict:
-    "Settings, memory fraction and device memory the snapshot was recorded under (None where unknown)."
+    ("Settings, memory fraction and device memory the snapshot was recorded under (None "
+     "where unknown).")
     st, meta = snap.get('allocator_settings') or {}, meta or {}
-    conf = st.get('PYTORCH_CUDA_ALLOC_CONF', meta.get('PYTORCH_CUDA_ALLOC_CONF', '')) or ''
+    conf = (st.get('PYTORCH_CUDA_ALLOC_CONF', meta.get('PYTORCH_CUDA_ALLOC_CONF', ''))
+            or '')
     frac = st.get('memory_fraction', meta.get('memory_fraction'))
     cap = st.get('total_memory', meta.get('mem_get_info_total', meta.get('total_memory')))
     return {'conf': conf, 'memory_fraction': frac, 'capacity': cap}
 
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fc1
 def _recorded_addresses(trace, total):
-    "Segment addresses of the recorded run: cudaMalloc results in order, and the bases of its expandable segments."
+    ("Segment addresses of the recorded run: cudaMalloc results in order, and the bases "
+     "of its expandable segments.")
     segs, bases = [], []
     for e in trace:
         a = e['action']
         if a == 'segment_alloc': segs.append(e['addr'])
-        elif a == 'segment_map' and not any(b <= e['addr'] < b + total + total // 8 for b in bases): bases.append(e['addr'])
+        elif a == 'segment_map' and not any(b <= e['addr'] < b + total + total // 8
+                                            for b in bases):
+            bases.append(e['addr'])
     return segs, bases
 
 def _with_expandable(conf:str, on) -> str:
@@ -341,28 +418,36 @@ def _with_expandable(conf:str, on) -> str:
     return _with_option(conf, 'expandable_segments', 'True' if on else 'False')
 
 def _needs_device_memory(a, size, stream):
-    "(rounded size, segment size) when no cached block fits `a.malloc(size, stream)`, else None."
+    ("(rounded size, segment size) when no cached block fits `a.malloc(size, stream)`, "
+     "else None.")
     rs = round_size(size, a.config)
     pool = a.small_blocks if rs <= kSmallSize else a.large_blocks
-    return None if a._find_free_block(pool, stream, rs) is not None else (rs, get_allocation_size(rs))
+    return (None if a._find_free_block(pool, stream, rs) is not None
+            else (rs, get_allocation_size(rs)))
 
 def _would_retry(a, size, stream) -> bool:
-    "Whether `a.malloc(size, stream)` would still fail to allocate after garbage collection (and so synchronize and retry)."
+    ("Whether `a.malloc(size, stream)` would still fail to allocate after garbage "
+     "collection (and so synchronize and retry).")
     need = _needs_device_memory(a, size, stream)
     if need is None: return False
     (rs, alloc_size), cfg, total = need, a.config, a.total_allocated_memory
     if a.set_fraction and cfg.garbage_collection_threshold > 0:
-        total -= sum(b.size for b in a.large_blocks.blocks if not b.is_split())    # at most what collection frees
+        # at most what collection frees
+        total -= sum(b.size for b in a.large_blocks.blocks if not b.is_split())
     if a.set_fraction and total + alloc_size > a.allowed_memory_maximum: return True
-    return a.backend.mem_get_info()[0] + a.total_allocated_memory - total < (rs if cfg.expandable_segments else alloc_size)
+    return (a.backend.mem_get_info()[0]
+            + a.total_allocated_memory - total < (rs if cfg.expandable_segments
+                                                  else alloc_size))
 
 def _would_release(a, size, stream) -> bool:
-    "Whether `a.malloc(size, stream)` would give cached memory back (garbage collection or a retry) before allocating."
+    ("Whether `a.malloc(size, stream)` would give cached memory back (garbage "
+     "collection or a retry) before allocating.")
     need = _needs_device_memory(a, size, stream)
     if need is None: return False
     (rs, alloc_size), cfg = need, a.config
     if a.set_fraction:
-        if cfg.garbage_collection_threshold > 0 and a.total_allocated_memory > int(cfg.garbage_collection_threshold * a.allowed_memory_maximum): return True
+        if cfg.garbage_collection_threshold > 0 and a.total_allocated_memory > int(cfg.garbage_collection_threshold * a.allowed_memory_maximum):
+            return True
         if a.total_allocated_memory + alloc_size > a.allowed_memory_maximum: return True
     return a.backend.mem_get_info()[0] < (rs if cfg.expandable_segments else alloc_size)
 
@@ -370,7 +455,8 @@ def _would_release(a, size, stream) -> bool:
 def demo_snapshot(steps:int=6, # training steps to record
                   conf:str="", # settings of the recorded run
                  ) -> dict:
-    "A small recorded 'training loop' snapshot (torch's structure) for examples and tests."
+    ("A small recorded 'training loop' snapshot (torch's structure) for examples and "
+     "tests.")
     MiB, t = 1 << 20, [0]
     def clock(): t[0] += 1; return t[0]
     a = DeviceCachingAllocator(SimulatedBackend(), conf=conf, clock=clock)
@@ -378,10 +464,14 @@ def demo_snapshot(steps:int=6, # training steps to record
     weights = [a.malloc(s * MiB) for s in (64, 48, 30, 2)]
     prev = []
     for k in range(steps):
-        big = a.malloc((160 + 48 * (k % 3)) * MiB)                  # a large, short-lived workspace
-        acts = [a.malloc(int((12 + 9 * ((i * 7 + k) % 5)) * MiB + 1000 * i)) for i in range(5)]   # live one step
+        # a large, short-lived workspace
+        big = a.malloc((160 + 48 * (k % 3)) * MiB)
+        # live one step
+        acts = [a.malloc(int((12 + 9 * ((i * 7 + k) % 5)) * MiB + 1000 * i))
+                for i in range(5)]
         small = [a.malloc(3000 + 1000 * i) for i in range(6)]
-        side = a.malloc(24 * MiB + 512 * k); a.record_stream(side, 1); a.free(side)   # used on a side stream
+        # used on a side stream
+        side = a.malloc(24 * MiB + 512 * k); a.record_stream(side, 1); a.free(side)
         a.free(big)
         for p in prev: a.free(p)
         prev = acts
@@ -390,23 +480,33 @@ def demo_snapshot(steps:int=6, # training steps to record
     return a.snapshot()
 
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fc2
-def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, max_steps, pc):
-    "One replay of `plan` under `cfg`; `pc` (a _PoolReading or None) routes allocations to private pools."
+def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots,
+                 max_steps, pc):
+    ("One replay of `plan` under `cfg`; `pc` (a _PoolReading or None) routes "
+     "allocations to private pools.")
     trace_entries = _pick_device(snap, plan['device'])[1]
-    segs, bases = _recorded_addresses([trace_entries[k] for k in plan['segment_entries']], capacity)
+    segs, bases = _recorded_addresses([trace_entries[k]
+                                       for k in plan['segment_entries']], capacity)
     step = [0]
-    a = _ReplayAllocator(SimulatedBackend(capacity=capacity, addresses=segs, va_addresses=bases), conf=cfg,
+    a = _ReplayAllocator(SimulatedBackend(capacity=capacity, addresses=segs,
+                                          va_addresses=bases), conf=cfg,
                          device=plan['device'], clock=lambda: step[0])
-    if memory_fraction is None and cfg.garbage_collection_threshold > 0: memory_fraction = 1.0
+    if memory_fraction is None and cfg.garbage_collection_threshold > 0:
+        memory_fraction = 1.0
     if memory_fraction is not None: a.set_per_process_memory_fraction(memory_fraction)
     a.record_memory_history('all')
     addr_map, events, skipped, diverged = {}, {}, 0, None
     timeline, frames = [], []
-    (_, alloc_s, alloc_l), (_, res_s, res_l) = a._allocated_bytes, a._reserved_bytes   # the pools' Stats (Note [Derived statistics])
+    # the pools' Stats (Note [Derived statistics])
+    (_, alloc_s, alloc_l), (_, res_s, res_l) = a._allocated_bytes, a._reserved_bytes
     peak_res, alloc_at_peak = -1, 0
     malloc, free = a.malloc, a.free
-    hot, mhot, fhot = a.hot_path, a._malloc_hot, a._free_hot      # Note [Hot path] first, without malloc's and free's frames
-                                                                  # (one they decline, having changed nothing, runs again inside)
+    # Note [Hot path] first, without malloc's and free's frames
+    hot, mhot, fhot = a.hot_path, a._malloc_hot, a._free_hot
+                                                                  # (one they decline,
+                                                                  # having changed
+                                                                  # nothing, runs again
+                                                                  # inside)
     for addr, size, stream in plan['prelude']:
         try: addr_map[addr] = malloc(size, stream) if size > 0 else 0
         except OutOfMemoryError: addr_map[addr] = None
@@ -420,13 +520,17 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, m
             if addr in addr_map: skipped += 1
             try:
                 if pc is not None: p = pc.malloc(a, k, op[2], op[3])
-                elif not hot or (p := mhot(op[2], op[3])) is None: p = malloc(op[2], op[3])
+                elif not hot or (p := mhot(op[2], op[3])) is None:
+                    p = malloc(op[2], op[3])
             except OutOfMemoryError:
                 p = None
-                if diverged is None: diverged = (where[k], f"torch allocated {op[2]} bytes; the replay ran out of memory")
+                if diverged is None:
+                    diverged = (where[k],
+                        f"torch allocated {op[2]} bytes; the replay ran out of memory")
             addr_map[addr] = p
             if p is not None and p != addr and diverged is None and not segs == bases == []:
-                diverged = (where[k], f"torch placed {op[2]} bytes at {addr:#x}, the replay at {p:#x}")
+                diverged = (where[k],
+                        f"torch placed {op[2]} bytes at {addr:#x}, the replay at {p:#x}")
         elif kind == 'free':
             p = addr_map.pop(op[1], 0)
             if p:
@@ -444,10 +548,12 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, m
         elif kind == 'complete':
             ev = events.pop(op[1], None)
             if ev is None:
-                p = addr_map.pop(op[1], None)                       # live before the trace, free requested earlier
+                # live before the trace, free requested earlier
+                p = addr_map.pop(op[1], None)
                 if p: free(p)
                 elif p is None: skipped += 1
-            elif not ev.done and (op[2] == 0 or (op[2] == 2 and (op[4] < len(events) or not _would_retry(a, *op[3])))):
+            elif not ev.done and (op[2] == 0
+                or (op[2] == 2 and (op[4] < len(events) or not _would_retry(a, *op[3])))):
                 ev.done = True
                 a.process_events()
         elif kind == 'oom':
@@ -455,24 +561,31 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, m
             except OutOfMemoryError: p = None
             if p is not None:
                 free(p)
-                if diverged is None: diverged = (where[k], f"torch ran out of memory for {op[1]} bytes; the replay did not")
-        else:                                                    # a segment the recorded run gave back
+                if diverged is None:
+                    diverged = (where[k],
+                        f"torch ran out of memory for {op[1]} bytes; the replay did not")
+        # a segment the recorded run gave back
+        else:
             target = None if pc is None else pc.release(a, k, op[1])
-            if op[1] >= a.num_device_alloc + a.num_device_free and (op[2] is None or not _would_release(a, *op[2])):
+            if op[1] >= a.num_device_alloc + a.num_device_free and (op[2] is None
+                    or not _would_release(a, *op[2])):
                 # Note [Inferring empty_cache] (above)
                 a.empty_cache(target)
         r, al = res_s[0] + res_l[0], alloc_s[0] + alloc_l[0]
         if r > peak_res: peak_res, alloc_at_peak = r, al
         timeline.append((step[0], al, r))
         if record_snapshots: frames.append(a.snapshot()['segments'])
-    return _replay_result(a, plan, cfg, capacity, memory_fraction, len(program), skipped, peak_res, alloc_at_peak, timeline,
+    return _replay_result(a, plan, cfg, capacity, memory_fraction, len(program),
+                          skipped, peak_res, alloc_at_peak, timeline,
                           diverged, pc, frames if record_snapshots else None)
 
 # %% ../../nbs/07a_cuda_replay.ipynb #909c3cff
-_READINGS = []                      # [(key, trace lists, pools)]: the last few recorded readings, for what-ifs in a row
+# [(key, trace lists, pools)]: the last few recorded readings, for what-ifs in a row
+_READINGS = []
 
 def _recorded_reading(snap, device, meta, max_steps):
-    "The private pools read from `snap` under its recorded setup (None: none), remembered for the next what-if."
+    ("The private pools read from `snap` under its recorded setup (None: none), "
+     "remembered for the next what-if.")
     key = (device, id(meta), max_steps)
     for k, traces, pools in _READINGS:
         if k == key and traces is snap['device_traces']: return pools
@@ -480,77 +593,95 @@ def _recorded_reading(snap, device, meta, max_steps):
     _READINGS.insert(0, (key, snap['device_traces'], pools)); del _READINGS[4:]
     return pools
 
-# Note [Deferred frees]
-# ~~~~~~~~~~~~~~~~~~~~~
-# A free whose free_completed comes later was used on other streams: torch recorded an event per stream
-# and freed the block once `process_events` (at a malloc, or a free in newer torch) saw them done, or when
-# a retry or `empty_cache` synchronized. The trace shows when, so each such block gets a use on a private
-# stream (no head-of-line blocking between them) whose event is marked done where the trace completes it.
-# A completion inside a malloc's run that comes after a segment_free was the retry's synchronize (mode 1)
-# and is left to our retry; one before such a segment_free (mode 2) was the retry's only if every pending
-# event completes there and the malloc would really retry (`_would_retry`).
+# Note [Deferred frees] ~~~~~~~~~~~~~~~~~~~~~ A free whose free_completed comes later
+# was used on other streams: torch recorded an event per stream and freed the block once
+# `process_events` (at a malloc, or a free in newer torch) saw them done, or when a
+# retry or `empty_cache` synchronized. The trace shows when, so each such block gets a
+# use on a private stream (no head-of-line blocking between them) whose event is marked
+# done where the trace completes it. A completion inside a malloc's run that comes after
+# a segment_free was the retry's synchronize (mode 1) and is left to our retry; one
+# before such a segment_free (mode 2) was the retry's only if every pending event
+# completes there and the malloc would really retry (`_would_retry`).
 
-# Note [Inferring empty_cache]
-# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# A trace has no entry for torch.cuda.empty_cache(), only its effect: segment_free/segment_unmap of every
-# whole cached segment. When the trace gives back a segment that we have not (our count of cudaFree/unmap
-# calls is behind) and the call ending the run is not a malloc that would itself release memory (garbage
-# collection or a retry, `_would_release`), the program emptied the cache here: so do we.
+# Note [Inferring empty_cache] ~~~~~~~~~~~~~~~~~~~~~~~~~~~~ A trace has no entry for
+# torch.cuda.empty_cache(), only its effect: segment_free/segment_unmap of every whole
+# cached segment. When the trace gives back a segment that we have not (our count of
+# cudaFree/unmap calls is behind) and the call ending the run is not a malloc that would
+# itself release memory (garbage collection or a retry, `_would_release`), the program
+# emptied the cache here: so do we.
 
-def _replay_result(a, plan, cfg, capacity, memory_fraction, steps, skipped, peak_res, alloc_at_peak, timeline, diverged, pc, frames):
-    "The figures of one replay: the allocator's statistics, its segment events and what the run loop counted."
+def _replay_result(a, plan, cfg, capacity, memory_fraction, steps, skipped, peak_res,
+                   alloc_at_peak, timeline, diverged, pc, frames):
+    ("The figures of one replay: the allocator's statistics, its segment events and "
+     "what the run loop counted.")
     st = a.memory_stats()
-    seg_events = [dict(step=e['time_us'], action=e['action'], addr=e['addr'], size=e['size'], stream=e['stream'])
+    seg_events = [dict(step=e['time_us'], action=e['action'], addr=e['addr'],
+                       size=e['size'], stream=e['stream'])
                   for e in a._trace if e['action'] in SEGMENT_ACTIONS]
     peak_res = max(peak_res, st['reserved_bytes.all.peak'])
-    res = {'conf': cfg.conf, 'device': plan['device'], 'capacity': capacity, 'memory_fraction': memory_fraction,
+    res = {'conf': cfg.conf, 'device': plan['device'], 'capacity': capacity,
+           'memory_fraction': memory_fraction,
            'steps': steps, 'prelude': len(plan['prelude']), 'skipped': skipped,
            'peak_allocated': st['allocated_bytes.all.peak'], 'peak_reserved': peak_res,
-           'peak_requested': st['requested_bytes.all.peak'], 'allocated_at_peak_reserved': alloc_at_peak,
+           'peak_requested': st['requested_bytes.all.peak'],
+           'allocated_at_peak_reserved': alloc_at_peak,
            'fragmentation': 1 - alloc_at_peak / peak_res if peak_res > 0 else 0.0,
-           'segment_allocs': st['num_device_alloc'], 'segment_frees': st['num_device_free'],
+        'segment_allocs': st['num_device_alloc'], 'segment_frees': st['num_device_free'],
            'num_alloc_retries': st['num_alloc_retries'], 'num_ooms': st['num_ooms'],
-           'num_device_alloc': st['num_device_alloc'], 'num_device_free': st['num_device_free'],
-           'final_allocated': st['allocated_bytes.all.current'], 'final_reserved': st['reserved_bytes.all.current'],
-           'timeline': timeline, 'segment_events': seg_events, 'stats': st, 'allocator': a,
+           'num_device_alloc': st['num_device_alloc'],
+           'num_device_free': st['num_device_free'],
+           'final_allocated': st['allocated_bytes.all.current'],
+           'final_reserved': st['reserved_bytes.all.current'],
+        'timeline': timeline, 'segment_events': seg_events, 'stats': st, 'allocator': a,
            'first_divergence': diverged, 'pools': None, 'reading': pc}
     if frames is not None: res['frames'] = frames
     return res
 
 # %% ../../nbs/07a_cuda_replay.ipynb #469014c0
-# Note [Reading private pools]
-# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# A pool owns whole segments, so an allocation's pool is the pool of the segment holding torch's address, and a
-# segment's pool is settled when it is created. The replay reads each segment's pool from, in this order:
+# Note [Reading private pools] ~~~~~~~~~~~~~~~~~~~~~~~~~~~~ A pool owns whole segments,
+# so an allocation's pool is the pool of the segment holding torch's address, and a
+# segment's pool is settled when it is created. The replay reads each segment's pool
+# from, in this order:
 #   1. its `segment_pool_id`, if it is alive in the final snapshot;
-#   2. the order in which an empty_cache gave it back: release_cached_blocks frees the default pools (large, then
-#      small), then each freeable private pool (small, then large), each in (stream, size, address) order, and
-#      MemPool's emptyCache(id) frees one private pool alone. Every parse of the run into those phases is tried
-#      (with expandable segments a pool has one range per stream and size class, so a phase holds one per stream);
-#      a segment all parses put in the same pool is read as that pool;
-#   3. exclusion when it was created: torch asks the backend for a segment only when the allocation's pool had no
-#      cached block that fits (with expandable segments: had no range on that stream), so any pool of the replay
-#      that would have served it is not the segment's pool; if one pool is left, that is it;
-#   4. otherwise the default pool, and the segment is recorded as undecided (entry, reading, other readings).
-# The replay then checks the reading: every allocation at torch's address and every segment event in torch's
-# order. Where it parts, an undecided segment created before that point gets its other reading, latest first,
-# and the replay runs again; a change that moves the first divergence later is kept. A private pool that no final
-# segment names is assumed when the reading with the default pool alone parts from torch; its id is not recorded,
-# so the replay calls it (-1, 1). An undecided segment whose other reading also replays exactly is one the trace
-# cannot decide: `fidelity` names its entry, both readings and their figures.
+#   2. the order in which an empty_cache gave it back: release_cached_blocks frees the
+#      default pools (large, then small), then each freeable private pool (small, then
+#      large), each in (stream, size, address) order, and MemPool's emptyCache(id) frees
+#      one private pool alone. Every parse of the run into those phases is tried (with
+#      expandable segments a pool has one range per stream and size class, so a phase
+#      holds one per stream); a segment all parses put in the same pool is read as that
+#      pool;
+#   3. exclusion when it was created: torch asks the backend for a segment only when the
+#      allocation's pool had no cached block that fits (with expandable segments: had no
+#      range on that stream), so any pool of the replay that would have served it is not
+#      the segment's pool; if one pool is left, that is it;
+#   4. otherwise the default pool, and the segment is recorded as undecided (entry,
+#      reading, other readings). The replay then checks the reading: every allocation at
+#      torch's address and every segment event in torch's order. Where it parts, an
+#      undecided segment created before that point gets its other reading, latest first,
+#      and the replay runs again; a change that moves the first divergence later is
+#      kept. A private pool that no final segment names is assumed when the reading with
+#      the default pool alone parts from torch; its id is not recorded, so the replay
+#      calls it (-1, 1). An undecided segment whose other reading also replays exactly
+#      is one the trace cannot decide: `fidelity` names its entry, both readings and
+#      their figures.
 INFERRED_POOL = (-1, 1)
 
 def _phase_labels(items, expandable):
-    "Pool ('D'/'P') of each released segment that every parse of an empty_cache run agrees on, else None."
+    ("Pool ('D'/'P') of each released segment that every parse of an empty_cache run "
+     "agrees on, else None.")
     pats = (('SP', 'LP', 'LD', 'SD'), ('LD', 'SD', 'SP', 'LP'))
     seen = [set() for _ in items]
-    def fits(i, j):                     # may items[j] join the phase that began at items[i]?
+    # may items[j] join the phase that began at items[i]?
+    def fits(i, j):
         if not expandable: return j == i or items[j - 1][1] <= items[j][1]
-        return all(items[x][2] == items[j][2] or items[x][1][0] != items[j][1][0] for x in range(i, j))   # one range per stream
+        # one range per stream
+        return all(items[x][2] == items[j][2] or items[x][1][0] != items[j][1][0]
+                   for x in range(i, j))
     def parse(pat, ph, i, labs):
         if i == len(items): seen_all.append(list(labs)); return
         if ph == len(pat): return
-        parse(pat, ph + 1, i, labs)                                  # this phase ends here (maybe empty)
+        # this phase ends here (maybe empty)
+        parse(pat, ph + 1, i, labs)
         j, cls = i, pat[ph][0] == 'S'
         while j < len(items) and items[j][0] == cls and fits(i, j):
             labs.append(pat[ph][1]); j += 1
@@ -565,7 +696,8 @@ def _phase_labels(items, expandable):
 
 # %% ../../nbs/07a_cuda_replay.ipynb #469014c1
 def _pool_evidence(snap, trace, capacity) -> dict:
-    "The recorded run's segments with their final pool ids and release-order readings (Note [Reading private pools])."
+    ("The recorded run's segments with their final pool ids and release-order readings "
+     "(Note [Reading private pools]).")
     span, segs, starts, live, ranges = capacity + capacity // 8, [], [], {}, []
     seg_of_entry, seg_of_event, runs = {}, [], []
     def find(addr):
@@ -576,15 +708,22 @@ def _pool_evidence(snap, trace, capacity) -> dict:
     for i, e in enumerate(trace):
         a = e['action']
         if a == 'segment_alloc' or (a == 'segment_map' and find(e['addr']) is None):
-            sid = len(segs)                   # a small pool's segment, or first mapping, is one kSmallBuffer; a large one's more
-            segs.append({'entry': i, 'stream': e.get('stream', 0), 'small': e['size'] == kSmallBuffer, 'anchor': None, 'phase': None})
+            # a small pool's segment, or first mapping, is one kSmallBuffer; a large
+            # one's more
+            sid = len(segs)
+            segs.append({'entry': i, 'stream': e.get('stream', 0),
+                    'small': e['size'] == kSmallBuffer, 'anchor': None, 'phase': None})
             if a == 'segment_map': ranges.append((e['addr'], sid))
-            else: bisect.insort(starts, e['addr']); live[e['addr']] = (e['addr'] + e['size'], sid)
+            else:
+                bisect.insort(starts, e['addr'])
+                live[e['addr']] = (e['addr'] + e['size'], sid)
         if a in SEGMENT_ACTIONS:
             sid = find(e['addr']); seg_of_event.append(sid)
             if a in ('segment_free', 'segment_unmap'):
-                item = (len(seg_of_event) - 1, (e.get('stream', 0), e['size'], e['addr']), a == 'segment_unmap')
-                if runs and runs[-1][0] == i - 1: runs[-1][0] = i; runs[-1][1].append(item)
+                item = (len(seg_of_event) - 1,
+                        (e.get('stream', 0), e['size'], e['addr']), a == 'segment_unmap')
+                if runs and runs[-1][0] == i - 1:
+                    runs[-1][0] = i; runs[-1][1].append(item)
                 else: runs.append([i, [item]])
                 if a == 'segment_free': starts.remove(e['addr']); del live[e['addr']]
         elif a == 'alloc' and (sid := find(e['addr'])) is not None: seg_of_entry[i] = sid
@@ -593,42 +732,54 @@ def _pool_evidence(snap, trace, capacity) -> dict:
         if sid is not None: segs[sid]['anchor'] = tuple(s.get('segment_pool_id', (0, 0)))
     run_from = {}
     for _, items in runs:
-        labs = _phase_labels([(segs[seg_of_event[k]]['small'], key, seg_of_event[k]) for k, key, _ in items], items[0][2])
+        labs = _phase_labels([(segs[seg_of_event[k]]['small'], key, seg_of_event[k])
+                              for k, key, _ in items], items[0][2])
         for (k, _, _), lab in zip(items, labs):
             s = segs[seg_of_event[k]]
             if lab is not None and s['phase'] is None: s['phase'] = lab
-        for j, (k, _, _) in enumerate(items): run_from[k] = [seg_of_event[x] for x, _, _ in items[j:]]
+        for j, (k, _, _) in enumerate(items):
+            run_from[k] = [seg_of_event[x] for x, _, _ in items[j:]]
     pids = sorted({s['anchor'] for s in segs if s['anchor'] not in (None, (0, 0))})
-    return {'segs': segs, 'seg_of_entry': seg_of_entry, 'seg_of_event': seg_of_event, 'run_from': run_from, 'pids': pids}
+    return {'segs': segs, 'seg_of_entry': seg_of_entry, 'seg_of_event': seg_of_event,
+            'run_from': run_from, 'pids': pids}
 
 # %% ../../nbs/07a_cuda_replay.ipynb #b5a5d3d5
 class _PoolReading:
-    "Which pool each allocation of a replay goes to: read from the evidence (Note [Reading private pools]), or routed as a reading said."
+    ("Which pool each allocation of a replay goes to: read from the evidence (Note "
+     "[Reading private pools]), or routed as a reading said.")
     def __init__(self, ev, where, forced=None, route=None, released=None, targets=None):
         self.ev, self.where, self.forced, self.route = ev, where, forced or {}, route
-        pids = ev['pids'] if ev is not None else sorted({p for p in (route or {}).values()})
+        pids = (ev['pids'] if ev is not None
+                else sorted({p for p in (route or {}).values()}))
         self.pids = pids or [INFERRED_POOL]
         P = self.pids[0] if len(self.pids) == 1 else None
         self.labels = [s['anchor'] for s in ev['segs']] if ev is not None else []
         self.phase = {'D': (0, 0), 'P': P}
         self.taken, self.undecided = {}, []
-        self.released, self.targets = released or {}, targets or {}     # where pools were let go; where one pool was emptied
+        # where pools were let go; where one pool was emptied
+        self.released, self.targets = released or {}, targets or {}
     def _choose(self, a, sid, size, stream):
         if sid in self.forced: return self.forced[sid]
         s = self.ev['segs'][sid]
-        if s['phase'] is not None and self.phase[s['phase']] is not None: return self.phase[s['phase']]
+        if s['phase'] is not None and self.phase[s['phase']] is not None:
+            return self.phase[s['phase']]
         rs = round_size(size, a.config) if size >= 512 else 512
         left = []
         for pid in [(0, 0)] + self.pids:
             pp = a if pid == (0, 0) else a.graph_pools.get(pid)
-            pool = None if pp is None else (pp.small_blocks if rs <= kSmallSize else pp.large_blocks)
-            if pool is not None and (any(es.pool is pool and es.stream == stream for es in a.expandable_segments_)
-                                     if a.config.expandable_segments else a._find_free_block(pool, stream, rs) is not None):
-                continue                                  # that pool had room: torch would not have made a segment
+            pool = (None if pp is None
+                    else (pp.small_blocks if rs <= kSmallSize else pp.large_blocks))
+            if pool is not None and (any(es.pool is pool and es.stream == stream
+                                         for es in a.expandable_segments_)
+                                     if a.config.expandable_segments
+                    else a._find_free_block(pool, stream, rs) is not None):
+                # that pool had room: torch would not have made a segment
+                continue
             left.append(pid)
         if len(left) == 1: return left[0]
         pick = left[0] if left else (0, 0)
-        self.undecided.append((sid, s['entry'], pick, [p for p in [(0, 0)] + self.pids if p != pick]))
+        self.undecided.append((sid, s['entry'], pick,
+                               [p for p in [(0, 0)] + self.pids if p != pick]))
         return pick
     def malloc(self, a, k, size, stream):
         "Replay allocation `k` in its pool."
@@ -641,15 +792,20 @@ class _PoolReading:
         self.taken[k] = pid
         if pid not in a.graph_pools: a.create_or_incref_pool(pid)
         pp, rs = a.graph_pools[pid], round_size(size, a.config) if size >= 512 else 512
-        return a._malloc_in(pp.small_blocks if rs <= kSmallSize else pp.large_blocks, rs, size, stream)
+        return a._malloc_in(pp.small_blocks if rs <= kSmallSize else pp.large_blocks,
+                            rs, size, stream)
     def release(self, a, k, nseg):
-        "Before trace segment event `nseg` (a release): let go of the private pools it gives back; the pool to empty, or None for all."
-        if self.route is not None: return self._let_go(a, self.released.get(k, ()), k, self.targets.get(k))
+        ("Before trace segment event `nseg` (a release): let go of the private pools it "
+         "gives back; the pool to empty, or None for all.")
+        if self.route is not None:
+            return self._let_go(a, self.released.get(k, ()), k, self.targets.get(k))
         else:
-            labs = [self.labels[s] for s in self.ev['run_from'].get(nseg, ()) if s is not None]
+            labs = [self.labels[s] for s in self.ev['run_from'].get(nseg, ())
+                    if s is not None]
             first = labs[0] if labs and labs[0] != (0, 0) else None
             if first is not None: self.targets[k] = first
-            return self._let_go(a, [p for p in dict.fromkeys(labs) if p not in (None, (0, 0))], k, first)
+            return self._let_go(a,
+                    [p for p in dict.fromkeys(labs) if p not in (None, (0, 0))], k, first)
     def _let_go(self, a, pids, k, first):
         for p in pids:
             pp = a.graph_pools.get(p)
@@ -660,29 +816,36 @@ class _PoolReading:
 
 # %% ../../nbs/07a_cuda_replay.ipynb #52f631ec
 def _divergence(r, trace, seg):
-    "First trace entry where replay `r` parts from the recorded run (an address or a segment event), or None; `seg`: the trace's segment events' entries."
+    ("First trace entry where replay `r` parts from the recorded run (an address or a "
+     "segment event), or None; `seg`: the trace's segment events' entries.")
     d = r['first_divergence'][0] if r['first_divergence'] else None
     theirs = [(i, trace[i]['action'], trace[i]['addr'], trace[i]['size']) for i in seg]
     ours = [(e['action'], e['addr'], e['size']) for e in r['segment_events']]
-    j = next((j for j, (t, o) in enumerate(zip(theirs, ours)) if t[1:] != o), None if len(theirs) == len(ours) else min(len(theirs), len(ours)))
+    j = next((j for j, (t, o) in enumerate(zip(theirs, ours)) if t[1:] != o), None
+             if len(theirs) == len(ours) else min(len(theirs), len(ours)))
     if j is not None:
         s = theirs[j][0] if j < len(theirs) else len(trace)
         d = s if d is None else min(d, s)
     return d
 
 def _read_pools(snap, plan, capacity, run) -> dict:
-    "Replay under the recorded setup, reading private pools where the trace has them (Note [Reading private pools])."
+    ("Replay under the recorded setup, reading private pools where the trace has them "
+     "(Note [Reading private pools]).")
     trace, seg = _pick_device(snap, plan['device'])[1], plan['segment_entries']
     plain = None
-    if not any(tuple(s.get('segment_pool_id', (0, 0))) != (0, 0) for s in snap['segments']):   # no pool named: try without
+    # no pool named: try without
+    if not any(tuple(s.get('segment_pool_id', (0, 0))) != (0, 0)
+               for s in snap['segments']):
         plain = run(None)
-        if plain['first_divergence'] is None and _divergence(plain, trace, seg) is None: return plain
+        if plain['first_divergence'] is None and _divergence(plain, trace, seg) is None:
+            return plain
     ev = _pool_evidence(snap, trace, capacity)
     forced, tried = {}, set()
     r = run(_PoolReading(ev, plan['where'], forced)); d = _divergence(r, trace, seg)
     for _ in range(4 * len(ev['segs']) + 8):
         if d is None: break
-        cands = [u for u in r['reading'].undecided if u[1] <= d and any((u[0], p) not in tried for p in u[3])]
+        cands = [u for u in r['reading'].undecided if u[1] <= d
+                 and any((u[0], p) not in tried for p in u[3])]
         if not cands: break
         sid, _, _, others = cands[-1]
         alt = next(p for p in others if (sid, p) not in tried)
@@ -694,46 +857,67 @@ def _read_pools(snap, plan, capacity, run) -> dict:
         plain = plain or run(None)
         if (_divergence(plain, trace, seg) or len(trace)) >= d: return plain
     pc = r['reading']
-    r['pools'] = {'private': sorted(set(pc.taken.values())), 'taken': pc.taken, 'released': pc.released, 'targets': pc.targets,
+    r['pools'] = {'private': sorted(set(pc.taken.values())), 'taken': pc.taken,
+                  'released': pc.released, 'targets': pc.targets,
                   'inferred_id': INFERRED_POOL in pc.taken.values(), 'forced': forced,
-                  'undecided': [{'entry': e, 'segment': sid, 'reading': pick, 'others': others} for sid, e, pick, others in pc.undecided],
+                  'undecided': [{'entry': e, 'segment': sid, 'reading': pick,
+                          'others': others} for sid, e, pick, others in pc.undecided],
                   'assumed': 'pools read from the trace (Note [Reading private pools])',
-                  'rerun': lambda f: run(_PoolReading(ev, plan['where'], f)), 'divergence': lambda x: _divergence(x, trace, seg)}
+                  'rerun': lambda f: run(_PoolReading(ev, plan['where'], f)),
+                  'divergence': lambda x: _divergence(x, trace, seg)}
     return r
 
 # %% ../../nbs/07a_cuda_replay.ipynb #57ff89ca
 class _ReplayAllocator(DeviceCachingAllocator):
-    "The allocator a replay drives: its history keeps only segment events (the replay counts everything else itself)."
+    ("The allocator a replay drives: its history keeps only segment events (the replay "
+     "counts everything else itself).")
     _records_blocks = False
 
 def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace entries
-           conf=None, # settings: "max_split_size_mb:256,..." or {"max_split_size_mb": 256}; None: the recorded ones
+           # settings: "max_split_size_mb:256,..." or {"max_split_size_mb": 256}; None:
+           # the recorded ones
+           conf=None,
            device:int|None=None, # device whose trace to replay (default: the longest)
-           capacity:int|None=None, # simulated device memory in bytes (default: the recorded device's, else 80 GiB)
-           memory_fraction:float|None=None, # like torch.cuda.set_per_process_memory_fraction (default: the recorded one)
-           expandable_segments:bool|None=None, # what-if: turn expandable segments on or off
-           record_snapshots:bool=False, # keep a snapshot after every step (for the history slider)
+           # simulated device memory in bytes (default: the recorded device's, else 80
+           # GiB)
+           capacity:int|None=None,
+           # like torch.cuda.set_per_process_memory_fraction (default: the recorded one)
+           memory_fraction:float|None=None,
+           # what-if: turn expandable segments on or off
+           expandable_segments:bool|None=None,
+           # keep a snapshot after every step (for the history slider)
+           record_snapshots:bool=False,
            max_steps:int|None=None, # stop after this many steps
-           meta:dict|None=None, # what the recording run noted (NAME.json beside the snapshot): fraction, device memory
+           # what the recording run noted (NAME.json beside the snapshot): fraction,
+           # device memory
+           meta:dict|None=None,
            private_pools:bool=True, # False: what-if, every allocation in the default pool
           ) -> dict:
-    "Replay a recorded alloc/free sequence through the simulated caching allocator under `conf`."
+    ("Replay a recorded alloc/free sequence through the simulated caching allocator "
+     "under `conf`.")
     snap = load_snapshot(trace)
     rec = recorded_setup(snap, meta)
     plan = plan_replay(snap, device)
-    recorded = conf is None and capacity is None and memory_fraction is None and expandable_segments is None
+    recorded = (conf is None and capacity is None and memory_fraction is None
+                and expandable_segments is None)
     conf = usable_conf(rec['conf']) if conf is None else conf_string(conf)
     cfg = AllocatorConfig(_with_expandable(conf, expandable_segments))
     capacity = rec['capacity'] or (80 << 30) if capacity is None else capacity
     if memory_fraction is None: memory_fraction = rec['memory_fraction']
-    def run(pc): return _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots, max_steps, pc)
+    def run(pc): return _replay_once(snap, plan, cfg, capacity, memory_fraction,
+                                     record_snapshots, max_steps, pc)
     if not private_pools:
-        r = run(None); r['pools'] = {'assumed': 'every allocation in the default pool (private pools left out)'}
+        r = run(None)
+        r['pools'] = {'assumed': 'every allocation in the default pool (private pools '
+                      'left out)'}
         r['label'] = (cfg.conf or '(default)') + ', no private pool'
         return r
     if recorded: return _read_pools(snap, plan, capacity, run)
-    base = _recorded_reading(snap, device, meta, max_steps)                       # the recorded run's reading
+    # the recorded run's reading
+    base = _recorded_reading(snap, device, meta, max_steps)
     if base is None: return run(None)
-    r = run(_PoolReading(None, plan['where'], route=base['taken'], released=base['released'], targets=base['targets']))
-    r['pools'] = dict(base, assumed="each allocation in the pool the recorded run's reading gave it")
+    r = run(_PoolReading(None, plan['where'], route=base['taken'],
+                         released=base['released'], targets=base['targets']))
+    r['pools'] = dict(base,
+            assumed="each allocation in the pool the recorded run's reading gave it")
     return r

@@ -14,8 +14,10 @@ import contextlib, itertools, os, threading
 import numpy as np
 from fastcore.basics import patch
 from ..checks import TORCH_CHECK, TORCH_CHECK_TYPE
-from ..allocator import DeviceType, Device, CPU, DataPtr, Allocator, canonical_device, set_allocator
-from ..backends import DeviceBackend, register_backend, get_backend, not_implemented, _backends
+from ..allocator import (DeviceType, Device, CPU, DataPtr, Allocator,
+                                  canonical_device, set_allocator)
+from ..backends import (DeviceBackend, register_backend, get_backend,
+                                 not_implemented, _backends)
 from ..tensor_impl import Tensor, preserve_format
 from . import caching_allocator as _ca
 from ..checks import PythonArgParser
@@ -24,21 +26,28 @@ from ..checks import PythonArgParser
 _DEVICES = {}
 
 class CUDAAllocator(Allocator):
-    "The storage allocator of `cuda:i` (i None: the current device): chapter 07's `DeviceCachingAllocator` of that device."
-    def __init__(self, index:int=None): # the device index; None follows the current device, like c10's `CUDACachingAllocator::get()`
+    ("The storage allocator of `cuda:i` (i None: the current device): chapter 07's "
+     "`DeviceCachingAllocator` of that device.")
+    # the device index; None follows the current device, like c10's
+    # `CUDACachingAllocator::get()`
+    def __init__(self, index:int=None):
         super().__init__()
         self.index = index
         self.device = Device('cuda', index) if index is not None else Device('cuda')
     def allocate(self, nbytes:int) -> DataPtr:
         "A block of `nbytes` from the device's caching allocator, for the current stream."
         i = self.index if self.index is not None else _cuda().current_device()
-        dev = _DEVICES.get(i) or _DEVICES.setdefault(i, Device('cuda', i))    # one Device per index: no parsing per block
+        # one Device per index: no parsing per block
+        dev = _DEVICES.get(i) or _DEVICES.setdefault(i, Device('cuda', i))
         if nbytes == 0: return DataPtr(0, None, None, dev)
-        ca = _ca._allocators.get(i) or _ca.get_allocator(i)         # get_allocator's lookup, without parsing the index
-        d = _current.streams                  # this thread's current stream of device i, without making a `Stream`
+        # get_allocator's lookup, without parsing the index
+        ca = _ca._allocators.get(i) or _ca.get_allocator(i)
+        # this thread's current stream of device i, without making a `Stream`
+        d = _current.streams
         s = d.get(i) if d else None
         ptr = ca.malloc(nbytes, 0 if s is None else s.cuda_stream)
-        dp = object.__new__(DataPtr)          # `DataPtr(ptr, ptr, ca.free, dev)` without the __init__ frame
+        # `DataPtr(ptr, ptr, ca.free, dev)` without the __init__ frame
+        dp = object.__new__(DataPtr)
         dp._ptr = dp._ctx = ptr; dp._deleter = ca.free; dp.device = dev
         return dp
     def copy_data(self, dest:int, src:int, count:int):
@@ -50,10 +59,12 @@ class CUDAAllocator(Allocator):
     def __repr__(self): return f"CUDAAllocator(cuda:{self.index})"
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #75715618
-_NO_CUDA = "Torch not compiled with CUDA enabled: no usable CUDA device (tinytensor needs CuPy and an NVIDIA GPU)"
+_NO_CUDA = ("Torch not compiled with CUDA enabled: no usable CUDA device (tinytensor "
+            "needs CuPy and an NVIDIA GPU)")
 
 class _ThisThreadsDevice(threading.local):
-    device = 0                          # the current device until `set_device`: a class default, read without an exception
+    # the current device until `set_device`: a class default, read without an exception
+    device = 0
 
 class CUDABackend(DeviceBackend):
     "The device-independent part of a CUDA backend: indices, allocator fronts, streams."
@@ -61,12 +72,14 @@ class CUDABackend(DeviceBackend):
     def __init__(self):
         self._allocators, self._tls = {}, _ThisThreadsDevice()
     def check_device(self, device:Device) -> Device:
-        "Availability, then the index: None means the current device; past the last device is an error."
+        ("Availability, then the index: None means the current device; past the last "
+         "device is an error.")
         if not self.is_available(): TORCH_CHECK(False, _NO_CUDA)
         if device.index is None:
             i = self.current_device()
             return _DEVICES.get(i) or _DEVICES.setdefault(i, Device('cuda', i))
-        TORCH_CHECK(device.index < self.device_count(), "CUDA error: invalid device ordinal")
+        TORCH_CHECK(device.index < self.device_count(),
+                    "CUDA error: invalid device ordinal")
         return device
     def allocator(self, device:Device) -> CUDAAllocator:
         "The allocator front of `device` (one per index)."
@@ -77,10 +90,13 @@ class CUDABackend(DeviceBackend):
             a = self._allocators[i] = CUDAAllocator(i)
         return a
     def lazy_init(self):
-        "Hook run when the first CUDA storage is made (CuPy routes its own allocations to us here)."
+        ("Hook run when the first CUDA storage is made (CuPy routes its own allocations "
+         "to us here).")
     def scalar(self, v):
-        "A CPU scalar operand as a 0-d device array: CuPy's ufuncs refuse numpy arrays, and numpy scalars fall back to them."
-        return v if v.dtype.name == 'bfloat16' else self.xp.asarray(v)    # bfloat16: chapter 07c's kernels take the value
+        ("A CPU scalar operand as a 0-d device array: CuPy's ufuncs refuse numpy "
+         "arrays, and numpy scalars fall back to them.")
+        # bfloat16: chapter 07c's kernels take the value
+        return v if v.dtype.name == 'bfloat16' else self.xp.asarray(v)
     def current_device(self) -> int:
         "Index of the current device of this thread."
         return self._tls.device
@@ -103,12 +119,15 @@ class CUDABackend(DeviceBackend):
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #d9bc07ae
 class Stream:
-    "A CUDA stream of one device, as `torch.cuda.Stream`: a native stream and the handle the allocator files blocks under."
+    ("A CUDA stream of one device, as `torch.cuda.Stream`: a native stream and the "
+     "handle the allocator files blocks under.")
     def __init__(self, device=None, # the device (default: the current one)
-                 priority:int=0, *, _handle:int=None): # _handle: wrap an existing stream (0 = the default stream)
+                 # _handle: wrap an existing stream (0 = the default stream)
+                 priority:int=0, *, _handle:int=None):
         be = _cuda()
         d = be.check_device(canonical_device('cuda') if device is None else
-                            (Device('cuda', device) if isinstance(device, int) else canonical_device(device)))
+                            (Device('cuda', device) if isinstance(device, int)
+                             else canonical_device(device)))
         self.device_index, self.device, self.priority = d.index, d, priority
         if _handle is None: self.native, self.cuda_stream = be.new_stream(d.index)
         else: self.native, self.cuda_stream = None, _handle
@@ -121,13 +140,17 @@ class Stream:
     def wait_stream(self, other:'Stream'):
         "Make future work on this stream wait for `other` (here: synchronise `other`)."
         other.synchronize()
-    def __eq__(self, o): return isinstance(o, Stream) and (o.device_index, o.cuda_stream) == (self.device_index, self.cuda_stream)
+    def __eq__(self, o): return isinstance(o, Stream) and (o.device_index,
+            o.cuda_stream) == (self.device_index, self.cuda_stream)
     def __hash__(self): return hash((self.device_index, self.cuda_stream))
-    def __repr__(self): return f"<tinytensor.cuda.Stream device=cuda:{self.device_index} cuda_stream={self.cuda_stream:#x}>"
+    def __repr__(self): return ("<tinytensor.cuda.Stream "
+            f"device=cuda:{self.device_index} cuda_stream={self.cuda_stream:#x}>")
 
 class _CurrentStreams(threading.local):
-    "This thread's current stream per device index (`streams`), None until a `stream()` block sets one."
-    streams = None                      # a class default: reading it never raises (getattr's default would, at ~1 us a call)
+    ("This thread's current stream per device index (`streams`), None until a "
+     "`stream()` block sets one.")
+    # a class default: reading it never raises (getattr's default would, at ~1 us a call)
+    streams = None
 
 _current = _CurrentStreams()
 
@@ -146,7 +169,8 @@ def default_stream(device=None) -> Stream:
     return Stream(i, _handle=0)
 
 def current_stream(device=None) -> Stream:
-    "This thread's current stream of a device (the default stream unless a `stream()` block set another)."
+    ("This thread's current stream of a device (the default stream unless a `stream()` "
+     "block set another).")
     i = _index(device)
     d = _current.streams
     s = d.get(i) if d else None
@@ -171,7 +195,8 @@ def synchronize(device=None):
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #9c494cc0
 def is_available() -> bool:
-    "True if a CUDA backend is registered and usable (CuPy and an NVIDIA GPU, or a stand-in)."
+    ("True if a CUDA backend is registered and usable (CuPy and an NVIDIA GPU, or a "
+     "stand-in).")
     b = _backends.get(DeviceType.CUDA)
     return b is not None and b.is_available()
 
@@ -180,7 +205,8 @@ def device_count() -> int:
     return _cuda().device_count() if is_available() else 0
 
 def current_device() -> int:
-    "Index of the current CUDA device, like `torch.cuda.current_device`; raises without a usable GPU."
+    ("Index of the current CUDA device, like `torch.cuda.current_device`; raises "
+     "without a usable GPU.")
     TORCH_CHECK(is_available(), _NO_CUDA)
     return _cuda().current_device()
 
@@ -197,13 +223,15 @@ def device(d):
     finally: set_device(old)
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #fb724ac0
-# Note [Kernel hooks]: the kernels this backend launches are chapter 07c's. That chapter fills `KERNEL_HOOKS` when it
-# loads (`tinytensor.cuda` imports it), so this chapter never imports a later one. Unfilled, a loop runs on CuPy
-# arrays as written, and a bfloat16 array is refused (CuPy has no bfloat16 dtype).
+# Note [Kernel hooks]: the kernels this backend launches are chapter 07c's. That chapter
+# fills `KERNEL_HOOKS` when it loads (`tinytensor.cuda` imports it), so this chapter
+# never imports a later one. Unfilled, a loop runs on CuPy arrays as written, and a
+# bfloat16 array is refused (CuPy has no bfloat16 dtype).
 KERNEL_HOOKS = {'launch': None, 'bf16_array': None}
 
 class _CupyBlock:
-    "Owner of a block CuPy asked for: frees it in the caching allocator when CuPy drops its memory."
+    ("Owner of a block CuPy asked for: frees it in the caching allocator when CuPy "
+     "drops its memory.")
     __slots__ = ('alloc', 'ptr')
     def __init__(self, alloc, ptr): self.alloc, self.ptr = alloc, ptr
     def __del__(self):
@@ -212,15 +240,18 @@ class _CupyBlock:
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #fb724ac1
 class CupyCUDABackend(CUDABackend):
-    "CUDA through CuPy: arrays over caching-allocator blocks, `cudaMemcpyAsync`, CuPy streams."
+    ("CUDA through CuPy: arrays over caching-allocator blocks, `cudaMemcpyAsync`, CuPy "
+     "streams.")
     name = 'cupy'
     @property
     def xp(self):
         import cupy
         return cupy
-    def is_available(self) -> bool: return bool(_ca._device_count) or _ca.cupy_device_count() > 0   # asked on every allocation
+    # asked on every allocation
+    def is_available(self) -> bool: return bool(_ca._device_count) or _ca.cupy_device_count() > 0
     def device_count(self) -> int: return _ca.cupy_device_count()
-    _get_device = None                 # CuPy's `cudaGetDevice` wrapper, looked up once (every CUDA allocation asks)
+    # CuPy's `cudaGetDevice` wrapper, looked up once (every CUDA allocation asks)
+    _get_device = None
     def current_device(self) -> int:
         f = self._get_device
         if f is None: f = self._get_device = self.xp.cuda.runtime.getDevice
@@ -237,59 +268,76 @@ class CupyCUDABackend(CUDABackend):
         i = cp.cuda.runtime.getDevice()
         alloc = _ca.get_allocator(i)
         ptr = alloc.malloc(nbytes, cp.cuda.get_current_stream().ptr)
-        return cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(ptr, nbytes, _CupyBlock(alloc, ptr), i), 0)
+        return cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(ptr, nbytes,
+                                                           _CupyBlock(alloc, ptr), i), 0)
     def array(self, st, dtype, shape:tuple, strides:tuple, offset:int, write:bool=False):
-        "A `cupy.ndarray` over the storage's block (bfloat16: a `BF16Array` over its uint16 payload)."
+        ("A `cupy.ndarray` over the storage's block (bfloat16: a `BF16Array` over its "
+         "uint16 payload).")
         cp = self.xp
-        if write: st.mutable_data()                    # materialize copy-on-write before taking the pointer
+        # materialize copy-on-write before taking the pointer
+        if write: st.mutable_data()
         dp = st.data_ptr()
         mem = cp.cuda.UnownedMemory(dp.get(), st.nbytes(), dp, st.device.index or 0)
         bf16 = dtype.name == 'bfloat16'
-        a = cp.ndarray(shape, cp.uint16 if bf16 else dtype.np, cp.cuda.MemoryPointer(mem, offset), strides)
+        a = cp.ndarray(shape, cp.uint16 if bf16 else dtype.np,
+                       cp.cuda.MemoryPointer(mem, offset), strides)
         if bf16:
-            TORCH_CHECK(KERNEL_HOOKS['bf16_array'] is not None, "bfloat16 CUDA arrays need chapter 07c's kernels (tinytensor.cuda.kernels)")
+            TORCH_CHECK(KERNEL_HOOKS['bf16_array'] is not None,
+                        "bfloat16 CUDA arrays need chapter 07c's kernels "
+                        "(tinytensor.cuda.kernels)")
             return KERNEL_HOOKS['bf16_array'](a)
         return a
     def memcpy(self, dst:int, dst_device:Device, src:int, src_device:Device, nbytes:int):
-        "`cudaMemcpyAsync(cudaMemcpyDefault)` on the current stream; waits when the host is involved."
+        ("`cudaMemcpyAsync(cudaMemcpyDefault)` on the current stream; waits when the "
+         "host is involved.")
         if not nbytes: return
         cp = self.xp
         dev = dst_device if dst_device.device_type == DeviceType.CUDA else src_device
         with cp.cuda.Device(dev.index or 0):
             s = cp.cuda.get_current_stream()
-            cp.cuda.runtime.memcpyAsync(dst, src, nbytes, cp.cuda.runtime.memcpyDefault, s.ptr)
-            if DeviceType.CPU in (dst_device.device_type, src_device.device_type): s.synchronize()
+            cp.cuda.runtime.memcpyAsync(dst, src, nbytes, cp.cuda.runtime.memcpyDefault,
+                                        s.ptr)
+            if DeviceType.CPU in (dst_device.device_type, src_device.device_type):
+                s.synchronize()
     def new_stream(self, i:int):
         cp = self.xp
         with cp.cuda.Device(i): s = cp.cuda.Stream(non_blocking=True)
         return s, s.ptr
     def stream_context(self, stream):
         cp = self.xp
-        native = stream.native or (cp.cuda.Stream.null if stream.cuda_stream == 0 else cp.cuda.ExternalStream(stream.cuda_stream))
+        native = (stream.native
+                  or (cp.cuda.Stream.null if stream.cuda_stream == 0
+                      else cp.cuda.ExternalStream(stream.cuda_stream)))
         return native
     def synchronize_stream(self, stream):
         cp = self.xp
         with cp.cuda.Device(stream.device_index):
-            (stream.native or (cp.cuda.Stream.null if stream.cuda_stream == 0 else cp.cuda.ExternalStream(stream.cuda_stream))).synchronize()
+            (stream.native
+             or (cp.cuda.Stream.null if stream.cuda_stream == 0
+                 else cp.cuda.ExternalStream(stream.cuda_stream))).synchronize()
     def launch(self, loop, views:list, nout:int):
-        "Our own kernels where they apply (bfloat16, float32 layouts: chapter 07c, Note [Kernel hooks]), else the loop on CuPy arrays."
+        ("Our own kernels where they apply (bfloat16, float32 layouts: chapter 07c, "
+         "Note [Kernel hooks]), else the loop on CuPy arrays.")
         f = KERNEL_HOOKS['launch']
         return f(self, loop, views, nout) if f is not None else loop(*views)
     def synchronize(self, device:Device=None):
         "`cudaDeviceSynchronize` on one device (all devices if None)."
         cp = self.xp
-        for i in ([device.index or 0] if device is not None and device.device_type == DeviceType.CUDA else range(self.device_count())):
+        for i in ([device.index or 0] if device is not None
+            and device.device_type == DeviceType.CUDA else range(self.device_count())):
             with cp.cuda.Device(i): cp.cuda.runtime.deviceSynchronize()
 
 if DeviceType.CUDA not in _backends: register_backend(DeviceType.CUDA, CupyCUDABackend())
-set_allocator(DeviceType.CUDA, CUDAAllocator());            # chapter 02's registry: storages made without a device guard
+# chapter 02's registry: storages made without a device guard
+set_allocator(DeviceType.CUDA, CUDAAllocator());
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #4933033c
 @patch
 def cuda(self:Tensor, device=None, # index or device (default: the current CUDA device)
          non_blocking:bool=False, memory_format=None) -> Tensor:
     "A copy on a CUDA device (`self` if already there), as `Tensor.cuda`."
-    d = Device('cuda', device) if isinstance(device, int) else canonical_device('cuda' if device is None else device)
+    d = (Device('cuda', device) if isinstance(device, int)
+         else canonical_device('cuda' if device is None else device))
     TORCH_CHECK(d.device_type == DeviceType.CUDA, "Invalid device, must be cuda device")
     return self.to(_cuda().check_device(d), non_blocking=non_blocking)
 
@@ -297,17 +345,23 @@ _cpu_args = PythonArgParser("cpu(*, MemoryFormat? memory_format=None)")
 
 @patch
 def cpu(self:Tensor, *args, memory_format=preserve_format) -> Tensor:
-    "`to('cpu', memory_format=...)`, as `Tensor.cpu`: `self` if already there in that layout; waits for the device."
-    if args: _cpu_args.parse(args, {})                    # torch's "cpu() takes 0 positional arguments" (Note [Argument parsing])
-    if self._impl.device_.device_type == DeviceType.CPU and memory_format is preserve_format: return self
+    ("`to('cpu', memory_format=...)`, as `Tensor.cpu`: `self` if already there in that "
+     "layout; waits for the device.")
+    # torch's "cpu() takes 0 positional arguments" (Note [Argument parsing])
+    if args: _cpu_args.parse(args, {})
+    if self._impl.device_.device_type == DeviceType.CPU and memory_format is preserve_format:
+        return self
     return self.to('cpu', memory_format=memory_format)
 
 @patch
 def record_stream(self:Tensor, s:Stream):
-    "Tell the caching allocator this tensor's block is also used on stream `s` (Note [recordStream], chapter 07)."
+    ("Tell the caching allocator this tensor's block is also used on stream `s` (Note "
+     "[recordStream], chapter 07).")
     impl = self._impl
-    TORCH_CHECK(impl.device_.device_type == DeviceType.CUDA, "record_stream is only supported for CUDA tensors, got ", impl.device_)
-    TORCH_CHECK_TYPE(hasattr(s, 'cuda_stream'), "record_stream(): argument 's' must be Stream, not ", type(s).__name__)
+    TORCH_CHECK(impl.device_.device_type == DeviceType.CUDA,
+                "record_stream is only supported for CUDA tensors, got ", impl.device_)
+    TORCH_CHECK_TYPE(hasattr(s, 'cuda_stream'),
+            "record_stream(): argument 's' must be Stream, not ", type(s).__name__)
     ptr = impl.storage_.get().data()
     if ptr: _ca.get_allocator(impl.device_.index).record_stream(ptr, s.cuda_stream)
 
@@ -315,13 +369,17 @@ def record_stream(self:Tensor, s:Stream):
 _mempool_ids = itertools.count(1)
 
 class MemPool:
-    "A private pool of the current CUDA device's caching allocator, as `torch.cuda.MemPool`."
-    def __init__(self, allocator=None, # torch: a pluggable allocator; only the caching allocator here
+    ("A private pool of the current CUDA device's caching allocator, as "
+     "`torch.cuda.MemPool`.")
+    # torch: a pluggable allocator; only the caching allocator here
+    def __init__(self, allocator=None,
                  use_on_oom:bool=False):
-        TORCH_CHECK(allocator is None, "MemPool: only the caching allocator is supported, got allocator=", allocator)
+        TORCH_CHECK(allocator is None,
+            "MemPool: only the caching allocator is supported, got allocator=", allocator)
         self._device = current_device()
         self._alloc = _ca.get_allocator(self._device)
-        self._id = (0, next(_mempool_ids))                # MemPool ids are (0, uuid); CUDA graphs take (uid, 0)
+        # MemPool ids are (0, uuid); CUDA graphs take (uid, 0)
+        self._id = (0, next(_mempool_ids))
         self._alloc.create_or_incref_pool(self._id)
     @property
     def id(self) -> tuple:
@@ -330,23 +388,27 @@ class MemPool:
     @property
     def allocator(self): return None
     def use_count(self) -> int:
-        "Users of the pool: the pool itself and each `use_mem_pool` block inside which it is."
+        ("Users of the pool: the pool itself and each `use_mem_pool` block inside which "
+         "it is.")
         pp = self._alloc.graph_pools.get(self._id)
         return pp.use_count if pp is not None else 0
     def snapshot(self) -> list:
         "This pool's segments, as in `torch.cuda.memory_snapshot()`."
-        return [s for s in self._alloc.snapshot()['segments'] if s['segment_pool_id'] == self._id]
+        return [s for s in self._alloc.snapshot()['segments']
+                if s['segment_pool_id'] == self._id]
     def __del__(self):
         a, pp = getattr(self, '_alloc', None), None
         if a is not None: pp = a.graph_pools.get(self._id)
-        if pp is not None and pp.use_count == 1:           # ~MemPool: releasePool, then emptyCache of this pool
+        # ~MemPool: releasePool, then emptyCache of this pool
+        if pp is not None and pp.use_count == 1:
             a.release_pool(self._id)
             a.empty_cache(self._id)
     def __repr__(self): return f"MemPool(id={self._id}, device=cuda:{self._device})"
 
 @contextlib.contextmanager
 def use_mem_pool(pool:MemPool, device=None):
-    "Inside the block, this thread's allocations on `device` (default: the current one) come from `pool`, as `torch.cuda.use_mem_pool`."
+    ("Inside the block, this thread's allocations on `device` (default: the current "
+     "one) come from `pool`, as `torch.cuda.use_mem_pool`.")
     i = current_device() if device is None else _index(device)
     a, tid = _ca.get_allocator(i), threading.get_ident()
     a.begin_allocate_to_pool(pool.id, lambda stream: threading.get_ident() == tid)
