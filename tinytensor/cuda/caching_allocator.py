@@ -12,32 +12,21 @@ import bisect, operator, os, sys, time
 from collections import deque
 # chapter 03b: SVG that fits its text
 from ..pictures import SvgCanvas, text_width
+# the chapter's three parts, whose public names are this module's too (Note [Module parts])
 from .alloc_config import *
-from .alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED,
-                                          _is_pow2, _parse_num, _patch, _tokenize)
+from .alloc_config import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, _patch
 from .alloc_blocks import *
-from .alloc_blocks import (_all_pools, _alloc_block, _alloc_found_block,
-                                          _dec, _dec1, _expandable_fit,
-    _find_expandable_block, _find_free_block, _free_block, _garbage_collect_cached_blocks,
-    _get_free_block, _inc, _inc1, _insert_events, _malloc_in, _map_block, _new_block,
-    _current, _new_stat_array, _oom_message, _patch, _record,
-                                          _release_available_cached_blocks,
-    _release_block, _release_blocks, _release_expandable_segment, _stat_fields,
-                                          _stat_values,
-    _try_allocate_expandable_block, _try_merge_blocks, _unmap_block)
-_all_ = ['OutOfMemoryError', 'kMinBlockSize', 'kSmallSize', 'kSmallBuffer',
-         'kLargeBuffer', 'kMinLargeAlloc',
-         'kRoundLarge', 'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB',
-         'format_size', 'AllocatorConfig',
-         'roundup_power2_next_division', 'round_size', 'get_allocation_size',
-         'SimEvent', 'SimulatedBackend',
-         'CupyBackend', 'Block', 'BlockPool', 'ExpandableSegment', 'STAT_NAMES',
-         'STAT_TYPES', 'STAT_FIELDS',
+from .alloc_blocks import _current, _stat_fields, _stat_values
+from .alloc_release import *
+_all_ = ['OutOfMemoryError', 'kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer',
+         'kMinLargeAlloc', 'kRoundLarge', 'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB',
+         'format_size', 'AllocatorConfig', 'roundup_power2_next_division', 'round_size',
+         'get_allocation_size', 'SimEvent', 'SimulatedBackend', 'CupyBackend',
+         'Block', 'BlockPool', 'ExpandableSegment', 'STAT_NAMES', 'STAT_TYPES', 'STAT_FIELDS',
          'DeviceCachingAllocator', 'record_memory_history', 'should_split',
-         'set_per_process_memory_fraction',
-         'record_stream', 'process_events', 'synchronize_and_free_events', 'free',
-         'release_cached_blocks',
-         'empty_cache', 'malloc']   # the parts' public names (Note [Module parts])
+         'set_per_process_memory_fraction', 'malloc',
+         'free', 'record_stream', 'process_events', 'synchronize_and_free_events',
+         'release_cached_blocks', 'empty_cache']
 
 # %% auto #0
 __all__ = ['BLOCK_COLORS', 'segment_blocks', 'snapshot', 'memory_map_svg', 'memory_stats', 'memory_allocated', 'memory_reserved',
@@ -49,8 +38,8 @@ __all__ = ['BLOCK_COLORS', 'segment_blocks', 'snapshot', 'memory_map_svg', 'memo
            'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB', 'format_size', 'AllocatorConfig',
            'roundup_power2_next_division', 'round_size', 'get_allocation_size', 'SimEvent', 'SimulatedBackend',
            'CupyBackend', 'Block', 'BlockPool', 'ExpandableSegment', 'STAT_NAMES', 'STAT_TYPES', 'STAT_FIELDS',
-           'DeviceCachingAllocator', 'record_memory_history', 'should_split', 'record_stream', 'process_events',
-           'synchronize_and_free_events', 'free', 'release_cached_blocks', 'malloc']
+           'DeviceCachingAllocator', 'record_memory_history', 'should_split', 'malloc', 'free', 'record_stream',
+           'process_events', 'synchronize_and_free_events', 'release_cached_blocks']
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #31ee5c4e
 @_patch

@@ -11,28 +11,23 @@ from __future__ import annotations
 import argparse, bisect, gzip, io, json, os, pickle, struct, sys, types, zlib
 from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend,
                                                OutOfMemoryError, AllocatorConfig,
-                                               format_size, memory_map_svg,
-        BLOCK_COLORS, round_size, get_allocation_size, kSmallSize, kSmallBuffer)
+                                               format_size, memory_map_svg, BLOCK_COLORS,
+                                               round_size, get_allocation_size, kSmallSize,
+                                               kSmallBuffer)
 from ..pictures import SvgCanvas, text_width
+# the chapter's two parts, whose public names are this module's too (Note [Module parts])
 from .replay_feed import *
-from tinytensor.cuda.replay_feed import (_Bounded, _PlainUnpickler, _PoolReading,
-                                         _READINGS, _ReplayAllocator,
-    _check, _check_settings, _divergence, _isint, _needs_device_memory, _phase_labels,
-    _pick_device, _pool_evidence, _prelude, _read_pickle, _read_pools,
-                                         _recorded_addresses,
-    _recorded_reading, _replay_once, _with_expandable, _with_option, _would_release,
-    _would_retry)
-_all_ = ['MalformedSnapshotError', 'SEGMENT_ACTIONS', 'TRACE_ACTIONS',
-         'validate_snapshot', 'load_snapshot',
-         'load_metadata', 'plan_replay', 'conf_string', 'usable_conf', 'recorded_setup',
-         'INFERRED_POOL', 'replay',
-         'demo_snapshot']   # the parts' public names (Note [Module parts])
+from .replay_feed import _isint, _pick_device, _with_option
+from .replay_run import *
+_all_ = ['MalformedSnapshotError', 'SEGMENT_ACTIONS', 'TRACE_ACTIONS', 'validate_snapshot',
+         'load_snapshot', 'load_metadata', 'plan_replay', 'conf_string', 'usable_conf',
+         'recorded_setup', 'demo_snapshot', 'INFERRED_POOL', 'replay']
 
 # %% auto #0
 __all__ = ['FIDELITY_FIGURES', 'recorded_stats', 'fidelity', 'compare', 'sparkline', 'format_report', 'timeline_svg',
            'history_frames', 'history_slider', 'build_parser', 'main', 'MalformedSnapshotError', 'SEGMENT_ACTIONS',
            'TRACE_ACTIONS', 'validate_snapshot', 'load_snapshot', 'load_metadata', 'plan_replay', 'conf_string',
-           'usable_conf', 'recorded_setup', 'INFERRED_POOL', 'replay', 'demo_snapshot']
+           'usable_conf', 'recorded_setup', 'demo_snapshot', 'INFERRED_POOL', 'replay']
 
 # %% ../../nbs/07a_cuda_replay.ipynb #f6baeee5
 def recorded_stats(trace, # snapshot (dict or path)
