@@ -321,7 +321,8 @@ def from_dlpack(ext_tensor,
 # %% ../nbs/08c_dlpack.ipynb #21ec521d
 def dltensor_html(t:Tensor, # the tensor to export and show
                   max_version=(1, 0)) -> str: # versioned (default) or legacy (None)
-    "An HTML table of the DLPack struct `t.__dlpack__()` produces (the capsule is then released)."
+    ("An HTML table of the DLPack struct `t.__dlpack__()` produces (the capsule is then "
+     "released).")
     cap = t.__dlpack__(max_version=max_version)
     versioned = max_version is not None
     addr = _PyCapsule_GetPointer(cap, _DLTENSOR_V if versioned else _DLTENSOR)
@@ -329,13 +330,19 @@ def dltensor_html(t:Tensor, # the tensor to export and show
     dl = m.dl_tensor
     # the address itself changes from run to run
     base = t._impl.storage_.get().data()
-    rows = ([('version', f'{m.version.major}.{m.version.minor}'), ('flags', m.flags)] if versioned else []) + [
-        ('data', f'storage data + {dl.data - base} bytes' if dl.data else 'NULL'),
-        ('device', f'({dl.device.device_type}, {dl.device.device_id})'), ('ndim', dl.ndim),
-        ('dtype', f'code={dl.dtype.code} bits={dl.dtype.bits} lanes={dl.dtype.lanes}'),
-        ('shape', [dl.shape[i] for i in range(dl.ndim)]), ('strides', [dl.strides[i] for i in range(dl.ndim)]),
-        ('byte_offset', dl.byte_offset), ('deleter', 'tinytensor _tt_deleter')]
+    rows = ([('version', f'{m.version.major}.{m.version.minor}'), ('flags', m.flags)]
+            if versioned else [])
+    rows += [('data', f'storage data + {dl.data - base} bytes' if dl.data else 'NULL'),
+             ('device', f'({dl.device.device_type}, {dl.device.device_id})'),
+             ('ndim', dl.ndim),
+             ('dtype', f'code={dl.dtype.code} bits={dl.dtype.bits} '
+                       f'lanes={dl.dtype.lanes}'),
+             ('shape', [dl.shape[i] for i in range(dl.ndim)]),
+             ('strides', [dl.strides[i] for i in range(dl.ndim)]),
+             ('byte_offset', dl.byte_offset), ('deleter', 'tinytensor _tt_deleter')]
     name = 'DLManagedTensorVersioned' if versioned else 'DLManagedTensor'
     del cap
-    body = ''.join(f'<tr><td style="padding:2px 8px"><code>{k}</code></td><td style="padding:2px 8px"><code>{v}</code></td></tr>' for k, v in rows)
-    return f'<table style="border:1px solid #999;font-size:12px"><caption><b>{name}</b></caption>{body}</table>'
+    td = '<td style="padding:2px 8px"><code>'
+    body = ''.join(f'<tr>{td}{k}</code></td>{td}{v}</code></td></tr>' for k, v in rows)
+    return (f'<table style="border:1px solid #999;font-size:12px">'
+            f'<caption><b>{name}</b></caption>{body}</table>')

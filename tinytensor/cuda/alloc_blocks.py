@@ -381,7 +381,8 @@ def _alloc_found_block(self:DeviceCachingAllocator, block:Block, pool:BlockPool,
 def _alloc_block(self:DeviceCachingAllocator, pool:BlockPool, alloc_size:int,
                  stream:int, is_retry:bool=False, size:int=0):
     if is_retry: self.num_alloc_retries += 1
-    if self.set_fraction and self.total_allocated_memory + alloc_size > self.allowed_memory_maximum:
+    if self.set_fraction and (self.total_allocated_memory + alloc_size
+                              > self.allowed_memory_maximum):
         return None
     if self.config.expandable_segments:
         return self._try_allocate_expandable_block(pool, stream, size)

@@ -66,7 +66,8 @@ def _is_pow2(n): return n > 0 and (n & (n - 1)) == 0
 def _parse_num(tok, key, kind=int):
     try: return kind(tok)
     except (TypeError, ValueError):
-        raise RuntimeError(f"Error parsing {key} value: expected a number, got {tok!r}") from None
+        raise RuntimeError(f"Error parsing {key} value: expected a number, "
+                           f"got {tok!r}") from None
 
 class AllocatorConfig:
     "Parsed `PYTORCH_CUDA_ALLOC_CONF` settings (`CUDAAllocatorConfig`)."
@@ -323,7 +324,9 @@ class SimulatedBackend:
     def mem_get_info(self):
         "(free, total) bytes, like `cudaMemGetInfo`."
         return self.capacity - self.used, self.capacity
-    def __repr__(self): return f"SimulatedBackend(capacity={format_size(self.capacity)}, used={format_size(self.used)})"
+    def __repr__(self):
+        return (f"SimulatedBackend(capacity={format_size(self.capacity)}, "
+                f"used={format_size(self.used)})")
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #de3835c1
 @_patch

@@ -17,7 +17,8 @@ from .alloc_blocks import _dec, _dec1, _inc
 @_patch
 def _try_merge_blocks(self:DeviceCachingAllocator, dst:Block, src:Block|None,
                       pool:BlockPool) -> int:
-    if src is None or src.allocated or src.event_count > 0 or src.stream_uses or src.mapped != dst.mapped:
+    if (src is None or src.allocated or src.event_count > 0 or src.stream_uses
+            or src.mapped != dst.mapped):
         return 0
     if src.mapped: pool.erase(src)
     else: pool.erase_unmapped(src)
@@ -222,13 +223,14 @@ def empty_cache(self:DeviceCachingAllocator, mempool_id:tuple|None=None):
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #305dfca1
 @_patch
 def _garbage_collect_cached_blocks(self:DeviceCachingAllocator):
-    gc_threshold = int(self.config.garbage_collection_threshold * self.allowed_memory_maximum)
+    gc_threshold = int(self.config.garbage_collection_threshold
+                       * self.allowed_memory_maximum)
     if self.total_allocated_memory <= gc_threshold: return
     target, reclaimed = self.total_allocated_memory - gc_threshold, 0
     pool = self.large_blocks
-    # a block's age, `gc_count()`, is n - gc_count_base (inlined: every
+    # a block's age, `gc_count()`, is n - gc_count_base (inlined: every cached block is
+    # looked at)
     n = pool.get_free_blocks_call_count
-    # cached block is looked at)
     freeable = [b for b in pool.blocks if b.prev is None and b.next is None]
     if not freeable: return
     total_age, count = sum(n - b.gc_count_base for b in freeable), len(freeable)
@@ -250,7 +252,9 @@ def _find_expandable_block(self:DeviceCachingAllocator, pool:BlockPool, stream:i
                            size:int) -> Block:
     ("Lowest free-or-unmapped address range of this stream's expandable segment with "
      "room for `size` (a new segment if none).")
-    def allocatable(b): return b is not None and not b.allocated and b.event_count == 0 and not b.stream_uses
+    def allocatable(b):
+        return (b is not None and not b.allocated and b.event_count == 0
+                and not b.stream_uses)
     def has_room(b):
         n = 0
         while n < size and allocatable(b): n += b.size; b = b.next

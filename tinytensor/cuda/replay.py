@@ -12,15 +12,17 @@ import argparse, bisect, gzip, io, json, os, pickle, struct, sys, types, zlib
 from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend,
                                                OutOfMemoryError, AllocatorConfig,
                                                format_size, memory_map_svg, BLOCK_COLORS,
-                                               round_size, get_allocation_size, kSmallSize,
-                                               kSmallBuffer)
+                                               round_size, get_allocation_size,
+                                               kSmallSize, kSmallBuffer)
 from ..pictures import SvgCanvas, text_width
-# the chapter's two parts, whose public names are this module's too (Note [Module parts])
+# the chapter's two parts: their public names are this module's too
+# (Note [Module parts])
 from .replay_feed import *
 from .replay_feed import _isint, _pick_device, _with_option
 from .replay_run import *
-_all_ = ['MalformedSnapshotError', 'SEGMENT_ACTIONS', 'TRACE_ACTIONS', 'validate_snapshot',
-         'load_snapshot', 'load_metadata', 'plan_replay', 'conf_string', 'usable_conf',
+_all_ = ['MalformedSnapshotError', 'SEGMENT_ACTIONS', 'TRACE_ACTIONS',
+         'validate_snapshot', 'load_snapshot', 'load_metadata', 'plan_replay',
+         'conf_string', 'usable_conf',
          'recorded_setup', 'demo_snapshot', 'INFERRED_POOL', 'replay']
 
 # %% auto #0
@@ -387,11 +389,12 @@ def main(argv:list|None=None) -> int:
         recorded_conf = rec_setup['conf']
         base = usable_conf(recorded_conf) if args.base_conf is None else args.base_conf
         confs = [base]
-        for key, vals in (('max_split_size_mb', args.max_split_size_mb),
-                          ('roundup_power2_divisions', args.roundup_power2_divisions),
-                ('garbage_collection_threshold', args.garbage_collection_threshold),
-                          ('max_non_split_rounding_mb', args.max_non_split_rounding_mb),
-                ('expandable_segments', ['True'] if args.expandable_segments else [])):
+        options = (('max_split_size_mb', args.max_split_size_mb),
+                   ('roundup_power2_divisions', args.roundup_power2_divisions),
+                   ('garbage_collection_threshold', args.garbage_collection_threshold),
+                   ('max_non_split_rounding_mb', args.max_non_split_rounding_mb),
+                   ('expandable_segments', ['True'] if args.expandable_segments else []))
+        for key, vals in options:
             confs += [_with_option(base, key, v) for v in vals]
         confs += args.conf
         # reject malformed settings before replaying anything
@@ -411,7 +414,9 @@ def main(argv:list|None=None) -> int:
         dev = ok[0]['device'] if ok else _pick_device(snap, args.device)[0]
         rec = recorded_stats(snap, dev, meta)
         exact = None
-        if 'error' not in results[0] and args.base_conf is None and args.capacity is None and args.memory_fraction is None:
+        recorded_run = (args.base_conf is None and args.capacity is None
+                        and args.memory_fraction is None)
+        if 'error' not in results[0] and recorded_run:
             exact = _fidelity_line(snap, meta, results[0])
         r0 = ok[0] if ok else None
         steps, prelude = (r0['steps'], r0['prelude']) if r0 else (0, 0)

@@ -10,8 +10,8 @@ import argparse, bisect, gzip, io, json, os, pickle, struct, sys, types, zlib
 from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend,
                                                OutOfMemoryError, AllocatorConfig,
                                                format_size, memory_map_svg, BLOCK_COLORS,
-                                               round_size, get_allocation_size, kSmallSize,
-                                               kSmallBuffer)
+                                               round_size, get_allocation_size,
+                                               kSmallSize, kSmallBuffer)
 from ..pictures import SvgCanvas, text_width
 
 # %% ../../nbs/07a_cuda_replay.ipynb #508a6fc0
@@ -35,9 +35,11 @@ class _PlainUnpickler(pickle._Unpickler):
     def _put(self): self._memo_put(int(self.readline()[:-1]))
     def _binput(self): self._memo_put(self.read(1)[0])
     def _long_binput(self): self._memo_put(int.from_bytes(self.read(4), 'little'))
-    dispatch[pickle.PUT[0]], dispatch[pickle.BINPUT[0]], dispatch[pickle.LONG_BINPUT[0]] = (_put, _binput, _long_binput)
-    # Python's own makes the bytearray first, then fills it: read first (Note [Counted
-    # reads])
+    dispatch[pickle.PUT[0]] = _put
+    dispatch[pickle.BINPUT[0]] = _binput
+    dispatch[pickle.LONG_BINPUT[0]] = _long_binput
+    # Python's own makes the bytearray first, then fills it: read first
+    # (Note [Counted reads])
     def _bytearray8(self):
         self.append(bytearray(self.read(int.from_bytes(self.read(8), 'little'))))
     dispatch[pickle.BYTEARRAY8[0]] = _bytearray8
@@ -447,7 +449,9 @@ def _would_release(a, size, stream) -> bool:
     if need is None: return False
     (rs, alloc_size), cfg = need, a.config
     if a.set_fraction:
-        if cfg.garbage_collection_threshold > 0 and a.total_allocated_memory > int(cfg.garbage_collection_threshold * a.allowed_memory_maximum):
+        gc_threshold = int(cfg.garbage_collection_threshold * a.allowed_memory_maximum)
+        if (cfg.garbage_collection_threshold > 0
+                and a.total_allocated_memory > gc_threshold):
             return True
         if a.total_allocated_memory + alloc_size > a.allowed_memory_maximum: return True
     return a.backend.mem_get_info()[0] < (rs if cfg.expandable_segments else alloc_size)

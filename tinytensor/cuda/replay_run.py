@@ -11,8 +11,8 @@ from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend,
                                                OutOfMemoryError, AllocatorConfig,
                                                round_size, kSmallSize, kSmallBuffer)
 from .replay_feed import *
-from .replay_feed import (_pick_device, _recorded_addresses, _with_expandable,
-                                         _would_release, _would_retry)
+from .replay_feed import (_pick_device, _recorded_addresses,
+                                         _with_expandable, _would_release, _would_retry)
 
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fc2
 def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots,
@@ -36,12 +36,9 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots,
     (_, alloc_s, alloc_l), (_, res_s, res_l) = a._allocated_bytes, a._reserved_bytes
     peak_res, alloc_at_peak = -1, 0
     malloc, free = a.malloc, a.free
-    # Note [Hot path] first, without malloc's and free's frames
+    # Note [Hot path] first, without malloc's and free's frames (one they decline,
+    # having changed nothing, runs again inside)
     hot, mhot, fhot = a.hot_path, a._malloc_hot, a._free_hot
-                                                                  # (one they decline,
-                                                                  # having changed
-                                                                  # nothing, runs again
-                                                                  # inside)
     for addr, size, stream in plan['prelude']:
         try: addr_map[addr] = malloc(size, stream) if size > 0 else 0
         except OutOfMemoryError: addr_map[addr] = None
@@ -63,7 +60,8 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots,
                     diverged = (where[k],
                         f"torch allocated {op[2]} bytes; the replay ran out of memory")
             addr_map[addr] = p
-            if p is not None and p != addr and diverged is None and not segs == bases == []:
+            if (p is not None and p != addr and diverged is None
+                    and not segs == bases == []):
                 diverged = (where[k],
                         f"torch placed {op[2]} bytes at {addr:#x}, the replay at {p:#x}")
         elif kind == 'free':
@@ -87,8 +85,8 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots,
                 p = addr_map.pop(op[1], None)
                 if p: free(p)
                 elif p is None: skipped += 1
-            elif not ev.done and (op[2] == 0
-                or (op[2] == 2 and (op[4] < len(events) or not _would_retry(a, *op[3])))):
+            elif not ev.done and (op[2] == 0 or (op[2] == 2 and (
+                    op[4] < len(events) or not _would_retry(a, *op[3])))):
                 ev.done = True
                 a.process_events()
         elif kind == 'oom':
@@ -99,11 +97,11 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots,
                 if diverged is None:
                     diverged = (where[k],
                         f"torch ran out of memory for {op[1]} bytes; the replay did not")
-        # a segment the recorded run gave back
         else:
+            # a segment the recorded run gave back
             target = None if pc is None else pc.release(a, k, op[1])
-            if op[1] >= a.num_device_alloc + a.num_device_free and (op[2] is None
-                    or not _would_release(a, *op[2])):
+            if (op[1] >= a.num_device_alloc + a.num_device_free
+                    and (op[2] is None or not _would_release(a, *op[2]))):
                 # Note [Inferring empty_cache] (above)
                 a.empty_cache(target)
         r, al = res_s[0] + res_l[0], alloc_s[0] + alloc_l[0]

@@ -248,7 +248,8 @@ class CupyCUDABackend(CUDABackend):
         import cupy
         return cupy
     # asked on every allocation
-    def is_available(self) -> bool: return bool(_ca._device_count) or _ca.cupy_device_count() > 0
+    def is_available(self) -> bool:
+        return bool(_ca._device_count) or _ca.cupy_device_count() > 0
     def device_count(self) -> int: return _ca.cupy_device_count()
     # CuPy's `cudaGetDevice` wrapper, looked up once (every CUDA allocation asks)
     _get_device = None
@@ -268,8 +269,8 @@ class CupyCUDABackend(CUDABackend):
         i = cp.cuda.runtime.getDevice()
         alloc = _ca.get_allocator(i)
         ptr = alloc.malloc(nbytes, cp.cuda.get_current_stream().ptr)
-        return cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(ptr, nbytes,
-                                                           _CupyBlock(alloc, ptr), i), 0)
+        mem = cp.cuda.UnownedMemory(ptr, nbytes, _CupyBlock(alloc, ptr), i)
+        return cp.cuda.MemoryPointer(mem, 0)
     def array(self, st, dtype, shape:tuple, strides:tuple, offset:int, write:bool=False):
         ("A `cupy.ndarray` over the storage's block (bfloat16: a `BF16Array` over its "
          "uint16 payload).")
@@ -323,11 +324,12 @@ class CupyCUDABackend(CUDABackend):
     def synchronize(self, device:Device=None):
         "`cudaDeviceSynchronize` on one device (all devices if None)."
         cp = self.xp
-        for i in ([device.index or 0] if device is not None
-            and device.device_type == DeviceType.CUDA else range(self.device_count())):
+        one = device is not None and device.device_type == DeviceType.CUDA
+        for i in ([device.index or 0] if one else range(self.device_count())):
             with cp.cuda.Device(i): cp.cuda.runtime.deviceSynchronize()
 
-if DeviceType.CUDA not in _backends: register_backend(DeviceType.CUDA, CupyCUDABackend())
+if DeviceType.CUDA not in _backends:
+    register_backend(DeviceType.CUDA, CupyCUDABackend())
 # chapter 02's registry: storages made without a device guard
 set_allocator(DeviceType.CUDA, CUDAAllocator());
 
@@ -349,14 +351,15 @@ def cpu(self:Tensor, *args, memory_format=preserve_format) -> Tensor:
      "layout; waits for the device.")
     # torch's "cpu() takes 0 positional arguments" (Note [Argument parsing])
     if args: _cpu_args.parse(args, {})
-    if self._impl.device_.device_type == DeviceType.CPU and memory_format is preserve_format:
+    if (self._impl.device_.device_type == DeviceType.CPU
+            and memory_format is preserve_format):
         return self
     return self.to('cpu', memory_format=memory_format)
 
 @patch
 def record_stream(self:Tensor, s:Stream):
-    ("Tell the caching allocator this tensor's block is also used on stream `s` (Note "
-     "[recordStream], chapter 07).")
+    ("Tell the caching allocator this tensor's block is also used on stream `s` "
+     "(Note [recordStream], chapter 07).")
     impl = self._impl
     TORCH_CHECK(impl.device_.device_type == DeviceType.CUDA,
                 "record_stream is only supported for CUDA tensors, got ", impl.device_)
