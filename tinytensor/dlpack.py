@@ -87,8 +87,8 @@ _TO_DL = {_dt.bool: (6, 8), _dt.uint8: (1, 8), _dt.int8: (0, 8), _dt.int16: (0, 
 _FROM_DL = {v: k for k, v in _TO_DL.items()}
 
 def dl_dtype(d) -> tuple:
-    ("The DLPack `(code, bits, lanes)` of a tinytensor dtype (BufferError if DLPack has "
-     "none).")
+    ("The DLPack `(code, bits, lanes)` of a tinytensor dtype "
+     "(BufferError if DLPack has none).")
     code = _TO_DL.get(d)
     if code is None: raise BufferError(f"dtype {d} is not supported by DLPack export")
     return (*code, 1)
@@ -182,8 +182,8 @@ def __dlpack__(self:Tensor, *, stream=None,
                dl_device:tuple=None, # the device to export on; only the tensor's own
                # True: always copy, False: never, None: only if needed (never, here)
                copy:bool=None):
-    ("Export the tensor as a DLPack PyCapsule sharing its memory (zero copy unless "
-     "`copy=True`).")
+    ("Export the tensor as a DLPack PyCapsule sharing its memory "
+     "(zero copy unless `copy=True`).")
     TORCH_CHECK_TYPE(stream is None or isinstance(stream, int),
                      "stream must be ``int`` or ``none``")
     dev = _dl_device(self.device)
@@ -321,8 +321,8 @@ def from_dlpack(ext_tensor,
 # %% ../nbs/08c_dlpack.ipynb #21ec521d
 def dltensor_html(t:Tensor, # the tensor to export and show
                   max_version=(1, 0)) -> str: # versioned (default) or legacy (None)
-    ("An HTML table of the DLPack struct `t.__dlpack__()` produces (the capsule is then "
-     "released).")
+    ("An HTML table of the DLPack struct `t.__dlpack__()` produces "
+     "(the capsule is then released).")
     cap = t.__dlpack__(max_version=max_version)
     versioned = max_version is not None
     addr = _PyCapsule_GetPointer(cap, _DLTENSOR_V if versioned else _DLTENSOR)

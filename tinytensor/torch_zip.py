@@ -130,8 +130,8 @@ class PyTorchStreamWriter:
     def write_record(self, name:str,
                      # bytes, or any buffer (a numpy uint8 view is written without a copy)
                      data):
-        ("Append one stored record: local header with `FB` padding, the data, a data "
-         "descriptor.")
+        ("Append one stored record: local header with `FB` padding, "
+         "the data, a data descriptor.")
         fname = (self.prefix + name).encode('utf-8')
         mv = memoryview(data).cast('B')
         n = len(mv)
@@ -257,8 +257,8 @@ class TorchPickler(pickle._Pickler):
 
 # %% ../nbs/08a_serialization.ipynb #d41aac61
 def _write_archive(obj, f, archive_name:str, byteorder:str=sys.byteorder):
-    ("Pickle `obj` and write data.pkl plus one record per storage to the open binary "
-     "file `f`.")
+    ("Pickle `obj` and write data.pkl plus one record per storage to the "
+     "open binary file `f`.")
     data = io.BytesIO()
     pickler = TorchPickler(data, protocol=2)
     pickler.dump(obj)
@@ -476,8 +476,8 @@ class PyTorchStreamReader:
         self._offsets = {}
 
     def _read_at(self, off:int, n:int) -> bytes:
-        ("Up to `n` bytes at archive offset `off` (`os.pread` on real files: no seek, "
-         "no buffer).")
+        ("Up to `n` bytes at archive offset `off` "
+         "(`os.pread` on real files: no seek, no buffer).")
         if self.fd is not None: b = os.pread(self.fd, n, self.start + off)
         else:
             self.f.seek(self.start + off)

@@ -101,8 +101,8 @@ class ExpandableSegment:
         "Bytes of address space."
         return self.max_handles * self.segment_size
     def map(self, ptr:int, size:int):
-        ("Map the pages covering [ptr, ptr+size); (start, bytes mapped), bytes 0 when "
-         "out of memory.")
+        ("Map the pages covering "
+         "[ptr, ptr+size); (start, bytes mapped), bytes 0 when out of memory.")
         ss = self.segment_size
         begin, end = (ptr - self.ptr) // ss, -(-(ptr + size - self.ptr) // ss)
         if begin == end: return self.ptr + begin * ss, 0

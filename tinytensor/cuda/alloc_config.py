@@ -105,8 +105,8 @@ class AllocatorConfig:
         return tok in ('True', 'true')
 
     def roundup_divisions(self, size:int) -> int:
-        ("Divisions configured for the power-of-two interval holding `size` (index 0 = "
-         "below 2 MiB).")
+        ("Divisions configured for the power-of-two interval holding `size` "
+         "(index 0 = below 2 MiB).")
         index = size.bit_length() - 1 - 20
         return self.roundup_power2_divisions[0 if index < 0
                 else min(index, kRoundUpPowerOfTwoIntervals - 1)]
@@ -261,8 +261,8 @@ class SimEvent:
     def __repr__(self): return f"SimEvent(stream={self.stream}, done={self.done})"
 
 class SimulatedBackend:
-    ("Device memory as address ranges only: no real memory, configurable capacity and "
-     "alignment.")
+    ("Device memory as address ranges only: no real memory, "
+     "configurable capacity and alignment.")
     name = 'simulated'
     def __init__(self, capacity:int=80 << 30, # device bytes (an 80 GiB card by default)
                  alignment:int=512, # every segment's bytes are rounded up to this
@@ -305,8 +305,8 @@ class SimulatedBackend:
         del self._starts[i]; del self._ends[i]
 
     def malloc(self, nbytes:int) -> int|None:
-        ("Reserve `nbytes` (rounded to the alignment); the address, or None when out of "
-         "memory.")
+        ("Reserve `nbytes` (rounded to the alignment); the address, "
+         "or None when out of memory.")
         n = (nbytes + self.alignment - 1) & -self.alignment
         if self.used + n > self.capacity: return None
         addr = self._take(self._planned, n)

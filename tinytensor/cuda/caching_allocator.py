@@ -375,8 +375,8 @@ def _malloc_to_pool(self:DeviceCachingAllocator, orig_size:int, stream:int) -> i
 
 @_patch
 def _pool_has_blocks(self:DeviceCachingAllocator, pp:PrivatePool) -> bool:
-    ("Whether an expandable segment of private pool `pp` still exists (they count no "
-     "cudaMalloc).")
+    ("Whether an expandable segment of private pool `pp` still exists "
+     "(they count no cudaMalloc).")
     return any(es.pool.owner is pp for es in self.expandable_segments_)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #9fae1ac0

@@ -140,8 +140,8 @@ def _undecided_pools(r) -> list:
 
 # %% ../../nbs/07a_cuda_replay.ipynb #ab817986
 def compare(trace, confs:list, **kwargs) -> list:
-    ("Replay `trace` once per settings string in `confs`; returns the list of `replay` "
-     "results.")
+    ("Replay `trace` once per settings string in `confs`; "
+     "returns the list of `replay` results.")
     snap = load_snapshot(trace)
     return [replay(snap, c, **kwargs) for c in confs]
 
@@ -167,8 +167,8 @@ def format_report(results:list, # replay() results
                   recorded:dict|None=None, # recorded_stats() of the original run
                   width:int=60, # sparkline width
                  ) -> str:
-    ("Side-by-side table of replay results (and the recorded run), with reserved-memory "
-     "sparklines.")
+    ("Side-by-side table of replay results (and the recorded run), "
+     "with reserved-memory sparklines.")
     cols = (([('recorded', recorded)] if recorded else [])
             + [(r.get('label') or r['conf'] or '(default)', r) for r in results])
     def n(key): return lambda r: "-" if r.get(key) is None else str(r[key])
@@ -218,8 +218,8 @@ def timeline_svg(results, # a replay() result or a list of them
                  height:int=240, # pixels of the plot and its axes
                  title:str|None="reserved (solid) vs allocated (dashed)", # caption
                 ) -> str:
-    ("SVG plot of reserved and allocated bytes over the replay steps, one colour per "
-     "setting.")
+    ("SVG plot of reserved and allocated bytes over the replay steps, "
+     "one colour per setting.")
     if isinstance(results, dict): results = [results]
     top = max([r['peak_reserved'] for r in results] + [1])
     steps = max([r['timeline'][-1][0] if r['timeline'] else 1 for r in results] + [1])
@@ -253,8 +253,8 @@ def timeline_svg(results, # a replay() result or a list of them
 def history_frames(trace, conf=None, # settings (default: the snapshot's own)
                    max_steps:int=500, # replay at most this many steps
                    **kwargs) -> list:
-    ("Snapshots (segment lists) after each of the first `max_steps` steps of a replayed "
-     "trace.")
+    ("Snapshots (segment lists) after each of the first "
+     "`max_steps` steps of a replayed trace.")
     snap = load_snapshot(trace)
     if conf is None:
         conf = usable_conf((snap.get('allocator_settings') or {})
@@ -350,8 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 # %% ../../nbs/07a_cuda_replay.ipynb #517ec0c1
 def _replay_column(snap, conf, **kw):
-    ("One column of the comparison: a replay, or the reason this setting cannot be "
-     "replayed.")
+    ("One column of the comparison: a replay, "
+     "or the reason this setting cannot be replayed.")
     try: return replay(snap, conf, **kw)
     except NotImplementedError as e: return {'conf': conf, 'error': str(e)}
 

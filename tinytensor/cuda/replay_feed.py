@@ -354,8 +354,8 @@ def plan_replay(snap:dict, # a validated snapshot
 
 # %% ../../nbs/07a_cuda_replay.ipynb #c2e70fc0
 def conf_string(conf) -> str:
-    ("Settings as a `PYTORCH_CUDA_ALLOC_CONF` string; accepts a string or a {key: "
-     "value} dict.")
+    ("Settings as a `PYTORCH_CUDA_ALLOC_CONF` string; "
+     "accepts a string or a {key: value} dict.")
     if conf is None: return ""
     if isinstance(conf, AllocatorConfig): return conf.conf
     if isinstance(conf, dict): return ",".join(f"{k}:{v}" for k, v in conf.items())
@@ -394,8 +394,8 @@ def recorded_setup(snap:dict, # a validated snapshot
                    # what the recording run noted (a NAME.json beside the snapshot)
                    meta:dict|None=None,
                   ) -> dict:
-    ("Settings, memory fraction and device memory the snapshot was recorded under (None "
-     "where unknown).")
+    ("Settings, memory fraction and device memory the snapshot was recorded under "
+     "(None where unknown).")
     st, meta = snap.get('allocator_settings') or {}, meta or {}
     conf = (st.get('PYTORCH_CUDA_ALLOC_CONF', meta.get('PYTORCH_CUDA_ALLOC_CONF', ''))
             or '')
@@ -421,8 +421,8 @@ def _with_expandable(conf:str, on) -> str:
     return _with_option(conf, 'expandable_segments', 'True' if on else 'False')
 
 def _needs_device_memory(a, size, stream):
-    ("(rounded size, segment size) when no cached block fits `a.malloc(size, stream)`, "
-     "else None.")
+    ("(rounded size, segment size) when no cached block fits "
+     "`a.malloc(size, stream)`, else None.")
     rs = round_size(size, a.config)
     pool = a.small_blocks if rs <= kSmallSize else a.large_blocks
     return (None if a._find_free_block(pool, stream, rs) is not None

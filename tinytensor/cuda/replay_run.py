@@ -426,8 +426,8 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
            meta:dict|None=None,
            private_pools:bool=True, # False: what-if, every allocation in the default pool
           ) -> dict:
-    ("Replay a recorded alloc/free sequence through the simulated caching allocator "
-     "under `conf`.")
+    ("Replay a recorded alloc/free sequence through the simulated caching "
+     "allocator under `conf`.")
     snap = load_snapshot(trace)
     rec = recorded_setup(snap, meta)
     plan = plan_replay(snap, device)

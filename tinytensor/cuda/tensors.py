@@ -90,8 +90,8 @@ class CUDABackend(DeviceBackend):
             a = self._allocators[i] = CUDAAllocator(i)
         return a
     def lazy_init(self):
-        ("Hook run when the first CUDA storage is made (CuPy routes its own allocations "
-         "to us here).")
+        ("Hook run when the first CUDA storage is made "
+         "(CuPy routes its own allocations to us here).")
     def scalar(self, v):
         ("A CPU scalar operand as a 0-d device array: CuPy's ufuncs refuse numpy "
          "arrays, and numpy scalars fall back to them.")
@@ -195,8 +195,8 @@ def synchronize(device=None):
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #9c494cc0
 def is_available() -> bool:
-    ("True if a CUDA backend is registered and usable (CuPy and an NVIDIA GPU, or a "
-     "stand-in).")
+    ("True if a CUDA backend is registered and usable "
+     "(CuPy and an NVIDIA GPU, or a stand-in).")
     b = _backends.get(DeviceType.CUDA)
     return b is not None and b.is_available()
 
@@ -240,8 +240,8 @@ class _CupyBlock:
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #fb724ac1
 class CupyCUDABackend(CUDABackend):
-    ("CUDA through CuPy: arrays over caching-allocator blocks, `cudaMemcpyAsync`, CuPy "
-     "streams.")
+    ("CUDA through CuPy: arrays over caching-allocator blocks, "
+     "`cudaMemcpyAsync`, CuPy streams.")
     name = 'cupy'
     @property
     def xp(self):
@@ -391,8 +391,8 @@ class MemPool:
     @property
     def allocator(self): return None
     def use_count(self) -> int:
-        ("Users of the pool: the pool itself and each `use_mem_pool` block inside which "
-         "it is.")
+        ("Users of the pool: the pool itself and each "
+         "`use_mem_pool` block inside which it is.")
         pp = self._alloc.graph_pools.get(self._id)
         return pp.use_count if pp is not None else 0
     def snapshot(self) -> list:
