@@ -87,8 +87,8 @@ _TO_DL = {_dt.bool: (6, 8), _dt.uint8: (1, 8), _dt.int8: (0, 8), _dt.int16: (0, 
 _FROM_DL = {v: k for k, v in _TO_DL.items()}
 
 def dl_dtype(d) -> tuple:
-    ("The DLPack `(code, bits, lanes)` of a tinytensor dtype (BufferError if DLPack has "
-     "none).")
+    ("The DLPack `(code, bits, lanes)` of a tinytensor dtype "
+     "(BufferError if DLPack has none).")
     code = _TO_DL.get(d)
     if code is None: raise BufferError(f"dtype {d} is not supported by DLPack export")
     return (*code, 1)
@@ -182,8 +182,8 @@ def __dlpack__(self:Tensor, *, stream=None,
                dl_device:tuple=None, # the device to export on; only the tensor's own
                # True: always copy, False: never, None: only if needed (never, here)
                copy:bool=None):
-    ("Export the tensor as a DLPack PyCapsule sharing its memory (zero copy unless "
-     "`copy=True`).")
+    ("Export the tensor as a DLPack PyCapsule sharing its memory "
+     "(zero copy unless `copy=True`).")
     TORCH_CHECK_TYPE(stream is None or isinstance(stream, int),
                      "stream must be ``int`` or ``none``")
     dev = _dl_device(self.device)
@@ -321,7 +321,8 @@ def from_dlpack(ext_tensor,
 # %% ../nbs/08c_dlpack.ipynb #21ec521d
 def dltensor_html(t:Tensor, # the tensor to export and show
                   max_version=(1, 0)) -> str: # versioned (default) or legacy (None)
-    "An HTML table of the DLPack struct `t.__dlpack__()` produces (the capsule is then released)."
+    ("An HTML table of the DLPack struct `t.__dlpack__()` produces "
+     "(the capsule is then released).")
     cap = t.__dlpack__(max_version=max_version)
     versioned = max_version is not None
     addr = _PyCapsule_GetPointer(cap, _DLTENSOR_V if versioned else _DLTENSOR)
@@ -329,13 +330,19 @@ def dltensor_html(t:Tensor, # the tensor to export and show
     dl = m.dl_tensor
     # the address itself changes from run to run
     base = t._impl.storage_.get().data()
-    rows = ([('version', f'{m.version.major}.{m.version.minor}'), ('flags', m.flags)] if versioned else []) + [
-        ('data', f'storage data + {dl.data - base} bytes' if dl.data else 'NULL'),
-        ('device', f'({dl.device.device_type}, {dl.device.device_id})'), ('ndim', dl.ndim),
-        ('dtype', f'code={dl.dtype.code} bits={dl.dtype.bits} lanes={dl.dtype.lanes}'),
-        ('shape', [dl.shape[i] for i in range(dl.ndim)]), ('strides', [dl.strides[i] for i in range(dl.ndim)]),
-        ('byte_offset', dl.byte_offset), ('deleter', 'tinytensor _tt_deleter')]
+    rows = ([('version', f'{m.version.major}.{m.version.minor}'), ('flags', m.flags)]
+            if versioned else [])
+    rows += [('data', f'storage data + {dl.data - base} bytes' if dl.data else 'NULL'),
+             ('device', f'({dl.device.device_type}, {dl.device.device_id})'),
+             ('ndim', dl.ndim),
+             ('dtype', f'code={dl.dtype.code} bits={dl.dtype.bits} '
+                       f'lanes={dl.dtype.lanes}'),
+             ('shape', [dl.shape[i] for i in range(dl.ndim)]),
+             ('strides', [dl.strides[i] for i in range(dl.ndim)]),
+             ('byte_offset', dl.byte_offset), ('deleter', 'tinytensor _tt_deleter')]
     name = 'DLManagedTensorVersioned' if versioned else 'DLManagedTensor'
     del cap
-    body = ''.join(f'<tr><td style="padding:2px 8px"><code>{k}</code></td><td style="padding:2px 8px"><code>{v}</code></td></tr>' for k, v in rows)
-    return f'<table style="border:1px solid #999;font-size:12px"><caption><b>{name}</b></caption>{body}</table>'
+    td = '<td style="padding:2px 8px"><code>'
+    body = ''.join(f'<tr>{td}{k}</code></td>{td}{v}</code></td></tr>' for k, v in rows)
+    return (f'<table style="border:1px solid #999;font-size:12px">'
+            f'<caption><b>{name}</b></caption>{body}</table>')

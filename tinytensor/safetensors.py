@@ -76,8 +76,8 @@ def _tensor_bytes(t:Tensor):
     return a.view(np.uint8).reshape(-1)
 
 def _prepare(tensors:dict, metadata:dict=None):
-    ("Validate the inputs; return the padded header bytes and the (name, tensor) list "
-     "in file order.")
+    ("Validate the inputs; return the padded header bytes and the "
+     "(name, tensor) list in file order.")
     TORCH_CHECK_TYPE(isinstance(tensors, dict),
                      "safetensors: expected a dict of tensors, got ",
                      type(tensors).__name__)
@@ -303,8 +303,8 @@ class safe_open:
 # %% ../nbs/08b_safetensors.ipynb #936a3530
 def load_file(filename, # a safetensors file
               device='cpu') -> dict: # only 'cpu'
-    ("All tensors of a safetensors file as tinytensor tensors (memory-mapped, "
-     "copy-on-write).")
+    ("All tensors of a safetensors file as tinytensor tensors "
+     "(memory-mapped, copy-on-write).")
     with safe_open(filename, 'tt', device) as f:
         return {k: f.get_tensor(k) for k in f.keys()}
 

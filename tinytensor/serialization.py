@@ -9,8 +9,9 @@ __all__ = ['TypedStorage', 'WeightsOnlyUnpickler', 'FullUnpickler', 'load', 'crc
            'TorchPickler', 'atomic_write', 'save', 'archive_html', 'PyTorchStreamReader']
 
 # %% ../nbs/08a_serialization.ipynb #c15ee252
-import collections, concurrent.futures, contextlib, copyreg, gc, io, mmap as _mmap, os, pickle, pickletools, secrets, struct, sys
-import tempfile, time, zipfile, zlib
+import collections, concurrent.futures, contextlib, copyreg, gc, io, os, pickle
+import pickletools, secrets, struct, sys, tempfile, time, zipfile, zlib
+import mmap as _mmap
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_VALUE
 from fastcore.basics import patch
@@ -25,16 +26,16 @@ from .factories import storage_nbytes
 from .backends import host_bytes, storage_to
 from . import cuda as _cuda
 from .torch_zip import *
-from .torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64,
-                                  _Global, _LFH, _LOC64,
-        _MAX_INFLATE, _REBUILD_V2, _STALE_AFTER, _StorageRef, _TMP_TAG, _X2N,
-        _ZIP64_LIMIT, _bad_entry, _bad_name, _clean_stale, _crc_executor, _crc_pool,
-        _io_with_crc, _location, _multmodp, _read_all, _shift_cache, _storage_type_name,
-        _umask, _write_all, _write_archive, _write_with_crc, _zip64_extra, _fcntl)
+from .torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64, _Global,
+                                  _LFH, _LOC64, _MAX_INFLATE, _REBUILD_V2, _STALE_AFTER,
+                                  _StorageRef, _TMP_TAG, _X2N, _ZIP64_LIMIT, _bad_entry,
+                                  _bad_name, _clean_stale, _crc_executor, _crc_pool,
+                                  _io_with_crc, _location, _multmodp, _read_all,
+                                  _shift_cache, _storage_type_name, _umask, _write_all,
+                                  _write_archive, _write_with_crc, _zip64_extra, _fcntl)
+# the parts' public names are this module's too (Note [Module parts])
 _all_ = ['crc32_combine', 'PyTorchStreamWriter', 'TorchPickler', 'atomic_write', 'save',
-         'archive_html',
-         # the parts' public names are this module's too (Note [Module parts])
-         'PyTorchStreamReader']
+         'archive_html', 'PyTorchStreamReader']
 
 # %% ../nbs/08a_serialization.ipynb #3a1c8f36
 class _StorageType:
@@ -93,8 +94,8 @@ _CUDA_MSG = ("Attempting to deserialize object on a CUDA device but "
 def _cuda_available() -> bool: return bool(_cuda.is_available())
 
 def _bad_persistent_id(saved_id):
-    if not isinstance(saved_id,
-                      tuple) or not saved_id or type(saved_id[0]) is not str or saved_id[0] != 'storage':
+    if (not isinstance(saved_id, tuple) or not saved_id or type(saved_id[0]) is not str
+            or saved_id[0] != 'storage'):
         got = saved_id[0] if isinstance(saved_id, tuple) and saved_id else saved_id
         raise pickle.UnpicklingError("Unknown typename for persistent_load, expected "
                                      f"'storage' but got '{got}'")
@@ -102,15 +103,15 @@ def _bad_persistent_id(saved_id):
         raise pickle.UnpicklingError("persistent id must have 5 fields, got "
                                      f"{len(saved_id)}")
     if not isinstance(saved_id[1], _StorageType):
-        raise pickle.UnpicklingError(f"persistent id names {saved_id[1]!r}, not a "
-                                     "storage type")
+        raise pickle.UnpicklingError(f"persistent id names {saved_id[1]!r}, "
+                                     "not a storage type")
     raise pickle.UnpicklingError(f"malformed storage persistent id {saved_id!r}")
 
 class _Loader:
     "State of one `load` call: the archive, the mapping, the storages loaded so far."
     def __init__(self, reader, map_location, mapped, byteorder):
-        self.reader, self.map_location, self.mapped, self.byteorder = (reader,
-                map_location, mapped, byteorder)
+        self.reader, self.map_location = reader, map_location
+        self.mapped, self.byteorder = mapped, byteorder
         # where the archive starts
         self.address = mapped.ctypes.data + reader.start if mapped is not None else 0
         self.swap = byteorder != sys.byteorder
@@ -119,8 +120,9 @@ class _Loader:
         # or a device, not a dict or callable), only local headers: the first storage's,
         # from which a file with .format_version >= 1 gives every other offset, or else
         # each storage's. The same reads leave the stream where torch leaves it.
-        self.meta = (map_location == 'meta' if isinstance(map_location, str)
-                else isinstance(map_location, Device) and map_location.type == 'meta')
+        ml = map_location
+        self.meta = (ml == 'meta' if isinstance(ml, str)
+                     else isinstance(ml, Device) and ml.type == 'meta')
         self.meta_first_header_only = (self.meta and reader.has_record('.format_version')
                                        and reader.get_record('.format_version') >= b'1')
 
@@ -131,13 +133,14 @@ class _Loader:
         if type(saved_id) is not tuple or len(saved_id) != 5: _bad_persistent_id(saved_id)
         tag, typ, key, location, numel = saved_id
         if (type(tag) is not str or tag != 'storage' or type(typ) is not _StorageType
-            or type(key) is not str or type(location) is not str
-                or type(numel) is not int or numel < 0): _bad_persistent_id(saved_id)
+                or type(key) is not str or type(location) is not str
+                or type(numel) is not int or numel < 0):
+            _bad_persistent_id(saved_id)
         d = typ.dtype
         s = self.loaded.get(key)
         if s is None:
-            s = self.loaded[key] = TypedStorage(self._load_storage(key,
-                    numel * d.itemsize, d, location), d)
+            st = self._load_storage(key, numel * d.itemsize, d, location)
+            s = self.loaded[key] = TypedStorage(st, d)
         elif s.dtype is not d and typ is not _UNTYPED:
             TORCH_CHECK(False, "storage ", key, " is used with two different dtypes (",
                         s.dtype, " and ", d, ")")
@@ -179,9 +182,8 @@ class _Loader:
             # refuses: a compressed record cannot be mapped
             if rec[3] != 0: r.get_record_offset(name)
             off = r._data_offset(name, rec)
-            impl = make_intrusive(StorageImpl, nbytes,
-                    DataPtr(self.address + off, self.mapped, _drop_mapping, CPU),
-                                  None, False, CPU)
+            ptr = DataPtr(self.address + off, self.mapped, _drop_mapping, CPU)
+            impl = make_intrusive(StorageImpl, nbytes, ptr, None, False, CPU)
         else:
             impl = make_intrusive(StorageImpl, nbytes, None,
                                   get_allocator(DeviceType.CPU), True, CPU)
@@ -226,12 +228,12 @@ def _rebuild_tensor(storage, storage_offset, size, stride) -> Tensor:
      "`_rebuild_tensor` / `set_`).")
     # See Note [Cheap checks]
     if type(storage) is not TypedStorage:
-        TORCH_CHECK(False, "_rebuild_tensor: expected a storage, got ", type(storage)
-                    .__name__)
+        TORCH_CHECK(False, "_rebuild_tensor: expected a storage, got ",
+                    type(storage).__name__)
     if type(storage_offset) is not int or storage_offset < 0:
         TORCH_CHECK(False, "Tensor: invalid storage offset ", storage_offset)
-    if storage_offset > _INT64_MAX: TORCH_CHECK_VALUE(False,
-                                                      "Overflow when unpacking long long")
+    if storage_offset > _INT64_MAX:
+        TORCH_CHECK_VALUE(False, "Overflow when unpacking long long")
     if type(size) is not tuple or type(stride) is not tuple or len(size) != len(stride):
         _bad_shape(size, stride)
     for v in size:
@@ -262,14 +264,15 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad,
      "and drops.")
     if requires_grad is not False and requires_grad is not True:
         TORCH_CHECK(False, "_rebuild_tensor_v2: requires_grad must be a bool")
-    if backward_hooks is not None and not (type(backward_hooks) in (collections.OrderedDict, dict) and not backward_hooks):
+    hooks = backward_hooks
+    if hooks is not None and not (type(hooks) in (collections.OrderedDict, dict)
+                                  and not hooks):
         TORCH_CHECK(False,
                     "tinytensor.load: tensors with backward hooks are not supported")
     if metadata is not None and not (type(metadata) is dict and not metadata):
         TORCH_CHECK(False,
-                    "tinytensor.load: tensor metadata (conjugate/negative bits) is not "
-                    "supported: ",
-                    repr(metadata)[:80])
+                    "tinytensor.load: tensor metadata (conjugate/negative bits) "
+                    "is not supported: ", repr(metadata)[:80])
     return _rebuild_tensor(storage, storage_offset, size, stride)
 
 def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad,
@@ -278,9 +281,10 @@ def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad,
      "writes for dtypes without a legacy storage class.")
     if type(dtype) is _TorchOnlyDtype:
         TORCH_CHECK(False, "dtype ", dtype,
-                    " is not supported by tinytensor (a tensor of shape ", list(size)
-                    if type(size) is tuple else size,
-            " in this file); tinytensor has ", ", ".join(d.name for d in _dt.all_dtypes))
+                    " is not supported by tinytensor (a tensor of shape ",
+                    list(size) if type(size) is tuple else size,
+                    " in this file); tinytensor has ",
+                    ", ".join(d.name for d in _dt.all_dtypes))
     if type(dtype) is not _dt.dtype or type(storage) is not Storage:
         TORCH_CHECK(False, "_rebuild_tensor_v3: expected an untyped storage and a dtype")
     return _rebuild_tensor_v2(TypedStorage(storage, dtype), storage_offset, size, stride,
@@ -480,50 +484,60 @@ class FullUnpickler(pickle.Unpickler):
 
 # %% ../nbs/08a_serialization.ipynb #7d5d4590
 def _strong_handle(s) -> intrusive_ptr:
-    "A new strong handle to `s`: an unpickled `intrusive_ptr[StorageImpl]`, or the `StorageImpl` of `copy.copy`."
+    ("A new strong handle to `s`: an unpickled `intrusive_ptr[StorageImpl]`, or the "
+     "`StorageImpl` of `copy.copy`.")
     if type(s) is intrusive_ptr: return s.copy()
     TORCH_CHECK_TYPE(isinstance(s, StorageImpl), "expected a StorageImpl, got ",
                      type(s).__name__)
     return intrusive_ptr.unsafe_reclaim_from_nonowning(s)
 
 def _storage_from_bytes(data, device:str) -> intrusive_ptr:
-    "Unpickle a `StorageImpl`: fresh memory holding `data` (bytes) on `device`, or `data` bytes of nothing on the meta device."
+    ("Unpickle a `StorageImpl`: fresh memory holding `data` (bytes) on `device`, or "
+     "`data` bytes of nothing on the meta device.")
     dev = canonical_device(device)
-    if dev.device_type == DeviceType.Meta: return make_intrusive(StorageImpl, data, None, None, True, dev)
+    if dev.device_type == DeviceType.Meta:
+        return make_intrusive(StorageImpl, data, None, None, True, dev)
     impl = make_intrusive(StorageImpl, len(data), None, get_allocator(DeviceType.CPU),
                           True, CPU)
     if data: impl.get().mutable_bytes()[:] = np.frombuffer(data, np.uint8)
     # a CUDA storage: back on its device
-    if dev.device_type != DeviceType.CPU: return storage_to(Storage._adopt(impl), dev)._ptr
+    if dev.device_type != DeviceType.CPU:
+        return storage_to(Storage._adopt(impl), dev)._ptr
     return impl
 
 def _by_name(fn:str):
-    "The package's `tinytensor.serialization.fn`: what a pickle names, even when this chapter's cells run elsewhere."
+    ("The package's `tinytensor.serialization.fn`: what a pickle names, even when this "
+     "chapter's cells run elsewhere.")
     import tinytensor.serialization as m
     return getattr(m, fn)
 
 @patch
 def __reduce__(self:StorageImpl):
-    if self.device.device_type == DeviceType.Meta: return (_by_name('_storage_from_bytes'),
-                                                           (self._nbytes, 'meta'))
-    if self.device.device_type != DeviceType.CPU:             # a device's bytes, copied to the host; unpickled on that device
+    if self.device.device_type == DeviceType.Meta:
+        return (_by_name('_storage_from_bytes'), (self._nbytes, 'meta'))
+    # a device's bytes, copied to the host; unpickled on that device
+    if self.device.device_type != DeviceType.CPU:
         return (_by_name('_storage_from_bytes'),
                 (host_bytes(self).tobytes(), str(self.device)))
     return (_by_name('_storage_from_bytes'), (self.const_bytes().tobytes(), 'cpu'))
 
-def _rebuild_from_storage(storage, dtype, storage_offset:int, size:tuple, stride:tuple) -> Tensor:
+def _rebuild_from_storage(storage, dtype, storage_offset:int, size:tuple,
+                          stride:tuple) -> Tensor:
     "The tensor `Tensor.__reduce_ex__` describes, over `storage` (shared, not copied)."
-    return Tensor._make(TensorImpl(_strong_handle(storage), dtype, size, stride, storage_offset))
+    return Tensor._make(TensorImpl(_strong_handle(storage), dtype, size, stride,
+                                   storage_offset))
 
 @patch
 def __reduce_ex__(self:Tensor, protocol):
     impl = self._impl
     return (_by_name('_rebuild_from_storage'),
-            (impl.storage_.get(), impl.dtype_, impl.storage_offset_, tuple(impl.sizes()), tuple(impl.strides())))
+            (impl.storage_.get(), impl.dtype_, impl.storage_offset_,
+             tuple(impl.sizes()), tuple(impl.strides())))
 
 @patch
 def __setstate__(self:Tensor, state):
-    _refuse(f"Can only BUILD (set state on) OrderedDict, Counter and plain containers, not Tensor objects")
+    _refuse("Can only BUILD (set state on) OrderedDict, Counter and plain containers, "
+            "not Tensor objects")
 
 @patch
 def __reduce__(self:Storage): return (_by_name('_storage_wrap'), (self.impl,))

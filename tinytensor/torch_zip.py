@@ -6,8 +6,9 @@
 __all__ = ['crc32_combine', 'PyTorchStreamWriter', 'TorchPickler', 'atomic_write', 'save', 'archive_html', 'PyTorchStreamReader']
 
 # %% ../nbs/08a_serialization.ipynb #16edff0d
-import collections, concurrent.futures, contextlib, copyreg, gc, io, mmap as _mmap, os, pickle, pickletools, secrets, struct, sys
-import tempfile, time, zipfile, zlib
+import collections, concurrent.futures, contextlib, copyreg, gc, io, os, pickle
+import pickletools, secrets, struct, sys, tempfile, time, zipfile, zlib
+import mmap as _mmap
 def _fcntl_module():
     ("The `fcntl` module, or None where there is none (Windows: no advisory locks, "
      "stale temporaries are left alone).")
@@ -129,8 +130,8 @@ class PyTorchStreamWriter:
     def write_record(self, name:str,
                      # bytes, or any buffer (a numpy uint8 view is written without a copy)
                      data):
-        ("Append one stored record: local header with `FB` padding, the data, a data "
-         "descriptor.")
+        ("Append one stored record: local header with `FB` padding, "
+         "the data, a data descriptor.")
         fname = (self.prefix + name).encode('utf-8')
         mv = memoryview(data).cast('B')
         n = len(mv)
@@ -203,7 +204,8 @@ class _StorageRef:
 _REBUILD_V2 = _Global('torch._utils', '_rebuild_tensor_v2')
 
 # %% ../nbs/08a_serialization.ipynb #0f67c77f
-def _location(device) -> str: return str(device) if device.type != 'cuda' else f'cuda:{device.index or 0}'
+def _location(device) -> str:
+    return str(device) if device.type != 'cuda' else f'cuda:{device.index or 0}'
 
 class TorchPickler(pickle._Pickler):
     ("Pickler writing tensors as `torch._utils._rebuild_tensor_v2` calls with storage "
@@ -245,18 +247,18 @@ class TorchPickler(pickle._Pickler):
                 tuple(impl.strides()), False, collections.OrderedDict())
         self.save_reduce(_REBUILD_V2, args, obj=t)
     dispatch[Tensor] = _save_tensor
-    dispatch[Storage] = (lambda self,
-                         s: self.save(_StorageRef(s.impl, _dt.uint8, untyped=True)))
+    dispatch[Storage] = lambda self, s: self.save(_StorageRef(s.impl, _dt.uint8,
+                                                              untyped=True))
     dispatch[_dt.dtype] = lambda self, d: self.save(_Global('torch', d.name))
-    dispatch[Size] = (lambda self,
-                      s: self.save_reduce(_Global('torch', 'Size'), (tuple(s),), obj=s))
+    dispatch[Size] = lambda self, s: self.save_reduce(_Global('torch', 'Size'),
+                                                      (tuple(s),), obj=s)
     dispatch[Device] = lambda self, d: self.save_reduce(_Global('torch', 'device'),
             (d.type,) if d.index is None else (d.type, d.index), obj=d)
 
 # %% ../nbs/08a_serialization.ipynb #d41aac61
 def _write_archive(obj, f, archive_name:str, byteorder:str=sys.byteorder):
-    ("Pickle `obj` and write data.pkl plus one record per storage to the open binary "
-     "file `f`.")
+    ("Pickle `obj` and write data.pkl plus one record per storage to the "
+     "open binary file `f`.")
     data = io.BytesIO()
     pickler = TorchPickler(data, protocol=2)
     pickler.dump(obj)
@@ -355,27 +357,32 @@ def archive_html(path, # a file written by `save` or `torch.save`
     colors = {'data.pkl': '#f4a261', 'data': '#2a9d8f'}
     for i in z.infolist():
         nl, el = struct.unpack('<HH', raw[i.header_offset + 26:i.header_offset + 30])
-        h0, p0, d0 = (i.header_offset, i.header_offset + 30 + nl, i.header_offset + 30
-                      + nl + el)
+        h0 = i.header_offset
+        p0, d0 = h0 + 30 + nl, h0 + 30 + nl + el
         short = i.filename.split('/', 1)[1]
         col = colors.get(short, colors['data'] if short.startswith('data/')
                          else '#e9c46a')
+        hatched = ('background:repeating-linear-gradient(45deg,#ddd,#ddd 2px,'
+                   '#fff 2px,#fff 4px)')
         for a, b, style, tip in [(h0, p0, 'background:#bbb', 'header'),
-                                 (p0, d0,
-            'background:repeating-linear-gradient(45deg,#ddd,#ddd 2px,#fff 2px,#fff 4px)',
-                                  'FB padding'),
+                                 (p0, d0, hatched, 'FB padding'),
                                  (d0, d0 + i.file_size, f'background:{col}',
                                   f'{short}: {i.file_size} B at {d0}')]:
             if b > a:
                 rows.append(f'<div title="{tip}" '
-                            f'style="position:absolute;left:{a*scale:.1f}px;width:{max((b-a)*scale,1):.1f}px;top:0;height:22px;{style}"></div>')
-    ticks = ''.join(f'<div style="position:absolute;left:{x*scale:.1f}px;top:22px;height:6px;border-left:1px solid #333"></div>'
+                            f'style="position:absolute;left:{a*scale:.1f}px;'
+                            f'width:{max((b-a)*scale,1):.1f}px;top:0;height:22px;'
+                            f'{style}"></div>')
+    ticks = ''.join(f'<div style="position:absolute;left:{x*scale:.1f}px;top:22px;'
+                    'height:6px;border-left:1px solid #333"></div>'
                     for x in range(0, len(raw), 64))
-    labels = ''.join(f'<div style="position:absolute;left:{(i.header_offset)*scale:.1f}px;top:30px;font:10px monospace;'
-                     'transform:rotate(35deg);transform-origin:left '
-                     f'top;white-space:nowrap">{i.filename.split("/",1)[1]}</div>'
+    labels = ''.join('<div style="position:absolute;'
+                     f'left:{(i.header_offset)*scale:.1f}px;top:30px;font:10px monospace;'
+                     'transform:rotate(35deg);transform-origin:left top;'
+                     f'white-space:nowrap">{i.filename.split("/",1)[1]}</div>'
                      for i in z.infolist())
-    return (f'<div style="position:relative;width:{width}px;height:100px;border-bottom:1px solid #eee">{"".join(rows)}{ticks}{labels}</div>'
+    return (f'<div style="position:relative;width:{width}px;height:100px;'
+            f'border-bottom:1px solid #eee">{"".join(rows)}{ticks}{labels}</div>'
             f'<div style="font:11px sans-serif">{len(raw)} bytes; ticks every 64 '
             'bytes; grey = local header, hatched = FB padding</div>')
 
@@ -469,8 +476,8 @@ class PyTorchStreamReader:
         self._offsets = {}
 
     def _read_at(self, off:int, n:int) -> bytes:
-        ("Up to `n` bytes at archive offset `off` (`os.pread` on real files: no seek, "
-         "no buffer).")
+        ("Up to `n` bytes at archive offset `off` "
+         "(`os.pread` on real files: no seek, no buffer).")
         if self.fd is not None: b = os.pread(self.fd, n, self.start + off)
         else:
             self.f.seek(self.start + off)
@@ -531,16 +538,16 @@ class PyTorchStreamReader:
 def _central_directory(self:PyTorchStreamReader, n:int):
     ("Parse the end record(s) and the central directory: the archive folder, {name in "
      "it: record}, where the directory starts.")
-    def bad(why): TORCH_CHECK(False,
-                              "PytorchStreamReader failed reading zip archive: failed "
-                              "finding central directory (", why, ")")
+    def bad(why):
+        TORCH_CHECK(False, "PytorchStreamReader failed reading zip archive: failed "
+                    "finding central directory (", why, ")")
     # the end record, and a comment of at most 64 KiB
     tail_start = max(0, n - (22 + 0xFFFF))
     tail = self._read_at(tail_start, n - tail_start)
     # no comment: the end record closes the file
     e = len(tail) - 22
-    while e >= 0 and not (tail[e:e + 4] == b'PK\x05\x06' and e + 22
-                          + _EOCD.unpack_from(tail, e)[7] == len(tail)):
+    while e >= 0 and not (tail[e:e + 4] == b'PK\x05\x06'
+                          and e + 22 + _EOCD.unpack_from(tail, e)[7] == len(tail)):
         # a comment follows it: the signature whose comment length fits
         e = tail.rfind(b'PK\x05\x06', 0, e + 3)
     # Note [Data after the archive]: none fits when other data follows the archive in the
@@ -572,10 +579,11 @@ def _central_directory(self:PyTorchStreamReader, n:int):
         # the archive folder, 'name/'
         if prefix is None: prefix = name[:name.find('/') + 1]; plen = len(prefix)
         short = name[plen:]
-        if sig != 0x02014b50 or flags & 1 or off + 30 + csize > cd_off or not name.startswith(prefix) or short in records \
+        if (sig != 0x02014b50 or flags & 1 or off + 30 + csize > cd_off
+                or not name.startswith(prefix) or short in records
                 or (('..' in name or '\\' in name or ':' in name or '\x00' in name
-                     or name[:1] == '/') and _bad_name(name)) \
-                or (csize != size if method == 0 else size > _MAX_INFLATE * csize + 64):
+                     or name[:1] == '/') and _bad_name(name))
+                or (csize != size if method == 0 else size > _MAX_INFLATE * csize + 64)):
             _bad_entry(sig, flags, off, cd_off, name, prefix, short in records, method,
                        csize, size)
         records[short] = (off, csize, size, method, crc)
@@ -593,14 +601,15 @@ def read_record_into(self:PyTorchStreamReader, name:str, buf, check_crc:bool=Tru
     TORCH_CHECK(len(mv) == size, "PytorchStreamReader: record ", name, " holds ", size,
                 " bytes, expected ", len(mv))
     off = self._data_offset(name, rec)
-    if method == 0 and pending is not None and check_crc and crc != 0 and size >= _CRC_THREAD_MIN:
+    if (method == 0 and pending is not None and check_crc and crc != 0
+            and size >= _CRC_THREAD_MIN):
         self.f.seek(self.start + off); self.position = off + size
         try: _read_all(self.f, mv)
         except RuntimeError as e:
             raise RuntimeError(str(e).replace('file:', f'file {name}:')) from None
         k = size // 3                               # see Note [Deferred CRC]
-        pending.append((name, crc, zlib.crc32(mv[:k]), _crc_executor()
-                        .submit(zlib.crc32, mv[k:]), size - k))
+        rest = _crc_executor().submit(zlib.crc32, mv[k:])
+        pending.append((name, crc, zlib.crc32(mv[:k]), rest, size - k))
         return
     if method == 0:
         self.f.seek(self.start + off); self.position = off + size
@@ -615,7 +624,8 @@ def read_record_into(self:PyTorchStreamReader, name:str, buf, check_crc:bool=Tru
             d = zlib.decompressobj(-15)
             out = d.decompress(raw, size + 1)
         except zlib.error as e:
-            raise RuntimeError(f"PytorchStreamReader failed reading file {name}: {e}") from None
+            raise RuntimeError(f"PytorchStreamReader failed reading file {name}: "
+                               f"{e}") from None
         TORCH_CHECK(len(raw) == csize and len(out) == size and d.eof,
                     "PytorchStreamReader failed reading file ", name,
                     ": compressed data is truncated, corrupted or longer than its "

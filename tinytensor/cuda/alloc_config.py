@@ -66,7 +66,8 @@ def _is_pow2(n): return n > 0 and (n & (n - 1)) == 0
 def _parse_num(tok, key, kind=int):
     try: return kind(tok)
     except (TypeError, ValueError):
-        raise RuntimeError(f"Error parsing {key} value: expected a number, got {tok!r}") from None
+        raise RuntimeError(f"Error parsing {key} value: expected a number, "
+                           f"got {tok!r}") from None
 
 class AllocatorConfig:
     "Parsed `PYTORCH_CUDA_ALLOC_CONF` settings (`CUDAAllocatorConfig`)."
@@ -104,8 +105,8 @@ class AllocatorConfig:
         return tok in ('True', 'true')
 
     def roundup_divisions(self, size:int) -> int:
-        ("Divisions configured for the power-of-two interval holding `size` (index 0 = "
-         "below 2 MiB).")
+        ("Divisions configured for the power-of-two interval holding `size` "
+         "(index 0 = below 2 MiB).")
         index = size.bit_length() - 1 - 20
         return self.roundup_power2_divisions[0 if index < 0
                 else min(index, kRoundUpPowerOfTwoIntervals - 1)]
@@ -260,8 +261,8 @@ class SimEvent:
     def __repr__(self): return f"SimEvent(stream={self.stream}, done={self.done})"
 
 class SimulatedBackend:
-    ("Device memory as address ranges only: no real memory, configurable capacity and "
-     "alignment.")
+    ("Device memory as address ranges only: no real memory, "
+     "configurable capacity and alignment.")
     name = 'simulated'
     def __init__(self, capacity:int=80 << 30, # device bytes (an 80 GiB card by default)
                  alignment:int=512, # every segment's bytes are rounded up to this
@@ -304,8 +305,8 @@ class SimulatedBackend:
         del self._starts[i]; del self._ends[i]
 
     def malloc(self, nbytes:int) -> int|None:
-        ("Reserve `nbytes` (rounded to the alignment); the address, or None when out of "
-         "memory.")
+        ("Reserve `nbytes` (rounded to the alignment); the address, "
+         "or None when out of memory.")
         n = (nbytes + self.alignment - 1) & -self.alignment
         if self.used + n > self.capacity: return None
         addr = self._take(self._planned, n)
@@ -323,7 +324,9 @@ class SimulatedBackend:
     def mem_get_info(self):
         "(free, total) bytes, like `cudaMemGetInfo`."
         return self.capacity - self.used, self.capacity
-    def __repr__(self): return f"SimulatedBackend(capacity={format_size(self.capacity)}, used={format_size(self.used)})"
+    def __repr__(self):
+        return (f"SimulatedBackend(capacity={format_size(self.capacity)}, "
+                f"used={format_size(self.used)})")
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #de3835c1
 @_patch

@@ -12,32 +12,24 @@ import bisect, operator, os, sys, time
 from collections import deque
 # chapter 03b: SVG that fits its text
 from ..pictures import SvgCanvas, text_width
+# the chapter's three parts: their public names are this module's too
+# (Note [Module parts])
 from .alloc_config import *
-from .alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED,
-                                          _is_pow2, _parse_num, _patch, _tokenize)
+from .alloc_config import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, _patch
 from .alloc_blocks import *
-from .alloc_blocks import (_all_pools, _alloc_block, _alloc_found_block,
-                                          _dec, _dec1, _expandable_fit,
-    _find_expandable_block, _find_free_block, _free_block, _garbage_collect_cached_blocks,
-    _get_free_block, _inc, _inc1, _insert_events, _malloc_in, _map_block, _new_block,
-    _current, _new_stat_array, _oom_message, _patch, _record,
-                                          _release_available_cached_blocks,
-    _release_block, _release_blocks, _release_expandable_segment, _stat_fields,
-                                          _stat_values,
-    _try_allocate_expandable_block, _try_merge_blocks, _unmap_block)
+from .alloc_blocks import _current, _stat_fields, _stat_values
+from .alloc_release import *
 _all_ = ['OutOfMemoryError', 'kMinBlockSize', 'kSmallSize', 'kSmallBuffer',
-         'kLargeBuffer', 'kMinLargeAlloc',
-         'kRoundLarge', 'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB',
-         'format_size', 'AllocatorConfig',
+         'kLargeBuffer', 'kMinLargeAlloc', 'kRoundLarge', 'kRoundUpPowerOfTwoIntervals',
+         'SIZE_MAX', 'kOneEB', 'format_size', 'AllocatorConfig',
          'roundup_power2_next_division', 'round_size', 'get_allocation_size',
-         'SimEvent', 'SimulatedBackend',
-         'CupyBackend', 'Block', 'BlockPool', 'ExpandableSegment', 'STAT_NAMES',
-         'STAT_TYPES', 'STAT_FIELDS',
-         'DeviceCachingAllocator', 'record_memory_history', 'should_split',
-         'set_per_process_memory_fraction',
-         'record_stream', 'process_events', 'synchronize_and_free_events', 'free',
-         'release_cached_blocks',
-         'empty_cache', 'malloc']   # the parts' public names (Note [Module parts])
+         'SimEvent', 'SimulatedBackend', 'CupyBackend',
+         'Block', 'BlockPool', 'ExpandableSegment',
+         'STAT_NAMES', 'STAT_TYPES', 'STAT_FIELDS', 'DeviceCachingAllocator',
+         'record_memory_history', 'should_split',
+         'set_per_process_memory_fraction', 'malloc',
+         'free', 'record_stream', 'process_events', 'synchronize_and_free_events',
+         'release_cached_blocks', 'empty_cache']
 
 # %% auto #0
 __all__ = ['BLOCK_COLORS', 'segment_blocks', 'snapshot', 'memory_map_svg', 'memory_stats', 'memory_allocated', 'memory_reserved',
@@ -49,8 +41,8 @@ __all__ = ['BLOCK_COLORS', 'segment_blocks', 'snapshot', 'memory_map_svg', 'memo
            'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB', 'format_size', 'AllocatorConfig',
            'roundup_power2_next_division', 'round_size', 'get_allocation_size', 'SimEvent', 'SimulatedBackend',
            'CupyBackend', 'Block', 'BlockPool', 'ExpandableSegment', 'STAT_NAMES', 'STAT_TYPES', 'STAT_FIELDS',
-           'DeviceCachingAllocator', 'record_memory_history', 'should_split', 'record_stream', 'process_events',
-           'synchronize_and_free_events', 'free', 'release_cached_blocks', 'malloc']
+           'DeviceCachingAllocator', 'record_memory_history', 'should_split', 'malloc', 'free', 'record_stream',
+           'process_events', 'synchronize_and_free_events', 'release_cached_blocks']
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #31ee5c4e
 @_patch
@@ -185,13 +177,17 @@ def memory_stats(self:DeviceCachingAllocator) -> dict:
     for name in STAT_NAMES:
         sa = getattr(self, '_' + name)
         for t, tname in enumerate(STAT_TYPES):      # Note [Derived statistics]
-            for f, v in zip(STAT_FIELDS, _stat_values(sa, t)): out[f"{name}.{tname}.{f}"] = v
+            for f, v in zip(STAT_FIELDS, _stat_values(sa, t)):
+                out[f"{name}.{tname}.{f}"] = v
     for name in ('oversize_allocations', 'oversize_segments'):
-        for f, v in zip(STAT_FIELDS, _stat_fields(getattr(self, '_' + name))): out[f"{name}.{f}"] = v
+        for f, v in zip(STAT_FIELDS, _stat_fields(getattr(self, '_' + name))):
+            out[f"{name}.{f}"] = v
+    split = self.config.max_split_size
     out.update(num_alloc_retries=self.num_alloc_retries, num_ooms=self.num_ooms,
-               num_sync_all_streams=self.num_sync_all_streams, num_device_alloc=self.num_device_alloc,
+               num_sync_all_streams=self.num_sync_all_streams,
+               num_device_alloc=self.num_device_alloc,
                num_device_free=self.num_device_free, num_oom_rejections=0,
-               max_split_size=-1 if self.config.max_split_size == SIZE_MAX else self.config.max_split_size)
+               max_split_size=-1 if split == SIZE_MAX else split)
     return dict(sorted(out.items()))
 
 @_patch
@@ -225,8 +221,10 @@ def reset_peak_memory_stats(self:DeviceCachingAllocator):
 @_patch
 def reset_accumulated_memory_stats(self:DeviceCachingAllocator):
     "Zero the allocated/freed totals and the num_* counters (`resetAccumulatedStats`)."
-    for s in [s for name in STAT_NAMES for s in getattr(self, '_' + name)[1:]] + [self._oversize_allocations, self._oversize_segments]:
-        s[2], s[3] = 0, s[0]                         # allocated 0, and freed = 0 + base - current = 0
+    per_pool = [s for name in STAT_NAMES for s in getattr(self, '_' + name)[1:]]
+    for s in per_pool + [self._oversize_allocations, self._oversize_segments]:
+        # allocated 0, and freed = 0 + base - current = 0
+        s[2], s[3] = 0, s[0]
     self.num_alloc_retries = self.num_ooms = self.num_sync_all_streams = 0
     self.num_device_alloc = self.num_device_free = 0
 
@@ -377,8 +375,8 @@ def _malloc_to_pool(self:DeviceCachingAllocator, orig_size:int, stream:int) -> i
 
 @_patch
 def _pool_has_blocks(self:DeviceCachingAllocator, pp:PrivatePool) -> bool:
-    ("Whether an expandable segment of private pool `pp` still exists (they count no "
-     "cudaMalloc).")
+    ("Whether an expandable segment of private pool `pp` still exists "
+     "(they count no cudaMalloc).")
     return any(es.pool.owner is pp for es in self.expandable_segments_)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #9fae1ac0

@@ -81,13 +81,12 @@ def _free_hot(self:DeviceCachingAllocator, ptr) -> bool:
 
 # %% ../../nbs/12_cuda_hot_path.ipynb #aef0fcbc
 def _count_alloc(a, si:int, size:int, requested:int):
-    ("The five `_inc`s of one allocation of a `size`-byte block of pool `si`, in one "
-     "frame.")
+    ("The five `_inc`s of one allocation of a "
+     "`size`-byte block of pool `si`, in one frame.")
     # allocation, active, allocated_bytes, active_bytes, requested_bytes, by pool
     by = a._counted
-    # this pool's Stats, the other pool's,
+    # this pool's Stats, the other pool's, and the aggregates' (their peaks)
     s1, s2, s3, s4, s5 = by[si]; o1, o2, o3, o4, o5 = by[3 - si]
-    # the aggregates' (their peaks)
     g1, g2, g3, g4, g5 = by[0]
     # unrolled on purpose: the same five updates as a loop over zip(...) cost a hot
     # malloc + free 12% more (38.1k vs 34.1k instructions)
@@ -189,8 +188,8 @@ DeviceCachingAllocator.hot_path = True
 
 # %% ../../nbs/12_cuda_hot_path.ipynb #9d11bb2c
 def _entries_ok(t:list) -> bool:
-    ("`_check_entries` without indices or messages: True only when it would pass every "
-     "entry of `t`.")
+    ("`_check_entries` without indices or messages: "
+     "True only when it would pass every entry of `t`.")
     # subscripts for the keys an entry must have: a KeyError is a no
     try:
         for e in t:

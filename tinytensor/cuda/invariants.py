@@ -23,7 +23,8 @@ def check_invariants(self:DeviceCachingAllocator):
                    for i in range(len(pool.keys) - 1)), "pool keys not sorted"
         for k, b in zip(pool.keys, pool.blocks):
             assert k == (b.stream, b.size, b.ptr), f"stale pool key {k} for {b}"
-            assert b.pool is pool and not b.allocated and b.event_count == 0, f"bad cached block {b}"
+            assert b.pool is pool and not b.allocated and b.event_count == 0, \
+                f"bad cached block {b}"
             assert id(b) not in pooled, f"block twice in pools {b}"
             pooled[id(b)] = b
     seen = 0
@@ -38,8 +39,8 @@ def check_invariants(self:DeviceCachingAllocator):
         split = len(blocks) > 1
         for j, b in enumerate(blocks):
             assert b.ptr == end, f"gap or overlap at {end:#x} in segment {addr:#x}"
-            assert b.size > 0 and b.pool is pool and b.stream == stream, ("bad block "
-                    f"{b} in segment {addr:#x}")
+            assert b.size > 0 and b.pool is pool and b.stream == stream, \
+                f"bad block {b} in segment {addr:#x}"
             assert j == 0 or b.prev is blocks[j - 1], "broken prev link"
             end += b.size
             # waiting for events (or, in a capture, for their recording)
@@ -47,11 +48,11 @@ def check_invariants(self:DeviceCachingAllocator):
             free = not b.allocated and not pend
             if j and free:
                 p = blocks[j - 1]
-                assert p.allocated or p.event_count > 0 or p.stream_uses, ("unmerged "
-                        f"free neighbours at {b.ptr:#x}")
+                assert p.allocated or p.event_count > 0 or p.stream_uses, \
+                    f"unmerged free neighbours at {b.ptr:#x}"
             if b.allocated:
-                assert self.allocated_blocks.get(b.ptr) is b, (f"allocated block {b} "
-                                                               "not in map")
+                assert self.allocated_blocks.get(b.ptr) is b, \
+                    f"allocated block {b} not in map"
                 assert b.event_count == 0
                 for c in (0, i):
                     cur['allocation'][c] += 1; cur['allocated_bytes'][c] += b.size
@@ -68,19 +69,22 @@ def check_invariants(self:DeviceCachingAllocator):
                 for c in (0, i):
                     cur['inactive_split'][c] += 1
                     cur['inactive_split_bytes'][c] += b.size
-        assert end == addr + size, (f"blocks of segment {addr:#x} cover {end - addr} of "
-                                    f"{size} bytes")
+        assert end == addr + size, \
+            f"blocks of segment {addr:#x} cover {end - addr} of {size} bytes"
         seen += len(blocks)
     seen += self._check_expandable(cur, pooled)
-    assert seen == len(self.allocated_blocks) + len(self.pending_blocks) + len(pooled), "blocks outside any segment"
+    assert seen == len(self.allocated_blocks) + len(self.pending_blocks) + len(pooled), \
+        "blocks outside any segment"
     for n in STAT_NAMES:
         got = [_stat_values(getattr(self, '_' + n), t)[0] for t in range(3)]
         assert got == cur[n], f"stat {n}: counters {got} != sums over blocks {cur[n]}"
-    assert self._oversize_allocations[0] == ovs_alloc + cur.get('oversize',
-            0) and self._oversize_segments[0] == ovs_seg, "oversize stats"
-    assert self.total_allocated_memory == cur['reserved_bytes'][0], "total_allocated_memory != reserved"
-    assert sum(q.__len__()
-               for q in self.cuda_events.values()) + len(self.needs_events_deferred) >= len(self.pending_blocks), "pending block without event"
+    assert (self._oversize_allocations[0] == ovs_alloc + cur.get('oversize', 0)
+            and self._oversize_segments[0] == ovs_seg), "oversize stats"
+    assert self.total_allocated_memory == cur['reserved_bytes'][0], \
+        "total_allocated_memory != reserved"
+    events = sum(q.__len__() for q in self.cuda_events.values())
+    assert events + len(self.needs_events_deferred) >= len(self.pending_blocks), \
+        "pending block without event"
     return True
 
 # %% ../../nbs/12_cuda_hot_path.ipynb #2223fd6b
@@ -95,28 +99,30 @@ def _check_expandable(self:DeviceCachingAllocator, cur:dict, pooled:dict) -> int
         end, mapped_sum = es.ptr, 0
         for j, b in enumerate(chain):
             assert b.ptr == end and b.size > 0, f"gap or overlap at {end:#x} in {es}"
-            assert b.expandable is es and b.pool is es.pool and b.stream == es.stream, f"bad block {b} in {es}"
+            assert b.expandable is es and b.pool is es.pool and b.stream == es.stream, \
+                f"bad block {b} in {es}"
             assert j == 0 or b.prev is chain[j - 1], "broken prev link"
             end += b.size
             pages = range((b.ptr - es.ptr) // ss, -(-(b.ptr + b.size - es.ptr) // ss))
             free = not b.allocated and b.event_count == 0
-            if j and free and not chain[j - 1].allocated and chain[j - 1].event_count == 0:
-                assert chain[j - 1].mapped != b.mapped, ("unmerged free neighbours at "
-                                                         f"{b.ptr:#x}")
+            p = chain[j - 1] if j else None
+            if p is not None and free and not p.allocated and p.event_count == 0:
+                assert p.mapped != b.mapped, f"unmerged free neighbours at {b.ptr:#x}"
             if not b.mapped:
-                assert free and (b.ptr - es.ptr) % ss == 0 and b.size % ss == 0, f"bad unmapped block {b}"
-                assert all(p >= len(es.handles) or not es.handles[p]
-                           for p in pages), f"unmapped block {b} over mapped pages"
+                assert free and (b.ptr - es.ptr) % ss == 0 and b.size % ss == 0, \
+                    f"bad unmapped block {b}"
+                assert all(p >= len(es.handles) or not es.handles[p] for p in pages), \
+                    f"unmapped block {b} over mapped pages"
                 assert b in es.pool.unmapped, f"unmapped block {b} not tracked"
                 unmapped += 1
                 continue
-            assert all(p < len(es.handles) and es.handles[p]
-                       for p in pages), f"mapped block {b} over unmapped pages"
+            assert all(p < len(es.handles) and es.handles[p] for p in pages), \
+                f"mapped block {b} over unmapped pages"
             mapped_sum += b.size
             seen += 1
             if b.allocated:
-                assert self.allocated_blocks.get(b.ptr) is b, (f"allocated block {b} "
-                                                               "not in map")
+                assert self.allocated_blocks.get(b.ptr) is b, \
+                    f"allocated block {b} not in map"
                 for c in (0, i):
                     cur['allocation'][c] += 1; cur['allocated_bytes'][c] += b.size
                 cur['oversize'] = (cur.get('oversize', 0)
@@ -128,14 +134,14 @@ def _check_expandable(self:DeviceCachingAllocator, cur:dict, pooled:dict) -> int
                 for c in (0, i):
                     cur['active'][c] += 1; cur['active_bytes'][c] += b.size
                     cur['requested_bytes'][c] += b.requested_size
-        assert end == es.ptr + es.size(), (f"blocks of {es} cover {end - es.ptr} of "
-                                           f"{es.size()} bytes")
-        assert mapped_sum == es.mapped_bytes(), (f"{es}: mapped blocks {mapped_sum} != "
-                                                 f"mapped pages {es.mapped_bytes()}")
+        assert end == es.ptr + es.size(), \
+            f"blocks of {es} cover {end - es.ptr} of {es.size()} bytes"
+        assert mapped_sum == es.mapped_bytes(), \
+            f"{es}: mapped blocks {mapped_sum} != mapped pages {es.mapped_bytes()}"
         for c in (0, i): cur['reserved_bytes'][c] += mapped_sum
     for pool in self._all_pools():
-        assert pool.ukeys == [(b.stream, b.ptr)
-                              for b in pool.unmapped] and pool.ukeys == sorted(pool.ukeys), "stale unmapped keys"
-    assert unmapped == sum(len(p.unmapped)
-            for p in self._all_pools()), "unmapped blocks outside any segment"
+        keys = [(b.stream, b.ptr) for b in pool.unmapped]
+        assert pool.ukeys == keys and keys == sorted(keys), "stale unmapped keys"
+    assert unmapped == sum(len(p.unmapped) for p in self._all_pools()), \
+        "unmapped blocks outside any segment"
     return seen

@@ -46,11 +46,14 @@ def coalescing_svg(n:int=8, # cells per side of the drawn tile
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #6c932217
 BF16_PREAMBLE = r"""
-__device__ __forceinline__ float bf16_to_f32(unsigned short h) { return __uint_as_float(((unsigned int)h) << 16); }
+__device__ __forceinline__ float bf16_to_f32(unsigned short h) {
+    return __uint_as_float(((unsigned int)h) << 16);
+}
 __device__ __forceinline__ unsigned short f32_to_bf16(float f) {
-    if (isnan(f)) return (unsigned short)0x7FC0;                            // c10::BFloat16: NaN -> 0x7FC0
+    if (isnan(f)) return (unsigned short)0x7FC0;         // c10::BFloat16: NaN -> 0x7FC0
     unsigned int u = __float_as_uint(f);
-    return (unsigned short)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);      // round to nearest, ties to even
+    // round to nearest, ties to even
+    return (unsigned short)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 }
 """
 
@@ -149,49 +152,69 @@ def run_bf16(loop, views:list, nout:int):
         if isinstance(v, BF16Array): v.set_f32(c)
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #4de6a2c0
-_OPS = {'add': 0, 'subtract': 1, 'multiply': 2, 'true_divide': 3, 'divide': 3, 'maximum': 4, 'minimum': 5}
+_OPS = {'add': 0, 'subtract': 1, 'multiply': 2, 'true_divide': 3, 'divide': 3,
+        'maximum': 4, 'minimum': 5}
 
 ELEMENTWISE_SOURCE = r"""
 __device__ __forceinline__ float tt_apply(int op, float a, float b) {
     switch (op) {
-        case 0: return a + b;  case 1: return a - b;  case 2: return a * b;  case 3: return a / b;
+        case 0: return a + b;
+        case 1: return a - b;
+        case 2: return a * b;
+        case 3: return a / b;
         case 4: return (isnan(a) || a > b) ? a : b;   // torch.maximum propagates NaN
         default: return (isnan(a) || a < b) ? a : b;
     }
 }
-extern "C" __global__ void tt_binary_vec4(const float4* __restrict__ x, const float4* __restrict__ y,
-                                          float4* __restrict__ out, long long n4, int op) {
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4; i += (long long)gridDim.x * blockDim.x) {
+extern "C" __global__ void tt_binary_vec4(const float4* __restrict__ x,
+                                          const float4* __restrict__ y,
+                                          float4* __restrict__ out,
+                                          long long n4, int op) {
+    long long first = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = first; i < n4; i += step) {
         float4 a = x[i], b = y[i], r;
-        r.x = tt_apply(op, a.x, b.x); r.y = tt_apply(op, a.y, b.y); r.z = tt_apply(op, a.z, b.z); r.w = tt_apply(op, a.w, b.w);
+        r.x = tt_apply(op, a.x, b.x); r.y = tt_apply(op, a.y, b.y);
+        r.z = tt_apply(op, a.z, b.z); r.w = tt_apply(op, a.w, b.w);
         out[i] = r;
     }
 }
-extern "C" __global__ void tt_binary_tail(const float* __restrict__ x, const float* __restrict__ y,
-                                          float* __restrict__ out, long long start, long long n, int op) {
+extern "C" __global__ void tt_binary_tail(const float* __restrict__ x,
+                                          const float* __restrict__ y,
+                                          float* __restrict__ out,
+                                          long long start, long long n, int op) {
     long long i = start + blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i < n) out[i] = tt_apply(op, x[i], y[i]);
 }
+// the tile is TILE x TILE elements; a block is TILE x ROWS threads (TILE / ROWS elements
+// each)
 #ifndef TILE
-#define TILE 32          // the tile is TILE x TILE elements; a block is TILE x ROWS threads (TILE / ROWS elements each)
+#define TILE 32
 #endif
 #ifndef ROWS
 #define ROWS 4
 #endif
-// out[r, c] = op(lhs, rhs) where one operand (d) is row-major-ish (read directly along c) and the other (t) is
-// column-major-ish (read along r through the shared tile). Strides are in elements.
-extern "C" __global__ void tt_binary_tiled(const float* __restrict__ d, long long d0, long long d1,
-                                           const float* __restrict__ t, long long t0, long long t1,
-                                           float* __restrict__ out, long long o0, long long o1,
-                                           long long R, long long C, int op, int t_is_lhs) {
+// out[r, c] = op(lhs, rhs) where one operand (d) is row-major-ish (read directly along c)
+// and the other (t) is column-major-ish (read along r through the shared tile). Strides
+// are in elements.
+extern "C" __global__ void tt_binary_tiled(const float* __restrict__ d,
+                                           long long d0, long long d1,
+                                           const float* __restrict__ t,
+                                           long long t0, long long t1,
+                                           float* __restrict__ out,
+                                           long long o0, long long o1,
+                                           long long R, long long C, int op,
+                                           int t_is_lhs) {
     __shared__ float tile[TILE][TILE + 1];
     long long r0 = (long long)blockIdx.y * TILE, c0 = (long long)blockIdx.x * TILE;
-    for (int j = threadIdx.y; j < TILE; j += ROWS) {          // threadIdx.x walks t's fast dim (rows): coalesced
+    // threadIdx.x walks t's fast dim (rows): coalesced
+    for (int j = threadIdx.y; j < TILE; j += ROWS) {
         long long r = r0 + threadIdx.x, c = c0 + j;
         if (r < R && c < C) tile[threadIdx.x][j] = t[r * t0 + c * t1];
     }
     __syncthreads();
-    for (int j = threadIdx.y; j < TILE; j += ROWS) {          // threadIdx.x walks columns: coalesced for d and out
+    // threadIdx.x walks columns: coalesced for d and out
+    for (int j = threadIdx.y; j < TILE; j += ROWS) {
         long long r = r0 + j, c = c0 + threadIdx.x;
         if (r < R && c < C) {
             float a = d[r * d0 + c * d1], b = tile[j][threadIdx.x];
@@ -199,14 +222,17 @@ extern "C" __global__ void tt_binary_tiled(const float* __restrict__ d, long lon
         }
     }
 }
-// The same with float4 memory instructions on both sides, where d and out have unit column strides, t a unit row
-// stride, every leading dimension (ldd, ldt, ldo) is a multiple of 4 elements and every pointer 16-byte aligned. A
-// 64x64 tile, 16x16 threads: a thread loads 4 rows of t at once (4 columns, 16 apart), then reads 4 columns of d
-// and writes 4 of out at once (4 rows, 16 apart). Groups cut by the edge of the matrix go element by element.
+// The same with float4 memory instructions on both sides, where d and out have unit
+// column strides, t a unit row stride, every leading dimension (ldd, ldt, ldo) is a
+// multiple of 4 elements and every pointer 16-byte aligned. A 64x64 tile, 16x16 threads:
+// a thread loads 4 rows of t at once (4 columns, 16 apart), then reads 4 columns of d and
+// writes 4 of out at once (4 rows, 16 apart). Groups cut by the edge of the matrix go
+// element by element.
 extern "C" __global__ void tt_binary_tiled4(const float* __restrict__ d, long long ldd,
                                             const float* __restrict__ t, long long ldt,
                                             float* __restrict__ out, long long ldo,
-                                            long long R, long long C, int op, int t_is_lhs) {
+                                            long long R, long long C, int op,
+                                            int t_is_lhs) {
     __shared__ float tile[64][65];
     long long r0 = (long long)blockIdx.y * 64, c0 = (long long)blockIdx.x * 64;
     int tx = threadIdx.x, ty = threadIdx.y, x4 = 4 * tx;
@@ -218,7 +244,8 @@ extern "C" __global__ void tt_binary_tiled4(const float* __restrict__ d, long lo
         const float* p = t + c * ldt + r;
         if (r + 3 < R) {
             float4 v = *(const float4*)p;
-            tile[x4][cl] = v.x; tile[x4 + 1][cl] = v.y; tile[x4 + 2][cl] = v.z; tile[x4 + 3][cl] = v.w;
+            tile[x4][cl] = v.x; tile[x4 + 1][cl] = v.y;
+            tile[x4 + 2][cl] = v.z; tile[x4 + 3][cl] = v.w;
         } else for (int i = 0; r + i < R && i < 4; i++) tile[x4 + i][cl] = p[i];
     }
     __syncthreads();
@@ -231,9 +258,15 @@ extern "C" __global__ void tt_binary_tiled4(const float* __restrict__ d, long lo
         float* po = out + rr * ldo + c;
         if (c + 3 < C) {
             float4 a = *(const float4*)pd, o;
-            float b0 = tile[rl][x4], b1 = tile[rl][x4 + 1], b2 = tile[rl][x4 + 2], b3 = tile[rl][x4 + 3];
-            if (t_is_lhs) { o.x = tt_apply(op, b0, a.x); o.y = tt_apply(op, b1, a.y); o.z = tt_apply(op, b2, a.z); o.w = tt_apply(op, b3, a.w); }
-            else { o.x = tt_apply(op, a.x, b0); o.y = tt_apply(op, a.y, b1); o.z = tt_apply(op, a.z, b2); o.w = tt_apply(op, a.w, b3); }
+            float b0 = tile[rl][x4], b1 = tile[rl][x4 + 1];
+            float b2 = tile[rl][x4 + 2], b3 = tile[rl][x4 + 3];
+            if (t_is_lhs) {
+                o.x = tt_apply(op, b0, a.x); o.y = tt_apply(op, b1, a.y);
+                o.z = tt_apply(op, b2, a.z); o.w = tt_apply(op, b3, a.w);
+            } else {
+                o.x = tt_apply(op, a.x, b0); o.y = tt_apply(op, a.y, b1);
+                o.z = tt_apply(op, a.z, b2); o.w = tt_apply(op, a.w, b3);
+            }
             *(float4*)po = o;
         } else for (int i = 0; c + i < C && i < 4; i++) {
             float a = pd[i], b = tile[rl][x4 + i];
@@ -255,8 +288,10 @@ def _module(tile:tuple):
                           options=('-std=c++14', f'-DTILE={t}', f'-DROWS={r}'))
 
 def _contig(a) -> bool: return a.flags.c_contiguous
-def _rowmajor(a) -> bool: return a.ndim == 2 and a.strides[1] == 4 and a.strides[0] >= 4 * a.shape[1]
-def _colmajor(a) -> bool: return a.ndim == 2 and a.strides[0] == 4 and a.strides[1] >= 4 * a.shape[0]
+def _rowmajor(a) -> bool:
+    return a.ndim == 2 and a.strides[1] == 4 and a.strides[0] >= 4 * a.shape[1]
+def _colmajor(a) -> bool:
+    return a.ndim == 2 and a.strides[0] == 4 and a.strides[1] >= 4 * a.shape[0]
 def _vec4_ok(d, t, o) -> bool:
     ("`tt_binary_tiled4`'s conditions: leading dimensions of 4k elements (16k bytes), "
      "16-byte aligned pointers.")
@@ -311,25 +346,33 @@ def run_float32_binary(uf, o, x, y) -> bool:
 
 # %% ../../nbs/07c_cuda_kernels.ipynb #ddc586e6
 SUM_SOURCE = r"""
-extern "C" __global__ void tt_sum_rows(const float* __restrict__ x, float* __restrict__ out,
-                                       long long R, long long C, long long ld, long long os) {
+extern "C" __global__ void tt_sum_rows(const float* __restrict__ x,
+                                       float* __restrict__ out,
+                                       long long R, long long C,
+                                       long long ld, long long os) {
     __shared__ float warp_sums[32];
     for (long long r = blockIdx.x; r < R; r += gridDim.x) {
         const float* row = x + r * ld;
-        float acc = 0.f, acc2 = 0.f;                 // two chains of additions: twice the loads in flight
+        // two chains of additions: twice the loads in flight
+        float acc = 0.f, acc2 = 0.f;
         long long C4 = ((((size_t)row) & 15) == 0) ? (C >> 2) : 0, i = threadIdx.x;
         const float4* row4 = (const float4*)row;
         for (; i + blockDim.x < C4; i += 2 * blockDim.x) {
             float4 v = row4[i], w = row4[i + blockDim.x];
             acc += (v.x + v.y) + (v.z + v.w); acc2 += (w.x + w.y) + (w.z + w.w);
         }
-        for (; i < C4; i += blockDim.x) { float4 v = row4[i]; acc += (v.x + v.y) + (v.z + v.w); }
+        for (; i < C4; i += blockDim.x) {
+            float4 v = row4[i];
+            acc += (v.x + v.y) + (v.z + v.w);
+        }
         for (long long j = 4 * C4 + threadIdx.x; j < C; j += blockDim.x) acc += row[j];
         acc += acc2;
-        for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);   // fold a warp
+        // fold a warp
+        for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
         if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = acc;
         __syncthreads();
-        if (threadIdx.x < 32) {                                                          // fold the warps
+        // fold the warps
+        if (threadIdx.x < 32) {
             acc = threadIdx.x < (blockDim.x >> 5) ? warp_sums[threadIdx.x] : 0.f;
             for (int o = 16; o > 0; o >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, o);
             if (threadIdx.x == 0) out[r * os] = acc;
@@ -337,29 +380,40 @@ extern "C" __global__ void tt_sum_rows(const float* __restrict__ x, float* __res
         __syncthreads();
     }
 }
-template <int V> __device__ void sum_cols_chunk(const float* __restrict__ x, float* __restrict__ part,
-                                                long long R, long long C, long long ld, long long rows_per) {
+template <int V> __device__ void sum_cols_chunk(const float* __restrict__ x,
+                                                float* __restrict__ part,
+                                                long long R, long long C, long long ld,
+                                                long long rows_per) {
     long long c = V * (blockIdx.x * (long long)blockDim.x + threadIdx.x);
     if (c >= C) return;
     long long r0 = blockIdx.y * rows_per, r1 = min(R, r0 + rows_per);
     float acc[V] = {0.f};
     for (long long r = r0; r < r1; ++r) {
-        if (V == 4) { float4 v = *(const float4*)(x + r * ld + c); acc[0] += v.x; acc[1] += v.y; acc[2] += v.z; acc[3] += v.w; }
-        else acc[0] += x[r * ld + c];
+        if (V == 4) {
+            float4 v = *(const float4*)(x + r * ld + c);
+            acc[0] += v.x; acc[1] += v.y; acc[2] += v.z; acc[3] += v.w;
+        } else acc[0] += x[r * ld + c];
     }
     for (int k = 0; k < V; ++k) part[blockIdx.y * C + c + k] = acc[k];
 }
-extern "C" __global__ void tt_sum_cols_chunk4(const float* x, float* part, long long R, long long C, long long ld, long long rows_per) {
+extern "C" __global__ void tt_sum_cols_chunk4(const float* x, float* part,
+                                              long long R, long long C,
+                                              long long ld, long long rows_per) {
     sum_cols_chunk<4>(x, part, R, C, ld, rows_per);
 }
-extern "C" __global__ void tt_sum_cols_chunk1(const float* x, float* part, long long R, long long C, long long ld, long long rows_per) {
+extern "C" __global__ void tt_sum_cols_chunk1(const float* x, float* part,
+                                              long long R, long long C,
+                                              long long ld, long long rows_per) {
     sum_cols_chunk<1>(x, part, R, C, ld, rows_per);
 }
-extern "C" __global__ void tt_sum_chunks(const float* __restrict__ part, float* __restrict__ out, long long S, long long C, long long os) {
+extern "C" __global__ void tt_sum_chunks(const float* __restrict__ part,
+                                         float* __restrict__ out,
+                                         long long S, long long C, long long os) {
     long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (c >= C) return;
     float acc = 0.f;
-    for (long long s = 0; s < S; ++s) acc += part[s * C + c];     // the chunks in order: the same bits on every run
+    // the chunks in order: the same bits on every run
+    for (long long s = 0; s < S; ++s) acc += part[s * C + c];
     out[c * os] = acc;
 }
 """
@@ -374,8 +428,8 @@ def sum_plan(shape:tuple,
     ("('rows', outputs, length, ld, os) or ('cols', length, outputs, ld, os, vec, "
      "chunks, rows_per) for a float32 sum over one axis of a 2-d layout; None if "
      "neither fits.")
-    if len(shape) != 2 or len(axes) != 1 or len(out_strides) != 1 or any(s % 4
-            for s in strides + out_strides):
+    if (len(shape) != 2 or len(axes) != 1 or len(out_strides) != 1
+            or any(s % 4 for s in strides + out_strides)):
         return None
     # the reduced axis and the kept one
     ra = axes[0]; ka = 1 - ra

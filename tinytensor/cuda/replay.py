@@ -11,28 +11,25 @@ from __future__ import annotations
 import argparse, bisect, gzip, io, json, os, pickle, struct, sys, types, zlib
 from .caching_allocator import (DeviceCachingAllocator, SimulatedBackend,
                                                OutOfMemoryError, AllocatorConfig,
-                                               format_size, memory_map_svg,
-        BLOCK_COLORS, round_size, get_allocation_size, kSmallSize, kSmallBuffer)
+                                               format_size, memory_map_svg, BLOCK_COLORS,
+                                               round_size, get_allocation_size,
+                                               kSmallSize, kSmallBuffer)
 from ..pictures import SvgCanvas, text_width
+# the chapter's two parts: their public names are this module's too
+# (Note [Module parts])
 from .replay_feed import *
-from tinytensor.cuda.replay_feed import (_Bounded, _PlainUnpickler, _PoolReading,
-                                         _READINGS, _ReplayAllocator,
-    _check, _check_settings, _divergence, _isint, _needs_device_memory, _phase_labels,
-    _pick_device, _pool_evidence, _prelude, _read_pickle, _read_pools,
-                                         _recorded_addresses,
-    _recorded_reading, _replay_once, _with_expandable, _with_option, _would_release,
-    _would_retry)
+from .replay_feed import _isint, _pick_device, _with_option
+from .replay_run import *
 _all_ = ['MalformedSnapshotError', 'SEGMENT_ACTIONS', 'TRACE_ACTIONS',
-         'validate_snapshot', 'load_snapshot',
-         'load_metadata', 'plan_replay', 'conf_string', 'usable_conf', 'recorded_setup',
-         'INFERRED_POOL', 'replay',
-         'demo_snapshot']   # the parts' public names (Note [Module parts])
+         'validate_snapshot', 'load_snapshot', 'load_metadata', 'plan_replay',
+         'conf_string', 'usable_conf',
+         'recorded_setup', 'demo_snapshot', 'INFERRED_POOL', 'replay']
 
 # %% auto #0
 __all__ = ['FIDELITY_FIGURES', 'recorded_stats', 'fidelity', 'compare', 'sparkline', 'format_report', 'timeline_svg',
            'history_frames', 'history_slider', 'build_parser', 'main', 'MalformedSnapshotError', 'SEGMENT_ACTIONS',
            'TRACE_ACTIONS', 'validate_snapshot', 'load_snapshot', 'load_metadata', 'plan_replay', 'conf_string',
-           'usable_conf', 'recorded_setup', 'INFERRED_POOL', 'replay', 'demo_snapshot']
+           'usable_conf', 'recorded_setup', 'demo_snapshot', 'INFERRED_POOL', 'replay']
 
 # %% ../../nbs/07a_cuda_replay.ipynb #f6baeee5
 def recorded_stats(trace, # snapshot (dict or path)
@@ -143,8 +140,8 @@ def _undecided_pools(r) -> list:
 
 # %% ../../nbs/07a_cuda_replay.ipynb #ab817986
 def compare(trace, confs:list, **kwargs) -> list:
-    ("Replay `trace` once per settings string in `confs`; returns the list of `replay` "
-     "results.")
+    ("Replay `trace` once per settings string in `confs`; "
+     "returns the list of `replay` results.")
     snap = load_snapshot(trace)
     return [replay(snap, c, **kwargs) for c in confs]
 
@@ -170,8 +167,8 @@ def format_report(results:list, # replay() results
                   recorded:dict|None=None, # recorded_stats() of the original run
                   width:int=60, # sparkline width
                  ) -> str:
-    ("Side-by-side table of replay results (and the recorded run), with reserved-memory "
-     "sparklines.")
+    ("Side-by-side table of replay results (and the recorded run), "
+     "with reserved-memory sparklines.")
     cols = (([('recorded', recorded)] if recorded else [])
             + [(r.get('label') or r['conf'] or '(default)', r) for r in results])
     def n(key): return lambda r: "-" if r.get(key) is None else str(r[key])
@@ -221,8 +218,8 @@ def timeline_svg(results, # a replay() result or a list of them
                  height:int=240, # pixels of the plot and its axes
                  title:str|None="reserved (solid) vs allocated (dashed)", # caption
                 ) -> str:
-    ("SVG plot of reserved and allocated bytes over the replay steps, one colour per "
-     "setting.")
+    ("SVG plot of reserved and allocated bytes over the replay steps, "
+     "one colour per setting.")
     if isinstance(results, dict): results = [results]
     top = max([r['peak_reserved'] for r in results] + [1])
     steps = max([r['timeline'][-1][0] if r['timeline'] else 1 for r in results] + [1])
@@ -256,8 +253,8 @@ def timeline_svg(results, # a replay() result or a list of them
 def history_frames(trace, conf=None, # settings (default: the snapshot's own)
                    max_steps:int=500, # replay at most this many steps
                    **kwargs) -> list:
-    ("Snapshots (segment lists) after each of the first `max_steps` steps of a replayed "
-     "trace.")
+    ("Snapshots (segment lists) after each of the first "
+     "`max_steps` steps of a replayed trace.")
     snap = load_snapshot(trace)
     if conf is None:
         conf = usable_conf((snap.get('allocator_settings') or {})
@@ -353,8 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 # %% ../../nbs/07a_cuda_replay.ipynb #517ec0c1
 def _replay_column(snap, conf, **kw):
-    ("One column of the comparison: a replay, or the reason this setting cannot be "
-     "replayed.")
+    ("One column of the comparison: a replay, "
+     "or the reason this setting cannot be replayed.")
     try: return replay(snap, conf, **kw)
     except NotImplementedError as e: return {'conf': conf, 'error': str(e)}
 
@@ -392,11 +389,12 @@ def main(argv:list|None=None) -> int:
         recorded_conf = rec_setup['conf']
         base = usable_conf(recorded_conf) if args.base_conf is None else args.base_conf
         confs = [base]
-        for key, vals in (('max_split_size_mb', args.max_split_size_mb),
-                          ('roundup_power2_divisions', args.roundup_power2_divisions),
-                ('garbage_collection_threshold', args.garbage_collection_threshold),
-                          ('max_non_split_rounding_mb', args.max_non_split_rounding_mb),
-                ('expandable_segments', ['True'] if args.expandable_segments else [])):
+        options = (('max_split_size_mb', args.max_split_size_mb),
+                   ('roundup_power2_divisions', args.roundup_power2_divisions),
+                   ('garbage_collection_threshold', args.garbage_collection_threshold),
+                   ('max_non_split_rounding_mb', args.max_non_split_rounding_mb),
+                   ('expandable_segments', ['True'] if args.expandable_segments else []))
+        for key, vals in options:
             confs += [_with_option(base, key, v) for v in vals]
         confs += args.conf
         # reject malformed settings before replaying anything
@@ -416,7 +414,9 @@ def main(argv:list|None=None) -> int:
         dev = ok[0]['device'] if ok else _pick_device(snap, args.device)[0]
         rec = recorded_stats(snap, dev, meta)
         exact = None
-        if 'error' not in results[0] and args.base_conf is None and args.capacity is None and args.memory_fraction is None:
+        recorded_run = (args.base_conf is None and args.capacity is None
+                        and args.memory_fraction is None)
+        if 'error' not in results[0] and recorded_run:
             exact = _fidelity_line(snap, meta, results[0])
         r0 = ok[0] if ok else None
         steps, prelude = (r0['steps'], r0['prelude']) if r0 else (0, 0)

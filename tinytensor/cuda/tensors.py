@@ -90,8 +90,8 @@ class CUDABackend(DeviceBackend):
             a = self._allocators[i] = CUDAAllocator(i)
         return a
     def lazy_init(self):
-        ("Hook run when the first CUDA storage is made (CuPy routes its own allocations "
-         "to us here).")
+        ("Hook run when the first CUDA storage is made "
+         "(CuPy routes its own allocations to us here).")
     def scalar(self, v):
         ("A CPU scalar operand as a 0-d device array: CuPy's ufuncs refuse numpy "
          "arrays, and numpy scalars fall back to them.")
@@ -195,8 +195,8 @@ def synchronize(device=None):
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #9c494cc0
 def is_available() -> bool:
-    ("True if a CUDA backend is registered and usable (CuPy and an NVIDIA GPU, or a "
-     "stand-in).")
+    ("True if a CUDA backend is registered and usable "
+     "(CuPy and an NVIDIA GPU, or a stand-in).")
     b = _backends.get(DeviceType.CUDA)
     return b is not None and b.is_available()
 
@@ -240,15 +240,16 @@ class _CupyBlock:
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #fb724ac1
 class CupyCUDABackend(CUDABackend):
-    ("CUDA through CuPy: arrays over caching-allocator blocks, `cudaMemcpyAsync`, CuPy "
-     "streams.")
+    ("CUDA through CuPy: arrays over caching-allocator blocks, "
+     "`cudaMemcpyAsync`, CuPy streams.")
     name = 'cupy'
     @property
     def xp(self):
         import cupy
         return cupy
     # asked on every allocation
-    def is_available(self) -> bool: return bool(_ca._device_count) or _ca.cupy_device_count() > 0
+    def is_available(self) -> bool:
+        return bool(_ca._device_count) or _ca.cupy_device_count() > 0
     def device_count(self) -> int: return _ca.cupy_device_count()
     # CuPy's `cudaGetDevice` wrapper, looked up once (every CUDA allocation asks)
     _get_device = None
@@ -268,8 +269,8 @@ class CupyCUDABackend(CUDABackend):
         i = cp.cuda.runtime.getDevice()
         alloc = _ca.get_allocator(i)
         ptr = alloc.malloc(nbytes, cp.cuda.get_current_stream().ptr)
-        return cp.cuda.MemoryPointer(cp.cuda.UnownedMemory(ptr, nbytes,
-                                                           _CupyBlock(alloc, ptr), i), 0)
+        mem = cp.cuda.UnownedMemory(ptr, nbytes, _CupyBlock(alloc, ptr), i)
+        return cp.cuda.MemoryPointer(mem, 0)
     def array(self, st, dtype, shape:tuple, strides:tuple, offset:int, write:bool=False):
         ("A `cupy.ndarray` over the storage's block (bfloat16: a `BF16Array` over its "
          "uint16 payload).")
@@ -323,11 +324,12 @@ class CupyCUDABackend(CUDABackend):
     def synchronize(self, device:Device=None):
         "`cudaDeviceSynchronize` on one device (all devices if None)."
         cp = self.xp
-        for i in ([device.index or 0] if device is not None
-            and device.device_type == DeviceType.CUDA else range(self.device_count())):
+        one = device is not None and device.device_type == DeviceType.CUDA
+        for i in ([device.index or 0] if one else range(self.device_count())):
             with cp.cuda.Device(i): cp.cuda.runtime.deviceSynchronize()
 
-if DeviceType.CUDA not in _backends: register_backend(DeviceType.CUDA, CupyCUDABackend())
+if DeviceType.CUDA not in _backends:
+    register_backend(DeviceType.CUDA, CupyCUDABackend())
 # chapter 02's registry: storages made without a device guard
 set_allocator(DeviceType.CUDA, CUDAAllocator());
 
@@ -349,14 +351,15 @@ def cpu(self:Tensor, *args, memory_format=preserve_format) -> Tensor:
      "layout; waits for the device.")
     # torch's "cpu() takes 0 positional arguments" (Note [Argument parsing])
     if args: _cpu_args.parse(args, {})
-    if self._impl.device_.device_type == DeviceType.CPU and memory_format is preserve_format:
+    if (self._impl.device_.device_type == DeviceType.CPU
+            and memory_format is preserve_format):
         return self
     return self.to('cpu', memory_format=memory_format)
 
 @patch
 def record_stream(self:Tensor, s:Stream):
-    ("Tell the caching allocator this tensor's block is also used on stream `s` (Note "
-     "[recordStream], chapter 07).")
+    ("Tell the caching allocator this tensor's block is also used on stream `s` "
+     "(Note [recordStream], chapter 07).")
     impl = self._impl
     TORCH_CHECK(impl.device_.device_type == DeviceType.CUDA,
                 "record_stream is only supported for CUDA tensors, got ", impl.device_)
@@ -388,8 +391,8 @@ class MemPool:
     @property
     def allocator(self): return None
     def use_count(self) -> int:
-        ("Users of the pool: the pool itself and each `use_mem_pool` block inside which "
-         "it is.")
+        ("Users of the pool: the pool itself and each "
+         "`use_mem_pool` block inside which it is.")
         pp = self._alloc.graph_pools.get(self._id)
         return pp.use_count if pp is not None else 0
     def snapshot(self) -> list:
