@@ -89,7 +89,7 @@ def test_proc_nbs_processes_every_notebook(processed):
         assert (processed / p.name).exists(), f'{p.name} was not processed'
 
 
-@pytest.mark.parametrize('modname', [m for m in MODULES if m != 'tinytensor.cuda'])
+@pytest.mark.parametrize('modname', [m for m in MODULES if m not in ('tinytensor.cuda', 'tinytensor.random')])   # packages: their __init__ gathers
 def test_every_public_name_has_a_show_doc_entry(processed, modname):
     nbname = notebook_of(modname)
     assert nbname, f'no notebook exports {modname}'

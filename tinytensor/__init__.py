@@ -51,6 +51,7 @@ from .matmul_products import *
 from .more_factories import *
 from .indexing_ops import *
 from .view_functions import *
+from .random import *                # chapter 25: torch's CPU generator and the random factories
 
 # Machinery chapters (10-19) fill the hooks the teaching chapters leave open
 from .cuda import hot_path as _cuda_hot_path, invariants as _cuda_invariants   # chapter 12: the allocator's hot path
