@@ -133,14 +133,15 @@ STAT_NAMES = ('allocation', 'segment', 'active', 'inactive_split', 'allocated_by
 STAT_TYPES = ('all', 'small_pool', 'large_pool')
 STAT_FIELDS = ('current', 'peak', 'allocated', 'freed')
 
-# Note [Derived statistics] ~~~~~~~~~~~~~~~~~~~~~~~~~ c10's Stat has four counters, and
-# increase_stat/decrease_stat update the aggregate and a pool on every call. Only some
-# of them carry information: the aggregate's current, allocated and freed are the sums
-# of the two pools', and a Stat's freed is its allocated plus its current at the last
-# reset_accumulated_memory_stats (`base`) minus its current now. So a pool's Stat is
-# [current, peak, allocated, base], the aggregate's is used for its peak alone, and
-# `_stat_values` computes torch's four fields when they are read.
-# aggregate (its peak), small pool, large pool
+# Note [Derived statistics]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
+# c10's Stat has four counters, and increase_stat/decrease_stat update the aggregate and
+# a pool on every call. Only some of them carry information: the aggregate's current,
+# allocated and freed are the sums of the two pools', and a Stat's freed is its
+# allocated plus its current at the last reset_accumulated_memory_stats (`base`) minus
+# its current now. So a pool's Stat is [current, peak, allocated, base], the aggregate's
+# is used for its peak alone, and `_stat_values` computes torch's four fields when they
+# are read. aggregate (its peak), small pool, large pool
 def _new_stat_array(): return [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
 
 def _inc(sa, i, n):

@@ -297,16 +297,17 @@ def memory_summary(self:DeviceCachingAllocator, abbreviated:bool=False) -> str:
     return format_memory_summary(self.memory_stats(), self.device, abbreviated)
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #2c5ab19a
-# Note [Private pools] ~~~~~~~~~~~~~~~~~~~~ A private pool owns whole segments: a block
-# never moves between pools, so a graph's memory is never handed to an ordinary
-# allocation and the reverse. malloc picks the pool once, by the first entry of
-# captures_underway whose filter accepts the request's stream (the capturing stream for
-# a graph, the calling thread for use_mem_pool). use_count counts the pool's users (the
-# pool object, each beginAllocateToPool); at 0 the pool is freeable, and only then do
-# release_cached_blocks (empty_cache, and a malloc's retry) free its whole free
-# segments, small before large, after the default pools' large and small. While a
-# capture is underway, the default pools are left alone and no event is queried. A
-# freeable pool is dropped once its last segment is gone.
+# Note [Private pools]
+# ~~~~~~~~~~~~~~~~~~~~
+# A private pool owns whole segments: a block never moves between pools, so a graph's
+# memory is never handed to an ordinary allocation and the reverse. malloc picks the
+# pool once, by the first entry of captures_underway whose filter accepts the request's
+# stream (the capturing stream for a graph, the calling thread for use_mem_pool).
+# use_count counts the pool's users (the pool object, each beginAllocateToPool); at 0
+# the pool is freeable, and only then do release_cached_blocks (empty_cache, and a
+# malloc's retry) free its whole free segments, small before large, after the default
+# pools' large and small. While a capture is underway, the default pools are left alone
+# and no event is queried. A freeable pool is dropped once its last segment is gone.
 class PrivatePool:
     ("A pool of its own for a CUDA graph or a `MemPool` (`PrivatePool`): large and "
      "small blocks, a use count.")

@@ -283,17 +283,19 @@ def plan_replay(snap:dict, # a validated snapshot
      "deferred frees, OOMs, cache releases.")
     device, trace = _pick_device(snap, device)
     program, where, seg, known, n = [], [], [], {}, len(trace)
-    # Note [Reading a trace] ~~~~~~~~~~~~~~~~~~~~~~ torch records trace entries while a
-    # call holds the allocator lock, so the entries of one call are contiguous and end
-    # with the call's own entry: `alloc` or `oom` for malloc, `free_requested` for free.
-    # Everything between two such entries (segment_alloc/free/map/unmap, free_completed
-    # of deferred frees) belongs to the call that ends the run, or, if a free ends it or
-    # nothing does, to an `empty_cache` or a completion polled in between. `nxt` is the
-    # malloc ending the run, if any: replaying decides with it whether a completion or a
-    # released segment was that malloc's own doing (see Notes [Deferred frees] and
-    # [Inferring empty_cache]). One pass reads it all: the calls, the runs between them,
-    # the segment events, and each address's first entry (`known`, for the prelude).
-    # the run's entries ks (segment events, completions) before call `end`
+    # Note [Reading a trace]
+    # ~~~~~~~~~~~~~~~~~~~~~~
+    # torch records trace entries while a call holds the allocator lock, so the entries
+    # of one call are contiguous and end with the call's own entry: `alloc` or `oom` for
+    # malloc, `free_requested` for free. Everything between two such entries
+    # (segment_alloc/free/map/unmap, free_completed of deferred frees) belongs to the
+    # call that ends the run, or, if a free ends it or nothing does, to an `empty_cache`
+    # or a completion polled in between. `nxt` is the malloc ending the run, if any:
+    # replaying decides with it whether a completion or a released segment was that
+    # malloc's own doing (see Notes [Deferred frees] and [Inferring empty_cache]). One
+    # pass reads it all: the calls, the runs between them, the segment events, and each
+    # address's first entry (`known`, for the prelude). the run's entries ks (segment
+    # events, completions) before call `end`
     def run(ks, end):
         nxt = ((end['size'], end.get('stream', 0)) if end is not None
                and end['action'] in ('alloc', 'oom') else None)

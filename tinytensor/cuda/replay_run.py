@@ -126,22 +126,25 @@ def _recorded_reading(snap, device, meta, max_steps):
     _READINGS.insert(0, (key, snap['device_traces'], pools)); del _READINGS[4:]
     return pools
 
-# Note [Deferred frees] ~~~~~~~~~~~~~~~~~~~~~ A free whose free_completed comes later
-# was used on other streams: torch recorded an event per stream and freed the block once
-# `process_events` (at a malloc, or a free in newer torch) saw them done, or when a
-# retry or `empty_cache` synchronized. The trace shows when, so each such block gets a
-# use on a private stream (no head-of-line blocking between them) whose event is marked
-# done where the trace completes it. A completion inside a malloc's run that comes after
-# a segment_free was the retry's synchronize (mode 1) and is left to our retry; one
-# before such a segment_free (mode 2) was the retry's only if every pending event
-# completes there and the malloc would really retry (`_would_retry`).
+# Note [Deferred frees]
+# ~~~~~~~~~~~~~~~~~~~~~
+# A free whose free_completed comes later was used on other streams: torch recorded an
+# event per stream and freed the block once `process_events` (at a malloc, or a free in
+# newer torch) saw them done, or when a retry or `empty_cache` synchronized. The trace
+# shows when, so each such block gets a use on a private stream (no head-of-line
+# blocking between them) whose event is marked done where the trace completes it. A
+# completion inside a malloc's run that comes after a segment_free was the retry's
+# synchronize (mode 1) and is left to our retry; one before such a segment_free (mode 2)
+# was the retry's only if every pending event completes there and the malloc would
+# really retry (`_would_retry`).
 
-# Note [Inferring empty_cache] ~~~~~~~~~~~~~~~~~~~~~~~~~~~~ A trace has no entry for
-# torch.cuda.empty_cache(), only its effect: segment_free/segment_unmap of every whole
-# cached segment. When the trace gives back a segment that we have not (our count of
-# cudaFree/unmap calls is behind) and the call ending the run is not a malloc that would
-# itself release memory (garbage collection or a retry, `_would_release`), the program
-# emptied the cache here: so do we.
+# Note [Inferring empty_cache]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A trace has no entry for torch.cuda.empty_cache(), only its effect:
+# segment_free/segment_unmap of every whole cached segment. When the trace gives back a
+# segment that we have not (our count of cudaFree/unmap calls is behind) and the call
+# ending the run is not a malloc that would itself release memory (garbage collection or
+# a retry, `_would_release`), the program emptied the cache here: so do we.
 
 def _replay_result(a, plan, cfg, capacity, memory_fraction, steps, skipped, peak_res,
                    alloc_at_peak, timeline, diverged, pc, frames):
@@ -171,10 +174,11 @@ def _replay_result(a, plan, cfg, capacity, memory_fraction, steps, skipped, peak
     return res
 
 # %% ../../nbs/07a_cuda_replay.ipynb #469014c0
-# Note [Reading private pools] ~~~~~~~~~~~~~~~~~~~~~~~~~~~~ A pool owns whole segments,
-# so an allocation's pool is the pool of the segment holding torch's address, and a
-# segment's pool is settled when it is created. The replay reads each segment's pool
-# from, in this order:
+# Note [Reading private pools]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A pool owns whole segments, so an allocation's pool is the pool of the segment holding
+# torch's address, and a segment's pool is settled when it is created. The replay reads
+# each segment's pool from, in this order:
 #   1. its `segment_pool_id`, if it is alive in the final snapshot;
 #   2. the order in which an empty_cache gave it back: release_cached_blocks frees the
 #      default pools (large, then small), then each freeable private pool (small, then
@@ -188,15 +192,15 @@ def _replay_result(a, plan, cfg, capacity, memory_fraction, steps, skipped, peak
 #      range on that stream), so any pool of the replay that would have served it is not
 #      the segment's pool; if one pool is left, that is it;
 #   4. otherwise the default pool, and the segment is recorded as undecided (entry,
-#      reading, other readings). The replay then checks the reading: every allocation at
-#      torch's address and every segment event in torch's order. Where it parts, an
-#      undecided segment created before that point gets its other reading, latest first,
-#      and the replay runs again; a change that moves the first divergence later is
-#      kept. A private pool that no final segment names is assumed when the reading with
-#      the default pool alone parts from torch; its id is not recorded, so the replay
-#      calls it (-1, 1). An undecided segment whose other reading also replays exactly
-#      is one the trace cannot decide: `fidelity` names its entry, both readings and
-#      their figures.
+#      reading, other readings).
+# The replay then checks the reading: every allocation at torch's address and every
+# segment event in torch's order. Where it parts, an undecided segment created before
+# that point gets its other reading, latest first, and the replay runs again; a change
+# that moves the first divergence later is kept. A private pool that no final segment
+# names is assumed when the reading with the default pool alone parts from torch; its id
+# is not recorded, so the replay calls it (-1, 1). An undecided segment whose other
+# reading also replays exactly is one the trace cannot decide: `fidelity` names its
+# entry, both readings and their figures.
 INFERRED_POOL = (-1, 1)
 
 def _phase_labels(items, expandable):
