@@ -100,3 +100,52 @@ def test_pool_trace_cli(capsys):
     assert main([PATHS['P_graph_capture']]) == 0
     out = capsys.readouterr().out
     assert ': exact (' in out and 'undecided pool: trace entry 37' in out and 'every figure agrees' in out
+
+
+# --- Note [A what-if's pool reading]: a what-if is a function of (trace, settings, capacity, fraction) ---
+from tinytensor.cuda.replay import recorded_setup
+import tinytensor.cuda.replay_run as _run
+
+NOT_FIGURES = {'allocator', 'reading', 'pools', 'label', 'frames'}
+
+def _figures(r):
+    "Every figure and event of a replay (statistics, timeline, segment events, divergence), not its objects."
+    return {k: v for k, v in r.items() if k not in NOT_FIGURES}
+
+
+@pytest.mark.parametrize("name", NAMES + POOL_NAMES)
+def test_what_if_with_the_recorded_settings_is_the_recorded_run(name):
+    "The recorded settings passed explicitly, without the recording's notes, replay torch's run exactly."
+    path = PATHS[name]
+    snap, meta = load_snapshot(path), load_metadata(path)
+    rec = recorded_setup(snap, meta)
+    recorded = replay(snap, meta=meta)
+    _run._READINGS.clear()                                    # the what-if takes its own reading
+    what_if = replay(snap, meta['PYTORCH_CUDA_ALLOC_CONF'], capacity=rec['capacity'],
+                     memory_fraction=rec['memory_fraction'])
+    assert what_if['pools'] is None or "recorded run's reading" in what_if['pools']['assumed']
+    assert _figures(what_if) == _figures(recorded)
+
+
+# each what-if keeps every recorded setting but one (the capacity and fraction given, as without the notes)
+ONE_CHANGE = [dict(conf='max_split_size_mb:64'), dict(conf='garbage_collection_threshold:0.8'),
+              dict(expandable_segments=True), dict(capacity_scale=0.5), dict(fraction_scale=1.5)]
+
+@pytest.mark.parametrize("name", ['oom_retry', 'mlp_train', 'P_mempool'])
+def test_what_ifs_do_not_depend_on_what_ran_before(name):
+    path = PATHS[name]
+    snap, meta = load_snapshot(path), load_metadata(path)
+    rec = recorded_setup(snap, meta)
+    def what_if(change):
+        conf = change.get('conf', meta['PYTORCH_CUDA_ALLOC_CONF'])
+        cap = int(rec['capacity'] * change.get('capacity_scale', 1))
+        frac = rec['memory_fraction']
+        if 'fraction_scale' in change: frac = min(1.0, (frac or 0.5) * change['fraction_scale'])
+        return _figures(replay(snap, conf, capacity=cap, memory_fraction=frac,
+                               expandable_segments=change.get('expandable_segments')))
+    fresh = []
+    for c in ONE_CHANGE:
+        _run._READINGS.clear(); fresh.append(what_if(c))
+    # the same what-ifs in a row, forwards and backwards, each after the others' readings
+    assert [what_if(c) for c in ONE_CHANGE] == fresh
+    assert [what_if(c) for c in reversed(ONE_CHANGE)] == fresh[::-1]

@@ -113,16 +113,31 @@ def _replay_once(snap, plan, cfg, capacity, memory_fraction, record_snapshots,
                           diverged, pc, frames if record_snapshots else None)
 
 # %% ../../nbs/07a_cuda_replay.ipynb #909c3cff
-# [(key, trace lists, pools)]: the last few recorded readings, for what-ifs in a row
+# Note [A what-if's pool reading]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A what-if replays the trace under other settings, with each allocation in the pool the
+# recorded run gave it. That reading (Note [Reading private pools]) is a fact about the
+# program, so it is taken once, under the recorded setup: the recorded settings, and the
+# device memory and memory fraction the snapshot or its notes give. Where neither says
+# them, the caller's stand in, so a what-if that passes the recorded figures itself reads
+# the pools as the recorded replay does and gives its result. The reading depends on
+# those four things and the trace alone, and it is cached under exactly them: a what-if
+# is a function of (trace, settings, capacity, fraction), whatever ran before it.
+# [(key, trace lists, pools)]: the last few readings, for what-ifs in a row
 _READINGS = []
 
-def _recorded_reading(snap, device, meta, max_steps):
-    ("The private pools read from `snap` under its recorded setup (None: none), "
-     "remembered for the next what-if.")
-    key = (device, id(meta), max_steps)
+def _recorded_reading(snap, plan, rec, capacity, memory_fraction, max_steps):
+    ("The private pools read from `snap` under its recorded setup (None: none), the "
+     "caller's figures standing in for unknown ones (Note [A what-if's pool reading]).")
+    cap = rec['capacity'] or capacity
+    frac = memory_fraction if rec['memory_fraction'] is None else rec['memory_fraction']
+    conf = usable_conf(rec['conf'])
+    key = (plan['device'], max_steps, conf, cap, frac)
     for k, traces, pools in _READINGS:
         if k == key and traces is snap['device_traces']: return pools
-    pools = replay(snap, device=device, meta=meta, max_steps=max_steps)['pools']
+    cfg = AllocatorConfig(conf)
+    def run(pc): return _replay_once(snap, plan, cfg, cap, frac, False, max_steps, pc)
+    pools = _read_pools(snap, plan, cap, run)['pools']
     _READINGS.insert(0, (key, snap['device_traces'], pools)); del _READINGS[4:]
     return pools
 
@@ -450,8 +465,8 @@ def replay(trace, # snapshot dict, path to a snapshot pickle, or a list of trace
         r['label'] = (cfg.conf or '(default)') + ', no private pool'
         return r
     if recorded: return _read_pools(snap, plan, capacity, run)
-    # the recorded run's reading
-    base = _recorded_reading(snap, device, meta, max_steps)
+    # the recorded run's reading (Note [A what-if's pool reading])
+    base = _recorded_reading(snap, plan, rec, capacity, memory_fraction, max_steps)
     if base is None: return run(None)
     r = run(_PoolReading(None, plan['where'], route=base['taken'],
                          released=base['released'], targets=base['targets']))
