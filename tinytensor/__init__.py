@@ -34,6 +34,7 @@ from .indexing import *
 from .joining import *
 from . import cuda
 from .serialization import save, load
+from . import legacy_format         # fills save/load's hooks for torch's legacy format (08a)
 from . import safetensors
 from .dlpack import from_dlpack
 from .tensor_iterator import *

@@ -544,6 +544,32 @@ def __reduce__(self:Storage): return (_by_name('_storage_wrap'), (self.impl,))
 
 def _storage_wrap(storage) -> Storage: return Storage._adopt(_strong_handle(storage))
 
+# %% ../nbs/08a_serialization.ipynb #lgcy0005
+from .torch_zip import _legacy
+
+def _legacy_load(fh, f, map_location, weights_only, mmap, pickle_module, load_args):
+    "`load` of a file that is no zip archive: torch's legacy format (the last section)."
+    return _legacy['load'](fh, f, map_location, weights_only, mmap, pickle_module,
+                           load_args)
+
+def _full_unpickler(pickle_module):
+    "The `weights_only=False` unpickler over `pickle_module.Unpickler` (torch's too)."
+    base = pickle_module.Unpickler
+    if base is pickle.Unpickler: return FullUnpickler
+    class Unpickler(base):
+        def __init__(self, file, loader, **kwargs):
+            base.__init__(self, file, **{'encoding': 'utf-8', **kwargs})
+            self._tt_file, self.persistent_load = file, loader.persistent_load
+        def load(self):
+            _scan_pickle(_peek_all(self._tt_file))
+            return base.load(self)
+        def find_class(self, module, name):
+            m = 'builtins' if module == '__builtin__' else module
+            obj = _SAFE_GLOBALS.get((m, name))
+            return obj if obj is not None else base.find_class(self, module, name)
+    return Unpickler
+
+
 # %% ../nbs/08a_serialization.ipynb #b184e84b
 _WO_MSG = ("Weights only load failed. This file can still be loaded, to do so you have "
            "two options, do those steps only "
@@ -592,34 +618,36 @@ def load(f,
          # None (saved location), 'cpu', a Device, a dict {saved: new}, or
          # callable(storage, location)
          map_location=None,
-         pickle_module=None, # not supported (torch's custom pickle modules)
-         # restricted unpickler; False runs arbitrary pickles (trusted files only)
-         *, weights_only:bool=True,
+         # with weights_only=False: `pickle` or a module like it (its `Unpickler`)
+         pickle_module=None,
+         # restricted unpickler (the default without pickle_module); False
+         *, weights_only:bool=None,
+                                    # runs arbitrary pickles (trusted files only)
          # map storages from the file (copy-on-write) instead of reading them; needs a
          # path
          mmap:bool=False,
          **pickle_load_args):
     ("Load an object saved by `tt.save` or `torch.save` (zip format); tensors come back "
      "as tinytensor tensors.")
-    TORCH_CHECK_VALUE(pickle_module is None,
-                      "tinytensor.load does not support pickle_module")
-    if weights_only is None: weights_only = True
+    if weights_only is None: weights_only = pickle_module is None
+    TORCH_CHECK(not (weights_only and pickle_module is not None),
+                "Can not safely load weights when explicit pickle_module is specified")
+    pickle_module = pickle_module or pickle
     fh, owned = _open_for_read(f)
     try:
         with _gc_paused():
-            return _load(fh, f, map_location, weights_only, mmap, pickle_load_args)
+            return _load(fh, f, map_location, weights_only, mmap, pickle_load_args,
+                         pickle_module)
     finally:
         if owned: fh.close()
 
-def _load(fh, f, map_location, weights_only, mmap, pickle_load_args):
+def _load(fh, f, map_location, weights_only, mmap, pickle_load_args,
+          pickle_module=pickle):
     start = fh.tell()
     magic = fh.read(4); fh.seek(start)
-    TORCH_CHECK(len(magic) == 4,
-        "PytorchStreamReader failed reading zip archive: the file is empty or truncated")
-    TORCH_CHECK(magic == b'PK\x03\x04',
-                "tinytensor.load reads PyTorch's zip format only (torch.save since "
-                "1.6); this file ",
-                "is in the legacy format or is not a checkpoint")
+    if magic != b'PK\x03\x04':                  # torch's legacy format: its own section
+        return _legacy_load(fh, f, map_location, weights_only, mmap, pickle_module,
+                            pickle_load_args)
     reader = PyTorchStreamReader(fh)
     if mmap: TORCH_CHECK_VALUE(isinstance(f, (str, os.PathLike)),
                                "f must be a file path in order to use the mmap argument")
@@ -634,7 +662,8 @@ def _load(fh, f, map_location, weights_only, mmap, pickle_load_args):
                                     dtype=np.uint8)
     loader = _Loader(reader, map_location, mapped, byteorder)
     data = io.BytesIO(reader.get_record('data.pkl'))
-    if not weights_only: result = FullUnpickler(data, loader, **pickle_load_args).load()
+    if not weights_only:
+        result = _full_unpickler(pickle_module)(data, loader, **pickle_load_args).load()
     else:
         try: result = WeightsOnlyUnpickler(data, loader).load()
         except pickle.UnpicklingError as e:
@@ -647,3 +676,89 @@ def _load(fh, f, map_location, weights_only, mmap, pickle_load_args):
     # where torch's last read leaves it (Note [The archive starts where ...])
     fh.seek(reader.start + reader.position)
     return result
+
+# %% ../nbs/08a_serialization.ipynb #lgcy0036
+from .checks import TORCH_CHECK_NOT_IMPLEMENTED
+# Note [torch's allow-list]: torch/_weights_only_unpickler.py's `_get_allowed_globals`,
+# name for name. Globals tinytensor cannot build are still allowed (a pickle naming them
+# is not hostile) and refused when called, saying what is missing; aliases such as
+# `torch.float` and `builtins.frozenset` are not on torch's list, and are refused here.
+_ALIASES = ('half', 'float', 'double', 'short', 'int', 'long', 'cfloat', 'cdouble',
+            'chalf')
+for _k in [('builtins', 'frozenset'), ('torch', 'UntypedStorage'),
+           *[('torch', a) for a in _ALIASES]]:
+    _SAFE_GLOBALS.pop(_k, None)
+
+def _parameter(data, requires_grad=True) -> Tensor:
+    "`torch.nn.Parameter(data, requires_grad)`: the plain tensor (`_rebuild_parameter`)."
+    return _rebuild_parameter(data, requires_grad, None)
+
+def _unsupported(what:str):
+    "A torch rebuild function tinytensor has no counterpart for: calling it says so."
+    def f(*args, **kwargs):
+        TORCH_CHECK_NOT_IMPLEMENTED(False, "tinytensor.load: ", what,
+                                    " are not supported")
+    f.__name__ = f.__qualname__ = what.replace(' ', '_')
+    return f
+
+def _legacy_tensor_class(d, device='cpu'):
+    "`torch.FloatTensor` and the like: called with no argument, an empty tensor."
+    def new(*args):
+        TORCH_CHECK_NOT_IMPLEMENTED(not args and device == 'cpu', "tinytensor.load: ",
+                                    "the legacy constructor torch.", d.short, "Tensor",
+                                    args, " on ", device)
+        return Tensor._make(TensorImpl(Storage(0)._ptr.copy(), d, (0,), (1,), 0))
+    new.__name__ = new.__qualname__ = d.short + 'Tensor'
+    return new
+
+def _typed_storage(*args, wrap_storage=None, dtype=None, _internal=False):
+    "`torch.storage.TypedStorage(wrap_storage=, dtype=)`, as old pickles build it."
+    ok = not args and type(wrap_storage) is Storage and type(dtype) is _dt.dtype
+    TORCH_CHECK_TYPE(ok, "TypedStorage: expected wrap_storage=<untyped storage>, "
+                     "dtype=<dtype>")
+    return TypedStorage(wrap_storage, dtype)
+
+def _rebuild_from_type_v2(func, new_type, args, state):
+    "torch's `_rebuild_from_type_v2`: a tensor of `new_type` with Python attributes."
+    TORCH_CHECK_NOT_IMPLEMENTED(new_type is _TENSOR_TYPE and not state,
+                                "tinytensor.load: tensor subclasses and tensor ",
+                                "attributes are not supported")
+    return func(*args)
+
+_SUB_BYTE = [f'{u}int{i}' for u in ('', 'u') for i in range(1, 8)]
+_TORCH_ONLY_DTYPES.update({n: _TorchOnlyDtype(n) for n in _SUB_BYTE})
+_TENSOR_TYPE = _TorchOnlyDtype('Tensor')           # torch.Tensor, as a name only
+_QSCHEMES = ('per_tensor_affine', 'per_channel_affine', 'per_tensor_symmetric',
+             'per_channel_symmetric', 'per_channel_affine_float_qparams')
+_REAL = [d for d in _dt.all_dtypes if not d.is_complex]
+_REBUILDS = [('qtensor', 'quantized tensors'), ('sparse_tensor', 'sparse tensors'),
+             ('nested_tensor', 'nested tensors'),
+             ('wrapper_subclass', 'tensor subclasses'),
+             ('meta_tensor_no_storage', 'meta tensors without storage'),
+             ('device_tensor_from_numpy', 'device tensors rebuilt from numpy'),
+             ('device_tensor_from_cpu_tensor', 'device tensors from CPU tensors')]
+_SAFE_GLOBALS.update({
+    **{('torch', n): _TORCH_ONLY_DTYPES[n] for n in _SUB_BYTE},
+    **{('torch', q): _TorchOnlyDtype(q) for q in _QSCHEMES},
+    **{('torch', q + 'Storage'): _StorageType(q + 'Storage',
+                                              _TORCH_ONLY_DTYPES[q.lower()])
+       for q in ('QInt8', 'QUInt8', 'QInt32', 'QUInt4x2', 'QUInt2x4')},
+    **{('torch.cuda', n): _StorageType('cuda.' + n, d)
+       for n, d in ((_storage_type_name(d), d) for d in _dt.all_dtypes)},
+    **{('torch', d.short + 'Tensor'): _legacy_tensor_class(d) for d in _REAL},
+    **{('torch.cuda', d.short + 'Tensor'): _legacy_tensor_class(d, 'cuda')
+       for d in _REAL},
+    **{(m, d.short + 'Tensor'): _unsupported('sparse tensors')
+       for m in ('torch.sparse', 'torch.cuda.sparse')
+       for d in _REAL if d.short != 'Bool'},
+    ('torch', 'Tensor'): _TENSOR_TYPE, ('torch.nn.parameter', 'Parameter'): _parameter,
+    ('torch.storage', 'TypedStorage'): _typed_storage,
+    ('torch._tensor', '_rebuild_from_type_v2'): _rebuild_from_type_v2,
+    ('torch.serialization', '_get_layout'): _unsupported('sparse layouts'),
+    **{('torch._utils', f'_rebuild_{n}'): _unsupported(what) for n, what in _REBUILDS},
+})
+def _stand_in(v):
+    "What the restricted unpickler hands out for `v` (as for the first allow-list)."
+    return _allowed(v) if callable(v) and not any(v is c for c in _C_TYPES) else v
+_WEIGHTS_ONLY_GLOBALS = {k: _stand_in(v) for k, v in _SAFE_GLOBALS.items()}
+

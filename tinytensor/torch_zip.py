@@ -255,12 +255,37 @@ class TorchPickler(pickle._Pickler):
     dispatch[Device] = lambda self, d: self.save_reduce(_Global('torch', 'device'),
             (d.type,) if d.index is None else (d.type, d.index), obj=d)
 
+# %% ../nbs/08a_serialization.ipynb #lgcy0002
+def _pickler_class(pickle_module):
+    "`TorchPickler`, over `pickle_module.Pickler` when that is another Python pickler."
+    base = getattr(pickle_module, 'Pickler', None)
+    if base is pickle.Pickler or base is pickle._Pickler: return TorchPickler
+    TORCH_CHECK_TYPE(isinstance(base, type) and issubclass(base, pickle._Pickler),
+                     "tinytensor.save: pickle_module.Pickler must be pickle's Pickler ",
+                     "or a subclass of pickle._Pickler (torch's globals are written ",
+                     "through it), got ", base)
+    return type('Torch' + base.__name__, (TorchPickler, base), {})
+
+# torch's legacy format, written and read by `tinytensor.legacy_format` (this chapter's
+# last section), which fills this in when the package imports it
+_legacy = {}
+
+def _save_writer(obj, pickle_module, pickle_protocol:int, zip_format:bool):
+    "What `save` writes into the open file `fh`: the zip archive, or the legacy format."
+    if not zip_format:
+        return lambda fh, name: _legacy['save'](obj, fh, pickle_module, pickle_protocol)
+    cls = _pickler_class(pickle_module)
+    return lambda fh, name: _write_archive(obj, fh, name, pickler=cls,
+                                           protocol=pickle_protocol)
+
+
 # %% ../nbs/08a_serialization.ipynb #d41aac61
-def _write_archive(obj, f, archive_name:str, byteorder:str=sys.byteorder):
-    ("Pickle `obj` and write data.pkl plus one record per storage to the "
-     "open binary file `f`.")
+def _write_archive(obj, f, archive_name:str, byteorder:str=sys.byteorder, pickler=None,
+                   protocol:int=2):
+    ("Pickle `obj` and write data.pkl plus one record per storage to the open binary "
+     "file `f`.")
     data = io.BytesIO()
-    pickler = TorchPickler(data, protocol=2)
+    pickler = (pickler or TorchPickler)(data, protocol=protocol)
     pickler.dump(obj)
     w = PyTorchStreamWriter(f, archive_name)
     w.write_record('data.pkl', data.getbuffer())
@@ -333,19 +358,24 @@ def atomic_write(f, # the path to write; a symlink is written through, to its ta
 
 def save(obj, # a tensor, or nested dicts/lists/tuples of tensors and plain values
          f, # a path (str or os.PathLike) or a binary file object open for writing
-         pickle_protocol:int=2): # only protocol 2 is written (torch's DEFAULT_PROTOCOL)
+         # `pickle`, or a module whose `Pickler` subclasses `pickle._Pickler`
+         pickle_module=pickle,
+         # the protocol of every pickle written (torch's DEFAULT_PROTOCOL)
+         pickle_protocol:int=2,
+         # False: the legacy format (its own section)
+         _use_new_zipfile_serialization:bool=True):
     ("Save `obj` in PyTorch's zip format (readable by `torch.load`); paths are written "
      "atomically.")
-    TORCH_CHECK_VALUE(pickle_protocol == 2,
-                      "tinytensor.save writes pickle protocol 2 only (torch's default)")
+    write = _save_writer(obj, pickle_module, pickle_protocol,
+                         _use_new_zipfile_serialization)
     if isinstance(f, (str, os.PathLike)):
         name = os.path.splitext(os.path.basename(os.fspath(f)))[0] or 'archive'
-        atomic_write(f, lambda fh: _write_archive(obj, fh, name))
+        atomic_write(f, lambda fh: write(fh, name))
     else:
         TORCH_CHECK_TYPE(hasattr(f, 'write'),
                 "save(): f must be a path or a binary file object with write(), got ",
                          type(f).__name__)
-        _write_archive(obj, f, 'archive')
+        write(f, 'archive')
 
 # %% ../nbs/08a_serialization.ipynb #39d4ba9b
 def archive_html(path, # a file written by `save` or `torch.save`

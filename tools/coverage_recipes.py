@@ -558,6 +558,14 @@ def _save_at(L):
     f.seek(13)
     return _ser_seen(L.load(f), f) + [end]
 
+def _ser_legacy(L):
+    """torch's legacy format (`_use_new_zipfile_serialization=False`) after 13 other bytes, then a pickle;
+    each library's file has its own storage keys, so the position is compared as 'just past the checkpoint'."""
+    f = io.BytesIO(); f.write(b'x' * 13)
+    L.save(_ser_obj(L), f, _use_new_zipfile_serialization=False); end = f.tell(); pickle.dump('after', f)
+    f.seek(13); r = L.load(f)
+    return _ser_seen(r, f)[:-1] + [f.tell() == end, pickle.load(f)]
+
 R('load', [P(fn=_ser_at(b'x' * 13), label='load(f) of a checkpoint after 13 other bytes, f at it'),
            P(fn=_ser_at(41), label='load(f) after pickle.load(f) of what was pickled first'),
            P(fn=_ser_at(b'', 'after'), label='load(f) of a checkpoint followed by a pickle'),
@@ -567,7 +575,8 @@ R('load', [P(fn=_ser_at(b'x' * 13), label='load(f) of a checkpoint after 13 othe
            P(fn=_ser_two, label='load(f) of two checkpoints in one stream: the second, then the first (seeking to each)'),
            P(fn=_ser_file, label="load(f) of a real file (open(path, 'rb')), after a pickle"),
            P(fn=_ser_unseekable, label='load(f) of an object with read() but no seek() or tell()'),
-           P(fn=_ser_mmap_stream, label='load(f, mmap=True) of a file object')])
+           P(fn=_ser_mmap_stream, label='load(f, mmap=True) of a file object'),
+           P(fn=_ser_legacy, label='load(f) of a legacy-format checkpoint after 13 other bytes, then a pickle')])
 # (no empty tensor in the save probe: tt.save writes a 16-byte data descriptor after an empty record, miniz writes
 # none, so the archive is longer; a layout difference of the writer, not one of reading at a position)
 R('save', [P(fn=_save_at, label='save(obj, f) after 13 other bytes: the stream position after, and reading it back')])
