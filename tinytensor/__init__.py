@@ -33,6 +33,7 @@ from .more_views import *
 from .indexing import *
 from .joining import *
 from . import cuda
+from .cuda import OutOfMemoryError         # torch.OutOfMemoryError
 from .serialization import save, load
 from . import safetensors
 from .dlpack import from_dlpack
