@@ -631,11 +631,14 @@ class _CudaDeviceProperties:
     "What `torch.cuda.get_device_properties` gives: name, capability, memory, SMs."
     def __init__(self, name, major, minor, total_memory, multi_processor_count):
         self.name, self.major, self.minor = name, major, minor
-        self.total_memory, self.multi_processor_count = total_memory, multi_processor_count
+        self.total_memory = total_memory
+        self.multi_processor_count = multi_processor_count
     def _key(self): return (self.name, self.major, self.minor, self.total_memory,
                             self.multi_processor_count)
-    def __eq__(self, o): return isinstance(o, _CudaDeviceProperties) and o._key() == self._key()
-    def __repr__(self): return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, "
+    def __eq__(self, o):
+        return isinstance(o, _CudaDeviceProperties) and o._key() == self._key()
+    def __repr__(self): return (
+        f"_CudaDeviceProperties(name='{self.name}', major={self.major}, "
         f"minor={self.minor}, total_memory={self.total_memory >> 20}MB, "
         f"multi_processor_count={self.multi_processor_count})")
 
