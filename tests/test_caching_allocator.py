@@ -245,7 +245,7 @@ def test_oom_message_and_state():
     for k in before:
         if not k.startswith(('num_ooms', 'num_alloc_retries', 'num_sync_all_streams')):
             assert before[k] == after[k], k
-    oom = a.snapshot()['device_traces'][0][-2]
+    oom = a.snapshot()['device_traces'][0][-1]               # the snapshot action comes after the copy
     assert oom['action'] == 'oom' and oom['device_free'] == 12 * MiB and oom['size'] == 13 * MiB and 'addr' not in oom
     a.free(x)
     a.check_invariants()
@@ -259,7 +259,7 @@ def test_memory_fraction_limits_and_message():
     a.malloc(40 * MiB)
     with pytest.raises(OutOfMemoryError, match="50.00 MiB allowed; "):
         a.malloc(12 * MiB)
-    with pytest.raises(RuntimeError, match="Invalid fraction"):
+    with pytest.raises(ValueError, match="Invalid fraction"):        # torch: ValueError
         a.set_per_process_memory_fraction(1.5)
 
 
@@ -368,7 +368,7 @@ def test_history_ring_buffer_and_disable():
     a.record_memory_history(max_entries=3)
     for _ in range(5): a.free(a.malloc(1000))
     tr = a.snapshot()['device_traces'][0]
-    assert [e['action'] for e in tr] == ['free_requested', 'free_completed', 'snapshot']
+    assert [e['action'] for e in tr] == ['alloc', 'free_requested', 'free_completed']   # copied before 'snapshot'
     a.record_memory_history(None)
     a.free(a.malloc(1000))
     assert a.snapshot()['device_traces'] == [[]]
@@ -408,16 +408,30 @@ def test_bad_input_leaves_allocator_consistent():
 
 
 @pytest.mark.parametrize("conf,msg", [
-    ("max_split_size_mb:19", "must be >= 20"), ("max_split_size_mb:", "Missing value"), ("max_split_size_mb:x", "expected a number"),
-    ("garbage_collection_threshold:0", "too small"), ("garbage_collection_threshold:1", "too big"),
-    ("roundup_power2_divisions:3", "power of 2"), ("roundup_power2_divisions:[3:2]", "intervals have to be power of 2"),
-    ("roundup_power2_divisions:[4:3]", "power of 2 or 0"), ("roundup_power2_divisions:[4:2", "Expected ',' or ']'"),
+    ("max_split_size_mb:", "Missing value"), ("max_split_size_mb:x", "expected a number"),
+    ("roundup_power2_divisions:[3:2]", "intervals have to be power of 2"),
+    ("roundup_power2_divisions:[4:2", "Expected ',' or ']'"),
     ("expandable_segments:maybe", "True or False"),
     ("backend:cudaMallocAsync", "not supported"), ("nonsense:1", "Unrecognized CachingAllocator option: nonsense"),
     (":1", "Unexpected ':'"), ("max_split_size_mb 256", "Expected ':'"), ("max_split_size_mb:256:1", "Expected ','")])
 def test_malformed_settings(conf, msg):
     with pytest.raises(RuntimeError, match=msg.replace('[', r'\[').replace(']', r'\]')):
         DeviceCachingAllocator(SimulatedBackend(), conf=conf)
+
+
+@pytest.mark.parametrize("conf,msg", [              # torch 2.13 raises ValueError, with these words
+    ("max_split_size_mb:19", "max_split_size_mb too small, must be >= 20"),
+    ("max_non_split_rounding_mb:2", "max_non_split_rounding_mb too small, must be >= 20"),
+    ("garbage_collection_threshold:0", r"garbage_collect_threshold is invalid, set it in \(0.0, 1.0\)"),
+    ("garbage_collection_threshold:1.2", r"garbage_collect_threshold is invalid, set it in \(0.0, 1.0\)"),
+    ("roundup_power2_divisions:3", "For roundups, the divisions has to be power of 2 "),
+    ("roundup_power2_divisions:[64:3]", "For roundups, the divisions has to be power of 2 or 0 to disable roundup")])
+def test_settings_value_errors_as_torch(conf, msg):
+    with pytest.raises(ValueError, match=msg):
+        DeviceCachingAllocator(SimulatedBackend(), conf=conf)
+    with pytest.raises(ValueError, match=msg):
+        torch_ = pytest.importorskip("torch")
+        torch_._C._accelerator_setAllocatorSettings(conf)
 
 
 def test_settings_forms():

@@ -33,6 +33,7 @@ from .more_views import *
 from .indexing import *
 from .joining import *
 from . import cuda
+from .cuda import OutOfMemoryError         # torch.OutOfMemoryError
 from .serialization import save, load
 from . import legacy_format         # fills save/load's hooks for torch's legacy format (08a)
 from . import safetensors

@@ -17,7 +17,8 @@ class OutOfMemoryError(RuntimeError):
      "`torch.OutOfMemoryError`.")
 
 # chapter 00's c10-style checks (standard library only)
-from ..checks import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
+from ..checks import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, TORCH_CHECK_VALUE,
+                               TORCH_CHECK_TYPE)
 
 def _patch(f):
     ("Add function `f` as a method of the class named by its first parameter's "
@@ -139,20 +140,20 @@ def _parse(self:AllocatorConfig, toks):
         i += 2
         if key == 'max_split_size_mb':
             mb = _parse_num(self._value(toks, i, key), key)
-            TORCH_CHECK(mb >= kLargeBuffer // (1 << 20),
+            TORCH_CHECK_VALUE(mb >= kLargeBuffer // (1 << 20),
                         "CachingAllocator option max_split_size_mb too small, must be "
                         ">= ", kLargeBuffer // (1 << 20))
             self.max_split_size = min(mb, SIZE_MAX // (1 << 20)) * (1 << 20)
         elif key == 'max_non_split_rounding_mb':
             mb = _parse_num(self._value(toks, i, key), key)
-            TORCH_CHECK(mb >= kLargeBuffer // (1 << 20),
+            TORCH_CHECK_VALUE(mb >= kLargeBuffer // (1 << 20),
                         "CachingAllocator option max_non_split_rounding_mb too small, "
                         "must be >= ", kLargeBuffer // (1 << 20))
             self.max_non_split_rounding_size = min(mb, SIZE_MAX // (1 << 20)) * (1 << 20)
         elif key == 'garbage_collection_threshold':
             v = _parse_num(self._value(toks, i, key), key, float)
-            TORCH_CHECK(v > 0, "garbage_collect_threshold too small, set it 0.0~1.0")
-            TORCH_CHECK(v < 1, "garbage_collect_threshold too big, set it 0.0~1.0")
+            TORCH_CHECK_VALUE(0 < v < 1,
+                        "garbage_collect_threshold is invalid, set it in (0.0, 1.0)")
             self.garbage_collection_threshold = v
         elif key == 'roundup_power2_divisions':
             i = self._parse_roundup(toks, i)
@@ -198,8 +199,8 @@ def _parse_roundup(self:AllocatorConfig, toks, i):
             interval = self._value(toks, i, key)
             self._expect(toks, i + 1, ':')
             div = _parse_num(self._value(toks, i + 2, key), key)
-            TORCH_CHECK(div == 0 or _is_pow2(div),
-                        "For roundups, the divisons has to be power of 2 or 0 to "
+            TORCH_CHECK_VALUE(div == 0 or _is_pow2(div),
+                        "For roundups, the divisions has to be power of 2 or 0 to "
                         "disable roundup ")
             if interval == '>':
                 for j in range(last_index, kRoundUpPowerOfTwoIntervals): table[j] = div
@@ -218,7 +219,7 @@ def _parse_roundup(self:AllocatorConfig, toks, i):
                         f"Expected ',' or ']' in {key} list of {self.conf!r}")
             if toks[i] == ',': i += 1
     div = _parse_num(self._value(toks, i, key), key)
-    TORCH_CHECK(_is_pow2(div), "For roundups, the divisons has to be power of 2 ")
+    TORCH_CHECK_VALUE(_is_pow2(div), "For roundups, the divisions has to be power of 2 ")
     table[:] = [div] * kRoundUpPowerOfTwoIntervals
     return i
 

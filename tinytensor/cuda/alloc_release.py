@@ -78,6 +78,7 @@ def free(self:DeviceCachingAllocator,
     self._allocation[si][0] -= 1; self._allocated_bytes[si][0] -= bs
     if self._block_trace is not None:
         self._record('free_requested', ptr, block.requested_size, block.stream)
+        if self._block_frames: self._block_frames.pop(ptr, None)
     if bs >= self.config.max_split_size: _dec1(self._oversize_allocations, 1)
     if block.stream_uses:
         # no events during a capture: recorded by the next process_events

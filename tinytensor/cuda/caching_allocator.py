@@ -15,9 +15,11 @@ from ..pictures import SvgCanvas, text_width
 # the chapter's three parts: their public names are this module's too
 # (Note [Module parts])
 from .alloc_config import *
-from .alloc_config import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, _patch
+from .alloc_config import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED,
+                                          TORCH_CHECK_TYPE, TORCH_CHECK_VALUE, _patch)
 from .alloc_blocks import *
-from .alloc_blocks import _current, _stat_fields, _stat_values
+from .alloc_blocks import (_current, _stat_fields, _stat_values,
+                                          _OOM_OBSERVERS)
 from .alloc_release import *
 _all_ = ['OutOfMemoryError', 'kMinBlockSize', 'kSmallSize', 'kSmallBuffer',
          'kLargeBuffer', 'kMinLargeAlloc', 'kRoundLarge', 'kRoundUpPowerOfTwoIntervals',
@@ -35,14 +37,16 @@ _all_ = ['OutOfMemoryError', 'kMinBlockSize', 'kSmallSize', 'kSmallBuffer',
 __all__ = ['BLOCK_COLORS', 'segment_blocks', 'snapshot', 'memory_map_svg', 'memory_stats', 'memory_allocated', 'memory_reserved',
            'max_memory_allocated', 'max_memory_reserved', 'reset_peak_memory_stats', 'reset_accumulated_memory_stats',
            'format_memory_summary', 'memory_summary', 'PrivatePool', 'MempoolId_t', 'create_or_incref_pool',
-           'begin_allocate_to_pool', 'end_allocate_to_pool', 'release_pool', 'cupy_device_count', 'get_allocator',
-           'set_allocator', 'empty_cache', 'set_per_process_memory_fraction', 'memory_snapshot', 'OutOfMemoryError',
-           'kMinBlockSize', 'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinLargeAlloc', 'kRoundLarge',
-           'kRoundUpPowerOfTwoIntervals', 'SIZE_MAX', 'kOneEB', 'format_size', 'AllocatorConfig',
-           'roundup_power2_next_division', 'round_size', 'get_allocation_size', 'SimEvent', 'SimulatedBackend',
-           'CupyBackend', 'Block', 'BlockPool', 'ExpandableSegment', 'STAT_NAMES', 'STAT_TYPES', 'STAT_FIELDS',
-           'DeviceCachingAllocator', 'record_memory_history', 'should_split', 'malloc', 'free', 'record_stream',
-           'process_events', 'synchronize_and_free_events', 'release_cached_blocks']
+           'begin_allocate_to_pool', 'end_allocate_to_pool', 'release_pool', 'set_use_on_oom', 'set_no_split',
+           'cupy_device_count', 'get_allocator', 'set_allocator', 'empty_cache', 'set_per_process_memory_fraction',
+           'get_per_process_memory_fraction', 'memory_snapshot', 'caching_allocator_enable', 'caching_allocator_alloc',
+           'caching_allocator_delete', 'mem_get_info', 'get_device_properties', 'OutOfMemoryError', 'kMinBlockSize',
+           'kSmallSize', 'kSmallBuffer', 'kLargeBuffer', 'kMinLargeAlloc', 'kRoundLarge', 'kRoundUpPowerOfTwoIntervals',
+           'SIZE_MAX', 'kOneEB', 'format_size', 'AllocatorConfig', 'roundup_power2_next_division', 'round_size',
+           'get_allocation_size', 'SimEvent', 'SimulatedBackend', 'CupyBackend', 'Block', 'BlockPool',
+           'ExpandableSegment', 'STAT_NAMES', 'STAT_TYPES', 'STAT_FIELDS', 'DeviceCachingAllocator',
+           'record_memory_history', 'should_split', 'malloc', 'free', 'record_stream', 'process_events',
+           'synchronize_and_free_events', 'release_cached_blocks']
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #31ee5c4e
 @_patch
@@ -99,10 +103,11 @@ def _block_state(b):
 def snapshot(self:DeviceCachingAllocator) -> dict:
     ("torch's `_snapshot()` dict: segments with blocks and states, device_traces, "
      "allocator_settings.")
-    segs = []
+    segs, bf = [], self._block_frames
     for addr, size, pool, stream, blocks in self.segment_blocks():
         binfo = [{'address': b.ptr, 'size': b.size, 'requested_size': b.requested_size,
-                  'state': _block_state(b), 'frames': []} for b in blocks]
+                  'state': _block_state(b),
+                  'frames': bf.get(b.ptr, []) if b.allocated else []} for b in blocks]
         active = [x for x in binfo if x['state'] != 'inactive']
         segs.append({'device': self.device, 'address': addr, 'total_size': size,
                      'allocated_size': sum(x['size'] for x in binfo
@@ -113,15 +118,22 @@ def snapshot(self:DeviceCachingAllocator) -> dict:
                      'segment_pool_id': pool.owner.id if pool.owner is not None
                      else (0, 0), 'is_expandable':
                          blocks[0].expandable is not None, 'frames': [], 'blocks': binfo})
+    # c10 copies the trace, then records the snapshot action
+    traces = [[] for _ in range(self.device)] + [list(self._trace or ())]
     if self._trace is not None:
         self._record('snapshot', 0, _current(self._active_bytes), 0)
-    traces = [[] for _ in range(self.device)] + [list(self._trace or ())]
     return {'segments': segs, 'device_traces': traces,
             'allocator_settings': self.config.settings()}
 
 # %% ../../nbs/07_cuda_caching_allocator.ipynb #c1448462
 BLOCK_COLORS = {'active_allocated': '#4c78a8', 'active_pending_free': '#b279a2',
                 'split_free': '#f58518', 'free': '#bab0ac'}
+
+def _frames_text(frames, n:int=8) -> str:
+    "A block's recorded frames, one per line, innermost first (for its tooltip)."
+    if not frames: return ''
+    return ''.join(f'\n{f["name"]} {os.path.basename(f["filename"])}:{f["line"]}'
+                   for f in frames[:n])
 
 # a snapshot() dict, its 'segments' list, or a DeviceCachingAllocator
 def memory_map_svg(snapshot,
@@ -158,7 +170,8 @@ def memory_map_svg(snapshot,
             st = (b['state'] if b['state'] != 'inactive'
                   else ('split_free' if split else 'free'))
             c.rect(x, y + 2, max(w, 0.5), row - 6,
-                   tooltip=f'{b["address"]:#x} {format_size(b["size"])} {st}',
+                   tooltip=f'{b["address"]:#x} {format_size(b["size"])} {st}'
+                   + _frames_text(b.get('frames')),
                    fill=BLOCK_COLORS[st], stroke='white', stroke_width=0.5)
             x += w
     x, y = 4, top + row * max(len(segs), 1) + 16
@@ -301,8 +314,9 @@ def memory_summary(self:DeviceCachingAllocator, abbreviated:bool=False) -> str:
 # ~~~~~~~~~~~~~~~~~~~~
 # A private pool owns whole segments: a block never moves between pools, so a graph's
 # memory is never handed to an ordinary allocation and the reverse. malloc picks the
-# pool once, by the first entry of captures_underway whose filter accepts the request's
-# stream (the capturing stream for a graph, the calling thread for use_mem_pool).
+# pool once, by the last entry of captures_underway whose filter accepts the request's
+# stream (the capturing stream for a graph, the calling thread for use_mem_pool): c10
+# searches the list backwards, so nested use_mem_pool blocks use the innermost pool.
 # use_count counts the pool's users (the pool object, each beginAllocateToPool); at 0
 # the pool is freeable, and only then do release_cached_blocks (empty_cache, and a
 # malloc's retry) free its whole free segments, small before large, after the default
@@ -311,9 +325,11 @@ def memory_summary(self:DeviceCachingAllocator, abbreviated:bool=False) -> str:
 class PrivatePool:
     ("A pool of its own for a CUDA graph or a `MemPool` (`PrivatePool`): large and "
      "small blocks, a use count.")
-    __slots__ = ('id', 'use_count', 'cudaMalloc_count', 'large_blocks', 'small_blocks')
+    __slots__ = ('id', 'use_count', 'cudaMalloc_count', 'large_blocks', 'small_blocks',
+                 'no_split')
     def __init__(self, id:tuple):
         self.id, self.use_count, self.cudaMalloc_count = id, 1, 0
+        self.no_split = False                     # MemPool(no_split=True)
         self.large_blocks, self.small_blocks = (BlockPool(False, self),
                                                 BlockPool(True, self))
     def __repr__(self): return (f"PrivatePool({self.id}, use_count={self.use_count}, "
@@ -366,13 +382,26 @@ def _malloc_to_pool(self:DeviceCachingAllocator, orig_size:int, stream:int) -> i
      "else the default pools (`get_pool`).")
     size = (round_size(orig_size, self.config) if orig_size >= kMinBlockSize
             else kMinBlockSize)
-    for pid, accepts in self.captures_underway:
+    for pid, accepts in reversed(self.captures_underway):    # the innermost first
         if accepts(stream):
             pp = self.graph_pools[pid]
             return self._malloc_in(pp.small_blocks if size <= kSmallSize
                                    else pp.large_blocks, size, orig_size, stream)
     return self._malloc_in(self.small_blocks if size <= kSmallSize
                            else self.large_blocks, size, orig_size, stream)
+
+@_patch
+def set_use_on_oom(self:DeviceCachingAllocator, mempool_id:tuple, use_on_oom:bool=True):
+    "Let (or stop letting) requests outside it use pool `mempool_id`'s cache on OOM."
+    if mempool_id in self.use_on_oom_pools: self.use_on_oom_pools.remove(mempool_id)
+    if use_on_oom: self.use_on_oom_pools.append(mempool_id)
+
+@_patch
+def set_no_split(self:DeviceCachingAllocator, mempool_id:tuple):
+    "Never split the blocks of private pool `mempool_id` (`setNoSplit`)."
+    pp = self.graph_pools.get(mempool_id)
+    TORCH_CHECK(pp is not None, "setNoSplit: no private pool ", mempool_id)
+    pp.no_split = True
 
 @_patch
 def _pool_has_blocks(self:DeviceCachingAllocator, pp:PrivatePool) -> bool:
@@ -400,6 +429,9 @@ def cupy_device_count() -> int:
     return n
 
 _allocators = {}
+# settings set at run time (the last), and whether the cache is on: new allocators
+# take them (`_set_allocator_settings`, `caching_allocator_enable`, below)
+_runtime_settings, _caching = [], [True]
 
 def _device_index(device) -> int:
     if device is None: return 0
@@ -420,7 +452,10 @@ def get_allocator(device_index=0, # int, 'cuda:N' or None (device 0)
         conf = (os.environ.get('PYTORCH_ALLOC_CONF')
                 or os.environ.get('PYTORCH_CUDA_ALLOC_CONF') or "")
         backend = CupyBackend(i) if cupy_device_count() > 0 else SimulatedBackend()
-        _allocators[i] = DeviceCachingAllocator(backend, conf=conf, device=i)
+        cfg = AllocatorConfig(conf)
+        if _runtime_settings: cfg = _settings_from(cfg, _runtime_settings[0])
+        a = _allocators[i] = DeviceCachingAllocator(backend, conf=cfg, device=i)
+        if not _caching[0]: _use_cache(a, False)
     return _allocators[i]
 
 # None forgets the device's allocator
@@ -469,8 +504,17 @@ def empty_cache():
     for a in _allocators.values(): a.empty_cache()
 
 def set_per_process_memory_fraction(fraction:float, device=None):
-    "`torch.cuda.set_per_process_memory_fraction`."
-    get_allocator(device).set_per_process_memory_fraction(fraction)
+    "`torch.cuda.set_per_process_memory_fraction`: a float in [0, 1] (an int is refused)."
+    a = get_allocator(device)
+    TORCH_CHECK_TYPE(isinstance(fraction, float),
+                     "Invalid type for fraction argument, must be `float`")
+    TORCH_CHECK_VALUE(0 <= fraction <= 1, f"Invalid fraction value: {fraction}. "
+                      "Allowed range: 0~1")
+    a.set_per_process_memory_fraction(fraction)
+
+def get_per_process_memory_fraction(device=None) -> float:
+    "`torch.cuda.get_per_process_memory_fraction`: the cap over the device total (1.0)."
+    return get_allocator(device).get_per_process_memory_fraction()
 
 def _snapshot() -> dict:
     "`torch.cuda.memory._snapshot()` over all device allocators."
@@ -485,16 +529,132 @@ def _snapshot() -> dict:
             'device_traces': traces,
             'allocator_settings': settings or AllocatorConfig("").settings()}
 
-def memory_snapshot() -> list:
-    "`torch.cuda.memory_snapshot()`: the segments of all devices."
-    return _snapshot()['segments']
+def memory_snapshot(mempool_id=None, include_traces:bool=True) -> list:
+    ("`torch.cuda.memory_snapshot()`: the segments of all devices (of pool `mempool_id` "
+     "alone if given).")
+    segs = _snapshot()['segments']
+    if mempool_id is None: return segs
+    pid = tuple(mempool_id)
+    return [s for s in segs if tuple(s['segment_pool_id']) == pid]
 
-def _record_memory_history(enabled:str|None="all", context=None, stacks="all",
-                           max_entries:int=sys.maxsize, device=None):
-    "`torch.cuda.memory._record_memory_history` (no stack frames are recorded)."
-    get_allocator(device).record_memory_history(enabled, max_entries)
+def _record_memory_history(enabled:str|None="all", context:str|None="all",
+                           stacks:str="all", max_entries:int=sys.maxsize, device=None,
+                           clear_history:bool=False, compile_context:bool=False,
+                           global_record_annotations:bool=False, skip_actions=None):
+    ("`torch.cuda.memory._record_memory_history`: history and stack frames "
+     "(Note [Recorded stack frames]) on `device`, or on every device allocator.")
+    devs = ([get_allocator(device)] if device is not None
+            else [get_allocator(0)] + [a for i, a in _allocators.items() if i])
+    for a in devs:
+        a.record_memory_history(enabled, max_entries, context, stacks,
+                                skip_actions or (), clear_history)
 
 def _dump_snapshot(filename:str="dump_snapshot.pickle"):
     "`torch.cuda.memory._dump_snapshot`: pickle `_snapshot()` to `filename`."
     import pickle
     with open(filename, 'wb') as f: pickle.dump(_snapshot(), f)
+
+# %% ../../nbs/07_cuda_caching_allocator.ipynb #6f5aa90e
+# switches that keep their value when the settings are changed at run time
+_PERSISTENT = ('expandable_segments', 'release_lock_on_cudamalloc',
+               'pinned_use_cuda_host_register', 'pinned_use_background_threads',
+               'pinned_num_register_threads')
+def _settings_from(old:AllocatorConfig, env:str) -> AllocatorConfig:
+    "`env` parsed afresh, the switches it does not name kept from `old` (`parseArgs`)."
+    new = AllocatorConfig(env)
+    for k in _PERSISTENT:
+        if k not in env: setattr(new, k, getattr(old, k))
+    return new
+
+def _set_allocator_settings(env:str):
+    "`torch.cuda.memory._set_allocator_settings`: change the settings at run time."
+    for a in _allocators.values():
+        new = _settings_from(a.config, env)
+        TORCH_CHECK(not new.expandable_segments or hasattr(a.backend, 'reserve'),
+                    "expandable_segments:True needs a backend that can reserve and map "
+                    "virtual memory; ", type(a.backend).__name__, " cannot")
+        a.config = new
+    _runtime_settings[:] = [env]
+
+def _raw_malloc(a, size:int, stream:int=0) -> int:
+    "A request with the cache off: straight to the device, counted nowhere."
+    if not size: return 0
+    ptr = a.backend.malloc(size)
+    if ptr is None: raise OutOfMemoryError("CUDA error: out of memory")
+    a._raw[ptr] = size
+    return ptr
+
+def _raw_free(a, ptr:int):
+    "A free that gives a block of the cache-off time back to the device."
+    if ptr in a._raw:
+        del a._raw[ptr]; a.backend.free(ptr)
+        if _caching[0] and not a._raw: a.__dict__.pop('free', None)
+    else: DeviceCachingAllocator.free(a, ptr)
+
+def _use_cache(a, on:bool):
+    "Route `a`'s malloc and free around the cache (instance attributes) or back."
+    a.__dict__.setdefault('_raw', {})
+    if on:
+        a.__dict__.pop('malloc', None)
+        if not a._raw: a.__dict__.pop('free', None)
+    else:
+        a.malloc = lambda size, stream=0: _raw_malloc(a, size, stream)
+        a.free = lambda ptr: _raw_free(a, ptr)
+
+def caching_allocator_enable(value:bool=True):
+    "`torch.cuda.caching_allocator_enable`: switch the cache of every device on or off."
+    _caching[0] = bool(value)
+    for a in _allocators.values(): _use_cache(a, _caching[0])
+
+def caching_allocator_alloc(size:int, device=None, stream=None) -> int:
+    ("`torch.cuda.caching_allocator_alloc`: a raw block of `size` bytes (stream: a "
+     "`Stream`, an int, or None for the default stream).")
+    s = 0 if stream is None else getattr(stream, 'cuda_stream', stream)
+    TORCH_CHECK_TYPE(isinstance(s, int), "Invalid type for stream argument, must be "
+                     "`torch.cuda.Stream` or `int` representing a pointer to an "
+                     "existing stream")
+    return get_allocator(device).malloc(size, s)
+
+def caching_allocator_delete(mem_ptr:int):
+    "`torch.cuda.caching_allocator_delete`: free a block from `caching_allocator_alloc`."
+    if not mem_ptr: return
+    for a in _allocators.values():
+        if mem_ptr in a.allocated_blocks or mem_ptr in a.__dict__.get('_raw', ()):
+            return a.free(mem_ptr)
+    get_allocator(0).free(mem_ptr)             # raises torch's "invalid device pointer"
+
+def mem_get_info(device=None) -> tuple:
+    "`torch.cuda.mem_get_info`: (free, total) bytes of the device."
+    return tuple(get_allocator(device).backend.mem_get_info())
+
+class _CudaDeviceProperties:
+    "What `torch.cuda.get_device_properties` gives: name, capability, memory, SMs."
+    def __init__(self, name, major, minor, total_memory, multi_processor_count):
+        self.name, self.major, self.minor = name, major, minor
+        self.total_memory = total_memory
+        self.multi_processor_count = multi_processor_count
+    def _key(self): return (self.name, self.major, self.minor, self.total_memory,
+                            self.multi_processor_count)
+    def __eq__(self, o):
+        return isinstance(o, _CudaDeviceProperties) and o._key() == self._key()
+    def __repr__(self): return (
+        f"_CudaDeviceProperties(name='{self.name}', major={self.major}, "
+        f"minor={self.minor}, total_memory={self.total_memory >> 20}MB, "
+        f"multi_processor_count={self.multi_processor_count})")
+
+def get_device_properties(device=None) -> _CudaDeviceProperties:
+    ("`torch.cuda.get_device_properties`: the GPU's (CuPy), or the simulated device's "
+     "(its capacity as total memory).")
+    b = get_allocator(device).backend
+    if isinstance(b, CupyBackend):
+        p = b.cp.cuda.runtime.getDeviceProperties(b.device)
+        name = p['name'].decode() if isinstance(p['name'], bytes) else p['name']
+        return _CudaDeviceProperties(name, p['major'], p['minor'], p['totalGlobalMem'],
+                                     p['multiProcessorCount'])
+    return _CudaDeviceProperties('tinytensor simulated device', 0, 0,
+                                 b.mem_get_info()[1], 0)
+
+def _cuda_attach_out_of_memory_observer(observer):
+    ("`torch._C._cuda_attach_out_of_memory_observer`: `observer(device, alloc_size, "
+     "device_total_or_cap, device_free)` is called before each OutOfMemoryError.")
+    _OOM_OBSERVERS.append(observer)

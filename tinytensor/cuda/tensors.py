@@ -7,7 +7,7 @@ Docs: https://tinytensor.github.io/tinytensor/cuda_tensors.html.md"""
 # %% auto #0
 __all__ = ['KERNEL_HOOKS', 'CUDAAllocator', 'CUDABackend', 'Stream', 'default_stream', 'current_stream', 'stream', 'synchronize',
            'is_available', 'device_count', 'current_device', 'set_device', 'device', 'CupyCUDABackend', 'MemPool',
-           'use_mem_pool']
+           'graph_pool_handle', 'use_mem_pool']
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #ca4b734a
 import contextlib, itertools, os, threading
@@ -376,7 +376,10 @@ class MemPool:
      "`torch.cuda.MemPool`.")
     # torch: a pluggable allocator; only the caching allocator here
     def __init__(self, allocator=None,
-                 use_on_oom:bool=False):
+                 # requests outside the pool may use its cached blocks before an OOM
+                 use_on_oom:bool=False,
+                 no_split:bool=False, # never split the pool's blocks
+                ):
         TORCH_CHECK(allocator is None,
             "MemPool: only the caching allocator is supported, got allocator=", allocator)
         self._device = current_device()
@@ -384,6 +387,8 @@ class MemPool:
         # MemPool ids are (0, uuid); CUDA graphs take (uid, 0)
         self._id = (0, next(_mempool_ids))
         self._alloc.create_or_incref_pool(self._id)
+        if use_on_oom: self._alloc.set_use_on_oom(self._id)
+        if no_split: self._alloc.set_no_split(self._id)
     @property
     def id(self) -> tuple:
         "The pool's `MempoolId_t`."
@@ -395,18 +400,23 @@ class MemPool:
          "`use_mem_pool` block inside which it is.")
         pp = self._alloc.graph_pools.get(self._id)
         return pp.use_count if pp is not None else 0
-    def snapshot(self) -> list:
-        "This pool's segments, as in `torch.cuda.memory_snapshot()`."
-        return [s for s in self._alloc.snapshot()['segments']
-                if s['segment_pool_id'] == self._id]
+    def snapshot(self, include_traces:bool=True) -> list:
+        "This pool's segments: `memory_snapshot(self.id)`."
+        return _ca.memory_snapshot(self._id, include_traces)
     def __del__(self):
         a, pp = getattr(self, '_alloc', None), None
         if a is not None: pp = a.graph_pools.get(self._id)
         # ~MemPool: releasePool, then emptyCache of this pool
         if pp is not None and pp.use_count == 1:
+            a.set_use_on_oom(self._id, False)
             a.release_pool(self._id)
             a.empty_cache(self._id)
     def __repr__(self): return f"MemPool(id={self._id}, device=cuda:{self._device})"
+
+def graph_pool_handle() -> tuple:
+    ("A new pool id for CUDA graphs to share, as `torch.cuda.graph_pool_handle`: "
+     "`(0, uuid)`, from the same counter as `MemPool` ids.")
+    return (0, next(_mempool_ids))
 
 @contextlib.contextmanager
 def use_mem_pool(pool:MemPool, device=None):
