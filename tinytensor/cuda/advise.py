@@ -95,7 +95,8 @@ def search_settings(trace, # snapshot (dict or path)
     plan = plan_replay(snap, device)
     largest = max((op[2] for op in plan['program'] if op[0] == 'alloc'), default=0)
     largest_segment = get_allocation_size(round_size(largest)) if largest else 0
-    kw = dict(device=device, meta=meta, capacity=capacity, memory_fraction=memory_fraction)
+    kw = dict(device=device, meta=meta, capacity=capacity,
+              memory_fraction=memory_fraction)
     runs = {}
     def run(changes):
         conf = _with(base, changes)

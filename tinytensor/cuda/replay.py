@@ -577,7 +577,8 @@ def write_html(path, # the page to write
            if not recorded or k in ('device', 'meta')}
     maps = [peak_map_svg(trace, results[0], recorded=recorded, **kw0)]
     if best is not results[0]: maps.append(peak_map_svg(trace, best, **kw))
-    with open(path, 'w', encoding='utf-8') as f: f.write(report_html(results, table, maps))
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(report_html(results, table, maps))
     return path
 
 def _advise_main(args, snap:dict, meta:dict|None) -> int:
