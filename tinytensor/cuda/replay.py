@@ -20,16 +20,21 @@ from ..pictures import SvgCanvas, text_width
 from .replay_feed import *
 from .replay_feed import _isint, _pick_device, _with_option
 from .replay_run import *
+# the advisor (its own file)
+from .advise import (search_settings, fit_settings,
+                                    format_advice, _mib)
 _all_ = ['MalformedSnapshotError', 'SEGMENT_ACTIONS', 'TRACE_ACTIONS',
-         'validate_snapshot', 'load_snapshot', 'load_metadata', 'plan_replay',
+         'validate_snapshot', 'load_snapshot', 'require_history', 'load_metadata',
+         'plan_replay',
          'conf_string', 'usable_conf',
          'recorded_setup', 'demo_snapshot', 'INFERRED_POOL', 'replay']
 
 # %% auto #0
-__all__ = ['FIDELITY_FIGURES', 'recorded_stats', 'fidelity', 'compare', 'sparkline', 'format_report', 'timeline_svg',
-           'history_frames', 'history_slider', 'build_parser', 'main', 'MalformedSnapshotError', 'SEGMENT_ACTIONS',
-           'TRACE_ACTIONS', 'validate_snapshot', 'load_snapshot', 'load_metadata', 'plan_replay', 'conf_string',
-           'usable_conf', 'recorded_setup', 'demo_snapshot', 'INFERRED_POOL', 'replay']
+__all__ = ['FIDELITY_FIGURES', 'FRAGMENTATION_NOTE', 'recorded_stats', 'fidelity', 'compare', 'sparkline', 'format_report',
+           'timeline_svg', 'history_frames', 'history_slider', 'build_parser', 'main', 'peak_map_svg', 'report_html',
+           'write_html', 'MalformedSnapshotError', 'SEGMENT_ACTIONS', 'TRACE_ACTIONS', 'validate_snapshot',
+           'load_snapshot', 'require_history', 'load_metadata', 'plan_replay', 'conf_string', 'usable_conf',
+           'recorded_setup', 'demo_snapshot', 'INFERRED_POOL', 'replay']
 
 # %% ../../nbs/07a_cuda_replay.ipynb #f6baeee5
 def recorded_stats(trace, # snapshot (dict or path)
@@ -145,6 +150,10 @@ def compare(trace, confs:list, **kwargs) -> list:
     snap = load_snapshot(trace)
     return [replay(snap, c, **kwargs) for c in confs]
 
+FRAGMENTATION_NOTE = ("fragmentation @peak: the share of reserved memory not "
+                      "allocated to tensors at the peak of reserved memory "
+                      "(1 - allocated / reserved)")
+
 _SPARK = " ▁▂▃▄▅▆▇█"
 
 def sparkline(values:list, # numbers
@@ -172,10 +181,16 @@ def format_report(results:list, # replay() results
     cols = (([('recorded', recorded)] if recorded else [])
             + [(r.get('label') or r['conf'] or '(default)', r) for r in results])
     def n(key): return lambda r: "-" if r.get(key) is None else str(r[key])
+    ref = (recorded or {}).get('peak_reserved')
+    def saving(r):
+        if r is recorded or not ref or r.get('peak_reserved') is None: return "-"
+        d = ref - r['peak_reserved']
+        return f"{_fmt_mib(d)} ({100 * d / ref:.1f} %)"
     rows = [('peak allocated', lambda r: "cannot replay" if 'error' in r
              else _fmt_mib(r.get('peak_allocated'))),
             ('peak requested', lambda r: _fmt_mib(r.get('peak_requested'))),
             ('peak reserved', lambda r: _fmt_mib(r.get('peak_reserved'))),
+            ('saving vs recorded', saving),
             ('fragmentation @peak', lambda r: f"{100 * r['fragmentation']:.1f} %"
              if 'fragmentation' in r else "-"),
         ('segment allocs', n('segment_allocs')), ('segment frees', n('segment_frees')),
@@ -191,6 +206,8 @@ def format_report(results:list, # replay() results
         if k == 0: lines.append("-" * len(lines[0]))
     lines += [f"{label}: cannot replay: {r['error']}" for label, r in cols
               if 'error' in r]
+    lines += [FRAGMENTATION_NOTE, "saving vs recorded: the recorded run's peak reserved "
+              "less the column's"]
     results = [r for r in results if 'error' not in r]
     top = max((r['peak_reserved'] for r in results), default=0)
     if results and top:
@@ -213,13 +230,29 @@ def _downsample(points, n):
         out.append(max(chunk, key=lambda p: p[2]))
     return out
 
+# Note [Lines that coincide]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Two settings often replay to the very same timeline (a max_split_size_mb above every
+# block the program makes changes nothing), and a line drawn on top of its twin hides
+# it. Lines with the same points are drawn widest first and each later twin narrower,
+# so every one shows as a band of its own colour around the next, and the legend says
+# which settings share a line.
+def _widths(lines):
+    "Stroke width of each line: 1.5, or wider under each later line with its points."
+    out = []
+    for i, l in enumerate(lines):
+        later = sum(1 for m in lines[i + 1:] if m == l)
+        out.append(1.5 + 2.5 * later)
+    return out
+
 def timeline_svg(results, # a replay() result or a list of them
                  width:int=640, # pixels (wider where the labels need it)
                  height:int=240, # pixels of the plot and its axes
                  title:str|None="reserved (solid) vs allocated (dashed)", # caption
+                 colors:list|None=None, # one per result (None: the palette's)
                 ) -> str:
-    ("SVG plot of reserved and allocated bytes over the replay steps, "
-     "one colour per setting.")
+    ("SVG plot of reserved and allocated bytes over the replay steps, one colour per "
+     "setting; lines that coincide stay visible (Note [Lines that coincide]).")
     if isinstance(results, dict): results = [results]
     top = max([r['peak_reserved'] for r in results] + [1])
     steps = max([r['timeline'][-1][0] if r['timeline'] else 1 for r in results] + [1])
@@ -237,16 +270,22 @@ def timeline_svg(results, # a replay() result or a list of them
     c.text(4, T + ph / 2 + 4, 'MiB')
     c.text(L + pw / 2, T + ph + 16, 'step', anchor='middle')
     y = T + ph + 32
+    pts = [_downsample(r['timeline'], int(2 * pw)) for r in results]
+    lines = {j: [[(round(X(p[0]), 1), round(Y(p[j]), 1)) for p in ps] for ps in pts]
+             for j in (1, 2)}
+    widths = {j: _widths(lines[j]) for j in (1, 2)}
+    names = [r.get('label') or r['conf'] or '(default)' for r in results]
     for i, r in enumerate(results):
-        col = _PALETTE[i % len(_PALETTE)]
-        pts = _downsample(r['timeline'], int(2 * pw))
+        col = (colors or [None] * len(results))[i] or _PALETTE[i % len(_PALETTE)]
         for j, dash in ((2, None), (1, '4 3')):
-            c.polyline([(X(p[0]), Y(p[j])) for p in pts], fill='none', stroke=col,
-                       stroke_width=1.5, stroke_dasharray=dash)
+            c.polyline(lines[j][i], fill='none', stroke=col, stroke_width=widths[j][i],
+                       stroke_dasharray=dash)
+        twin = next((names[k] for k in range(i) if lines[2][k] == lines[2][i]), None)
         c.rect(L, y - 9, 10, 10, fill=col)
         y = c.caption(L + 16, y,
-                      f'{r["conf"] or "(default)"}: peak reserved '
-                      f'{_fmt_mib(r["peak_reserved"])}', width=pw - 16, leading=1.3)
+                      f'{names[i]}: peak reserved {_fmt_mib(r["peak_reserved"])}'
+                      + (f' (same line as {twin})' if twin else ''),
+                      width=pw - 16, leading=1.3)
     return c.svg(width)
 
 # %% ../../nbs/07a_cuda_replay.ipynb #d2b1ae92
@@ -344,6 +383,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help='like torch.cuda.set_per_process_memory_fraction (default: the '
                    'recorded one)')
     p.add_argument('--width', type=int, default=60, help='sparkline width')
+    a = p.add_argument_group('advice (instead of the columns)')
+    a.add_argument('--advise', action='store_true',
+                   help='search the settings torch offers by replay and print a ranked '
+                   'short list with the PYTORCH_CUDA_ALLOC_CONF line to paste')
+    a.add_argument('--fit', type=_parse_bytes, default=None, metavar='SIZE',
+                   help='which settings run the trace within SIZE (e.g. 24GiB) with no '
+                   'OOM, and how close the others come')
+    p.add_argument('--html', default=None, metavar='PATH',
+                   help='also write one self-contained HTML page: every setting\'s '
+                   'timeline, the memory maps at the peak, the table')
     p.add_argument('--svg', default=None,
                    help='also write the reserved/allocated timeline as SVG to this path')
     return p
@@ -380,11 +429,15 @@ def main(argv:list|None=None) -> int:
     try: args = p.parse_args(sys.argv[1:] if argv is None else list(argv))
     except SystemExit as e: return 0 if e.code in (0, None) else 2
     try:
-        if args.svg and not os.path.isdir(os.path.dirname(os.path.abspath(args.svg))):
-            raise FileNotFoundError(f"cannot write {args.svg}: folder "
-                    f"{os.path.dirname(os.path.abspath(args.svg))} does not exist")
+        for out in (args.svg, args.html):
+            if out and not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+                raise FileNotFoundError(f"cannot write {out}: folder "
+                        f"{os.path.dirname(os.path.abspath(out))} does not exist")
         snap = load_snapshot(args.snapshot)
+        require_history(snap)
         meta = load_metadata(args.snapshot)
+        if args.advise or args.fit is not None:
+            return _advise_main(args, snap, meta)
         rec_setup = recorded_setup(snap, meta)
         recorded_conf = rec_setup['conf']
         base = usable_conf(recorded_conf) if args.base_conf is None else args.base_conf
@@ -413,11 +466,20 @@ def main(argv:list|None=None) -> int:
         ok = [r for r in results if 'error' not in r]
         dev = ok[0]['device'] if ok else _pick_device(snap, args.device)[0]
         rec = recorded_stats(snap, dev, meta)
-        exact = None
+        exact = nomatch = None
         recorded_run = (args.base_conf is None and args.capacity is None
                         and args.memory_fraction is None)
         if 'error' not in results[0] and recorded_run:
             exact = _fidelity_line(snap, meta, results[0])
+        if not recorded_run and 'error' not in results[0]:
+            results[0]['label'] = f"{base or '(default)'} (baseline, not recorded)"
+            nomatch = ("no match line: the baseline is not the recorded run (other "
+                       + ", ".join(w for w, on in (
+                           ("settings (--base-conf)", args.base_conf is not None),
+                           ("device memory (--capacity)", args.capacity is not None),
+                           ("memory fraction (--memory-fraction)",
+                            args.memory_fraction is not None)) if on)
+                       + " than the recording's), so torch's figures do not apply")
         r0 = ok[0] if ok else None
         steps, prelude = (r0['steps'], r0['prelude']) if r0 else (0, 0)
         limit = (f"capacity {format_size(capacity)}"
@@ -428,6 +490,7 @@ def main(argv:list|None=None) -> int:
         if recorded_conf: print(f"recorded with PYTORCH_CUDA_ALLOC_CONF={recorded_conf}")
         print(format_report(results, recorded=rec, width=args.width))
         if exact: print(exact)
+        if nomatch: print(nomatch)
         pooled = [r for r in ok if (r.get('pools') or {}).get('private')
                   or (r is not r0 and r.get('pools'))]
         for r in pooled[1 if exact else 0:]:
@@ -439,6 +502,11 @@ def main(argv:list|None=None) -> int:
         if args.svg:
             with open(args.svg, 'w') as f: f.write(timeline_svg(ok))
             print(f"timeline written to {args.svg}")
+        if args.html and ok:
+            write_html(args.html, snap, ok, format_report(results, recorded=rec,
+                       width=args.width), recorded=recorded_run, device=args.device,
+                       capacity=capacity, memory_fraction=frac, meta=meta)
+            print(f"report written to {args.html}")
     except BrokenPipeError: raise
     except MemoryError:
         print("tinytensor replay: error: out of memory while reading or replaying the "
@@ -452,6 +520,82 @@ def main(argv:list|None=None) -> int:
         print(f"tinytensor replay: internal error: {type(e).__name__}: {e}",
               file=sys.stderr)
         return 1
+    return 0
+
+# %% ../../nbs/07a_cuda_replay.ipynb #3aeb6dab
+def _esc(s): return (str(s).replace('&', '&amp;').replace('<', '&lt;')
+                     .replace('>', '&gt;'))
+
+def peak_map_svg(trace, r:dict, # a replay result
+                 recorded:bool=False, # r is the replay under the recorded setup
+                 width:int=640, **kw) -> str:
+    ("The memory map of replay `r`'s settings at its peak reserved step (a replay "
+     "that stops there).")
+    k = max(r['timeline'], key=lambda p: p[2])[0] if r['timeline'] else 0
+    r2 = replay(trace, **kw, max_steps=k) if recorded else replay(
+        trace, r['conf'], **kw, max_steps=k)
+    return memory_map_svg(r2['allocator'], width=width,
+                          title=f"{r.get('label') or r['conf'] or '(default)'}: "
+                          f"memory at the peak (step {k}, "
+                          f"{_mib(r['peak_reserved'])} reserved)")
+
+def report_html(results:list, # replay results, the baseline first
+                table:str, # the text report (format_report or format_advice)
+                maps:list=(), # SVGs: the memory maps at the peak
+                title:str="tinytensor replay",
+               ) -> str:
+    ("One self-contained page: every setting's timeline (one small plot each, the "
+     "baseline in grey behind it), the maps at the peak, the table.")
+    base, parts = results[0], []
+    for r in results:
+        ghost = {**base, 'conf': '', 'label': 'baseline'}
+        svg = timeline_svg([r] if r is base else [ghost, r], width=460, height=170,
+                           title=None, colors=None if r is base else ['#bbb', None])
+        parts.append(f'<figure class="line" data-setting="{_esc(r["conf"])}">{svg}'
+                     f'<figcaption>{_esc(r.get("label") or r["conf"] or "(default)")}'
+                     '</figcaption></figure>')
+    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+            f"<title>{_esc(title)}</title><style>body{{font-family:sans-serif;"
+            "margin:1em}} figure{{display:inline-block;margin:4px}} pre{{font-size:12px}}"
+            "</style></head><body>"
+            f"<h1>{_esc(title)}</h1><h2>Reserved memory over the trace</h2>"
+            + "".join(parts) + "<h2>Memory at the peak</h2>"
+            + "".join(f"<figure>{m}</figure>" for m in maps)
+            + f"<h2>Figures</h2><pre>{_esc(table)}</pre></body></html>\n")
+
+# %% ../../nbs/07a_cuda_replay.ipynb #11053379
+def write_html(path, # the page to write
+               trace, # snapshot
+               results:list, # replay results, the baseline first
+               table:str, # the text report
+               recorded:bool=False, # results[0] is the replay under the recorded setup
+               **kw) -> str:
+    ("Write `report_html` with the maps at the peak of the baseline and of the result "
+     "with the lowest peak reserved; returns the path.")
+    best = min(results, key=lambda r: (r['num_ooms'], r['peak_reserved']))
+    kw0 = {k: v for k, v in kw.items()
+           if not recorded or k in ('device', 'meta')}
+    maps = [peak_map_svg(trace, results[0], recorded=recorded, **kw0)]
+    if best is not results[0]: maps.append(peak_map_svg(trace, best, **kw))
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(report_html(results, table, maps))
+    return path
+
+def _advise_main(args, snap:dict, meta:dict|None) -> int:
+    ("`tinytensor replay --advise` / `--fit SIZE`: search, print the short list, "
+     "maybe write the page; the exit status.")
+    kw = dict(meta=meta, capacity=args.capacity, device=args.device, base=args.base_conf)
+    if args.fit is not None: res = fit_settings(snap, args.fit, **kw)
+    else: res = search_settings(snap, memory_fraction=args.memory_fraction, **kw)
+    text = format_advice(res)
+    print(text)
+    if args.html:
+        cap = res['capacity'] if args.fit is not None else args.capacity
+        frac = res['fraction'] if args.fit is not None else args.memory_fraction
+        write_html(args.html, snap, [res['baseline']] + res['candidates'], text,
+                   recorded=res['recorded'], device=args.device, meta=meta,
+                   capacity=cap, memory_fraction=frac)
+        print(f"report written to {args.html}")
     return 0
 
 # %% ../../nbs/07a_cuda_replay.ipynb #111d30d5
