@@ -37,10 +37,16 @@ def _mul_add(x, a, b):
     if FMA: return fma32(x, np.float32(a), np.float32(b)) if f32 else fma64(x, a, b)
     return x * np.float32(a) + np.float32(b) if f32 else x * a + b
 
-def uniform(g:Generator, n:int, d) -> np.ndarray:
-    "n values of `uniform_kernel` with from=0, to=1 for floating dtype `d`: in [0, 1)."
-    out = cast(uniform_f64(g, n) if d is _dt.float64 else uniform_f32(g, n), d)
-    out[out == 1] = 0      # "Clamp if the float->scalar_t cast rounded up to the upper"
+def uniform(g:Generator, n:int, d, low:float=0., high:float=1.) -> np.ndarray:
+    "n values of `uniform_kernel` for floating dtype `d`: `x*(high - low) + low`."
+    f64 = d is _dt.float64
+    x = uniform_f64(g, n) if f64 else uniform_f32(g, n)
+    if not (low == 0 and high == 1):           # in float for the float and half types
+        x = (_mul_add(x, high - low, low) if f64 else
+             _mul_add(x, np.float32(high) - np.float32(low), np.float32(low)))
+    out = cast(x, d)
+    lo, hi = cast(np.array([low, high]), d)
+    out[out == hi] = lo    # "Clamp if the float->scalar_t cast rounded up to the upper"
     return out
 
 # %% ../../nbs/25_random.ipynb #c458232d
