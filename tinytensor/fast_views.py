@@ -93,7 +93,7 @@ def _clamp(start, stop, size:int) -> tuple:
     elif stop < 0: stop = max(stop + size, 0)
     return start, (start if stop < start else stop)
 
-def _getitem(self:Tensor, idx):
+def _short_getitem(self:Tensor, idx):
     "`t[idx]` for ints in range, slices with int bounds and small steps, None and `...`."
     impl = self._impl
     ss = impl.sizes_and_strides_
@@ -262,7 +262,7 @@ HOOKS = {(_views, '_fast_view'): _view, (_views, '_fast_reshape'): _view,
          (_views, '_fast_transpose'): _transpose, (_views, '_fast_t'): _t,
          (_views, '_fast_permute'): _permute, (_views, '_fast_unsqueeze'): _unsqueeze,
          (_views, '_fast_expand'): _expand, (_basic, '_fast_select'): _select,
-         (_basic, '_fast_getitem'): _getitem,
+         (_basic, '_fast_getitem'): _short_getitem,
          (_indexing, '_fast_mask_select'): _mask_select,
          (_indexing, '_fast_gather'): _gather}
 

@@ -17,7 +17,8 @@ class OutOfMemoryError(RuntimeError):
      "`torch.OutOfMemoryError`.")
 
 # chapter 00's c10-style checks (standard library only)
-from ..checks import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, TORCH_CHECK_VALUE,
+from ..checks import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED,
+                               TORCH_CHECK_VALUE,
                                TORCH_CHECK_TYPE)
 
 def _patch(f):
