@@ -37,3 +37,166 @@ def test_strided_layout():
                  (lambda: setattr(tt.strided, 'x', 1), lambda: setattr(torch.strided, 'x', 1))):
         a, b = run_both(f, g)
         assert type(a) is type(b) and isinstance(b, Exception) and str(a) == str(b), (a, b)
+
+
+# 2. factories
+
+def _dt_pairs(names):
+    return [(getattr(tt, n), getattr(torch, n)) for n in names]
+
+FLOAT_PAIRS = _dt_pairs(['float32', 'float64'])
+
+
+@pytest.mark.parametrize('case', ['list', 'float', 'ndarray', 'ndarray_f32', 'ndarray_strided', 'np_scalar',
+                                  'ndarray_neg', 'tensor', 'tensor_dtype', 'tensor_t'])
+def test_as_tensor(case):
+    a = np.arange(6.).reshape(2, 3)
+    make = {'list': lambda m: ([[1, 2], [3, 4]], {}), 'float': lambda m: (2.5, {}),
+            'ndarray': lambda m: (a, {}), 'ndarray_f32': lambda m: (a, {'dtype': m.float32}),
+            'ndarray_strided': lambda m: (a[:, ::2], {}), 'np_scalar': lambda m: (np.float64(2.), {}),
+            'ndarray_neg': lambda m: (a[:, ::-1], {}),
+            'tensor': lambda m: (m.ones(2, 3), {}), 'tensor_dtype': lambda m: (m.ones(2, 3), {'dtype': m.int64}),
+            'tensor_t': lambda m: (m.ones(2, 3).t(), {'dtype': m.float32})}[case]
+    res = []
+    for m in (tt, torch):
+        data, kw = make(m)
+        try: r = m.as_tensor(data, **kw)
+        except Exception as e: res.append((e, None)); continue
+        shares = (r is data if isinstance(data, m.Tensor) else
+                  np.shares_memory(r.numpy(), data) if isinstance(data, np.ndarray) else None)
+        res.append((r, shares))
+    assert check_results(res[0][0], res[1][0], 'as_tensor', ctx=case) is None
+    assert res[0][1] == res[1][1], (case, res)
+
+
+ASARRAY_CASES = [('ndarray', {}), ('ndarray', {'copy': True}), ('ndarray', {'copy': False}),
+                 ('ndarray', {'dtype': 'float32'}), ('ndarray', {'dtype': 'float32', 'copy': False}),
+                 ('np_scalar', {}), ('np_scalar', {'copy': False}), ('list', {}), ('list', {'copy': False}),
+                 ('list', {'dtype': 'int32'}), ('int', {}), ('tensor', {}), ('tensor', {'copy': True}),
+                 ('tensor', {'dtype': 'float64'}), ('tensor', {'dtype': 'float64', 'copy': False}),
+                 ('tensor', {'dtype': 'float64', 'copy': True}), ('tensor', {'device': 'cpu', 'copy': False}),
+                 ('bytearray', {}), ('bytearray', {'dtype': 'int16'}), ('bytearray', {'copy': True}),
+                 ('bytearray', {'dtype': 'int16', 'copy': False})]
+
+@pytest.mark.parametrize('case,kw', ASARRAY_CASES, ids=[f'{c}-{k}' for c, k in ASARRAY_CASES])
+def test_asarray(case, kw):
+    res = []
+    for m in (tt, torch):
+        data = {'ndarray': lambda: np.arange(4.), 'np_scalar': lambda: np.float32(1.5),
+                'list': lambda: [1, 2.5], 'int': lambda: 3, 'tensor': lambda: m.arange(4.).view(2, 2).t(),
+                'bytearray': lambda: bytearray(b'\x00\x01\x02\x03\x04\x05\x06\x07')}[case]()
+        k = {n: (getattr(m, v) if n == 'dtype' else v) for n, v in kw.items()}
+        try: r = m.asarray(data, **k)
+        except Exception as e: res.append((e, None)); continue
+        if isinstance(data, m.Tensor): shares = r is data
+        elif isinstance(data, (np.ndarray, bytearray)):
+            before = r.clone(); raw = np.frombuffer(data, np.uint8) if isinstance(data, bytearray) else data
+            raw[0] += 1; shares = not bool((r == before).all())
+        else: shares = None
+        res.append((r, shares))
+    m = check_results(res[0][0], res[1][0], 'asarray', ctx=case)
+    assert m is None, m
+    assert res[0][1] == res[1][1], res
+
+
+FROMBUFFER_CASES = [(8, 'int32', -1, 0), (8, 'int32', 1, 4), (8, 'int16', -1, 2), (8, 'float64', -1, 0),
+                    (8, 'uint8', 3, 5), (0, 'int8', -1, 0), (8, 'int32', 0, 0), (8, 'int32', -1, 8),
+                    (8, 'int32', -1, 3), (8, 'int32', 3, 0), (8, 'int32', -1, -1), (8, 'bool', -1, 0),
+                    (8, 'bfloat16', 2, 2), (6, 'int32', 1, 2)]
+
+@pytest.mark.parametrize('n,dt,count,offset', FROMBUFFER_CASES)
+def test_frombuffer(n, dt, count, offset):
+    src = bytes([0, 1, 2, 3, 4, 5, 6, 7])[:n]
+    bufs = [bytearray(src), bytearray(src)]
+    r = run_both(lambda: tt.frombuffer(bufs[0], dtype=getattr(tt, dt), count=count, offset=offset),
+                 lambda: torch.frombuffer(bufs[1], dtype=getattr(torch, dt), count=count, offset=offset))
+    assert check_results(*r, 'frombuffer') is None, r
+    if not isinstance(r[1], Exception) and r[1].numel():
+        r[0].fill_(1); r[1].fill_(1)
+        assert bufs[0] == bufs[1]                       # both wrote into their buffers
+
+
+def test_frombuffer_errors_and_readonly_warning():
+    for bad in ([1, 2], 3, 'ab'):
+        a, b = run_both(lambda: tt.frombuffer(bad, dtype=tt.int8), lambda: torch.frombuffer(bad, dtype=torch.int8))
+        assert type(a) is type(b) is ValueError and str(a) == str(b)
+    with pytest.raises(TypeError): tt.frombuffer(bytearray(4))
+    from tinytensor import more_factories as mf
+    mf._warned.discard(mf._READONLY_WARNING)
+    with pytest.warns(UserWarning, match='The given buffer is not writable'):
+        t = tt.frombuffer(b'\x01\x00', dtype=tt.int16)
+    assert t.tolist() == [1]
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        tt.frombuffer(b'\x01\x00', dtype=tt.int16)           # once per process, as TORCH_WARN_ONCE
+
+
+@pytest.mark.parametrize('s,dt', [(3, None), (True, None), (2.5, 'int32'), (1 + 2j, None), (1 + 2j, 'complex64'),
+                                  ('a', None), (7, 'int8'), (300, 'int8')])
+def test_scalar_tensor(s, dt):
+    _agree(lambda: tt.scalar_tensor(s, **({'dtype': getattr(tt, dt)} if dt else {})),
+           lambda: torch.scalar_tensor(s, **({'dtype': getattr(torch, dt)} if dt else {})), 'scalar_tensor')
+
+
+@pytest.mark.parametrize('fn', ['complex', 'polar'])
+@pytest.mark.parametrize('da,db,sa,sb,t', [('float32', 'float32', (3,), (3,), False),
+                                            ('float64', 'float64', (2, 3), (2, 3), True),
+                                            ('float32', 'float32', (2, 1), (3,), False),
+                                            ('float32', 'float64', (2,), (2,), False),
+                                            ('int64', 'int64', (2,), (2,), False),
+                                            ('float32', 'float32', (2,), (3,), False),
+                                            ('float64', 'float64', (0, 2), (2,), False)])
+def test_complex_polar(fn, da, db, sa, sb, t):
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=sa) * 3, rng.normal(size=sb) * 3
+    def run(m):
+        x, y = m.tensor(a, dtype=getattr(m, da)), m.tensor(b, dtype=getattr(m, db))
+        if t: x, y = x.t().contiguous().t(), y.t().contiguous().t()
+        return getattr(m, fn)(x, y)
+    _agree(lambda: run(tt), lambda: run(torch), fn)
+
+
+def test_complex_takes_tensors_only():
+    _agree(lambda: tt.complex(1., tt.ones(1)), lambda: torch.complex(1., torch.ones(1)), 'complex')
+
+
+@pytest.mark.parametrize('args,dt', [((0, 3), None), ((1, 0, -0.25), None), ((0, 1, 0.3), None), ((0, 1, 0.1), 'float64'),
+                                     ((0, 3), 'int32'), ((0.5, 3, 1), 'int64'), ((-2, 5, 3), 'int16'), ((0, 1, 0.1), 'float16'),
+                                     ((0, 1, 0.1), 'bfloat16'), ((1, 0), None), ((0, 1, -1), None),
+                                     ((0, float('inf')), None), ((0, 1, 0), None), ((0, 2), 'bool'), ((5, 5), None)])
+def test_range(args, dt):
+    kw = {'dtype': getattr(tt, dt)} if dt else {}
+    kw_th = {'dtype': getattr(torch, dt)} if dt else {}
+    r = run_both(lambda: tt.range(*args, **kw), lambda: torch.range(*args, **kw_th))
+    assert check_results(*r, 'range', ctx=str(args)) is None, r
+    with pytest.warns(UserWarning, match='torch.range is deprecated'):
+        tt.range(0, 1)
+
+
+@pytest.mark.parametrize('dt', ['int64', 'int8', 'uint8', 'bool', 'float32', 'float64', 'float16', 'complex64'])
+@pytest.mark.parametrize('N,inc', [(None, False), (4, True), (0, False), (1, True), (-1, False), (5, False)])
+def test_vander(dt, N, inc):
+    vals = np.array([1.5, -2, 3, 0.5, 2]) if dt[0] in 'fc' else np.array([1, 2, 3, 0, 2])
+    def run(m):
+        return m.vander(m.tensor(vals).to(getattr(m, dt)), N=N, increasing=inc)
+    _agree(lambda: run(tt), lambda: run(torch), 'vander', ctx=f'{dt} {N} {inc}')
+    _agree(lambda: tt.vander(tt.ones(2, 2)), lambda: torch.vander(torch.ones(2, 2)), 'vander')
+
+
+@pytest.mark.parametrize('n', [0, 1, 3, 4])
+@pytest.mark.parametrize('r', [0, 1, 2, 3, 5, -1])
+@pytest.mark.parametrize('rep', [False, True])
+def test_combinations(n, r, rep):
+    _agree(lambda: tt.combinations(tt.arange(10, 10 + n), r, rep),
+           lambda: torch.combinations(torch.arange(10, 10 + n), r, rep), 'combinations', ctx=f'{n} {r} {rep}')
+    _agree(lambda: tt.combinations(tt.ones(2, 2)), lambda: torch.combinations(torch.ones(2, 2)), 'combinations')
+
+
+@pytest.mark.parametrize('size,stride,dt', [((2, 3), (1, 2), None), ((2, 3), (3, 1), 'int16'), ((0, 4), (1, 1), None),
+                                            ((2,), (1, 1), None), ((2, 3), (-1, 2), None), ((-2, 3), (1, 2), None)])
+def test_new_empty_strided(size, stride, dt):
+    def run(m):
+        r = m.ones(2, dtype=m.float64).new_empty_strided(size, stride, **({'dtype': getattr(m, dt)} if dt else {}))
+        return (r.shape, r.stride(), r.storage_offset(), str(r.dtype).split('.')[1], r.untyped_storage().nbytes())
+    a, b = run_both(lambda: run(tt), lambda: run(torch))
+    assert (type(a) is type(b)) if isinstance(b, Exception) else a == b, (a, b)
