@@ -200,3 +200,111 @@ def test_new_empty_strided(size, stride, dt):
         return (r.shape, r.stride(), r.storage_offset(), str(r.dtype).split('.')[1], r.untyped_storage().nbytes())
     a, b = run_both(lambda: run(tt), lambda: run(torch))
     assert (type(a) is type(b)) if isinstance(b, Exception) else a == b, (a, b)
+
+
+# 3. tensor odds
+
+def test_is_same_size_and_is_set_to():
+    def run(m):
+        x = m.arange(6.).view(2, 3)
+        e = m.empty(0)
+        return (x.is_same_size(m.ones(2, 3)), m.is_same_size(x, x.t()), x.is_set_to(x), x.is_set_to(x.view(2, 3)),
+                x.is_set_to(x.t()), x[0].is_set_to(x[0]), x[1].is_set_to(x[0]), x.is_set_to(x.clone()),
+                e.is_set_to(m.empty(0)), e.is_set_to(e), x.is_set_to(x.view(6)))
+    assert run(tt) == run(torch)
+    for f in (lambda m: m.ones(2).is_same_size(3), lambda m: m.ones(2).is_set_to(3), lambda m: m.is_same_size(3, 3)):
+        a, b = run_both(lambda: f(tt), lambda: f(torch))
+        assert type(a) is type(b) is TypeError, (a, b)
+
+
+def test_detach_():
+    def run(m):
+        x = m.ones(3); v = x[1:]
+        r = [x.detach_() is x, x._version]
+        try: v.detach_()
+        except Exception as e: r.append((type(e).__name__, str(e)))
+        r += [v._base is x, x.detach()._base is None]
+        return r
+    assert run(tt) == run(torch)
+
+
+RESIZE_CASES = [('contig', (2, 2), None), ('contig', (3, 4), None), ('contig', (6,), None), ('contig', (1, 6), None),
+                ('t', (3, 2), None), ('t', (2, 3), None), ('t', (3, 2), 'contiguous_format'), ('t', (6,), None),
+                ('offset', (5,), None), ('offset', (0,), None), ('offset', (2, 0), None), ('contig', (2, 3, 1, 1), 'channels_last'),
+                ('contig', (2, 3), 'channels_last'), ('contig', (2,), 'preserve_format'), ('expand', (3, 2), None),
+                ('expand', (6,), None), ('contig', (-1,), None), ('view', (5,), None), ('view', (9,), None),
+                ('numpy', (8,), None), ('numpy', (2,), None), ('empty', (3,), None), ('empty', (0,), None)]
+
+@pytest.mark.parametrize('kind,size,fmt', RESIZE_CASES)
+def test_resize_(kind, size, fmt):
+    def run(m):
+        x = {'contig': lambda: m.arange(6.), 't': lambda: m.arange(6.).view(2, 3).t(), 'offset': lambda: m.arange(6.)[2:],
+             'expand': lambda: m.arange(2.).expand(3, 2), 'view': lambda: m.arange(6.).view(2, 3)[0],
+             'numpy': lambda: m.from_numpy(np.arange(4.)), 'empty': lambda: m.empty(0)}[kind]()
+        kw = {'memory_format': getattr(m, fmt)} if fmt else {}
+        old = x.untyped_storage().nbytes()
+        r = x.resize_(*size, **kw)
+        assert r is x
+        # the bytes kept from before (growth leaves the rest uninitialized)
+        return (tuple(x.shape), x.stride(), x.storage_offset(), x.untyped_storage().nbytes(), x._version,
+                x.untyped_storage().tolist()[:old])
+    a, b = run_both(lambda: run(tt), lambda: run(torch))
+    assert (type(a) is type(b)) if isinstance(b, Exception) else a == b, (a, b)
+
+
+@pytest.mark.parametrize('tmpl,fmt', [((4,), None), ((2, 3), None), ('t', None), ('t', 'preserve_format'),
+                                      ((2, 3, 4, 5), 'channels_last'), ('cl', 'preserve_format'), ((2, 3), 'contiguous_format')])
+def test_resize_as_(tmpl, fmt):
+    def run(m):
+        t = (m.ones(3, 2).t() if tmpl == 't' else
+             m.ones(2, 3, 4, 5).contiguous(memory_format=m.channels_last) if tmpl == 'cl' else m.ones(*tmpl))
+        x = m.ones(2, 3)
+        x.resize_as_(t, **({'memory_format': getattr(m, fmt)} if fmt else {}))
+        return tuple(x.shape), x.stride(), x._version, x.untyped_storage().nbytes()
+    assert run(tt) == run(torch)
+    a, b = run_both(lambda: tt.ones(2).resize_as_(3), lambda: torch.ones(2).resize_as_(3))
+    assert type(a) is type(b) is TypeError
+
+
+def test_resize_of_a_non_resizable_storage():
+    buf = [bytearray(8), bytearray(8)]
+    a, b = run_both(lambda: tt.frombuffer(buf[0], dtype=tt.int32).resize_(4),
+                    lambda: torch.frombuffer(buf[1], dtype=torch.int32).resize_(4))
+    assert type(a) is type(b) is RuntimeError and str(a) == str(b)
+
+
+FILL_DIAG_CASES = [((3, 4), False), ((4, 3), False), ((7, 3), True), ((7, 3), False), ((4, 3), True), ((5, 3), True),
+                   ((2, 2, 2), False), ((3, 3, 3), True), ((2, 3, 3), False), ((3,), False), ((0, 0), False),
+                   ('t', False), ('slice', False), ('t', True)]
+
+@pytest.mark.parametrize('shape,wrap', FILL_DIAG_CASES)
+@pytest.mark.parametrize('dt,value', [('float32', 5), ('int8', 7), ('int8', 300), ('bool', True), ('float64', 1.5)])
+def test_fill_diagonal_(shape, wrap, dt, value):
+    def run(m):
+        x = (m.zeros(6, 3).t() if shape == 't' else m.zeros(4, 5)[1:, 1:] if shape == 'slice' else m.zeros(*shape))
+        x = x.to(getattr(m, dt))
+        base = x._base if x._base is not None else x
+        r = x.fill_diagonal_(value, wrap=wrap)
+        assert r is x
+        return base
+    r = run_both(lambda: run(tt), lambda: run(torch))
+    assert check_results(*r, 'fill_diagonal', ctx=f'{shape} {wrap}') is None, r
+
+
+def test_storage_is_a_typed_storage_with_torchs_warning():
+    from tinytensor import tensor_protocols as tp
+    tp._typed_storage_warned[0] = False
+    x = tt.arange(6, dtype=tt.int16)
+    with pytest.warns(UserWarning) as w:
+        s = x.storage()
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        s_th = torch.arange(6, dtype=torch.int16).storage()
+    msg = str(w[0].message)
+    assert msg.startswith('TypedStorage is deprecated') and 'tensor.untyped_storage()' in msg
+    assert type(s).__name__ == type(s_th).__name__ == 'TypedStorage'
+    assert (s.size(), s.dtype.name, s.untyped().nbytes()) == (s_th.size(), 'int16', s_th.untyped().nbytes())
+    assert s.untyped() == x.untyped_storage()
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        x.storage()                                         # once per process, as torch's
