@@ -308,3 +308,51 @@ def test_storage_is_a_typed_storage_with_torchs_warning():
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         x.storage()                                         # once per process, as torch's
+
+
+# 4. the legacy tensor types
+
+LEGACY = ['FloatTensor', 'DoubleTensor', 'HalfTensor', 'BFloat16Tensor', 'LongTensor', 'IntTensor', 'ShortTensor',
+          'CharTensor', 'ByteTensor', 'BoolTensor']
+
+LEGACY_ARGS = [((), {}), ((2, 3), {}), (([1, 2],), {}), (((2, 3),), {}), (('size',), {}), (([[1, 0], [3, 4]],), {}),
+               ((3.5,), {}), (('ndarray',), {}), (('a',), {}), ((-1,), {}), ((2,), {'device': 'cpu'}),
+               ((2,), {'device': 'meta'}), ((2,), {'dtype': 'float32'}), (([1, 2], [3]), {}), ((2, 3.0), {}),
+               (('same',), {}), (('other',), {}), (('storage',), {}), (([1.5, -2.5],), {}), ((0,), {})]
+
+@pytest.mark.parametrize('name', LEGACY)
+@pytest.mark.parametrize('args,kw', LEGACY_ARGS, ids=[str(i) for i in range(len(LEGACY_ARGS))])
+def test_legacy_constructor(name, args, kw):
+    def run(m):
+        cls = getattr(m, name)
+        d = cls.dtype
+        a = [{'size': m.Size([2]), 'ndarray': np.array([1, 0, 2]), 'same': m.ones(3).to(d),
+              'other': m.ones(3, dtype=m.float64 if d != m.float64 else m.float32),
+              'storage': m.arange(4, dtype=m.int32).untyped_storage()}.get(x, x) if isinstance(x, str) and x != 'a' else x
+             for x in args]
+        k = {n: (getattr(m, v) if n == 'dtype' else v) for n, v in kw.items()}
+        r = cls(*a, **k)
+        if args in ((2, 3), ((2,),)) or args == (2,) or args == ('size',):       # uninitialized memory
+            return tuple(r.shape), r.stride(), str(r.dtype).split('.')[1]
+        if args == ('same',): assert r is not a[0] and r._base is a[0]
+        return r
+    r = run_both(lambda: run(tt), lambda: run(torch))
+    if isinstance(r[1], tuple): assert r[0] == r[1], r
+    else: assert check_results(*r, 'tensor', ctx=f'{name}{args}') is None, r
+
+
+def test_legacy_types_answer_isinstance_as_torchs():
+    dts = ['float32', 'float64', 'float16', 'bfloat16', 'int64', 'int32', 'int16', 'int8', 'uint8', 'bool', 'complex64']
+    for name in LEGACY:
+        a, b = getattr(tt, name), getattr(torch, name)
+        assert a.__name__ == b.__name__ == name and repr(a) == repr(b).replace('torch', 'tinytensor')
+        assert a.dtype.name == str(b.dtype).split('.')[1] and type(a).__name__ == type(b).__name__ == 'tensortype'
+        assert issubclass(a, tt.Tensor) == issubclass(b, torch.Tensor) and a.is_cuda == b.is_cuda
+        for d in dts:
+            x, y = tt.ones(2, dtype=getattr(tt, d)), torch.ones(2, dtype=getattr(torch, d))
+            assert isinstance(x, a) == isinstance(y, b), (name, d)
+            assert isinstance(x[0], a) == isinstance(y[0], b)
+            assert isinstance(x, (a, tt.LongTensor)) == isinstance(y, (b, torch.LongTensor))
+        assert isinstance(3, a) == isinstance(3, b) == False
+        assert (type(a(2)) is tt.Tensor) and (type(b(2)) is torch.Tensor)
+    assert isinstance(tt.ones(2, device='meta'), tt.FloatTensor) == isinstance(torch.ones(2, device='meta'), torch.FloatTensor)
