@@ -187,7 +187,7 @@ def index_fill(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
 # %% ../nbs/24_indexing_ops.ipynb #64617ed7
 @patch
 def fill_diagonal_(self:Tensor, fill_value, wrap:bool=False) -> Tensor:
-    "Fill the main diagonal (all dims equal beyond 2-d); `wrap` continues it in tall matrices."
+    "Fill the main diagonal (all dims equal beyond 2-d); `wrap` repeats it when tall."
     n = self.dim()
     TORCH_CHECK(n >= 2, "dimensions must larger than 1")
     height, width = self.shape[0], self.shape[1]

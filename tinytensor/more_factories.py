@@ -277,8 +277,8 @@ def frombuffer(buffer, *, dtype:dtype, count:int=-1, offset:int=0,
                       "element size (", isz, ")")
     k = (n - offset) // isz if count < 0 else count
     TORCH_CHECK_VALUE(offset + k * isz <= n, "requested buffer length (", k, " * ", isz,
-                      " bytes) after offset (", offset, " bytes) must not be greater than "
-                      "actual buffer length (", n, " bytes)")
+                      " bytes) after offset (", offset, " bytes) must not be greater "
+                      "than actual buffer length (", n, " bytes)")
     return from_numpy(raw[offset:offset + k * isz].view(dtype.np))
 
 
@@ -327,7 +327,8 @@ def asarray(obj, *, dtype:dtype=None, device=None, copy:bool=None,
         except TypeError: pass
         else: t = frombuffer(obj, dtype=get_default_dtype() if dtype is None else dtype)
     if t is None:
-        TORCH_CHECK_VALUE(not force_alias, "can't alias arbitrary sequence into a tensor.")
+        TORCH_CHECK_VALUE(not force_alias,
+                          "can't alias arbitrary sequence into a tensor.")
         return tensor(obj, dtype=dtype, device=device)
     dev = None if device is None else canonical_device(device)
     wrong_device = dev is not None and dev != t.device
@@ -354,7 +355,8 @@ _LEGACY_NAME = {'float32': 'Float', 'float64': 'Double', 'float16': 'Half',
 # %% ../nbs/23_more_factories.ipynb #2d770051
 @signature("scalar_tensor(Scalar s, *, ScalarType? dtype=None, Device? device=None, "
            "bool? requires_grad=False)")
-def scalar_tensor(s, *, dtype:dtype=None, device=None, requires_grad:bool=False) -> Tensor:
+def scalar_tensor(s, *, dtype:dtype=None, device=None,
+                  requires_grad:bool=False) -> Tensor:
     "A 0-d tensor holding `s`, of the default dtype unless `dtype` is given."
     _no_grad(requires_grad)
     return full((), s, dtype=get_default_dtype() if dtype is None else dtype,
@@ -371,12 +373,13 @@ def _complex_of(a:Tensor, b:Tensor, parts) -> Tensor:
     TORCH_CHECK(da is db, "Expected object of scalar type ", _REAL_NAMES[da.name],
                 " but got scalar type ", _REAL_NAMES[db.name], " for second argument")
     TORCH_CHECK_NOT_IMPLEMENTED(da is not _dt.float16,
-                                "complex32 (ComplexHalf) is not implemented in tinytensor")
+                                "complex32 (ComplexHalf) is not implemented here")
     g = a + b                                           # TensorIterator's geometry
     out = empty_strided(g.shape, g.stride(), dtype=da.to_complex(), device=g.device)
     if out.numel() and not out.is_meta:
         o = _np_write(out)
-        re, im = parts(np.broadcast_to(a.numpy(), o.shape), np.broadcast_to(b.numpy(), o.shape))
+        re, im = parts(np.broadcast_to(a.numpy(), o.shape),
+                       np.broadcast_to(b.numpy(), o.shape))
         o.real, o.imag = re, im
     return out
 
@@ -399,7 +402,7 @@ _RANGE_WARNING = ("torch.range is deprecated and will be removed in a future rel
 @signature(f"range(Scalar start, Scalar end, Scalar step=1, {_FACTORY_KW})")
 def range(start, end, step=1, *, out:Tensor=None, dtype:dtype=None, device=None,
           requires_grad:bool=False) -> Tensor:
-    "Values `start, start+step, ...` up to `end` inclusive (deprecated), as `torch.range`."
+    "`start, start+step, ...` up to `end` inclusive (deprecated), as `torch.range`."
     warnings.warn(_RANGE_WARNING, UserWarning, stacklevel=3)
     _no_grad(requires_grad)
     TORCH_CHECK(out is None, "range: out= is not supported in tinytensor")

@@ -193,14 +193,18 @@ def _legacy_new(d, args:tuple, device, kwargs:dict) -> Tensor:
         TORCH_CHECK_TYPE(a.dtype is d and a.device.type == 'cpu', "expected ",
                          _options(d), " (got ", _options(a.dtype), ")")
         return a.as_strided(a.shape, a.stride(), a.storage_offset())
-    sizes = a if len(args) == 1 and isinstance(a, tuple) and builtins.type(a) is not tuple \
-        else args if builtins.all(isinstance(x, numbers.Integral) for x in args) else None
+    # a Size (a tuple subclass) alone, or ints
+    sized = len(args) == 1 and isinstance(a, tuple) and builtins.type(a) is not tuple
+    if sized: sizes = a
+    elif builtins.all(isinstance(x, numbers.Integral) for x in args): sizes = args
+    else: sizes = None
     if sizes is not None: return empty(tuple(operator.index(s) for s in sizes), dtype=d)
     TORCH_CHECK_TYPE(len(args) == 1, "new() received an invalid combination of arguments "
                      "- got (", ', '.join(builtins.type(x).__name__ for x in args), ")")
     TORCH_CHECK_TYPE(not isinstance(a, str), "new(): invalid data type 'str'")
     TORCH_CHECK_TYPE(isinstance(a, (list, tuple, range, np.ndarray)),
-                     "new(): data must be a sequence (got ", builtins.type(a).__name__, ")")
+                     "new(): data must be a sequence (got ", builtins.type(a).__name__,
+                     ")")
     return tensor(a, dtype=d)
 
 class tensortype(builtins.type):
@@ -251,7 +255,7 @@ nan = math.nan
 pi = math.pi
 
 class layout:
-    "A memory layout, as `torch.layout`; `strided` (dense, with strides) is the one instance."
+    "A memory layout, as `torch.layout`; `strided` (dense, strided) is its one instance."
     __slots__ = ('_name',)
     def __new__(cls, *args, **kwargs):
         raise TypeError("cannot create 'torch.layout' instances")
@@ -293,15 +297,16 @@ def is_set_to(self:Tensor, tensor:Tensor) -> bool:
     "True if `tensor` views the same storage with the same offset, sizes and strides."
     _need_tensor_arg('is_set_to', 'tensor', tensor)
     a, b = self._impl, tensor._impl
-    return (a.storage_.get() is b.storage_.get() and a.storage_offset_ == b.storage_offset_
+    return (a.storage_.get() is b.storage_.get()
+            and a.storage_offset_ == b.storage_offset_
             and a.sizes_and_strides_.sizes == b.sizes_and_strides_.sizes
             and a.sizes_and_strides_.strides == b.sizes_and_strides_.strides)
 
 @patch
 def detach_(self:Tensor) -> Tensor:
     "`self`, out of the (absent) autograd graph; a view raises, as torch's."
-    TORCH_CHECK(self._base is None, "Can't detach views in-place. Use detach() instead. If "
-        "you are using DistributedDataParallel (DDP) for training, and "
+    TORCH_CHECK(self._base is None, "Can't detach views in-place. Use detach() "
+        "instead. If you are using DistributedDataParallel (DDP) for training, and "
         "gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
         "hence detach_() cannot be called on these gradients. To fix this error, please "
         "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the "
@@ -336,7 +341,7 @@ def _resize(self:Tensor, sizes:tuple, fmt) -> Tensor:
 
 @patch
 def resize_(self:Tensor, *size, memory_format:memory_format=None) -> Tensor:
-    "New sizes, contiguous strides; the storage grows if needed (Note [resize_ grows...])."
+    "New sizes, contiguous strides; the storage grows if needed (Note [resize_ grows...])"
     sizes = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
     return _resize(self, tuple(builtins.int(s) for s in sizes), memory_format)
 
@@ -345,14 +350,15 @@ def resize_as_(self:Tensor, the_template:Tensor, *,
                memory_format:memory_format=None) -> Tensor:
     "`resize_(the_template.shape)`; `preserve_format` takes the template's format."
     _need_tensor_arg('resize_as_', 'the_template', the_template)
-    if memory_format is preserve_format: memory_format = the_template.suggest_memory_format()
+    if memory_format is preserve_format:
+        memory_format = the_template.suggest_memory_format()
     return _resize(self, tuple(the_template.shape), memory_format)
 
 
 # %% ../nbs/22_shape_ops.ipynb #bcc32721
-_TYPED_STORAGE_WARNING = ("TypedStorage is deprecated. It will be removed in the future and "
-    "UntypedStorage will be the only storage class. This should only matter to you if you "
-    "are using storages directly.  To access UntypedStorage directly, use "
+_TYPED_STORAGE_WARNING = ("TypedStorage is deprecated. It will be removed in the "
+    "future and UntypedStorage will be the only storage class. This should only "
+    "matter to you if you are using storages directly.  To access UntypedStorage directly, use "
     "tensor.untyped_storage() instead of tensor.storage()")
 _typed_storage_warned = [False]
 

@@ -127,7 +127,8 @@ COMPARISON_RULES = _rules(
         combinations resize fill_diagonal"""),
     _kind(LIBM, "logspace"),
     _kind(COMPLEX,
-        "mul multiply div divide true_divide reciprocal square sgn abs absolute cumprod vander"),
+        "mul multiply div divide true_divide reciprocal square sgn abs absolute cumprod "
+        "vander"),
     _kind(ORDER, """
         sum nansum mean nanmean var std var_mean std_mean norm vector_norm dist renorm
         prod trace lerp addcmul addcdiv fma cross cdist arange linspace"""),
