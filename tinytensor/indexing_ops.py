@@ -184,6 +184,25 @@ def index_fill(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
     "`index_fill_` on a copy of `self` (same layout)."
     return self.clone().index_fill_(dim, index, value)
 
+# %% ../nbs/24_indexing_ops.ipynb #64617ed7
+@patch
+def fill_diagonal_(self:Tensor, fill_value, wrap:bool=False) -> Tensor:
+    "Fill the main diagonal (all dims equal beyond 2-d); `wrap` repeats it when tall."
+    n = self.dim()
+    TORCH_CHECK(n >= 2, "dimensions must larger than 1")
+    height, width = self.shape[0], self.shape[1]
+    TORCH_CHECK(n == 2 or builtins.all(s == height for s in self.shape[1:]),
+                "all dimensions of input must be of equal length")
+    off, step = self.storage_offset(), builtins.sum(self.stride())
+    size = builtins.min(height, width)
+    self.as_strided((size,), (step,), off).fill_(fill_value)
+    if wrap and n == 2 and height > width + 1:
+        wrap_size = (self.numel() + width) // (width + 1) - size
+        self.as_strided((wrap_size,), (step,),
+                        off + self.stride(0) * (width + 1)).fill_(fill_value)
+    return self
+
+
 # %% ../nbs/24_indexing_ops.ipynb #24a00016
 # Note [take_along_dim wraps]: with a `dim`, torch 2.13's `take_along_dim` reads its
 # indices modulo the size of `dim` (Python's `%`, so -1 is the last element and `size`

@@ -123,10 +123,12 @@ COMPARISON_RULES = _rules(
         all any outer ger kron zeros ones full empty eye zeros_like ones_like full_like
         empty_like rand_like randint_like new_zeros new_ones new_full new_empty rand randn
         randint randperm tensor from_numpy tril_indices triu_indices joining indexing
-        views metadata"""),
+        views metadata as_tensor asarray frombuffer scalar_tensor complex range
+        combinations resize fill_diagonal"""),
     _kind(LIBM, "logspace"),
     _kind(COMPLEX,
-        "mul multiply div divide true_divide reciprocal square sgn abs absolute cumprod"),
+        "mul multiply div divide true_divide reciprocal square sgn abs absolute cumprod "
+        "vander"),
     _kind(ORDER, """
         sum nansum mean nanmean var std var_mean std_mean norm vector_norm dist renorm
         prod trace lerp addcmul addcdiv fma cross cdist arange linspace"""),
@@ -137,7 +139,7 @@ COMPARISON_RULES = _rules(
         exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan arcsin arccos
         arctan sinh cosh tanh asinh acosh atanh arcsinh arccosh arctanh atan2 arctan2
         hypot sigmoid logit erf erfc erfinv sinc angle sqrt rsqrt pow ldexp float_power
-        xlogy logaddexp logaddexp2 softmax log_softmax logsumexp logcumsumexp"""))
+        xlogy logaddexp logaddexp2 softmax log_softmax logsumexp logcumsumexp polar"""))
 
 
 # %% ../nbs/04e_testing.ipynb #71abad79
