@@ -924,3 +924,15 @@ def test_meta_load_reads_headers_only(format_version, tmp_path):
     for kw in (lambda lib: {'map_location': 'meta'}, lambda lib: {'map_location': lib.device('meta')}):
         assert _load_both(bytes(raw), 'bytesio', tmp_path, 3, kw=kw)['x'].is_meta
     with pytest.raises(RuntimeError, match='CRC-32'): tt.load(io.BytesIO(raw[3:]))
+
+
+@pytest.mark.parametrize('f', ['foo-as-object', 3, None], ids=['tensor', 'int', 'None'])
+def test_save_to_something_without_write_raises_attribute_error(f):
+    "torch's `_check_save_filelike`: neither a path nor an object with `write` is an AttributeError."
+    if f == 'foo-as-object':
+        theirs, mine = (lambda: torch.save('foo', torch.ones(1))), (lambda: tt.save('foo', tt.ones(1)))
+    else:
+        theirs, mine = (lambda: torch.save(torch.ones(1), f)), (lambda: tt.save(tt.ones(1), f))
+    with pytest.raises(AttributeError) as a: theirs()
+    with pytest.raises(AttributeError) as b: mine()
+    assert str(a.value) == str(b.value)

@@ -372,9 +372,10 @@ def save(obj, # a tensor, or nested dicts/lists/tuples of tensors and plain valu
         name = os.path.splitext(os.path.basename(os.fspath(f)))[0] or 'archive'
         atomic_write(f, lambda fh: write(fh, name))
     else:
-        TORCH_CHECK_TYPE(hasattr(f, 'write'),
-                "save(): f must be a path or a binary file object with write(), got ",
-                         type(f).__name__)
+        # torch's `_check_save_filelike`: a Python AttributeError, not one of c10's checks
+        if not hasattr(f, 'write'):
+            raise AttributeError("expected 'f' to be string, path, or a file-like object "
+                                 "with a 'write' attribute")
         write(f, 'archive')
 
 # %% ../nbs/08a_serialization.ipynb #39d4ba9b
