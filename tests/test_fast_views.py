@@ -50,7 +50,7 @@ def _int(rng, lo, hi):
     return np.int64(v) if rng.random() < 0.15 else v               # a numpy int takes the plain path
 
 def test_hooks_filled_and_emptied():
-    assert views._fast_view is fv._view and basic_indexing._fast_getitem is fv._getitem
+    assert views._fast_view is fv._view and basic_indexing._fast_getitem is fv._short_getitem
     assert indexing._fast_gather is fv._gather
     with fv.plain_paths():
         assert all(getattr(m, n) is None for m, n in fv.HOOKS)
