@@ -19,6 +19,7 @@ from . import dtypes as _dt
 from .dtypes import (dtype, get_default_dtype, default_complex_dtype,
                                from_numpy_dtype, _through_float)
 from .tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset,
+                                    _inference_threads, _mark_inference,
                                     _keyset, contiguous_format, memory_format,
                                     strides_for_format, contiguous_strides, _no_grad)
 
@@ -130,6 +131,8 @@ def _empty_cpu(sizes:tuple, d, nbytes:int, device=CPU, al=None,
     v = _new(VariableVersion); v._version = 0
     impl.version_counter_ = v; impl.key_set_ = key_set; impl.is_wrapped_number_ = False
     impl.base_ = None
+    # a count of threads, 0 almost always (Note [Inference tensors], chapter 04b)
+    if _inference_threads[0]: _mark_inference(impl)
     impl.set_sizes_contiguous(sizes)
     t = _new(Tensor); t._impl = impl
     return t

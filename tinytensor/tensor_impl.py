@@ -9,10 +9,10 @@ __all__ = ['contiguous_format', 'channels_last', 'channels_last_3d', 'preserve_f
            'channels_last_strides', 'compute_contiguous', 'compute_channels_last_contiguous',
            'compute_strides_like_channels_last', 'compute_non_overlapping_and_dense', 'memory_format',
            'strides_for_format', 'VariableVersion', 'DispatchKeySet', 'TensorImpl', 'cached_contiguous_strides', 'Size',
-           'Tensor', 'alias_impl', 'alias_with_sizes_and_strides']
+           'Tensor', 'alias_impl', 'alias_with_sizes_and_strides', 'is_grad_enabled', 'is_inference_mode_enabled']
 
 # %% ../nbs/04b_tensor_impl.ipynb #dca2bd7d
-import threading, enum, operator
+import threading, enum, operator, functools, inspect, sys, warnings
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE, wrap_dim
@@ -206,6 +206,8 @@ def _keyset(device):
     return ks
 # the same object `_keyset(CPU)` returns, without the call
 _cpu_keyset = _keyset(CPU)
+# threads now in inference mode, 0 almost always: Note [Inference tensors]
+_inference_threads = [0]
 
 # %% ../nbs/04b_tensor_impl.ipynb #41ec66d6
 class TensorImpl:
@@ -230,6 +232,8 @@ class TensorImpl:
         self.version_counter_ = (version_counter if version_counter is not None
                                  else VariableVersion())
         self.key_set_ = key_set if key_set is not None else _keyset(self.device_)
+        # a fresh tensor (no counter given) in inference mode: Note [Inference tensors]
+        if version_counter is None and _inference_threads[0]: _mark_inference(self)
         self.is_wrapped_number_, self.base_ = False, None
         if strides is None: self.set_sizes_contiguous(sizes)
         else: self.set_sizes_and_strides(sizes, strides)
@@ -486,7 +490,7 @@ def untyped_storage(self:Tensor) -> Storage:
 @patch(as_prop=True)
 def _version(self:Tensor) -> int:
     "How many in-place writes the tensor (or a view sharing its counter) has seen."
-    return self._impl.version_counter_._version
+    return self._impl.version_counter_.current_version()
 
 # %% ../nbs/04b_tensor_impl.ipynb #31d1454d
 @patch
@@ -604,3 +608,74 @@ def alias_with_sizes_and_strides(t:Tensor, # the tensor to look into
     impl.base_ = t if b is None else b
     t = object.__new__(Tensor); t._impl = impl
     return t
+
+# %% ../nbs/04b_tensor_impl.ipynb #30a85582
+class _AutogradState(threading.local):
+    "One thread's grad mode and inference mode, as c10's thread-local `AutogradState`."
+    grad_enabled, inference = True, False     # a new thread starts with c10's defaults
+
+_state = _AutogradState()
+# Note [Inference tensors]: c10 gives a tensor made in inference mode a key set without
+# the autograd keys and no version counter; `VariableVersion::bump()` then refuses an
+# in-place write outside inference mode. Here an inference tensor shares one counter that
+# refuses the same way (`_InferenceVersion`), so in-place ops, `out=` and `copy_` check it
+# through the `bump_version` they already call, after their write, as torch does. New
+# tensors ask for inference mode in `TensorImpl.__init__` and `_empty_cpu` (chapter 04c)
+# through `_inference_threads[0]`, the number of threads in inference mode: 0 almost
+# always, so a fresh tensor pays one list read, and only when it is not 0 the
+# thread-local flag is read. A thread that ends inside inference mode leaves the count
+# raised: only that check gets slower.
+_count_lock = threading.Lock()
+_AUTOGRAD_FUNCS = frozenset(('ADInplaceOrView', 'AutogradFunctionality'))
+
+def _set_inference(on:bool):
+    "Turn this thread's inference mode on or off, keeping `_inference_threads` right."
+    if on != _state.inference:
+        with _count_lock: _inference_threads[0] += 1 if on else -1
+        _state.inference = on
+
+def _set_grad(mode):
+    "c10's `GradMode::set_enabled`, checking the argument as `torch._C` does."
+    TORCH_CHECK_TYPE(type(mode) is bool, "set_grad_enabled(): argument 'enabled' "
+                     "(position 1) must be bool, not ", type(mode).__name__)
+    _state.grad_enabled = mode
+
+def is_grad_enabled() -> bool:
+    "Whether grad mode is on in this thread (off in `no_grad` and `inference_mode`)."
+    return _state.grad_enabled
+
+def is_inference_mode_enabled() -> bool:
+    "Whether inference mode is on in this thread."
+    return _state.inference
+
+# %% ../nbs/04b_tensor_impl.ipynb #7cbae4df
+class _InferenceVersion(VariableVersion):
+    "The missing version counter of inference tensors (Note [Inference tensors])."
+    __slots__ = ()
+    def current_version(self) -> int:
+        TORCH_CHECK(False, "Inference tensors do not track version counter.")
+    def bump(self):
+        TORCH_CHECK(_state.inference,
+            "Inplace update to inference tensor outside InferenceMode is not allowed."
+            "You can make a clone to get a normal tensor before doing inplace update."
+            "See https://github.com/pytorch/rfcs/pull/17 for more details.")
+    def set_version(self, v:int): pass
+    def __repr__(self): return 'VariableVersion(none: inference tensor)'
+
+_inference_version = _InferenceVersion()
+_inference_keysets = {}
+
+def _mark_inference(impl:TensorImpl):
+    "Make a fresh `impl` an inference tensor if this thread is in inference mode."
+    if not _state.inference: return
+    ks = impl.key_set_
+    iks = _inference_keysets.get(ks)
+    if iks is None:
+        iks = DispatchKeySet(ks.backends, ks.functionalities - _AUTOGRAD_FUNCS)
+        _inference_keysets[ks] = iks
+    impl.key_set_, impl.version_counter_ = iks, _inference_version
+
+@patch
+def is_inference(self:Tensor) -> bool:
+    "Whether the tensor was made in inference mode: its key set lacks the autograd keys."
+    return not (self._impl.key_set_.functionalities & _AUTOGRAD_FUNCS)
