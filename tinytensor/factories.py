@@ -18,6 +18,7 @@ from .intrusive_ptr import make_intrusive
 from .allocator import DataPtr, DeviceType, CPU
 from .storage import StorageImpl, _MemoryView
 from . import dtypes as _dt
+from .cpu_capability import FMA, VEC_BYTES, fma32, fma64
 from .dtypes import (dtype, get_default_dtype, default_complex_dtype,
                                promote_types, from_numpy_dtype, _cast_copy, _as_dtype,
                                _half_op, _checked_value)
@@ -112,19 +113,46 @@ def arange(start=0, end=None, step=1, *, out:Tensor=None, dtype:dtype=None, devi
     return t
 
 # %% ../nbs/04c_factories.ipynb #e951af27
+# Note [linspace's roundings] ATen's linspace kernel (RangeFactoriesKernel.cpp) is scalar
+# (no SIMD), one element at a time: `idx < steps/2 ? start + step*idx : end -
+# step*(steps-idx-1)`, in the result's type (double for integers). GCC fuses each of
+# those multiply-adds (Note [GCC's fused multiply-adds]): one rounding per element, not
+# two, and a complex one fuses each component. c10's Half and BFloat16 instead round
+# after every operation, and `step * idx` first converts the int64 `idx` to the half
+# type, exactly only up to 2048 (Half) or 256 (BFloat16); so does the division by
+# `steps - 1` (65519 or more steps give a Half infinity, a step of 0).
+def _fmadd(a:np.ndarray, b, c, t):
+    "`a*b + c` in float type `t` as ATen's build computes it: fused if it fuses."
+    if not FMA: return np.asarray(a * t(b) + t(c), t)
+    return fma32(a, b, c) if t is np.float32 else fma64(a, b, c)
+
+def _two_sided(s, e, steps:int, t) -> np.ndarray:
+    "Real linspace values in float type `t`, fused as ATen's kernel computes them."
+    s, e = t(s), t(e)
+    step = t(t(e - s) / t(steps - 1))
+    i, half = np.arange(steps), steps // 2
+    return np.concatenate([_fmadd(i[:half].astype(t), step, s, t),
+                           _fmadd((steps - 1 - i[half:]).astype(t), -step, e, t)])
+
 def _linspace_vals(start, end, steps:int, d:dtype) -> np.ndarray:
     "ATen's two-sided linspace values, computed in `d`'s arithmetic."
-    integral = not (d.is_floating_point or d.is_complex)
-    half_t = d in (_dt.float16, _dt.bfloat16)
-    cd = np.float64 if integral else (np.float32 if half_t else d.np.type)
-    # Half arithmetic rounds every step
-    rnd = (lambda x: _half_op(x, d.np)) if half_t else (lambda x: x)
-    s, e = (_as_dtype(_checked_value(v, d), d.np).astype(cd)[()] for v in (start, end))
-    step = rnd(rnd(e - s) / cd(steps - 1))
-    i = np.arange(steps).astype(cd)
-    half = steps // 2
-    return np.concatenate([rnd(s + rnd(step * i[:half])),
-                           rnd(e - rnd(step * (cd(steps - 1) - i[half:])))])
+    s, e = (_as_dtype(_checked_value(v, d), d.np)[()] for v in (start, end))
+    if not (d.is_floating_point or d.is_complex):         # a double step
+        return _two_sided(np.float64(s), np.float64(e), steps, np.float64)
+    if d.is_complex:
+        t = np.float32 if d is _dt.complex64 else np.float64
+        out = np.empty(steps, d.np)
+        out.real, out.imag = (_two_sided(a, b, steps, t)
+                              for a, b in ((s.real, e.real), (s.imag, e.imag)))
+        return out
+    if d not in (_dt.float16, _dt.bfloat16): return _two_sided(s, e, steps, d.np.type)
+    # c10's Half arithmetic: float ops, each rounded to the type (Note [linspace's roundings])
+    f, rnd = np.float32, (lambda x: _half_op(x, d.np))
+    s, e = f(s), f(e)
+    with np.errstate(over='ignore'): step = rnd(rnd(e - s) / rnd(f(steps - 1)))
+    i, half = np.arange(steps), steps // 2
+    return np.concatenate([rnd(s + rnd(step * rnd(i[:half].astype(f)))),
+                           rnd(e - rnd(step * rnd((steps - 1 - i[half:]).astype(f))))])
 
 def _range_factory(name, start, end, steps, dtype, device, requires_grad, out, vals,
                    first):
