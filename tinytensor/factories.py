@@ -18,7 +18,7 @@ from .intrusive_ptr import make_intrusive
 from .allocator import DataPtr, DeviceType, CPU
 from .storage import StorageImpl, _MemoryView
 from . import dtypes as _dt
-from .cpu_capability import FMA, VEC_BYTES, fma32, fma64
+from .cpu_capability import FMA, VEC_BYTES, fma32, fma64, two_prod
 from .dtypes import (dtype, get_default_dtype, default_complex_dtype,
                                promote_types, from_numpy_dtype, _cast_copy, _as_dtype,
                                _half_op, _checked_value)
@@ -35,12 +35,17 @@ from .sized_factories import (_FACTORY_KW, _check_dtype, _check_out,
 _all_ = ['storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full']
 
 # %% ../nbs/04c_factories.ipynb #0c9935a8
-# Note [arange values] ATen's CPU kernel (RangeFactoriesKernel.cpp) fills whole SIMD
-# vectors with `Vectorized::arange(start + step*idx, step)`, which compilers turn into
-# fused multiply-adds, so for steps that are not exact binary fractions (0.1) an element
-# may differ from `start + i*step` in its last bit (and depends on the machine's vector
-# width). Steps such as 1, 0.5 or 0.25 give exact values in both. We compute `start +
-# i*step` in the accumulate type, rounding once per op.
+# Note [arange's chunks] ATen's CPU kernel (RangeFactoriesKernel.cpp) computes in the
+# accumulate type (double for float32 and float64, float for the half types) and splits
+# the range as `parallel_for` does (GRAIN_SIZE 32768: up to one piece per thread, each
+# `ceil(n / pieces)` long). In each piece `vectorized_loop` (cpu/Loops.h) fills two SIMD
+# vectors of V elements per step (V = 32 bytes / element size with AVX2: 8 float32s),
+# then the last `< 2V` elements one by one. A vector starting at index `c` is
+# `Vectorized<T>::arange(start + step*c, step)`: its base is rounded to T first, and
+# element k is `base + k*step` in the accumulate type, rounded to T. A scalar element is
+# `start + step*idx`. Each multiply-add is fused where GCC fuses (Note [GCC's fused
+# multiply-adds]), so the values come in chunks of V that restart from a rounded base,
+# and differ from `start + i*step` in the last bit of some elements.
 def _arange_exact(start, step, n:int, acc) -> bool:
     "Is every `start + i*step` an integer that `acc` holds exactly?"
     if np.dtype(acc).kind in 'iu': return True
@@ -48,8 +53,26 @@ def _arange_exact(start, step, n:int, acc) -> bool:
     return (float(start).is_integer() and float(step).is_integer()
             and builtins.abs(float(start)) + n * builtins.abs(float(step)) < lim)
 
+def _fmadd_acc(a:np.ndarray, b, c, acc):
+    "`a*b + c` in `acc` (float32 or float64), fused where ATen's build fuses."
+    if not FMA: return a * acc(b) + c
+    return fma32(a, b, c) if acc is np.float32 else fma64(a, b, c)
+
+def _arange_vectors(o:np.ndarray, c0:int, start, step, acc, V:int):
+    "Fill `o` (a whole number of V-vectors, the first at index `c0`) as ATen's vectors."
+    base = _fmadd_acc(np.arange(c0, c0 + o.shape[0], V).astype(acc), step, start, acc)
+    base = base.astype(o.dtype).astype(acc)                 # the vector's T base
+    k = np.arange(V).astype(acc)
+    # k*step exact (k = 0, 1, 2, 4, ... or a short step): a fused add is a plain add
+    exact = (k.astype(np.float64) * np.float64(step) == k * step if acc is np.float32
+             else np.array([two_prod(kk, step)[1] == 0 for kk in k]))
+    vals = base[:, None] + k * step
+    for j in np.nonzero(~exact)[0] if FMA else ():
+        vals[:, j] = _fmadd_acc(np.full(base.shape, k[j]), step, base, acc)
+    o[:] = vals.reshape(-1)
+
 def _arange_fill(o:np.ndarray, start, step, acc, block:int=1 << 16):
-    "Write `start + i*step`, computed in dtype `acc`, into 1-d `o`, a block at a time."
+    "Write ATen's arange values (Note [arange's chunks]) into 1-d `o`, a block at a time."
     start, step = np.array(start).astype(acc)[()], np.array(step).astype(acc)[()]
     n = o.shape[0]
     # fast path: one add per block (equal to the plain path, tested below)
@@ -59,11 +82,19 @@ def _arange_fill(o:np.ndarray, start, step, acc, block:int=1 << 16):
             e = builtins.min(n, k + block)
             np.add(offs[:e - k], start + acc(k) * step, out=o[k:e], casting='unsafe')
         return
-    for k in range(0, n, block):
-        e = builtins.min(o.shape[0], k + block)
-        idx = np.arange(k, e, dtype=acc)
-        np.multiply(idx, step, out=idx)
-        np.add(idx, start, out=o[k:e], casting='unsafe')
+    from tinytensor.parallel import get_num_threads, GRAIN_SIZE   # chapter 04f
+    V = VEC_BYTES // o.itemsize
+    tasks = builtins.min(get_num_threads(), -(-n // GRAIN_SIZE))
+    size = -(-n // tasks)
+    block = -(-block // (2 * V)) * 2 * V
+    for pb in range(0, n, size):
+        pe = builtins.min(n, pb + size)
+        vec_end = pb + (pe - pb) // (2 * V) * 2 * V
+        for k in range(pb, vec_end, block):
+            e = builtins.min(vec_end, k + block)
+            _arange_vectors(o[k:e], k, start, step, acc, V)
+        if vec_end < pe:                                      # the scalar tail
+            o[vec_end:pe] = _fmadd_acc(np.arange(vec_end, pe).astype(acc), step, start, acc)
 
 # %% ../nbs/04c_factories.ipynb #602ef404
 @signature(f"arange(Scalar end, {_FACTORY_KW})",
