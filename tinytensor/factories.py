@@ -58,18 +58,44 @@ def _fmadd_acc(a:np.ndarray, b, c, acc):
     if not FMA: return a * acc(b) + c
     return fma32(a, b, c) if acc is np.float32 else fma64(a, b, c)
 
+def _fused_f32(a, b, c, p:np.ndarray, s:np.ndarray, err) -> np.ndarray:
+    "float32(fma64(a, b, c)), given `p = a*b` and `s = p + c` in double, |a*b - p| <= err."
+    # s is within E of the fused double: where s-E and s+E round alike, so does it
+    E = err + np.abs(s) * 2.0 ** -51
+    r = s.astype(np.float32)
+    bad = (s - E).astype(np.float32) != (s + E).astype(np.float32)
+    if bad.any():
+        a, b, c = (np.broadcast_to(v, s.shape)[bad] for v in (a, b, c))
+        r[bad] = fma64(a, b, c).astype(np.float32)
+    return r
+
+def _arange_at(idx:np.ndarray, start, step, acc, t) -> np.ndarray:
+    "`start + step*idx` in `acc` (fused where ATen fuses), rounded to float type `t`."
+    i = idx.astype(acc)
+    if not (FMA and acc is np.float64 and t is np.float32):
+        return _fmadd_acc(i, step, start, acc).astype(t)
+    p = i * step
+    return _fused_f32(i, step, start, p, p + start, np.abs(p) * 2.0 ** -53)
+
 def _arange_vectors(o:np.ndarray, c0:int, start, step, acc, V:int):
     "Fill `o` (a whole number of V-vectors, the first at index `c0`) as ATen's vectors."
-    base = _fmadd_acc(np.arange(c0, c0 + o.shape[0], V).astype(acc), step, start, acc)
-    base = base.astype(o.dtype).astype(acc)                 # the vector's T base
+    # the vector's base, rounded to T, then its elements base + k*step (in `acc`)
+    base = _arange_at(np.arange(c0, c0 + o.shape[0], V), start, step, acc, o.dtype.type)
+    base = base.astype(acc)[:, None]
     k = np.arange(V).astype(acc)
-    # k*step exact (k = 0, 1, 2, 4, ... or a short step): a fused add is a plain add
-    exact = (k.astype(np.float64) * np.float64(step) == k * step if acc is np.float32
-             else np.array([two_prod(kk, step)[1] == 0 for kk in k]))
-    vals = base[:, None] + k * step
-    for j in np.nonzero(~exact)[0] if FMA else ():
-        vals[:, j] = _fmadd_acc(np.full(base.shape, k[j]), step, base, acc)
-    o[:] = vals.reshape(-1)
+    m = o.reshape(-1, V)
+    if not FMA: m[:] = base + k * step
+    elif acc is np.float32:                    # the half types: fma32 over the block
+        m[:] = fma32(np.broadcast_to(k, m.shape), step, np.broadcast_to(base, m.shape))
+    else:
+        # k*step is exact for k = 0, 1, 2, 4 (or a short step): there a plain add is fused
+        p, e = two_prod(k, step)
+        v = base + p
+        f32 = o.dtype == np.float32
+        for j in np.nonzero(e)[0]:
+            v[:, j] = (_fused_f32(k[j], step, base[:, 0], p[j], v[:, j], builtins.abs(e[j]))
+                       if f32 else fma64(np.full(m.shape[0], k[j]), step, base[:, 0]))
+        m[:] = v
 
 def _arange_fill(o:np.ndarray, start, step, acc, block:int=1 << 16):
     "Write ATen's arange values (Note [arange's chunks]) into 1-d `o`, a block at a time."
@@ -94,7 +120,7 @@ def _arange_fill(o:np.ndarray, start, step, acc, block:int=1 << 16):
             e = builtins.min(vec_end, k + block)
             _arange_vectors(o[k:e], k, start, step, acc, V)
         if vec_end < pe:                                      # the scalar tail
-            o[vec_end:pe] = _fmadd_acc(np.arange(vec_end, pe).astype(acc), step, start, acc)
+            o[vec_end:pe] = _arange_at(np.arange(vec_end, pe), start, step, acc, o.dtype.type)
 
 # %% ../nbs/04c_factories.ipynb #602ef404
 @signature(f"arange(Scalar end, {_FACTORY_KW})",
