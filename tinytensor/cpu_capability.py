@@ -25,7 +25,7 @@ def detect_cpu_capability(environ=os.environ, cpuinfo:str='/proc/cpuinfo') -> st
     return 'DEFAULT'
 
 def vec_bytes(capability:str, machine:str=None) -> int:
-    "Bytes of ATen's `Vectorized<T>` (`vec_base.h`): 64 with AVX512, 16 on aarch64, else 32."
+    "Bytes of ATen's `Vectorized<T>` (`vec_base.h`): 64 (AVX512), 16 (aarch64), else 32."
     if (machine or platform.machine()).lower() in ('aarch64', 'arm64'): return 16
     return 64 if capability == 'AVX512' else 32
 

@@ -59,7 +59,7 @@ def _fmadd_acc(a:np.ndarray, b, c, acc):
     return fma32(a, b, c) if acc is np.float32 else fma64(a, b, c)
 
 def _fused_f32(a, b, c, p:np.ndarray, s:np.ndarray, err) -> np.ndarray:
-    "float32(fma64(a, b, c)), given `p = a*b` and `s = p + c` in double, |a*b - p| <= err."
+    "float32(fma64(a, b, c)), given `p = a*b`, `s = p + c` in double, |a*b - p| <= err."
     # s is within E of the fused double: where s-E and s+E round alike, so does it
     E = err + np.abs(s) * 2.0 ** -51
     r = s.astype(np.float32)
@@ -93,8 +93,9 @@ def _arange_vectors(o:np.ndarray, c0:int, start, step, acc, V:int):
         v = base + p
         f32 = o.dtype == np.float32
         for j in np.nonzero(e)[0]:
-            v[:, j] = (_fused_f32(k[j], step, base[:, 0], p[j], v[:, j], builtins.abs(e[j]))
-                       if f32 else fma64(np.full(m.shape[0], k[j]), step, base[:, 0]))
+            b0, ej = base[:, 0], builtins.abs(e[j])
+            v[:, j] = (_fused_f32(k[j], step, b0, p[j], v[:, j], ej) if f32
+                       else fma64(np.full(m.shape[0], k[j]), step, b0))
         m[:] = v
 
 def _arange_fill(o:np.ndarray, start, step, acc, block:int=1 << 16):
@@ -120,7 +121,8 @@ def _arange_fill(o:np.ndarray, start, step, acc, block:int=1 << 16):
             e = builtins.min(vec_end, k + block)
             _arange_vectors(o[k:e], k, start, step, acc, V)
         if vec_end < pe:                                      # the scalar tail
-            o[vec_end:pe] = _arange_at(np.arange(vec_end, pe), start, step, acc, o.dtype.type)
+            tail = np.arange(vec_end, pe)
+            o[vec_end:pe] = _arange_at(tail, start, step, acc, o.dtype.type)
 
 # %% ../nbs/04c_factories.ipynb #602ef404
 @signature(f"arange(Scalar end, {_FACTORY_KW})",
@@ -203,7 +205,7 @@ def _linspace_vals(start, end, steps:int, d:dtype) -> np.ndarray:
                               for a, b in ((s.real, e.real), (s.imag, e.imag)))
         return out
     if d not in (_dt.float16, _dt.bfloat16): return _two_sided(s, e, steps, d.np.type)
-    # c10's Half arithmetic: float ops, each rounded to the type (Note [linspace's roundings])
+    # c10's Half arithmetic: float ops, each rounded (Note [linspace's roundings])
     f, rnd = np.float32, (lambda x: _half_op(x, d.np))
     s, e = f(s), f(e)
     with np.errstate(over='ignore'): step = rnd(rnd(e - s) / rnd(f(steps - 1)))
