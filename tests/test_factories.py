@@ -262,6 +262,31 @@ def test_rand_randn_seeded_and_shaped():
     assert abs(x.mean()) < 0.05 and abs(x.std() - 1) < 0.05
 
 
+# ---- arange and linspace bit for bit: the model of ATen's kernels (chapter 04c) -------------------------------------
+from tinytensor import cpu_capability as _cap
+TORCH_CAP = torch.backends.cpu.get_cpu_capability()
+
+def _range_tol(op, dtype_name):
+    """False (exact) where tinytensor models the kernels torch runs here; else, said aloud, torch's tolerance.
+    linspace depends on fused multiply-adds only (DEFAULT on x86-64 has none); arange also on the vector width."""
+    same_fma = (_cap.CAPABILITY == 'DEFAULT') == (TORCH_CAP == 'DEFAULT')
+    same = same_fma and (op == 'linspace' or _cap.CAPABILITY == TORCH_CAP)
+    if same: return tolerance(op, dtype_name)
+    warnings.warn(f'{op}: tinytensor models capability {_cap.CAPABILITY}, torch runs {TORCH_CAP}: '
+                  f'compared within the {dtype_name} tolerance, not bit for bit')
+    return dtype_name if dtype_name in ('float16', 'bfloat16', 'float32', 'float64', 'complex64', 'complex128') else False
+
+_RANGE_FLOATS = ['float32', 'float64', 'float16', 'bfloat16']
+_LIN_ENDS = [(-1.3, 7.1), (0, 1), (3.3, -2.2), (1e-3, 1e3), (-7.77, -1.01), (0.1, 0.9), (-5, 200), (2.5, 2.5)]
+_RANGE_NS = [2, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 1000, 5000, 40000]
+
+def _compare_range(op, a, b, ctx):
+    "Bit for bit where the model applies; else within the tolerance (and a warning)."
+    tol = _range_tol(op, a.dtype.name)
+    if tol is False: assert _bits(a) == _bits(b), ctx; return
+    x, y = (np.asarray(t.double().numpy() if t.dtype.is_floating_point else t.numpy()) for t in (a, b))
+    assert close_mask(x, y, tol, scale=np.abs(y).max(initial=0)).all(), ctx
+
 # ---- arange: sizes, dtypes and values as torch, for every dtype; fast fill = plain fill ------------------------------
 
 from hypothesis import given, settings, strategies as st, assume
@@ -291,14 +316,54 @@ def test_arange_property_exact_steps(start, end, step, shift, d):
 @pytest.mark.parametrize('args', [(0, 1, 0.1), (0.1, 10, 0.1), (-3.3, 7, 0.1234567), (1, 2, 0.3), (0, 100, 1 / 3)])
 @pytest.mark.parametrize('d', [tt.float32, tt.float64, tt.float16, tt.bfloat16, tt.int32, tt.int64], ids=lambda d: d.name)
 def test_arange_inexact_steps(args, d):
-    "Steps that are not binary fractions: same size and dtype; values within an ulp (Note [arange values])."
+    "Steps that are not binary fractions: same size and dtype, and torch's bits (Note [arange's chunks])."
     a, b = _arange_both(args, d)
     if isinstance(b, Exception):
         assert type(a) is type(b); return
     assert tuple(a.shape) == tuple(b.shape) and a.dtype.name == str(b.dtype)[6:]
-    x, y = a.tolist(), b.tolist()
-    start, _, step = args                  # start + i * step, rounded: the sum's size is |start| + |i * step|
-    assert close_mask(x, y, tolerance('arange', d.name), scale=abs(start) + np.arange(len(y)) * abs(step)).all(), (x[:5], y[:5])
+    _compare_range('arange', a, b, args)
+
+_AR_STEPS = [(-1.3, 0.37), (0, 0.1), (1.1, 0.013), (5, -0.3), (0, 1 / 3), (-2.5, 0.5), (1e-3, 0.00271), (10, -0.123)]
+
+@pytest.mark.parametrize('d', _RANGE_FLOATS)
+def test_arange_bits_like_torch(d):
+    "Many starts and steps (negative too), lengths around multiples of 2V and past the thread grain (Note [arange's chunks])."
+    old = torch.get_num_threads()
+    torch.set_num_threads(tt.get_num_threads())      # past GRAIN_SIZE the thread count splits the range
+    try: _arange_bits_cases(d)
+    finally: torch.set_num_threads(old)
+
+def _arange_bits_cases(d):
+    for start, step in _AR_STEPS:
+        for n in _RANGE_NS + [100001]:
+            if d in ('float16', 'bfloat16') and abs(start + n * step) > 2000: continue
+            end = start + (n - 0.5) * step
+            a, b = _arange_both((start, end, step), getattr(tt, d))
+            assert tuple(a.shape) == tuple(b.shape) == (n,), (a.shape, b.shape, n)
+            _compare_range('arange', a, b, (d, start, step, n))
+
+@pytest.mark.parametrize('threads', [1, 3])
+def test_arange_thread_split_like_torch(threads):
+    "Past GRAIN_SIZE the pieces of parallel_for restart the vectors: the same thread count gives the same bits."
+    old_tt, old_t = tt.get_num_threads(), torch.get_num_threads()
+    try:
+        tt.set_num_threads(threads); torch.set_num_threads(threads)
+        for d, step in (('float32', 0.37), ('float64', 0.37), ('float16', 0.0037), ('bfloat16', 0.0037)):
+            a, b = tt.arange(-1.3, 100001 * step, step, dtype=getattr(tt, d)), torch.arange(-1.3, 100001 * step, step, dtype=getattr(torch, d))
+            _compare_range('arange', a, b, (d, threads))
+    finally:
+        tt.set_num_threads(old_tt); torch.set_num_threads(old_t)
+
+@pytest.mark.parametrize('d', _RANGE_FLOATS)
+def test_arange_out_layouts_bits(d):
+    "out= of the right numel keeps its strides; torch's bits land in row-major order."
+    for shape, perm in (((3, 11), (1, 0)), ((5, 7), (0, 1)), ((2, 3, 4), (2, 0, 1))):
+        n = math.prod(shape)
+        o_tt = tt.zeros(*shape, dtype=getattr(tt, d)).permute(*perm)
+        o_t = torch.zeros(*shape, dtype=getattr(torch, d)).permute(*perm)
+        a, b = tt.arange(-1.3, -1.3 + (n - 0.5) * 0.37, 0.37, out=o_tt), torch.arange(-1.3, -1.3 + (n - 0.5) * 0.37, 0.37, out=o_t)
+        assert a.stride() == b.stride()
+        _compare_range('arange', a, b, (d, shape, perm))
 
 def test_arange_fast_fill_equals_plain_fill():
     from tinytensor.factories import _arange_fill, _arange_exact
@@ -323,7 +388,7 @@ LIN_DTYPES = [None, tt.float16, tt.bfloat16, tt.float32, tt.float64, tt.int32, t
 @pytest.mark.parametrize('args', [(0, 10, 7), (0, 1, 5), (-3.5, 2.25, 10), (1, 1, 3), (5, -5, 11), (0, 1, 1), (0, 1, 0), (2, 100, 33),
                                   (0.1, 0.9, 1000)])
 def test_linspace_logspace_match_torch(args, d):
-    "linspace within a rounding (its vector kernel, Note [one comparison rule]); logspace bit for bit (Note [logspace calls libm's pow])."
+    "linspace and logspace bit for bit (Note [linspace's roundings], Note [logspace calls libm's pow])."
     kw, tkw = ({}, {}) if d is None else ({'dtype': d}, {'dtype': to_torch_dtype(d)})
     for name in ('linspace', 'logspace'):
         try: b = getattr(torch, name)(*args, **tkw)
@@ -332,13 +397,41 @@ def test_linspace_logspace_match_torch(args, d):
             continue
         a = getattr(tt, name)(*args, **kw)
         assert (tuple(a.shape), a.stride(), a.dtype.name) == (tuple(b.shape), b.stride(), str(b.dtype)[6:])
-        if name == 'logspace':
-            assert _bits(a) == _bits(b), (a.tolist(), b.tolist()); continue
+        if name == 'logspace' or _range_tol(name, a.dtype.name) is False:
+            assert _bits(a) == _bits(b), (name, a.tolist(), b.tolist()); continue
         x, y = np.asarray(a.tolist(), dtype=complex), np.asarray(b.tolist(), dtype=complex)
-        if d is not None and not (d.is_floating_point or d.is_complex):
-            assert np.array_equal(x, y), (name, x, y)              # integers: the same truncations as torch
-        else:                             # Note [one comparison rule]: what the values add up
-            assert close_mask(x, y, tolerance(name, a.dtype.name), scale=abs(args[0]) + abs(args[1])).all(), (name, x, y)
+        assert close_mask(x, y, _range_tol(name, a.dtype.name), scale=abs(args[0]) + abs(args[1])).all(), (name, x, y)
+
+@pytest.mark.parametrize('d', _RANGE_FLOATS + ['complex64', 'complex128', 'int64', 'int32', 'int16'])
+def test_linspace_bits_like_torch(d):
+    "Every float dtype, both directions, step counts around multiples of the vector width, and past the thread grain."
+    for s, e in _LIN_ENDS:
+        if d.startswith('complex'): s, e = complex(s, e / 3), complex(e, -s)
+        for n in _RANGE_NS:
+            try: b = torch.linspace(s, e, n, dtype=getattr(torch, d))
+            except RuntimeError:
+                with pytest.raises(RuntimeError): tt.linspace(s, e, n, dtype=getattr(tt, d))
+                continue
+            _compare_range('linspace', tt.linspace(s, e, n, dtype=getattr(tt, d)), b, (d, s, e, n))
+
+def test_linspace_large_and_extreme():
+    "Half steps past 2048 (idx and steps - 1 rounded to Half; inf past 65519), bfloat16 past 256, int64 at its limits."
+    for d, n in (('float16', 70000), ('float16', 5001), ('bfloat16', 1001)):
+        _compare_range('linspace', tt.linspace(-1.3, 7.1, n, dtype=getattr(tt, d)),
+                       torch.linspace(-1.3, 7.1, n, dtype=getattr(torch, d)), (d, n))
+    args = (-2 ** 63, (2 ** 63 - 1) & ~0xfff, 15)
+    assert tt.linspace(*args, dtype=tt.int64).tolist() == torch.linspace(*args, dtype=torch.int64).tolist()
+
+@pytest.mark.parametrize('d', _RANGE_FLOATS)
+def test_linspace_out_layouts_bits(d):
+    "out= of the right numel keeps its strides; the values land in row-major order, bit for bit."
+    for shape, perm in (((3, 11), (1, 0)), ((5, 7), (0, 1)), ((2, 3, 4), (2, 0, 1))):
+        n = math.prod(shape)
+        o_tt = tt.zeros(*shape, dtype=getattr(tt, d)).permute(*perm)
+        o_t = torch.zeros(*shape, dtype=getattr(torch, d)).permute(*perm)
+        a, b = tt.linspace(-1.3, 7.1, n, out=o_tt), torch.linspace(-1.3, 7.1, n, out=o_t)
+        assert a.stride() == b.stride()
+        _compare_range('linspace', a, b, (d, shape, perm))
 
 def _bits(t):
     "A tensor's dtype, shape and exact bits (any NaN counted as one NaN), for tinytensor and torch alike."

@@ -18,6 +18,7 @@ from .intrusive_ptr import make_intrusive
 from .allocator import DataPtr, DeviceType, CPU
 from .storage import StorageImpl, _MemoryView
 from . import dtypes as _dt
+from .cpu_capability import FMA, VEC_BYTES, fma32, fma64, two_prod
 from .dtypes import (dtype, get_default_dtype, default_complex_dtype,
                                promote_types, from_numpy_dtype, _cast_copy, _as_dtype,
                                _half_op, _checked_value)
@@ -34,12 +35,17 @@ from .sized_factories import (_FACTORY_KW, _check_dtype, _check_out,
 _all_ = ['storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full']
 
 # %% ../nbs/04c_factories.ipynb #0c9935a8
-# Note [arange values] ATen's CPU kernel (RangeFactoriesKernel.cpp) fills whole SIMD
-# vectors with `Vectorized::arange(start + step*idx, step)`, which compilers turn into
-# fused multiply-adds, so for steps that are not exact binary fractions (0.1) an element
-# may differ from `start + i*step` in its last bit (and depends on the machine's vector
-# width). Steps such as 1, 0.5 or 0.25 give exact values in both. We compute `start +
-# i*step` in the accumulate type, rounding once per op.
+# Note [arange's chunks] ATen's CPU kernel (RangeFactoriesKernel.cpp) computes in the
+# accumulate type (double for float32 and float64, float for the half types) and splits
+# the range as `parallel_for` does (GRAIN_SIZE 32768: up to one piece per thread, each
+# `ceil(n / pieces)` long). In each piece `vectorized_loop` (cpu/Loops.h) fills two SIMD
+# vectors of V elements per step (V = 32 bytes / element size with AVX2: 8 float32s),
+# then the last `< 2V` elements one by one. A vector starting at index `c` is
+# `Vectorized<T>::arange(start + step*c, step)`: its base is rounded to T first, and
+# element k is `base + k*step` in the accumulate type, rounded to T. A scalar element is
+# `start + step*idx`. Each multiply-add is fused where GCC fuses (Note [GCC's fused
+# multiply-adds]), so the values come in chunks of V that restart from a rounded base,
+# and differ from `start + i*step` in the last bit of some elements.
 def _arange_exact(start, step, n:int, acc) -> bool:
     "Is every `start + i*step` an integer that `acc` holds exactly?"
     if np.dtype(acc).kind in 'iu': return True
@@ -47,8 +53,56 @@ def _arange_exact(start, step, n:int, acc) -> bool:
     return (float(start).is_integer() and float(step).is_integer()
             and builtins.abs(float(start)) + n * builtins.abs(float(step)) < lim)
 
+def _fmadd_acc(a:np.ndarray, b, c, acc):
+    "`a*b + c` in `acc` (float32 or float64), fused where ATen's build fuses."
+    if not FMA: return a * acc(b) + c
+    return fma32(a, b, c) if acc is np.float32 else fma64(a, b, c)
+
+def _fused_f32(a, b, c, p:np.ndarray, s:np.ndarray, err) -> np.ndarray:
+    "float32(fma64(a, b, c)), given `p = a*b`, `s = p + c` in double, |a*b - p| <= err."
+    # s is within E of the fused double: where s-E and s+E round alike, so does it
+    E = err + np.abs(s) * 2.0 ** -51
+    r = s.astype(np.float32)
+    bad = (s - E).astype(np.float32) != (s + E).astype(np.float32)
+    if bad.any():
+        a, b, c = (np.broadcast_to(v, s.shape)[bad] for v in (a, b, c))
+        r[bad] = fma64(a, b, c).astype(np.float32)
+    return r
+
+def _arange_at(idx:np.ndarray, start, step, acc, t) -> np.ndarray:
+    "`start + step*idx` in `acc` (fused where ATen fuses), rounded to float type `t`."
+    i = idx.astype(acc)
+    if not (FMA and acc is np.float64 and t is np.float32):
+        return _fmadd_acc(i, step, start, acc).astype(t)
+    p = i * step
+    return _fused_f32(i, step, start, p, p + start, np.abs(p) * 2.0 ** -53)
+
+def _arange_vectors(o:np.ndarray, c0:int, start, step, acc, V:int):
+    "Fill `o` (a whole number of V-vectors, the first at index `c0`) as ATen's vectors."
+    # the vector's base, rounded to T, then its elements base + k*step (in `acc`)
+    base = _arange_at(np.arange(c0, c0 + o.shape[0], V), start, step, acc, o.dtype.type)
+    base = base.astype(acc)[:, None]
+    k = np.arange(V).astype(acc)
+    m = o.reshape(-1, V)
+    if not FMA: m[:] = base + k * step
+    elif acc is np.float32:                    # the half types: fma32 over the block
+        m[:] = fma32(np.broadcast_to(k, m.shape), step, np.broadcast_to(base, m.shape))
+    else:
+        # k*step is exact for k = 0, 1, 2, 4 (or a short step): there a plain add is fused
+        p, e = two_prod(k, step)
+        v = base + p
+        f32 = o.dtype == np.float32
+        for j in np.nonzero(e)[0]:
+            b0, ej = base[:, 0], builtins.abs(e[j])
+            v[:, j] = (_fused_f32(k[j], step, b0, p[j], v[:, j], ej) if f32
+                       else fma64(np.full(m.shape[0], k[j]), step, b0))
+        m[:] = v
+
+# chapter 04f fills it: parallel_for's thread count and GRAIN_SIZE
+_parallel_split = lambda: (1, 1 << 62)
+
 def _arange_fill(o:np.ndarray, start, step, acc, block:int=1 << 16):
-    "Write `start + i*step`, computed in dtype `acc`, into 1-d `o`, a block at a time."
+    "Write ATen's arange values (Note [arange's chunks]) into 1-d `o`, a block at a time."
     start, step = np.array(start).astype(acc)[()], np.array(step).astype(acc)[()]
     n = o.shape[0]
     # fast path: one add per block (equal to the plain path, tested below)
@@ -58,11 +112,20 @@ def _arange_fill(o:np.ndarray, start, step, acc, block:int=1 << 16):
             e = builtins.min(n, k + block)
             np.add(offs[:e - k], start + acc(k) * step, out=o[k:e], casting='unsafe')
         return
-    for k in range(0, n, block):
-        e = builtins.min(o.shape[0], k + block)
-        idx = np.arange(k, e, dtype=acc)
-        np.multiply(idx, step, out=idx)
-        np.add(idx, start, out=o[k:e], casting='unsafe')
+    threads, grain = _parallel_split()
+    V = VEC_BYTES // o.itemsize
+    tasks = builtins.min(threads, -(-n // grain))
+    size = -(-n // tasks)
+    block = -(-block // (2 * V)) * 2 * V
+    for pb in range(0, n, size):
+        pe = builtins.min(n, pb + size)
+        vec_end = pb + (pe - pb) // (2 * V) * 2 * V
+        for k in range(pb, vec_end, block):
+            e = builtins.min(vec_end, k + block)
+            _arange_vectors(o[k:e], k, start, step, acc, V)
+        if vec_end < pe:                                      # the scalar tail
+            tail = np.arange(vec_end, pe)
+            o[vec_end:pe] = _arange_at(tail, start, step, acc, o.dtype.type)
 
 # %% ../nbs/04c_factories.ipynb #602ef404
 @signature(f"arange(Scalar end, {_FACTORY_KW})",
@@ -112,19 +175,46 @@ def arange(start=0, end=None, step=1, *, out:Tensor=None, dtype:dtype=None, devi
     return t
 
 # %% ../nbs/04c_factories.ipynb #e951af27
+# Note [linspace's roundings] ATen's linspace kernel (RangeFactoriesKernel.cpp) is scalar
+# (no SIMD), one element at a time: `idx < steps/2 ? start + step*idx : end -
+# step*(steps-idx-1)`, in the result's type (double for integers). GCC fuses each of
+# those multiply-adds (Note [GCC's fused multiply-adds]): one rounding per element, not
+# two, and a complex one fuses each component. c10's Half and BFloat16 instead round
+# after every operation, and `step * idx` first converts the int64 `idx` to the half
+# type, exactly only up to 2048 (Half) or 256 (BFloat16); so does the division by
+# `steps - 1` (65519 or more steps give a Half infinity, a step of 0).
+def _fmadd(a:np.ndarray, b, c, t):
+    "`a*b + c` in float type `t` as ATen's build computes it: fused if it fuses."
+    if not FMA: return np.asarray(a * t(b) + t(c), t)
+    return fma32(a, b, c) if t is np.float32 else fma64(a, b, c)
+
+def _two_sided(s, e, steps:int, t) -> np.ndarray:
+    "Real linspace values in float type `t`, fused as ATen's kernel computes them."
+    s, e = t(s), t(e)
+    step = t(t(e - s) / t(steps - 1))
+    i, half = np.arange(steps), steps // 2
+    return np.concatenate([_fmadd(i[:half].astype(t), step, s, t),
+                           _fmadd((steps - 1 - i[half:]).astype(t), -step, e, t)])
+
 def _linspace_vals(start, end, steps:int, d:dtype) -> np.ndarray:
     "ATen's two-sided linspace values, computed in `d`'s arithmetic."
-    integral = not (d.is_floating_point or d.is_complex)
-    half_t = d in (_dt.float16, _dt.bfloat16)
-    cd = np.float64 if integral else (np.float32 if half_t else d.np.type)
-    # Half arithmetic rounds every step
-    rnd = (lambda x: _half_op(x, d.np)) if half_t else (lambda x: x)
-    s, e = (_as_dtype(_checked_value(v, d), d.np).astype(cd)[()] for v in (start, end))
-    step = rnd(rnd(e - s) / cd(steps - 1))
-    i = np.arange(steps).astype(cd)
-    half = steps // 2
-    return np.concatenate([rnd(s + rnd(step * i[:half])),
-                           rnd(e - rnd(step * (cd(steps - 1) - i[half:])))])
+    s, e = (_as_dtype(_checked_value(v, d), d.np)[()] for v in (start, end))
+    if not (d.is_floating_point or d.is_complex):         # a double step
+        return _two_sided(np.float64(s), np.float64(e), steps, np.float64)
+    if d.is_complex:
+        t = np.float32 if d is _dt.complex64 else np.float64
+        out = np.empty(steps, d.np)
+        out.real, out.imag = (_two_sided(a, b, steps, t)
+                              for a, b in ((s.real, e.real), (s.imag, e.imag)))
+        return out
+    if d not in (_dt.float16, _dt.bfloat16): return _two_sided(s, e, steps, d.np.type)
+    # c10's Half arithmetic: float ops, each rounded (Note [linspace's roundings])
+    f, rnd = np.float32, (lambda x: _half_op(x, d.np))
+    s, e = f(s), f(e)
+    with np.errstate(over='ignore'): step = rnd(rnd(e - s) / rnd(f(steps - 1)))
+    i, half = np.arange(steps), steps // 2
+    return np.concatenate([rnd(s + rnd(step * rnd(i[:half].astype(f)))),
+                           rnd(e - rnd(step * rnd((steps - 1 - i[half:]).astype(f))))])
 
 def _range_factory(name, start, end, steps, dtype, device, requires_grad, out, vals,
                    first):

@@ -28,19 +28,12 @@ from .parallel import parallel_for, get_num_threads, GRAIN_SIZE
 # (`DispatchStub.cpp`) picks AVX512, 32 with AVX2 and in the default x86 build, 16 on
 # aarch64 (`vec_base.h`). A GPU multiplies them in float (`reduce_dispatch`,
 # `ReduceSumProdKernel.cu`): a device keeps the float32 path.
+from .cpu_capability import detect_cpu_capability, vec_bytes   # chapter 04c
+
 def _cpu_vec_bytes(environ=os.environ, cpuinfo:str='/proc/cpuinfo',
                    machine:str=None) -> int:
     "Bytes of ATen's `Vectorized` here: 64 with AVX512, 16 on aarch64, else 32."
-    if (machine or platform.machine()).lower() in ('aarch64', 'arm64'): return 16
-    # torch's own override: avx512, avx2, default
-    cap = environ.get('ATEN_CPU_CAPABILITY', '').strip().lower()
-    if cap in ('avx512', 'avx2', 'default'): return 64 if cap == 'avx512' else 32
-    try:
-        with open(cpuinfo) as f:
-            flags = next((l.split(':', 1)[1].split() for l in f
-                          if l.startswith('flags')), [])
-    except OSError: return 32
-    return 64 if {'avx512vl', 'avx512bw', 'avx512dq', 'fma'} <= set(flags) else 32
+    return vec_bytes(detect_cpu_capability(environ, cpuinfo), machine)
 
 VEC_BYTES = _cpu_vec_bytes()
 

@@ -61,6 +61,10 @@ def in_parallel_region() -> bool:
     "True inside a `parallel_for` task (nested loops then run serially)."
     return _par.active
 
+from . import factories as _factories
+# chapter 04c's arange splits a long range as parallel_for does (Note [arange's chunks])
+_factories._parallel_split = lambda: (get_num_threads(), GRAIN_SIZE)
+
 # %% ../nbs/04f_parallel.ipynb #3f3e6f7a
 def _pool():
     p = _threads['pool']

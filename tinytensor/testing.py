@@ -75,16 +75,16 @@ test_tensor_eq.__test__ = False
 # the op that made it, and `COMPARISON_RULES` gives the op's kind; the kind alone
 # decides how values compare (`tolerance`). Values match bit for bit for EXACT
 # (correctly rounded arithmetic, casts, comparisons, copies, views, indexing, sorting,
-# min/max, ATen's sequential CPU scans), LIBM (computed with the very C-library call
-# torch makes: logspace's `pow`) and, on real dtypes, COMPLEX (ATen's complex multiply
-# and divide round their own way); they match within torch.testing's default tolerances
-# for PRODUCT (the BLAS picks the order of the sums), ORDER (long reductions and fused
-# multiply-adds: the vector width and the thread split pick the order) and
-# TRANSCENDENTAL (libm, SLEEF, MKL VML and numpy's per-CPU SIMD loops round
-# differently). An op missing from the table is an error, so a new comparison cannot
-# forget the rule. Family names stand for tests that mix many ops of one kind:
-# `joining`, `indexing`, `views`, `metadata`; `fma` is `a + alpha*b` where no wider type
-# can emulate the fused rounding (float64).
+# min/max, ATen's sequential CPU scans, arange and linspace as chapter 04c models their
+# kernels), LIBM (computed with the very C-library call torch makes: logspace's `pow`)
+# and, on real dtypes, COMPLEX (ATen's complex multiply and divide round their own way);
+# they match within torch.testing's default tolerances for PRODUCT (the BLAS picks the
+# order of the sums), ORDER (long reductions and fused multiply-adds: the vector width
+# and the thread split pick the order) and TRANSCENDENTAL (libm, SLEEF, MKL VML and
+# numpy's per-CPU SIMD loops round differently). An op missing from the table is an
+# error, so a new comparison cannot forget the rule. Family names stand for tests that
+# mix many ops of one kind: `joining`, `indexing`, `views`, `metadata`; `fma` is `a +
+# alpha*b` where no wider type can emulate the fused rounding (float64).
 EXACT, LIBM, COMPLEX, ORDER, PRODUCT, TRANSCENDENTAL = (
     'exact', 'libm', 'complex', 'order', 'product', 'transcendental')
 TOLERANT_KINDS = {ORDER, PRODUCT, TRANSCENDENTAL}
@@ -116,6 +116,7 @@ COMPARISON_RULES = _rules(
         vstack dstack column_stack row_stack split chunk unbind tensor_split hsplit vsplit
         dsplit broadcast_to broadcast_tensors meshgrid block_diag cartesian_prod
         atleast_1d atleast_2d atleast_3d index index_put index_select index_add index_copy
+        arange linspace
         index_fill gather scatter scatter_add take take_along_dim put masked_select
         masked_scatter nonzero argwhere count_nonzero sort argsort msort topk kthvalue
         median nanmedian mode unique unique_consecutive searchsorted bucketize histc
@@ -131,7 +132,7 @@ COMPARISON_RULES = _rules(
         "vander"),
     _kind(ORDER, """
         sum nansum mean nanmean var std var_mean std_mean norm vector_norm dist renorm
-        prod trace lerp addcmul addcdiv fma cross cdist arange linspace"""),
+        prod trace lerp addcmul addcdiv fma cross cdist"""),
     _kind(PRODUCT, """
         mm matmul bmm mv dot vdot inner tensordot einsum addmm addbmm baddbmm addmv addr
         matrix_power chain_matmul multi_dot"""),
