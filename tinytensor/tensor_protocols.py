@@ -14,7 +14,8 @@ from .allocator import Device, canonical_device
 from . import dtypes as _dt
 from .dtypes import dtype
 from .storage import Storage
-from .tensor_impl import (Tensor, channels_last, contiguous_format, preserve_format,
+from .tensor_impl import (Tensor, channels_last, contiguous_format,
+                                    preserve_format,
                                     memory_format, strides_for_format)
 from .storage import resize_bytes
 from .serialization import TypedStorage
@@ -356,10 +357,11 @@ def resize_as_(self:Tensor, the_template:Tensor, *,
 
 
 # %% ../nbs/22_shape_ops.ipynb #bcc32721
-_TYPED_STORAGE_WARNING = ("TypedStorage is deprecated. It will be removed in the "
-    "future and UntypedStorage will be the only storage class. This should only "
-    "matter to you if you are using storages directly.  To access UntypedStorage directly, use "
-    "tensor.untyped_storage() instead of tensor.storage()")
+_TYPED_STORAGE_WARNING = (
+    "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will "
+    "be the only storage class. This should only matter to you if you are using storages "
+    "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead "
+    "of tensor.storage()")
 _typed_storage_warned = [False]
 
 @patch
@@ -449,7 +451,8 @@ import functools, inspect, sys
 from .tensor_impl import _state, _set_grad, _set_inference
 
 def _wrap_generator(ctx_factory, func):
-    "Run each step of generator `func` inside a fresh context, as torch's `_wrap_generator`."
+    ("Run each step of generator `func` inside a fresh context, as torch's "
+     "`_wrap_generator`.")
     @functools.wraps(func)
     def generator_context(*args, **kwargs):
         gen = func(*args, **kwargs)
@@ -468,13 +471,15 @@ def _wrap_generator(ctx_factory, func):
     return generator_context
 
 class _DecoratorContextManager:
-    "A context manager that also decorates functions, as torch's `_DecoratorContextManager`."
+    ("A context manager that also decorates functions, as torch's "
+     "`_DecoratorContextManager`.")
     def __call__(self, orig_func):
         if inspect.isclass(orig_func):
-            warnings.warn("Decorating classes is deprecated and will be disabled in future "
-                "versions. You should only decorate functions or methods. To preserve the "
-                "current behavior of class decoration, you can directly decorate the "
-                "`__init__` method and nothing else.", FutureWarning, stacklevel=2)
+            warnings.warn(
+                "Decorating classes is deprecated and will be disabled in future versions. "
+                "You should only decorate functions or methods. To preserve the current "
+                "behavior of class decoration, you can directly decorate the `__init__` "
+                "method and nothing else.", FutureWarning, stacklevel=2)
             func = lambda *args, **kwargs: orig_func(*args, **kwargs)
         else: func = orig_func
         if inspect.isgeneratorfunction(func): return _wrap_generator(self.clone, func)
@@ -503,7 +508,8 @@ class enable_grad(_NoParamDecoratorContextManager):
     def __exit__(self, *exc): _set_grad(self.prev)
 
 class set_grad_enabled(_DecoratorContextManager):
-    "Set grad mode to `mode` now (a plain call) or for a `with` block or decorated function."
+    ("Set grad mode to `mode` now (a plain call) or for a `with` block or decorated "
+     "function.")
     def __init__(self, mode:bool):
         self.prev, self.mode = _state.grad_enabled, mode
         _set_grad(mode)
