@@ -740,3 +740,14 @@ def test_factory_out_examples():
             f(1, 10, 10, out=tt.rand(1).expand(10))
     with pytest.raises(RuntimeError, match="'memory_format' argument is incompatible with 'out' tensor argument"):
         tt.empty(2, out=tt.empty(2), memory_format=tt.contiguous_format)
+
+
+@pytest.mark.parametrize('conv', [float, int, complex, bool])
+@pytest.mark.parametrize('value', [1.5j, 1.5 + 0j, 2 + 0j, complex(1, float('nan')), -0.0j, 2.7, -3])
+def test_python_number_of_a_one_element_tensor(conv, value):
+    "float()/int() of a complex tensor: c10's checked conversion refuses a nonzero imaginary part (RuntimeError)."
+    def run(lib):
+        try: return ('ok', conv(lib.tensor([value])))
+        except Exception as e: return (type(e).__name__, str(e))
+    mine, theirs = run(tt), run(torch)
+    assert mine[0] == theirs[0] and (mine[0] != 'ok' or repr(mine[1]) == repr(theirs[1])), (mine, theirs)

@@ -672,11 +672,19 @@ def _scalar_of(t:Tensor):
                       "only one element tensors can be converted to Python scalars")
     return t.item()
 @patch
-def __float__(self:Tensor): return builtins.float(_scalar_of(self))
+def __float__(self:Tensor): return builtins.float(_real_scalar(self, 'double'))
 @patch
-def __int__(self:Tensor):
-    v = _scalar_of(self)
-    return builtins.int(v.real if isinstance(v, complex) else v)
+def __int__(self:Tensor): return builtins.int(_real_scalar(self, 'int64_t'))
+
+def _real_scalar(t:Tensor, ctype:str):
+    ("The one element as a real number: c10's checked conversion refuses a complex value "
+     "whose imaginary part is not 0, as an overflow.")
+    v = _scalar_of(t)
+    if isinstance(v, builtins.complex):
+        TORCH_CHECK(v.imag == 0, "value cannot be converted to type ", ctype,
+                    " without overflow")
+        v = v.real
+    return v
 @patch
 def __complex__(self:Tensor): return builtins.complex(_scalar_of(self))
 @patch
