@@ -152,24 +152,24 @@ def randint_like(input:Tensor, low=0, high=None, *, dtype=None, device=None,
                                      requires_grad=requires_grad), low, high)
 
 # %% ../../nbs/25_random.ipynb #3bd621b0
-@signature(f"rand_like(Tensor input, {_LIKE_KW})")
-def rand_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format,
-              requires_grad=False) -> Tensor:
-    "Uniform samples with `input`'s shape, dtype, device and layout."
+def _random_like(name:str, input:Tensor, dtype, device, memory_format, requires_grad):
+    ("`rand_like`/`randn_like`: draw into a fresh tensor laid out like `input` (on an "
+     "accelerator: drawn on the host, then copied in, as `rand(..., device=)`).")
     out = _empty_like(input, dtype=dtype, device=device, memory_format=memory_format,
                       requires_grad=requires_grad)
     if _on_accelerator(out.device):
         host = _empty_like(out, device='cpu')
-        return out.copy_(_random('rand', None, None, None, host))
-    return _random('rand', None, None, None, out)
+        return out.copy_(_random(name, None, None, None, host))
+    return _random(name, None, None, None, out)
+
+@signature(f"rand_like(Tensor input, {_LIKE_KW})")
+def rand_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format,
+              requires_grad=False) -> Tensor:
+    "Uniform samples with `input`'s shape, dtype, device and layout."
+    return _random_like('rand', input, dtype, device, memory_format, requires_grad)
 
 @signature(f"randn_like(Tensor input, {_LIKE_KW})")
 def randn_like(input:Tensor, *, dtype=None, device=None, memory_format=preserve_format,
                requires_grad=False) -> Tensor:
     "Normal samples with `input`'s shape, dtype, device and layout."
-    out = _empty_like(input, dtype=dtype, device=device, memory_format=memory_format,
-                      requires_grad=requires_grad)
-    if _on_accelerator(out.device):
-        host = _empty_like(out, device='cpu')
-        return out.copy_(_random('randn', None, None, None, host))
-    return _random('randn', None, None, None, out)
+    return _random_like('randn', input, dtype, device, memory_format, requires_grad)
