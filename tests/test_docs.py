@@ -440,3 +440,16 @@ def test_search_index_keeps_prose_only(tmp_path):
     assert clean_search_index(tmp_path) == 2
     docs = json.loads((tmp_path / 'search.json').read_text())
     assert [d['text'] for d in docs] == ['Prose one. Prose two.', 'kept as is']
+
+
+def test_readme_tour_runs_when_pasted(tmp_path):
+    """The README's tour is code a reader pastes: its Python blocks, run one after another in a fresh interpreter,
+    need no name from a hidden cell of the notebook it comes from."""
+    readme = (ROOT / 'README.md').read_text()
+    tour = readme.split('## A five-minute tour', 1)[1].split('\n## ', 1)[0]
+    blocks = re.findall(r'```python\n(.*?)```', tour, flags=re.S)
+    assert len(blocks) >= 3 and 'import tinytensor as tt' in blocks[0]
+    script = tmp_path / 'tour.py'
+    script.write_text('\n'.join(blocks))
+    r = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
