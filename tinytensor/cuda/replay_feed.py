@@ -319,7 +319,7 @@ def _prelude(snap, device, known:dict):
             if b.get('state') in ('active_allocated',
                     'active_pending_free') and _isint(addr) and addr not in known:
                 pre[addr] = (b.get('requested_size') or b['size'], s.get('stream', 0))
-            if _isint(addr): addr += b['size']
+            addr += b['size']
     return sorted((a, s, st) for a, (s, st) in pre.items())
 
 def plan_replay(snap:dict, # a validated snapshot
