@@ -433,16 +433,28 @@ _allocators = {}
 # take them (`_set_allocator_settings`, `caching_allocator_enable`, below)
 _runtime_settings, _caching = [], [True]
 
+# Note [The current device]: torch reads a device argument with
+# `_get_device_index(device, optional=True)`: None, 'cuda' and a device without an index
+# are this thread's current device, a `torch.cuda.device` block is its `idx`, and a
+# device of another type is a ValueError. The current device is the CUDA backend's
+# (chapter 07b: `set_device`, `device` blocks). `_current_index` is a hook that chapter
+# 07b fills; until then, and with no usable backend, it is device 0.
+def _current_index() -> int: return 0
+
 def _device_index(device) -> int:
-    if device is None: return 0
+    if device is None: return _current_index()
     if isinstance(device, int): return device
     if isinstance(device, str):
         d = device.strip()
-        if d == 'cuda': return 0
+        if d == 'cuda': return _current_index()
         if d.startswith('cuda:') and d[5:].isdigit(): return int(d[5:])
         raise ValueError(f"Expected a cuda device, but got: {device}")
+    # a `device` block (chapter 07b), as torch's `torch.cuda.device`
+    if hasattr(device, 'idx'): return device.idx
+    if getattr(device, 'type', 'cuda') != 'cuda':
+        raise ValueError(f"Expected a cuda device, but got: {device}")
     idx = getattr(device, 'index', None)
-    return 0 if idx is None else int(idx)
+    return _current_index() if idx is None else int(idx)
 
 def get_allocator(device_index=0, # int, 'cuda:N' or None (device 0)
                  ) -> DeviceCachingAllocator:
@@ -451,7 +463,11 @@ def get_allocator(device_index=0, # int, 'cuda:N' or None (device 0)
     if i not in _allocators:
         conf = (os.environ.get('PYTORCH_ALLOC_CONF')
                 or os.environ.get('PYTORCH_CUDA_ALLOC_CONF') or "")
-        backend = CupyBackend(i) if cupy_device_count() > 0 else SimulatedBackend()
+        # Note [One address space]: CUDA's unified addressing gives every device's memory
+        # its own addresses, so a pointer names its device (`caching_allocator_delete`
+        # finds the allocator by it). Simulated devices take 16 TiB of addresses each.
+        backend = (CupyBackend(i) if cupy_device_count() > 0
+                   else SimulatedBackend(base=0x7f0000000000 + (i << 44)))
         cfg = AllocatorConfig(conf)
         if _runtime_settings: cfg = _settings_from(cfg, _runtime_settings[0])
         a = _allocators[i] = DeviceCachingAllocator(backend, conf=cfg, device=i)

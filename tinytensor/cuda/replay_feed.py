@@ -292,6 +292,18 @@ def _pick_device(snap, device):
            f"no device_traces for device {device}")
     return device, (traces[device] if traces else [])
 
+# Note [Snapshot versions]
+# ~~~~~~~~~~~~~~~~~~~~~~~~
+# torch's snapshot gained fields from version to version (the table in chapter 07a).
+# The replay reads only what every version writes: a segment's 'address',
+# 'total_size', 'stream', 'device' and 'blocks'; a block's 'size', 'state' and
+# 'requested_size'; an entry's 'action', 'addr', 'size' and 'stream'. The rest
+# ('frames', 'time_us', 'compile_context', 'user_metadata', 'is_expandable',
+# 'external_annotations', an entry's 'pool_id') is left alone. Two differences matter.
+# Blocks of the oldest form have no 'address': torch's snapshot code walks a segment's
+# blocks adding up their sizes from the segment's address, and `_prelude` does the
+# same. A snapshot without 'allocator_settings' does not say its settings:
+# `recorded_setup` then takes them from the notes beside it, or knows none.
 def _prelude(snap, device, known:dict):
     ("Allocations live before the trace began: freed in the trace before being "
      "allocated (`known`: each address's first alloc, as None, or free entry), or live "
@@ -299,11 +311,15 @@ def _prelude(snap, device, known:dict):
     pre = {a: (e['size'], e.get('stream', 0)) for a, e in known.items() if e is not None}
     for s in snap['segments']:
         if s.get('device', device) != device: continue
+        # Note [Snapshot versions]: a block without an 'address' starts where the
+        # block before it ends, as torch's snapshot code counts them
+        addr = s['address']
         for b in s.get('blocks', []):
-            addr = b.get('address')
+            addr = b.get('address', addr)
             if b.get('state') in ('active_allocated',
                     'active_pending_free') and _isint(addr) and addr not in known:
                 pre[addr] = (b.get('requested_size') or b['size'], s.get('stream', 0))
+            addr += b['size']
     return sorted((a, s, st) for a, (s, st) in pre.items())
 
 def plan_replay(snap:dict, # a validated snapshot

@@ -257,20 +257,27 @@ def _pool_evidence(snap, trace, capacity) -> dict:
             if b <= addr < b + span: return sid
         i = bisect.bisect_right(starts, addr) - 1
         return live[starts[i]][1] if i >= 0 and addr < live[starts[i]][0] else None
+    def new_segment(i, e):
+        # a small pool's segment, or first mapping, is one kSmallBuffer; a large one's
+        # more
+        sid = len(segs)
+        segs.append({'entry': i, 'stream': e.get('stream', 0),
+                     'small': e['size'] == kSmallBuffer, 'anchor': None, 'phase': None})
+        if e['action'] in ('segment_map', 'segment_unmap'):
+            ranges.append((e['addr'], sid))
+        else:
+            bisect.insort(starts, e['addr'])
+            live[e['addr']] = (e['addr'] + e['size'], sid)
+        return sid
     for i, e in enumerate(trace):
         a = e['action']
         if a == 'segment_alloc' or (a == 'segment_map' and find(e['addr']) is None):
-            # a small pool's segment, or first mapping, is one kSmallBuffer; a large
-            # one's more
-            sid = len(segs)
-            segs.append({'entry': i, 'stream': e.get('stream', 0),
-                    'small': e['size'] == kSmallBuffer, 'anchor': None, 'phase': None})
-            if a == 'segment_map': ranges.append((e['addr'], sid))
-            else:
-                bisect.insort(starts, e['addr'])
-                live[e['addr']] = (e['addr'] + e['size'], sid)
+            new_segment(i, e)
         if a in SEGMENT_ACTIONS:
-            sid = find(e['addr']); seg_of_event.append(sid)
+            # a segment released before the trace shows it made was made before the
+            # trace began (the ring buffer dropped its segment_alloc): it starts here
+            if (sid := find(e['addr'])) is None: sid = new_segment(i, e)
+            seg_of_event.append(sid)
             if a in ('segment_free', 'segment_unmap'):
                 item = (len(seg_of_event) - 1,
                         (e.get('stream', 0), e['size'], e['addr']), a == 'segment_unmap')

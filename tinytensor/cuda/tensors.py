@@ -210,17 +210,30 @@ def current_device() -> int:
     TORCH_CHECK(is_available(), _NO_CUDA)
     return _cuda().current_device()
 
-def set_device(device):
-    "Make a device current for this thread, like `torch.cuda.set_device`."
-    _cuda().set_device(_index(device))
+def _current_index() -> int:
+    ("The current CUDA device of this thread, or 0 without a usable backend (chapter "
+     "07's hook, Note [The current device]).")
+    b = _backends.get(DeviceType.CUDA)
+    return b.current_device() if b is not None and b.is_available() else 0
 
-@contextlib.contextmanager
-def device(d):
-    "Make device `d` current inside the block, as `torch.cuda.device`."
-    old = current_device()
-    set_device(d)
-    try: yield
-    finally: set_device(old)
+_ca._current_index = _current_index
+
+def set_device(device):
+    ("Make a device current for this thread, like `torch.cuda.set_device` (a negative "
+     "index does nothing; one past the last device is torch's invalid device ordinal).")
+    i = _index(device)
+    if i >= 0: _cuda().set_device(_cuda().check_device(Device('cuda', i)).index)
+
+class device:
+    ("Make device `d` current inside the block, as `torch.cuda.device`; its index is "
+     "`idx`, so the block names a device too (`memory_allocated(device(1))`).")
+    def __init__(self, d): self.idx, self.prev_idx = _ca._device_index(d), -1
+    def __enter__(self):
+        self.prev_idx = current_device()
+        set_device(self.idx)
+    def __exit__(self, *exc):
+        set_device(self.prev_idx)
+        return False
 
 # %% ../../nbs/07b_cuda_tensors.ipynb #fb724ac0
 # Note [Kernel hooks]: the kernels this backend launches are chapter 07c's. That chapter
