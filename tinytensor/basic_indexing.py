@@ -114,7 +114,8 @@ def _advanced_getitem(self:Tensor, idx):
 
 def _is_advanced_item(x) -> bool:
     "Whether an index item is a tensor, a sequence or a bool: advanced indexing."
-    return type(x) is builtins.bool or isinstance(x, (Tensor, list, tuple, np.ndarray))
+    return type(x) is builtins.bool or isinstance(x, (Tensor, list, tuple, range,
+                                                      np.ndarray))
 
 def _count_indexed_dims(idx:tuple):
     "How many dims the items of `idx` name (ints and slices), or None if one is advanced."

@@ -33,7 +33,7 @@ from .basic_indexing import (_index_type_error, _slice_args, _slice, _copy_to,
 def _index_tuple(idx) -> tuple:
     "The index as a tuple; a short list of slices, tensors or sequences reads as a tuple."
     if type(idx) is tuple: return idx
-    seq = (Tensor, list, tuple, slice, np.ndarray)
+    seq = (Tensor, list, tuple, range, slice, np.ndarray)
     if type(idx) is list and len(idx) < 32 and any(
             isinstance(o, seq) or o is None or o is Ellipsis for o in idx):
         warnings.warn("Using a non-tuple sequence for multidimensional indexing is "
@@ -42,8 +42,17 @@ def _index_tuple(idx) -> tuple:
         return tuple(idx)
     return (idx,)
 
+def _plain(data):
+    "Ranges, alone or inside lists, as lists: a range is a sequence of ints to torch."
+    if type(data) is range: return list(data)
+    if type(data) in (list, tuple) and builtins.any(type(v) in (range, list, tuple)
+                                                    for v in data):
+        return [_plain(v) for v in data]
+    return data
+
 def _index_from_data(data) -> Tensor:
     "A list or array as an index tensor: bool and uint8 stay masks, the rest is int64."
+    data = _plain(data)
     t = tensor(data)
     return t if t.dtype in (_dt.bool, _dt.uint8) else tensor(data, dtype=_dt.int64)
 
@@ -62,11 +71,21 @@ def _index_items(idx) -> list:
     for x in _index_tuple(idx):
         if x is None or x is Ellipsis or type(x) in (int, slice, builtins.bool) or \
            isinstance(x, Tensor): items.append(x)
-        elif isinstance(x, (list, tuple, np.ndarray)): items.append(_index_from_data(x))
+        elif isinstance(x, (list, tuple, range, np.ndarray)):
+            items.append(_index_from_data(x))
         elif isinstance(x, (float, complex, str, bytes)) or not hasattr(x, '__index__'):
             _index_type_error(x)
         else: items.append(operator.index(x))
     return items
+
+def _is_int_scalar(x) -> bool:
+    "A 0-d integer tensor of any dtype but uint8 (a byte mask): indexes like an int."
+    # Note [0-d integer index]: torch's `applySlicing` reads a 0-d tensor of an integral
+    # dtype other than uint8 and bool as a Python int: `x[tensor(1, dtype=int16)]` is
+    # `x.select(0, 1)`, a view. Only as part of a list or a k-d tensor does it become an
+    # index tensor, and int8/int16 index tensors are refused.
+    return (isinstance(x, Tensor) and x.dim() == 0 and not _is_mask(x)
+            and x.dtype in (_dt.int8, _dt.int16, _dt.int32, _dt.int64))
 
 def _dims_named(x) -> int:
     "How many dims of the tensor an index item covers."
@@ -81,8 +100,7 @@ def apply_slicing(self:Tensor, idx) -> tuple:
     TORCH_CHECK_INDEX(spec <= ndim, "too many indices for tensor of dimension ", ndim)
     result, dim, real, recorded = self, 0, 0, []
     for x in items:
-        if type(x) is int or (isinstance(x, Tensor) and x.dim() == 0 and not _is_mask(x)
-                              and x.dtype in _INDEX_DTYPES):           # an int: select
+        if type(x) is int or _is_int_scalar(x):                      # an int: select
             i, size = (x if type(x) is int else x.item()), result.shape[dim]
             TORCH_CHECK_INDEX(-size <= i < size, "index ", i, " is out of bounds for "
                               "dimension ", real, " with size ", size)
@@ -323,6 +341,11 @@ def _setitem(self:Tensor, idx, value):
     result.index_put_(_aten_indices(recorded), _slice_prefix_1s(value))
 
 Tensor._indexing_hooks.getitem, Tensor._indexing_hooks.setitem = _getitem, _setitem
+
+@patch
+def __delitem__(self:Tensor, idx):
+    "Refused: a tensor's size is not changed by deleting elements (torch's TypeError)."
+    raise TypeError("Tensor does not support deleting items")
 
 # %% ../nbs/05d_indexing.ipynb #7aa1e039
 def _slice_positions(self:Tensor, index:Tensor, d:int) -> tuple:
