@@ -58,6 +58,11 @@ def narrow(self:Tensor, dim:int, start:int, length:int) -> Tensor:
     impl = self._impl
     n = len(impl.sizes_and_strides_.sizes)
     TORCH_CHECK(n > 0, "narrow() cannot be applied to a 0-dim tensor.")
+    if isinstance(start, Tensor):       # the Tensor-start overload: a 0-d integral tensor
+        TORCH_CHECK(start.dim() == 0 and not start.is_floating_point()
+                    and not start.is_complex() and start.dtype.name != 'bool',
+                    "start must be an 0-dim integral Tensor.")
+        start = start.item()
     start, length = _int(start, 'narrow', 'start'), _int(length, 'narrow', 'length')
     TORCH_CHECK(length >= 0, "narrow(): length must be non-negative.")
     d = wrap_dim(_int(dim, 'narrow', 'dim'), n)
