@@ -58,6 +58,11 @@ def narrow(self:Tensor, dim:int, start:int, length:int) -> Tensor:
     impl = self._impl
     n = len(impl.sizes_and_strides_.sizes)
     TORCH_CHECK(n > 0, "narrow() cannot be applied to a 0-dim tensor.")
+    if isinstance(start, Tensor):       # the Tensor-start overload: a 0-d integral tensor
+        TORCH_CHECK(start.dim() == 0 and not start.is_floating_point()
+                    and not start.is_complex() and start.dtype.name != 'bool',
+                    "start must be an 0-dim integral Tensor.")
+        start = start.item()
     start, length = _int(start, 'narrow', 'start'), _int(length, 'narrow', 'length')
     TORCH_CHECK(length >= 0, "narrow(): length must be non-negative.")
     d = wrap_dim(_int(dim, 'narrow', 'dim'), n)
@@ -114,7 +119,8 @@ def _advanced_getitem(self:Tensor, idx):
 
 def _is_advanced_item(x) -> bool:
     "Whether an index item is a tensor, a sequence or a bool: advanced indexing."
-    return type(x) is builtins.bool or isinstance(x, (Tensor, list, tuple, np.ndarray))
+    return type(x) is builtins.bool or isinstance(x, (Tensor, list, tuple, range,
+                                                      np.ndarray))
 
 def _count_indexed_dims(idx:tuple):
     "How many dims the items of `idx` name (ints and slices), or None if one is advanced."

@@ -6,15 +6,16 @@ Docs: https://tinytensor.github.io/tinytensor/indexing.html.md"""
 
 # %% auto #0
 __all__ = ['apply_slicing', 'expand_tensors', 'has_contiguous_subspace', 'transpose_to_front', 'make_info', 'index',
-           'index_placement_html', 'ufunc_at', 'at_rounds', 'index_select', 'gather', 'scatter', 'scatter_add', 'take',
-           'masked_fill', 'masked_select', 'nonzero', 'index_put_', 'index_put']
+           'index_placement_html', 'ufunc_at', 'at_rounds', 'scatter_at', 'reduce_identity', 'index_select', 'gather',
+           'scatter', 'scatter_add', 'scatter_reduce', 'take', 'masked_fill', 'masked_select', 'nonzero', 'index_put_',
+           'index_put']
 
 # %% ../nbs/05d_indexing.ipynb #7aa1e004
 import builtins, functools, operator, warnings
 import numpy as np
 from fastcore.basics import patch
 from .checks import (TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE,
-                               TORCH_CHECK_VALUE, wrap_dim)
+                               TORCH_CHECK_VALUE, TORCH_CHECK_NOT_IMPLEMENTED, wrap_dim)
 from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format
 from .factories import (tensor, empty, empty_strided, _np_read, _np_write,
@@ -23,16 +24,16 @@ from .backends import array_namespace, asarray_like
 from .parallel import parallel_rows
 from .memory_overlap import (assert_no_partial_overlap,
                                        assert_no_internal_overlap,
-                                       has_internal_overlap)
+                                       assert_no_overlap, has_internal_overlap)
 from .views import _int, _broadcast_pair
 from .basic_indexing import (_index_type_error, _slice_args, _slice, _copy_to,
-                                       _slice_prefix_1s, _scalar_tensor)
+                                       _slice_prefix_1s, _scalar_tensor, _LEGACY)
 
 # %% ../nbs/05d_indexing.ipynb #7aa1e007
 def _index_tuple(idx) -> tuple:
     "The index as a tuple; a short list of slices, tensors or sequences reads as a tuple."
     if type(idx) is tuple: return idx
-    seq = (Tensor, list, tuple, slice, np.ndarray)
+    seq = (Tensor, list, tuple, range, slice, np.ndarray)
     if type(idx) is list and len(idx) < 32 and any(
             isinstance(o, seq) or o is None or o is Ellipsis for o in idx):
         warnings.warn("Using a non-tuple sequence for multidimensional indexing is "
@@ -41,8 +42,17 @@ def _index_tuple(idx) -> tuple:
         return tuple(idx)
     return (idx,)
 
+def _plain(data):
+    "Ranges, alone or inside lists, as lists: a range is a sequence of ints to torch."
+    if type(data) is range: return list(data)
+    if type(data) in (list, tuple) and builtins.any(type(v) in (range, list, tuple)
+                                                    for v in data):
+        return [_plain(v) for v in data]
+    return data
+
 def _index_from_data(data) -> Tensor:
     "A list or array as an index tensor: bool and uint8 stay masks, the rest is int64."
+    data = _plain(data)
     t = tensor(data)
     return t if t.dtype in (_dt.bool, _dt.uint8) else tensor(data, dtype=_dt.int64)
 
@@ -61,11 +71,21 @@ def _index_items(idx) -> list:
     for x in _index_tuple(idx):
         if x is None or x is Ellipsis or type(x) in (int, slice, builtins.bool) or \
            isinstance(x, Tensor): items.append(x)
-        elif isinstance(x, (list, tuple, np.ndarray)): items.append(_index_from_data(x))
+        elif isinstance(x, (list, tuple, range, np.ndarray)):
+            items.append(_index_from_data(x))
         elif isinstance(x, (float, complex, str, bytes)) or not hasattr(x, '__index__'):
             _index_type_error(x)
         else: items.append(operator.index(x))
     return items
+
+def _is_int_scalar(x) -> bool:
+    "A 0-d integer tensor of any dtype but uint8 (a byte mask): indexes like an int."
+    # Note [0-d integer index]: torch's `applySlicing` reads a 0-d tensor of an integral
+    # dtype other than uint8 and bool as a Python int: `x[tensor(1, dtype=int16)]` is
+    # `x.select(0, 1)`, a view. Only as part of a list or a k-d tensor does it become an
+    # index tensor, and int8/int16 index tensors are refused.
+    return (isinstance(x, Tensor) and x.dim() == 0 and not _is_mask(x)
+            and x.dtype in (_dt.int8, _dt.int16, _dt.int32, _dt.int64))
 
 def _dims_named(x) -> int:
     "How many dims of the tensor an index item covers."
@@ -80,8 +100,7 @@ def apply_slicing(self:Tensor, idx) -> tuple:
     TORCH_CHECK_INDEX(spec <= ndim, "too many indices for tensor of dimension ", ndim)
     result, dim, real, recorded = self, 0, 0, []
     for x in items:
-        if type(x) is int or (isinstance(x, Tensor) and x.dim() == 0 and not _is_mask(x)
-                              and x.dtype in _INDEX_DTYPES):           # an int: select
+        if type(x) is int or _is_int_scalar(x):                      # an int: select
             i, size = (x if type(x) is int else x.item()), result.shape[dim]
             TORCH_CHECK_INDEX(-size <= i < size, "index ", i, " is out of bounds for "
                               "dimension ", real, " with size ", size)
@@ -323,6 +342,11 @@ def _setitem(self:Tensor, idx, value):
 
 Tensor._indexing_hooks.getitem, Tensor._indexing_hooks.setitem = _getitem, _setitem
 
+@patch
+def __delitem__(self:Tensor, idx):
+    "Refused: a tensor's size is not changed by deleting elements (torch's TypeError)."
+    raise TypeError("Tensor does not support deleting items")
+
 # %% ../nbs/05d_indexing.ipynb #7aa1e039
 def _slice_positions(self:Tensor, index:Tensor, d:int) -> tuple:
     "The 1-d `index` as numpy, `self`'s size along `d` (1 if 0-d), which entries are out."
@@ -405,6 +429,8 @@ def _dim_coords(index:np.ndarray, d:int) -> tuple:
 def _scatter_gather_checks(self:Tensor, d:int, index:Tensor, src:Tensor=None,
                            name:str='gather'):
     "The checks gather and scatter share (dtype, ranks, sizes, index values)."
+    # an empty index is not checked at all: its dtype and rank may be anything
+    if not index.numel(): return
     nd = lambda t: builtins.max(t.dim(), 1)
     TORCH_CHECK(index.dtype in (_dt.int64, _dt.int32), name,
                 "(): Expected dtype int32/int64 for index")
@@ -427,11 +453,17 @@ def _scatter_gather_checks(self:Tensor, d:int, index:Tensor, src:Tensor=None,
                                        list(src.shape))
         TORCH_CHECK(ok, "Expected index ", list(index.shape), " to be no larger than "
                     "self ", list(self.shape), " apart from dimension ", d, *tail)
+    if name == 'gather': _check_index_bounds(self, d, index)
+
+def _check_index_bounds(self:Tensor, d:int, index:Tensor):
+    "The kernel's check: each index entry lies in [0, self.size(d))."
+    # scatter's kernel checks after the overlap checks, so its refusal of an overlap wins
+    n = self.shape[d] if self.dim() else 1
     if index.numel():
         a = _np_read(index)
-        bad = (a < 0) | (a >= ssz[d])
+        bad = (a < 0) | (a >= n)
         TORCH_CHECK(not bad.any(), "index ", int(a[bad].ravel()[0]) if bad.any() else 0,
-                    " is out of bounds for dimension ", d, " with size ", ssz[d])
+                    " is out of bounds for dimension ", d, " with size ", n)
 
 # %% ../nbs/05d_indexing.ipynb #7aa1e048
 _fast_gather = None                          # Note [Fast view hooks]: chapter 15 fills it
@@ -451,6 +483,21 @@ def gather(self:Tensor, dim:int, index:Tensor, *, sparse_grad:bool=False) -> Ten
     return out
 
 # %% ../nbs/05d_indexing.ipynb #7aa1e052
+def scatter_at(uf, dst, ix:tuple, v):
+    ("`ufunc_at` as ATen's CPU scatter kernels accumulate: float16 and bfloat16 in "
+     "float32.")
+    # Note [Scatter accumulates in float32]: `cpu_scatter_gather_base_kernel` copies a
+    # float16/bfloat16 `self` into a float32 buffer (`create_acc_buffer`), reduces there
+    # in index order and rounds once at the end. Rounding after every step instead
+    # (numpy's `np.add.at` on float16) drifts: 2000 uniforms summed into one half slot
+    # differ by 1.
+    with np.errstate(all='ignore'):         # NaN and overflow are values here, not errors
+        if dst.dtype.name in ('float16', 'bfloat16'):
+            buf = dst.astype(np.float32)
+            ufunc_at(uf, buf, ix, v.astype(np.float32))
+            dst[...] = buf.astype(dst.dtype)
+        else: ufunc_at(uf, dst, ix, v)
+
 def _scatter_(self:Tensor, dim:int, index:Tensor, src, reduce:str, name:str) -> Tensor:
     "The write behind scatter_ and scatter_add_: `self[..index..] = src` (or `+=`, `*=`)."
     d = wrap_dim(_int(dim, name, 'dim'), builtins.max(self.dim(), 1))
@@ -461,6 +508,9 @@ def _scatter_(self:Tensor, dim:int, index:Tensor, src, reduce:str, name:str) -> 
     TORCH_CHECK(reduce in (None, 'add', 'multiply'), "reduce argument must be either add "
                 "or multiply.")
     assert_no_internal_overlap(self)          # an expanded self would be written twice
+    assert_no_overlap(self, index)
+    if is_t: assert_no_overlap(self, src)
+    _check_index_bounds(self, d, index)
     if index.numel() and not self.is_meta:
         a = _np_read(index).reshape(index.shape or (1,))
         ix = _dim_coords(a, d)
@@ -470,8 +520,8 @@ def _scatter_(self:Tensor, dim:int, index:Tensor, src, reduce:str, name:str) -> 
         else: v = _np_read(_scalar_tensor(src, self))
         dst = _np_write(self).reshape(self.shape or (1,))
         if reduce is None: dst[ix] = v
-        else: ufunc_at(np.add if reduce == 'add' else np.multiply, dst, ix,
-                       np.broadcast_to(asarray_like(dst, v), a.shape))
+        else: scatter_at(np.add if reduce == 'add' else np.multiply, dst, ix,
+                         np.broadcast_to(asarray_like(dst, v), a.shape))
     self._impl.bump_version()
     return self
 
@@ -518,6 +568,92 @@ def take(self:Tensor, index:Tensor) -> Tensor:
         _np_write(out)[...] = np.ravel(_np_read(self))[_np_read(index)]
     return out
 
+# %% ../nbs/05d_indexing.ipynb #31d58f08
+_SCATTER_REDUCE = dict(sum=np.add, prod=np.multiply, mean=np.add, amax=np.maximum,
+                       amin=np.minimum)
+
+def reduce_identity(reduce:str, d:_dt.dtype):
+    "What `include_self=False` writes first: the identity of `reduce` in dtype `d`."
+    if reduce == 'prod': return 1
+    if reduce not in ('amax', 'amin'): return 0
+    # amin starts from the top, amax from the bottom
+    hi = reduce == 'amin'
+    if d is _dt.bool: return hi
+    if d.is_floating_point: return float('inf') if hi else float('-inf')
+    info = np.iinfo(d.np)
+    return int(info.max if hi else info.min)
+
+def _mean_divide(self:Tensor, count:Tensor):
+    ("ATen's last step of a mean: divide by the counts (a zero count as 1), floored for "
+     "ints.")
+    np_c = _np_write(count)
+    np_c[np_c == 0] = 1
+    floor = not (self.is_floating_point() or self.is_complex())
+    v = self._version
+    if floor: TORCH_CHECK_NOT_IMPLEMENTED(self.dtype is not _dt.bool,
+                                          '"div_floor_cpu" not implemented for \'Bool\'')
+    self.div_(count, rounding_mode='floor' if floor else None)
+    self._impl.version_counter_.set_version(v)        # an internal step: no bump
+
+def _scatter_reduce(self:Tensor, dim:int, index:Tensor, src:Tensor, reduce:str,
+                    include_self:bool, name:str, inplace:bool=True) -> Tensor:
+    "The write behind scatter_reduce_: reduce `src` into `self` at `index` along `dim`."
+    # Note [Scatter reduce]: ATen (`scatter_reduce_two`) first runs scatter's checks,
+    # then with include_self=False scatters the identity into every named position, then
+    # reduces in index order (float16/bfloat16 in float32, Note [Scatter accumulates in
+    # float32]). Its amax is `isnan(src) ? src : max(self, src)`, and std::max keeps a
+    # NaN self: a NaN from either side wins, as np.maximum. 'mean' adds like 'sum', then
+    # counts with `scatter_add_` of ones into ones (or zeros) and divides.
+    TORCH_CHECK_TYPE(isinstance(src, Tensor), name,
+                     "(): argument 'src' (position 3) must "
+                     "be Tensor, not ", type(src).__name__)
+    TORCH_CHECK_TYPE(type(include_self) is bool, name, "(): argument 'include_self' must "
+                     "be bool, not ", type(include_self).__name__)
+    d = wrap_dim(_int(dim, name, 'dim'), builtins.max(self.dim(), 1))
+    TORCH_CHECK(src.dtype is self.dtype, "scatter(): Expected self.dtype to be equal to "
+                "src.dtype")
+    _scatter_gather_checks(self, d, index, src, 'scatter')
+    assert_no_internal_overlap(self)
+    assert_no_overlap(self, index); assert_no_overlap(self, src)
+    TORCH_CHECK(reduce in _SCATTER_REDUCE,
+                "reduce argument must be either sum, prod, mean, "
+                "amax or amin, got ", reduce)
+    _check_index_bounds(self, d, index)
+    n = index.numel()
+    if n and (self.is_complex() and reduce in ('amax', 'amin')
+              or self.dtype is _dt.bool and reduce == 'mean'):
+        TORCH_CHECK_NOT_IMPLEMENTED(False, '"scatter_gather_tensor_cpu_reduce_', reduce,
+                '" not implemented for \'', _LEGACY[self.dtype.name], "'")
+    if n and self.numel() and not self.is_meta:
+        a = _np_read(index).reshape(index.shape or (1,))
+        ix = _dim_coords(a, d)
+        part = tuple(slice(0, k) for k in a.shape)     # the part of src that index covers
+        v = _np_read(src).reshape(src.shape or (1,))[part]
+        dst = _np_write(self).reshape(self.shape or (1,))
+        if not include_self: dst[ix] = reduce_identity(reduce, self.dtype)
+        scatter_at(_SCATTER_REDUCE[reduce], dst, ix, v)
+    if reduce == 'mean' and not self.is_meta:
+        count = (tensor(1 if include_self else 0, dtype=self.dtype)
+                 .expand(self.shape).clone(memory_format=contiguous_format))
+        count.scatter_add_(d, index, tensor(1, dtype=self.dtype).expand(src.shape))
+        _mean_divide(self, count)
+    if inplace: self._impl.bump_version()
+    return self
+
+@patch
+def scatter_reduce_(self:Tensor, dim:int, index:Tensor, src:Tensor, reduce:str, *,
+                    include_self:bool=True) -> Tensor:
+    "Reduce `src` into `self` at `index` along `dim`: sum, prod, mean, amax or amin."
+    return _scatter_reduce(self, dim, index, src, reduce, include_self, 'scatter_reduce_')
+
+@patch
+def scatter_reduce(self:Tensor, dim:int, index:Tensor, src:Tensor, reduce:str, *,
+                   include_self:bool=True) -> Tensor:
+    "`scatter_reduce_` on a contiguous copy of `self`."
+    out = self.clone(memory_format=contiguous_format)
+    return _scatter_reduce(out, dim, index, src, reduce, include_self, 'scatter_reduce',
+                           inplace=False)
+
 # %% ../nbs/05d_indexing.ipynb #7aa1e056
 _CTYPE = dict(uint8='unsigned char', int8='signed char', int16='short int', int32='int',
               int64='long int', float32='float', float64='double', float16='c10::Half',
@@ -536,6 +672,13 @@ def masked_fill_(self:Tensor, mask:Tensor, value) -> Tensor:
         TORCH_CHECK(value.dim() == 0, "masked_fill_ only supports a 0-dimensional value "
                     "tensor, but got tensor with ", value.dim(), " dimension(s).")
         value = value.item()
+    if has_internal_overlap(self) == 'Yes':
+        warnings.warn("Use of masked_fill_ on expanded tensors is deprecated. Please "
+                      "clone() "
+                      "the tensor before performing this operation. This also applies to "
+                      "advanced indexing e.g. tensor[mask] = scalar", UserWarning,
+                      stacklevel=2)
+    assert_no_partial_overlap(self, mask)     # a mask that is part of self, shifted
     shape = _broadcast_pair(tuple(mask.shape), tuple(self.shape))
     TORCH_CHECK(shape == tuple(self.shape), "output with shape ", list(self.shape),
                 " doesn't match the broadcast shape ", list(shape))
@@ -611,6 +754,12 @@ def scatter(input:Tensor, dim:int, index:Tensor, src=None, *, value=None,
 def scatter_add(input:Tensor, dim:int, index:Tensor, src:Tensor) -> Tensor:
     "`input.scatter_add(dim, index, src)`."
     return input.scatter_add(dim, index, src)
+def scatter_reduce(input:Tensor, dim:int, index:Tensor, src:Tensor, reduce:str, *,
+                   include_self:bool=True, out:Tensor=None) -> Tensor:
+    "`input.scatter_reduce(dim, index, src, reduce, include_self=...)`."
+    return _to_out(input.scatter_reduce(dim, index, src, reduce,
+                                        include_self=include_self),
+                   out)
 def take(input:Tensor, index:Tensor) -> Tensor:
     "`input.take(index)`."
     return input.take(index)

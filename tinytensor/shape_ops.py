@@ -286,10 +286,10 @@ def rot90(input:Tensor, k:int=1, dims=(0, 1)) -> Tensor:
                 len(dims))
     nd = input.dim()
     TORCH_CHECK(nd >= 2, "expected total dims >= 2, but got total dims = ", nd)
-    TORCH_CHECK(dims[0] != dims[1] and builtins.abs(dims[0] - dims[1]) != nd,
-                "expected rotation dims to be different, but got dim0 = ", dims[0],
-                " and dim1 = ", dims[1])
+    # the dims are wrapped (IndexError) before they are compared, the message has them raw
     d0, d1 = wrap_dim(dims[0], nd), wrap_dim(dims[1], nd)
+    TORCH_CHECK(d0 != d1, "expected rotation dims to be different, but got dim0 = ",
+                dims[0], " and dim1 = ", dims[1])
     k = k % 4
     # in place on the flip: a new tensor, not a view (as ATen)
     if k == 1: return input.flip(d1).transpose_(d0, d1)

@@ -707,6 +707,53 @@ RECIPES['Tensor.__setitem__'] = [P(T((2, 3)), fn=_set_item(g, v), label=f't[{g!r
                                   ((Ellipsis, 1), T((2,), I64)), (5, 1.0), (0, T((4,))), ((idx(0, 1), idx(2, 0)), T(vals=[1., 2])), (None, 3.0),
                                   (idx(0, 0), T((2, 3), seed=2))]]
 
+# ---- issue 48 (indexing and shape names): range and 0-d integer indices, del, narrow's tensor start, rot90's dims,
+# set_/new/empty_permuted/type/dim_order forms, scatter_reduce/index_reduce edges, the overlap refusals
+RECIPES['Tensor.__getitem__'] = RECIPES['Tensor.__getitem__'] + [
+    P(T((3, 4)), range(2)), P(T((3, 4)), (range(2), range(2))), P(T((3, 4)), (slice(None), range(0, 4, 2))), P(T((3, 4)), range(0)),
+    P(T((3, 4)), T(vals=1, dtype='int16')), P(T((3, 4)), T(vals=-1, dtype='int8')), P(T((3, 4)), (0, T(vals=2, dtype=I32))),
+    P(T((3, 4)), T(vals=1, dtype=U8)), P(T((3, 4)), T(vals=[1], dtype='int16')),
+    P(T((1000,)), fn=lambda L, x: x[[range(i, i + 10) for i in range(990)]], label='t[[range(i, i + 10) for i in range(990)]]')]
+RECIPES['Tensor.__setitem__'] = RECIPES['Tensor.__setitem__'] + [
+    P(T((3, 4)), fn=_set_item(g, v), label=f't[{g!r}] = {v!r}') for g, v in
+    [(range(2), 7.0), ((range(2), range(2)), -1.0), (T(vals=1, dtype='int16'), 5.0)]]
+RECIPES['Tensor.__delitem__'] = RECIPES['Tensor.__delitem__'] + [P(T((2, 3)), slice(0, 1)), P(T((2, 3)), idx(0))]
+RECIPES['narrow'] = RECIPES['narrow'] + [P(T((4, 5)), 1, T(vals=[1], dtype=I64), 2), P(T((4, 5)), 1, T(vals=1.0), 2),   # not narrow_copy's
+                                         P(T((4, 5)), 1, T(vals=1, dtype='int16'), 2), P(T((4, 5)), 1, T(vals=True, dtype=B), 2)]
+def _inplace_of(name):
+    "The probes an in-place method derives from its out-of-place recipe (as `recipes_for`, defined below, would)."
+    return [p for p in RECIPES[name] if p.args and isinstance(p.args[0], T) and 'out' not in p.kw and not p.fn and not p.attr]
+RECIPES['rot90'] = RECIPES['rot90'] + [P(T((2, 3)), 1, d) for d in ((0, 2), (2, 0), (-3, 1), (1, -1), (0, -2))]
+RECIPES['Tensor.set_'] = RECIPES['Tensor.set_'] + [
+    P(T((2, 3)), fn=lambda L, x: L.arange(6.).set_(L.zeros(6).untyped_storage(), 5, (2, 2), (1, 2)).untyped_storage().nbytes(),
+      label='t.set_(storage, 5, (2, 2), (1, 2)) grows the storage'),
+    P(T((2, 3)), fn=lambda L, x: x.set_(L.arange(4.).untyped_storage(), -1, (2,)), label='t.set_(storage, -1, (2,))'),
+    P(T((2, 3)), fn=lambda L, x: x.set_(L.arange(4.).untyped_storage()), label='t.set_(storage)'),
+    P(T((2, 3)), fn=lambda L, x: x.set_(x), label='t.set_(t)')]
+RECIPES['Tensor.new'] = [P(T((2, 3)), fn=f, label=lab) for lab, f in [
+    ('t.new()', lambda L, x: x.new()), ('t.new(2, 3).shape', lambda L, x: tuple(x.new(2, 3).shape)), ('t.new((2, 3))', lambda L, x: x.new((2, 3))),
+    ('t.new([[1, 2]])', lambda L, x: x.new([[1, 2]])), ('t.new(t)', lambda L, x: x.new(x)), ('t.new(int64 tensor)', lambda L, x: x.new(L.zeros(2, dtype=L.int64))),
+    ('t.new(2.5)', lambda L, x: x.new(2.5)), ('t.new(range(3))', lambda L, x: x.new(range(3))), ('t.new(-1)', lambda L, x: x.new(-1))]]
+RECIPES['empty_permuted'] = [P(fn=lambda L, s=s, p=p: L.empty_permuted(s, p).stride(), label=f'empty_permuted({s}, {p}).stride()')
+                             for s, p in [((2, 3, 4), (2, 0, 1)), ((2, 3), (1, 0)), ((0, 3), (1, 0)), ((2, 3), (0, 0)), ((2, 3), (0, 2)), ((2, 3), (0,))]]
+RECIPES['Tensor.type'] = RECIPES['Tensor.type'] + [P(T((2, 3), I64), D('Tensor')), P(T((2, 3), I64), D('LongTensor')), P(T((2, 3)), 'torch.Tensor'),
+                                                   P(T((2, 3)), int)]
+RECIPES['Tensor.dim_order'] = RECIPES['Tensor.dim_order'] + [
+    P(T((1, 2, 3, 4)), ambiguity_check=True), P(T((1, 2, 3, 4)), ambiguity_check=[D('contiguous_format'), D('channels_last')]),
+    P(T((2, 3)), ambiguity_check='ILLEGAL'), P(T((3, 4), layout='T'), ambiguity_check=True), P(T((3, 2), layout='x'), ambiguity_check=True)]
+RECIPES['scatter_reduce'] = RECIPES['scatter_reduce'] + [
+    P(T((3, 4), 'float16'), 0, _scatter_index(), T((3, 4), 'float16', seed=1), 'sum'), P(T((5,)), 0, T((0, 4), I64), T((2,)), 'sum'),
+    P(T((3, 4), kind='special'), 0, _scatter_index(), T((3, 4), kind='special', seed=1), 'amax'),
+    P(T((3,), I64), 0, idx(0, 0, 2), T(vals=[-2, -3, 5], dtype=I64), 'mean', include_self=False)]
+RECIPES['index_reduce'] = RECIPES['index_reduce'] + [
+    P(T((3, 4), kind='special'), 0, idx(0, 2, 0), T((3, 4), kind='special', seed=1), 'amin', include_self=False),
+    P(T((3,), I64), 0, idx(0, 0), T(vals=[-2, -3], dtype=I64), 'mean', include_self=False), P(T((3, 4)), 0, idx(7), T((1, 4)), 'prod', include_self=False)]
+RECIPES['Tensor.masked_fill_'] = _inplace_of('Tensor.masked_fill') + [P(T((2, 3)), fn=lambda L, x: (lambda m: m[1:].masked_fill_(m[:-1], False))(L.tensor([True, False, True, False])),
+                                    label='m[1:].masked_fill_(m[:-1], False)')]
+RECIPES['Tensor.scatter_'] = _inplace_of('scatter') + [P(T((2, 3)), fn=lambda L, x: (lambda s: s.scatter_(0, L.tensor([1, 0, 3, 2]), s))(L.arange(4.)), label='s.scatter_(0, idx, s)'),
+                              P(T((2, 3)), fn=lambda L, x: L.zeros(3).scatter_(0, L.zeros((0, 4), dtype=L.int64), L.ones(2, 2)),
+                                label='zeros(3).scatter_(0, empty (0, 4) index, src)')]
+
 # ====================================================================== probe kinds: out= dtypes, overlapping writes,
 # layouts, view-ness. Each kind is a function that adds probes to the names it covers; in-place methods first take the
 # probes derived from their out-of-place recipes (recipes_for), so those are kept.
