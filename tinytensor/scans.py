@@ -1,4 +1,4 @@
-"""`cumsum`/`cumprod`, `softmax`/`log_softmax`, `sort`/`argsort`/`msort`, `topk`, `median`/`nanmedian`, `unique`/`unique_consecutive`: the ops that work *along* one dim.
+"""`cumsum`/`cumprod`, `softmax`/`log_softmax`, `sort`/`argsort`/`msort`, `topk`, `median`/`nanmedian`, `unique`/`unique_consecutive`, `mode`, `kthvalue`, `aminmax`, `quantile`/`nanquantile`, `isin`: the ops that work *along* one dim.
 
 Docs: https://tinytensor.github.io/tinytensor/scans_sorting.html.md"""
 
