@@ -265,9 +265,14 @@ def _aminmax_out(mn, mx, out):
 # 'higher' and 'nearest' (half to even), gathers below and above, and interpolates with
 # `lerp_` for 'linear' (weight `rank - floor(rank)`) and 'midpoint' (weight 0.5). Its
 # vectorised `lerp` is one fused multiply-add, `fma(w, end - start, start)` for `|w| <
-# 0.5` and `fma(w - 1, end - start, end)` otherwise, rounded once, which a numpy
-# expression rounds twice: `_fma` rounds once, exactly for float32 (the float64 product
-# is exact) and for float64 by an error-free product and sum.
+# 0.5` and `fma(w - 1, end - start, end)` otherwise, rounded once, where a numpy
+# expression rounds twice. `_fma` computes float32 in float64, where the product is
+# exact and only the sum rounds before the final rounding to float32 (the two differ
+# from one rounding only when the float64 sum lies exactly halfway between two
+# float32s), and float64 by Dekker's exact product and Knuth's two-sum, whose error
+# terms are added back in one rounding (faithful; correctly rounded but where those
+# terms' own rounding shows). The slices may hold at most 2**24 elements, so that every
+# rank is exact in float32.
 def _fma(a:np.ndarray, b:np.ndarray, c:np.ndarray) -> np.ndarray:
     ("`a * b + c` rounded once, as a fused multiply-add: float32 through float64 (the "
      "product exact), float64 by Dekker's exact product and Knuth's two-sum.")
@@ -315,6 +320,8 @@ def _quantile(name, ignore_nan, input, q, dim, keepdim, interpolation, out):
     qv = ascontiguous(_np_read(q)).reshape(-1)
     TORCH_CHECK(bool(((qv >= 0) & (qv <= 1)).all()),
                 "quantile() q values must be in the range [0, 1]")
+    n = input.numel() if dim is None or not sizes else sizes[d]
+    TORCH_CHECK(n <= 2 ** 24, "quantile() input tensor is too large")
     # computed with the quantiles last, then moved first: a view of that, as ATen's
     res = _new_tensor(red + ((q.numel(),) if q.dim() else ()), None, input.dtype,
                       input.device)
