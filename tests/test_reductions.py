@@ -288,3 +288,40 @@ def test_prod_rounds_every_step_like_torch(dt, threads):
                     msg = _same_product(r[0], r[1], m)
                     assert msg is None, (dt, threads, what, n, msg)
     finally: torch.set_num_threads(old)
+
+BIG = [1] * 65
+
+@pytest.mark.parametrize('call', [
+    lambda L, x: L.sum(x, 0), lambda L, x: L.sum(x, (0, 1)), lambda L, x: L.prod(x, 0), lambda L, x: L.mean(x, -1),
+    lambda L, x: L.amax(x, 0), lambda L, x: L.amin(x, (0, 2)), lambda L, x: L.all(x), lambda L, x: L.any(x, 0),
+    lambda L, x: L.argmax(x, 0), lambda L, x: L.max(x, 0), lambda L, x: L.min(x, 1), lambda L, x: L.std(x, 0),
+    lambda L, x: L.var(x, (0,)), lambda L, x: L.nansum(x, 0), lambda L, x: L.nanmean(x), lambda L, x: L.logsumexp(x, 0),
+    lambda L, x: L.count_nonzero(x, 0), lambda L, x: L.norm(x), lambda L, x: L.std_mean(x, 0),
+    lambda L, x: L.sum(x), lambda L, x: L.prod(x), lambda L, x: L.mean(x), lambda L, x: L.amax(x), lambda L, x: L.max(x),
+    lambda L, x: L.nansum(x)])
+def test_reductions_of_more_than_64_dims(call):
+    "A 65-dim tensor: torch's RuntimeError 'only tensors with up to 64 dims are supported' where a reduction names dims (and for all/any/nanmean/norm always); the value where it runs."
+    r = run_both(lambda: call(tt, tt.zeros(BIG)), lambda: call(torch, torch.zeros(BIG)))
+    if isinstance(r[1], Exception):
+        assert type(r[0]) is type(r[1]) and str(r[0]) == str(r[1]), r
+    else:
+        assert not isinstance(r[0], Exception), r
+        assert tuple(r[0].shape) == tuple(r[1].shape) and r[0].tolist() == r[1].tolist(), r
+
+@pytest.mark.parametrize('call', [
+    lambda L, x: L.prod(x, dim=None), lambda L, x: L.prod(x, None), lambda L, x: x.prod(dim=None), lambda L, x: x.prod(None, True),
+    lambda L, x: L.sum(x, keepdim=True), lambda L, x: x.sum(keepdim=False), lambda L, x: L.prod(x, keepdim=True),
+    lambda L, x: L.mean(x, keepdim=True), lambda L, x: L.sum(x, out=L.empty(())), lambda L, x: L.prod(x, out=L.empty(())),
+    lambda L, x: L.sum(x, dtype=L.float64, keepdim=True),
+    # the forms that fit an overload
+    lambda L, x: L.sum(x, None, True), lambda L, x: L.sum(x, dim=None, keepdim=True), lambda L, x: L.mean(x, out=L.empty(())),
+    lambda L, x: L.prod(x, 1, keepdim=True), lambda L, x: L.sum(x, dtype=L.float64), lambda L, x: x.prod(),
+    lambda L, x: L.mean(x, None, keepdim=True), lambda L, x: L.prod(x, dtype=L.int64)])
+def test_overloads_torch_refuses(call):
+    "keepdim (or out) without dim, and prod's dim=None, fit none of torch's overloads: TypeError, worded as its parser; the forms that fit give torch's result."
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    r = run_both(lambda: call(tt, tt.tensor(x)), lambda: call(torch, torch.tensor(x)))
+    if isinstance(r[1], Exception):
+        assert type(r[0]) is type(r[1]) is TypeError, r
+        assert str(r[0]).split('(')[0] == str(r[1]).split('(')[0], r
+    else: assert check_results(*r, 'prod') is None, r

@@ -555,7 +555,8 @@ def test_unique_nan_rows_bits(name, dt):
                         m = _same_bits(x, y)
                         assert m is None, (name, dt, case, b.stride(), dim, kw, m)
 
-@pytest.mark.parametrize('shape, dim', [((0,), None), ((0,), 0), ((0, 3), 0), ((3, 0), 1), ((0, 3), 1), ((2, 0, 3), 1)])
+@pytest.mark.parametrize('shape, dim', [((0,), None), ((0,), 0), ((0, 3), 0), ((3, 0), 1), ((0, 3), 1), ((2, 0, 3), 1),
+                                         ((0, 0), 0), ((0, 0), 1), ((0, 0), -1), ((0, 0, 2), 0), ((0, 0, 2), 2), ((0, 2, 0), 1)])
 def test_unique_empty(shape, dim):
     "Empty inputs: the same values, inverse, counts (or the same error) as torch."
     for name in ('unique', 'unique_consecutive'):
@@ -572,3 +573,22 @@ def test_cumprod_half_keeps_a_float_running_product(dt):
     a, b = _bits_both(torch.tensor(v * 3, dtype=torch.float64).to(getattr(torch, dt)).reshape(3, -1))
     for f in (lambda x: x.cumprod(1), lambda x: x.t().contiguous().cumprod(0), lambda x: x.reshape(-1).cumprod(0)):
         assert _same_bits(f(a), f(b)) is None
+
+def test_unique_empty_dims_error_class():
+    "A (0, 0) input along either dim: torch's RuntimeError, for unique and unique_consecutive (not an empty result)."
+    for name in ('unique', 'unique_consecutive'):
+        for dim in (0, 1):
+            r = run_both(lambda: getattr(tt, name)(tt.empty(0, 0), dim=dim), lambda: getattr(torch, name)(torch.empty(0, 0), dim=dim))
+            assert isinstance(r[1], RuntimeError) and type(r[0]) is RuntimeError, (name, dim, r)
+            assert str(r[0]) == str(r[1]), (r[0], r[1])
+
+@pytest.mark.parametrize('dim', [0, 30, 61, -1])
+@pytest.mark.parametrize('name', ['softmax', 'log_softmax'])
+def test_softmax_more_than_64_dims(name, dim):
+    "softmax of a 67-dim tensor runs, as torch's (its reductions over one dim would refuse it)."
+    s = [1] * 30 + [3] + [1] * 30 + [2] + [1] * 5
+    v = np.random.default_rng(0).standard_normal(6).astype(np.float32)
+    a, b = tt.tensor(v).reshape(s), torch.tensor(v).reshape(s)
+    r = run_both(lambda: getattr(tt, name)(a, dim).reshape(6), lambda: getattr(torch, name)(b, dim).reshape(6))
+    assert check_results(*r, name) is None, r
+    assert getattr(tt, name)(a, dim).stride() == getattr(torch, name)(b, dim).stride()

@@ -46,6 +46,7 @@ from .large_tensors import *
 from .math_ops import *
 from .pointwise_ops import *
 from .scans import *
+from .selection import *            # chapter 21's order statistics: mode, kthvalue, aminmax, quantile, isin
 from .products import *
 from .shape_ops import *
 from .tensor_protocols import *

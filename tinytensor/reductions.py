@@ -10,13 +10,13 @@ __all__ = ['max_return', 'min_return', 'linalg', 'make_reduction', 'reduction_la
            'linalg_vector_norm', 'norm', 'logsumexp', 'count_nonzero', 'nansum', 'nanmean', 'VEC_BYTES', 'matmul']
 
 # %% ../nbs/06c_reductions.ipynb #0a042032
-import builtins, math, numbers
+import builtins, inspect, math, numbers
 from types import SimpleNamespace
 from collections import namedtuple
 import numpy as np
 from fastcore.basics import patch
 from .checks import (TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE,
-                               TORCH_CHECK_NOT_IMPLEMENTED, wrap_dim)
+                               TORCH_CHECK_NOT_IMPLEMENTED, wrap_dim, PythonArgParser)
 from . import dtypes as _dt
 from .dtypes import dtype
 from .tensor_impl import (Tensor, contiguous_strides,
@@ -45,11 +45,22 @@ def _dims(dim) -> list:
                          "dim must be int or tuple of ints, not ", type(d).__name__)
     return dims
 
+# Note [At most 64 dims]: ATen holds the dims a reduction folds in a `std::bitset<64>`
+# (`DimMask`; `dim_list_to_bitset` in `WrapDimUtilsMulti.h`), so a reduction that names
+# its dims refuses a tensor of more than 64 dims: "only tensors with up to 64 dims are
+# supported" (a RuntimeError). A reduction over all dims with none named (`sum(x)`,
+# `amax(x)`) builds no bitset and runs; `all`, `any`, `nanmean` and `norm` build one
+# even then, so they check always.
+def _check_bitset_dims(ndim:int):
+    "ATen's `dim_list_to_bitset` check (Note [At most 64 dims])."
+    TORCH_CHECK(ndim <= 64, "only tensors with up to 64 dims are supported")
+
 def _dim_mask(dim, ndim:int, allow_empty_dims:bool=False) -> list:
     "Which dims to reduce (None or empty: all), as ATen's `make_dim_mask`."
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0
                        and not allow_empty_dims):
         return [True] * ndim
+    _check_bitset_dims(ndim)
     # a 0-d tensor's dims are 0 or -1, and may not repeat either
     mask, seen = [False] * ndim, [False] * builtins.max(ndim, 1)
     for d in _dims(dim):
@@ -232,6 +243,54 @@ def _check_dtype_arg(d, name):
 # 11's products
 _fast_sum = _fast_mean = _fast_minmax = None
 
+# Note [Overloads torch refuses]: torch binds `sum`, `prod` and `mean` to two overloads:
+# `(input, *, dtype)` (`mean`'s with `out` too) and `(input, dim, keepdim=False, *,
+# dtype, out)`. `keepdim` (and `out`, but for `mean`) belong to the second alone, and
+# `prod`'s `dim` there is an `int`, never None, so `sum(x, keepdim=True)`,
+# `sum(x, out=o)` and `prod(x, dim=None)` fit neither overload, and torch's argument
+# parser raises its TypeError. A Python default cannot tell an argument left out from
+# one given as the default, so these three default `dim` and `keepdim` to markers,
+# `_overload` resolves them, and `_shows_defaults` gives each function the signature
+# with the defaults the markers stand for (what `help` and the API pages show).
+class _Default:
+    "A default that prints as `value` but tells an argument left out from one given."
+    def __init__(self, value): self.value = value
+    def __repr__(self): return repr(self.value)
+
+def _shows_defaults(f):
+    "`f` with a signature that shows each marker's value as its default."
+    sig = inspect.signature(f)
+    f.__signature__ = sig.replace(parameters=[
+        p.replace(default=p.default.value) if isinstance(p.default, _Default) else p
+        for p in sig.parameters.values()])
+    return f
+
+_NO_DIM, _NO_KEEPDIM = _Default(None), _Default(False)
+
+def _overloads(name:str, dim_type:str) -> PythonArgParser:
+    "torch's two overloads of `name` (Note [Overloads torch refuses])."
+    return PythonArgParser(
+        f"{name}(Tensor input, *, ScalarType? dtype=None"
+        f"{', Tensor? out=None' if name == 'mean' else ''})",
+        f"{name}(Tensor input, {dim_type} dim, bool keepdim=False, *, "
+        "ScalarType? dtype=None, Tensor? out=None)")
+
+_OVERLOADS = dict(sum=_overloads('sum', 'int[1]?'), prod=_overloads('prod', 'int'),
+                  mean=_overloads('mean', 'int[1]?'))
+
+def _overload(name, input, dim, keepdim, dtype, out):
+    ("`(dim, keepdim)` with the markers resolved; torch's TypeError where no overload "
+     "fits.")
+    if dim is _NO_DIM:
+        if keepdim is _NO_KEEPDIM and (out is None or name == 'mean'): return None, False
+    elif dim is not None or name != 'prod':
+        return dim, (False if keepdim is _NO_KEEPDIM else keepdim)
+    # the arguments as given, for the parser's message
+    kw = {k: v for k, v in dict(dim=dim, keepdim=keepdim, dtype=dtype, out=out).items()
+          if v is not _NO_DIM and v is not _NO_KEEPDIM and (v is not None or k == 'dim')}
+    _OVERLOADS[name].parse((input,), kw)        # raises: the call fits no overload
+    return dim, keepdim
+
 def _sum_like(name, uf, input, dim, keepdim, dtype, out):
     # hook: chapter 10's lean build
     if dtype is None and out is None and _fast_sum is not None:
@@ -251,18 +310,24 @@ def _sum_like(name, uf, input, dim, keepdim, dtype, out):
     if out is not None: out._impl.bump_version()
     return res
 
-def sum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
+@_shows_defaults
+def sum(input, dim=_NO_DIM, keepdim:bool=_NO_KEEPDIM, *, dtype=None, out=None) -> Tensor:
     "Sum over `dim` (None: all), as `torch.sum`; integral and bool inputs give int64."
+    dim, keepdim = _overload('sum', input, dim, keepdim, dtype, out)
     return _sum_like('sum', np.add, input, dim, keepdim, dtype, out)
 
-def prod(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
+@_shows_defaults
+def prod(input, dim=_NO_DIM, keepdim:bool=_NO_KEEPDIM, *, dtype=None, out=None) -> Tensor:
     "Product over one `dim` (or all), as `torch.prod`."
+    dim, keepdim = _overload('prod', input, dim, keepdim, dtype, out)
     TORCH_CHECK_TYPE(dim is None or isinstance(dim, numbers.Integral),
                      "prod(): argument 'dim' must be int, not ", type(dim).__name__)
     return _sum_like('prod', np.multiply, input, dim, keepdim, dtype, out)
 
-def mean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
+@_shows_defaults
+def mean(input, dim=_NO_DIM, keepdim:bool=_NO_KEEPDIM, *, dtype=None, out=None) -> Tensor:
     "Mean over `dim`, as `torch.mean`: float and complex only (or a float `dtype=`)."
+    dim, keepdim = _overload('mean', input, dim, keepdim, dtype, out)
     _check_dtype_arg(dtype, 'mean')
     d = dtype or input.dtype
     TORCH_CHECK(d.is_floating_point or d.is_complex,
@@ -374,6 +439,7 @@ def amin(input, dim=(), keepdim:bool=False, *, out=None) -> Tensor:
     return _minmax_reduce('amin', np.minimum, np.logical_and, input, dim, keepdim, out)
 
 def _bool_reduce(name, uf, input, dim, keepdim, out):
+    _check_bitset_dims(input.dim())          # even with no dim (Note [At most 64 dims])
     od = _dt.uint8 if input.dtype is _dt.uint8 else _dt.bool
     # all(x, ()) reduces nothing
     it, res, _ = make_reduction(name, input, dim, keepdim, od, out, allow_empty_dims=True)
@@ -579,6 +645,7 @@ def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None
                        out=None) -> Tensor:
     "The `ord`-norm of `input` over `dim`, as `torch.linalg.vector_norm`."
     d = input.dtype
+    _check_bitset_dims(input.dim())          # even with no dim (Note [At most 64 dims])
     TORCH_CHECK(d.is_floating_point or d.is_complex,
                 "linalg.vector_norm: Expected a floating point or complex tensor as "
                 "input. Got ", d.short)
@@ -677,6 +744,7 @@ def nansum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tens
 
 def nanmean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
     "`mean` of the non-NaN elements (`nansum / count`), as `torch.nanmean`."
+    _check_bitset_dims(input.dim())          # even with no dim (Note [At most 64 dims])
     TORCH_CHECK(input.dtype.is_floating_point or input.dtype.is_complex,
                 "nanmean(): expected input to have floating point or complex dtype but "
                 "got ", input.dtype.short)

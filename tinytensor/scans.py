@@ -1,4 +1,4 @@
-"""`cumsum`/`cumprod`, `softmax`/`log_softmax`, `sort`/`argsort`/`msort`, `topk`, `median`/`nanmedian`, `unique`/`unique_consecutive`: the ops that work *along* one dim.
+"""`cumsum`/`cumprod`, `softmax`/`log_softmax`, `sort`/`argsort`/`msort`, `topk`, `median`/`nanmedian`, `unique`/`unique_consecutive`, `mode`, `kthvalue`, `aminmax`, `quantile`/`nanquantile`, `isin`: the ops that work *along* one dim.
 
 Docs: https://tinytensor.github.io/tinytensor/scans_sorting.html.md"""
 
@@ -267,7 +267,12 @@ def _softmax(name, log:bool, input, dim, dtype):
     if not od.is_floating_point:
         _not_impl(name + ("_lastdim" if d == builtins.max(x.dim(), 1) - 1 else "")
                   + "_kernel_impl", od)
-    # (an input the fast path declined: the same answer)
+    # more than 64 dims: `amax` and `sum` over one dim would refuse (Note [At most 64
+    # dims]); ATen's softmax kernel does not, so the dims around `d` fold into one each
+    if x.dim() > 64:
+        s = x._impl.sizes()
+        r = _softmax(name, log, x.reshape(math.prod(s[:d]), s[d], -1), 1, None)
+        return r.reshape(s).detach()          # a fresh result, not a view
     if not tried and (r := _lean_softmax(log, x, d)) is not None: return r
     # half kernels compute in float
     x = x.contiguous() if od not in _REDUCED else _to_dtype(x.contiguous(), _dt.float32)
@@ -592,6 +597,10 @@ def _rows(input, d):
     ("The input as a 2-D array with `dim` first, one row per slice (what `unique_dim` "
      "compares), and that shape.")
     sizes = input._impl.sizes()
+    # `_unique_dim_cpu_template`: an empty `dim` is the only empty one allowed
+    TORCH_CHECK(sizes[d] != 0 or list(sizes).count(0) == 1,
+                "Number of zero sized dimensions is more than one, so unique cannot be "
+                "applied ")
     TORCH_CHECK(sizes[d] == 0 or builtins.all(s for s in sizes),
                 "There are 0 sized dimensions, and they aren't selected, so unique "
                 "cannot be applied")

@@ -983,8 +983,38 @@ def _wrong_type_probes():
     _add_probes('zeros', P([2.0]), P((2, 'a')), P(2, size=(3,)))
     _add_probes('randint', P(5, 6))
 
+def _refused_form_and_selection_probes():
+    "Forms torch's overloads or kernels refuse (TypeError / RuntimeError), and ties that show mode's, kthvalue's and aminmax's picks."
+    call = lambda label, f: P(fn=f, label=label)
+    x = T((3, 4))
+    _add_probes('prod', P(x, dim=None), P(x, None), P(x, keepdim=True), P(x, out=T((), seed=2)))
+    _add_probes('Tensor.prod', P(x, dim=None))
+    _add_probes('sum', P(x, keepdim=True), P(x, keepdim=False), P(x, None, True), P(x, out=T((), seed=2)))
+    _add_probes('Tensor.sum', P(x, keepdim=True))
+    _add_probes('mean', P(x, keepdim=True), P(x, None, True))
+    big = lambda L: L.zeros([1] * 65)
+    for name, args in (('sum', (0,)), ('sum', ()), ('prod', (0,)), ('mean', ((0, 1),)), ('amax', (0,)), ('amin', ()), ('all', ()),
+                       ('any', (0,)), ('max', (0,)), ('argmax', (0,)), ('std', (0,)), ('var', (0,)), ('nansum', (0,)), ('nanmean', ()),
+                       ('logsumexp', (0,)), ('count_nonzero', (0,)), ('norm', ()), ('softmax', (30,))):
+        # (a result of 65 dims is read back flattened: numpy holds at most 64)
+        _add_probes(name, call(f'zeros([1] * 65).{name}{args}', lambda L, name=name, args=args: getattr(big(L), name)(*args).reshape(-1)))
+    for name in ('unique', 'unique_consecutive'):
+        _add_probes(name, *[call(f'{name}(zeros(0, 0), dim={d})', lambda L, name=name, d=d: getattr(L, name)(L.zeros(0, 0), dim=d))
+                            for d in (0, 1)])
+    ties = F(lambda L: L.tensor([1, 2] * 20), 'tensor([1, 2] * 20)')
+    ftie = F(lambda L: L.tensor([0., -0., 1., float('nan'), 1., 0., -0., 1.] * 3), 'tensor([0., -0., 1., nan, 1., 0., -0., 1.] * 3)')
+    _add_probes('mode', P(ties), P(ftie), P(T((3, 4), I64, kind='small'), 0), P(T((), F64)))
+    _add_probes('kthvalue', P(ties, 20), P(ftie, 5), P(ftie, 24), P(ties, 41), P(ties, 3, out=(T((), seed=2, dtype=I64), T((), seed=3, dtype=I64))))
+    _add_probes('aminmax', P(ftie), P(ftie, dim=0), P(T((3, 4), layout='T'), dim=1), P(x, dim=(0, 1)))
+    _add_probes('quantile', P(T((5, 7)), 0.37, 1), P(T((5, 7), F64), T(vals=[0.1, 0.9], dtype=F64), 0, True), P(ftie, 0.5),
+                P(x, 0.5, interpolation='x'), P(x, T(vals=[0.5], dtype=F64)))
+    _add_probes('nanquantile', P(ftie, 0.3), P(ftie, T(vals=[0.0, 0.45, 1.0]), interpolation='midpoint'))
+    _add_probes('isin', P(T((2, 3), I64), 257), P(2, T((3,), 'int8', kind='small')), P(ftie, ftie), P(T((2, 3), B), T((3,), I64)),
+                P(2, 2), P(T((2, 3), layout='T'), 1.0))
+
 _keyword_form_probes()
 _wrong_type_probes()
+_refused_form_and_selection_probes()
 
 def _base_name(qual):
     n = qual[7:] if qual.startswith('Tensor.') else qual
