@@ -108,10 +108,14 @@ def _write_all(f, mv):
         pos = n if w is None else pos + w
 
 def _read_all(f, mv):
-    "Fill `mv` from `f`; RuntimeError if the file ends first."
-    got = 0
+    ("Fill `mv` from `f` (its `readinto`, else `read` and a copy); RuntimeError if the "
+     "file ends first.")
+    got, readinto = 0, getattr(f, 'readinto', None)
     while got < len(mv):
-        n = f.readinto(mv[got:])
+        if readinto is not None: n = readinto(mv[got:])
+        else:
+            b = f.read(len(mv) - got); n = len(b)
+            mv[got:got + n] = b
         if not n: break
         got += n
     TORCH_CHECK(got == len(mv),
@@ -492,6 +496,10 @@ class PyTorchStreamReader:
         # read (the last storage's, or data.pkl's), not at the archive's end; `position`
         # keeps that offset and `load` seeks there, also after `os.pread` reads.
         self.f, self.start = f, f.tell()
+        # Note [readinto]: the adapter asks once whether the stream has `readinto`; if
+        # so every read lands in the caller's buffer (no bytes object in between), else
+        # it calls `read(n)` and copies. A file object with only read/seek/tell loads.
+        self.readinto = getattr(f, 'readinto', None)
         self.fd = (f.fileno() if isinstance(f, (io.BufferedReader, io.FileIO))
                    and hasattr(os, 'pread') else None)
         f.seek(0, os.SEEK_END); n = self.file_size = f.tell() - self.start
@@ -512,7 +520,9 @@ class PyTorchStreamReader:
         if self.fd is not None: b = os.pread(self.fd, n, self.start + off)
         else:
             self.f.seek(self.start + off)
-            b = self.f.read(n)
+            if self.readinto is None: b = self.f.read(n)
+            # Note [readinto]
+            else: b = bytearray(n); del b[self.readinto(b) or 0:]
         self.position = off + len(b)
         return b
 
@@ -682,4 +692,4 @@ def get_record(self:PyTorchStreamReader, name:str) -> bytes:
     if rec[4] != 0 and zlib.crc32(b) != rec[4]:
         TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name,
                     ": CRC-32 mismatch, the file is corrupted")
-    return b
+    return bytes(b)
