@@ -106,3 +106,65 @@ def test_default_mmap_options_equal_values_kept(flag):
         with mod.set_default_mmap_options(flag):
             v = mod.get_default_mmap_options()
             assert v is flag
+
+
+# ---------------------------------------------------------------- Python attributes on tensors
+def _data_pkl(raw):
+    import zipfile
+    z = zipfile.ZipFile(io.BytesIO(raw))
+    return z.read(next(n for n in z.namelist() if n.endswith('/data.pkl')))
+
+
+def test_attributes_set_and_absent_like_torch():
+    for lib in (tt, torch):
+        t = lib.ones(2, 3)
+        assert vars(t) == {}
+        t.foo, t.n = 'bar', [1]
+        assert vars(t) == {'foo': 'bar', 'n': [1]}
+        with pytest.raises(AttributeError): t.shape = (6,)
+        del t.n
+        assert vars(t) == {'foo': 'bar'}
+        assert t.contiguous() is t
+        # views and copies start without attributes
+        for f in (lambda x: x[:1], lambda x: x.view(6), lambda x: x.t(), lambda x: x.reshape(3, 2),
+                  lambda x: x.clone(), lambda x: x.detach(), lambda x: x.to(lib.float64), lambda x: x + 1):
+            assert vars(f(t)) == {}, f
+        # pickle and copy carry them: copy.copy shares the values, deepcopy copies them
+        import copy
+        assert copy.copy(t).foo is t.foo and copy.deepcopy(t).__dict__ == {'foo': 'bar'}
+        t.l = [1]
+        assert copy.deepcopy(t).l is not t.l
+        assert vars(pickle.loads(pickle.dumps(t))) == {'foo': 'bar', 'l': [1]}
+
+
+@pytest.mark.parametrize('legacy', [False, True])
+@pytest.mark.parametrize('weights_only', [True, False])
+def test_attributes_saved_and_loaded_both_ways(legacy, weights_only):
+    kw = dict(_use_new_zipfile_serialization=not legacy)
+    x, y = tt.arange(6.).view(2, 3), torch.arange(6.).view(2, 3)
+    for t in (x, y): t.foo, t.meta = 'bar', {'k': (1, 2.5)}
+    plain_t, plain_p = tt.zeros(2), torch.zeros(2)
+    bt, bp = io.BytesIO(), io.BytesIO()
+    tt.save({'a': x, 'v': x[1], 'p': plain_t}, bt, **kw)
+    torch.save({'a': y, 'v': y[1], 'p': plain_p}, bp, **kw)
+    if not legacy: assert _data_pkl(bt.getvalue()) == _data_pkl(bp.getvalue())     # the very same pickle
+    for raw in (bt.getvalue(), bp.getvalue()):
+        for lib in (tt, torch):
+            r = lib.load(io.BytesIO(raw), weights_only=weights_only)
+            assert vars(r['a']) == {'foo': 'bar', 'meta': {'k': (1, 2.5)}}
+            assert vars(r['v']) == {} and vars(r['p']) == {}
+            assert r['a'].tolist() == [[0., 1., 2.], [3., 4., 5.]] and r['v'].tolist() == [3., 4., 5.]
+
+
+def test_attribute_state_cannot_replace_the_tensor():
+    t = tt.ones(2); t.__dict__['_impl'] = 5             # a dict entry under the slot's name
+    b = io.BytesIO(); tt.save(t, b)
+    for wo in (True, False):
+        with pytest.raises((RuntimeError, pickle.UnpicklingError), match='Invalid serialized state'):
+            tt.load(io.BytesIO(b.getvalue()), weights_only=wo)
+    with pytest.raises(RuntimeError, match='Invalid serialized state'):
+        ser._set_obj_state(tt.ones(2), {'_impl': tt.zeros(1)._impl})
+    with pytest.raises(RuntimeError, match='Invalid serialized state'):
+        ser._set_obj_state(tt.ones(2), (1, 2, 3))
+    r = ser._set_obj_state(tt.ones(2), ({'a': 1}, {'b': 2}))
+    assert vars(r) == {'a': 1, 'b': 2}

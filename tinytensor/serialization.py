@@ -33,7 +33,8 @@ from .torch_zip import (_CDH, _CHUNK, _CRC_THREAD_MIN, _EOCD, _EOCD64, _Global,
                                   _bad_name, _clean_stale, _crc_executor, _crc_pool,
                                   _io_with_crc, _location, _multmodp, _read_all,
                                   _shift_cache, _storage_type_name, _umask, _write_all,
-                                  _write_archive, _write_with_crc, _zip64_extra, _fcntl)
+                                  _write_archive, _write_with_crc, _zip64_extra, _fcntl,
+                                  _py_state)
 # the parts' public names are this module's too (Note [Module parts])
 _all_ = ['crc32_combine', 'PyTorchStreamWriter', 'TorchPickler', 'atomic_write', 'save',
          'archive_html', 'PyTorchStreamReader']
@@ -523,17 +524,21 @@ def __reduce__(self:StorageImpl):
     return (_by_name('_storage_from_bytes'), (self.const_bytes().tobytes(), 'cpu'))
 
 def _rebuild_from_storage(storage, dtype, storage_offset:int, size:tuple,
-                          stride:tuple) -> Tensor:
-    "The tensor `Tensor.__reduce_ex__` describes, over `storage` (shared, not copied)."
-    return Tensor._make(TensorImpl(_strong_handle(storage), dtype, size, stride,
-                                   storage_offset))
+                          stride:tuple, state:dict=None) -> Tensor:
+    ("The tensor `Tensor.__reduce_ex__` describes, over `storage` (shared, not copied), "
+     "with its Python attributes.")
+    t = Tensor._make(TensorImpl(_strong_handle(storage), dtype, size, stride,
+                                storage_offset))
+    return t if not state else _by_name('_set_obj_state')(t, state)
 
 @patch
 def __reduce_ex__(self:Tensor, protocol):
     impl = self._impl
-    return (_by_name('_rebuild_from_storage'),
-            (impl.storage_.get(), impl.dtype_, impl.storage_offset_,
-             tuple(impl.sizes()), tuple(impl.strides())))
+    args = (impl.storage_.get(), impl.dtype_, impl.storage_offset_, tuple(impl.sizes()),
+            tuple(impl.strides()))
+    state = _py_state(self)
+    # attributes ride along (Note [Saving tensor attributes])
+    return (_by_name('_rebuild_from_storage'), args + (state,) if state else args)
 
 @patch
 def __setstate__(self:Tensor, state):
@@ -755,11 +760,29 @@ def _typed_storage(*args, wrap_storage=None, dtype=None, _internal=False):
     return TypedStorage(wrap_storage, dtype)
 
 def _rebuild_from_type_v2(func, new_type, args, state):
-    "torch's `_rebuild_from_type_v2`: a tensor of `new_type` with Python attributes."
-    TORCH_CHECK_NOT_IMPLEMENTED(new_type is _TENSOR_TYPE and not state,
-                                "tinytensor.load: tensor subclasses and tensor ",
-                                "attributes are not supported")
-    return func(*args)
+    ("torch's `_rebuild_from_type_v2`: the tensor `func(*args)` builds, with the Python "
+     "attributes in `state` (Note [Saving tensor attributes]).")
+    TORCH_CHECK_NOT_IMPLEMENTED(new_type is _TENSOR_TYPE,
+                                "tinytensor.load: tensor subclasses are not supported")
+    return _set_obj_state(func(*args), state)
+
+# the tensor's own slots: a file may not replace them
+_OWN = frozenset(('_impl', '__dict__', '__weakref__', '__class__'))
+
+def _set_obj_state(obj, state):
+    ("torch's `_set_obj_state`: `state` is the dict of attributes, or a pair (dict, "
+     "slots); each entry is set with `setattr`.")
+    if isinstance(state, tuple):
+        TORCH_CHECK(len(state) == 2, "Invalid serialized state: ", state)
+        dict_state, slots_state = state
+    else: dict_state, slots_state = state, None
+    for part in (dict_state, slots_state):
+        if not part: continue
+        for k, v in part.items():
+            TORCH_CHECK(k not in _OWN, "Invalid serialized state: attribute ", k,
+                        " belongs to the tensor itself")
+            setattr(obj, k, v)
+    return obj
 
 _SUB_BYTE = [f'{u}int{i}' for u in ('', 'u') for i in range(1, 8)]
 _TORCH_ONLY_DTYPES.update({n: _TorchOnlyDtype(n) for n in _SUB_BYTE})

@@ -206,6 +206,23 @@ class _StorageRef:
             untyped=False): self.impl, self.dtype, self.untyped = (impl, dtype, untyped)
 
 _REBUILD_V2 = _Global('torch._utils', '_rebuild_tensor_v2')
+_FROM_TYPE_V2 = _Global('torch._tensor', '_rebuild_from_type_v2')
+_TORCH_TENSOR = _Global('torch', 'Tensor')
+
+# Note [Saving tensor attributes]: torch's `Tensor.__reduce_ex__` takes the tensor's
+# Python state (`_get_obj_state`: its `__dict__`, None when empty) and, when there is
+# some, wraps the usual call as `_rebuild_from_type_v2(_rebuild_tensor_v2, Tensor, args,
+# state)`, whose rebuild sets each attribute back. `object.__getstate__` (Python 3.11+)
+# reads the dict without creating it; `__slotnames__ = []` keeps it from listing (and
+# caching on the class) the `_impl` slot.
+Tensor.__slotnames__ = []
+_object_getstate = getattr(object, '__getstate__', None)
+
+def _py_state(t:Tensor):
+    "A tensor's Python attributes as a dict, or None when it has none."
+    if _object_getstate is None: return t.__dict__ or None
+    s = _object_getstate(t)
+    return (s[0] if type(s) is tuple else s) or None
 
 # %% ../nbs/08a_serialization.ipynb #0f67c77f
 def _location(device) -> str:
@@ -249,7 +266,12 @@ class TorchPickler(pickle._Pickler):
         args = (_StorageRef(impl.storage_.get(), impl.dtype_), impl.storage_offset_,
                 tuple(impl.sizes()),
                 tuple(impl.strides()), False, collections.OrderedDict())
-        self.save_reduce(_REBUILD_V2, args, obj=t)
+        state = _py_state(t)
+        # Note [Saving tensor attributes]
+        if state:
+            self.save_reduce(_FROM_TYPE_V2, (_REBUILD_V2, _TORCH_TENSOR, args, state),
+                                   obj=t)
+        else: self.save_reduce(_REBUILD_V2, args, obj=t)
     dispatch[Tensor] = _save_tensor
     dispatch[Storage] = lambda self, s: self.save(_StorageRef(s.impl, _dt.uint8,
                                                               untyped=True))
