@@ -381,10 +381,53 @@ def _compute_sizes(data) -> list:
         if x is not data and isinstance(x, (str, bytes)):
             raise ValueError(f"too many dimensions '{type(x).__name__}'")
         if isinstance(x, (Tensor, np.ndarray)): sizes.extend(x.shape); return sizes
-        if not isinstance(x, (list, tuple)): return sizes
+        if not isinstance(x, (list, tuple)):
+            if not _other_sequence(x): return sizes
+            # Note [Other sequences]: len()'s own error goes out as it came
+            n, name = len(x), type(x).__name__
+            sizes.append(n)
+            if not n: return sizes
+            try: x = x[0]
+            except Exception:
+                raise ValueError("could not determine the shape of object type "
+                                 f"'{name}'") from None
+            continue
         sizes.append(len(x))
         if not x: return sizes
         x = x[0]
+
+# Note [Other sequences]: torch reads as nested data anything CPython calls a sequence
+# (`PySequence_Check`: a type with `__getitem__`, not a dict): a range, a deque, a class
+# with `__len__` and `__getitem__`. `compute_sizes` follows first elements with
+# `PySequence_GetItem(seq, 0)` and turns its failure into ValueError "could not determine
+# the shape of object type"; every later read (`infer_scalar_type`, `recursive_store`)
+# lets the sequence's own error through. The walks here know lists and tuples, so
+# `tensor` first tries them as they are (no cost for lists), and only when that fails on
+# data holding another sequence reads each such sequence into a list as torch reads it:
+# by index, `x[i]` for i < len(x), to infer the dtype; by iteration (`PySequence_Fast`,
+# which stops at an IndexError) down to the shape's depth, to store the values.
+def _other_sequence(x) -> bool:
+    "A sequence to `PySequence_Check` that is not a list, tuple, string, array or tensor."
+    return (hasattr(type(x), '__getitem__') and not isinstance(x, (
+        list, tuple, dict, str, bytes, np.ndarray, np.generic, numbers.Number, Tensor)))
+
+def _has_other_sequence(x) -> bool:
+    "Whether nested lists/tuples hold another sequence anywhere."
+    if isinstance(x, (list, tuple)): return builtins.any(map(_has_other_sequence, x))
+    return _other_sequence(x)
+
+def _as_lists(x):
+    ("Nested data with every other sequence read into a list by index (`x[i]`), as "
+     "`infer_scalar_type` reads it; its errors let through.")
+    if isinstance(x, (list, tuple)): return [_as_lists(e) for e in x]
+    if _other_sequence(x): return [_as_lists(x[i]) for i in range(len(x))]
+    return x
+
+def _iterated(x, ndim:int):
+    ("Nested data with the sequences above depth `ndim` read by iteration, as "
+     "`recursive_store` reads them; the leaves as they are.")
+    if ndim == 0 or not (isinstance(x, (list, tuple)) or _other_sequence(x)): return x
+    return [_iterated(e, ndim - 1) for e in x]
 
 # %% ../nbs/04c_factories.ipynb #7698870d
 _PY_DTYPE = {builtins.bool: _dt.bool, builtins.int: _dt.int64}
@@ -501,8 +544,14 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
     if device is not None and _on_accelerator(_device_ok(device)):
         return _to_device(tensor(data, dtype), _device_ok(device))
     sizes = _compute_sizes(data)
-    d = (_check_dtype(dtype, 'tensor') if dtype is not None
-         else (_infer_dtype(data) or get_default_dtype()))
+    if dtype is not None: d = _check_dtype(dtype, 'tensor')
+    else:
+        try: d = _infer_dtype(data) or get_default_dtype()
+        except RuntimeError:
+            # Note [Other sequences]
+            if not _has_other_sequence(data): raise
+            data = _as_lists(data)
+            d = _infer_dtype(data) or get_default_dtype()
     # torch copies a tensor as `to(copy=True)`: its layout preserved
     if isinstance(data, Tensor):
         out = _empty_impl(tuple(sizes), like_strides(data), d, _device_ok(device))
@@ -518,7 +567,13 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
     if out.numel() and not out.is_meta:
         if isinstance(data, Tensor): _np_write(out)[...] = _as_dtype(_np_read(data), d.np)
         elif isinstance(data, np.ndarray): _np_write(out)[...] = _as_dtype(data, d.np)
-        else: _np_write(out)[...] = _values_of(data, sizes, d)
+        else:
+            try: vals = _values_of(data, sizes, d)
+            except (TypeError, ValueError):
+                # Note [Other sequences]
+                if not _has_other_sequence(data): raise
+                vals = _values_of(_iterated(data, len(sizes)), sizes, d)
+            _np_write(out)[...] = vals
     return out
 
 # %% ../nbs/04c_factories.ipynb #3a048706

@@ -27,7 +27,8 @@ from .factories import (_FACTORY_KW, _LIKE_KW, _check_size, _check_dtype,
                                   _no_grad, _empty, _empty_impl,
                                   _empty_like, _factory_out, _np_write, _on_accelerator,
                                   _device_ok, _to_device, _range_factory,
-                                  _zeros, _walk_values)
+                                  _zeros, _walk_values, _check_out, _range_out,
+                                  _write_range)
 from .checks import TORCH_CHECK_VALUE
 from .factories import tensor, from_numpy, empty_strided, full
 
@@ -405,8 +406,9 @@ def range(start, end, step=1, *, out:Tensor=None, dtype:dtype=None, device=None,
     "`start, start+step, ...` up to `end` inclusive (deprecated), as `torch.range`."
     warnings.warn(_RANGE_WARNING, UserWarning, stacklevel=3)
     _no_grad(requires_grad)
-    TORCH_CHECK(out is None, "range: out= is not supported in tinytensor")
-    d = _check_dtype(dtype, 'range')
+    # `out`'s dtype is the range's; its layout is kept (Note [a range into out=], 04c)
+    if out is not None: _check_out(out, dtype, device, 'range'); d = out.dtype
+    else: d = _check_dtype(dtype, 'range')
     TORCH_CHECK_NOT_IMPLEMENTED(d is not _dt.bool and not d.is_complex,
                                 '"range_cpu" not implemented for \'', d.short, "'")
     floating = d.is_floating_point
@@ -421,11 +423,15 @@ def range(start, end, step=1, *, out:Tensor=None, dtype:dtype=None, device=None,
                 "upper bound and lower bound inconsistent with step sign")
     # C++ division: a float quotient, or integer division truncating toward zero
     n = builtins.int((e - s) / st if floating else builtins.int((e - s) / st)) + 1
-    out = _empty((n,), dtype=d, device=device)
-    if not out.is_meta:
+    def fill(a):
         i = np.arange(n, dtype=np.float64 if acc is builtins.int else acc)
         v = (s + i * st) if floating else (s + np.arange(n, dtype=np.int64) * st)
-        _cast_copy(_np_write(out), np.asarray(v, dtype=acc if floating else np.int64))
+        _cast_copy(a, np.asarray(v, dtype=acc if floating else np.int64))
+    if out is not None:
+        _range_out(out, n, 'range')
+        return _write_range(out, fill)
+    out = _empty((n,), dtype=d, device=device)
+    if not out.is_meta: fill(_np_write(out))
     return out
 
 def _num(v): return int(v) if isinstance(v, builtins.int) else builtins.float(v)

@@ -57,13 +57,34 @@ def storage_nbytes(sizes, strides, itemsize:int, # element geometry and bytes pe
     return n
 
 # %% ../nbs/04c_factories.ipynb #ca5cd5fc
-def _check_size(sizes:tuple) -> tuple:
-    "A parsed size (a tuple of ints): every dim must be non-negative."
+def _check_size(sizes:tuple, fname:str='empty') -> tuple:
+    ("A parsed size (a tuple of ints): every dim must fit in int64 and be "
+     "non-negative.")
+    for s in sizes:
+        if s < 0 or s > _I64_MAX: _bad_size(sizes, fname)
+    return sizes
+
+# Note [Sizes past int64]: torch's argument parser reads each element of an int list
+# into an int64 (`THPUtils_unpackLong`), so a Python int outside int64 fails there, for
+# every element before any check of the values: TypeError "empty(): argument 'size'
+# failed to unpack the object at pos 1 with error \"Overflow when unpacking long
+# long\"" (torch's message then carries the C++ stack). Here sizes arrive as Python
+# ints, and the one loop over them that every sized factory runs catches both cases.
+def _check_int64(vals, fname:str, arg:str):
+    "torch's TypeError for the first element of `vals` that does not fit in int64."
+    for i, v in enumerate(vals):
+        if not -_I64_MAX - 1 <= v <= _I64_MAX:
+            TORCH_CHECK_TYPE(False, fname, "(): argument '", arg,
+                             "' failed to unpack the "
+                             "object at pos ", i + 1,
+                             " with error \"Overflow when unpacking long long\"")
+
+def _bad_size(sizes:tuple, fname:str):
+    _check_int64(sizes, fname, 'size')              # Note [Sizes past int64]
     for s in sizes:
         if s < 0:
             TORCH_CHECK(False, "Trying to create tensor with negative dimension ", s,
                         ": ", list(sizes))
-    return sizes
 
 def _check_dtype(d, fname, default=None):
     "`d` if it is a dtype; the default if it is None; else torch's TypeError."
@@ -177,7 +198,8 @@ def empty_strided(size, # sizes
                   dtype:dtype=None, device=None, requires_grad:bool=False):
     "A tensor with the given sizes and strides over just enough uninitialized memory."
     _no_grad(requires_grad)
-    sizes = _check_size(size)
+    sizes = _check_size(size, 'empty_strided')
+    _check_int64(stride, 'empty_strided', 'stride')
     TORCH_CHECK(len(sizes) == len(stride), "dimensionality of sizes (", len(sizes),
                 ") must match dimensionality of strides (", len(stride), ")")
     return _empty_impl(sizes, stride, _check_dtype(dtype, 'empty_strided'),
@@ -336,9 +358,9 @@ def zeros(size, *, out:Tensor=None, dtype:dtype=None, device=None,
     "A tensor filled with 0 (written into `out` if given)."
     if requires_grad: _no_grad(requires_grad)
     if out is not None:
-        _factory_out(out, _check_size(size), dtype, device, 'zeros')
+        _factory_out(out, _check_size(size, 'zeros'), dtype, device, 'zeros')
         return _fill_out(out, 0)
-    return _fill(_empty(size, dtype=dtype, device=device), 0)
+    return _fill(_empty(_check_size(size, 'zeros'), dtype=dtype, device=device), 0)
 
 @signature(f"ones(SymInt[] size, {_FACTORY_KW})")
 def ones(size, *, out:Tensor=None, dtype:dtype=None, device=None,
@@ -346,9 +368,9 @@ def ones(size, *, out:Tensor=None, dtype:dtype=None, device=None,
     "A tensor filled with 1 (written into `out` if given)."
     if requires_grad: _no_grad(requires_grad)
     if out is not None:
-        _factory_out(out, _check_size(size), dtype, device, 'ones')
+        _factory_out(out, _check_size(size, 'ones'), dtype, device, 'ones')
         return _fill_out(out, 1)
-    return _fill(_empty(size, dtype=dtype, device=device), 1)
+    return _fill(_empty(_check_size(size, 'ones'), dtype=dtype, device=device), 1)
 
 @signature(f"full(SymInt[] size, Scalar fill_value, {_FACTORY_KW})")
 def full(size, # the sizes
@@ -358,10 +380,10 @@ def full(size, # the sizes
     "A tensor filled with `fill_value` (written into `out` if given)."
     _no_grad(requires_grad)
     if out is not None:
-        _factory_out(out, _check_size(size), dtype, device, 'full')
+        _factory_out(out, _check_size(size, 'full'), dtype, device, 'full')
         return _fill_out(out, fill_value)
     d = _check_dtype(dtype, 'full', _scalar_dtype(fill_value))
-    t = _empty(size, dtype=d, device=device)
+    t = _empty(_check_size(size, 'full'), dtype=d, device=device)
     if isinstance(fill_value, Tensor) or not hasattr(Tensor, 'fill_'):
         return _fill(t, fill_value)
     # ATen's `full` is `empty` + `fill_`: the overflow check of Note [Scalar overflow]

@@ -399,7 +399,12 @@ _is_contiguous_args = PythonArgParser(
 
 class Tensor:
     "A view of typed elements in a `Storage`: the front end of a `TensorImpl`."
-    __slots__ = ('_impl', '__weakref__')
+    # Note [Tensor attributes]: torch tensors take Python attributes (`t.foo = 'bar'`)
+    # and `torch.save` keeps them. A `__dict__` slot gives ours the same: CPython leaves
+    # the dict pointer NULL until the first attribute is set, so a tensor without
+    # attributes costs one pointer, the `_impl` slot reads as fast as before, and a view
+    # or copy (a new `Tensor._make`) starts with none, as in torch.
+    __slots__ = ('_impl', '__weakref__', '__dict__')
     __array_priority__ = 1000                 # numpy defers to our reflected operators
     def __init__(self, *args, **kwargs):
         raise TypeError("Use tinytensor.tensor(...), tinytensor.empty(...) "

@@ -108,10 +108,14 @@ def _write_all(f, mv):
         pos = n if w is None else pos + w
 
 def _read_all(f, mv):
-    "Fill `mv` from `f`; RuntimeError if the file ends first."
-    got = 0
+    ("Fill `mv` from `f` (its `readinto`, else `read` and a copy); RuntimeError if the "
+     "file ends first.")
+    got, readinto = 0, getattr(f, 'readinto', None)
     while got < len(mv):
-        n = f.readinto(mv[got:])
+        if readinto is not None: n = readinto(mv[got:])
+        else:
+            b = f.read(len(mv) - got); n = len(b)
+            mv[got:got + n] = b
         if not n: break
         got += n
     TORCH_CHECK(got == len(mv),
@@ -202,6 +206,23 @@ class _StorageRef:
             untyped=False): self.impl, self.dtype, self.untyped = (impl, dtype, untyped)
 
 _REBUILD_V2 = _Global('torch._utils', '_rebuild_tensor_v2')
+_FROM_TYPE_V2 = _Global('torch._tensor', '_rebuild_from_type_v2')
+_TORCH_TENSOR = _Global('torch', 'Tensor')
+
+# Note [Saving tensor attributes]: torch's `Tensor.__reduce_ex__` takes the tensor's
+# Python state (`_get_obj_state`: its `__dict__`, None when empty) and, when there is
+# some, wraps the usual call as `_rebuild_from_type_v2(_rebuild_tensor_v2, Tensor, args,
+# state)`, whose rebuild sets each attribute back. `object.__getstate__` (Python 3.11+)
+# reads the dict without creating it; `__slotnames__ = []` keeps it from listing (and
+# caching on the class) the `_impl` slot.
+Tensor.__slotnames__ = []
+_object_getstate = getattr(object, '__getstate__', None)
+
+def _py_state(t:Tensor):
+    "A tensor's Python attributes as a dict, or None when it has none."
+    if _object_getstate is None: return t.__dict__ or None
+    s = _object_getstate(t)
+    return (s[0] if type(s) is tuple else s) or None
 
 # %% ../nbs/08a_serialization.ipynb #0f67c77f
 def _location(device) -> str:
@@ -245,7 +266,12 @@ class TorchPickler(pickle._Pickler):
         args = (_StorageRef(impl.storage_.get(), impl.dtype_), impl.storage_offset_,
                 tuple(impl.sizes()),
                 tuple(impl.strides()), False, collections.OrderedDict())
-        self.save_reduce(_REBUILD_V2, args, obj=t)
+        state = _py_state(t)
+        # Note [Saving tensor attributes]
+        if state:
+            self.save_reduce(_FROM_TYPE_V2, (_REBUILD_V2, _TORCH_TENSOR, args, state),
+                                   obj=t)
+        else: self.save_reduce(_REBUILD_V2, args, obj=t)
     dispatch[Tensor] = _save_tensor
     dispatch[Storage] = lambda self, s: self.save(_StorageRef(s.impl, _dt.uint8,
                                                               untyped=True))
@@ -492,6 +518,10 @@ class PyTorchStreamReader:
         # read (the last storage's, or data.pkl's), not at the archive's end; `position`
         # keeps that offset and `load` seeks there, also after `os.pread` reads.
         self.f, self.start = f, f.tell()
+        # Note [readinto]: the adapter asks once whether the stream has `readinto`; if
+        # so every read lands in the caller's buffer (no bytes object in between), else
+        # it calls `read(n)` and copies. A file object with only read/seek/tell loads.
+        self.readinto = getattr(f, 'readinto', None)
         self.fd = (f.fileno() if isinstance(f, (io.BufferedReader, io.FileIO))
                    and hasattr(os, 'pread') else None)
         f.seek(0, os.SEEK_END); n = self.file_size = f.tell() - self.start
@@ -512,7 +542,9 @@ class PyTorchStreamReader:
         if self.fd is not None: b = os.pread(self.fd, n, self.start + off)
         else:
             self.f.seek(self.start + off)
-            b = self.f.read(n)
+            if self.readinto is None: b = self.f.read(n)
+            # Note [readinto]
+            else: b = bytearray(n); del b[self.readinto(b) or 0:]
         self.position = off + len(b)
         return b
 
@@ -682,4 +714,4 @@ def get_record(self:PyTorchStreamReader, name:str) -> bytes:
     if rec[4] != 0 and zlib.crc32(b) != rec[4]:
         TORCH_CHECK(False, "PytorchStreamReader failed reading file ", name,
                     ": CRC-32 mismatch, the file is corrupted")
-    return b
+    return bytes(b)

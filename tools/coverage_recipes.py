@@ -581,6 +581,42 @@ R('load', [P(fn=_ser_at(b'x' * 13), label='load(f) of a checkpoint after 13 othe
 # none, so the archive is longer; a layout difference of the writer, not one of reading at a position)
 R('save', [P(fn=_save_at, label='save(obj, f) after 13 other bytes: the stream position after, and reading it back')])
 
+# ---------------------------------------------------------------- out= layouts of the factories
+# Each factory writes 4 elements into a view of a zeros base: narrowed, transposed, permuted, at an offset, another
+# shape of the same numel, expanded (overlapping: torch refuses) and too small (resized). The probe returns the out
+# tensor, its strides and offset, and the whole base afterwards (an element written outside the view shows there).
+_OUT_VIEWS = {
+    'narrowed zeros(2, 3).narrow(1, 1, 2)': lambda L: (lambda b: (b, b.narrow(1, 1, 2)))(L.zeros(2, 3)),
+    'transposed zeros(2, 2).t()': lambda L: (lambda b: (b, b.t()))(L.zeros(2, 2)),
+    'permuted zeros(2, 1, 2).permute(2, 0, 1)': lambda L: (lambda b: (b, b.permute(2, 0, 1)))(L.zeros(2, 1, 2)),
+    'offset zeros(7)[2:6]': lambda L: (lambda b: (b, b[2:6]))(L.zeros(7)),
+    'strided zeros(8)[::2]': lambda L: (lambda b: (b, b[::2]))(L.zeros(8)),
+    'same numel zeros(2, 2)': lambda L: (lambda b: (b, b))(L.zeros(2, 2)),
+    'expanded zeros(1).expand(4)': lambda L: (lambda b: (b, b.expand(4)))(L.zeros(1)),
+    'too small zeros(3)': lambda L: (lambda b: (b, b))(L.zeros(3)),
+}
+
+def _out_probe(call, view, values=True):
+    def fn(L):
+        base, out = _OUT_VIEWS[view](L)
+        r = call(L, out)
+        seen = [r is out, tuple(out.shape), out.stride(), out.storage_offset()]
+        return seen + ([out, base] if values else [])
+    return fn
+
+def _out_layouts(call, values=True):
+    return [P(fn=_out_probe(call, v, values), label=f'out= {v}') for v in _OUT_VIEWS]
+
+R('arange', RECIPES['arange'] + _out_layouts(lambda L, o: L.arange(4., out=o)))
+R('range', RECIPES['range'] + _out_layouts(lambda L, o: L.range(0, 3, out=o)))
+R('linspace', RECIPES['linspace'] + _out_layouts(lambda L, o: L.linspace(0, 3, 4, out=o)))
+R('logspace', RECIPES['logspace'] + _out_layouts(lambda L, o: L.logspace(0, 3, 4, out=o)))
+R('zeros', RECIPES['zeros'] + _out_layouts(lambda L, o: L.zeros(2, 2, out=o)))
+R('ones', RECIPES['ones'] + _out_layouts(lambda L, o: L.ones(4, out=o)))
+R('full', RECIPES['full'] + _out_layouts(lambda L, o: L.full((2, 2), 7., out=o)))
+R('eye', RECIPES['eye'] + _out_layouts(lambda L, o: L.eye(2, out=o)))
+R('empty', RECIPES['empty'] + _out_layouts(lambda L, o: L.empty(2, 2, out=o), values=False))
+
 # ---------------------------------------------------------------- Tensor-only names
 def TR(names, probes):
     for n in names.split(): RECIPES['Tensor.' + n] = probes
@@ -1032,3 +1068,4 @@ def recipes_for(qual):
     return [p for p in RECIPES.get(m, []) if p.args and isinstance(p.args[0], T) and 'out' not in p.kw and not p.fn]
 
 for _kind in (out_dtype_probes, overlap_probes, factory_out_probes, layout_probes, viewness_probes): _kind()   # the probe kinds above
+
