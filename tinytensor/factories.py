@@ -620,6 +620,13 @@ def __array__(self:Tensor, dtype=None, copy=None) -> np.ndarray:
     # a copy keeps the tensor's own layout, as numpy's does
     return a.copy(order='K') if copy else a
 
+# %% ../nbs/04c_factories.ipynb #b463bb7c
+@patch
+def __array_wrap__(self:Tensor, array, context=None, return_scalar=False) -> Tensor:
+    "numpy's result as a tensor sharing its memory, bool as uint8 (torch's `__array_wrap__`)."
+    if array.dtype == np.bool_: array = array.astype(np.uint8)
+    return from_numpy(array)
+
 # %% ../nbs/04c_factories.ipynb #728e2b13
 def _struct_format(d:dtype):
     "The `struct` format of one element of `d` as `item()` returns it, or None."

@@ -533,21 +533,29 @@ def where(self:Tensor, condition, y) -> Tensor:
 # %% ../nbs/06b_ops.ipynb #97931a3a
 def _ok(o): return isinstance(o, (Tensor,) + _SCALARS)
 
+# Note [numpy arrays as operands]: torch's operators take tensors and scalars (numpy
+# scalars among them). An ndarray fails their argument parser, and the operator turns
+# the TypeError into NotImplemented (`TypeError_to_NotImplemented_`). Python then asks
+# the array: numpy reads the tensor through `__array__`, computes with its own promotion
+# (a float32 tensor plus an int32 array is float64) and hands the result to the
+# tensor's `__array_wrap__`, which makes it a tensor again (chapter 04c). The tensor's
+# `__array_priority__` makes numpy's own operators defer to the tensor first, so `array
+# + t` finds no taker and ends in Python's sequence concatenation (numpy's TypeError),
+# as does `t < array`. Two operators differ in torch 2.13: `t == array` compares as
+# tensors (`_nd`), and `array / t` is `t.reciprocal() * array`, numpy's product.
 def _nd(o):
-    ("A numpy array on the right of an operator becomes a tensor, as in torch (its "
-     "functions refuse arrays; `array + t` too).")
+    "An ndarray as a tensor (`==` only: Note [numpy arrays as operands])."
     return _tensor_of(o) if isinstance(o, np.ndarray) else o
 
-def _binop(f, reflected=False, forward=False):
+def _binop(f, reflected=False, arrays=False):
     def op(self, other):
-        if forward: other = _nd(other)
+        if arrays: other = _nd(other)
         if not _ok(other): return NotImplemented
         return f(_operand(other), self) if reflected else f(self, other)
     return op
 
 def _iop(f):
     def op(self, other):
-        other = _nd(other)
         if not _ok(other): return NotImplemented
         return f(self, other, out=self)
     return op
@@ -559,6 +567,7 @@ def _rsub(self, other):
     if not _ok(other): return NotImplemented
     return rsub(self, other)
 def _rtruediv(self, other):
+    if isinstance(other, np.ndarray): return reciprocal(self) * other
     if not _ok(other): return NotImplemented
     return mul(reciprocal(self), other)
 def _invert(self):
@@ -574,7 +583,7 @@ for _n, _f in dict(add=add, sub=sub, mul=mul, truediv=div, floordiv=floor_divide
                    mod=remainder, pow=pow,
                    and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
     _n = _n.rstrip('_')
-    setattr(Tensor, f'__{_n}__', _binop(_f, forward=True))
+    setattr(Tensor, f'__{_n}__', _binop(_f))
     setattr(Tensor, f'__i{_n}__', _iop(_f))
 for _n, _f in dict(add=add, mul=mul, floordiv=floor_divide, mod=remainder, pow=pow,
                    and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
@@ -593,7 +602,6 @@ def _fast_op(uf, f):
             r = (_fast_binary(self, other, uf) if type(other) is Tensor
                  else _fast_scalar(self, other, uf))
             if r is not None: return r
-        other = _nd(other)
         if not _ok(other): return NotImplemented
         return f(self, other)
     return op
@@ -602,5 +610,5 @@ Tensor.__rsub__, Tensor.__rtruediv__, Tensor.__rpow__ = _rsub, _rtruediv, _rpow
 Tensor.__invert__, Tensor.__pos__ = _invert, _pos
 Tensor.__neg__, Tensor.__abs__ = neg, abs
 for _n, _f in dict(eq=eq, ne=ne, lt=lt, le=le, gt=gt, ge=ge).items():
-    setattr(Tensor, f'__{_n}__', _binop(_f, forward=True))
+    setattr(Tensor, f'__{_n}__', _binop(_f, arrays=_n == 'eq'))
 Tensor.__hash__ = lambda self: id(self)
