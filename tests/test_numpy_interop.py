@@ -100,3 +100,97 @@ def test_numpy_functions_on_tensors():
         m = _cmp(*run_both(lambda: fn(tt.tensor([1., 2., 3.])), lambda: fn(torch.tensor([1., 2., 3.]))), f'fn {i}')
         if m: bad.append(m)
     assert not bad, bad
+
+# numpy scalars: a Scalar argument reads them as Python numbers (np.bool_ and np.complex64 as floats), tensor()
+# keeps their dtype (Note [numpy scalars as Python scalars])
+NP_SCALARS = [np.bool_(True), np.bool_(False), np.int8(3), np.uint8(3), np.int16(-3), np.int32(3), np.int64(3),
+              np.uint16(3), np.uint32(3), np.uint64(3), np.float16(1.5), np.float32(-1.5), np.float64(1.5),
+              np.complex64(1 + 1j), np.complex128(1 + 1j)]
+# dtypes torch has and tinytensor does not yet (uint16/32/64) are the dtype tables' business
+NP_KEEPS_DTYPE = [s for s in NP_SCALARS if s.dtype.name not in ('uint16', 'uint32', 'uint64')]
+SCALAR_CASES = {
+    'full': lambda L, s: L.full((2,), s),
+    'full_half_default': lambda L, s: L.full((2, 2), s),
+    'full_out': lambda L, s: L.full((2,), s, out=L.empty(2, dtype=L.float64)),
+    'full_like': lambda L, s: L.full_like(L.zeros(2, dtype=L.int8), s),
+    'new_full': lambda L, s: L.zeros(2, dtype=L.int16).new_full((2,), s),
+    'fill_': lambda L, s: L.zeros(2, dtype=L.float32).fill_(s),
+    'add_bool': lambda L, s: L.tensor([True, False]) + s,
+    'add_int8': lambda L, s: L.tensor([1, 2], dtype=L.int8) + s,
+    'radd_int8': lambda L, s: s + L.tensor([1, 2], dtype=L.int8),
+    'sub_float16': lambda L, s: L.tensor([1, 2], dtype=L.float16) - s,
+    'mul_int32': lambda L, s: L.mul(L.tensor([1, 2], dtype=L.int32), s),
+    'div_int32': lambda L, s: L.div(L.tensor([1, 2], dtype=L.int32), s),
+    'eq_bool': lambda L, s: L.tensor([True, False]) == s,
+    'where': lambda L, s: L.where(L.tensor([True, False]), s, L.tensor([1, 2], dtype=L.int8)),
+    'clamp': lambda L, s: L.clamp(L.tensor([1, 5], dtype=L.int8), max=s),
+    'pow': lambda L, s: L.pow(L.tensor([2, 3], dtype=L.int8), s),
+    'rpow': lambda L, s: L.pow(s, L.tensor([2, 3], dtype=L.int8)),
+    'masked_fill': lambda L, s: L.zeros(2, dtype=L.int8).masked_fill(L.tensor([True, False]), s),
+    'result_type': lambda L, s: L.zeros((), dtype=L.tensor(0., dtype=L.result_type(L.tensor([1], dtype=L.int8), s)).dtype),
+    'linspace': lambda L, s: L.linspace(0, s, 3),
+    'arange': lambda L, s: L.arange(s),
+}
+
+@pytest.mark.parametrize('case', list(SCALAR_CASES))
+@pytest.mark.filterwarnings('ignore::numpy.exceptions.ComplexWarning')
+def test_numpy_scalar_arguments(case):
+    f, bad = SCALAR_CASES[case], []
+    for s in NP_SCALARS:
+        if case == 'sub_float16' and s.dtype.name == 'complex128': continue   # complex32: the dtype tables'
+        if case == 'pow' and s.dtype.kind in 'iu' and s < 0: continue
+        def run(L):
+            if case == 'full_half_default':
+                old = L.get_default_dtype(); L.set_default_dtype(L.float16)
+                try: return f(L, s)
+                finally: L.set_default_dtype(old)
+            return f(L, s)
+        m = check_results(*run_both(lambda: run(tt), lambda: run(torch)), 'pow' if 'pow' in case else 'add',
+                          ctx=f'{case} {s!r}')
+        if m: bad.append(m)
+    assert not bad, bad[:5]
+
+@pytest.mark.parametrize('case', ['tensor', 'list', 'mixed_int', 'mixed_float', 'nested'])
+def test_numpy_scalar_data_keeps_dtype(case):
+    bad = []
+    for s in NP_KEEPS_DTYPE:
+        f = {'tensor': lambda L: L.tensor(s), 'list': lambda L: L.tensor([s, s]),
+             'mixed_int': lambda L: L.tensor([1, s]), 'mixed_float': lambda L: L.tensor([1.5, s]),
+             'nested': lambda L: L.tensor([[s], [np.int8(1)]])}[case]
+        m = check_results(*run_both(lambda: f(tt), lambda: f(torch)), 'add', ctx=f'{case} {s!r}')
+        if m: bad.append(m)
+    assert not bad, bad[:5]
+
+# arrays torch's tensor_from_numpy refuses, for tensor(), as_tensor() and from_numpy() alike (Note [An array's checks])
+def _odd_strides():
+    return np.ndarray((2,), np.int32, np.zeros(12, np.uint8).data, 2, (5,))
+
+ARRAY_CASES = {'negative': lambda: np.arange(4.)[::-1], 'negative 2-d': lambda: np.ones((2, 3), np.float32)[:, ::-2],
+               'negative complex': lambda: np.zeros(3, np.complex64)[::-1], 'negative empty': lambda: np.zeros(0)[::-1],
+               'big-endian': lambda: np.array([1.], dtype='>d'), 'big-endian int': lambda: np.arange(3, dtype='>i4'),
+               'big-endian 0-d': lambda: np.array(1., dtype='>f8'), 'big-endian empty': lambda: np.zeros(0, '>f8'),
+               'big-endian negative': lambda: np.arange(4, dtype='>f8')[::-1], 'byte-order free': lambda: np.array([1], '>u1'),
+               'bool': lambda: np.array([True], dtype='>?'), 'odd strides': _odd_strides,
+               'object': lambda: np.array([1, None]), 'object negative': lambda: np.array([1, None, 2])[::-1],
+               'transposed': lambda: np.arange(6.).reshape(2, 3).T, 'broadcast': lambda: np.broadcast_to(np.arange(3.), (2, 3))}
+
+@pytest.mark.parametrize('fn', ['tensor', 'as_tensor', 'from_numpy', 'tensor_float32'])
+@pytest.mark.filterwarnings('ignore::UserWarning')
+def test_array_refusals(fn):
+    bad = []
+    for name, mk in ARRAY_CASES.items():
+        def run(L):
+            if fn == 'tensor_float32': return L.tensor(mk(), dtype=L.float32)
+            if fn == 'as_tensor' and not hasattr(L, 'as_tensor'): return L.tensor(mk()) # as_tensor: another chapter's
+            return getattr(L, fn)(mk())
+        m = check_results(*run_both(lambda: run(tt), lambda: run(torch)), 'add', ctx=f'{fn} {name}')
+        if m: bad.append(m)
+    assert not bad, bad[:5]
+
+def test_array_refusal_messages():
+    for L in (tt, torch):
+        with pytest.raises(ValueError, match="given numpy array has byte order different from the native byte order. "
+                                             "Conversion between byte orders is currently not supported."):
+            L.tensor(np.array([1.], dtype='>d'))
+        with pytest.raises(ValueError, match="At least one stride in the given numpy array is negative"):
+            L.tensor(np.arange(3.)[::-1])

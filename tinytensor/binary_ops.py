@@ -16,6 +16,7 @@ from .dtypes import (dtype, _as_dtype, _half_op, _REDUCED, _is_integral,
 from .tensor_impl import Tensor
 from .backends import asarray_like
 from .factories import _np_write, _resize_output
+from .sized_factories import _py_scalar
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig,
                                         wrapped_scalar_tensor,
                                         result_type, _to_dtype, _new_tensor, _errs_off,
@@ -449,7 +450,7 @@ def pow(input, exponent, *, out=None) -> Tensor:
         TORCH_CHECK_TYPE(isinstance(exponent, _SCALARS),
                          "pow(): argument 'exponent' must be Number or Tensor, not ",
                          type(exponent).__name__)
-        if isinstance(exponent, np.generic): exponent = exponent.item()
+        exponent = _py_scalar(exponent)     # Note [numpy scalars as Python scalars]
         TORCH_CHECK(not (_is_integral(input.dtype, True)
                          and isinstance(exponent, numbers.Integral)
                          and not isinstance(exponent, builtins.bool) and exponent < 0),

@@ -32,6 +32,7 @@ from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE,
                                         wrapped_scalar_tensor, result_type, can_cast,
                                         _to_dtype,
                                         assert_no_internal_overlap, infer_size, copy_loop)
+from .sized_factories import _py_scalar
 from .binary_ops import *
 from .binary_ops import (_SCALARS, _add_loop, _alpha_check, _binary,
                                    _check_int_zero, _compare,
@@ -306,7 +307,7 @@ def where(condition, input=None, other=None, *, out=None) -> Tensor:
     # a number becomes a one-element tensor of `rt` (`fill_`): checked as that fills
     for v in (input, other):
         if not isinstance(v, Tensor):
-            _checked_value(v.item() if isinstance(v, np.generic) else v, rt, True)
+            _checked_value(_py_scalar(v), rt, True)
     if x.dtype is not rt: x = _to_dtype(x, rt)
     if y.dtype is not rt: y = _to_dtype(y, rt)
     dev = (input.device if isinstance(input, Tensor) else other.device
@@ -401,7 +402,7 @@ def _fill_kernel(self:Tensor, value) -> Tensor:
     TORCH_CHECK_TYPE(isinstance(value, _SCALARS),
                      "fill_(): argument 'value' (position 1) must be Number, not ",
                      type(value).__name__)
-    if isinstance(value, np.generic): value = value.item()
+    value = _py_scalar(value)            # Note [numpy scalars as Python scalars]
     if not from_tensor: value = _checked_value(value, self.dtype,
                                                self._impl.numel_ == 1 and self.is_cpu)
     # any nonzero number, complex included, is True
