@@ -15,8 +15,7 @@ from .dtypes import (dtype, _as_dtype, _half_op, _REDUCED, _is_integral,
                                _checked_value)
 from .tensor_impl import Tensor
 from .backends import asarray_like
-from .factories import _np_write, _resize_output
-from .sized_factories import _py_scalar
+from .factories import _np_write, _resize_output, _py_scalar
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig,
                                         wrapped_scalar_tensor,
                                         result_type, _to_dtype, _new_tensor, _errs_off,

@@ -30,7 +30,7 @@ from .sized_factories import (_FACTORY_KW, _check_dtype, _check_out,
                                         _empty_impl, _factory_out, _fill, _fill_out,
                                         _full, _host_read, _np_read, _np_view, _np_write,
                                         _on_accelerator, _ones, _resize_output,
-                                        _scalar_dtype, _to_device, _zeros)
+                                        _py_scalar, _scalar_dtype, _to_device, _zeros)
 # the part's public names are this module's too (Note [Module parts])
 _all_ = ['storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full']
 
@@ -510,6 +510,9 @@ def _numpy_checks(a:np.ndarray) -> tuple:
                       "order. Conversion between byte orders is currently not supported.")
     return d, tuple(s // isz for s in a.strides)
 
+# chapter 08c fills it: `from_dlpack`, for data that only speaks DLPack
+_dlpack_import = None
+
 def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
            dtype:dtype=None, # element type; inferred like torch when None
            device=None, requires_grad:bool=False) -> Tensor:
@@ -526,6 +529,10 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
         out.copy_(data)
         out._impl.version_counter_.set_version(0)
         return out
+    # an object with `__dlpack__` (not an array): imported, then copied as a tensor is
+    if (_dlpack_import is not None and not isinstance(data, (Tensor, np.ndarray))
+            and hasattr(data, '__dlpack__')):
+        return tensor(_dlpack_import(data), dtype, device)
     if device is not None and _on_accelerator(_device_ok(device)):
         return _to_device(tensor(data, dtype), _device_ok(device))
     # an array: read as `from_numpy` reads it (Note [An array's checks])

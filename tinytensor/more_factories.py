@@ -301,6 +301,9 @@ def as_tensor(data, dtype:dtype=None, device=None) -> Tensor:
     if isinstance(data, np.ndarray):
         if not data.flags.writeable: _warn_once(_NOT_WRITABLE)
         return _moved(from_numpy(data), dtype, device)
+    # a DLPack producer: shared too (torch's `internal_new_from_data`, without the copy)
+    if _fac._dlpack_import is not None and hasattr(data, '__dlpack__'):
+        return _moved(_fac._dlpack_import(data), dtype, device)
     return tensor(data, dtype=dtype, device=device)
 
 

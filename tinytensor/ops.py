@@ -25,14 +25,14 @@ from .dtypes import (dtype, _as_dtype, _REDUCED, _is_integral, _checked_value,
 from .tensor_impl import Tensor, preserve_format
 from .views import inplace_kernels
 from .backends import copy_bytes
-from .factories import (tensor as _tensor_of, _empty_impl, _np_read, _np_write,
+from .factories import (tensor as _tensor_of, _py_scalar, _empty_impl,
+                                  _np_read, _np_write,
                                   like_strides,
                                   _check_dtype, _device_ok)
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE,
                                         wrapped_scalar_tensor, result_type, can_cast,
                                         _to_dtype,
                                         assert_no_internal_overlap, infer_size, copy_loop)
-from .sized_factories import _py_scalar
 from .binary_ops import *
 from .binary_ops import (_SCALARS, _add_loop, _alpha_check, _binary,
                                    _check_int_zero, _compare,

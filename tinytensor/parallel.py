@@ -18,8 +18,7 @@ from . import dtypes as _dt
 from .dtypes import (dtype, promote_types, get_default_dtype,
                                default_complex_dtype)
 from .tensor_impl import Tensor
-from .factories import _empty_impl, _np_write, _scalar_dtype
-from .sized_factories import _py_scalar
+from .factories import _empty_impl, _np_write, _scalar_dtype, _py_scalar
 
 # %% ../nbs/04f_parallel.ipynb #4b3c6396
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
