@@ -194,3 +194,28 @@ def test_array_refusal_messages():
             L.tensor(np.array([1.], dtype='>d'))
         with pytest.raises(ValueError, match="At least one stride in the given numpy array is negative"):
             L.tensor(np.arange(3.)[::-1])
+
+# numpy() pins the storage for good (Note [numpy() pins the storage]): resizes refuse, as torch's
+PIN_CASES = {'resize_': lambda L, t: t.resize_(5), 'resize_ after del': lambda L, t: t.resize_(7),
+             'view resize_': lambda L, t: t.view(3).resize_(5), 'storage resize_': lambda L, t: t.untyped_storage().resize_(40),
+             'shrink': lambda L, t: t.resize_(2), 'same': lambda L, t: t.resize_(3, 1), 'clone resize_': lambda L, t: t.clone().resize_(5),
+             'out= grows': lambda L, t: L.add(L.ones(5), 1, out=t), 'resizable': lambda L, t: L.tensor(t.untyped_storage().resizable())}
+
+@pytest.mark.parametrize('pin', ['numpy', 'asarray', 'ufunc', 'none'])
+@pytest.mark.filterwarnings('ignore::UserWarning')
+@pytest.mark.filterwarnings('ignore::DeprecationWarning')
+def test_numpy_pins_the_storage(pin):
+    bad = []
+    for name, f in PIN_CASES.items():
+        for n in (3, 0):
+            def run(L):
+                t = L.zeros(n) if name not in ('same', 'view resize_') else L.zeros(3)
+                if pin == 'numpy': a = t.numpy()
+                elif pin == 'asarray': a = np.asarray(t)
+                elif pin == 'ufunc': a = np.sin(t)
+                if pin != 'none': del a
+                r = f(L, t)
+                return r if name == 'resizable' else L.tensor(list(r.shape) if hasattr(r, 'shape') else [r.nbytes()])
+            m = check_results(*run_both(lambda: run(tt), lambda: run(torch)), 'add', ctx=f'{pin} {name} {n}')
+            if m: bad.append(m)
+    assert not bad, bad[:5]

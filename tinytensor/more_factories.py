@@ -381,8 +381,9 @@ def _complex_of(a:Tensor, b:Tensor, parts) -> Tensor:
     out = empty_strided(g.shape, g.stride(), dtype=da.to_complex(), device=g.device)
     if out.numel() and not out.is_meta:
         o = _np_write(out)
-        re, im = parts(np.broadcast_to(a.numpy(), o.shape),
-                       np.broadcast_to(b.numpy(), o.shape))
+        # read through the kernel view: `numpy()` would pin the inputs' storages
+        re, im = parts(np.broadcast_to(_fac._host_read(a), o.shape),
+                       np.broadcast_to(_fac._host_read(b), o.shape))
         o.real, o.imag = re, im
     return out
 
