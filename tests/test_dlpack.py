@@ -218,3 +218,74 @@ def test_cupy_roundtrip():
     assert b.data.ptr == a.data.ptr and b.strides == a.strides
     del a, t; gc.collect()
     assert cp.asnumpy(b).tolist() == [[1, 2, 3], [5, 6, 7], [9, 10, 11]]
+
+# torch's test_dlpack.py, re-expressed against torch 2.13: classes of the refusals, tensor() of a DLPack-only
+# object, torch.utils.dlpack
+from ttgen import run_both, check_results
+
+class _OnlyDLPack:
+    "An object with __dlpack__/__dlpack_device__ and nothing else."
+    def __init__(self, a): self.a = a
+    def __dlpack__(self, *args, **kw): return self.a.__dlpack__(*args, **kw)
+    def __dlpack_device__(self): return self.a.__dlpack_device__()
+
+def _producers(lib):
+    rng = np.random.default_rng(0)
+    base = rng.standard_normal((3, 4, 5))
+    yield 'np cols', lambda: base[:, ::2, 1:]
+    yield 'np transposed', lambda: base.transpose(2, 0, 1)
+    yield 'np 0-d', lambda: np.array(2.5, dtype=np.float32)
+    yield 'np bool', lambda: np.array([[True], [False]])
+    yield 'np empty', lambda: np.zeros((0, 3), np.int16)
+    yield 'torch transposed', lambda: torch.arange(6.).reshape(2, 3).t()
+    yield 'torch sliced int', lambda: torch.arange(24, dtype=torch.int32).reshape(4, 6)[1:, ::3]
+
+@pytest.mark.parametrize('fn', ['tensor', 'tensor_f32', 'as_tensor', 'as_tensor_f64'])
+def test_tensor_of_dlpack_only_object(fn):
+    bad = []
+    for name, mk in _producers(None):
+        def run(L):
+            x = _OnlyDLPack(mk())
+            if fn == 'tensor': return L.tensor(x)
+            if fn == 'tensor_f32': return L.tensor(x, dtype=L.float32)
+            if fn == 'as_tensor': return L.as_tensor(x)
+            return L.as_tensor(x, dtype=L.float64)
+        m = check_results(*run_both(lambda: run(tt), lambda: run(torch)), 'add', ctx=f'{fn} {name}')
+        if m: bad.append(m)
+    assert not bad, bad
+
+def test_as_tensor_of_dlpack_only_object_shares():
+    a = np.arange(12.).reshape(3, 4)[:, ::2]
+    t = tt.as_tensor(_OnlyDLPack(a))
+    assert t.data_ptr() == a.ctypes.data and t.stride() == (4, 2)
+    c = tt.tensor(_OnlyDLPack(a))
+    assert c.data_ptr() != a.ctypes.data and c.stride() == torch.tensor(_OnlyDLPack(a)).stride()
+
+@pytest.mark.parametrize('obj', [[1, 2], 3, 'x', None, (1,)])
+def test_from_dlpack_of_non_producer(obj):
+    r = run_both(lambda: tt.from_dlpack(obj), lambda: torch.from_dlpack(obj))
+    assert isinstance(r[1], Exception) and type(r[0]) is type(r[1]), r
+
+def test_meta_refusals():
+    for f in (lambda L: L.empty(2, device='meta').__dlpack_device__(), lambda L: L.empty(2, device='meta').__dlpack__()):
+        r = run_both(lambda: f(tt), lambda: f(torch))
+        assert isinstance(r[1], Exception) and type(r[0]) is type(r[1]), r
+
+def test_utils_dlpack():
+    import tinytensor.utils.dlpack as tdl
+    import torch.utils.dlpack as thdl
+    for name in ('to_dlpack', 'from_dlpack', 'DLDeviceType'): assert hasattr(tdl, name), name
+    assert dict(tdl.DLDeviceType.__members__.items()).keys() == dict(thdl.DLDeviceType.__members__.items()).keys()
+    assert {k: int(v) for k, v in tdl.DLDeviceType.__members__.items()} == \
+        {k: int(v) for k, v in thdl.DLDeviceType.__members__.items()}
+    for dt in DTYPES:
+        x = tt.arange(6).to(dt).reshape(2, 3).t()
+        cap = tdl.to_dlpack(x)
+        assert 'dltensor' in repr(cap) and 'versioned' not in repr(cap)   # a legacy capsule, as torch's _to_dlpack
+        y = thdl.from_dlpack(cap)                                            # torch consumes ours
+        assert y.stride() == x.stride() and y.data_ptr() == x.data_ptr()
+        z = tdl.from_dlpack(thdl.to_dlpack(y))                               # and we consume torch's
+        assert z.stride() == x.stride() and z.data_ptr() == x.data_ptr()
+        del y, z, cap
+    r = run_both(lambda: tdl.to_dlpack([1]), lambda: thdl.to_dlpack([1]))
+    assert type(r[0]) is type(r[1]) is TypeError

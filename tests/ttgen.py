@@ -5,6 +5,7 @@ import ml_dtypes
 import torch
 import tinytensor as tt
 from tinytensor.tensor_impl import alias_with_sizes_and_strides
+from tinytensor.factories import _np_write
 
 DTYPES = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64']
 FLOATS = ['float16', 'bfloat16', 'float32', 'float64']
@@ -58,7 +59,8 @@ def pair(rng, shape, dt, kind='contig', special=True, lo=-9, hi=10):
     th_base = torch.empty(nstore, dtype=getattr(torch, dt))
     th_base.copy_(torch.from_numpy(base.astype(np.float32) if dt == 'bfloat16' else base))
     tt_base = tt.empty(nstore, dtype=getattr(tt, dt))
-    if nstore: tt_base.numpy()[...] = base
+    # written through the kernel view: `numpy()` would pin the storage, as torch's does
+    if nstore: _np_write(tt_base)[...] = base
     return (alias_with_sizes_and_strides(tt_base, sizes, strides, off), torch.as_strided(th_base, sizes, strides, off))
 
 def rand_shapes(rng, k, maxdim=4, allow_zero=True):

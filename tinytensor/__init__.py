@@ -37,7 +37,7 @@ from .cuda import OutOfMemoryError         # torch.OutOfMemoryError
 from .serialization import save, load
 from . import legacy_format         # fills save/load's hooks for torch's legacy format (08a)
 from . import safetensors
-from .dlpack import from_dlpack
+from .dlpack import from_dlpack, _utils as utils   # utils.dlpack: torch.utils.dlpack's names (08c)
 from .tensor_iterator import *
 from .ops import *
 from .reductions import *

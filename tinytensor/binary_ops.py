@@ -15,7 +15,7 @@ from .dtypes import (dtype, _as_dtype, _half_op, _REDUCED, _is_integral,
                                _checked_value)
 from .tensor_impl import Tensor
 from .backends import asarray_like
-from .factories import _np_write, _resize_output
+from .factories import _np_write, _resize_output, _py_scalar
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig,
                                         wrapped_scalar_tensor,
                                         result_type, _to_dtype, _new_tensor, _errs_off,
@@ -217,12 +217,21 @@ def _f32(v):
     try: return np.float32(v)
     finally: _errs_on(tok)
 
+# Note [An empty one-element operand]: ATen's reduced-float kernels take the second
+# operand's value once when `iter.is_scalar(2) && iter.data_ptr(2) != nullptr`. Every
+# stride of an empty operand may be 0, so `is_scalar` alone holds for `mul(tensor(0.5),
+# empty)`; the data pointer check keeps such an operand, which has no value to take, on
+# the plain loop, and the plain loop runs over no element.
+def _scalar_b(it) -> bool:
+    "Operand 2 is one element with data: `is_scalar(2) && data_ptr(2) != nullptr`."
+    return it.is_scalar(2) and it.operands_[2].tensor._impl.numel_ > 0
+
 def _scalar_b_loop(it, fn):
     ("For reduced-float ops whose second operand is one element: compute with its "
      "original "
      "value in float32.")
     d = it.common_dtype()
-    if d in _REDUCED and it.is_scalar(2):
+    if d in _REDUCED and _scalar_b(it):
         if (it.common_device_.device_type != DeviceType.CPU
                 and it.operands_[2].tensor._impl.device_.device_type != DeviceType.CPU):
             # a 0-d device tensor: rounded to `d` like any operand (Note [0-d operands
@@ -309,7 +318,7 @@ def _div_loop(mode):
                 else: _trunc_div_int(x, y, o)
             return loop
         cd = _opmath(d)
-        b = (_f32(it.original_scalar_value(2)) if d in _REDUCED and it.is_scalar(2)
+        b = (_f32(it.original_scalar_value(2)) if d in _REDUCED and _scalar_b(it)
              else None)
         if mode == 'floor' and d in _REDUCED and b is None:
             return lambda o, x, y: _div_floor_reduced(x, y, o, d.np)
@@ -440,7 +449,7 @@ def pow(input, exponent, *, out=None) -> Tensor:
         TORCH_CHECK_TYPE(isinstance(exponent, _SCALARS),
                          "pow(): argument 'exponent' must be Number or Tensor, not ",
                          type(exponent).__name__)
-        if isinstance(exponent, np.generic): exponent = exponent.item()
+        exponent = _py_scalar(exponent)     # Note [numpy scalars as Python scalars]
         TORCH_CHECK(not (_is_integral(input.dtype, True)
                          and isinstance(exponent, numbers.Integral)
                          and not isinstance(exponent, builtins.bool) and exponent < 0),

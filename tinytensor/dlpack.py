@@ -7,10 +7,11 @@ Docs: https://tinytensor.github.io/tinytensor/dlpack.html.md"""
 # %% auto #0
 __all__ = ['DLPACK_MAJOR_VERSION', 'DLPACK_MINOR_VERSION', 'DLPACK_FLAG_BITMASK_READ_ONLY', 'DLPACK_FLAG_BITMASK_IS_COPIED',
            'DLDeleter', 'DLDeviceType', 'DLDataTypeCode', 'DLPackVersion', 'DLDevice', 'DLDataType', 'DLTensor',
-           'DLManagedTensor', 'DLManagedTensorVersioned', 'dl_dtype', 'from_dl_dtype', 'from_dlpack', 'dltensor_html']
+           'DLManagedTensor', 'DLManagedTensorVersioned', 'dl_dtype', 'from_dl_dtype', 'from_dlpack', 'dltensor_html',
+           'to_dlpack']
 
 # %% ../nbs/08c_dlpack.ipynb #d5e420b3
-import ctypes, enum, gc, sys
+import ctypes, enum, gc, sys, types
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE
@@ -20,6 +21,7 @@ from .allocator import (DataPtr, ReadOnlyDataPtr, Device, DeviceType, CPU,
 from .storage import StorageImpl
 from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
+from . import factories as _fac
 from .factories import storage_nbytes, empty, _np_read, _np_write, _host_read
 
 # %% ../nbs/08c_dlpack.ipynb #9939d0cf
@@ -158,16 +160,19 @@ def _tt_deleter(addr):
     try: del _exported[addr]
     except KeyError: pass
 
-def _dl_device(device:Device) -> tuple:
+def _dl_device(device:Device, err=BufferError) -> tuple:
     if device.device_type == DeviceType.CPU: return (DLDeviceType.kDLCPU, 0)
     if device.device_type == DeviceType.CUDA: return (DLDeviceType.kDLCUDA,
                                                       device.index or 0)
+    if err is ValueError:
+        raise ValueError(f"Unknown device type {device.type} for Dlpack")
     raise BufferError(f"Cannot export tensors on the {device.type} device with DLPack")
 
 @patch
 def __dlpack_device__(self:Tensor) -> tuple:
-    "The DLPack `(device_type, device_id)` of the tensor: `(kDLCPU, 0)` on the CPU."
-    return _dl_device(self.device)
+    ("The DLPack `(device_type, device_id)` of the tensor: `(kDLCPU, 0)` on the CPU; "
+     "ValueError for a device DLPack has no code for (meta), as torch.")
+    return _dl_device(self.device, ValueError)
 
 def _contiguous_copy(t:Tensor) -> Tensor:
     out = empty(*t.shape, dtype=t.dtype)
@@ -239,9 +244,10 @@ _CONSUMED_MSG = ("from_dlpack received an invalid capsule. Note that DLTensor ca
                  "might have already constructed a tensor from it once.")
 
 def _from_capsule(cap, read_only:bool=False) -> Tensor:
-    TORCH_CHECK_TYPE(type(cap).__name__ == 'PyCapsule',
+    # torch reads anything else as a capsule, and finds it invalid: a RuntimeError
+    TORCH_CHECK(type(cap).__name__ == 'PyCapsule',
             "from_dlpack: expected an object with __dlpack__ or a DLPack capsule, got ",
-                     type(cap).__name__)
+                type(cap).__name__)
     if _PyCapsule_IsValid(cap, _DLTENSOR_V): versioned = True
     elif _PyCapsule_IsValid(cap, _DLTENSOR): versioned = False
     else: raise RuntimeError(_CONSUMED_MSG)
@@ -318,6 +324,9 @@ def from_dlpack(ext_tensor,
                     t.device, " tensor to ", device, " here")
     return _contiguous_copy(t) if copy else t
 
+# `tensor(x)` of a DLPack-only object: chapter 04c's hook
+_fac._dlpack_import = from_dlpack
+
 # %% ../nbs/08c_dlpack.ipynb #21ec521d
 def dltensor_html(t:Tensor, # the tensor to export and show
                   max_version=(1, 0)) -> str: # versioned (default) or legacy (None)
@@ -346,3 +355,28 @@ def dltensor_html(t:Tensor, # the tensor to export and show
     body = ''.join(f'<tr>{td}{k}</code></td>{td}{v}</code></td></tr>' for k, v in rows)
     return (f'<table style="border:1px solid #999;font-size:12px">'
             f'<caption><b>{name}</b></caption>{body}</table>')
+
+# %% ../nbs/08c_dlpack.ipynb #9d61d6a2
+def to_dlpack(tensor:Tensor):
+    "A legacy DLPack capsule sharing `tensor`'s memory, as `torch.utils.dlpack.to_dlpack`."
+    TORCH_CHECK_TYPE(isinstance(tensor, Tensor), "_to_dlpack(): argument 'data' (position 1) "
+                     "must be Tensor, not ", type(tensor).__name__)
+    return tensor.__dlpack__()
+
+# Note [tinytensor.utils.dlpack]: torch's three DLPack names live in the module
+# `torch.utils.dlpack`. tinytensor has nothing else under `utils`, so rather than a
+# package of one file, the two modules are made here and entered in `sys.modules`: `import
+# tinytensor.utils.dlpack`, `from tinytensor.utils.dlpack import to_dlpack` and
+# `tt.utils.dlpack.to_dlpack` then all work, and the names are this chapter's own.
+def _utils_modules():
+    "The modules `tinytensor.utils` and `tinytensor.utils.dlpack` (made once)."
+    utils = sys.modules.get('tinytensor.utils') or types.ModuleType(
+        'tinytensor.utils', "The names torch keeps under `torch.utils` that tinytensor has.")
+    dl = types.ModuleType('tinytensor.utils.dlpack', "torch.utils.dlpack's names (chapter 08c).")
+    dl.to_dlpack, dl.from_dlpack, dl.DLDeviceType = to_dlpack, from_dlpack, DLDeviceType
+    dl.__all__ = ['DLDeviceType', 'from_dlpack']
+    utils.dlpack = dl
+    sys.modules['tinytensor.utils'], sys.modules['tinytensor.utils.dlpack'] = utils, dl
+    return utils
+
+_utils = _utils_modules()        # the package gathers it as `tt.utils`

@@ -41,7 +41,10 @@ class dtype:
         "The real counterpart of a complex dtype (self otherwise)."
         return {complex64: float32, complex128: float64}.get(self, self)
     def to_complex(self):
-        "The complex counterpart of a floating dtype (self otherwise)."
+        ("The complex counterpart of a floating dtype (a complex one is its own); c10's "
+         "`toComplexType` refuses the others.")
+        if self._cat < 2:
+            raise RuntimeError(f"Unknown Complex ScalarType for {self.short}")
         return {float16: complex64, bfloat16: complex64, float32: complex64,
                 float64: complex128}.get(self, self)
 

@@ -30,7 +30,7 @@ from .sized_factories import (_FACTORY_KW, _check_dtype, _check_out,
                                         _empty_impl, _factory_out, _fill, _fill_out,
                                         _full, _host_read, _np_read, _np_view, _np_write,
                                         _on_accelerator, _ones, _resize_output,
-                                        _scalar_dtype, _to_device, _zeros)
+                                        _py_scalar, _scalar_dtype, _to_device, _zeros)
 # the part's public names are this module's too (Note [Module parts])
 _all_ = ['storage_nbytes', 'empty', 'empty_strided', 'zeros', 'ones', 'full']
 
@@ -135,10 +135,14 @@ def arange(start=0, end=None, step=1, *, out:Tensor=None, dtype:dtype=None, devi
            requires_grad:bool=False) -> Tensor:
     "Values `start, start+step, ...` below `end`, as `torch.arange`."
     _no_grad(requires_grad)
-    args = (start, end, step)
-    for a in args:
-        TORCH_CHECK_TYPE(isinstance(a, numbers.Real),
+    for a in (start, end, step):
+        TORCH_CHECK_TYPE(isinstance(a, numbers.Number),
                 "arange(): argument 'end' must be Number, not ", type(a).__name__)
+    # a complex Scalar is read as a double, checked as c10's `Scalar::to<double>`
+    start, end, step = (a if isinstance(a, numbers.Real) else
+                        _checked_value(builtins.complex(a), _dt.float64)
+                        for a in (start, end, step))
+    args = (start, end, step)
     integral = builtins.all(isinstance(a, numbers.Integral) for a in args)
     # `out`'s dtype sizes the range too
     if out is not None: _check_out(out, dtype, device, 'arange'); d = out.dtype
@@ -525,6 +529,33 @@ def _values_of(data, sizes, d:dtype) -> np.ndarray:
     return _walk_values(data, sizes, d)
 
 # %% ../nbs/04c_factories.ipynb #3d8c6a29
+# Note [An array's checks]: torch reads every ndarray through `tensor_from_numpy`
+# (torch/csrc/utils/tensor_numpy.cpp), `tensor(a)` too, which then copies to the dtype. It
+# refuses, in this order: a dtype it has no type for (TypeError), a stride that is not a
+# whole number of elements, a negative stride (`a[::-1]`: a tensor has none), and a byte
+# order other than the machine's (`'>f8'` on a little-endian CPU): ValueErrors. So
+# `tensor(a[::-1])` raises as `from_numpy(a[::-1])` does, though a copy could reverse.
+def _numpy_checks(a:np.ndarray) -> tuple:
+    "`a`'s dtype and strides in elements, refused as `tensor_from_numpy` refuses."
+    native = a.dtype if a.dtype.isnative else a.dtype.newbyteorder('=')
+    d = from_numpy_dtype(native)
+    isz = native.itemsize
+    TORCH_CHECK_VALUE(builtins.all(s % isz == 0 for s in a.strides),
+                      "given numpy array strides not a multiple of the element byte "
+                      "size. Copy the numpy array to reallocate the memory.")
+    TORCH_CHECK_VALUE(builtins.all(s >= 0 for s in a.strides),
+                      "At least one stride in the given numpy array is negative, and "
+                      "tensors with negative strides are not currently supported. (You "
+                      "can probably work around this by making a copy of your array  "
+                      "with array.copy().) ")
+    TORCH_CHECK_VALUE(a.dtype.isnative,
+                      "given numpy array has byte order different from the native byte "
+                      "order. Conversion between byte orders is currently not supported.")
+    return d, tuple(s // isz for s in a.strides)
+
+# chapter 08c fills it: `from_dlpack`, for data that only speaks DLPack
+_dlpack_import = None
+
 def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
            dtype:dtype=None, # element type; inferred like torch when None
            device=None, requires_grad:bool=False) -> Tensor:
@@ -541,8 +572,14 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
         out.copy_(data)
         out._impl.version_counter_.set_version(0)
         return out
+    # an object with `__dlpack__` (not an array): imported, then copied as a tensor is
+    if (_dlpack_import is not None and not isinstance(data, (Tensor, np.ndarray))
+            and hasattr(data, '__dlpack__')):
+        return tensor(_dlpack_import(data), dtype, device)
     if device is not None and _on_accelerator(_device_ok(device)):
         return _to_device(tensor(data, dtype), _device_ok(device))
+    # an array: read as `from_numpy` reads it (Note [An array's checks])
+    nd = _numpy_checks(data) if isinstance(data, np.ndarray) else None
     sizes = _compute_sizes(data)
     if dtype is not None: d = _check_dtype(dtype, 'tensor')
     else:
@@ -555,11 +592,9 @@ def tensor(data, # a scalar, nested lists/tuples, a numpy array or a tensor
     # torch copies a tensor as `to(copy=True)`: its layout preserved
     if isinstance(data, Tensor):
         out = _empty_impl(tuple(sizes), like_strides(data), d, _device_ok(device))
-    elif isinstance(data, np.ndarray) and builtins.all(st >= 0
-            for st in data.strides) and data.dtype.itemsize:
+    elif nd is not None:
         # torch copies an array preserving its layout (numpy's strides, in elements)
-        isz = data.dtype.itemsize
-        src_strides = tuple(st // isz for st in data.strides)
+        src_strides = nd[1]
         strides = (src_strides if data.size == 0
                    else infer_dense_strides(data.shape, src_strides))
         out = _empty_impl(tuple(sizes), strides, d, _device_ok(device))
@@ -622,17 +657,8 @@ def from_numpy(a:np.ndarray) -> Tensor:
     "A tensor sharing memory with the numpy array `a` (no copy), as `torch.from_numpy`."
     TORCH_CHECK_TYPE(isinstance(a, np.ndarray),
                      "expected np.ndarray (got ", type(a).__name__, ")")
-    d = from_numpy_dtype(a.dtype)
+    d, strides = _numpy_checks(a)                        # Note [An array's checks]
     isz = d.itemsize
-    TORCH_CHECK_VALUE(builtins.all(s >= 0 for s in a.strides),
-                      "At least one stride in the given numpy array is negative, and "
-                      "tensors with negative strides are not currently supported. (You "
-                      "can probably work around this by making a copy of your array  "
-                      "with array.copy().) ")
-    TORCH_CHECK_VALUE(builtins.all(s % isz == 0 for s in a.strides),
-                      "given numpy array strides not a multiple of the element byte "
-                      "size. Copy the numpy array to reallocate the memory.")
-    strides = tuple(s // isz for s in a.strides)
     nbytes = storage_nbytes(a.shape, strides, isz)
     addr = a.__array_interface__['data'][0]
     dp = DataPtr(addr if nbytes else 0, a, _drop_ref, CPU)
@@ -655,6 +681,11 @@ def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
     d, isz, st = impl.dtype_, impl.dtype_.itemsize, impl.storage_.get()
     # exporting writable memory: materialize COW
     st.mutable_bytes()
+    # Note [numpy() pins the storage]: the array points into the storage, and a `resize_`
+    # would move the memory under it. torch's `tensor_to_numpy` therefore marks the storage
+    # not resizable, for good: the mark stays after the array is gone, and covers every
+    # tensor on that storage (torch/csrc/utils/tensor_numpy.cpp, `set_resizable(false)`).
+    st.set_resizable(False)
     typestr = '<u2' if d is _dt.bfloat16 else d.np.str
     mv = _MemoryView(st.data_ptr(), st.nbytes(), owner=impl.storage_.copy(),
                      typestr=typestr, shape=impl.sizes(),
@@ -674,6 +705,14 @@ def __array__(self:Tensor, dtype=None, copy=None) -> np.ndarray:
     if dtype is not None and np.dtype(dtype) != a.dtype: return a.astype(dtype)
     # a copy keeps the tensor's own layout, as numpy's does
     return a.copy(order='K') if copy else a
+
+# %% ../nbs/04c_factories.ipynb #b463bb7c
+@patch
+def __array_wrap__(self:Tensor, array, context=None, return_scalar=False) -> Tensor:
+    ("numpy's result as a tensor sharing its memory, bool as uint8 (torch's "
+     "`__array_wrap__`).")
+    if array.dtype == np.bool_: array = array.astype(np.uint8)
+    return from_numpy(array)
 
 # %% ../nbs/04c_factories.ipynb #728e2b13
 def _struct_format(d:dtype):

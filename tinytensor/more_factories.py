@@ -302,6 +302,9 @@ def as_tensor(data, dtype:dtype=None, device=None) -> Tensor:
     if isinstance(data, np.ndarray):
         if not data.flags.writeable: _warn_once(_NOT_WRITABLE)
         return _moved(from_numpy(data), dtype, device)
+    # a DLPack producer: shared too (torch's `internal_new_from_data`, without the copy)
+    if _fac._dlpack_import is not None and hasattr(data, '__dlpack__'):
+        return _moved(_fac._dlpack_import(data), dtype, device)
     return tensor(data, dtype=dtype, device=device)
 
 
@@ -379,8 +382,9 @@ def _complex_of(a:Tensor, b:Tensor, parts) -> Tensor:
     out = empty_strided(g.shape, g.stride(), dtype=da.to_complex(), device=g.device)
     if out.numel() and not out.is_meta:
         o = _np_write(out)
-        re, im = parts(np.broadcast_to(a.numpy(), o.shape),
-                       np.broadcast_to(b.numpy(), o.shape))
+        # read through the kernel view: `numpy()` would pin the inputs' storages
+        re, im = parts(np.broadcast_to(_fac._host_read(a), o.shape),
+                       np.broadcast_to(_fac._host_read(b), o.shape))
         o.real, o.imag = re, im
     return out
 

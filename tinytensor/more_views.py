@@ -200,7 +200,11 @@ def _conj_transpose(self:Tensor, name:str) -> Tensor:
     t = self.transpose(-2, -1)
     if not self.dtype.is_complex: return t
     out = t.clone()
-    np.conjugate(out.numpy(), out=out.numpy())      # no lazy conjugate bit: a copy
+    o = out.numpy()
+    np.conjugate(o, out=o)                 # no lazy conjugate bit: a copy
+    # the array is ours and dropped: the fresh storage stays resizable (Note [numpy() pins
+    # the storage], chapter 04c)
+    out._impl.storage_.get().set_resizable(True)
     return out
 
 @patch(as_prop=True)

@@ -25,7 +25,8 @@ from .dtypes import (dtype, _as_dtype, _REDUCED, _is_integral, _checked_value,
 from .tensor_impl import Tensor, preserve_format
 from .views import inplace_kernels
 from .backends import copy_bytes
-from .factories import (tensor as _tensor_of, _empty_impl, _np_read, _np_write,
+from .factories import (tensor as _tensor_of, _py_scalar, _empty_impl,
+                                  _np_read, _np_write,
                                   like_strides,
                                   _check_dtype, _device_ok)
 from .tensor_iterator import (TensorIterator, TensorIteratorConfig, GRAIN_SIZE,
@@ -306,7 +307,7 @@ def where(condition, input=None, other=None, *, out=None) -> Tensor:
     # a number becomes a one-element tensor of `rt` (`fill_`): checked as that fills
     for v in (input, other):
         if not isinstance(v, Tensor):
-            _checked_value(v.item() if isinstance(v, np.generic) else v, rt, True)
+            _checked_value(_py_scalar(v), rt, True)
     if x.dtype is not rt: x = _to_dtype(x, rt)
     if y.dtype is not rt: y = _to_dtype(y, rt)
     dev = (input.device if isinstance(input, Tensor) else other.device
@@ -401,7 +402,7 @@ def _fill_kernel(self:Tensor, value) -> Tensor:
     TORCH_CHECK_TYPE(isinstance(value, _SCALARS),
                      "fill_(): argument 'value' (position 1) must be Number, not ",
                      type(value).__name__)
-    if isinstance(value, np.generic): value = value.item()
+    value = _py_scalar(value)            # Note [numpy scalars as Python scalars]
     if not from_tensor: value = _checked_value(value, self.dtype,
                                                self._impl.numel_ == 1 and self.is_cpu)
     # any nonzero number, complex included, is True
@@ -533,21 +534,29 @@ def where(self:Tensor, condition, y) -> Tensor:
 # %% ../nbs/06b_ops.ipynb #97931a3a
 def _ok(o): return isinstance(o, (Tensor,) + _SCALARS)
 
+# Note [numpy arrays as operands]: torch's operators take tensors and scalars (numpy
+# scalars among them). An ndarray fails their argument parser, and the operator turns
+# the TypeError into NotImplemented (`TypeError_to_NotImplemented_`). Python then asks
+# the array: numpy reads the tensor through `__array__`, computes with its own promotion
+# (a float32 tensor plus an int32 array is float64) and hands the result to the
+# tensor's `__array_wrap__`, which makes it a tensor again (chapter 04c). The tensor's
+# `__array_priority__` makes numpy's own operators defer to the tensor first, so `array
+# + t` finds no taker and ends in Python's sequence concatenation (numpy's TypeError),
+# as does `t < array`. Two operators differ in torch 2.13: `t == array` compares as
+# tensors (`_nd`), and `array / t` is `t.reciprocal() * array`, numpy's product.
 def _nd(o):
-    ("A numpy array on the right of an operator becomes a tensor, as in torch (its "
-     "functions refuse arrays; `array + t` too).")
+    "An ndarray as a tensor (`==` only: Note [numpy arrays as operands])."
     return _tensor_of(o) if isinstance(o, np.ndarray) else o
 
-def _binop(f, reflected=False, forward=False):
+def _binop(f, reflected=False, arrays=False):
     def op(self, other):
-        if forward: other = _nd(other)
+        if arrays: other = _nd(other)
         if not _ok(other): return NotImplemented
         return f(_operand(other), self) if reflected else f(self, other)
     return op
 
 def _iop(f):
     def op(self, other):
-        other = _nd(other)
         if not _ok(other): return NotImplemented
         return f(self, other, out=self)
     return op
@@ -559,6 +568,7 @@ def _rsub(self, other):
     if not _ok(other): return NotImplemented
     return rsub(self, other)
 def _rtruediv(self, other):
+    if isinstance(other, np.ndarray): return reciprocal(self) * other
     if not _ok(other): return NotImplemented
     return mul(reciprocal(self), other)
 def _invert(self):
@@ -574,7 +584,7 @@ for _n, _f in dict(add=add, sub=sub, mul=mul, truediv=div, floordiv=floor_divide
                    mod=remainder, pow=pow,
                    and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
     _n = _n.rstrip('_')
-    setattr(Tensor, f'__{_n}__', _binop(_f, forward=True))
+    setattr(Tensor, f'__{_n}__', _binop(_f))
     setattr(Tensor, f'__i{_n}__', _iop(_f))
 for _n, _f in dict(add=add, mul=mul, floordiv=floor_divide, mod=remainder, pow=pow,
                    and_=bitwise_and, or_=bitwise_or, xor=bitwise_xor).items():
@@ -593,7 +603,6 @@ def _fast_op(uf, f):
             r = (_fast_binary(self, other, uf) if type(other) is Tensor
                  else _fast_scalar(self, other, uf))
             if r is not None: return r
-        other = _nd(other)
         if not _ok(other): return NotImplemented
         return f(self, other)
     return op
@@ -602,5 +611,5 @@ Tensor.__rsub__, Tensor.__rtruediv__, Tensor.__rpow__ = _rsub, _rtruediv, _rpow
 Tensor.__invert__, Tensor.__pos__ = _invert, _pos
 Tensor.__neg__, Tensor.__abs__ = neg, abs
 for _n, _f in dict(eq=eq, ne=ne, lt=lt, le=le, gt=gt, ge=ge).items():
-    setattr(Tensor, f'__{_n}__', _binop(_f, forward=True))
+    setattr(Tensor, f'__{_n}__', _binop(_f, arrays=_n == 'eq'))
 Tensor.__hash__ = lambda self: id(self)

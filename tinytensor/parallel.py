@@ -18,7 +18,7 @@ from . import dtypes as _dt
 from .dtypes import (dtype, promote_types, get_default_dtype,
                                default_complex_dtype)
 from .tensor_impl import Tensor
-from .factories import _empty_impl, _np_write, _scalar_dtype
+from .factories import _empty_impl, _np_write, _scalar_dtype, _py_scalar
 
 # %% ../nbs/04f_parallel.ipynb #4b3c6396
 GRAIN_SIZE = 32768                                   # at::internal::GRAIN_SIZE
@@ -129,7 +129,9 @@ def _promote(a, b): return b if a is None else promote_types(a, b)
 def wrapped_scalar_tensor(v, device=CPU) -> Tensor: # a Python bool/int/float/complex
     "A 0-dim tensor marked as a wrapped number (how ATen passes Python scalars)."
     if isinstance(v, Tensor): return v
-    if isinstance(v, np.generic): v = v.item()
+    # a numpy scalar as torch's argument parser reads it (Note [numpy scalars as Python
+    # scalars], chapter 04c): np.bool_ is a float there
+    v = _py_scalar(v)
     d = _dt.bool if isinstance(v, builtins.bool) else _dt.int64 if isinstance(v,
             numbers.Integral) else \
         _dt.float64 if isinstance(v, numbers.Real) else _dt.complex128
@@ -145,7 +147,7 @@ def result_type(*args) -> dtype: # tensors and Python scalars
     dim = zero = wrapped = None
     for a in args:
         if not isinstance(a, Tensor):
-            d = _scalar_dtype(a)
+            d = _scalar_dtype(_py_scalar(a))
             if d.is_floating_point: d = get_default_dtype()
             elif d.is_complex: d = default_complex_dtype()
             wrapped = _promote(wrapped, d); continue

@@ -25,7 +25,10 @@ from .tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset,
 
 # %% ../nbs/04c_factories.ipynb #27f930ea
 def _zero_dim_number(o):
-    "The number a 0-d tensor stands for (as a Scalar, int or float argument), or None."
+    ("The number a 0-d tensor stands for (as a Scalar, int or float argument), or a "
+     "numpy "
+     "scalar as the parser reads it (Note [numpy scalars as Python scalars]), or None.")
+    if isinstance(o, np.generic): return _py_scalar(o)
     return o.item() if isinstance(o, Tensor) and o.dim() == 0 and not o.is_meta else None
 
 def _is_device_arg(o) -> bool:
@@ -279,6 +282,21 @@ def _scalar_dtype(v) -> dtype:
     if isinstance(v, Tensor): return v.dtype
     raise TypeError(f"new(): invalid data type '{type(v).__name__}'")
 
+# Note [numpy scalars as Python scalars]: torch's argument parser reads a `Scalar` with
+# `scalar_slow` (torch/csrc/utils/python_arg_parser.cpp): an integer
+# (`THPUtils_checkLong`, numpy's integer scalars included) becomes an int, a Python
+# `bool` a bool, a Python `complex` (np.complex128 subclasses it) a complex, and
+# anything else a double through `PyFloat_AsDouble`. `np.bool_` is none of the first
+# three, so it is the double 1.0 or 0.0, and np.complex64 loses its imaginary part
+# (numpy warns). The same reading makes the wrapped number of `t + np.bool_(True)`,
+# which promotes a bool tensor to float32.
+def _py_scalar(v):
+    "The Python scalar torch's argument parser reads numpy scalar `v` as (`scalar_slow`)."
+    if not isinstance(v, np.generic): return v
+    if isinstance(v, np.integer): return builtins.int(v)
+    if isinstance(v, builtins.complex): return builtins.complex(v)
+    return builtins.float(v)
+
 # %% ../nbs/04c_factories.ipynb #140bc6ac
 def _fill(t:Tensor, value) -> Tensor:
     "Fill a tensor just made (never copy-on-write) with `value`; its version stays 0."
@@ -379,6 +397,9 @@ def full(size, # the sizes
          requires_grad:bool=False) -> Tensor:
     "A tensor filled with `fill_value` (written into `out` if given)."
     _no_grad(requires_grad)
+    # a numpy scalar as the argument parser reads it (Note [numpy scalars as Python
+    # scalars])
+    fill_value = _py_scalar(fill_value)
     if out is not None:
         _factory_out(out, _check_size(size, 'full'), dtype, device, 'full')
         return _fill_out(out, fill_value)

@@ -123,6 +123,10 @@ class StorageImpl(intrusive_ptr_target):
     def resizable(self) -> bool:
         "Whether `resize_` may change the size."
         return self._resizable
+    def set_resizable(self, resizable:bool):
+        ("Allow or forbid `resize_` (c10's `set_resizable`; chapter 04c's `numpy()` "
+         "forbids it).")
+        self._resizable = resizable
     def allocator(self):
         "The allocator used to allocate and resize (None for adopted memory)."
         return self._allocator

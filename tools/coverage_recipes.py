@@ -732,6 +732,33 @@ RECIPES['Tensor.__setstate__'] = [P(T((2, 3)), fn=lambda L, t: pickle.loads(pick
 RECIPES['Tensor.__dlpack__'] = [P(T((2, 3)), fn=lambda L, t: np.from_dlpack(t), label='np.from_dlpack(t)'),
                                 P(T((3, 4), layout='T'), fn=lambda L, t: np.from_dlpack(t), label='np.from_dlpack(transposed t)')]
 RECIPES['Tensor.__dlpack_device__'] = [P(T((2, 3)))]
+# numpy interop and DLPack as torch 2.13 does them (PyTorch's test_numpy_interop.py / test_dlpack.py): numpy
+# decides for ndarray operands, numpy scalars read as Python numbers, tensor() checks arrays as from_numpy, DLPack-only data
+class _OnlyDLPack:
+    def __init__(self, a): self.a = a
+    def __dlpack__(self, *args, **kw): return self.a.__dlpack__(*args, **kw)
+    def __dlpack_device__(self): return self.a.__dlpack_device__()
+def _pinned_resize(L, t):
+    t.numpy()
+    return t.resize_(5)
+RECIPES['Tensor.__array_wrap__'] = RECIPES['Tensor.__array_wrap__'] + [
+    P(T((2, 3)), fn=lambda L, t: np.greater_equal(t, 0), label='np.greater_equal(t, 0) (uint8)'),
+    P(T((2, 3)), fn=lambda L, t: t + np.arange(3, dtype=np.int32), label='t + int32 array (numpy: float64)'),
+    P(T((2, 3)), fn=lambda L, t: t < np.zeros(3), label='t < array (TypeError)'),
+    P(T((2, 3)), fn=lambda L, t: t + np.zeros(4), label='t + array of another shape (ValueError)')]
+RECIPES['tensor'] = RECIPES['tensor'] + [
+    P(fn=lambda L: L.tensor(np.arange(4.)[::-1]), label='tensor(array with a negative stride) (ValueError)'),
+    P(fn=lambda L: L.tensor(np.array([1.], dtype='>d')), label="tensor(array of byte order '>d') (ValueError)"),
+    P(fn=lambda L: L.tensor(_OnlyDLPack(np.arange(12.).reshape(3, 4)[:, ::2])), label='tensor(object with only __dlpack__)'),
+    P(fn=lambda L: L.tensor([np.int16(3), np.float16(1.5)]), label='tensor([np.int16, np.float16]) keeps numpy dtypes')]
+RECIPES['from_numpy'] = RECIPES['from_numpy'] + [P(fn=lambda L: L.from_numpy(np.array([1.], dtype='>d')), label="from_numpy('>d' array)")]
+RECIPES['from_dlpack'] = RECIPES['from_dlpack'] + [P([1, 2], label='from_dlpack([1, 2]) (RuntimeError)')]
+RECIPES['Tensor.__dlpack_device__'] = RECIPES['Tensor.__dlpack_device__'] + [
+    P(fn=lambda L: L.empty(2, device='meta').__dlpack_device__(), label='meta tensor (ValueError)')]
+RECIPES['Tensor.numpy'] = RECIPES['Tensor.numpy'] + [P(T((3,)), fn=_pinned_resize, label='resize_ after numpy() (RuntimeError)')]
+RECIPES['full'] = RECIPES['full'] + [P((2,), fn=lambda L, s: L.full(s, np.int16(3)), label='full((2,), np.int16(3)) (int64)'),
+                                     P((2,), fn=lambda L, s: L.full(s, np.bool_(True)), label='full((2,), np.bool_(True)) (float32)')]
+RECIPES['add'] = RECIPES['add'] + [P(T((2,), B), fn=lambda L, t: L.add(t, np.bool_(True)), label='add(bool tensor, np.bool_(True))')]
 RECIPES['Tensor.__delitem__'] = [P(T((2, 3)), 0)]
 _GET = [0, -1, 5, slice(None, None, 2), slice(1, None), (Ellipsis, 1), None, (0, None, slice(None)), slice(None, None, -1), (1, 2), (1, 2, 3),
         T((2, 3), B), T((3,), B), idx(0, 1, 1), idx(2), [0, 1], (idx(0, 1), idx(2, 0)), (slice(None), idx(2, 0)), T(vals=1, dtype=I64), True,
