@@ -343,6 +343,9 @@ def kron(input:Tensor, other:Tensor, *, out=None) -> Tensor:
 def tensordot(a:Tensor, b:Tensor, dims=2, out=None) -> Tensor:
     ("Sum of products over `dims` (an int: the last/first `dims` dims; or two lists), "
      "as `torch.tensordot`.")
+    TORCH_CHECK(isinstance(dims, (tuple, list, Tensor, int)),
+                "tensordot expects dims to be int or tuple[list[int], list[int]] or ",
+                "list[list[int]] containing two lists, but got dims=", dims)
     if isinstance(dims, Tensor): dims = dims.tolist() if dims.dim() else dims.item()
     if isinstance(dims, numbers.Integral):
         TORCH_CHECK(dims >= 0, "tensordot expects dims >= 0, but got dims=", dims)
@@ -350,7 +353,9 @@ def tensordot(a:Tensor, b:Tensor, dims=2, out=None) -> Tensor:
                     "tensordot expects dims < ndim_a or ndim_b, but got dims=", dims)
         da, db = list(range(a.dim() - dims, a.dim())), list(range(dims))
     else:
-        da, db = list(_int_tuple(dims[0])), list(_int_tuple(dims[1]))
+        # torch unpacks the pair in Python: `dims_a, dims_b = dims` (ValueError)
+        d0, d1 = dims
+        da, db = list(_int_tuple(d0)), list(_int_tuple(d1))
     TORCH_CHECK(len(da) == len(db), "both dimension lists should have same length")
     TORCH_CHECK(a.dtype is b.dtype, "both inputs should have same dtype")
     da, db = [wrap_dim(d, a.dim()) for d in da], [wrap_dim(d, b.dim()) for d in db]
