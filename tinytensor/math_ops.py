@@ -15,7 +15,7 @@ __all__ = ['fix', 'arcsin', 'arccos', 'arctan', 'arcsinh', 'arccosh', 'arctanh',
 
 # %% ../nbs/20_math.ipynb #7bc9135f
 import builtins, math
-from collections import namedtuple
+from .printing import return_type
 import numpy as np
 from .checks import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
 from . import dtypes as _dt
@@ -522,7 +522,7 @@ def angle(input, *, out=None) -> Tensor:
           .add_const_input(input).build())
     return _run(it, lambda o, x: _angle_np(x, out=o), out)
 
-_frexp_return = namedtuple('frexp', ['mantissa', 'exponent'])
+_frexp_return = return_type('frexp', ['mantissa', 'exponent'])
 
 def frexp(input, *, out=None):
     ("Mantissa in [0.5, 1) and int32 exponent with `input = mantissa * 2**exponent`, "

@@ -12,7 +12,7 @@ __all__ = ['cummax_return', 'cummin_return', 'tril', 'triu', 'tri_svg', 'tril_in
 
 # %% ../nbs/22_shape_ops.ipynb #3e9c4fab
 import builtins, math, numbers, warnings
-from collections import namedtuple
+from .printing import return_type
 import numpy as np
 from fastcore.basics import patch
 from .checks import (TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE,
@@ -601,8 +601,8 @@ def bucketize(input, boundaries:Tensor, *, out_int32:bool=False, right:bool=Fals
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
 
 # %% ../nbs/22_shape_ops.ipynb #6c3c17e9
-cummax_return = namedtuple('cummax', ['values', 'indices'])
-cummin_return = namedtuple('cummin', ['values', 'indices'])
+cummax_return = return_type('cummax', ['values', 'indices'])
+cummin_return = return_type('cummin', ['values', 'indices'])
 cummax_return.__doc__ = ("The `(values, indices)` named tuple `cummax(input, dim)` "
                          "returns, like `torch.return_types.cummax`.")
 cummin_return.__doc__ = ("The `(values, indices)` named tuple `cummin(input, dim)` "
