@@ -243,3 +243,84 @@ def test_plain_wrapper_binds_as_the_specialised_one(monkeypatch):
         me = (_X,) if method else ()
         for args, kwargs in calls:
             assert _outcome(lambda: plain(*me, *args, **kwargs)) == _outcome(lambda: fast(*me, *args, **kwargs)), (args, kwargs)
+
+
+# ---- numpy's names (Note [numpy's argument names], Note [numpy's names for plain functions]) ----------------------
+def _a(m): return m.arange(24.).view(2, 3, 4) - 11.5
+def _b(m): return m.arange(24.).view(2, 3, 4).flip(0) * 0.5
+def _i(m): return m.tensor([[0, 1, 2, 0], [1, 0, 0, 2], [2, 2, 1, 1]]).view(1, 3, 4).expand(2, 3, 4).contiguous()
+
+NUMPY_CALLS = [
+    ('add x1 x2', lambda m: m.add(x1=_a(m), x2=_b(m))), ('add a other', lambda m: m.add(a=_a(m), other=_b(m))),
+    ('add x x2 alpha', lambda m: m.add(x=_a(m), x2=_b(m), alpha=2)), ('sub x1 x2', lambda m: m.sub(x1=_a(m), x2=_b(m))),
+    ('mul x1 scalar', lambda m: m.mul(x1=_a(m), x2=2)), ('div x2', lambda m: m.div(_a(m), x2=_b(m))),
+    ('maximum', lambda m: m.maximum(x1=_a(m), x2=_b(m))), ('eq', lambda m: m.eq(x1=_a(m), x2=_b(m))),
+    ('lt method', lambda m: _a(m).lt(x2=_b(m))), ('mul method', lambda m: _a(m).mul(x2=_b(m))),
+    ('pow x2 refused', lambda m: m.pow(_a(m), x2=2)), ('atan2', lambda m: m.atan2(x1=_a(m), x2=_b(m))),
+    ('max elementwise', lambda m: m.max(x1=_a(m), x2=_b(m))), ('max axis', lambda m: m.max(_a(m), axis=1)),
+    ('max axis keepdims', lambda m: _a(m).max(axis=1, keepdims=True)), ('min axis', lambda m: m.min(a=_a(m), axis=2)),
+    ('sum axis keepdims', lambda m: _a(m).sum(axis=(0, 2), keepdims=True)), ('sum a axis', lambda m: m.sum(a=_a(m), axis=0)),
+    ('sum axis keepdims kw', lambda m: m.sum(_a(m), keepdims=True, axis=2)), ('mean axis', lambda m: _a(m).mean(axis=0)),
+    ('mean axis tuple', lambda m: m.mean(_a(m), axis=(0, 1), keepdims=True)), ('prod axis', lambda m: m.prod(_a(m), axis=1)),
+    ('amax axis', lambda m: m.amax(_a(m), axis=2, keepdims=True)), ('argmax axis', lambda m: _a(m).argmax(axis=1)),
+    ('argmin axis keepdims', lambda m: m.argmin(_a(m), axis=0, keepdims=True)), ('all axis', lambda m: (_a(m) > 0).all(axis=1)),
+    ('any axis', lambda m: m.any(_a(m) > 0, axis=2)), ('var axis', lambda m: _a(m).var(axis=1)),
+    ('std axis keepdims', lambda m: m.std(_a(m), axis=0, keepdims=True)), ('logsumexp axis', lambda m: _a(m).logsumexp(axis=2)),
+    ('cumsum axis', lambda m: m.cumsum(_a(m), axis=1)), ('cumprod method axis', lambda m: _b(m).cumprod(axis=2)),
+    ('cummax axis', lambda m: m.cummax(_a(m), axis=1)), ('softmax axis', lambda m: _a(m).softmax(axis=0)),
+    ('log_softmax axis', lambda m: m.log_softmax(_a(m), axis=2)), ('sort axis', lambda m: m.sort(_a(m), axis=1)),
+    ('argsort axis', lambda m: _a(m).argsort(axis=0)), ('topk axis', lambda m: m.topk(_a(m), 2, axis=1)),
+    ('median axis', lambda m: m.median(_a(m), axis=2)), ('cat axis', lambda m: m.cat([_a(m), _b(m)], axis=1)),
+    ('stack axis', lambda m: m.stack([_a(m), _b(m)], axis=2)), ('squeeze axis', lambda m: _a(m)[:1].squeeze(axis=0)),
+    ('unsqueeze axis', lambda m: _a(m).unsqueeze(axis=1)), ('select axis', lambda m: _a(m).select(axis=1, index=2)),
+    ('narrow axis', lambda m: m.narrow(_a(m), axis=2, start=1, length=2)), ('chunk axis', lambda m: _a(m).chunk(2, axis=2)),
+    ('gather axis', lambda m: m.gather(_a(m), axis=1, index=_i(m))), ('index_select axis', lambda m: _a(m).index_select(axis=2, index=m.tensor([3, 0]))),
+    ('flip x', lambda m: m.flip(x=_a(m), dims=(0,))), ('size axis', lambda m: _a(m).size(axis=1)),
+    ('stride axis', lambda m: _a(m).stride(axis=0)), ('isclose x1 x2', lambda m: m.isclose(x1=_a(m), x2=_b(m))),
+    ('where x1 x2', lambda m: m.where(_a(m) > 0, x1=_a(m), x2=_b(m))), ('clamp x', lambda m: m.clamp(x=_a(m), min=0)),
+    ('exp x', lambda m: m.exp(x=_a(m))), ('neg a', lambda m: m.neg(a=_a(m))), ('reshape a', lambda m: m.reshape(a=_a(m), shape=(24,))),
+    ('zeros_like x1', lambda m: m.zeros_like(x1=_a(m))), ('empty_like axis refused', lambda m: m.empty_like(_a(m), axis=0).shape),
+    # refused: a numpy name next to its own parameter, two numpy names for one, a numpy name for `self`
+    ('sum dim and axis', lambda m: m.sum(_a(m), dim=0, axis=1)), ('sum positional dim and axis', lambda m: _a(m).sum(0, axis=1)),
+    ('sum keepdim and keepdims', lambda m: m.sum(_a(m), axis=0, keepdim=True, keepdims=False)),
+    ('add input and x1', lambda m: m.add(input=_a(m), x1=_b(m), x2=_b(m))), ('add x and a', lambda m: m.add(x=_a(m), a=_b(m), other=_b(m))),
+    ('add other and x2', lambda m: m.add(_a(m), other=_b(m), x2=_b(m))), ('add positional other and x2', lambda m: m.add(_a(m), _b(m), x2=_b(m))),
+    ('method x', lambda m: _a(m).sum(x=_a(m))), ('method exp x', lambda m: _a(m).exp(x=_a(m))),
+    ('max dim and axis', lambda m: m.max(_a(m), dim=1, axis=1)), ('topk dim and axis', lambda m: m.topk(_a(m), 1, 0, axis=1)),
+    ('empty_like x and a', lambda m: m.empty_like(x=_a(m), a=_a(m))),
+    # torch's functions written in Python bind without its parser: no numpy names
+    ('split axis', lambda m: _a(m).split(1, axis=0)), ('split function axis', lambda m: m.split(_a(m), 1, axis=0)),
+    ('unflatten axis', lambda m: _a(m).unflatten(axis=0, sizes=(2, 1))), ('unique axis', lambda m: m.unique(_a(m), axis=0)),
+    ('unique_consecutive axis', lambda m: m.unique_consecutive(_a(m), axis=0)), ('norm axis', lambda m: m.norm(_a(m), axis=0)),
+]
+
+def _same(r_tt, r_th):
+    if isinstance(r_th, Exception) or isinstance(r_tt, Exception):
+        unused = 'got an unexpected keyword argument'
+        return type(r_tt) is type(r_th) and (unused not in str(r_th) or str(r_tt).split(unused)[1] == str(r_th).split(unused)[1])
+    if isinstance(r_th, (tuple, list)): return len(r_tt) == len(r_th) and all(_same(a, b) for a, b in zip(r_tt, r_th))
+    if isinstance(r_th, torch.Tensor):
+        return (tuple(r_tt.shape) == tuple(r_th.shape) and str(r_tt.dtype).split('.')[-1] == str(r_th.dtype).split('.')[-1]
+                and torch.allclose(torch.from_numpy(r_tt.numpy()).to(r_th.dtype), r_th, equal_nan=True))
+    return r_tt == r_th
+
+@pytest.mark.parametrize('name,call', NUMPY_CALLS, ids=[c[0] for c in NUMPY_CALLS])
+def test_numpy_names_like_torch(name, call):
+    "numpy's names bind (or are refused, with torch's class and, for an unused one, torch's words) as in torch."
+    r_tt, r_th = run_both(lambda: call(tt), lambda: call(torch))
+    assert _same(r_tt, r_th), (r_tt, r_th)
+
+def test_numpy_names_reach_every_op_with_such_a_parameter():
+    "Every public function and method of torch's with a `dim`/`keepdim`/`other` parameter (besides torch's Python-level "
+    "ones) accepts numpy's name for it in tinytensor too: the binder is there, or the parser knows the names."
+    from tinytensor.arg_binders import _PYTHON_LEVEL
+    missing = []
+    for where, ns, skip in (('tt', vars(tt), _PYTHON_LEVEL['functions']), ('Tensor', vars(tt.Tensor), _PYTHON_LEVEL['methods'])):
+        for n, f in ns.items():
+            if n.startswith('_') or n in skip or not callable(f) or isinstance(f, type): continue
+            try: ps = list(inspect.signature(f).parameters)[1 if where == 'Tensor' else 0:]
+            except (TypeError, ValueError): continue
+            from tinytensor.checks import NUMPY_NAMES
+            if not [c for c in ('dim', 'keepdim', 'other') if c in ps and not set(NUMPY_NAMES[c]) <= set(ps)]: continue
+            if not (hasattr(f, 'numpy_names') or hasattr(f, 'parser')): missing.append(f'{where}.{n}')
+    assert not missing, missing

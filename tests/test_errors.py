@@ -139,6 +139,37 @@ CASES = [
     ('randint bool', lambda m: m.randint(3, (2,), dtype=m.bool), 'to - 1 is out of bounds for bool'),
     ('randint float bound', lambda m: m.randint(0, 3.5, (2,)), None),
     ('type_as number', lambda m: m.tensor([1]).type_as(2), None),
+    # the exception classes torch's Python layer and its parser give (a string bound, a dims pair, a list of tensors)
+    ('manual_seed string', lambda m: m.manual_seed('a'), 'invalid literal for int()'),
+    ('clamp string min', lambda m: m.clamp(m.ones(2), 'a'), 'received an invalid combination of arguments'),
+    ('clamp string min kw', lambda m: m.clamp(m.ones(2), min='a'), 'received an invalid combination of arguments'),
+    ('clamp string max', lambda m: m.clamp(m.ones(2), 0, 'a'), 'received an invalid combination of arguments'),
+    ('clamp method string', lambda m: m.ones(2).clamp(None, []), None),
+    ('tensordot one dims list', lambda m: m.tensordot(m.ones(2, 3), m.ones(3, 4), dims=([1],)),
+     'not enough values to unpack (expected 2, got 1)'),
+    ('tensordot three dims lists', lambda m: m.tensordot(m.ones(2, 3), m.ones(3, 4), dims=([1], [0], [1])),
+     'too many values to unpack (expected 2)'),
+    ('tensordot nested one list', lambda m: m.tensordot(m.ones(2, 3), m.ones(3, 4), dims=[[1]]), 'not enough values'),
+    ('tensordot string dims', lambda m: m.tensordot(m.ones(2, 3), m.ones(3, 4), dims='a'),
+     'tensordot expects dims to be int or tuple[list[int], list[int]]'),
+    ('addbmm 2-d batches', lambda m: m.addbmm(m.ones(2, 2), m.ones(2, 2), m.ones(2, 2)),
+     'Dimension out of range (expected to be in range of [-2, 1], but got 2)'),
+    ('addbmm 2-d batch2', lambda m: m.addbmm(m.ones(2, 2), m.ones(1, 2, 2), m.ones(2, 2)), 'Dimension out of range'),
+    ('addbmm 2-d batch1', lambda m: m.addbmm(m.ones(2, 2), m.ones(2, 2), m.ones(1, 2, 2)), 'batch1 must be a 3D tensor'),
+    ('addbmm 1-d batch1', lambda m: m.addbmm(m.ones(2, 2), m.ones(2), m.ones(1, 2, 2)),
+     'expected to be in range of [-1, 0], but got 1'),
+    ('addbmm 0-d batch1', lambda m: m.addbmm(m.ones(2, 2), m.ones(()), m.ones(1, 2, 2)),
+     'Dimension specified as 1 but tensor has no dimensions'),
+    ('addbmm_ 2-d batch2', lambda m: m.ones(2, 2).addbmm_(m.ones(2, 2, 2), m.ones(2, 2)), 'Dimension out of range'),
+    ('addbmm out 2-d', lambda m: m.addbmm(m.ones(2, 2), m.ones(2, 2), m.ones(2, 2), out=m.ones(2, 2)), 'out of range'),
+    ('baddbmm 2-d batches', lambda m: m.baddbmm(m.ones(2, 2), m.ones(2, 2), m.ones(2, 2)), 'Dimension out of range'),
+    ('baddbmm 1-d batch2', lambda m: m.baddbmm(m.ones(1, 2, 2), m.ones(1, 2, 2), m.ones(2)),
+     'expected to be in range of [-1, 0], but got 2'),
+    ('baddbmm 2-d batch1', lambda m: m.baddbmm(m.ones(2, 2), m.ones(2, 2), m.ones(1, 2, 2)), 'batch1 must be a 3D'),
+    ('broadcast_tensors list', lambda m: m.broadcast_tensors([m.ones(2), m.ones(2)]),
+     'expected Tensor as element 0 in argument 0, but got list'),
+    ('broadcast_tensors tuple', lambda m: m.broadcast_tensors((m.ones(2),)), 'but got tuple'),
+    ('broadcast_tensors number', lambda m: m.broadcast_tensors(m.ones(2), 1), 'expected Tensor as element 1'),
 ]
 
 
@@ -182,3 +213,16 @@ def test_requires_grad_is_refused():
         with pytest.raises(RuntimeError, match='autograd is not implemented in tinytensor'): f()
     t = tt.zeros(2)
     assert t.requires_grad is False and t.requires_grad_(False) is t and tt.zeros(2, requires_grad=False).requires_grad is False
+
+
+@pytest.mark.skipif(tt.cuda.is_available(), reason='a CUDA device is present')
+@pytest.mark.parametrize('call', [lambda m: m.ones(2).cuda(), lambda m: m.ones(2, device='cuda'),
+                                  lambda m: m.ones(2).to('cuda'), lambda m: m.zeros(2).to('cuda:1'),
+                                  lambda m: m.cuda.current_device()], ids=['cuda()', 'device=', 'to', 'to cuda:1', 'current_device'])
+def test_no_cuda_is_an_assertion_error(call):
+    "Without CUDA, torch's CPU build raises AssertionError (torch.cuda._lazy_init); tinytensor says the same words first "
+    "and its hint after them."
+    r_tt, r_th = run_both(lambda: call(tt), lambda: call(torch))
+    if not isinstance(r_th, AssertionError): pytest.skip(f'this torch has CUDA: {r_th!r}')
+    assert type(r_tt) is AssertionError, repr(r_tt)
+    assert str(r_tt).startswith(str(r_th)), (str(r_tt), str(r_th))

@@ -218,6 +218,36 @@ def test_closeness(name):
     if not (isinstance(r[0], TypeError) and isinstance(r[1], TypeError)): bad.append(f'isclose with a number: {r}')
     _finish(bad)
 
+@pytest.mark.parametrize('dt', ['complex128', 'complex64'])
+def test_isclose_complex_at_the_tolerance_boundary(dt):
+    "|a - b| is torch's hypot, not numpy's complex abs (Note [Complex magnitude as hypot]): pairs placed at distance "
+    "atol + rtol * |b| (a few ulps either side, along a random direction) are close exactly where torch says so."
+    rng = np.random.default_rng(48)
+    s2, h = math.sqrt(2), math.sqrt(.5)
+    a, b = [complex(-s2, s2)], [complex(-h, h)]                  # the case torch's test_torch.py found
+    tols = [(.5, .5)]
+    for _ in range(400):
+        bb = complex(*np.round(rng.standard_normal(2) * 4, int(rng.integers(0, 4))))
+        rtol, atol = float(rng.choice([0., .5, .25, 1e-3])), float(rng.choice([0., .5, 1., 1e-5]))
+        if rtol == atol == 0: atol = .5
+        r = (atol + rtol * abs(bb)) * (1 + float(rng.integers(-4, 5)) * 2.**-52)
+        u = complex(*rng.choice([[1, 1], [-1, 1], [3, 4], [1, 0], [0, -1], [5, -12]], 1)[0])
+        a.append(bb + r * u / abs(u)); b.append(bb); tols.append((rtol, atol))
+    bad = []
+    for i, (x, y, (rtol, atol)) in enumerate(zip(a, b, tols)):
+        r = run_both(lambda: tt.isclose(tt.tensor([x], dtype=getattr(tt, dt)), tt.tensor([y], dtype=getattr(tt, dt)),
+                                        rtol=rtol, atol=atol),
+                     lambda: torch.isclose(torch.tensor([x], dtype=getattr(torch, dt)),
+                                           torch.tensor([y], dtype=getattr(torch, dt)), rtol=rtol, atol=atol))
+        if m := check_results(*r, 'isclose', ctx=f'{i}: {x} {y} rtol={rtol} atol={atol}'): bad.append(m)
+    A, B = (tt.tensor(a, dtype=getattr(tt, dt)), tt.tensor(b, dtype=getattr(tt, dt)))
+    TA, TB = (torch.tensor(a, dtype=getattr(torch, dt)), torch.tensor(b, dtype=getattr(torch, dt)))
+    for rtol, atol in [(.5, .5), (.25, 1.)] if dt == 'complex128' else []:   # complex64: Sleef's vector hypot
+        if m := check_results(tt.isclose(A, B, rtol, atol), torch.isclose(TA, TB, rtol, atol), 'isclose', 'vector'):
+            bad.append(m)
+        if tt.allclose(A[:1], B[:1], rtol, atol) != torch.allclose(TA[:1], TB[:1], rtol, atol): bad.append('allclose')
+    _finish(bad)
+
 def test_methods_exist_like_torch():
     "Every op that torch has as a Tensor method (and in-place method) we have too."
     names = EXACT_UNARY + FLOAT_UNARY + BINARY + MORE_BINARY + ALIASES + ['lerp', 'addcmul', 'addcdiv', 'isclose', 'allclose',

@@ -190,3 +190,35 @@ print('ok')
     env = dict(os.environ, ATEN_CPU_CAPABILITY='default')
     r = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, timeout=120)
     assert r.stdout.strip().endswith('ok'), r.stderr[-2000:]
+
+
+ALL_DTYPES = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64',
+              'complex64', 'complex128']
+EMPTY_SIZES = [(5, 0, 1), (0, 0), (0,), (2,)]
+EMPTY_CALLS = {                                # (lib, size, dtype) -> result: every random factory over every dtype
+    'rand': lambda L, s, d: L.rand(*s, dtype=d), 'randn': lambda L, s, d: L.randn(*s, dtype=d),
+    'randn_tuple': lambda L, s, d: L.randn(s, dtype=d),
+    'randint': lambda L, s, d: L.randint(0, 2, s, dtype=d), 'normal': lambda L, s, d: L.normal(0., 1., s, dtype=d),
+    'rand_like': lambda L, s, d: L.rand_like(L.empty(s, dtype=d)),
+    'randn_like': lambda L, s, d: L.randn_like(L.empty(s, dtype=d)),
+    'randint_like': lambda L, s, d: L.randint_like(L.empty(s, dtype=d), 3),
+    'uniform_': lambda L, s, d: L.empty(s, dtype=d).uniform_(), 'normal_': lambda L, s, d: L.empty(s, dtype=d).normal_(),
+    'random_': lambda L, s, d: L.empty(s, dtype=d).random_(), 'random_from_to': lambda L, s, d: L.empty(s, dtype=d).random_(0, 3),
+    'exponential_': lambda L, s, d: L.empty(s, dtype=d).exponential_(),
+    'bernoulli_': lambda L, s, d: L.zeros(s, dtype=d).bernoulli_(),
+    'randn_out': lambda L, s, d: L.randn(s, out=L.empty(3, dtype=d)),
+}
+
+@pytest.mark.parametrize('name', list(EMPTY_CALLS))
+def test_random_factories_on_empty_sizes_every_dtype(name):
+    "torch's normal_ returns before it looks at the dtype when nothing is drawn (Note [An empty normal draws nothing]); "
+    "uniform_ refuses an integer dtype even then; randint refuses complex dtypes with check_random_bounds's RuntimeError."
+    f, bad = EMPTY_CALLS[name], []
+    for s in EMPTY_SIZES:
+        for d in ALL_DTYPES:
+            a, b = run_both(lambda: f(tt, s, getattr(tt, d)), lambda: f(torch, s, getattr(torch, d)))
+            if isinstance(a, Exception) or isinstance(b, Exception) or not b.numel():
+                if m := check_results(a, b, 'randn', (name, s, d)): bad.append(m)
+            elif (tuple(a.shape), str(a.dtype).split('.')[-1]) != (tuple(b.shape), str(b.dtype).split('.')[-1]):
+                bad.append(f'{(name, s, d)}: {a.shape} {a.dtype} vs {b.shape} {b.dtype}')
+    assert not bad, '\n'.join(bad)

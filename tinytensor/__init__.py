@@ -59,3 +59,6 @@ from .random import *                # chapter 25: torch's CPU generator and the
 # Machinery chapters (10-19) fill the hooks the teaching chapters leave open
 from .cuda import hot_path as _cuda_hot_path, invariants as _cuda_invariants   # chapter 12: the allocator's hot path
 from . import fast_views             # chapter 15: the short paths of 05a and 05d
+
+# chapter 13: numpy's names (`axis`, `keepdims`, `x1`, `x2`) for the plain functions and methods, once all are defined
+arg_binders.accept_numpy_names(globals(), Tensor)

@@ -134,9 +134,13 @@ def get_backend(device_type) -> DeviceBackend:
     if isinstance(device_type, Device): device_type = device_type.device_type
     b = _backends.get(device_type)
     if b is None:
-        TORCH_CHECK(False, "Torch not compiled with ", backend_name(device_type),
-                    " enabled: no ", backend_name(device_type),
-                " backend is registered (tinytensor's CUDA needs CuPy and an NVIDIA GPU)")
+        # Note [No CUDA is an AssertionError]: torch's CPU build refuses a CUDA request in
+        # Python, in `torch.cuda._lazy_init`: `raise AssertionError("Torch not compiled
+        # with CUDA enabled")`, so the class is AssertionError, not c10's RuntimeError
+        raise AssertionError(f"Torch not compiled with {backend_name(device_type)} "
+                             "enabled: "
+                             f"no {backend_name(device_type)} backend is registered "
+                             "(tinytensor's CUDA needs CuPy and an NVIDIA GPU)")
     return b
 
 # %% ../nbs/03a_device_backends.ipynb #4de6bd5d

@@ -8,7 +8,8 @@ __all__ = ['addmm', 'addmv', 'addr', 'baddbmm', 'addbmm', 'inner', 'vdot', 'matr
 # %% ../nbs/22_shape_ops.ipynb #7b9a5e66
 import builtins, warnings
 import numpy as np
-from .checks import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, signature
+from .checks import (TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED, signature,
+                               wrap_dim)
 from . import dtypes as _dt
 from .tensor_impl import Tensor, contiguous_format
 from .factories import _np_read, _np_view, zeros
@@ -123,6 +124,9 @@ def addr(input:Tensor, vec1:Tensor, vec2:Tensor, *, beta=1, alpha=1, out=None) -
 
 # %% ../nbs/22_shape_ops.ipynb #85d36046
 def _check_batches(b1:Tensor, b2:Tensor):
+    # ATen reads the result's size, `batch1.size(1)` and `batch2.size(2)`, before it
+    # checks the dims: a batch with too few dims is first an IndexError
+    wrap_dim(1, b1.dim(), False); wrap_dim(2, b2.dim(), False)
     TORCH_CHECK(b1.dim() == 3, "batch1 must be a 3D tensor")
     TORCH_CHECK(b2.dim() == 3, "batch2 must be a 3D tensor")
     TORCH_CHECK(b1.shape[0] == b2.shape[0] and b1.shape[2] == b2.shape[1],

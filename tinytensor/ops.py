@@ -16,7 +16,7 @@ import builtins, numbers
 import numpy as np
 from fastcore.basics import patch
 from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
-from .checks import PythonArgParser
+from .checks import PythonArgParser, _is_scalar
 from .allocator import DeviceType, CPU, Device
 from . import dtypes as _dt
 from .dtypes import (dtype, _as_dtype, _REDUCED, _is_integral, _checked_value,
@@ -189,10 +189,18 @@ def _clamp_np(x, lo, hi, o):
     else: r = _clamp_plain(x, lo, hi, into)
     if into is None: np.copyto(o, r, casting='unsafe')
 
+_clamp_args = PythonArgParser(
+    "clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None)",
+    "clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)")
+
 def clamp(input, min=None, max=None, *, out=None) -> Tensor:
     ("Limit values to [min, max] (NaN propagates; if min > max the result is max), as "
      "`torch.clamp`.")
     _tensor_arg('clamp', input)
+    for b in (min, max):
+        # a bound that is neither a tensor nor a number: torch's parser refuses the call
+        if b is not None and not isinstance(b, Tensor) and not _is_scalar(b):
+            _clamp_args.error((input, min, max), {})
     TORCH_CHECK(min is not None or max is not None,
                 "torch.clamp: At least one of 'min' or 'max' must not be None")
     TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex,

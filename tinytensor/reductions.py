@@ -12,7 +12,7 @@ __all__ = ['max_return', 'min_return', 'linalg', 'make_reduction', 'reduction_la
 # %% ../nbs/06c_reductions.ipynb #0a042032
 import builtins, inspect, math, numbers
 from types import SimpleNamespace
-from collections import namedtuple
+from .printing import return_type
 import numpy as np
 from fastcore.basics import patch
 from .checks import (TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE,
@@ -459,8 +459,8 @@ def any(input, dim=None, keepdim:bool=False, *, out=None) -> Tensor:
     return _bool_reduce('any', np.logical_or, input, dim, keepdim, out)
 
 # %% ../nbs/06c_reductions.ipynb #3fee23b1
-max_return = namedtuple('max', ['values', 'indices'])
-min_return = namedtuple('min', ['values', 'indices'])
+max_return = return_type('max', ['values', 'indices'])
+min_return = return_type('min', ['values', 'indices'])
 
 def _arg_reduce(name, np_arg, input, dim, keepdim):
     TORCH_CHECK(not input.dtype.is_complex, name, "(): does not support complex input")

@@ -11,7 +11,7 @@ __all__ = ['SCAN_SLICE_MIN', 'SCAN_BLOCK', 'sort_return', 'topk_return', 'median
 
 # %% ../nbs/21_scans_sorting.ipynb #48a3a59e
 import builtins, math, numbers
-from collections import namedtuple
+from .printing import return_type
 import numpy as np
 from fastcore.basics import patch
 from .checks import (TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE,
@@ -295,8 +295,8 @@ def log_softmax(input, dim, dtype=None) -> Tensor:
     return _softmax('log_softmax', True, input, dim, dtype)
 
 # %% ../nbs/21_scans_sorting.ipynb #f216b87f
-sort_return = namedtuple('sort', ['values', 'indices'])
-topk_return = namedtuple('topk', ['values', 'indices'])
+sort_return = return_type('sort', ['values', 'indices'])
+topk_return = return_type('topk', ['values', 'indices'])
 
 def _sort_key(a:np.ndarray) -> np.ndarray:
     "Values numpy can sort exactly: bfloat16 widened to float32 (order-preserving)."
@@ -467,8 +467,8 @@ def topk(input, k:int, dim:int=-1, largest:bool=True, sorted:bool=True, *, out=N
     return topk_return(vals, idx)
 
 # %% ../nbs/21_scans_sorting.ipynb #c9ee806f
-median_return = namedtuple('median', ['values', 'indices'])
-nanmedian_return = namedtuple('nanmedian', ['values', 'indices'])
+median_return = return_type('median', ['values', 'indices'])
+nanmedian_return = return_type('nanmedian', ['values', 'indices'])
 
 def _median_pick(a:np.ndarray, axis:int, ignore_nan:bool):
     ("Lower median along `axis` of a numpy array: (values, indices), NaN rows give the "

@@ -12,7 +12,7 @@ __all__ = ['cummax_return', 'cummin_return', 'tril', 'triu', 'tri_svg', 'tril_in
 
 # %% ../nbs/22_shape_ops.ipynb #3e9c4fab
 import builtins, math, numbers, warnings
-from collections import namedtuple
+from .printing import return_type
 import numpy as np
 from fastcore.basics import patch
 from .checks import (TORCH_CHECK, TORCH_CHECK_INDEX, TORCH_CHECK_TYPE,
@@ -343,6 +343,9 @@ def kron(input:Tensor, other:Tensor, *, out=None) -> Tensor:
 def tensordot(a:Tensor, b:Tensor, dims=2, out=None) -> Tensor:
     ("Sum of products over `dims` (an int: the last/first `dims` dims; or two lists), "
      "as `torch.tensordot`.")
+    TORCH_CHECK(isinstance(dims, (tuple, list, Tensor, int)),
+                "tensordot expects dims to be int or tuple[list[int], list[int]] or ",
+                "list[list[int]] containing two lists, but got dims=", dims)
     if isinstance(dims, Tensor): dims = dims.tolist() if dims.dim() else dims.item()
     if isinstance(dims, numbers.Integral):
         TORCH_CHECK(dims >= 0, "tensordot expects dims >= 0, but got dims=", dims)
@@ -350,7 +353,9 @@ def tensordot(a:Tensor, b:Tensor, dims=2, out=None) -> Tensor:
                     "tensordot expects dims < ndim_a or ndim_b, but got dims=", dims)
         da, db = list(range(a.dim() - dims, a.dim())), list(range(dims))
     else:
-        da, db = list(_int_tuple(dims[0])), list(_int_tuple(dims[1]))
+        # torch unpacks the pair in Python: `dims_a, dims_b = dims` (ValueError)
+        d0, d1 = dims
+        da, db = list(_int_tuple(d0)), list(_int_tuple(d1))
     TORCH_CHECK(len(da) == len(db), "both dimension lists should have same length")
     TORCH_CHECK(a.dtype is b.dtype, "both inputs should have same dtype")
     da, db = [wrap_dim(d, a.dim()) for d in da], [wrap_dim(d, b.dim()) for d in db]
@@ -596,8 +601,8 @@ def bucketize(input, boundaries:Tensor, *, out_int32:bool=False, right:bool=Fals
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
 
 # %% ../nbs/22_shape_ops.ipynb #6c3c17e9
-cummax_return = namedtuple('cummax', ['values', 'indices'])
-cummin_return = namedtuple('cummin', ['values', 'indices'])
+cummax_return = return_type('cummax', ['values', 'indices'])
+cummin_return = return_type('cummin', ['values', 'indices'])
 cummax_return.__doc__ = ("The `(values, indices)` named tuple `cummax(input, dim)` "
                          "returns, like `torch.return_types.cummax`.")
 cummin_return.__doc__ = ("The `(values, indices)` named tuple `cummin(input, dim)` "

@@ -607,8 +607,10 @@ def broadcast_to(input:Tensor, size) -> Tensor:
 
 def broadcast_tensors(*tensors) -> tuple:
     "Expand every tensor to the common broadcast shape (views)."
-    if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
-        tensors = tuple(tensors[0])
+    # each argument is a tensor: torch binds them as one `Tensor[]` and refuses a list
+    for i, t in enumerate(tensors):
+        TORCH_CHECK_TYPE(isinstance(t, Tensor), "expected Tensor as element ", i,
+                         " in argument 0, but got ", type(t).__name__)
     shape = ()
     for t in tensors:
         if shape != () or t.dim(): shape = _broadcast_pair(shape, tuple(t.shape))

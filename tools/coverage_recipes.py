@@ -1079,6 +1079,31 @@ _keyword_form_probes()
 _wrong_type_probes()
 _refused_form_and_selection_probes()
 
+def _numpy_names_and_classes_probes():
+    "numpy's argument names (axis, keepdims, x1/x2), torch's exception classes, empty random draws, complex isclose."
+    x, y = T((2, 3, 4)), T((2, 3, 4), seed=1)
+    _add_probes('add', P(x1=x, x2=y), P(x=x, x2=y, alpha=2), P(x, y, x2=y))
+    _add_probes('mul', P(x1=x, x2=2))
+    _add_probes('sum', P(x, axis=(0, 2), keepdims=True), P(a=x, axis=1), P(x, 0, axis=1), P(x, dim=0, axis=1))
+    _add_probes('Tensor.sum', P(x, axis=(0, 2), keepdims=True))
+    _add_probes('mean', P(x, axis=0), P(x, axis=(0, 1), keepdims=True))
+    _add_probes('Tensor.mean', P(x, axis=0))
+    _add_probes('max', P(x, axis=1), P(x1=x, x2=y), P(x, axis=1, keepdims=True))
+    _add_probes('argmax', P(x, axis=2)); _add_probes('cumsum', P(x, axis=1)); _add_probes('topk', P(x, 2, axis=1))
+    _add_probes('Tensor.unsqueeze', P(x, axis=0)); _add_probes('Tensor.size', P(x, axis=1))
+    _add_probes('clamp', P(x, 'a'), P(x, min='a'))
+    _add_probes('tensordot', P(T((2, 3)), T((3, 4), seed=1), dims=([1],)), P(T((2, 3)), T((3, 4), seed=1), dims='a'))
+    _add_probes('addbmm', P(T((2, 2)), T((2, 2), seed=1), T((2, 2), seed=2)), P(T((2, 2)), T((1, 2, 2), seed=1), T((2, 2), seed=2)))
+    _add_probes('baddbmm', P(T((2, 2)), T((2, 2), seed=1), T((2, 2), seed=2)))
+    _add_probes('broadcast_tensors', P([T((2,)), T((2,), seed=1)]))
+    for n in ('randn', 'rand'):
+        _add_probes(n, P((5, 0, 1), dtype=D('int8')), P(0, 0, dtype=D(I64)), P((0,), dtype=D('bool')))
+    _add_probes('randint', P(0, 2, (0,), dtype=D('complex64')))
+    c = lambda v: F(lambda L: L.tensor([v], dtype=L.complex128), f'tensor([{v!r}], dtype=complex128)')
+    _add_probes('isclose', P(c(complex(-2 ** .5, 2 ** .5)), c(complex(-.5 ** .5, .5 ** .5)), atol=.5, rtol=.5))
+
+_numpy_names_and_classes_probes()
+
 def _base_name(qual):
     n = qual[7:] if qual.startswith('Tensor.') else qual
     if NAMES.get(qual) == 'inplace': n = n[:-1]

@@ -74,7 +74,8 @@ class CUDABackend(DeviceBackend):
     def check_device(self, device:Device) -> Device:
         ("Availability, then the index: None means the current device; past the last "
          "device is an error.")
-        if not self.is_available(): TORCH_CHECK(False, _NO_CUDA)
+        # Note [No CUDA is an AssertionError] (chapter 03a)
+        if not self.is_available(): raise AssertionError(_NO_CUDA)
         if device.index is None:
             i = self.current_device()
             return _DEVICES.get(i) or _DEVICES.setdefault(i, Device('cuda', i))
@@ -207,7 +208,8 @@ def device_count() -> int:
 def current_device() -> int:
     ("Index of the current CUDA device, like `torch.cuda.current_device`; raises "
      "without a usable GPU.")
-    TORCH_CHECK(is_available(), _NO_CUDA)
+    # Note [No CUDA is an AssertionError]
+    if not is_available(): raise AssertionError(_NO_CUDA)
     return _cuda().current_device()
 
 def _current_index() -> int:

@@ -65,7 +65,13 @@ def _random(name, size, dtype, device, out=None, generator=None):
         resized = _factory_out(out, size, dtype, device, name)
         # torch's randn.out counts its resize as a write too
         if resized and name == 'randn': out._impl.bump_version()
-    TORCH_CHECK_NOT_IMPLEMENTED(out.dtype.is_floating_point or out.dtype.is_complex, '"',
+    # Note [An empty normal draws nothing]: torch's `normal_impl_`
+    # (DistributionTemplates.h) returns at `CHECK_EMPTY_AND_RETURN` before its kernel
+    # dispatches on the dtype, so `randn(0, dtype=int64)` is an empty tensor; `uniform_`
+    # checks the dtype first (`check_uniform_bounds`) and refuses even when there is
+    # nothing to draw.
+    ok = out.dtype.is_floating_point or out.dtype.is_complex
+    TORCH_CHECK_NOT_IMPLEMENTED(ok or (name == 'randn' and not out.numel()), '"',
                                 _KERNEL[name], '" not implemented for \'',
                                 out.dtype.short, "'")
     if given:
@@ -113,10 +119,13 @@ def _randint_into(out:Tensor, low, high, generator=None) -> Tensor:
         low, high = update_from(low, d), update_to(high, d)
         TORCH_CHECK(low < high, "random_ expects 'from' casted to dtype to be less than "
                     "'to' casted to dtype, but got from=", low, " >= to=", high)
-    if (b := _bounds(d)) is not None:
-        name, lo, hi = b
-        TORCH_CHECK(lo <= low <= hi, "from is out of bounds for ", name)
-        TORCH_CHECK(lo <= high - 1 <= hi, "to - 1 is out of bounds for ", name)
+    b = _bounds(d)
+    TORCH_CHECK(b is not None,
+                "check_random_bounds handles only integral, floating-point "
+                "and boolean types")
+    name, lo, hi = b
+    TORCH_CHECK(lo <= low <= hi, "from is out of bounds for ", name)
+    TORCH_CHECK(lo <= high - 1 <= hi, "to - 1 is out of bounds for ", name)
     # drawn on the host (a device copies them in)
     if out.numel() and not out.is_meta:
         _put(_np_write(out), from_to(generator or default_generator, out.numel(), d, low,
