@@ -12,7 +12,7 @@ from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
 from .allocator import DeviceType
 from . import dtypes as _dt
 from .dtypes import (dtype, _as_dtype, _half_op, _REDUCED, _is_integral,
-                               _checked_value)
+                               _checked_value, _kernel_gate)
 from .tensor_impl import Tensor
 from .backends import asarray_like
 from .factories import _np_write, _resize_output
@@ -59,6 +59,7 @@ _fast_half = None
 
 def _uf_kernel(uf, d:dtype):
     "A loop calling the numpy ufunc `uf` on the views, computing in `_opmath(d)`."
+    if d._slow: _kernel_gate(uf, d)     # Note [Kernels the newer dtypes lack] (04a)
     call = _negative if uf is np.negative else uf
     if d in _REDUCED:
         # Note [half casts in bulk] (chapter 04a)
@@ -302,6 +303,7 @@ def _div_loop(mode):
                     or _uf_kernel(np.true_divide, d))
         if d is _dt.bool or d.is_complex:
             _not_impl('div_floor_cpu' if mode == 'floor' else 'div_trunc_cpu', d)
+        _kernel_gate(np.floor_divide if mode == 'floor' else 'div_trunc', d)
         if _is_integral(d):
             def loop(o, x, y):
                 _check_int_zero(d, y)
@@ -348,6 +350,7 @@ def floor_divide(input, other, *, out=None) -> Tensor:
 def _remainder_loop(it):
     d = it.common_dtype()
     if d is _dt.bool or d.is_complex: _not_impl('remainder_cpu', d)
+    _kernel_gate(np.remainder, d)
     if _is_integral(d):
         def loop(o, x, y):
             _check_int_zero(d, y)
@@ -379,12 +382,14 @@ def _powi(o, x, y):
 def _pow_loop(it):
     d = it.common_dtype()
     if d is _dt.bool: _not_impl('pow', d)
+    _kernel_gate(np.power, d)
     if _is_integral(d): return _powi
     return _uf_kernel(np.power, d)
 
 def _pow_scalar_loop(d:dtype, e):
     ("ATen's `pow_tensor_scalar_kernel`: sqrt / rsqrt / reciprocal shortcuts, `powi` for "
      "integers.")
+    _kernel_gate(np.power, d)
     cd = _opmath(d)
     # exp.to<scalar_t>() (Note [Scalar overflow])
     if _is_integral(d) or d in _REDUCED: _checked_value(e, d)
@@ -511,6 +516,7 @@ def _compare(uf, input, other, out, name, ordered=True) -> Tensor:
                      type(input).__name__, ", ", type(other).__name__,
                      "), but expected (Tensor input, Tensor other)")
     def make(it):
+        _kernel_gate(uf, it.common_dtype())
         if ordered and it.common_dtype().is_complex: _not_impl(name + '_cpu',
                 it.common_dtype())
         return lambda o, x, y: uf(x, y, out=o)
@@ -538,6 +544,7 @@ def ge(input, other, *, out=None) -> Tensor:
 # %% ../nbs/06b_ops.ipynb #a03f4b00
 def _logical(uf):
     def make(it):
+        _kernel_gate(uf, it.common_dtype())
         def loop(o, x, y): uf(x.astype(np.bool_, copy=False) if x.dtype != np.bool_
                               else x,
                 y.astype(np.bool_, copy=False) if y.dtype != np.bool_ else y,

@@ -1,4 +1,4 @@
-"""The 12 scalar types of tinytensor, with torch's names, sizes and promotion lattice; how values are converted between them.
+"""The scalar types of tinytensor, with torch's names, sizes and promotion lattice; how values are converted between them.
 
 Docs: https://tinytensor.github.io/tinytensor/dtypes.html.md"""
 
@@ -6,23 +6,25 @@ Docs: https://tinytensor.github.io/tinytensor/dtypes.html.md"""
 
 # %% auto #0
 __all__ = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64', 'complex64',
-           'complex128', 'half', 'float', 'double', 'short', 'int', 'long', 'cfloat', 'cdouble', 'all_dtypes', 'dtype',
-           'from_numpy_dtype', 'get_default_dtype', 'set_default_dtype', 'default_complex_dtype', 'promote_types',
-           'promotion_table_html']
+           'complex128', 'uint16', 'uint32', 'uint64', 'half', 'float', 'double', 'short', 'int', 'long', 'cfloat',
+           'cdouble', 'all_dtypes', 'dtype', 'from_numpy_dtype', 'get_default_dtype', 'set_default_dtype',
+           'default_complex_dtype', 'promote_types', 'promotion_table_html']
 
 # %% ../nbs/04a_dtypes.ipynb #3b589ecf
 import builtins, math, numbers
 import numpy as np
 import ml_dtypes
-from .checks import (TORCH_CHECK, TORCH_CHECK_TYPE, register_arg_type,
+from .checks import (TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED,
+                               register_arg_type,
                                PythonArgParser)
 
 # %% ../nbs/04a_dtypes.ipynb #66023b37
 class dtype:
     "A scalar type: torch's name, item size, numpy dtype and category."
     __slots__ = ('name', 'itemsize', 'np', 'is_floating_point', 'is_complex',
-                 'is_signed', '_cat', 'short')
-    def __init__(self, name, npdtype, cat, short):
+                 'is_signed', '_cat', 'short', '_kind', '_slow')
+    # kind: 0 the classic twelve, 1 wide unsigned, 2 float8
+    def __init__(self, name, npdtype, cat, short, kind=0):
         # immutable, as torch's dtypes: only __init__ sets attributes
         s = object.__setattr__
         s(self, 'name', name)
@@ -31,7 +33,10 @@ class dtype:
         s(self, 'short', short)
         s(self, 'itemsize', self.np.itemsize)
         s(self, 'is_floating_point', cat == 2); s(self, 'is_complex', cat == 3)
-        s(self, 'is_signed', name not in ('bool', 'uint8'))
+        s(self, 'is_signed', name != 'bool' and not name.startswith('uint'))
+        s(self, '_kind', kind)
+        # the small-op fast paths (chapter 10) leave these to the plain ones
+        s(self, '_slow', cat == 3 or kind != 0)
     def __setattr__(self, name, value):
         raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not "
                              "writable")
@@ -58,6 +63,10 @@ float32  = dtype('float32',    np.float32,         2, 'Float')
 float64  = dtype('float64',    np.float64,         2, 'Double')
 complex64  = dtype('complex64',  np.complex64,     3, 'ComplexFloat')
 complex128 = dtype('complex128', np.complex128,    3, 'ComplexDouble')
+# the wide unsigned types (Note [Barebones unsigned types])
+uint16   = dtype('uint16',     np.uint16,          1, 'UInt16', 1)
+uint32   = dtype('uint32',     np.uint32,          1, 'UInt32', 1)
+uint64   = dtype('uint64',     np.uint64,          1, 'UInt64', 1)
 
 # torch's aliases
 half, float, double = float16, float32, float64
@@ -65,7 +74,8 @@ short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
 
 all_dtypes = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32,
-              float64, complex64, complex128)
+              float64, complex64, complex128, uint16, uint32, uint64)
+_BAREBONES = (uint16, uint32, uint64)
 _by_name = {d.name: d for d in all_dtypes}
 _by_np = {d.np: d for d in all_dtypes}
 
@@ -79,7 +89,7 @@ def from_numpy_dtype(npdtype) -> dtype:
                      np.dtype(npdtype).name,
                      ". The only supported types are: float64, float32, float16, "
                      "complex64, complex128, "
-                     "int64, int32, int16, int8, uint8, and bool.")
+            "int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
     return d
 
 # %% ../nbs/04a_dtypes.ipynb #cd7bf1d7
@@ -232,6 +242,8 @@ def promote_types(type1:dtype, type2:dtype) -> dtype:
         type1, type2 = _promote_types_args.parse((type1, type2), {}).values()
     a, b = type1, type2
     if a is b: return a
+    if a._kind or b._kind:
+        return _promote_new(a, b)
     if a._cat < b._cat: a, b = b, a                     # a has the higher category
     if a._cat != b._cat:
         if a._cat == 3 and b._cat == 2: return promote_types(a.to_real(), b).to_complex()
@@ -244,15 +256,34 @@ def promote_types(type1:dtype, type2:dtype) -> dtype:
     if a._cat == 2 and {a, b} == {float16, bfloat16}: return float32
     return a if a.itemsize > b.itemsize else b
 
+# Note [Barebones unsigned types]: uint16, uint32 and uint64 came to torch (2.3) as
+# "barebones" types for interchange (numpy, DLPack, files): `promoteTypes`
+# (c10/core/ScalarType.cpp) refuses them with anything but themselves and the floating
+# types, which they simply become (uint64 + float16 is float16). Checked before the table.
+def _promote_new(a:dtype, b:dtype) -> dtype:
+    "promote_types where a float8 or a wide unsigned type takes part: torch's refusals."
+    if a._kind == 2 or b._kind == 2:
+        TORCH_CHECK(False, "Promotion for Float8 Types is not supported, attempted to "
+                    "promote ", a.short, " and ", b.short)
+    other = b if a._kind == 1 else a
+    TORCH_CHECK(other._cat == 2, "Promotion for uint16, uint32, uint64 types is not "
+                "supported, attempted to promote ", a.short, " and ", b.short)
+    return other
+
 # %% ../nbs/04a_dtypes.ipynb #e7e8b22d
+def _table_cell(a:dtype, b:dtype) -> str:
+    "One cell of the table: the result, or a grey dash where torch refuses the pair."
+    try: r = promote_types(a, b)
+    except RuntimeError: return '<td style="background:#ddd">&mdash;</td>'
+    shade = 92 - 6 * r.itemsize.bit_length()
+    return f'<td style="background:hsl({r._cat*70+180},60%,{shade}%)">{r.name}</td>'
+
 def promotion_table_html() -> str:
-    "An HTML table of `promote_types` over all pairs."
+    "An HTML table of `promote_types` over all pairs (a dash where torch refuses)."
     head = ''.join(f'<th>{d.name}</th>' for d in all_dtypes)
-    rows = ''.join(f'<tr><th>{a.name}</th>' + ''.join(
-        f'<td style="background:hsl({promote_types(a,b)._cat*70+180},60%,'
-        f'{92-6*(promote_types(a,b).itemsize.bit_length())}%)">'
-        f'{promote_types(a,b).name}</td>' for b in all_dtypes) + '</tr>'
-                   for a in all_dtypes)
+    rows = ''.join(f'<tr><th>{a.name}</th>'
+                   + ''.join(_table_cell(a, b) for b in all_dtypes)
+                   + '</tr>' for a in all_dtypes)
     style = 'font-size:10px;border-collapse:collapse'
     return f'<table style="{style}"><tr><th></th>{head}</tr>{rows}</table>'
 
@@ -264,7 +295,8 @@ def _is_integral(d:dtype, include_bool:bool=False) -> bool:
     return ((d is bool and include_bool)
             or (not d.is_floating_point and not d.is_complex and d is not bool))
 
-_FILL_CTYPES = {uint8: 'uint8_t', int8: 'int8_t', int16: 'int16_t', int32: 'int',
+_FILL_CTYPES = {uint8: 'uint8_t', uint16: 'uint16_t', uint32: 'uint32_t',
+                uint64: 'uint64_t', int8: 'int8_t', int16: 'int16_t', int32: 'int',
                 int64: 'int64_t',
                 float16: 'c10::Half', bfloat16: 'c10::BFloat16', float32: 'float',
                 float64: 'double',
@@ -310,3 +342,28 @@ def _checked_value(v, d:dtype, scalar_fill:bool=False):
         TORCH_CHECK(builtins.abs(v) <= _FMAX[d], "value cannot be converted to type ",
                     name, " without overflow")
     return v
+
+# %% ../nbs/04a_dtypes.ipynb #5b70dae1
+# Note [Kernels the newer dtypes lack]: ATen's dispatch macros list, per kernel, the
+# types it is compiled for. The barebones unsigned types are in only a few lists
+# (AT_DISPATCH_V2 with AT_BAREBONES_UNSIGNED_TYPES), so the same numpy ufunc that runs
+# for uint8 has no kernel for uint16. This table names, per ufunc, the kernel torch 2.13's
+# error quotes; measured op by op against torch.
+_KERNEL_NAMES = {np.add: 'add_stub', np.subtract: 'add_stub', np.negative: 'neg_cpu',
+                 np.absolute: 'abs_cpu', np.maximum: 'maximum_cpu',
+                 np.minimum: 'minimum_cpu', np.less: 'lt_cpu', np.less_equal: 'le_cpu',
+                 np.greater: 'gt_cpu', np.greater_equal: 'ge_cpu', np.power: 'pow',
+                 np.square: 'pow', np.logical_and: 'logical_and_cpu',
+                 np.logical_or: 'logical_or_cpu', np.logical_xor: 'logical_xor_cpu',
+                 np.logical_not: 'logical_not_cpu', np.invert: 'bitwise_not_cpu',
+                 np.left_shift: 'lshift_cpu', np.right_shift: 'rshift_cpu',
+                 np.remainder: 'remainder_cpu', np.fmod: 'fmod_cpu',
+                 np.floor_divide: 'div_floor_cpu', 'div_trunc': 'div_trunc_cpu'}
+# per kind (Note above): the ufuncs without a kernel
+_NO_KERNEL = {1: frozenset(_KERNEL_NAMES)}
+
+def _kernel_gate(uf, d:dtype):
+    "torch's NotImplementedError where `d` has no kernel for the ufunc `uf`."
+    if d._kind and uf in _NO_KERNEL.get(d._kind, ()):
+        TORCH_CHECK_NOT_IMPLEMENTED(False, '"', _KERNEL_NAMES[uf],
+                                    '" not implemented for \'', d.short, "'")

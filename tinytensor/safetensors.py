@@ -32,7 +32,8 @@ _ENUM_ORDER = ['BOOL', 'F4', 'F6_E2M3', 'F6_E3M2', 'U8', 'I8', 'F8_E5M2', 'F8_E4
 _BY_CODE = {'BOOL': _dt.bool, 'U8': _dt.uint8, 'I8': _dt.int8, 'I16': _dt.int16,
             'I32': _dt.int32, 'I64': _dt.int64,
             'F16': _dt.float16, 'BF16': _dt.bfloat16, 'F32': _dt.float32,
-            'F64': _dt.float64, 'C64': _dt.complex64}
+            'F64': _dt.float64, 'C64': _dt.complex64,
+            'U16': _dt.uint16, 'U32': _dt.uint32, 'U64': _dt.uint64}
 _CODE = {d: c for c, d in _BY_CODE.items()}
 _MAX_HEADER = 100_000_000
 

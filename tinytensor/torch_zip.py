@@ -202,6 +202,7 @@ class _StorageRef:
             untyped=False): self.impl, self.dtype, self.untyped = (impl, dtype, untyped)
 
 _REBUILD_V2 = _Global('torch._utils', '_rebuild_tensor_v2')
+_REBUILD_V3 = _Global('torch._utils', '_rebuild_tensor_v3')
 
 # %% ../nbs/08a_serialization.ipynb #0f67c77f
 def _location(device) -> str:
@@ -241,11 +242,15 @@ class TorchPickler(pickle._Pickler):
                 impl.nbytes() // d.itemsize)
 
     def _save_tensor(self, t):
-        impl = t._impl
-        args = (_StorageRef(impl.storage_.get(), impl.dtype_), impl.storage_offset_,
-                tuple(impl.sizes()),
-                tuple(impl.strides()), False, collections.OrderedDict())
-        self.save_reduce(_REBUILD_V2, args, obj=t)
+        impl, d = t._impl, t._impl.dtype_
+        # the newer dtypes have no typed storage class: torch writes an untyped storage
+        # and the dtype last (`_rebuild_tensor_v3`)
+        ref = (_StorageRef(impl.storage_.get(), _dt.uint8, untyped=True) if d._kind
+               else _StorageRef(impl.storage_.get(), d))
+        args = (ref, impl.storage_offset_, tuple(impl.sizes()), tuple(impl.strides()),
+                False, collections.OrderedDict())
+        if d._kind: self.save_reduce(_REBUILD_V3, args + (d,), obj=t)
+        else: self.save_reduce(_REBUILD_V2, args, obj=t)
     dispatch[Tensor] = _save_tensor
     dispatch[Storage] = lambda self, s: self.save(_StorageRef(s.impl, _dt.uint8,
                                                               untyped=True))

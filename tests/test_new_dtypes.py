@@ -1,0 +1,147 @@
+"""The newer dtypes (uint16/32/64 ...) against torch: promotion, numpy and DLPack round trips, the ops torch has
+kernels for (and its NotImplementedError for the others), torch zip and safetensors files both ways, repr."""
+import io, re, warnings
+import numpy as np
+import pytest
+torch = pytest.importorskip("torch")
+import tinytensor as tt
+from ttgen import run_both, check_results
+
+UNSIGNED = ['uint16', 'uint32', 'uint64']
+
+def norm_repr(t):
+    "tinytensor's repr in torch's words: its longer dtype prefix may move `dtype=` to a new line."
+    return re.sub(r',\n\s+dtype=', ', dtype=', repr(t).replace('tinytensor.', 'torch.'))
+
+def both_dtypes():
+    return [(d, getattr(torch, d.name)) for d in tt.all_dtypes]
+
+def outcome(f):
+    "('ok', result) or (exception type, message)."
+    try: return ('ok', f())
+    except Exception as e: return (type(e), str(e))
+
+def test_promote_types_every_pair():
+    bad = []
+    for a, ta in both_dtypes():
+        for b, tb in both_dtypes():
+            r, s = outcome(lambda: tt.promote_types(a, b)), outcome(lambda: torch.promote_types(ta, tb))
+            if r[0] == 'ok' and s[0] == 'ok': ok = r[1].name == str(s[1]).replace('torch.', '')
+            else: ok = r == s
+            if not ok: bad.append((a.name, b.name, r, s))
+    assert not bad, bad[:5]
+    assert len(tt.all_dtypes) ** 2 > 144
+
+@pytest.mark.parametrize('name', UNSIGNED)
+def test_numpy_round_trip(name):
+    info = np.iinfo(name)
+    a = np.array([0, 1, info.max // 3, info.max], dtype=name)
+    for make in (tt.from_numpy, tt.tensor, tt.as_tensor):
+        t = make(a)
+        assert t.dtype is getattr(tt, name) and t.tolist() == a.tolist()
+        assert t.numpy().dtype == a.dtype and (t.numpy() == a).all()
+    t = tt.from_numpy(a); t.numpy()[0] = 7
+    assert a[0] == 7                                             # from_numpy shares memory, as torch's
+    assert norm_repr(t) == norm_repr(torch.from_numpy(a))
+
+@pytest.mark.parametrize('name', UNSIGNED)
+def test_dlpack_round_trip(name):
+    a = np.arange(5, dtype=name)
+    t = tt.from_dlpack(a)
+    assert t.dtype is getattr(tt, name) and t.tolist() == a.tolist()
+    assert (np.from_dlpack(t) == a).all()
+    th = torch.from_dlpack(t)
+    assert th.dtype == getattr(torch, name) and th.tolist() == a.tolist()
+    assert tt.from_dlpack(torch.arange(3).to(getattr(torch, name))).dtype is getattr(tt, name)
+
+VALS = [1, 2, 3, 4]
+# op -> function of (module, a, b), as the prototype's sweep over torch
+OPS = {
+    'add': lambda m, a, b: a + b, 'sub': lambda m, a, b: a - b, 'mul': lambda m, a, b: a * b,
+    'div': lambda m, a, b: a / b, 'floor_divide': lambda m, a, b: a // b, 'remainder': lambda m, a, b: a % b,
+    'pow': lambda m, a, b: a ** b, 'add_scalar': lambda m, a, b: a + 1, 'add_float': lambda m, a, b: a + 1.5,
+    'mul_scalar': lambda m, a, b: a * 2, 'mul_': lambda m, a, b: a.clone().mul_(b),
+    'add_': lambda m, a, b: a.clone().add_(b), 'neg': lambda m, a, b: -a, 'abs': lambda m, a, b: a.abs(),
+    'square': lambda m, a, b: a.square(), 'exp': lambda m, a, b: a.exp(), 'sqrt': lambda m, a, b: a.sqrt(),
+    'maximum': lambda m, a, b: m.maximum(a, b), 'minimum': lambda m, a, b: m.minimum(a, b),
+    'bitwise_and': lambda m, a, b: a & b, 'bitwise_or': lambda m, a, b: a | b,
+    'bitwise_xor': lambda m, a, b: a ^ b, 'logical_and': lambda m, a, b: m.logical_and(a, b),
+    'logical_or': lambda m, a, b: m.logical_or(a, b), 'eq': lambda m, a, b: a == b, 'ne': lambda m, a, b: a != b,
+    'lt': lambda m, a, b: a < b, 'le': lambda m, a, b: a <= b, 'gt': lambda m, a, b: a > b,
+    'ge': lambda m, a, b: a >= b, 'lt_scalar': lambda m, a, b: a < 2, 'eq_scalar': lambda m, a, b: a == 2,
+    'where': lambda m, a, b: m.where(a == a, a, b), 'cat': lambda m, a, b: m.cat([a, b]),
+    'clone': lambda m, a, b: a.clone(), 'index': lambda m, a, b: a[1:3], 'to_float': lambda m, a, b: a.float(),
+    'to_int64': lambda m, a, b: a.long(), 'sum': lambda m, a, b: a.sum(),
+}
+RULE = {'div': 'div', 'exp': 'exp', 'sqrt': 'sqrt', 'sum': 'sum'}
+
+@pytest.mark.parametrize('name', UNSIGNED)
+@pytest.mark.parametrize('op', list(OPS))
+def test_ops_as_torch(name, op):
+    f = OPS[op]
+    a_tt, b_tt = tt.tensor(VALS, dtype=getattr(tt, name)), tt.tensor(VALS[::-1], dtype=getattr(tt, name))
+    a_th, b_th = torch.tensor(VALS, dtype=getattr(torch, name)), torch.tensor(VALS[::-1], dtype=getattr(torch, name))
+    r_tt, r_th = run_both(lambda: f(tt, a_tt, b_tt), lambda: f(torch, a_th, b_th))
+    if isinstance(r_th, Exception) and isinstance(r_tt, Exception): assert str(r_tt) == str(r_th)
+    if isinstance(r_th, torch.Tensor) and r_th.dtype in (torch.uint16, torch.uint32, torch.uint64):
+        assert not isinstance(r_tt, Exception), r_tt
+        assert r_tt.dtype.name == str(r_th.dtype)[6:] and r_tt.tolist() == r_th.tolist() and r_tt.shape == r_th.shape
+        return
+    assert check_results(r_tt, r_th, RULE.get(op, 'add'), op) is None
+
+@pytest.mark.parametrize('name', UNSIGNED)
+def test_wrapping_and_checked_fill(name):
+    d, td = getattr(tt, name), getattr(torch, name)
+    assert tt.full((2,), -1, dtype=d).tolist() == torch.full((2,), -1, dtype=td).tolist()
+    big = [np.iinfo(name).max // 2, np.iinfo(name).max]
+    assert (tt.tensor([3, 5], dtype=d) * tt.tensor(big, dtype=d)).tolist() == \
+        (torch.tensor([3, 5], dtype=td) * torch.tensor(big, dtype=td)).tolist()
+    if name == 'uint16':
+        r = run_both(lambda: tt.zeros(1, dtype=d).fill_(70000), lambda: torch.zeros(1, dtype=td).fill_(70000))
+        assert check_results(*r, 'add') is None
+
+def zip_bytes(save, obj):
+    b = io.BytesIO(); save(obj, b); b.seek(0); return b
+
+def test_torch_zip_both_ways():
+    src = {'u16': torch.tensor([0, 1, 65535], dtype=torch.uint16),
+           'u32': torch.arange(10, dtype=torch.int64).to(torch.uint32)[1::3],
+           'u64': torch.tensor([[2**64 - 1, 5], [0, 2**63]], dtype=torch.uint64).t(),
+           'f': torch.tensor([1.5, 2.5])}
+    got = tt.load(zip_bytes(torch.save, src))
+    for k, v in src.items():
+        g = got[k]
+        assert g.dtype.name == str(v.dtype)[6:] and g.tolist() == v.tolist()
+        assert (g.stride(), g.storage_offset()) == (v.stride(), v.storage_offset())
+    back = torch.load(zip_bytes(tt.save, got), weights_only=True)
+    for k, v in src.items():
+        assert back[k].dtype == v.dtype and back[k].tolist() == v.tolist() and back[k].stride() == v.stride()
+        assert back[k].storage_offset() == v.storage_offset()
+
+def test_safetensors_both_ways(tmp_path):
+    from safetensors.torch import save_file as th_save, load_file as th_load
+    src = {'a': torch.tensor([1, 65535], dtype=torch.uint16), 'b': torch.tensor([[2**32 - 1]], dtype=torch.uint32),
+           'c': torch.tensor([2**64 - 1, 0], dtype=torch.uint64)}
+    th_save(src, str(tmp_path / 'a.safetensors'))
+    got = tt.load_file(str(tmp_path / 'a.safetensors')) if hasattr(tt, 'load_file') else \
+        __import__('tinytensor.safetensors', fromlist=['x']).load_file(str(tmp_path / 'a.safetensors'))
+    for k, v in src.items(): assert got[k].dtype.name == str(v.dtype)[6:] and got[k].tolist() == v.tolist()
+    from tinytensor.safetensors import save_file
+    save_file(got, str(tmp_path / 'b.safetensors'))
+    back = th_load(str(tmp_path / 'b.safetensors'))
+    for k, v in src.items(): assert back[k].dtype == v.dtype and back[k].tolist() == v.tolist()
+
+@pytest.mark.parametrize('name', UNSIGNED)
+def test_repr(name):
+    for vals in ([], [7], [0, 65535], list(range(2000))):
+        a, b = tt.tensor(vals, dtype=getattr(tt, name)), torch.tensor(vals, dtype=getattr(torch, name))
+        assert norm_repr(a) == norm_repr(b)
+    assert repr(tt.tensor(2**64 - 1, dtype=tt.uint64)) == 'tensor(18446744073709551615, dtype=tinytensor.uint64)'
+
+@pytest.mark.parametrize('vals', [[2**64 - 1, 1], [2**63], [-1], [1.5], [True, 2], [2**64], [np.int64(5)]])
+@pytest.mark.parametrize('name', UNSIGNED)
+def test_tensor_leaves(vals, name):
+    r_tt, r_th = run_both(lambda: tt.tensor(vals, dtype=getattr(tt, name)), lambda: torch.tensor(vals, dtype=getattr(torch, name)))
+    if isinstance(r_th, Exception):
+        assert type(r_tt) is type(r_th) and str(r_tt) == str(r_th), (r_tt, r_th)
+    else: assert not isinstance(r_tt, Exception) and r_tt.tolist() == r_th.tolist(), (r_tt, r_th)
