@@ -145,3 +145,21 @@ def test_tensor_leaves(vals, name):
     if isinstance(r_th, Exception):
         assert type(r_tt) is type(r_th) and str(r_tt) == str(r_th), (r_tt, r_th)
     else: assert not isinstance(r_tt, Exception) and r_tt.tolist() == r_th.tolist(), (r_tt, r_th)
+
+def test_finfo_iinfo_every_dtype():
+    for d, td in both_dtypes():
+        for info in ('finfo', 'iinfo'):
+            r = outcome(lambda: getattr(tt, info)(d)); s = outcome(lambda: getattr(torch, info)(td))
+            if s[0] != 'ok':
+                assert r[0] is s[0], (info, d, r, s)
+                continue
+            assert r[0] == 'ok', (info, d, r)
+            a, b = r[1], s[1]
+            assert repr(a) == repr(b), (a, b)
+            fields = ('bits', 'eps', 'max', 'min', 'tiny', 'smallest_normal', 'resolution', 'dtype') \
+                if info == 'finfo' else ('bits', 'max', 'min', 'dtype')
+            for f in fields: assert getattr(a, f) == getattr(b, f) and type(getattr(a, f)) is type(getattr(b, f)), (d, f)
+    assert repr(tt.finfo()) == repr(torch.finfo())
+    for bad in ('float32', None):
+        r = run_both(lambda: tt.iinfo(bad), lambda: torch.iinfo(bad))
+        assert type(r[0]) is type(r[1]) is TypeError

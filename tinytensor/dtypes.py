@@ -8,7 +8,7 @@ Docs: https://tinytensor.github.io/tinytensor/dtypes.html.md"""
 __all__ = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64', 'complex64',
            'complex128', 'uint16', 'uint32', 'uint64', 'half', 'float', 'double', 'short', 'int', 'long', 'cfloat',
            'cdouble', 'all_dtypes', 'dtype', 'from_numpy_dtype', 'get_default_dtype', 'set_default_dtype',
-           'default_complex_dtype', 'promote_types', 'promotion_table_html']
+           'default_complex_dtype', 'promote_types', 'promotion_table_html', 'finfo', 'iinfo']
 
 # %% ../nbs/04a_dtypes.ipynb #3b589ecf
 import builtins, math, numbers
@@ -367,3 +367,56 @@ def _kernel_gate(uf, d:dtype):
     if d._kind and uf in _NO_KERNEL.get(d._kind, ()):
         TORCH_CHECK_NOT_IMPLEMENTED(False, '"', _KERNEL_NAMES[uf],
                                     '" not implemented for \'', d.short, "'")
+
+# %% ../nbs/04a_dtypes.ipynb #9bb047ec
+# Note [finfo's resolution]: TypeInfo.cpp computes `resolution` as
+# `std::pow(10, (int)std::log10(eps))`; the cast truncates toward zero, so float32's eps
+# 1.19e-7 (log10 -6.92) gives 1e-06, not 1e-07, and an eps of 1/8 (log10 -0.9) gives 1.
+def _resolution(eps:builtins.float) -> builtins.float:
+    return 10.0 ** builtins.int(math.log10(eps))
+
+# numpy's and ml_dtypes' own tables: bits, eps, max, smallest normal
+_FLOAT_LIMITS = {d: (lambda f: (f.bits, builtins.float(f.eps), builtins.float(f.max),
+                                builtins.float(f.smallest_normal)))(ml_dtypes.finfo(d.np))
+                 for d in (float16, bfloat16, float32, float64)}
+
+def _info_repr(self, names) -> str:
+    vals = ', '.join(f'{n}={getattr(self, n):g}' for n in names)
+    return f'{type(self).__name__}({vals}, dtype={self.dtype})'
+
+class finfo:
+    ("Machine limits of a floating (or, by its real part, complex) dtype, as "
+     "`torch.finfo`.")
+    __slots__ = ('bits', 'eps', 'max', 'min', 'tiny', 'smallest_normal', 'resolution',
+                 'dtype')
+    def __init__(self, type:dtype=None):
+        d = get_default_dtype() if type is None else type
+        TORCH_CHECK_TYPE(isinstance(d, dtype), "finfo(): argument 'type' (position 1) "
+                         "must be tinytensor.dtype, not ", builtins.type(d).__name__)
+        TORCH_CHECK_TYPE(d.is_floating_point or d.is_complex,
+                         "tinytensor.finfo() requires"
+                         " a floating point input type. Use tinytensor.iinfo to handle "
+                         "'tinytensor.finfo'")
+        r = d.to_real()
+        bits, eps, mx, tiny = _FLOAT_LIMITS[r]
+        self.bits, self.eps, self.max, self.min = bits, eps, mx, -mx
+        self.tiny = self.smallest_normal = tiny
+        self.resolution, self.dtype = _resolution(eps), r.name
+    def __repr__(self):
+        return _info_repr(self, ('resolution', 'min', 'max', 'eps', 'smallest_normal',
+                                 'tiny'))
+
+class iinfo:
+    "Machine limits of an integer dtype, as `torch.iinfo`."
+    __slots__ = ('bits', 'max', 'min', 'dtype')
+    def __init__(self, type:dtype):
+        TORCH_CHECK_TYPE(isinstance(type, dtype), "iinfo(): argument 'type' (position 1) "
+                         "must be tinytensor.dtype, not ", builtins.type(type).__name__)
+        TORCH_CHECK_TYPE(type is not bool, "tinytensor.bool is not supported by "
+                         "tinytensor.iinfo")
+        TORCH_CHECK_TYPE(type._cat == 1, "tinytensor.iinfo() requires an integer input "
+                         "type. Use tinytensor.finfo to handle 'tinytensor.iinfo'")
+        i = np.iinfo(type.np)
+        self.bits, self.max, self.min = i.bits, builtins.int(i.max), builtins.int(i.min)
+        self.dtype = type.name
+    def __repr__(self): return _info_repr(self, ('min', 'max'))
