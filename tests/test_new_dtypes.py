@@ -163,3 +163,108 @@ def test_finfo_iinfo_every_dtype():
     for bad in ('float32', None):
         r = run_both(lambda: tt.iinfo(bad), lambda: torch.iinfo(bad))
         assert type(r[0]) is type(r[1]) is TypeError
+
+# ---------------------------------------------------------------- float8
+FLOAT8 = ['float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu']
+
+def codes(lib, name):
+    return lib.arange(256, dtype=lib.int32).to(lib.uint8).view(getattr(lib, name))
+
+@pytest.mark.parametrize('name', FLOAT8)
+def test_float8_decodes_all_codes(name):
+    a, b = codes(tt, name), codes(torch, name)
+    for target in ('float32', 'float64', 'float16', 'bfloat16'):
+        x, y = a.to(getattr(tt, target)), b.to(getattr(torch, target))
+        bits = {'float32': (tt.int32, torch.int32), 'float64': (tt.int64, torch.int64)}.get(target, (tt.int16, torch.int16))
+        assert x.view(bits[0]).tolist() == y.view(bits[1]).tolist(), target
+    assert [v == w or (v != v and w != w) for v, w in zip(a.tolist(), b.tolist())] == [True] * 256
+
+def f32_patterns():
+    "Every pattern of the top 16 bits (sign, exponent, 7 mantissa bits) x 12 low halves: guard/round/sticky and NaN payloads."
+    hi = np.arange(1 << 16, dtype=np.uint32) << 16
+    lows = np.array([0, 1, 2, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff, 0x1234, 0xbeef, 0x4000, 0xc000], np.uint32)
+    return (hi[:, None] | lows[None, :]).ravel().view(np.float32)
+
+@pytest.mark.parametrize('name', FLOAT8)
+def test_float8_encodes_as_torch(name):
+    f = f32_patterns()
+    a = tt.from_numpy(f).to(getattr(tt, name)).view(tt.uint8).numpy()
+    b = torch.from_numpy(f).to(getattr(torch, name)).view(torch.uint8).numpy()
+    bad = np.nonzero(a != b)[0]
+    assert len(bad) == 0, [(hex(f.view(np.uint32)[i]), hex(a[i]), hex(b[i])) for i in bad[:5]]
+    # float64 (two roundings), float16, ints and bools on the way in; strided too
+    rng = np.random.default_rng(0)
+    for src in (rng.standard_normal(5000) * 300, rng.standard_normal(300).astype(np.float16),
+                rng.integers(-600, 600, 500), rng.random(50) < 0.5):
+        x, y = tt.from_numpy(src)[::3].to(getattr(tt, name)), torch.from_numpy(src)[::3].to(getattr(torch, name))
+        assert x.view(tt.uint8).tolist() == y.view(torch.uint8).tolist()
+    vals = [1000.0, -1e30, float('inf'), float('nan'), -0.0, 1.5, 3.0, -4.0, 0.0, 1e-9]
+    assert tt.tensor(vals, dtype=getattr(tt, name)).view(tt.uint8).tolist() == \
+        torch.tensor(vals, dtype=getattr(torch, name)).view(torch.uint8).tolist()
+
+@pytest.mark.parametrize('name', FLOAT8)
+def test_float8_repr(name):
+    for v in ([1., 2.], [0.5, -1.5, 3.], [448., 0.015625, 0.001953125], [float('nan'), 448., -0., 1.],
+              [float('nan'), float('inf'), 1000., -0., 1.], [], [7.], list(range(30)), [0., 0.], 3.):
+        a, b = tt.tensor(v, dtype=getattr(tt, name)), torch.tensor(v, dtype=getattr(torch, name))
+        assert norm_repr(a) == norm_repr(b)
+
+F8_OPS = ['add', 'sub', 'mul', 'div', 'mul_scalar', 'mul_', 'add_', 'neg', 'abs', 'exp', 'sqrt', 'maximum', 'bitwise_and',
+          'eq', 'ne', 'lt', 'eq_scalar', 'where', 'cat', 'clone', 'index', 'to_float', 'to_int64']
+
+@pytest.mark.parametrize('name', FLOAT8)
+@pytest.mark.parametrize('op', F8_OPS)
+def test_float8_ops_as_torch(name, op):
+    f = OPS[op]
+    va, vb = [1., 2., -0.5, 300.], [4., 2., 1., 2.]
+    a_tt, b_tt = tt.tensor(va, dtype=getattr(tt, name)), tt.tensor(vb, dtype=getattr(tt, name))
+    a_th, b_th = torch.tensor(va, dtype=getattr(torch, name)), torch.tensor(vb, dtype=getattr(torch, name))
+    r_tt, r_th = run_both(lambda: f(tt, a_tt, b_tt), lambda: f(torch, a_th, b_th))
+    if isinstance(r_th, Exception):
+        assert type(r_tt) is type(r_th) and str(r_tt) == str(r_th), (r_tt, r_th)
+    elif r_th.dtype == getattr(torch, name):
+        assert not isinstance(r_tt, Exception), r_tt
+        assert r_tt.dtype.name == name and r_tt.view(tt.uint8).tolist() == r_th.view(torch.uint8).tolist()
+    else: assert check_results(r_tt, r_th, 'add', op) is None
+
+@pytest.mark.parametrize('name', FLOAT8)
+def test_float8_mul_every_pair(name):
+    a, b = codes(tt, name), codes(torch, name)
+    x = (a[:, None] * a[None, :]).view(tt.uint8).numpy()
+    y = (b[:, None] * b[None, :]).view(torch.uint8).numpy()
+    assert (x == y).all()
+    assert (a[:, None].expand(256, 256).clone() * a).view(tt.uint8).tolist() == (b[:, None].expand(256, 256).clone() * b).view(torch.uint8).tolist()
+
+def test_float8_files_both_ways(tmp_path):
+    from safetensors.torch import save_file as th_save, load_file as th_load
+    from tinytensor.safetensors import save_file, load_file
+    src = {n: codes(torch, n).reshape(16, 16) for n in FLOAT8}
+    st_src = {k: v for k, v in src.items() if k != 'float8_e8m0fnu'}          # safetensors' torch API lacks F8_E8M0
+    th_save(st_src, str(tmp_path / 'a.safetensors'))
+    got = load_file(str(tmp_path / 'a.safetensors'))
+    for k, v in st_src.items(): assert got[k].dtype.name == k and got[k].view(tt.uint8).tolist() == v.view(torch.uint8).tolist()
+    save_file(got, str(tmp_path / 'b.safetensors'))
+    back = th_load(str(tmp_path / 'b.safetensors'))
+    for k, v in st_src.items(): assert back[k].dtype == v.dtype and torch.equal(back[k].view(torch.uint8), v.view(torch.uint8))
+    e8 = {'e8': tt.tensor([0.5, 4.0], dtype=tt.float8_e8m0fnu)}
+    save_file(e8, str(tmp_path / 'e8.safetensors'))
+    assert load_file(str(tmp_path / 'e8.safetensors'))['e8'].view(tt.uint8).tolist() == [126, 129]
+    views = {k: v[1::2, ::3] for k, v in src.items()}
+    got = tt.load(zip_bytes(torch.save, views))
+    for k, v in views.items():
+        g = got[k]
+        assert g.dtype.name == k and (g.stride(), g.storage_offset()) == (v.stride(), v.storage_offset())
+        assert g.view(tt.uint8).tolist() == v.view(torch.uint8).tolist()
+    back = torch.load(zip_bytes(tt.save, got), weights_only=True)
+    for k, v in views.items():
+        assert back[k].dtype == v.dtype and torch.equal(back[k].view(torch.uint8), v.view(torch.uint8))
+        assert (back[k].stride(), back[k].storage_offset()) == (v.stride(), v.storage_offset())
+
+def test_safetensors_refuses_sub_byte_floats(tmp_path):
+    import json, struct
+    from tinytensor.safetensors import load_file, SafetensorError
+    for code in ('F4', 'F6_E2M3', 'F6_E3M2'):
+        h = json.dumps({'a': {'dtype': code, 'shape': [2], 'data_offsets': [0, 1]}}).encode()
+        h += b' ' * (-(8 + len(h)) % 8)
+        (tmp_path / 'x.safetensors').write_bytes(struct.pack('<Q', len(h)) + h + bytes(8))
+        with pytest.raises(SafetensorError, match=f'dtype {code} .*has no torch dtype'): load_file(str(tmp_path / 'x.safetensors'))

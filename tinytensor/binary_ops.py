@@ -12,7 +12,7 @@ from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
 from .allocator import DeviceType
 from . import dtypes as _dt
 from .dtypes import (dtype, _as_dtype, _half_op, _REDUCED, _is_integral,
-                               _checked_value, _kernel_gate)
+                               _checked_value, _kernel_gate, _f8_loop)
 from .tensor_impl import Tensor
 from .backends import asarray_like
 from .factories import _np_write, _resize_output
@@ -59,7 +59,9 @@ _fast_half = None
 
 def _uf_kernel(uf, d:dtype):
     "A loop calling the numpy ufunc `uf` on the views, computing in `_opmath(d)`."
-    if d._slow: _kernel_gate(uf, d)     # Note [Kernels the newer dtypes lack] (04a)
+    if d._slow:
+        _kernel_gate(uf, d)             # Note [Kernels the newer dtypes lack] (04a)
+        if d._kind == 2: return _f8_loop(uf, d)
     call = _negative if uf is np.negative else uf
     if d in _REDUCED:
         # Note [half casts in bulk] (chapter 04a)
@@ -237,6 +239,9 @@ def _scalar_b_loop(it, fn):
     return None
 
 def _mul_loop(it):
+    # ATen's reduced-float branch for a one-element operand has no float8 kernel
+    if it.common_dtype()._kind == 2 and it.is_scalar(2):
+        _not_impl('mul_cpu_reduced_float', it.common_dtype())
     return (_scalar_b_loop(it, np.multiply)
             or _uf_kernel(np.logical_and if it.common_dtype() is _dt.bool
                           else np.multiply, it.common_dtype()))
