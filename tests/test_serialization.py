@@ -798,7 +798,7 @@ def test_bare_storages_written_as_torch_writes_them(tmp_path):
     back = torch.load(tmp_path / 'typed2.pt', weights_only=True)['s']
     assert back.dtype == torch.int32 and back.tolist() == [0, 1, 2, 3]
 
-@pytest.mark.parametrize('name', ['uint16', 'uint32', 'uint64', 'float8_e4m3fn', 'float8_e5m2', 'complex32'])
+@pytest.mark.parametrize('name', ['complex32'])
 def test_torch_only_dtypes_named_in_the_error(name, tmp_path):
     torch.save({'x': torch.zeros(3, dtype=getattr(torch, name))}, tmp_path / 'u.pt')
     for wo in (True, False):

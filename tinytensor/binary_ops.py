@@ -12,7 +12,7 @@ from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
 from .allocator import DeviceType
 from . import dtypes as _dt
 from .dtypes import (dtype, _as_dtype, _half_op, _REDUCED, _is_integral,
-                               _checked_value)
+                               _checked_value, _kernel_gate, _f8_loop)
 from .tensor_impl import Tensor
 from .backends import asarray_like
 from .factories import _np_write, _resize_output, _py_scalar
@@ -59,6 +59,9 @@ _fast_half = None
 
 def _uf_kernel(uf, d:dtype):
     "A loop calling the numpy ufunc `uf` on the views, computing in `_opmath(d)`."
+    if d._slow:
+        _kernel_gate(uf, d)             # Note [Kernels the newer dtypes lack] (04a)
+        if d._kind == 2: return _f8_loop(uf, d)
     call = _negative if uf is np.negative else uf
     if d in _REDUCED:
         # Note [half casts in bulk] (chapter 04a)
@@ -245,6 +248,9 @@ def _scalar_b_loop(it, fn):
     return None
 
 def _mul_loop(it):
+    # ATen's reduced-float branch for a one-element operand has no float8 kernel
+    if it.common_dtype()._kind == 2 and it.is_scalar(2):
+        _not_impl('mul_cpu_reduced_float', it.common_dtype())
     return (_scalar_b_loop(it, np.multiply)
             or _uf_kernel(np.logical_and if it.common_dtype() is _dt.bool
                           else np.multiply, it.common_dtype()))
@@ -311,6 +317,7 @@ def _div_loop(mode):
                     or _uf_kernel(np.true_divide, d))
         if d is _dt.bool or d.is_complex:
             _not_impl('div_floor_cpu' if mode == 'floor' else 'div_trunc_cpu', d)
+        _kernel_gate(np.floor_divide if mode == 'floor' else 'div_trunc', d)
         if _is_integral(d):
             def loop(o, x, y):
                 _check_int_zero(d, y)
@@ -357,6 +364,7 @@ def floor_divide(input, other, *, out=None) -> Tensor:
 def _remainder_loop(it):
     d = it.common_dtype()
     if d is _dt.bool or d.is_complex: _not_impl('remainder_cpu', d)
+    _kernel_gate(np.remainder, d)
     if _is_integral(d):
         def loop(o, x, y):
             _check_int_zero(d, y)
@@ -388,12 +396,14 @@ def _powi(o, x, y):
 def _pow_loop(it):
     d = it.common_dtype()
     if d is _dt.bool: _not_impl('pow', d)
+    _kernel_gate(np.power, d)
     if _is_integral(d): return _powi
     return _uf_kernel(np.power, d)
 
 def _pow_scalar_loop(d:dtype, e):
     ("ATen's `pow_tensor_scalar_kernel`: sqrt / rsqrt / reciprocal shortcuts, `powi` for "
      "integers.")
+    _kernel_gate(np.power, d)
     cd = _opmath(d)
     # exp.to<scalar_t>() (Note [Scalar overflow])
     if _is_integral(d) or d in _REDUCED: _checked_value(e, d)
@@ -520,6 +530,7 @@ def _compare(uf, input, other, out, name, ordered=True) -> Tensor:
                      type(input).__name__, ", ", type(other).__name__,
                      "), but expected (Tensor input, Tensor other)")
     def make(it):
+        _kernel_gate(uf, it.common_dtype())
         if ordered and it.common_dtype().is_complex: _not_impl(name + '_cpu',
                 it.common_dtype())
         return lambda o, x, y: uf(x, y, out=o)
@@ -547,6 +558,7 @@ def ge(input, other, *, out=None) -> Tensor:
 # %% ../nbs/06b_ops.ipynb #a03f4b00
 def _logical(uf):
     def make(it):
+        _kernel_gate(uf, it.common_dtype())
         def loop(o, x, y): uf(x.astype(np.bool_, copy=False) if x.dtype != np.bool_
                               else x,
                 y.astype(np.bool_, copy=False) if y.dtype != np.bool_ else y,

@@ -1,4 +1,4 @@
-"""The 12 scalar types of tinytensor, with torch's names, sizes and promotion lattice; how values are converted between them.
+"""The scalar types of tinytensor, with torch's names, sizes and promotion lattice; how values are converted between them.
 
 Docs: https://tinytensor.github.io/tinytensor/dtypes.html.md"""
 
@@ -6,23 +6,26 @@ Docs: https://tinytensor.github.io/tinytensor/dtypes.html.md"""
 
 # %% auto #0
 __all__ = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64', 'complex64',
-           'complex128', 'half', 'float', 'double', 'short', 'int', 'long', 'cfloat', 'cdouble', 'all_dtypes', 'dtype',
-           'from_numpy_dtype', 'get_default_dtype', 'set_default_dtype', 'default_complex_dtype', 'promote_types',
-           'promotion_table_html']
+           'complex128', 'uint16', 'uint32', 'uint64', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2',
+           'float8_e5m2fnuz', 'float8_e8m0fnu', 'half', 'float', 'double', 'short', 'int', 'long', 'cfloat', 'cdouble',
+           'all_dtypes', 'dtype', 'from_numpy_dtype', 'get_default_dtype', 'set_default_dtype', 'default_complex_dtype',
+           'promote_types', 'promotion_table_html', 'finfo', 'iinfo']
 
 # %% ../nbs/04a_dtypes.ipynb #3b589ecf
 import builtins, math, numbers
 import numpy as np
 import ml_dtypes
-from .checks import (TORCH_CHECK, TORCH_CHECK_TYPE, register_arg_type,
+from .checks import (TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED,
+                               register_arg_type,
                                PythonArgParser)
 
 # %% ../nbs/04a_dtypes.ipynb #66023b37
 class dtype:
     "A scalar type: torch's name, item size, numpy dtype and category."
     __slots__ = ('name', 'itemsize', 'np', 'is_floating_point', 'is_complex',
-                 'is_signed', '_cat', 'short')
-    def __init__(self, name, npdtype, cat, short):
+                 'is_signed', '_cat', 'short', '_kind', '_slow')
+    # kind: 0 the classic twelve, 1 wide unsigned, 2 float8
+    def __init__(self, name, npdtype, cat, short, kind=0):
         # immutable, as torch's dtypes: only __init__ sets attributes
         s = object.__setattr__
         s(self, 'name', name)
@@ -31,7 +34,11 @@ class dtype:
         s(self, 'short', short)
         s(self, 'itemsize', self.np.itemsize)
         s(self, 'is_floating_point', cat == 2); s(self, 'is_complex', cat == 3)
-        s(self, 'is_signed', name not in ('bool', 'uint8'))
+        s(self, 'is_signed', name not in ('bool', 'float8_e8m0fnu')
+                             and not name.startswith('uint'))
+        s(self, '_kind', kind)
+        # the small-op fast paths (chapter 10) leave these to the plain ones
+        s(self, '_slow', cat == 3 or kind != 0)
     def __setattr__(self, name, value):
         raise AttributeError(f"attribute '{name}' of 'torch.dtype' objects is not "
                              "writable")
@@ -61,6 +68,19 @@ float32  = dtype('float32',    np.float32,         2, 'Float')
 float64  = dtype('float64',    np.float64,         2, 'Double')
 complex64  = dtype('complex64',  np.complex64,     3, 'ComplexFloat')
 complex128 = dtype('complex128', np.complex128,    3, 'ComplexDouble')
+# the wide unsigned types (Note [Barebones unsigned types])
+uint16   = dtype('uint16',     np.uint16,          1, 'UInt16', 1)
+uint32   = dtype('uint32',     np.uint32,          1, 'UInt32', 1)
+uint64   = dtype('uint64',     np.uint64,          1, 'UInt64', 1)
+# the float8 formats (section "float8" below): ml_dtypes stores them, tinytensor converts
+float8_e4m3fn   = dtype('float8_e4m3fn', ml_dtypes.float8_e4m3fn, 2, 'Float8_e4m3fn', 2)
+float8_e4m3fnuz = dtype('float8_e4m3fnuz', ml_dtypes.float8_e4m3fnuz, 2,
+                        'Float8_e4m3fnuz', 2)
+float8_e5m2     = dtype('float8_e5m2', ml_dtypes.float8_e5m2, 2, 'Float8_e5m2', 2)
+float8_e5m2fnuz = dtype('float8_e5m2fnuz', ml_dtypes.float8_e5m2fnuz, 2,
+                        'Float8_e5m2fnuz', 2)
+float8_e8m0fnu  = dtype('float8_e8m0fnu', ml_dtypes.float8_e8m0fnu, 2, 'Float8_e8m0fnu',
+                        2)
 
 # torch's aliases
 half, float, double = float16, float32, float64
@@ -68,7 +88,11 @@ short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
 
 all_dtypes = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32,
-              float64, complex64, complex128)
+              float64, complex64, complex128, uint16, uint32, uint64, float8_e4m3fn,
+              float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float8_e8m0fnu)
+_FLOAT8 = all_dtypes[-5:]
+_F8_NP = {d.np: d for d in _FLOAT8}        # numpy dtype -> float8 dtype
+_BAREBONES = (uint16, uint32, uint64)
 _by_name = {d.name: d for d in all_dtypes}
 _by_np = {d.np: d for d in all_dtypes}
 
@@ -82,7 +106,7 @@ def from_numpy_dtype(npdtype) -> dtype:
                      np.dtype(npdtype).name,
                      ". The only supported types are: float64, float32, float16, "
                      "complex64, complex128, "
-                     "int64, int32, int16, int8, uint8, and bool.")
+            "int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
     return d
 
 # %% ../nbs/04a_dtypes.ipynb #cd7bf1d7
@@ -189,11 +213,16 @@ def _as_dtype(x, dn) -> np.ndarray:
     "`np.asarray(x).astype(dn)`, converted as c10 converts it, and as silently."
     # 1e5 -> inf in float16, no numpy warning
     tok = _errs_off()
-    try: return _through_float(np.asarray(x), dn).astype(dn)
+    try:
+        if dn in _F8_NP:
+            x = np.asarray(x); o = np.empty(x.shape, dn); _cast_f8(o, x); return o
+        return _through_float(np.asarray(x), dn).astype(dn)
     finally: _errs_on(tok)
 
 def _cast_into(o, x):
     "`o[...] = x` converted as c10 converts (any array library; caller's error state)."
+    # float8 on either side: section "float8" below
+    if o.dtype in _F8_NP or getattr(x, 'dtype', None) in _F8_NP: return _cast_f8(o, x)
     if (o.dtype == np.uint8 and getattr(x, 'dtype', None) is not None
         and x.dtype.kind == 'f'):
         # c10/util/TypeCast.h: float -> uint8 through int64 (-4.2 -> 252, on CUDA too)
@@ -235,6 +264,8 @@ def promote_types(type1:dtype, type2:dtype) -> dtype:
         type1, type2 = _promote_types_args.parse((type1, type2), {}).values()
     a, b = type1, type2
     if a is b: return a
+    if a._kind or b._kind:
+        return _promote_new(a, b)
     if a._cat < b._cat: a, b = b, a                     # a has the higher category
     if a._cat != b._cat:
         if a._cat == 3 and b._cat == 2: return promote_types(a.to_real(), b).to_complex()
@@ -247,15 +278,34 @@ def promote_types(type1:dtype, type2:dtype) -> dtype:
     if a._cat == 2 and {a, b} == {float16, bfloat16}: return float32
     return a if a.itemsize > b.itemsize else b
 
+# Note [Barebones unsigned types]: uint16, uint32 and uint64 came to torch (2.3) as
+# "barebones" types for interchange (numpy, DLPack, files): `promoteTypes`
+# (c10/core/ScalarType.cpp) refuses them with anything but themselves and the floating
+# types, which they simply become (uint64 + float16 is float16). Checked before the table.
+def _promote_new(a:dtype, b:dtype) -> dtype:
+    "promote_types where a float8 or a wide unsigned type takes part: torch's refusals."
+    if a._kind == 2 or b._kind == 2:
+        TORCH_CHECK(False, "Promotion for Float8 Types is not supported, attempted to "
+                    "promote ", a.short, " and ", b.short)
+    other = b if a._kind == 1 else a
+    TORCH_CHECK(other._cat == 2, "Promotion for uint16, uint32, uint64 types is not "
+                "supported, attempted to promote ", a.short, " and ", b.short)
+    return other
+
 # %% ../nbs/04a_dtypes.ipynb #e7e8b22d
+def _table_cell(a:dtype, b:dtype) -> str:
+    "One cell of the table: the result, or a grey dash where torch refuses the pair."
+    try: r = promote_types(a, b)
+    except RuntimeError: return '<td style="background:#ddd">&mdash;</td>'
+    shade = 92 - 6 * r.itemsize.bit_length()
+    return f'<td style="background:hsl({r._cat*70+180},60%,{shade}%)">{r.name}</td>'
+
 def promotion_table_html() -> str:
-    "An HTML table of `promote_types` over all pairs."
+    "An HTML table of `promote_types` over all pairs (a dash where torch refuses)."
     head = ''.join(f'<th>{d.name}</th>' for d in all_dtypes)
-    rows = ''.join(f'<tr><th>{a.name}</th>' + ''.join(
-        f'<td style="background:hsl({promote_types(a,b)._cat*70+180},60%,'
-        f'{92-6*(promote_types(a,b).itemsize.bit_length())}%)">'
-        f'{promote_types(a,b).name}</td>' for b in all_dtypes) + '</tr>'
-                   for a in all_dtypes)
+    rows = ''.join(f'<tr><th>{a.name}</th>'
+                   + ''.join(_table_cell(a, b) for b in all_dtypes)
+                   + '</tr>' for a in all_dtypes)
     style = 'font-size:10px;border-collapse:collapse'
     return f'<table style="{style}"><tr><th></th>{head}</tr>{rows}</table>'
 
@@ -267,7 +317,8 @@ def _is_integral(d:dtype, include_bool:bool=False) -> bool:
     return ((d is bool and include_bool)
             or (not d.is_floating_point and not d.is_complex and d is not bool))
 
-_FILL_CTYPES = {uint8: 'uint8_t', int8: 'int8_t', int16: 'int16_t', int32: 'int',
+_FILL_CTYPES = {uint8: 'uint8_t', uint16: 'uint16_t', uint32: 'uint32_t',
+                uint64: 'uint64_t', int8: 'int8_t', int16: 'int16_t', int32: 'int',
                 int64: 'int64_t',
                 float16: 'c10::Half', bfloat16: 'c10::BFloat16', float32: 'float',
                 float64: 'double',
@@ -313,3 +364,229 @@ def _checked_value(v, d:dtype, scalar_fill:bool=False):
         TORCH_CHECK(builtins.abs(v) <= _FMAX[d], "value cannot be converted to type ",
                     name, " without overflow")
     return v
+
+# %% ../nbs/04a_dtypes.ipynb #5b70dae1
+# Note [Kernels the newer dtypes lack]: ATen's dispatch macros list, per kernel, the
+# types it is compiled for. The barebones unsigned types are in only a few lists
+# (AT_DISPATCH_V2 with AT_BAREBONES_UNSIGNED_TYPES), so the same numpy ufunc that runs
+# for uint8 has no kernel for uint16. This table names, per ufunc, the kernel torch 2.13's
+# error quotes; measured op by op against torch.
+_KERNEL_NAMES = {np.add: 'add_stub', np.subtract: 'add_stub', np.negative: 'neg_cpu',
+                 np.absolute: 'abs_cpu', np.maximum: 'maximum_cpu',
+                 np.minimum: 'minimum_cpu', np.less: 'lt_cpu', np.less_equal: 'le_cpu',
+                 np.greater: 'gt_cpu', np.greater_equal: 'ge_cpu', np.power: 'pow',
+                 np.square: 'pow', np.logical_and: 'logical_and_cpu',
+                 np.logical_or: 'logical_or_cpu', np.logical_xor: 'logical_xor_cpu',
+                 np.logical_not: 'logical_not_cpu', np.invert: 'bitwise_not_cpu',
+                 np.left_shift: 'lshift_cpu', np.right_shift: 'rshift_cpu',
+                 np.remainder: 'remainder_cpu', np.fmod: 'fmod_cpu',
+                 np.floor_divide: 'div_floor_cpu', 'div_trunc': 'div_trunc_cpu'}
+_UNSIGNED_LACK = frozenset(_KERNEL_NAMES)
+# float8 has even fewer: no bitwise ops, and none of the float math (the vml kernels)
+_KERNEL_NAMES.update({np.bitwise_and: 'bitwise_and_cpu', np.bitwise_or: 'bitwise_or_cpu',
+                      np.bitwise_xor: 'bitwise_xor_cpu', np.true_divide: 'div_cpu',
+                      np.reciprocal: 'reciprocal_cpu', np.exp: 'exp_vml_cpu',
+        np.log: 'log_vml_cpu', np.sqrt: 'sqrt_vml_cpu', np.sin: 'sin_vml_cpu',
+                      np.tanh: 'tanh_vml_cpu', np.floor: 'floor_vml_cpu',
+                      np.rint: 'round_vml_cpu', np.trunc: 'trunc_vml_cpu'})
+_FLOAT8_LACK = frozenset(_KERNEL_NAMES) - {np.absolute}
+# per dtype (Note above): the ufuncs without a kernel; e8m0fnu has no abs either
+_NO_KERNEL = {**{d: _UNSIGNED_LACK for d in _BAREBONES},
+              **{d: _FLOAT8_LACK for d in _FLOAT8},
+              float8_e8m0fnu: _FLOAT8_LACK | {np.absolute}}
+
+def _kernel_gate(uf, d:dtype):
+    "torch's NotImplementedError where `d` has no kernel for the ufunc `uf`."
+    if d._kind and uf in _NO_KERNEL.get(d, ()):
+        TORCH_CHECK_NOT_IMPLEMENTED(False, '"', _KERNEL_NAMES[uf],
+                                    '" not implemented for \'', d.short, "'")
+
+# %% ../nbs/04a_dtypes.ipynb #9bb047ec
+# Note [finfo's resolution]: TypeInfo.cpp computes `resolution` as
+# `std::pow(10, (int)std::log10(eps))`; the cast truncates toward zero, so float32's eps
+# 1.19e-7 (log10 -6.92) gives 1e-06, not 1e-07, and an eps of 1/8 (log10 -0.9) gives 1.
+def _resolution(eps:builtins.float) -> builtins.float:
+    return 10.0 ** builtins.int(math.log10(eps))
+
+# numpy's and ml_dtypes' own tables: bits, eps, max, smallest normal
+_FLOAT_LIMITS = {d: (lambda f: (f.bits, builtins.float(f.eps), builtins.float(f.max),
+                                builtins.float(f.smallest_normal)))(ml_dtypes.finfo(d.np))
+                 for d in (float16, bfloat16, float32, float64)}
+
+def _info_repr(self, names) -> str:
+    vals = ', '.join(f'{n}={getattr(self, n):g}' for n in names)
+    return f'{type(self).__name__}({vals}, dtype={self.dtype})'
+
+class finfo:
+    ("Machine limits of a floating (or, by its real part, complex) dtype, as "
+     "`torch.finfo`.")
+    __slots__ = ('bits', 'eps', 'max', 'min', 'tiny', 'smallest_normal', 'resolution',
+                 'dtype')
+    def __init__(self, type:dtype=None):
+        d = get_default_dtype() if type is None else type
+        TORCH_CHECK_TYPE(isinstance(d, dtype), "finfo(): argument 'type' (position 1) "
+                         "must be tinytensor.dtype, not ", builtins.type(d).__name__)
+        TORCH_CHECK_TYPE(d.is_floating_point or d.is_complex,
+                         "tinytensor.finfo() requires"
+                         " a floating point input type. Use tinytensor.iinfo to handle "
+                         "'tinytensor.finfo'")
+        r = d.to_real()
+        bits, eps, mx, tiny = _FLOAT_LIMITS[r]
+        # an unsigned format's min is its smallest value (e8m0fnu: 2**-127)
+        self.bits, self.eps, self.max = bits, eps, mx
+        self.min = -mx if r.is_signed else tiny
+        self.tiny = self.smallest_normal = tiny
+        self.resolution, self.dtype = _resolution(eps), r.name
+    def __repr__(self):
+        return _info_repr(self, ('resolution', 'min', 'max', 'eps', 'smallest_normal',
+                                 'tiny'))
+
+class iinfo:
+    "Machine limits of an integer dtype, as `torch.iinfo`."
+    __slots__ = ('bits', 'max', 'min', 'dtype')
+    def __init__(self, type:dtype):
+        TORCH_CHECK_TYPE(isinstance(type, dtype), "iinfo(): argument 'type' (position 1) "
+                         "must be tinytensor.dtype, not ", builtins.type(type).__name__)
+        TORCH_CHECK_TYPE(type is not bool, "tinytensor.bool is not supported by "
+                         "tinytensor.iinfo")
+        TORCH_CHECK_TYPE(type._cat == 1, "tinytensor.iinfo() requires an integer input "
+                         "type. Use tinytensor.finfo to handle 'tinytensor.iinfo'")
+        i = np.iinfo(type.np)
+        self.bits, self.max, self.min = i.bits, builtins.int(i.max), builtins.int(i.min)
+        self.dtype = type.name
+    def __repr__(self): return _info_repr(self, ('min', 'max'))
+
+# %% ../nbs/04a_dtypes.ipynb #94bbe4b0
+def _decode_table(d:dtype) -> np.ndarray:
+    "float32 bits of all 256 codes of the float8 dtype `d`, as c10 decodes them."
+    c = np.arange(256, dtype=np.uint32)
+    t = c.astype(np.uint8).view(d.np).astype(np.float32).view(np.uint32)
+    sign = (c & 0x80) << 24
+    if d is float8_e4m3fn:                       # s.1111.111: mantissa 0x700000 kept
+        nan = (c & 0x7f) == 0x7f; t[nan] = sign[nan] | 0x7ff00000
+    elif d is float8_e5m2:                       # through a float16 multiply: quieted
+        nan = ((c & 0x7c) == 0x7c) & ((c & 3) != 0)
+        t[nan] = sign[nan] | 0x7fc00000 | ((c[nan] & 3) << 21)
+    elif d is float8_e8m0fnu: t[0], t[255] = 0x00400000, 0x7f800001
+    else: t[0x80] = 0x7f800001                   # fnuz: the bare signalling pattern
+    return t.view(np.float32)
+
+_F8_DECODE = {d.np: _decode_table(d) for d in _FLOAT8}
+
+def _f8_decode(x:np.ndarray) -> np.ndarray:
+    "A float8 array's values as float32, by table."
+    return _F8_DECODE[x.dtype][x.view(np.uint8)]
+
+# %% ../nbs/04a_dtypes.ipynb #994dd461
+# Note [float8 encoders]: all five work on |x|'s float32 bits `a`, the sign kept aside.
+# - Normal numbers round to nearest even by integer arithmetic: add the exponent rebias,
+#   `half - 1` of the dropped bits and the lowest kept bit, then shift.
+# - Below the smallest normal, one float32 add of a magic power of two (`denorm`) makes
+#   the hardware round the value into the low mantissa bits; subtracting the magic's bits
+#   leaves the code.
+# - Overflow: e4m3fn *saturates* (torch 2.13): |x| >= 480 and inf give 448 (0x7e), a
+#   rounding up to 0x7f (464 <= |x| < 480) is pulled back to 0x7e, NaN gives 0x7f. e5m2
+#   gives inf (0x7c) or NaN (0x7f), never saturating. fnuz formats give their NaN 0x80 for
+#   overflow, inf and NaN, whatever the sign, and never -0 (a zero result drops the sign).
+# - e8m0fnu keeps only the exponent field, sign ignored (-4 gives 4), rounding up when
+#   the guard bit is set and any lower bit, or the exponent's lowest, is: 1.5 gives 2.
+#   Exponent 255 (inf, NaN) gives the NaN 0xff, and 0 gives code 0, which is 2**-127.
+_F8_PARAMS = {  # (exponent bias, mantissa bits, smallest normal, overflow, denorm)
+    'float8_e4m3fn':   (7, 3, 121 << 23, 0x43f00000, 141 << 23),
+    'float8_e5m2':     (15, 2, 113 << 23, 143 << 23, 134 << 23),
+    'float8_e4m3fnuz': (8, 3, 0x78 << 23, 0x87 << 23, 0x8c << 23),
+    'float8_e5m2fnuz': (16, 2, 0x70 << 23, 0x8f << 23, 0x85 << 23)}
+
+def _f8_encode_bits(b:np.ndarray, d:dtype) -> np.ndarray:
+    "float32 bit patterns (uint32) to the codes (uint8) of float8 dtype `d`, as c10."
+    if d is float8_e8m0fnu:
+        e = (b >> 23) & 0xff
+        up = ((b & 0x400000) != 0) & (((b & 0x3fffff) != 0) | (e > 0))
+        return np.where(e == 0xff, e, e + up).astype(np.uint8)
+    bias, mbits, low, over, denorm = _F8_PARAMS[d.name]
+    sign = b & np.uint32(0x80000000)
+    a = b ^ sign
+    shift = 23 - mbits
+    sub = ((a.view(np.float32) + np.uint32(denorm).view(np.float32)).view(np.uint32)
+           - np.uint32(denorm))
+    rnd = ((bias - 127) << 23) + (1 << (shift - 1)) - 1
+    nrm = (a + np.uint32(rnd & 0xffffffff) + ((a >> shift) & 1)) >> shift
+    small = a < low
+    r = np.where(small, sub, nrm) & 0xff
+    s8 = (sign >> 24).astype(np.uint32)
+    if d is float8_e4m3fn:
+        r = np.where(r == 0x7f, 0x7e, r)
+        r = np.where(a >= over, np.where(a > 0x7f800000, 0x7f, 0x7e), r) | s8
+    elif d is float8_e5m2:
+        r = np.where(a >= over, np.where(a > 0x7f800000, 0x7f, 0x7c), r) | s8
+    else:
+        r = np.where(small & (r == 0), 0, r | s8)
+        r = np.where(a >= over, 0x80, r)
+    return r.astype(np.uint8)
+
+def _f8_encode(x, d:dtype) -> np.ndarray:
+    "Any real, complex or bool array as float8 `d` (an ml_dtypes array), as c10's casts."
+    x = np.asarray(x)
+    if x.dtype.kind == 'c': x = x.real                 # the imaginary part is dropped
+    tok = _errs_off()
+    try:
+        f = np.ascontiguousarray(x.astype(np.float32))  # doubles: rounded to float first
+        return _f8_encode_bits(f.view(np.uint32), d).view(d.np)
+    finally: _errs_on(tok)
+
+# Note [float8 NaN on the way out]: a decoded NaN meets three conversions numpy does
+# differently from torch's CPU kernels. c10::BFloat16(float) turns every NaN into 0x7fc0
+# (numpy keeps the sign). x86's float -> half instruction quiets a signalling NaN
+# (0x7f800001, the fnuz and e8m0 NaN) to `sign | 0x7e00 | mantissa >> 13`, where numpy
+# keeps it signalling (0x7c01). And for the fnuz formats and e8m0fnu, NaN to any integer
+# type gives 0: their decoders return a constant NaN, and the compiler folds the
+# undefined conversion of a constant to 0.
+def _f8_nan_fixups(x:np.ndarray, fmt:dtype, target) -> np.ndarray:
+    "float32 values decoded from `fmt`, made ready for numpy's cast to `target`."
+    nan = np.isnan(x)
+    if not nan.any(): return x
+    if target == bfloat16.np:
+        x = x.astype(target); x.view(np.uint16)[nan] = 0x7fc0
+    elif target == np.float16:
+        b = x.view(np.uint32)
+        h = (((b >> 16) & 0x8000) | 0x7e00 | ((b & 0x7fffff) >> 13)).astype(np.uint16)
+        x = np.where(nan, h.view(np.float16), x.astype(np.float16))
+    elif target.kind in 'iu' and fmt not in (float8_e4m3fn, float8_e5m2):
+        x = np.where(nan, np.float32(0), x)
+    return x
+
+def _cast_f8(o, x):
+    "`_cast_into` where `o` or `x` is float8: decode, convert in float32, encode."
+    xd = getattr(x, 'dtype', None)
+    if xd in _F8_NP:
+        # the same format: bytes as they are
+        if xd == o.dtype: np.copyto(o, x); return
+        fmt, x = _F8_NP[xd], _f8_decode(x)
+        x = _f8_nan_fixups(x, fmt, o.dtype)
+    if o.dtype in _F8_NP: np.copyto(o.view(np.uint8), _f8_encode(x, _F8_NP[o.dtype])
+                                    .view(np.uint8))
+    else: _cast_into(o, x)
+
+# %% ../nbs/04a_dtypes.ipynb #7eb70000
+def _f8_loop(uf, d:dtype):
+    ("The loop of `uf` (np.multiply or np.absolute) on float8 `d`: through float32, as "
+     "c10.")
+    if uf is np.absolute:
+        def loop(o, x):
+            c = x.view(np.uint8)
+            np.copyto(o.view(np.uint8), np.where(_f8_decode(x) < 0, c ^ 0x80, c))
+        return loop
+    def loop(o, x, y):
+        p = np.multiply(_f8_decode(x), _f8_decode(y))
+        np.copyto(o.view(np.uint8), _f8_encode(p, d).view(np.uint8))
+    return loop
+
+# %% ../nbs/04a_dtypes.ipynb #6164ce5a
+# torch's numeric_limits for float8 (c10/util/Float8_*.h): bits, eps, max, smallest
+# normal; e5m2fnuz's epsilon is c10's 2**-3, not the format's 2**-2 that ml_dtypes gives
+_FLOAT_LIMITS.update({
+    float8_e4m3fn: (8, 0.125, 448.0, 2.0 ** -6),
+    float8_e4m3fnuz: (8, 0.125, 240.0, 2.0 ** -7),
+    float8_e5m2: (8, 0.25, 57344.0, 2.0 ** -14),
+    float8_e5m2fnuz: (8, 0.125, 57344.0, 2.0 ** -15),
+    float8_e8m0fnu: (8, 1.0, 2.0 ** 127, 2.0 ** -127)})

@@ -489,6 +489,7 @@ def _convert(vals:list, d:dtype) -> np.ndarray:
                 else (builtins.bool if d is _dt.bool else np.float64))
         # Note [double to half through float]
         return _as_dtype(np.array(vals, dtype=work), d.np)
+    if d is _dt.uint64: return _convert_u64(vals)
     info = np.iinfo(d.np)
     out = np.empty(len(vals), d.np)
     kinds = (builtins.float, np.floating, builtins.complex, np.complexfloating)
@@ -512,6 +513,16 @@ def _convert(vals:list, d:dtype) -> np.ndarray:
                     " without overflow")
         out[~is_f] = i.astype(d.np)
     return out
+
+def _convert_u64(vals:list) -> np.ndarray:
+    ("uint64 leaves: torch unpacks each as an unsigned long long (Python ints and bools "
+     "only, none negative).")
+    for v in vals:
+        # numpy scalars too are refused: `PyLong_AsUnsignedLongLong` wants a Python int
+        if not isinstance(v, builtins.int): raise TypeError("an integer is required")
+        if v < 0: raise OverflowError("can't convert negative int to unsigned")
+        if v >= 1 << 64: raise OverflowError("int too big to convert")
+    return np.array([builtins.int(v) for v in vals], dtype=np.uint64)
 
 # %% ../nbs/04c_factories.ipynb #39a63ed0
 # chapter 23 fills it: (data, sizes, d) -> the leaves as an array, by torch's leaf rules

@@ -272,7 +272,8 @@ def _fast_binary(a, b, uf):
     # a storage shrank: the plain path
     if oa + nb > sa._nbytes or ob + nb > sb._nbytes: return None
     # Note [Subtraction is add with -alpha]
-    if d.is_complex and uf is not np.multiply: return None
+    # and the newer dtypes: Note [Kernels the newer dtypes lack] (04a)
+    if d._slow and (uf is not np.multiply or d._kind == 2): return None
     dn = d.np
     # `_new_tensor`'s contiguous CPU case, two calls less
     out = _empty_cpu(sizes, d, nb)
@@ -329,7 +330,7 @@ def _fast_compare(a, b, uf):
      "result.")
     if type(a) is not Tensor or type(b) is not Tensor: return None
     ai, bi = a._impl, b._impl
-    if (ai.dtype_ is not bi.dtype_ or ai.dtype_.is_complex or not ai.is_contiguous_
+    if (ai.dtype_ is not bi.dtype_ or ai.dtype_._slow or not ai.is_contiguous_
             or not bi.is_contiguous_ or ai.numel_ >= GRAIN_SIZE or ai.numel_ == 0
             or ai.sizes_and_strides_.sizes != bi.sizes_and_strides_.sizes
             or ai.device_ is not CPU or bi.device_ is not CPU):

@@ -15,7 +15,7 @@ import numpy as np
 from fastcore.basics import patch
 from .allocator import DeviceType
 from . import dtypes as _dt
-from .dtypes import get_default_dtype, default_complex_dtype
+from .dtypes import get_default_dtype, default_complex_dtype, _f8_decode
 from .tensor_impl import Tensor, alias_with_sizes_and_strides
 from .factories import _np_read, _host_read
 from .pictures import SvgCanvas, text_width, wrap_text
@@ -114,16 +114,31 @@ def _tensor_str_fmt(a, indent, summarize, f1, f2):
               for i in idx]
     return '[' + (',' + '\n' * (a.ndim - 1) + ' ' * (indent + 1)).join(slices) + ']'
 
+def _e8m0_nan_mode(f:_Formatter, vals):
+    ("torch's `isfinite` is True for e8m0fnu's NaN, so its formatter's min and max are "
+     "NaN: "
+     "no int mode, no sci mode unless asked, widths over every nonzero value.")
+    p = PRINT_OPTS.precision
+    f.int_mode, f.sci_mode = False, builtins.bool(PRINT_OPTS.sci_mode)
+    f.max_width = max([1] + [len(f'{x:.{p}e}' if f.sci_mode else f'{x:.{p}f}')
+                             for x in vals.ravel().tolist() if x != 0])
+
 def _tensor_str(t:Tensor, indent:int) -> str:
     if t.numel() == 0: return '[]'
     summarize = t.numel() > PRINT_OPTS.threshold
     a = _host_read(t)
     if t.dtype in (_dt.float16, _dt.bfloat16): a = a.astype(np.float64)
+    # float8: decoded as chapter 04a's section float8 does (torch widens to half first)
+    elif t.dtype._kind == 2:
+        with np.errstate(invalid='ignore'): a = _f8_decode(a).astype(np.float64)
+        # e8m0fnu's code 0 (2**-127) is what 0 encodes to, so torch's `t != 0` skips it
+        if t.dtype is _dt.float8_e8m0fnu: a = np.where(a == 2.0 ** -127, 0.0, a)
     shown = _summarized(a) if summarize else a
     if t.dtype.is_complex:
         f1, f2 = _Formatter(shown.real, True), _Formatter(shown.imag, True)
         return _tensor_str_fmt(a, indent, summarize, f1, f2)
     f1 = _Formatter(shown, t.dtype.is_floating_point)
+    if t.dtype is _dt.float8_e8m0fnu and np.isnan(shown).any(): _e8m0_nan_mode(f1, shown)
     return _tensor_str_fmt(a, indent, summarize, f1, None)
 
 # %% ../nbs/04d_printing.ipynb #c84eb009

@@ -32,7 +32,11 @@ _ENUM_ORDER = ['BOOL', 'F4', 'F6_E2M3', 'F6_E3M2', 'U8', 'I8', 'F8_E5M2', 'F8_E4
 _BY_CODE = {'BOOL': _dt.bool, 'U8': _dt.uint8, 'I8': _dt.int8, 'I16': _dt.int16,
             'I32': _dt.int32, 'I64': _dt.int64,
             'F16': _dt.float16, 'BF16': _dt.bfloat16, 'F32': _dt.float32,
-            'F64': _dt.float64, 'C64': _dt.complex64}
+            'F64': _dt.float64, 'C64': _dt.complex64,
+            'U16': _dt.uint16, 'U32': _dt.uint32, 'U64': _dt.uint64,
+            'F8_E4M3': _dt.float8_e4m3fn, 'F8_E4M3FNUZ': _dt.float8_e4m3fnuz,
+            'F8_E5M2': _dt.float8_e5m2, 'F8_E5M2FNUZ': _dt.float8_e5m2fnuz,
+            'F8_E8M0': _dt.float8_e8m0fnu}
 _CODE = {d: c for c, d in _BY_CODE.items()}
 _MAX_HEADER = 100_000_000
 
@@ -204,8 +208,10 @@ def _parse_header(head:bytes, file_size:int):
             _err(f"InvalidHeaderDeserialization: unknown dtype {code!r} for tensor "
                  f"'{name}'")
         if code not in _BY_CODE:
-            raise SafetensorError(f"tinytensor cannot represent dtype {code} (tensor "
-                                  f"'{name}')")
+            # F4, F6_E2M3, F6_E3M2: sub-byte formats torch has no dtype for either
+            raise SafetensorError(f"dtype {code} (tensor '{name}') has no torch dtype, "
+                                  "so "
+                                  "tinytensor cannot represent it")
         if not (isinstance(shape, list)
                 and all(type(s) is int and 0 <= s <= _INT64_MAX for s in shape)):
             _err(f"InvalidHeaderDeserialization: bad shape {shape!r} for tensor '{name}'")
@@ -287,8 +293,9 @@ class safe_open:
         a = t.numpy()
         if self.framework == 'np': return a
         import torch
-        if d is _dt.bfloat16:
-            return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
+        if d is _dt.bfloat16 or d._kind == 2:           # no numpy dtype in torch
+            return torch.from_numpy(a.view(np.int16 if d is _dt.bfloat16 else np.uint8)
+                                    ).view(getattr(torch, d.name))
         return torch.from_numpy(a)
 
     def _make_tensor(self, d, shape, offset, nbytes) -> Tensor:

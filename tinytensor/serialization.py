@@ -53,7 +53,7 @@ class _StorageType:
 def _storage_type(name:str) -> _StorageType: return _STORAGE_TYPES[name]
 
 _STORAGE_TYPES = {_storage_type_name(d): _StorageType(_storage_type_name(d), d)
-                  for d in _dt.all_dtypes}
+                  for d in _dt.all_dtypes if not d._kind}
 _STORAGE_TYPES['UntypedStorage'] = _UNTYPED = _StorageType('UntypedStorage', _dt.uint8)
 
 class TypedStorage:
@@ -379,7 +379,7 @@ class _TorchOnlyDtype:
     def __repr__(self): return f'torch.{self.name}'
 
 _TORCH_ONLY_DTYPES = {n: _TorchOnlyDtype(n) for n in (
-    'uint16', 'uint32', 'uint64', 'complex32', 'chalf', 'float8_e4m3fn', 'float8_e5m2',
+    'complex32', 'chalf', 'float8_e4m3fn', 'float8_e5m2',
             'float8_e4m3fnuz', 'float8_e5m2fnuz',
     'float8_e8m0fnu', 'float4_e2m1fn_x2', 'qint8', 'quint8', 'qint32', 'quint4x2',
                                                       'quint2x4',
@@ -789,7 +789,7 @@ _TORCH_ONLY_DTYPES.update({n: _TorchOnlyDtype(n) for n in _SUB_BYTE})
 _TENSOR_TYPE = _TorchOnlyDtype('Tensor')           # torch.Tensor, as a name only
 _QSCHEMES = ('per_tensor_affine', 'per_channel_affine', 'per_tensor_symmetric',
              'per_channel_symmetric', 'per_channel_affine_float_qparams')
-_REAL = [d for d in _dt.all_dtypes if not d.is_complex]
+_REAL = [d for d in _dt.all_dtypes if not d.is_complex and not d._kind]
 _REBUILDS = [('qtensor', 'quantized tensors'), ('sparse_tensor', 'sparse tensors'),
              ('nested_tensor', 'nested tensors'),
              ('wrapper_subclass', 'tensor subclasses'),
@@ -803,7 +803,7 @@ _SAFE_GLOBALS.update({
                                               _TORCH_ONLY_DTYPES[q.lower()])
        for q in ('QInt8', 'QUInt8', 'QInt32', 'QUInt4x2', 'QUInt2x4')},
     **{('torch.cuda', n): _StorageType('cuda.' + n, d)
-       for n, d in ((_storage_type_name(d), d) for d in _dt.all_dtypes)},
+       for n, d in ((_storage_type_name(d), d) for d in _dt.all_dtypes if not d._kind)},
     **{('torch', d.short + 'Tensor'): _legacy_tensor_class(d) for d in _REAL},
     **{('torch.cuda', d.short + 'Tensor'): _legacy_tensor_class(d, 'cuda')
        for d in _REAL},

@@ -223,6 +223,7 @@ def _py_state(t:Tensor):
     if _object_getstate is None: return t.__dict__ or None
     s = _object_getstate(t)
     return (s[0] if type(s) is tuple else s) or None
+_REBUILD_V3 = _Global('torch._utils', '_rebuild_tensor_v3')
 
 # %% ../nbs/08a_serialization.ipynb #0f67c77f
 def _location(device) -> str:
@@ -262,16 +263,19 @@ class TorchPickler(pickle._Pickler):
                 impl.nbytes() // d.itemsize)
 
     def _save_tensor(self, t):
-        impl = t._impl
-        args = (_StorageRef(impl.storage_.get(), impl.dtype_), impl.storage_offset_,
-                tuple(impl.sizes()),
-                tuple(impl.strides()), False, collections.OrderedDict())
+        impl, d = t._impl, t._impl.dtype_
+        # the newer dtypes have no typed storage class: torch writes an untyped storage
+        # and the dtype last (`_rebuild_tensor_v3`)
+        ref = (_StorageRef(impl.storage_.get(), _dt.uint8, untyped=True) if d._kind
+               else _StorageRef(impl.storage_.get(), d))
+        args = (ref, impl.storage_offset_, tuple(impl.sizes()), tuple(impl.strides()),
+                False, collections.OrderedDict())
+        func, args = (_REBUILD_V3, args + (d,)) if d._kind else (_REBUILD_V2, args)
         state = _py_state(t)
         # Note [Saving tensor attributes]
         if state:
-            self.save_reduce(_FROM_TYPE_V2, (_REBUILD_V2, _TORCH_TENSOR, args, state),
-                                   obj=t)
-        else: self.save_reduce(_REBUILD_V2, args, obj=t)
+            self.save_reduce(_FROM_TYPE_V2, (func, _TORCH_TENSOR, args, state), obj=t)
+        else: self.save_reduce(func, args, obj=t)
     dispatch[Tensor] = _save_tensor
     dispatch[Storage] = lambda self, s: self.save(_StorageRef(s.impl, _dt.uint8,
                                                               untyped=True))
