@@ -245,6 +245,12 @@ class TorchPickler(pickle._Pickler):
         args = (_StorageRef(impl.storage_.get(), impl.dtype_), impl.storage_offset_,
                 tuple(impl.sizes()),
                 tuple(impl.strides()), False, collections.OrderedDict())
+        # the math bits go in torch's `metadata` argument (`_tensor.py`'s
+        # `get_tensor_metadata`): the stored elements are saved as they are
+        if impl.key_set_.math_:
+            args += ({k: True
+                      for k, on in (('conj', impl.is_conj()), ('neg', impl.is_neg()))
+                      if on},)
         self.save_reduce(_REBUILD_V2, args, obj=t)
     dispatch[Tensor] = _save_tensor
     dispatch[Storage] = lambda self, s: self.save(_StorageRef(s.impl, _dt.uint8,
