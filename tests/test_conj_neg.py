@@ -199,3 +199,70 @@ def test_save_and_load_keep_the_bits_both_ways(tmp_path):
         for k in ref:
             assert bits(loaded[k]) == bits(ref[k]), k
             assert loaded[k].tolist() == ref[k].tolist(), k
+
+# ---------------------------------------------------------------- the dispatcher (chapter 06d)
+from tinytensor.dispatch import dispatcher, dispatched_plain, compute_dispatch_key_set, highest_key, dispatch_path
+
+WRITERS = {    # (library, view, z: a nonzero number of the view's kind, d: the view's dtype)
+    'setitem_tensor_index': lambda L, c, z, d: c.__setitem__((L.tensor([0]),), 1 + z),
+    'masked_fill_': lambda L, c, z, d: c.masked_fill_(L.tensor([[True, False, True, False]] * 3), 2 * z),
+    'index_fill_': lambda L, c, z, d: c.index_fill_(0, L.tensor([1]), 3 * z),
+    'index_copy_': lambda L, c, z, d: c.index_copy_(0, L.tensor([1]), L.ones(1, 4, dtype=d) * (1 - 2 * z)),
+    'index_add_': lambda L, c, z, d: c.index_add_(0, L.tensor([2]), L.ones(1, 4, dtype=d) * z),
+    'scatter_': lambda L, c, z, d: c.scatter_(0, L.tensor([[1, 0, 2, 0]]), L.ones(1, 4, dtype=d) * z),
+    'scatter_add_': lambda L, c, z, d: c.scatter_add_(0, L.tensor([[1, 0, 2, 0]]), L.ones(1, 4, dtype=d) * z),
+    'index_put_': lambda L, c, z, d: c.index_put_((L.tensor([0]),), L.tensor(5 * z)),
+    'put_': lambda L, c, z, d: c.put_(L.tensor([0, 5]), L.tensor([5 * z, -1 + 0 * z])),
+    'cumsum_': lambda L, c, z, d: c.cumsum_(0), 'cumprod_': lambda L, c, z, d: c.cumprod_(1),
+    'masked_scatter_': lambda L, c, z, d: c.masked_scatter_(L.tensor([[True, False, True, False]] * 3),
+                                                            L.arange(12).to(d) * z),
+}
+
+@pytest.mark.parametrize('op', sorted(WRITERS))
+@pytest.mark.parametrize('view', ['conj', 'mH.mH', 'neg'])
+def test_writers_through_the_dispatcher(op, view):
+    "Writes outside the TensorIterator into a conjugate or negative view: the Conjugate/Negative fallback."
+    for seed in RNG_SEEDS[:2]:
+        a, b = complex_pair(seed, (3, 4), 'slice')
+        z, da, db = 1j, tt.complex64, torch.complex64
+        if view == 'neg':
+            a, b = a.real.clone(), b.real.clone()
+            ta, tb = a._neg_view(), b._neg_view()
+            z, da, db = 1.5, tt.float32, torch.float32
+        elif view == 'conj': ta, tb = a.conj(), b.conj()
+        else: ta, tb = a.mH.mH.conj(), b.mH.mH.conj()
+        f = WRITERS[op]
+        ra, rb = run_both(lambda: f(tt, ta, z, da), lambda: f(torch, tb, z, db))
+        if isinstance(rb, Exception):
+            assert type(ra) is type(rb), (op, view, ra, rb); continue
+        assert not isinstance(ra, Exception), (op, view, ra)
+        assert bits(ta) == bits(tb), (op, view)
+        for x, y in ((ta, tb), (a, b)):
+            m = sm(x, y, 'cumprod' if op == 'cumprod_' else 'add')
+            assert m is None, (op, view, m)
+
+def test_dispatcher_fast_path_equals_plain_path():
+    "Note [Dispatcher fast path]: a routed method called directly and through the dispatcher gives the same result."
+    for name in ('masked_fill_', 'index_fill_', 'cumsum_', 'index_put_', 'scatter_'):
+        args = {'masked_fill_': (tt.tensor([True, False, True]), 7.), 'index_fill_': (0, tt.tensor([1]), 7.),
+                'cumsum_': (0,), 'index_put_': ((tt.tensor([2]),), tt.tensor(9.)),
+                'scatter_': (0, tt.tensor([2, 0]), tt.tensor([5., 6.]))}[name]
+        m = getattr(tt.Tensor, name)
+        assert hasattr(m, '__wrapped_op__'), name
+        x, y = tt.tensor([1., 2., 3.]), tt.tensor([1., 2., 3.])
+        assert m(x, *args) is x and dispatched_plain(m, y, *args) is y
+        assert x.tolist() == y.tolist() and x._version == y._version, name
+
+def test_key_set_and_path():
+    x, y = tt.tensor([1 + 2j]), tt.tensor([1j])
+    assert compute_dispatch_key_set((x.conj(), [y]), {}) == {'CPU', 'Conjugate'}
+    assert highest_key(compute_dispatch_key_set((x.conj().imag, x.conj()), {})) == 'Negative'
+    assert dispatch_path((x.conj().imag, x.conj())) == ['Negative', 'Conjugate', 'CPU']
+    assert dispatch_path((x, y)) == ['CPU'] and dispatch_path((tt.empty(1, device='meta'),)) == ['Meta']
+    # a backend key without a kernel: torch's NotImplementedError
+    op = dispatcher.register_op('test_cpu_only')
+    op.impl('CPU', lambda t: t)
+    try:
+        with pytest.raises(NotImplementedError, match="from the 'Meta' backend"): op(tt.empty(1, device='meta'))
+        assert op(x.conj()).is_conj() is False and op(x.conj()).tolist() == [1 - 2j]
+    finally: del dispatcher.operators['test_cpu_only']
