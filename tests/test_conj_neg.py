@@ -266,3 +266,34 @@ def test_key_set_and_path():
         with pytest.raises(NotImplementedError, match="from the 'Meta' backend"): op(tt.empty(1, device='meta'))
         assert op(x.conj()).is_conj() is False and op(x.conj()).tolist() == [1 - 2j]
     finally: del dispatcher.operators['test_cpu_only']
+
+def test_cuda_paths_on_the_standin():
+    "The same on the CUDA stand-in (chapter 07b's code over host memory): the backend key is CUDA, the bits behave."
+    import cuda_standin
+    st = cuda_standin.install(1)
+    try:
+        a, b = complex_pair(5, (3, 4), 'slice')
+        x = a.cuda()
+        assert dispatch_path((x.conj(), x)) == ['Conjugate', 'CUDA']
+        cases = [lambda t: t.conj() + t, lambda t: t.conj().imag * 2, lambda t: t.mH.sum(0),
+                 lambda t: t.conj().resolve_conj(), lambda t: t.conj().clone(), lambda t: t.conj()[1]]
+        for f in cases:
+            r, rb = f(x), f(b)
+            assert bits(r) == bits(rb)
+            # values (a.cuda() is dense, so strides differ from b's)
+            assert same(r.cpu() if r.device.type == 'cuda' else r, rb.resolve_conj().resolve_neg(), 'sum',
+                        strides=False) is None
+        for name, g in (('add_', lambda t: t.add_(1j)), ('copy_', lambda t: t.copy_(b.resolve_conj() * 2 if
+                        isinstance(t, torch.Tensor) else a * 2)), ('masked_fill_', lambda t: t.masked_fill_(
+                        (tt if not isinstance(t, torch.Tensor) else torch).tensor([True, False, True, False])
+                        .to(t.device), 3j))):
+            c, cb = x.clone().conj(), b.clone().conj()
+            g(c); g(cb)
+            assert c.is_conj() and same(c.cpu(), cb.resolve_conj(), 'add', strides=False) is None, name
+        # to another device: torch's _to_copy has no Conjugate kernel, so the fallback resolves
+        r = x.conj().cpu(); assert not r.is_conj() and r.tolist() == b.conj().tolist()
+        z = tt.zeros(3, 4, dtype=tt.complex64).conj()
+        z.copy_(x)                                     # CUDA -> a conjugate CPU view
+        assert z.is_conj() and z.tolist() == b.tolist()
+        assert str(x.conj().imag) == str(b.conj().imag).replace(')', ", device='cuda:0')")
+    finally: cuda_standin.uninstall(st)

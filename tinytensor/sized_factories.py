@@ -268,6 +268,7 @@ def _host_copy(t:Tensor) -> np.ndarray:
 def _host_read(t:Tensor) -> np.ndarray:
     "A numpy array of `t`'s values on the host: a view on the CPU, else a copy."
     return (_np_view(t, False) if t._impl.device_.device_type == DeviceType.CPU
+            # the copy resolves the math bits (Note [Math bits], 04b)
             else _host_copy(t))
 
 def _to_device(t:Tensor, device) -> Tensor:
