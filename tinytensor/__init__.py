@@ -4,7 +4,8 @@ Modules:
 
 - `tinytensor.cuda.caching_allocator`: How PyTorch hands out GPU memory: `DeviceCachingAllocator` (`c10/cuda/CUDACachingAllocator.cpp`) rebuilt on a simulated device, rule by rule (pools, rounding, splitting, best fit, merging, streams, release and retry, garbage collection, expandable segments), with the statistics, snapshots and pictures torch gives of it.
 - `tinytensor.cuda.hot_path`: Chapter 07's caching allocator made fast where it matters: the common malloc and free in one frame each, the statistics of an allocation counted in one go, and the replay of chapter 07a fed without detours. Each fast path is checked against the plain one.
-- `tinytensor.cuda.replay`: Read a `torch.cuda.memory._dump_snapshot` pickle without torch, replay the program's allocations and frees through chapter 07's allocator under other settings, and compare peak memory, fragmentation and segment timelines side by side."""
+- `tinytensor.cuda.replay`: Read a `torch.cuda.memory._dump_snapshot` pickle without torch, replay the program's allocations and frees through chapter 07's allocator under other settings, and compare peak memory, fragmentation and segment timelines side by side.
+- `tinytensor.dispatch`: How one call finds its kernel: the key set of its arguments, the highest key first. The conjugate and negative bits are keys whose fallback materializes the values and calls again; the backend key picks the CPU or CUDA kernel; the dtype is the kernel's own business."""
 
 __version__ = "0.1.0"
 
@@ -39,6 +40,7 @@ from . import legacy_format         # fills save/load's hooks for torch's legacy
 from . import safetensors
 from .dlpack import from_dlpack, _utils as utils   # utils.dlpack: torch.utils.dlpack's names (08c)
 from .tensor_iterator import *
+from . import dispatch               # chapter 06d: the dispatcher; routes the writers below
 from .ops import *
 from .reductions import *
 from .lean_paths import *              # chapters 10-11 fill the fast-path hooks of chapters 06a-06c
@@ -62,3 +64,4 @@ from . import fast_views             # chapter 15: the short paths of 05a and 05
 
 # chapter 13: numpy's names (`axis`, `keepdims`, `x1`, `x2`) for the plain functions and methods, once all are defined
 arg_binders.accept_numpy_names(globals(), Tensor)
+dispatch.route_writers()             # chapter 06d: the methods that write outside the TensorIterator

@@ -192,6 +192,10 @@ def __dlpack__(self:Tensor, *, stream=None,
      "(zero copy unless `copy=True`).")
     TORCH_CHECK_TYPE(stream is None or isinstance(stream, int),
                      "stream must be ``int`` or ``none``")
+    # Note [Math bits] (04b): a capsule has no conjugate bit (torch exports a negative
+    # view's stored elements as they are)
+    if self._impl.is_conj():
+        raise BufferError("Can't export tensors with the conjugate bit set")
     dev = _dl_device(self.device)
     if self.device.device_type == DeviceType.CPU and stream not in (None, -1):
         raise AssertionError("stream should be None on cpu.")

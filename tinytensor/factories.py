@@ -684,11 +684,18 @@ def _wrap64(v:int) -> int:
 def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
     "A numpy array sharing the tensor's memory (`force=True`: a copy from any device)."
     impl = self._impl
+    if force and impl.key_set_.math_: return self.resolve_conj().resolve_neg().numpy()
     if force and impl.device_.device_type != DeviceType.CPU: return self.cpu().numpy()
     TORCH_CHECK_TYPE(impl.device_.device_type == DeviceType.CPU, "can't convert ",
                      impl.device_,
                      " device type tensor to numpy. Use Tensor.cpu() to copy the "
                      "tensor to host memory first.")
+    # Note [Math bits] (04b): numpy would see the stored elements, not the values
+    if impl.key_set_.math_:
+        TORCH_CHECK(not impl.is_conj(), "Can't call numpy() on Tensor that has conjugate "
+                    "bit set. Use tensor.resolve_conj().numpy() instead.")
+        TORCH_CHECK(False, "Can't call numpy() on Tensor that has negative bit set. Use "
+                    "tensor.resolve_neg().numpy() instead.")
     d, isz, st = impl.dtype_, impl.dtype_.itemsize, impl.storage_.get()
     # exporting writable memory: materialize COW
     st.mutable_bytes()
@@ -753,7 +760,8 @@ def item(self:Tensor):
     "The value of a one-element tensor as a Python scalar."
     impl = self._impl
     # fast path (speed only): one struct read, no numpy array
-    if impl.numel_ == 1 and impl.device_ is CPU:
+    # (a tensor with a math bit reads its values below: Note [Math bits], 04b)
+    if impl.numel_ == 1 and impl.device_ is CPU and not impl.key_set_.math_:
         unpack = _item_unpack.get(impl.dtype_)
         if unpack is not None:
             st = impl.storage_.get()

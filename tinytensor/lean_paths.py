@@ -61,6 +61,8 @@ def _lean_addr(impl:TensorImpl, n:int):
     ("Address of `impl`'s first element (Note [Borrowed raw views]); None if `n` "
      "elements "
      "overrun it.")
+    # Note [Math bits] (04b): a tensor with a math bit takes the plain path
+    if impl.key_set_.math_: return None
     isz = impl.dtype_.itemsize
     st = impl.storage_._target
     off = impl.storage_offset_ * isz
@@ -146,7 +148,7 @@ def lean_binary(a, b) -> tuple:
     if ((d is not _dt.float32 and d is not _dt.float64) or bi.dtype_ is not d
         or ai.device_ is not CPU
             or bi.device_ is not CPU or ai.is_wrapped_number_
-        or bi.is_wrapped_number_): return None
+        or bi.is_wrapped_number_ or ai.key_set_.math_ or bi.key_set_.math_): return None
     plan = _lean_plans.get((ai.sizes_and_strides_, bi.sizes_and_strides_))
     if plan is None:                                  # may raise, as compute_shape does
         plan = _lean_plan(ai.sizes_and_strides_, bi.sizes_and_strides_)
@@ -233,6 +235,7 @@ def _in_flat(t:Tensor) -> np.ndarray:
      "None "
      "if out of bounds.")
     impl = t._impl
+    if impl.key_set_.math_: return None             # Note [Math bits] (04b)
     d = impl.dtype_
     st = impl.storage_._target
     off, n = impl.storage_offset_ * d.itemsize, impl.numel_
@@ -262,7 +265,8 @@ def _fast_binary(a, b, uf):
     sizes = ai.sizes_and_strides_.sizes
     if sizes != bi.sizes_and_strides_.sizes: return _lean_binary(a, b, uf)   # a broadcast
     d, n = ai.dtype_, ai.numel_
-    if (d is not bi.dtype_ or not ai.is_contiguous_ or not bi.is_contiguous_
+    if (d is not bi.dtype_ or ai.key_set_.math_ or bi.key_set_.math_
+        or not ai.is_contiguous_ or not bi.is_contiguous_
         or n >= GRAIN_SIZE or
             ai.device_ is not CPU or bi.device_ is not CPU or n == 0):
         return _lean_binary(a, b, uf)
@@ -394,6 +398,7 @@ def _small_copy(dst:Tensor, src:Tensor) -> bool:
      "True if done.")
     di, si = dst._impl, src._impl
     if (di.dtype_ is si.dtype_ and di.device_ is CPU and _lean_operand(src)
+            and not di.key_set_.math_ and not si.key_set_.math_
             and di.is_non_overlapping_and_dense_
         and di.storage_._target is not si.storage_._target
             and di.numel_ < GRAIN_SIZE

@@ -345,7 +345,8 @@ def _copy_kernel(self:Tensor, src, non_blocking:bool=False) -> Tensor:
     si, ri = self._impl, src._impl
     if (si.storage_.get() is ri.storage_.get()
         and si.storage_offset_ == ri.storage_offset_ and si.strides() == ri.strides()
-            and si.sizes() == ri.sizes() and si.dtype_ is ri.dtype_):
+            and si.sizes() == ri.sizes() and si.dtype_ is ri.dtype_
+            and si.key_set_ is ri.key_set_):
         # nothing to copy, but it still counts as an in-place write (ADInplaceOrView)
         si.bump_version()
         return self
@@ -380,10 +381,11 @@ def _copy_between_devices(self:Tensor, src:Tensor) -> Tensor:
     if si.numel_ == 0: si.bump_version(); return self
     s = src.expand(shape) if src._impl.sizes() != shape else src
     ri = s._impl
-    if ri.dtype_ is not si.dtype_ or not ri.is_contiguous_:
+    # (a math bit, Note [Math bits] in 04b: resolved by that copy too)
+    if ri.dtype_ is not si.dtype_ or not ri.is_contiguous_ or ri.key_set_.math_:
         # cast and densify where the source lives
         s = _empty_impl(shape, None, si.dtype_, ri.device_).copy_(s)
-    direct = si.is_contiguous_
+    direct = si.is_contiguous_ and not si.key_set_.math_
     dst = self if direct else _empty_impl(shape, None, si.dtype_, si.device_)
     isz = si.dtype_.itemsize
     copy_bytes(dst._impl.storage_.get(), dst._impl.storage_offset_ * isz,

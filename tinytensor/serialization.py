@@ -263,7 +263,7 @@ def _rebuild_tensor(storage, storage_offset, size, stride) -> Tensor:
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad,
                        backward_hooks, metadata=None) -> Tensor:
     ("torch's `_rebuild_tensor_v2`: `_rebuild_tensor` plus flags that tinytensor checks "
-     "and drops.")
+     "and drops, and the math bits it keeps.")
     if requires_grad is not False and requires_grad is not True:
         TORCH_CHECK(False, "_rebuild_tensor_v2: requires_grad must be a bool")
     hooks = backward_hooks
@@ -271,11 +271,18 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad,
                                   and not hooks):
         TORCH_CHECK(False,
                     "tinytensor.load: tensors with backward hooks are not supported")
-    if metadata is not None and not (type(metadata) is dict and not metadata):
+    # torch's `set_tensor_metadata`: the math bits (Note [Math bits], chapter 04b)
+    if metadata is not None and not (type(metadata) is dict
+                                     and set(metadata) <= {'conj', 'neg'}
+                                     and all(type(v) is bool for v in metadata.values())):
         TORCH_CHECK(False,
-                    "tinytensor.load: tensor metadata (conjugate/negative bits) "
-                    "is not supported: ", repr(metadata)[:80])
-    return _rebuild_tensor(storage, storage_offset, size, stride)
+                    "tinytensor.load: tensor metadata other than the conjugate and "
+                    "negative bits is not supported: ", repr(metadata)[:80])
+    t = _rebuild_tensor(storage, storage_offset, size, stride)
+    if metadata:
+        t._impl._set_conj(metadata.get('conj', False))
+        t._impl._set_neg(metadata.get('neg', False))
+    return t
 
 def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad,
                        backward_hooks, dtype, metadata=None) -> Tensor:

@@ -168,13 +168,18 @@ class VariableVersion:
 _BACKENDS = {DeviceType.CPU: 'CPU', DeviceType.CUDA: 'CUDA', DeviceType.Meta: 'Meta'}
 _FUNCTIONALITIES = ['Dense', 'ADInplaceOrView', 'AutogradFunctionality',
                     'AutocastFunctionality']
+# the math bits (Note [Math bits]): functionality keys that sit between the backend and
+# ADInplaceOrView in c10's order
+_MATH_BITS = ('Conjugate', 'Negative')
 
 class DispatchKeySet:
     "A set of backend bits and functionality bits, as `c10::DispatchKeySet`."
-    __slots__ = ('backends', 'functionalities')
+    __slots__ = ('backends', 'functionalities', 'math_')
     def __init__(self, backends=(), functionalities=()):
         self.backends, self.functionalities = (frozenset(backends),
                                                frozenset(functionalities))
+        # one flag for the hot paths: does any math bit ask for a fallback?
+        self.math_ = not self.functionalities.isdisjoint(_MATH_BITS)
     @classmethod
     def for_device(cls, device:Device):
         "The default key set of a dense tensor on `device`."
@@ -187,6 +192,7 @@ class DispatchKeySet:
         out = []
         for b in sorted(self.backends):
             if 'Dense' in self.functionalities: out.append(b)
+            out += [k for k in _MATH_BITS if k in self.functionalities]
             if 'ADInplaceOrView' in self.functionalities: out.append('ADInplaceOrView')
             if 'AutogradFunctionality' in self.functionalities: out.append('Autograd' + b)
             if 'AutocastFunctionality' in self.functionalities and b in ('CPU', 'CUDA'):
@@ -197,6 +203,21 @@ class DispatchKeySet:
         return (isinstance(o, DispatchKeySet)
             and (o.backends, o.functionalities) == (self.backends, self.functionalities))
     def __hash__(self): return hash((self.backends, self.functionalities))
+    def add(self, key:str) -> 'DispatchKeySet':
+        "This set with functionality `key` (the same object for the same result)."
+        return _keyset_with(self, key, True)
+    def remove(self, key:str) -> 'DispatchKeySet':
+        "This set without functionality `key`."
+        return _keyset_with(self, key, False)
+
+_edited_keysets = {}
+def _keyset_with(ks:DispatchKeySet, key:str, on:bool) -> DispatchKeySet:
+    "`ks` with `key` added or removed, cached so that equal sets are one object."
+    r = _edited_keysets.get((ks, key, on))
+    if r is None:
+        f = ks.functionalities | {key} if on else ks.functionalities - {key}
+        r = _edited_keysets[(ks, key, on)] = DispatchKeySet(ks.backends, f)
+    return r
 
 # %% ../nbs/04b_tensor_impl.ipynb #4a02e861
 _keysets = {}
@@ -317,6 +338,34 @@ def is_contiguous(self:TensorImpl, fmt=None) -> bool:
 def bump_version(self:TensorImpl):
     "Record an in-place write in the shared version counter."
     self.version_counter_.bump()
+
+# %% ../nbs/04b_tensor_impl.ipynb #c210dd8c
+# Note [Math bits]: `Conjugate` and `Negative` in a tensor's key set say that its values
+# are the conjugates (negations) of the stored elements. Views copy the key set, so they
+# keep the bits. Whatever reads elements for a computation sees the values, not the
+# storage: the fallback of chapter 06d materializes an input with a bit before a kernel
+# runs, and an output with a bit is conjugated (negated) back in place after the kernel
+# wrote the values. `resolve_conj()`/`resolve_neg()` make a plain copy. Reading the raw
+# storage (saving, sharing with DLPack or numpy) sees the stored elements: those paths
+# save the bit with them or refuse, as torch does.
+@patch
+def is_conj(self:TensorImpl) -> bool:
+    "Whether the key set has `Conjugate` (c10's `TensorImpl::is_conj`)."
+    return 'Conjugate' in self.key_set_.functionalities
+@patch
+def _set_conj(self:TensorImpl, value:bool):
+    "Set or clear the conjugate bit (c10's `TensorImpl::_set_conj`)."
+    self.key_set_ = (self.key_set_.add('Conjugate') if value
+                     else self.key_set_.remove('Conjugate'))
+@patch
+def is_neg(self:TensorImpl) -> bool:
+    "Whether the key set has `Negative` (c10's `TensorImpl::is_neg`)."
+    return 'Negative' in self.key_set_.functionalities
+@patch
+def _set_neg(self:TensorImpl, value:bool):
+    "Set or clear the negative bit (c10's `TensorImpl::_set_neg`)."
+    self.key_set_ = (self.key_set_.add('Negative') if value
+                     else self.key_set_.remove('Negative'))
 
 # %% ../nbs/04b_tensor_impl.ipynb #f7dd8acb
 # Note [Shared layouts]: a SizesAndStrides is never mutated (setters install a new one),

@@ -16,6 +16,7 @@ from . import dtypes as _dt
 from .dtypes import dtype, _errs_off, _errs_on, _cast_into
 from .tensor_impl import Tensor
 from .factories import _np_read, _np_write, _host_read, _resize_output
+from .sized_factories import _raw_np_view, apply_math_bits
 from .pictures import SvgCanvas, text_width
 from .backends import _backends, get_backend, host_array
 from .parallel import *
@@ -106,8 +107,12 @@ def cast_outputs(self:TensorIterator):
     for op in self.operands_[:self.num_outputs_]:
         if op.original_tensor is not None and op.original_tensor._impl.numel_:
             if op.original_tensor._impl.device_.device_type == DeviceType.CPU:
-                np.copyto(_np_write(op.original_tensor), _np_read(op.tensor),
-                          casting='unsafe')
+                o = op.original_tensor
+                # Note [Math bits fallback]
+                np.copyto(_raw_np_view(o, True) if o._impl.key_set_.math_
+                          else _np_write(o),
+                          _np_read(op.tensor), casting='unsafe')
+                _store_math_bits(o)
             # a device: one copy loop through its backend
             else:
                 (TensorIteratorConfig().add_output(op.original_tensor)
@@ -234,9 +239,43 @@ def _bases(self:TensorIterator):
     for i, op in enumerate(self.operands_):
         impl = op.tensor._impl
         st = impl.storage_.get()
+        if impl.key_set_.math_:                      # Note [Math bits fallback]
+            out.append(_math_bits_base(self, i, impl, st)); continue
         buf = st.mutable_bytes() if i < self.num_outputs_ else st.const_bytes()
         out.append((buf, impl.storage_offset_ * impl.dtype_.itemsize, impl.dtype_.np))
     return out
+
+# Note [Math bits fallback]: torch's Conjugate and Negative fallbacks
+# (`aten/src/ATen/ConjugateFallback.cpp`, `NegateFallback.cpp`) run before any kernel:
+# an input with a math bit is replaced by a resolved copy, and an output with one is
+# resolved in place, written, and conjugated (negated) back. Here the iterator is the
+# place every elementwise op and reduction passes, so it does the same with its buffers:
+# an input's base is a copy of the bytes it spans with the bits applied, and an output
+# keeps its storage; `for_each` runs the loop serially and then applies the output's
+# bits to what the loop wrote (conjugation and negation are their own inverses). The
+# loop never sees a bit, and a tensor without bits pays one flag test per operand.
+def _math_bits_base(it:TensorIterator, i:int, impl, st) -> tuple:
+    "The base of operand `i` that has math bits: inputs get their values in a copy."
+    isz, dn = impl.dtype_.itemsize, impl.dtype_.np
+    if i < it.num_outputs_:
+        it.math_outputs_ = True
+        return st.mutable_bytes(), impl.storage_offset_ * isz, dn
+    ss = impl.sizes_and_strides_
+    span = 1 + sum((n - 1) * s for n, s in zip(ss.sizes, ss.strides) if n)
+    lo = impl.storage_offset_ * isz
+    raw = st.const_bytes()[lo:lo + span * isz].view(dn)
+    return apply_math_bits(raw, impl.key_set_).view(np.uint8), 0, dn
+
+def _store_math_bits(t:Tensor):
+    "After a kernel wrote values into `t`, store what its math bits say (in place)."
+    impl = t._impl
+    if not impl.key_set_.math_ or not impl.numel_: return
+    # on a device `tensor_view` is the raw array
+    a = (_raw_np_view(t, True) if impl.device_.device_type == DeviceType.CPU
+         else tensor_view(t, True))
+    apply_math_bits(a, impl.key_set_, out=a)
+
+TensorIterator.math_outputs_ = False
 
 def _view(base, strides, shape_np, off):
     buf, boff, dt = base
@@ -298,6 +337,10 @@ def for_each(self:TensorIterator, loop,
     # not the CPU (CPU == 0)
     if self.common_device_.device_type: return self._device_for_each(loop)
     bases = self._bases()
+    if self.math_outputs_:                           # Note [Math bits fallback]
+        self.serial_for_each(loop, 0, n, bases)
+        for op in self.operands_[:self.num_outputs_]: _store_math_bits(op.tensor)
+        return
     # hook: chapter 11
     if _fast_for_each is not None and _fast_for_each(self, loop, bases): return
     if n < grain_size or _threads['n'] == 1:
@@ -324,9 +367,12 @@ def device_views(self:TensorIterator, backend=None) -> list:
         # a CPU scalar beside device operands: its value
         if impl.device_.device_type == DeviceType.CPU:
             views.append(backend.scalar(_host_read(op.tensor)[()])); continue
-        views.append(backend.array(impl.storage_.get(), impl.dtype_, shp,
-                                   tuple(op.stride_bytes[d] for d in order),
-                                   impl.storage_offset_ * impl.dtype_.itemsize, i < nout))
+        a = backend.array(impl.storage_.get(), impl.dtype_, shp,
+                          tuple(op.stride_bytes[d] for d in order),
+                          impl.storage_offset_ * impl.dtype_.itemsize, i < nout)
+        # Note [Math bits fallback]: an input's values, a copy on the device
+        views.append(apply_math_bits(a, impl.key_set_)
+                     if impl.key_set_.math_ and i >= nout else a)
     return views
 
 @patch
@@ -338,6 +384,7 @@ def _device_for_each(self:TensorIterator, loop, backend=None):
     tok = _errs_off()
     try: backend.launch(loop, views, self.num_outputs_)
     finally: _errs_on(tok)
+    for op in self.operands_[:self.num_outputs_]: _store_math_bits(op.tensor)
 
 def tensor_view(t:Tensor, write:bool=False):
     ("An array of `t`'s elements in its device's namespace: numpy on the CPU, the "

@@ -67,16 +67,16 @@ def numel(input) -> int:
     _need_tensor('numel', input); return input.numel()
 
 def is_conj(input) -> bool:
-    "Always False: tinytensor has no lazy conjugation bit."
-    _need_tensor('is_conj', input); return False
+    "Whether `input`'s conjugate bit is set (chapter 05c)."
+    _need_tensor('is_conj', input); return input.is_conj()
 
 def resolve_conj(input) -> Tensor:
-    "`input` itself: there is never a pending conjugation to materialize."
-    _need_tensor('resolve_conj', input); return input
+    "`input.resolve_conj()` (chapter 05c)."
+    _need_tensor('resolve_conj', input); return input.resolve_conj()
 
 def resolve_neg(input) -> Tensor:
-    "`input` itself: there is never a pending negation to materialize."
-    _need_tensor('resolve_neg', input); return input
+    "`input.resolve_neg()` (chapter 05c)."
+    _need_tensor('resolve_neg', input); return input.resolve_neg()
 
 # %% ../nbs/22_shape_ops.ipynb #1e796e7c
 @patch
@@ -88,23 +88,6 @@ def is_signed(self:Tensor) -> bool:
 def get_device(self:Tensor) -> int:
     "The device index of a CUDA tensor; -1 on the CPU (and on meta)."
     return self.device.index if self.device.type == 'cuda' else -1
-
-@patch
-def is_conj(self:Tensor) -> bool:
-    "See `is_conj`."
-    return False
-@patch
-def is_neg(self:Tensor) -> bool:
-    "Always False: tinytensor has no lazy negation bit."
-    return False
-@patch
-def resolve_conj(self:Tensor) -> Tensor:
-    "See `resolve_conj`."
-    return self
-@patch
-def resolve_neg(self:Tensor) -> Tensor:
-    "See `resolve_neg`."
-    return self
 
 @patch
 def const_data_ptr(self:Tensor) -> int:

@@ -265,12 +265,18 @@ class TorchPickler(pickle._Pickler):
     def _save_tensor(self, t):
         impl, d = t._impl, t._impl.dtype_
         # the newer dtypes have no typed storage class: torch writes an untyped storage
-        # and the dtype last (`_rebuild_tensor_v3`)
+        # and the dtype after the hooks (`_rebuild_tensor_v3`)
         ref = (_StorageRef(impl.storage_.get(), _dt.uint8, untyped=True) if d._kind
                else _StorageRef(impl.storage_.get(), d))
         args = (ref, impl.storage_offset_, tuple(impl.sizes()), tuple(impl.strides()),
                 False, collections.OrderedDict())
         func, args = (_REBUILD_V3, args + (d,)) if d._kind else (_REBUILD_V2, args)
+        # the math bits go in torch's `metadata` argument (`_tensor.py`'s
+        # `get_tensor_metadata`): the stored elements are saved as they are
+        if impl.key_set_.math_:
+            args += ({k: True
+                      for k, on in (('conj', impl.is_conj()), ('neg', impl.is_neg()))
+                      if on},)
         state = _py_state(t)
         # Note [Saving tensor attributes]
         if state:

@@ -239,6 +239,13 @@ _view_as_args = PythonArgParser("view_as(Tensor other)")
 def _view_dtype(self:Tensor, d:dtype) -> Tensor:
     "`view(dtype)`: the same bytes read as `d` (last dim and offset scaled by the ratio)."
     impl = self._impl
+    # Note [Math bits] (04b): the other dtype could not say what the bit means
+    if impl.key_set_.math_:
+        TORCH_CHECK(not impl.is_conj(),
+                    "torch.Tensor.view is not supported for conjugate "
+                    "view tensors when converting to a different dtype.")
+        TORCH_CHECK(False, "torch.Tensor.view is not supported for tensors with negative "
+                    "bit set when converting to a different dtype.")
     old, new = impl.dtype_.itemsize, d.itemsize
     ss, off = impl.sizes_and_strides_, impl.storage_offset_
     sz, st = ss.sizes, ss.strides

@@ -222,6 +222,10 @@ def _short(e, n=160):
     return s if len(s) <= n else s[:n] + '...'
 
 def _tensor_info(x):
+    # the conjugate and negative bits: compared apart (last field), the values read resolved
+    bits = (x.is_conj(), x.is_neg()) if hasattr(x, 'is_neg') else (False, False)
+    geometry = tuple(x.shape), tuple(x.stride()), x.storage_offset()
+    if bits != (False, False): x = x.resolve_conj().resolve_neg()
     if not isinstance(x, torch.Tensor):
         name = x.dtype.name if hasattr(x.dtype, 'name') else str(x.dtype).split('.')[-1]
         meta = getattr(x, 'is_meta', False)
@@ -231,7 +235,7 @@ def _tensor_info(x):
         h = x.detach().cpu() if x.device.type not in ('cpu', 'meta') else x.detach()
         v = None if x.device.type == 'meta' else (h.double().numpy() if name in ('bfloat16', 'float16') else h.numpy())
     if v is not None and name in ('bfloat16', 'float16'): v = v.astype(np.float64)
-    return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v, str(x.device)
+    return geometry + (name, v, str(x.device), bits)
 
 def tensor_diff(a, b, tol, values=True):
     "None if tinytensor tensor `a` matches torch tensor `b`, else what differs."
@@ -242,6 +246,7 @@ def tensor_diff(a, b, tol, values=True):
     if sa[3] != sb[3]: return f'dtype {sa[3]} != torch {sb[3]}'
     if sa[1] != sb[1]: return f'strides {sa[1]} != torch {sb[1]}'
     if sa[2] != sb[2]: return f'storage_offset {sa[2]} != torch {sb[2]}'
+    if sa[6] != sb[6]: return f'(is_conj, is_neg) {sa[6]} != torch {sb[6]}'
     if DEVICE['tt'] is not None and sa[5] != _expected_device(sb[5]): return f'device {sa[5]} != {_expected_device(sb[5])} (torch: {sb[5]})'
     if not values or sa[4] is None or sb[4] is None: return None
     x, y = np.asarray(sa[4]), np.asarray(sb[4])

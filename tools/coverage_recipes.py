@@ -321,6 +321,18 @@ R('cat concat concatenate', [P([T((2, 3)), T((1, 3), seed=1)]), P([T((2, 3)), T(
                              P([T((2, 3)), T((2, 3), seed=1)], dim=-1), P((T((2,)), T((3,), B))), P([T((2, 3)), T((2, 3))], 2),
                              P([T(()), T(())]), P([T((2, 3)), T((2, 3), seed=1)], out=T((4, 3), seed=2))])
 R('conj resolve_conj resolve_neg', [P(T((2, 3))), P(T((2, 3), I64)), P(T((3, 4), layout='T'))])
+# the conjugate and negative bits (chapter 05c): complex inputs, conjugate views and their imaginary parts
+_CX = F(lambda L: L.tensor([[1 + 2j, 3 - 1j, -2j], [0.5 + 0j, -1 - 1j, 2 + 0.25j]]), 'complex64(2x3)')
+_CXT = F(lambda L: L.tensor([[1 + 2j, 3 - 1j], [-2j, 0.5 + 0j], [-1 - 1j, 2 + 0.25j]]).mT, 'complex64(3x2).mT')
+_CONJ = F(lambda L: L.tensor([[1 + 2j, 3 - 1j, -2j], [0.5 + 0j, -1 - 1j, 2 + 0.25j]]).conj(), 'complex64(2x3).conj()')
+_NEG = F(lambda L: L.tensor([[1 + 2j, 3 - 1j, -2j], [0.5 + 0j, -1 - 1j, 2 + 0.25j]]).conj().imag, 'complex64(2x3).conj().imag')
+_BITS = [P(_CX), P(_CXT), P(_CONJ), P(_NEG)]
+for _n in ('conj', 'resolve_conj', 'resolve_neg', 'conj_physical', 'adjoint', 'is_conj'):
+    RECIPES[_n] = RECIPES.get(_n, []) + _BITS
+    # the method: the function's tensor-first probes (as `recipes_for` derives them) and these
+    RECIPES['Tensor.' + _n] = [p for p in RECIPES[_n] if p.args and isinstance(p.args[0], T)
+                               and 'out' not in p.kw and not p.fn] + _BITS
+RECIPES['Tensor.is_neg'] = [P(T((2, 3))), P(T((2, 3), I64))] + _BITS
 R('chunk', [P(T((5, 4)), 2), P(T((5, 4)), 3, 1), P(T((0, 3)), 2), P(T((5, 4)), 0), P(T((6,)), 4), P(T((5, 4)), 2, -1), P(T(()), 1)])
 R('dsplit', _split('d')); R('hsplit', _split('h')); R('vsplit', _split('v'))
 R('column_stack dstack hstack vstack row_stack', _stackers() + [P([T((3,)), T((3, 2), seed=1)])])
@@ -667,6 +679,8 @@ TR('sum_to_size', [P(T((2, 3)), 1, 3), P(T((2, 3)), (2, 1)), P(T((2, 3)), 3), P(
 def _attr(*probes): return [p.replace(attr=True) for p in probes]
 _SHAPES = [P(T((2, 3))), P(T((3, 4), layout='T')), P(T(())), P(T((0, 3))), P(T((2, 3, 4))), P(T((3,)))]
 TR('T mT H mH', _attr(*_SHAPES))
+for _n in ('T', 'mT', 'H', 'mH'):
+    RECIPES['Tensor.' + _n] = RECIPES['Tensor.' + _n] + _attr(P(_CX), P(_CXT), P(_CONJ), P(_NEG))
 TR('ndim nbytes itemsize shape device is_cuda is_meta', _attr(P(T((2, 3))), P(T(())), P(T((0, 3), I64)), P(T((3, 2), B, layout='x')), P(T((2, 3), 'float16'))))
 TR('bfloat16 bool byte char double float half int long short cpu contiguous detach detach_',
    [P(T((2, 3))), P(T((3, 4), layout='T')), P(T((12,), kind='special')), P(T((2, 3), I64)), P(T((2, 3), B)), P(T((2, 3), F64)),
