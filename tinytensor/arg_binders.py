@@ -276,7 +276,14 @@ def numpy_binder(f, # a plain function
                  method:bool=False): # bind as a method: `self` takes the first parameter
     ("`f` with a binder that also accepts numpy's names for its parameters (Note "
      "[numpy's names for plain functions]), or `f` itself if it has none of them.")
-    try: ps = inspect.signature(f).parameters
+    # the function's own defaults (its code's), not a `__signature__` shown for the docs
+    # (Note [Overloads torch refuses], chapter 06c: markers that mean "not passed")
+    own = f
+    if isinstance(f, types.FunctionType) and '__signature__' in vars(f):
+        own = types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__,
+                                 f.__closure__)
+        own.__kwdefaults__ = f.__kwdefaults__
+    try: ps = inspect.signature(own).parameters
     except (TypeError, ValueError): return f
     if any(p.kind is p.VAR_KEYWORD for p in ps.values()): return f
     real = list(ps)
