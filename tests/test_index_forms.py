@@ -52,3 +52,26 @@ def test_del_item_is_a_type_error():
         for idx in (0, slice(0, 1), [0]):
             with pytest.raises(TypeError, match='Tensor does not support deleting items'):
                 del t[idx]
+
+OUT_OF_PLACE = {
+    'scatter': lambda L, x, i, s: x.scatter(0, i, s), 'scatter value': lambda L, x, i, s: x.scatter(0, i, 1.),
+    'scatter_add': lambda L, x, i, s: x.scatter_add(0, i, s), 'index_add': lambda L, x, i, s: x.index_add(0, L.tensor([0]), s),
+    'index_copy': lambda L, x, i, s: x.index_copy(0, L.tensor([0]), s), 'index_fill': lambda L, x, i, s: x.index_fill(0, L.tensor([0]), 1.),
+    'masked_fill': lambda L, x, i, s: x.masked_fill(L.ones(4, dtype=L.bool), 1.),
+    'index_put': lambda L, x, i, s: x.index_put((L.tensor([0]),), L.tensor(1.)),
+    'masked_scatter': lambda L, x, i, s: x.masked_scatter(L.ones(4, dtype=L.bool), L.ones(12)),
+    'put': lambda L, x, i, s: x.put(L.tensor([0]), L.tensor([1.])),
+    'scatter_reduce': lambda L, x, i, s: x.scatter_reduce(0, i, s, 'mean'),
+    'index_reduce': lambda L, x, i, s: x.index_reduce(0, L.tensor([0]), s, 'amax')}
+
+@pytest.mark.parametrize('name', list(OUT_OF_PLACE))
+def test_out_of_place_results_start_at_version_0(name):
+    "torch's functional forms return a new tensor no in-place write has touched (`_version` 0)."
+    import warnings
+    f = OUT_OF_PLACE[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        ra, rb = (f(L, L.zeros(3, 4), L.tensor([[0, 1, 2, 0]]), L.ones(1, 4)) for L in (tt, torch))
+    msg = check_results(ra, rb, 'indexing', ctx=name)
+    assert msg is None, msg
+    assert ra._version == rb._version == 0, (name, ra._version, rb._version)

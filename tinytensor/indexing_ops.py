@@ -25,7 +25,7 @@ from .memory_overlap import (assert_no_internal_overlap,
 from .views import _int, _broadcast_pair
 from .basic_indexing import _slice, _LEGACY
 from .indexing import (_slice_positions, ufunc_at, _to_out, reduce_identity,
-                                 _mean_divide)
+                                 _mean_divide, fresh_result)
 
 # %% ../nbs/24_indexing_ops.ipynb #24a00008
 def _wrap1(self:Tensor, dim, name:str) -> int:
@@ -103,7 +103,7 @@ def index_add(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) -> 
     "`index_add_` on a contiguous copy of `self`."
     _source_arg(source, 'index_add')
     out = self.clone(memory_format=contiguous_format)
-    return out.index_add_(dim, index, source, alpha=alpha)
+    return fresh_result(out.index_add_(dim, index, source, alpha=alpha))
 
 # %% ../nbs/24_indexing_ops.ipynb #24a00010
 @patch
@@ -151,7 +151,8 @@ def index_copy_(self:Tensor, dim:int, index:Tensor, source:Tensor) -> Tensor:
 def index_copy(self:Tensor, dim:int, index:Tensor, source:Tensor) -> Tensor:
     "`index_copy_` on a contiguous copy of `self`."
     _source_arg(source, 'index_copy')
-    return self.clone(memory_format=contiguous_format).index_copy_(dim, index, source)
+    return fresh_result(self.clone(memory_format=contiguous_format)
+                        .index_copy_(dim, index, source))
 
 # %% ../nbs/24_indexing_ops.ipynb #24a00012
 @patch
@@ -188,7 +189,7 @@ def index_fill_(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
 @patch
 def index_fill(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
     "`index_fill_` on a copy of `self` (same layout)."
-    return self.clone().index_fill_(dim, index, value)
+    return fresh_result(self.clone().index_fill_(dim, index, value))
 
 # %% ../nbs/24_indexing_ops.ipynb #0b37a3dd
 _BETA_WARNED = [False]
@@ -407,7 +408,7 @@ def masked_scatter(self:Tensor, mask:Tensor, source:Tensor) -> Tensor:
                      "(position 2) must be Tensor, not ", type(source).__name__)
     shape = _broadcast_pair(tuple(mask.shape), tuple(self.shape))
     out = self.expand(shape).clone(memory_format=contiguous_format)
-    return out.masked_scatter_(mask.expand(shape), source)
+    return fresh_result(out.masked_scatter_(mask.expand(shape), source))
 
 @patch
 def put_(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Tensor:
@@ -442,7 +443,7 @@ def put_(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Ten
 @patch
 def put(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Tensor:
     "`put_` on a copy of `self` (same layout)."
-    return self.clone().put_(index, source, accumulate)
+    return fresh_result(self.clone().put_(index, source, accumulate))
 
 # %% ../nbs/24_indexing_ops.ipynb #24a00026
 def _clone_preserve_strides(self:Tensor) -> Tensor:
