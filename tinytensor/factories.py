@@ -609,6 +609,8 @@ def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
                      " device type tensor to numpy. Use Tensor.cpu() to copy the "
                      "tensor to host memory first.")
     d, isz, st = impl.dtype_, impl.dtype_.itemsize, impl.storage_.get()
+    # torch's tensor_numpy.cpp knows no numpy dtype for float8 (ml_dtypes is not numpy)
+    TORCH_CHECK_TYPE(d._kind != 2, "Got unsupported ScalarType ", d.short)
     # exporting writable memory: materialize COW
     st.mutable_bytes()
     typestr = '<u2' if d is _dt.bfloat16 else d.np.str
