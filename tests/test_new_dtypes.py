@@ -268,3 +268,28 @@ def test_safetensors_refuses_sub_byte_floats(tmp_path):
         h += b' ' * (-(8 + len(h)) % 8)
         (tmp_path / 'x.safetensors').write_bytes(struct.pack('<Q', len(h)) + h + bytes(8))
         with pytest.raises(SafetensorError, match=f'dtype {code} .*has no torch dtype'): load_file(str(tmp_path / 'x.safetensors'))
+
+# ---------------------------------------------------------------- numpy and DLPack
+# bfloat16: torch refuses numpy() too, tinytensor still gives an ml_dtypes array (a known departure)
+@pytest.mark.parametrize('name', FLOAT8 + UNSIGNED)
+def test_numpy_and_dlpack_as_torch(name):
+    a, b = tt.ones(3, dtype=getattr(tt, name)), torch.ones(3, dtype=getattr(torch, name))
+    for f in (lambda t: t.numpy(), lambda t: np.asarray(t), lambda t: np.from_dlpack(t)):
+        r = run_both(lambda: f(a), lambda: f(b))
+        if isinstance(r[1], Exception):
+            assert isinstance(r[0], Exception), r
+            if not isinstance(r[1], RuntimeError): assert type(r[0]) is type(r[1]) and str(r[0]) == str(r[1]), r
+        else: assert not isinstance(r[0], Exception) and r[0].dtype == r[1].dtype, r
+    # the capsules both ways: the same bytes and dtype
+    x, y = torch.from_dlpack(a), tt.from_dlpack(b)
+    assert x.dtype == b.dtype and y.dtype is a.dtype
+    assert x.view(torch.uint8).tolist() == b.view(torch.uint8).tolist() and y.view(tt.uint8).tolist() == a.view(tt.uint8).tolist()
+
+@pytest.mark.parametrize('shape', [(1,), (3,), (63,), (64,), (65,), (1000,), (4, 100), (2, 3, 50)])
+def test_float8_abs_vector_and_scalar_parts(shape):
+    "Note [float8 abs, vector and scalar]: -0 and NaN keep their sign in the 64-wide vector part only."
+    src = torch.randint(0, 256, shape, generator=torch.Generator().manual_seed(len(shape) * 1000 + shape[-1])).to(torch.uint8)
+    for name in FLOAT8[:4]:
+        b = src.view(getattr(torch, name)).abs().view(torch.uint8)
+        a = tt.tensor(src.tolist(), dtype=tt.uint8).view(getattr(tt, name)).abs().view(tt.uint8)
+        assert a.tolist() == b.tolist(), name

@@ -572,9 +572,24 @@ def _f8_loop(uf, d:dtype):
     ("The loop of `uf` (np.multiply or np.absolute) on float8 `d`: through float32, as "
      "c10.")
     if uf is np.absolute:
+        # Note [float8 abs, vector and scalar]: ATen's vector loop computes `x < 0 ? -x
+        # : x` (-0 and NaN codes keep their sign bit), 64 elements at a time along the
+        # inner dimension; the remaining elements take the scalar `std::abs(float(x))`,
+        # which clears the sign bit of every code and makes a NaN the positive NaN code.
         def loop(o, x):
+            if x.ndim > 1 and x.flags.c_contiguous and o.flags.c_contiguous:
+                # ATen coalesces them into one loop
+                x, o = x.reshape(-1), o.reshape(-1)
             c = x.view(np.uint8)
-            np.copyto(o.view(np.uint8), np.where(_f8_decode(x) < 0, c ^ 0x80, c))
+            r = np.where(_f8_decode(x) < 0, c ^ 0x80, c)
+            n = x.shape[-1] if x.ndim else 1
+            if n % 64:
+                t = r[..., n - n % 64:] if x.ndim else r
+                # NaN: re-encoded from a float NaN, the format's one positive NaN code
+                nan = np.isnan(_F8_DECODE[d.np][t])
+                fnuz = d in (float8_e4m3fnuz, float8_e5m2fnuz)
+                t[...] = np.where(nan, 0x80 if fnuz else 0x7f, t & 0x7f)
+            np.copyto(o.view(np.uint8), r)
         return loop
     def loop(o, x, y):
         p = np.multiply(_f8_decode(x), _f8_decode(y))

@@ -675,6 +675,8 @@ def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
         TORCH_CHECK(False, "Can't call numpy() on Tensor that has negative bit set. Use "
                     "tensor.resolve_neg().numpy() instead.")
     d, isz, st = impl.dtype_, impl.dtype_.itemsize, impl.storage_.get()
+    # torch's tensor_numpy.cpp knows no numpy dtype for float8 (ml_dtypes is not numpy)
+    TORCH_CHECK_TYPE(d._kind != 2, "Got unsupported ScalarType ", d.short)
     # exporting writable memory: materialize COW
     st.mutable_bytes()
     # Note [numpy() pins the storage]: the array points into the storage, and a `resize_`

@@ -24,6 +24,7 @@ from .checks import (TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED,
 from .allocator import DeviceType, canonical_device
 from . import factories as _fac
 from .factories import (_FACTORY_KW, _LIKE_KW, _check_size, _check_dtype,
+                                  _np_read,
                                   _no_grad, _empty, _empty_impl,
                                   _empty_like, _factory_out, _np_write, _on_accelerator,
                                   _device_ok, _to_device, _range_factory,
@@ -382,9 +383,8 @@ def _complex_of(a:Tensor, b:Tensor, parts) -> Tensor:
     out = empty_strided(g.shape, g.stride(), dtype=da.to_complex(), device=g.device)
     if out.numel() and not out.is_meta:
         o = _np_write(out)
-        # read through the kernel view: `numpy()` would pin the inputs' storages
-        re, im = parts(np.broadcast_to(_fac._host_read(a), o.shape),
-                       np.broadcast_to(_fac._host_read(b), o.shape))
+        re, im = parts(np.broadcast_to(_np_read(a), o.shape),
+                       np.broadcast_to(_np_read(b), o.shape))
         o.real, o.imag = re, im
     return out
 

@@ -290,7 +290,7 @@ class safe_open:
         d, shape, b, end = e
         t = self._make_tensor(d, shape, self._start + b, end - b)
         if self.framework == 'tt': return t
-        a = t.numpy()
+        a = _np_read(t) if d._kind == 2 else t.numpy()    # float8 has no numpy()
         if self.framework == 'np': return a
         import torch
         if d is _dt.bfloat16 or d._kind == 2:           # no numpy dtype in torch

@@ -1118,6 +1118,23 @@ def _numpy_names_and_classes_probes():
 
 _numpy_names_and_classes_probes()
 
+# ---------------------------------------------------------------- the newer dtypes (uint16/32/64, float8)
+# torch's promotion refusals and the few kernels these dtypes have; ops without a kernel raise NotImplementedError
+_U16 = lambda v=(1, 2, 65535): F(lambda L: L.tensor(list(v), dtype=L.uint16), f'uint16({list(v)})')
+_U64 = F(lambda L: L.tensor([0, 5, 2**64 - 1], dtype=L.uint64), 'uint64([0, 5, 2**64-1])')
+_E4 = lambda v=(1.0, -0.5, 300.0): F(lambda L: L.tensor(list(v), dtype=L.float8_e4m3fn), f'float8_e4m3fn({list(v)})')
+_E8 = F(lambda L: L.tensor([0.5, 2.0, 3.0], dtype=L.float8_e8m0fnu), 'float8_e8m0fnu([0.5, 2, 3])')
+_add_probes('promote_types', P(D('uint16'), D('float16')), P(D('uint32'), D('int8')), P(D('float8_e4m3fn'), D('float32')),
+            P(D('float8_e5m2'), D('float8_e4m3fn')), P(D('uint64'), D('bfloat16')))
+_add_probes('mul', P(_U16(), _U16((3, 4, 2))), P(_E4(), _E4((2.0, 3.0, 2.0))), P(_E8, _E8), P(_E4(), 2))
+_add_probes('add', P(_U16(), _U16((3, 4, 2))), P(_E4(), _E4()), P(_U64, 1))
+_add_probes('lt', P(_U16(), _U16((3, 4, 2))), P(_E4(), _E4()))
+_add_probes('eq', P(_U16(), _U16((3, 4, 2))), P(_E4(), _E4((1.0, 0.5, 448.0))), P(_U64, _U64))
+_add_probes('abs', P(_E4((-0.0, -1.5, 2.0))), P(_E8), P(_U16()))
+_add_probes('div', P(_U16(), _U16((3, 4, 2))), P(_E4(), _E4()))
+_add_probes('neg', P(_U16()), P(_E4()))
+_add_probes('cat', P([_U16(), _U16((3, 4, 2))]), P([_E4(), _E8]))
+
 def _base_name(qual):
     n = qual[7:] if qual.startswith('Tensor.') else qual
     if NAMES.get(qual) == 'inplace': n = n[:-1]
