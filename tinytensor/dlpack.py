@@ -367,8 +367,10 @@ def dltensor_html(t:Tensor, # the tensor to export and show
 
 # %% ../nbs/08c_dlpack.ipynb #9d61d6a2
 def to_dlpack(tensor:Tensor):
-    "A legacy DLPack capsule sharing `tensor`'s memory, as `torch.utils.dlpack.to_dlpack`."
-    TORCH_CHECK_TYPE(isinstance(tensor, Tensor), "_to_dlpack(): argument 'data' (position 1) "
+    ("A legacy DLPack capsule sharing `tensor`'s memory, as "
+     "`torch.utils.dlpack.to_dlpack`.")
+    TORCH_CHECK_TYPE(isinstance(tensor, Tensor),
+                     "_to_dlpack(): argument 'data' (position 1) "
                      "must be Tensor, not ", type(tensor).__name__)
     return tensor.__dlpack__()
 
@@ -380,8 +382,10 @@ def to_dlpack(tensor:Tensor):
 def _utils_modules():
     "The modules `tinytensor.utils` and `tinytensor.utils.dlpack` (made once)."
     utils = sys.modules.get('tinytensor.utils') or types.ModuleType(
-        'tinytensor.utils', "The names torch keeps under `torch.utils` that tinytensor has.")
-    dl = types.ModuleType('tinytensor.utils.dlpack', "torch.utils.dlpack's names (chapter 08c).")
+        'tinytensor.utils',
+                "The names torch keeps under `torch.utils` that tinytensor has.")
+    dl = types.ModuleType('tinytensor.utils.dlpack',
+                          "torch.utils.dlpack's names (chapter 08c).")
     dl.to_dlpack, dl.from_dlpack, dl.DLDeviceType = to_dlpack, from_dlpack, DLDeviceType
     dl.__all__ = ['DLDeviceType', 'from_dlpack']
     utils.dlpack = dl

@@ -679,10 +679,11 @@ def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
     TORCH_CHECK_TYPE(d._kind != 2, "Got unsupported ScalarType ", d.short)
     # exporting writable memory: materialize COW
     st.mutable_bytes()
-    # Note [numpy() pins the storage]: the array points into the storage, and a `resize_`
-    # would move the memory under it. torch's `tensor_to_numpy` therefore marks the storage
-    # not resizable, for good: the mark stays after the array is gone, and covers every
-    # tensor on that storage (torch/csrc/utils/tensor_numpy.cpp, `set_resizable(false)`).
+    # Note [numpy() pins the storage]: the array points into the storage, and a
+    # `resize_` would move the memory under it. torch's `tensor_to_numpy` therefore
+    # marks the storage not resizable, for good: the mark stays after the array is gone,
+    # and covers every tensor on that storage (torch/csrc/utils/tensor_numpy.cpp,
+    # `set_resizable(false)`).
     st.set_resizable(False)
     typestr = '<u2' if d is _dt.bfloat16 else d.np.str
     mv = _MemoryView(st.data_ptr(), st.nbytes(), owner=impl.storage_.copy(),
