@@ -45,3 +45,23 @@ def test_negative_sizes_keep_their_error():
         assert type(r_tt) is type(r_th) is RuntimeError
     assert str(run_both(lambda: tt.empty(2, -1), lambda: torch.empty(2, -1))[0]) == str(torch_err(lambda: torch.empty(2, -1)))
     assert tt.empty(2**62, device='meta').shape == (2**62,)
+
+
+INT_ARGS = {
+    'sum(2**64)': lambda L, x: x.sum(2**64), 'sum(np.uint64)': lambda L, x: x.sum(np.uint64(2**63)),
+    'mean(2**64)': lambda L, x: x.mean(2**64), 'cumsum(2**64)': lambda L, x: x.cumsum(2**64),
+    'softmax(2**64)': lambda L, x: x.softmax(2**64), 'narrow': lambda L, x: x.narrow(2**64, 0, 1),
+    'select': lambda L, x: x.select(0, 2**64), 'x[2**64]': lambda L, x: x[2**64],
+    'x[-2**64]': lambda L, x: x[-2**64], 'transpose': lambda L, x: x.transpose(0, 2**63),
+    'unsqueeze': lambda L, x: x.unsqueeze(-2**63 - 1), 'flip': lambda L, x: x.flip(2**64),
+    'view': lambda L, x: x.view(2**64), 'view(2, 2**64)': lambda L, x: x.view(2, 2**64),
+    'sum(2**63 - 1)': lambda L, x: x.sum(2**63 - 1),
+}
+
+@pytest.mark.parametrize('name', list(INT_ARGS))
+def test_int_arguments_past_int64(name):
+    "A plain `int` past int64 is torch's ValueError, an element of an `int[]` its TypeError."
+    f = INT_ARGS[name]
+    ra, rb = run_both(lambda: f(tt, tt.ones(2, 3)), lambda: f(torch, torch.ones(2, 3)))
+    assert isinstance(rb, Exception) and type(ra) is type(rb), (ra, rb)
+    if 'Overflow' in str(rb) and 'pos' not in str(rb): assert str(ra) == str(rb)

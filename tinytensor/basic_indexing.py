@@ -177,8 +177,11 @@ def __getitem__(self:Tensor, idx):
             osz.extend(sz[d:d + k]); ost.extend(st[d:d + k]); d += k
         else:                                         # int: select, the dim goes
             i, size = operator.index(x), sz[d]
-            TORCH_CHECK_INDEX(-size <= i < size, "index ", i, " is out of bounds for "
-                              "dimension ", d, " with size ", size)
+            if not -size <= i < size:                 # torch's parser: int64 first
+                TORCH_CHECK_VALUE(-(1 << 63) <= i < (1 << 63),
+                                  "Overflow when unpacking long long")
+                TORCH_CHECK_INDEX(False, "index ", i, " is out of bounds for "
+                                  "dimension ", d, " with size ", size)
             off += (i + size if i < 0 else i) * st[d]; d += 1
     osz.extend(sz[d:]); ost.extend(st[d:])
     if huge: _check_huge_slice(osz, ost)

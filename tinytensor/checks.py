@@ -65,6 +65,8 @@ def wrap_dim(dim:int, # the dimension asked for, may be negative
                           " but tensor has no dimensions")
         ndim = 1
     if -ndim <= dim < ndim: return dim + ndim if dim < 0 else dim
+    # past int64, torch's parser refuses the number before c10 sees it
+    TORCH_CHECK_VALUE(-(1 << 63) <= dim < (1 << 63), "Overflow when unpacking long long")
     raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
                      f"{ndim-1}], but got {dim})")
 

@@ -49,15 +49,19 @@ def view_table(**tensors) -> Explanation:
 # %% ../nbs/05a_views.ipynb #6fb15101
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
-def _int(v, fname:str, arg:str) -> int:
-    "An `int` argument, checked like torch's argument parser."
+def _int(v, fname:str, arg:str, pos:int=0) -> int:
+    ("An `int` argument, checked like torch's argument parser; `pos`: its 1-based "
+     "place in an `int[]` argument (0: a plain `int`).")
     if type(v) is int:
         if _I64_MIN <= v <= _I64_MAX: return v
-        raise TypeError(f"{fname}(): argument '{arg}' overflow when unpacking long")
+        # an int past int64: a plain int is a ValueError, an element of a list a TypeError
+        TORCH_CHECK_VALUE(pos, "Overflow when unpacking long long")
+        raise TypeError(f"{fname}(): argument '{arg}' failed to unpack the object at pos "
+                        f"{pos} with error \"Overflow when unpacking long long\"")
     if isinstance(v, (builtins.bool, float, complex)) or not hasattr(v, '__index__'):
         raise TypeError(f"{fname}(): argument '{arg}' must be int, not "
                         f"{type(v).__name__}")
-    return _int(operator.index(v), fname, arg)
+    return _int(operator.index(v), fname, arg, pos)
 
 def _not_int(x) -> bool:
     "Whether torch's parser refuses `x` as an int (bool, float, complex, no `__index__`)."
@@ -77,10 +81,10 @@ def _int_list(v, fname:str, arg:str, allow_int:bool=True) -> tuple:
                 raise TypeError(f"{fname}(): argument '{arg}' (position 1) must be tuple "
                                 f"of ints, but found element of type {type(x).__name__} "
                                 f"at pos {i}")
-            out.append(_int(x, fname, arg))
+            out.append(_int(x, fname, arg, i + 1))
         return tuple(out)
     if allow_int and hasattr(v, '__index__') and not isinstance(v, builtins.bool):
-        return (_int(v, fname, arg),)
+        return (_int(v, fname, arg, 1),)
     raise TypeError(f"{fname}(): argument '{arg}' (position 1) must be tuple of ints, "
                     f"not {type(v).__name__}")
 

@@ -125,7 +125,9 @@ def _mk_set_default_device(L, *a):
     try:
         L.set_default_device('cpu')
         return (L.get_default_device(), L.zeros(2).device)
-    finally: L.set_default_device(old)
+    # None, not 'cpu': torch's set_default_device('cpu') leaves a device mode installed, and
+    # under it some Python-level methods (dim_order's ambiguity check) answer differently
+    finally: L.set_default_device(None if str(old) == 'cpu' else old)
 
 def _from_file(L):
     fd, path = tempfile.mkstemp(suffix='.bin')
