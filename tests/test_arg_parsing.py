@@ -324,3 +324,24 @@ def test_numpy_names_reach_every_op_with_such_a_parameter():
             if not [c for c in ('dim', 'keepdim', 'other') if c in ps and not set(NUMPY_NAMES[c]) <= set(ps)]: continue
             if not (hasattr(f, 'numpy_names') or hasattr(f, 'parser')): missing.append(f'{where}.{n}')
     assert not missing, missing
+
+
+INPLACE_NUMPY = {
+    'add_(x2=)': lambda L, a, b: a.add_(x2=b), 'mul_(x2=)': lambda L, a, b: a.mul_(x2=b),
+    'sub_(x2=, alpha=)': lambda L, a, b: a.sub_(x2=b, alpha=2), 'div_(x2=)': lambda L, a, b: a.div_(x2=b),
+    'maximum(x2=)': lambda L, a, b: a.maximum(x2=b), 'add_(other=)': lambda L, a, b: a.add_(other=b),
+    'add_(x1=)': lambda L, a, b: a.add_(x1=b),
+}
+
+@pytest.mark.parametrize('name', list(INPLACE_NUMPY))
+def test_inplace_methods_take_numpy_names(name):
+    "In-place methods bind numpy's names as their functions do (torch's parser has one rule for all)."
+    f = INPLACE_NUMPY[name]
+    def run(L):
+        a, b = L.tensor([1., 2., 3.]), L.tensor([4., 5., 6.])
+        r = f(L, a, b)
+        return r, a
+    ra, rb = run_both(lambda: run(tt), lambda: run(torch))
+    if isinstance(rb, Exception): assert type(ra) is type(rb), (ra, rb); return
+    assert not isinstance(ra, Exception), ra
+    for x, y in zip(ra, rb): assert x.tolist() == y.tolist()

@@ -320,6 +320,7 @@ def accept_numpy_names(ns:dict, # a namespace of public functions: the package's
                        cls): # the class whose methods get binders too: `Tensor`
     ("Give every public function of `ns` and method of `cls` that has one of numpy's "
      "parameter names its `numpy_binder` (Note [numpy's names for plain functions]).")
+    from tinytensor.ops import _inplace       # chapter 06b: in-place methods over a function
     done = {}
     def bind(f):
         # one binder per function, so a function that is also a method keeps one for both
@@ -335,3 +336,7 @@ def accept_numpy_names(ns:dict, # a namespace of public functions: the package's
         # TypeError, as for torch's methods, which have no `input`
         if plain(n, f, _PYTHON_LEVEL['methods']) and numpy_binder(f, True) is not f:
             setattr(cls, n, bind(f))
+        # an in-place method made by chapter 06b's `_inplace` calls its function directly:
+        # make it again over that function's binder (`a.add_(x2=b)`, as torch)
+        elif (g := getattr(f, '__inplace_of__', None)) is not None and bind(g) is not g:
+            setattr(cls, n, _inplace(bind(g), n))

@@ -511,6 +511,7 @@ def _inplace(f, name):
     def m(self, *args, **kw): return f(self, *args, out=self, **kw)
     m.__name__ = m.__qualname__ = name
     m.__doc__ = f"In-place `{f.__name__}`: writes into `self`."
+    m.__inplace_of__ = f          # chapter 13 rebuilds it over `f`'s numpy-names binder
     return m
 
 _BIN = dict(add=add, sub=sub, subtract=sub, mul=mul, multiply=mul, div=div, divide=div,
