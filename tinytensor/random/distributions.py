@@ -16,8 +16,11 @@ from .. import dtypes as _dt
 # %% ../../nbs/25_random.ipynb #36cc3158
 def uniform_f32(g:Generator, n:int) -> np.ndarray:
     "n floats in [0, 1): `(random() & (2**24 - 1)) * 2**-24`."
-    w = g._words(n) & np.uint32(0xFFFFFF)
-    return w.astype(np.float32) * np.float32(2.0 ** -24)
+    w = g._words(n)
+    w &= np.uint32(0xFFFFFF)                  # in place: 10M draws make no temporaries
+    x = w.astype(np.float32)                  # exact: 24 bits fit float32's significand
+    x *= np.float32(2.0 ** -24)
+    return x
 
 def uniform_f64(g:Generator, n:int) -> np.ndarray:
     "n doubles in [0, 1): `(random64() & (2**53 - 1)) * 2**-53`."
@@ -41,6 +44,9 @@ def uniform(g:Generator, n:int, d, low:float=0., high:float=1.) -> np.ndarray:
     "n values of `uniform_kernel` for floating dtype `d`: `x*(high - low) + low`."
     f64 = d is _dt.float64
     x = uniform_f64(g, n) if f64 else uniform_f32(g, n)
+    # `rand`'s case: float32 in [0, 1) needs no cast, and its largest value, 1 - 2**-24, is
+    # below the upper bound, so the clamp below could never fire
+    if d is _dt.float32 and low == 0 and high == 1: return x
     if not (low == 0 and high == 1):           # in float for the float and half types
         x = (_mul_add(x, high - low, low) if f64 else
              _mul_add(x, np.float32(high) - np.float32(low), np.float32(low)))
