@@ -228,12 +228,12 @@ def conj(self:Tensor) -> Tensor:
 @patch
 def is_conj(self:Tensor) -> bool:
     "Whether the conjugate bit is set."
-    return 'Conjugate' in self._impl.key_set_.functionalities
+    return self._impl.is_conj()
 
 @patch
 def is_neg(self:Tensor) -> bool:
     "Whether the negative bit is set."
-    return 'Negative' in self._impl.key_set_.functionalities
+    return self._impl.is_neg()
 
 def _resolved(self:Tensor) -> Tensor:
     "A plain tensor with `self`'s values: `empty_like` and `copy_`, as ATen resolves."

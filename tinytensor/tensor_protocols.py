@@ -21,17 +21,13 @@ from .storage import resize_bytes
 from .serialization import TypedStorage
 from .tensor_iterator import TensorIterator
 from .ops import _binary, _not_impl, _is_integral, _operand, _ok, eq
+from .binary_ops import _tensor_arg   # torch's TypeError for a non-tensor
 from .reductions import any as _any
 from .factories import empty, tensor
 from .tensor_impl import TensorImpl, Size
 
 
 # %% ../nbs/22_shape_ops.ipynb #5aa24a37
-def _need_tensor(name, x):
-    TORCH_CHECK_TYPE(isinstance(x, Tensor), name,
-                     "(): argument 'input' (position 1) must be Tensor, not ",
-                     type(x).__name__)
-
 def is_tensor(obj) -> bool:
     "True if `obj` is a tinytensor Tensor."
     return isinstance(obj, Tensor)
@@ -42,16 +38,16 @@ def is_storage(obj) -> bool:
 
 def is_complex(input) -> bool:
     "True if `input`'s dtype is complex."
-    _need_tensor('is_complex', input); return input.is_complex()
+    _tensor_arg('is_complex', input); return input.is_complex()
 
 def is_floating_point(input) -> bool:
     "True if `input`'s dtype is a floating-point type."
-    _need_tensor('is_floating_point', input); return input.is_floating_point()
+    _tensor_arg('is_floating_point', input); return input.is_floating_point()
 
 def is_nonzero(input) -> bool:
     ("True if the single element of `input` is not zero (errors as `bool(tensor)` for "
      "other sizes).")
-    _need_tensor('is_nonzero', input)
+    _tensor_arg('is_nonzero', input)
     n = input.numel()
     TORCH_CHECK(n == 1,
                 "Boolean value of Tensor with more than one value is ambiguous" if n > 1
@@ -64,19 +60,19 @@ def is_nonzero(input) -> bool:
 
 def numel(input) -> int:
     "Number of elements of `input`."
-    _need_tensor('numel', input); return input.numel()
+    _tensor_arg('numel', input); return input.numel()
 
 def is_conj(input) -> bool:
     "Whether `input`'s conjugate bit is set (chapter 05c)."
-    _need_tensor('is_conj', input); return input.is_conj()
+    _tensor_arg('is_conj', input); return input.is_conj()
 
 def resolve_conj(input) -> Tensor:
     "`input.resolve_conj()` (chapter 05c)."
-    _need_tensor('resolve_conj', input); return input.resolve_conj()
+    _tensor_arg('resolve_conj', input); return input.resolve_conj()
 
 def resolve_neg(input) -> Tensor:
     "`input.resolve_neg()` (chapter 05c)."
-    _need_tensor('resolve_neg', input); return input.resolve_neg()
+    _tensor_arg('resolve_neg', input); return input.resolve_neg()
 
 # %% ../nbs/22_shape_ops.ipynb #1e796e7c
 @patch
@@ -299,25 +295,21 @@ def layout(self:Tensor) -> layout:
 
 
 # %% ../nbs/22_shape_ops.ipynb #883e203c
-def _need_tensor_arg(name, arg, x):
-    TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument '", arg,
-                     "' (position 1) must be Tensor, not ", builtins.type(x).__name__)
-
 @patch
 def is_same_size(self:Tensor, other:Tensor) -> bool:
     "True if `other` has the same sizes."
-    _need_tensor_arg('is_same_size', 'other', other)
+    _tensor_arg('is_same_size', other, arg='other')
     return self.shape == other.shape
 
 def is_same_size(input:Tensor, other:Tensor) -> bool:
     "True if `input` and `other` have the same sizes."
-    _need_tensor('is_same_size', input)
+    _tensor_arg('is_same_size', input)
     return input.is_same_size(other)
 
 @patch
 def is_set_to(self:Tensor, tensor:Tensor) -> bool:
     "True if `tensor` views the same storage with the same offset, sizes and strides."
-    _need_tensor_arg('is_set_to', 'tensor', tensor)
+    _tensor_arg('is_set_to', tensor, arg='tensor')
     a, b = self._impl, tensor._impl
     return (a.storage_.get() is b.storage_.get()
             and a.storage_offset_ == b.storage_offset_
@@ -371,7 +363,7 @@ def resize_(self:Tensor, *size, memory_format:memory_format=None) -> Tensor:
 def resize_as_(self:Tensor, the_template:Tensor, *,
                memory_format:memory_format=None) -> Tensor:
     "`resize_(the_template.shape)`; `preserve_format` takes the template's format."
-    _need_tensor_arg('resize_as_', 'the_template', the_template)
+    _tensor_arg('resize_as_', the_template, arg='the_template')
     if memory_format is preserve_format:
         memory_format = the_template.suggest_memory_format()
     return _resize(self, tuple(the_template.shape), memory_format)
