@@ -91,10 +91,8 @@ def _operand(x, name:str='other'):
     if isinstance(x, _SCALARS): return wrapped_scalar_tensor(x)
     raise TypeError(f"argument '{name}' must be Tensor or Number, not {type(x).__name__}")
 
-def _tensor_arg(name:str, x, pos:int=1, arg:str='input'):
-    "torch's argument-parser TypeError for a non-tensor where a Tensor is required."
-    TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument '", arg, "' (position ",
-                     pos, ") must be Tensor, not ", type(x).__name__)
+# torch's TypeError for a non-tensor where a Tensor is required: chapter 05c's helper
+from .more_views import _tensor_arg
 
 # %% ../nbs/06b_ops.ipynb #09e35619
 # hooks (Note [Fast-path hooks]): chapter 10's small-op fast paths and lean build fill

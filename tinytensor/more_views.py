@@ -249,9 +249,10 @@ def resolve_neg(self:Tensor) -> Tensor:
     "`self` if its negative bit is clear, else a new tensor with the values."
     return _resolved(self) if self.is_neg() else self
 
-def _tensor_arg(name:str, input):
-    TORCH_CHECK_TYPE(isinstance(input, Tensor), name, "(): argument 'input' (position 1) "
-                     "must be Tensor, not ", type(input).__name__)
+def _tensor_arg(name:str, x, pos:int=1, arg:str='input'):
+    "torch's argument-parser TypeError for a non-tensor where a Tensor is required."
+    TORCH_CHECK_TYPE(isinstance(x, Tensor), name, "(): argument '", arg, "' (position ",
+                     pos, ") must be Tensor, not ", type(x).__name__)
 
 def conj(input:Tensor) -> Tensor:
     "`input.conj()`, as `torch.conj`."

@@ -21,7 +21,7 @@ from .storage import resize_bytes
 from .serialization import TypedStorage
 from .tensor_iterator import TensorIterator
 from .ops import _binary, _not_impl, _is_integral, _operand, _ok, eq
-from .binary_ops import _tensor_arg   # torch's TypeError for a non-tensor
+from .more_views import _tensor_arg   # torch's TypeError for a non-tensor
 from .reductions import any as _any
 from .factories import empty, tensor
 from .tensor_impl import TensorImpl, Size
