@@ -184,3 +184,14 @@ def test_standin_refuses_float8_arrays_as_cupy():
     xp = cuda_standin.xp
     with pytest.raises(ValueError, match='Unsupported dtype'): xp.asarray(np.zeros(2, ml_dtypes.float8_e4m3fn))
     assert xp.asarray(np.zeros(2, np.uint16)).dtype == np.uint16
+
+
+@pytest.mark.parametrize('name', F8)
+def test_float8_cpu_scalar_operand(cuda, name):
+    "A 0-d CPU float8 tensor beside a CUDA one reaches the device as bytes, and the op refuses: never CuPy's ValueError."
+    x = codes(name)[0]
+    c, s = x[:4].cuda(), x[7]
+    # (mul by a scalar: the CPU's check for the scalar form answers first, "mul_cpu_reduced_float")
+    with pytest.raises(NotImplementedError, match=f"^\"mul_[a-z_]+\" not implemented for '{x.dtype.short}'$"): c * s
+    with pytest.raises(NotImplementedError, match=f"CuPy has no {name} type"): c == s
+    with pytest.raises(NotImplementedError, match=f"CuPy has no {name} type"): s == c

@@ -98,7 +98,11 @@ class CUDABackend(DeviceBackend):
         ("A CPU scalar operand as a 0-d device array: CuPy's ufuncs refuse numpy "
          "arrays, and numpy scalars fall back to them.")
         # bfloat16: chapter 07c's kernels take the value
-        return v if v.dtype.name == 'bfloat16' else self.xp.asarray(v)
+        if v.dtype.name == 'bfloat16': return v
+        d = _LACKS_NP.get(v.dtype)
+        # a dtype CuPy lacks: its bytes (Note [Dtypes CuPy lacks])
+        if d is not None: return PayloadArray(self.xp.asarray(v.view(CUPY_LACKS[d])), d)
+        return self.xp.asarray(v)
     def current_device(self) -> int:
         "Index of the current device of this thread."
         return self._tls.device
@@ -408,6 +412,7 @@ def record_stream(self:Tensor, s:Stream):
 # (`_CUDA_KERNEL_NAMES`), else in one line naming CuPy's missing type. A new dtype CuPy
 # lacks (complex32: 4 bytes) is one entry of `CUPY_LACKS`.
 CUPY_LACKS = {d: np.uint8 for d in _FLOAT8}
+_LACKS_NP = {d.np: d for d in CUPY_LACKS}
 
 # the kernels torch's CUDA build has no case for these dtypes in, by ufunc: the name its
 # error quotes (aten/src/ATen/native/cuda: `add` is a generated ufunc kernel and `sub`
