@@ -22,6 +22,8 @@ ufuncs and ufunc methods in `docs/source/reference/ufunc.rst`):
   the others refuse numpy array arguments;
 * results of reductions and scalar indexing are 0-d arrays on the device, never numpy scalars;
 * `a[...] = v` refuses a numpy array `v` with dimensions (ValueError: "non-scalar numpy.ndarray cannot be used for fill").
+* no array of a type CuPy lacks can be made (float8, complex32: `ValueError: Unsupported dtype`); the backend holds such
+  tensors as chapter 07b's `PayloadArray`s over unsigned payloads, as the CuPy backend does.
 
 The values are computed with numpy on the host memory underneath, so CuPy's numerics (float16 rounding,
 `nextafter` near the smallest normal) are not modelled: those need a GPU."""
@@ -31,7 +33,7 @@ from tinytensor.allocator import DeviceType, Device, alloc_cpu, free_cpu
 from tinytensor.backends import register_backend
 from tinytensor.storage import bytes_of
 from tinytensor.cuda import caching_allocator as ca
-from tinytensor.cuda.tensors import CUDABackend
+from tinytensor.cuda.tensors import CUDABackend, CUPY_LACKS, PayloadArray
 
 IMPLICIT = "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array explicitly."
 
@@ -114,11 +116,21 @@ def _ufunc(uf, method:str, inputs, kw, direct:bool=False):
     return _out(r)
 
 
+# CuPy's types (`cupy/_core/_dtype.pyx`, `all_type_chars`): an array of any other (float8, complex32) cannot be made
+# ("ValueError: Unsupported dtype"). bfloat16 is let through: the stand-in has no chapter 07c kernels to model it with.
+CUPY_TYPE_CHARS = frozenset('?bhilqBHILQefdFD')
+
+def _check_dtype(dt):
+    if dt.char not in CUPY_TYPE_CHARS and dt.name != 'bfloat16': raise ValueError(f"Unsupported dtype {dt}")
+
+
 class StandinArray:
     "A device array of the stand-in: numpy's values behind CuPy's rules (not an `np.ndarray`)."
     __slots__ = ('_a', '__weakref__')
     __array_priority__ = 100
-    def __init__(self, a:np.ndarray): self._a = a
+    def __init__(self, a:np.ndarray):
+        _check_dtype(a.dtype)
+        self._a = a
     # --- what CuPy refuses
     def __array__(self, *a, **k): raise TypeError(IMPLICIT)
     def __array_ufunc__(self, uf, method, *inputs, **kw): return _ufunc(uf, method, inputs, kw)
@@ -285,8 +297,11 @@ class HostCUDABackend(CUDABackend):
     def array(self, st, dtype, shape, strides, offset, write=False):
         if write: st.mutable_data()
         dp = st.data_ptr()
-        if not dp.get(): return StandinArray(np.empty(shape, dtype.np))
-        return StandinArray(np.ndarray(shape, dtype.np, bytes_of(dp, st.nbytes()), offset, strides))
+        pay = CUPY_LACKS.get(dtype)          # CuPy has no such type: its bytes, as the CuPy backend does
+        npd = pay or dtype.np
+        a = (StandinArray(np.empty(shape, npd)) if not dp.get() else
+             StandinArray(np.ndarray(shape, npd, bytes_of(dp, st.nbytes()), offset, strides)))
+        return PayloadArray(a, dtype) if pay is not None else a
     def memcpy(self, dst, dst_device, src, src_device, nbytes):
         if nbytes: ctypes.memmove(dst, src, nbytes)
     def new_stream(self, i): return None, next(self._handles)

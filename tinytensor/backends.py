@@ -194,6 +194,9 @@ def array_namespace(*arrays):
         if a is None or isinstance(a,
                                    (np.ndarray, np.generic, int, float, complex, bool)):
             continue
+        # an array type of a backend's own, not its `xp.ndarray`, names its namespace
+        ns = getattr(a, 'tt_namespace', None)
+        if ns is not None: return ns
         for b in _backends.values():
             xp = (b.xp if b.device_type not in (DeviceType.CPU, DeviceType.Meta)
                   and b.is_available() else None)

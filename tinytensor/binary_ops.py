@@ -61,7 +61,11 @@ def _uf_kernel(uf, d:dtype):
     "A loop calling the numpy ufunc `uf` on the views, computing in `_opmath(d)`."
     if d._slow:
         _kernel_gate(uf, d)             # Note [Kernels the newer dtypes lack] (04a)
-        if d._kind == 2: return _f8_loop(uf, d)
+        if d._kind == 2:
+            loop = _f8_loop(uf, d)
+            # a device backend refuses float8 ufuncs by name (chapter 07b)
+            loop.ufunc = uf
+            return loop
     call = _negative if uf is np.negative else uf
     if d in _REDUCED:
         # Note [half casts in bulk] (chapter 04a)

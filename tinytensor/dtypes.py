@@ -323,6 +323,8 @@ _FILL_CTYPES = {uint8: 'uint8_t', uint16: 'uint16_t', uint32: 'uint32_t',
                 float16: 'c10::Half', bfloat16: 'c10::BFloat16', float32: 'float',
                 float64: 'double',
                 complex64: 'c10::complex<float>'}
+# float8: c10's class names (`fill_` of a float8 tensor)
+_FILL_CTYPES.update({d: 'c10::' + d.short for d in _FLOAT8})
 _FMAX = {float16: 65504.0, bfloat16: 3.3895313892515355e38,
          float32: 3.4028234663852886e38,
          complex64: 3.4028234663852886e38}

@@ -24,7 +24,7 @@ from .dtypes import (dtype, _as_dtype, _REDUCED, _is_integral, _checked_value,
                                _FILL_CTYPES)
 from .tensor_impl import Tensor, preserve_format
 from .views import inplace_kernels
-from .backends import copy_bytes
+from .backends import copy_bytes, get_backend
 from .factories import (tensor as _tensor_of, _py_scalar, _empty_impl,
                                   _np_read, _np_write,
                                   like_strides,
@@ -371,6 +371,11 @@ def _copy_kernel(self:Tensor, src, non_blocking:bool=False) -> Tensor:
 # Note [copy between devices]: as ATen's `copy_kernel_cuda`, the bytes cross in one
 # memcpy of a dense block in the destination's dtype; broadcasting, casting and strides
 # are handled on either side by same-device copies.
+def _bytes_only(impl) -> bool:
+    "True where `impl`'s device backend holds its dtype as bytes it cannot convert."
+    f = getattr(get_backend(impl.device_), 'holds_only_bytes', None)
+    return f is not None and f(impl.dtype_)
+
 def _copy_between_devices(self:Tensor, src:Tensor) -> Tensor:
     ("`self.copy_(src)` where the two live on different devices: stage densely, one "
      "`copy_bytes`, unstage.")
@@ -382,6 +387,11 @@ def _copy_between_devices(self:Tensor, src:Tensor) -> Tensor:
     s = src.expand(shape) if src._impl.sizes() != shape else src
     ri = s._impl
     # (a math bit, Note [Math bits] in 04b: resolved by that copy too)
+    if ri.dtype_ is not si.dtype_ and _bytes_only(ri):
+        # a dtype the source's device holds only as bytes (chapter 07b: Note [Dtypes
+        # CuPy lacks]): the bytes cross, and the destination converts them
+        return _copy_kernel(self, _empty_impl(shape, None, ri.dtype_,
+                                              si.device_).copy_(s))
     if ri.dtype_ is not si.dtype_ or not ri.is_contiguous_ or ri.key_set_.math_:
         # cast and densify where the source lives
         s = _empty_impl(shape, None, si.dtype_, ri.device_).copy_(s)

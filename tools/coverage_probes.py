@@ -77,6 +77,19 @@ CUDA_ANSWERS = {
     'Tensor.__dlpack__': _raises(RuntimeError, 'Unsupported device in DLTensor.'),          # numpy cannot read CUDA memory
     'Tensor.__dlpack_device__': lambda ra, rb, eb: (ra, (type(rb[0])(2), 0) if rb else rb, eb),   # (kDLCUDA, 0)
 }
+# torch's CUDA build has no mul or abs kernel for the newer dtypes its CPU build computes (mul_cuda: uint16/32/64 and
+# float8; abs_cuda: float8): where torch on the CPU returns one of them, torch on CUDA raises (chapter 07b's table)
+_NEWER = {'uint16', 'uint32', 'uint64', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu'}
+def _no_cuda_kernel(kernel, which):
+    def answer(ra, rb, eb):
+        if isinstance(rb, torch.Tensor) and str(rb.dtype)[6:] in which:
+            return ra, None, NotImplementedError(f'"{kernel}" not implemented for {rb.dtype}')
+        return ra, rb, eb
+    return answer
+CUDA_ANSWERS.update({q: _no_cuda_kernel('mul_cuda', _NEWER) for q in ('mul', 'multiply', 'Tensor.mul', 'Tensor.multiply',
+                                                                       'Tensor.__mul__', 'Tensor.__rmul__')})
+CUDA_ANSWERS.update({q: _no_cuda_kernel('abs_cuda', {n for n in _NEWER if n.startswith('float8')})
+                     for q in ('abs', 'absolute', 'Tensor.abs', 'Tensor.absolute')})
 _CPU_INDICES = ('tensor_split', 'Tensor.tensor_split')     # ATen checks that an index tensor is on the CPU
 # cuBLAS has no integer or bool products: torch on CUDA raises NotImplementedError ("addmm_cuda" not implemented for 'Long')
 INT_PRODUCTS = set(_names('''mm matmul bmm mv dot vdot inner addmm addmm_ addmv addmv_ addbmm addbmm_ baddbmm baddbmm_

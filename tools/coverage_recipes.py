@@ -1136,6 +1136,15 @@ _add_probes('abs', P(_E4((-0.0, -1.5, 2.0))), P(_E8), P(_U16()))
 _add_probes('div', P(_U16(), _U16((3, 4, 2))), P(_E4(), _E4()))
 _add_probes('neg', P(_U16()), P(_E4()))
 _add_probes('cat', P([_U16(), _U16((3, 4, 2))]), P([_E4(), _E8]))
+# moving bytes, and the conversions of the unsigned types: what a CUDA tensor of these dtypes does on the device too
+# (`--device cuda`; chapter 07b, Note [Dtypes CuPy lacks]); float8 conversions on CUDA are not probed there: tinytensor
+# refuses them on the device, a departure from torch's CUDA build that chapter 07b lists
+_I = F(lambda L: L.tensor([2, 0, 2]), 'tensor([2, 0, 2])')
+_add_probes('index_select', P(_E4(), 0, _I), P(_E8, 0, _I))
+_add_probes('Tensor.clone', P(_E4()), P(_E8), P(_U64))
+_add_probes('Tensor.fill_', P(_U16(), 7), P(_E4(), 2.0), P(_U64, 2**64 - 1))
+_add_probes('Tensor.double', P(_U16()), P(_U64))
+_add_probes('Tensor.cpu', P(_E4()), P(_U16()))
 
 def _base_name(qual):
     n = qual[7:] if qual.startswith('Tensor.') else qual
