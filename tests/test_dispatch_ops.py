@@ -8,7 +8,7 @@ import tinytensor as tt
 from ttgen import LAYOUTS, layout, same
 from tinytensor.tensor_impl import alias_with_sizes_and_strides
 from tinytensor.dispatch import trace_dispatch, iterator_ops_plain, dispatcher
-from tinytensor import binary_ops, ops
+from tinytensor import binary_ops, ops, reductions
 
 BIN, UN = 'tensor_iterator::binary', 'tensor_iterator::unary'
 
@@ -30,10 +30,14 @@ def check(a, b, op):
     err = same(a.resolve_conj().resolve_neg(), b.resolve_conj().resolve_neg(), op, strides=False)
     assert err is None, err
 
+RED = {'sum_like': 'tensor_iterator::sum_like', 'minmax': 'tensor_iterator::minmax',
+       'bool_reduce': 'tensor_iterator::bool_reduce'}
+
 def test_hooks_are_dispatcher_operators():
     assert binary_ops._binary_op is dispatcher.operators[BIN]
     assert ops._unary_op is dispatcher.operators[UN]
-    for name in (BIN, UN):
+    for k, name in RED.items(): assert getattr(reductions, f'_{k}_op') is dispatcher.operators[name]
+    for name in (BIN, UN, *RED.values()):
         assert set(dispatcher.operators[name].kernels) == {'CPU', 'CUDA', 'Meta'}
 
 # (name, f(x, y), operator names expected in the trace): x, y complex (x carries the bit)
@@ -176,3 +180,48 @@ def test_cuda_call_takes_fallback_then_cuda_kernel(cuda):
     ct = xt.clone().conj(); ct.mul_(yt)
     assert c.is_conj() and ct.is_conj()
     check(c.resolve_conj().cpu(), ct.resolve_conj(), 'mul')
+
+# (name, f(x), operator): reductions of a view with a bit (x: complex with Conjugate, or its imag: Negative)
+REDS = [('sum', lambda x: x.sum(), 'sum_like'), ('sum', lambda x: x.sum(0, keepdim=True), 'sum_like'),
+        ('prod', lambda x: x.prod(1), 'sum_like'), ('mean', lambda x: x.mean(1), 'sum_like'),
+        ('amax', lambda x: x.real.amax(0) if x.is_complex() else x.amax(0), 'minmax'),
+        ('amin', lambda x: x.amin(), 'minmax'), ('all', lambda x: x.all(1), 'bool_reduce'),
+        ('any', lambda x: x.any(), 'bool_reduce')]
+
+@pytest.mark.parametrize('kind', ['contig', 'transposed'])
+@pytest.mark.parametrize('bit', ['conj', 'neg'])
+@pytest.mark.parametrize('name,f,op', REDS, ids=[f'{r[0]}{i}' for i, r in enumerate(REDS)])
+def test_reduction_of_view_goes_through_fallback(name, f, op, bit, kind):
+    x, xt = pair(20, kind=kind)
+    if bit == 'conj': v, vt = x.conj(), xt.conj()
+    else: v, vt = x.conj().imag, xt.conj().imag
+    if op == 'minmax' and bit == 'conj' and name == 'amin': pytest.skip('amin of complex: no kernel in torch')
+    with trace_dispatch() as steps: r = f(v)
+    check(r, f(vt), name)
+    if not (name == 'amax' and bit == 'conj'):     # `.real` of a conjugate view has no bit
+        assert (RED[op], 'Conjugate' if bit == 'conj' else 'Negative') in [s[:2] for s in steps], steps
+
+def test_reduction_out_with_bit():
+    x, xt = pair(21); o, ot = tt.zeros(4, dtype=tt.complex64).conj(), torch.zeros(4, dtype=torch.complex64).conj()
+    with trace_dispatch() as steps: tt.sum(x, 0, out=o)
+    torch.sum(xt, 0, out=ot)
+    assert steps[0][:2] == (RED['sum_like'], 'Conjugate')
+    check(o, ot, 'sum')
+
+REDS_PLAIN = [('sum', lambda a: a.sum(1, dtype=tt.complex128 if a.is_complex() else tt.float64)),
+              ('prod', lambda a: a.T.prod(0)),
+              ('sum', lambda a: tt.sum(a, 0, out=tt.empty(0, dtype=a.dtype))),
+              ('amax', lambda a: (a.real if a.is_complex() else a).amax(0, keepdim=True)),
+              ('amin', lambda a: tt.amin(a.real, 1, out=tt.empty(0, dtype=a.real.dtype))),
+              ('all', lambda a: (a != 0).T.all(1)), ('any', lambda a: tt.any(a, 0, out=tt.empty(0, dtype=tt.bool)))]
+
+@pytest.mark.parametrize('kind', LAYOUTS)
+@pytest.mark.parametrize('dt', ['float32', 'complex64'])
+@pytest.mark.parametrize('name,f', REDS_PLAIN, ids=[f'{r[0]}{i}' for i, r in enumerate(REDS_PLAIN)])
+def test_reduction_fast_path_equals_plain_path(name, f, dt, kind):
+    a = pair(22, (4, 3), kind, dt)[0]
+    r0 = f(a)
+    with iterator_ops_plain(), trace_dispatch() as steps: r1 = f(a)
+    assert steps and steps[-1][1] == 'CPU'
+    assert (r0.dtype, r0.shape, r0.stride(), bits(r0)) == (r1.dtype, r1.shape, r1.stride(), bits(r1))
+    np.testing.assert_array_equal(r0.numpy(), r1.numpy())

@@ -20,7 +20,7 @@ from .backends import not_implemented
 from .tensor_impl import Tensor, _MATH_BITS
 from .sized_factories import _raw_np_view
 from .tensor_iterator import tensor_view
-from . import binary_ops as _binary_ops, ops as _ops
+from . import binary_ops as _binary_ops, ops as _ops, reductions as _reductions
 
 # %% ../nbs/06d_dispatch.ipynb #c217def2
 # lowest priority first, as c10 orders them: backends, then Conjugate < Negative
@@ -156,16 +156,23 @@ for _k in _MATH_BITS: dispatcher.register_fallback(_k, math_bit_fallback(_k))
 # or `out=`) carry a math bit goes through `dispatcher.call`: the Conjugate and Negative
 # fallbacks resolve the inputs and flip `out=` before the kernel builds its iterator,
 # which then meets no bit. A call without one runs the kernel's lines at once (Note
-# [Dispatcher fast path]). The iterator's own handling of the bits (Note [Math bits
-# fallback], chapter 06a) remains for the ops that build their iterator elsewhere:
-# `copy_` (and so `clone`, `resolve_conj`, `resolve_neg`), which torch registers as a
-# fallthrough for both keys and which reads the bits itself, and the reductions,
-# `where`, `clamp`, `fill_`, `lerp`, ... not routed here.
+# [Dispatcher fast path]). Chapter 06c's `_sum_like` (`sum`, `prod`), `_minmax_reduce`
+# (`amax`, `amin`) and `_bool_reduce` (`all`, `any`) are routed the same way. The
+# iterator's own handling of the bits (Note [Math bits fallback], chapter 06a) remains
+# for the ops that build their iterator elsewhere: `copy_` (and so `clone`,
+# `resolve_conj`, `resolve_neg`), which torch registers as a fallthrough for both keys
+# and which reads the bits itself, and `where`, `clamp`, `fill_`, `lerp`, `var`, ...
+# not routed here.
 ITERATOR_OPS = {'tensor_iterator::binary': (_binary_ops, '_binary_op', '_binary_kernel'),
-                'tensor_iterator::unary': (_ops, '_unary_op', '_unary_kernel')}
+                'tensor_iterator::unary': (_ops, '_unary_op', '_unary_kernel'),
+                'tensor_iterator::sum_like': (_reductions, '_sum_like_op',
+                                              '_sum_like_kernel'),
+                'tensor_iterator::minmax': (_reductions, '_minmax_op', '_minmax_kernel'),
+                'tensor_iterator::bool_reduce': (_reductions, '_bool_reduce_op',
+                                                 '_bool_reduce_kernel')}
 
 def route_iterator_ops():
-    "Make `_binary` and `_unary` operators, a kernel for every backend; fill 06b's hooks."
+    "Make the helpers of `ITERATOR_OPS` operators, a kernel for every backend; fill hooks."
     for name, (mod, hook, kernel) in ITERATOR_OPS.items():
         op = dispatcher.register_op(name)               # it writes `out=` only
         for k in ('CPU', 'CUDA', 'Meta'): op.impl(k, getattr(mod, kernel))
@@ -183,11 +190,30 @@ def _plain_unary(preset, make_loop, input, out=None, name:str=''):
     return dispatcher.call(_ops._unary_op, input, out=out, preset=preset,
                            make_loop=make_loop)
 
+def _plain_sum_like(name, uf, input, dim, keepdim, dtype, out):
+    return dispatcher.call(_reductions._sum_like_op, input, out=out, name=name, uf=uf,
+                           dim=dim, keepdim=keepdim, dtype=dtype)
+
+def _plain_minmax(name, uf_float, uf_bool, input, dim, keepdim, out):
+    if input.dtype.is_complex and input.numel():                # the helper's checks
+        _ops._not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
+    _reductions._check_nonempty(name, input, dim)
+    uf = uf_bool if input.dtype is _reductions._dt.bool else uf_float
+    return dispatcher.call(_reductions._minmax_op, input, out=out, name=name, uf=uf,
+                           dim=dim, keepdim=keepdim)
+
+def _plain_bool_reduce(name, uf, input, dim, keepdim, out):
+    return dispatcher.call(_reductions._bool_reduce_op, input, out=out, name=name, uf=uf,
+                           dim=dim, keepdim=keepdim)
+
 @contextlib.contextmanager
 def iterator_ops_plain():
-    "Inside the block `_binary` and `_unary` always call the dispatcher (for tests)."
+    "Inside the block the helpers of `ITERATOR_OPS` always call the dispatcher (tests)."
     fast = {'_binary': (_binary_ops._binary, _plain_binary),
-            '_unary': (_ops._unary, _plain_unary)}
+            '_unary': (_ops._unary, _plain_unary),
+            '_sum_like': (_reductions._sum_like, _plain_sum_like),
+            '_minmax_reduce': (_reductions._minmax_reduce, _plain_minmax),
+            '_bool_reduce': (_reductions._bool_reduce, _plain_bool_reduce)}
     swaps = [(m, n) for m in list(sys.modules.values())
              if getattr(m, '__name__', '').startswith('tinytensor')
              for n, (f, _) in fast.items() if getattr(m, n, None) is f]
@@ -205,8 +231,10 @@ def iterator_ops_plain():
 # `dispatched_plain` keeps the plain path for the tests. Chapter 06b's `_binary` and
 # `_unary` test every tensor argument, inputs and `out=` (their kernel's iterator reads
 # the inputs raw): with no bit anywhere, the key set's highest key is the backend's and
-# the kernel's lines run in place, for one flag test per tensor and no call more;
-# `iterator_ops_plain` sends them through the dispatcher for the tests.
+# the kernel's lines run in place, for one flag test per tensor and no call more.
+# Chapter 06c's reduction helpers test after chapter 10's lean hooks (which decline a
+# bit) and then call their kernel: one Python call more, on paths of about 200.
+# `iterator_ops_plain` sends all of them through the dispatcher for the tests.
 def dispatched(name:str, fn, mutable:tuple=(0,)):
     ("Method `fn` made operator `name`: its kernel for every backend, called through "
      "the dispatcher.")
