@@ -172,7 +172,7 @@ ITERATOR_OPS = {'tensor_iterator::binary': (_binary_ops, '_binary_op', '_binary_
                                                  '_bool_reduce_kernel')}
 
 def route_iterator_ops():
-    "Make the helpers of `ITERATOR_OPS` operators, a kernel for every backend; fill hooks."
+    "Make each helper of `ITERATOR_OPS` an operator, one kernel for all backends."
     for name, (mod, hook, kernel) in ITERATOR_OPS.items():
         op = dispatcher.register_op(name)               # it writes `out=` only
         for k in ('CPU', 'CUDA', 'Meta'): op.impl(k, getattr(mod, kernel))
