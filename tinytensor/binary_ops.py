@@ -116,9 +116,23 @@ def _run(it:TensorIterator, loop, out=None) -> Tensor:
     if out is not None: out._impl.bump_version()
     return it.output()
 
+# hook (Note [Ops through the dispatcher], chapter 06d): the operator a `_binary` call
+# with a math bit goes through; chapter 06d fills it, and `_unary_op` below
+_binary_op = None
+
+def _binary_kernel(a, b, out=None, *, preset, make_loop, check=None) -> Tensor:
+    "The kernel of the `_binary` ops: build `preset(out, a, b)`, check it, run the loop."
+    it = preset(out, a, b)
+    if check is not None: check(it)
+    return _run(it, make_loop(it), out)
+
 def _binary(preset, make_loop, a, b, out=None, check=None) -> Tensor:
     "Build `preset(out, a, b)`, optionally `check(it)`, run `make_loop(it)`."
     a, b = _operand(a, 'input'), _operand(b)
+    # fast path (speed only): Note [Dispatcher fast path] (chapter 06d)
+    if ((a._impl.key_set_.math_ or b._impl.key_set_.math_
+         or type(out) is Tensor and out._impl.key_set_.math_) and _binary_op is not None):
+        return _binary_op(a, b, out=out, preset=preset, make_loop=make_loop, check=check)
     it = preset(out, a, b)
     if check is not None: check(it)
     return _run(it, make_loop(it), out)

@@ -52,8 +52,20 @@ _all_ = ['subtract', 'multiply', 'divide', 'true_divide', 'add', 'sub', 'rsub', 
          'promotion_html']                                # Note [Module parts]
 
 # %% ../nbs/06b_ops.ipynb #78b9ecf0
+# hook (Note [Ops through the dispatcher], chapter 06d), as `_binary_op`
+_unary_op = None
+
+def _unary_kernel(input, out=None, *, preset, make_loop) -> Tensor:
+    "The kernel of the `_unary` ops: build `preset(out, input)`, run the loop."
+    it = preset(out, input)
+    return _run(it, make_loop(it), out)
+
 def _unary(preset, make_loop, input, out=None, name:str='') -> Tensor:
     _tensor_arg(name, input)
+    # fast path (speed only): Note [Dispatcher fast path] (chapter 06d)
+    if ((input._impl.key_set_.math_ or type(out) is Tensor and out._impl.key_set_.math_)
+            and _unary_op is not None):
+        return _unary_op(input, out=out, preset=preset, make_loop=make_loop)
     it = preset(out, input)
     return _run(it, make_loop(it), out)
 

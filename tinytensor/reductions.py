@@ -291,11 +291,25 @@ def _overload(name, input, dim, keepdim, dtype, out):
     _OVERLOADS[name].parse((input,), kw)        # raises: the call fits no overload
     return dim, keepdim
 
+# hooks (Note [Ops through the dispatcher], chapter 06d): the operators a reduction with
+# a math bit goes through; chapter 06d fills them
+_sum_like_op = _minmax_op = _bool_reduce_op = None
+
 def _sum_like(name, uf, input, dim, keepdim, dtype, out):
-    # hook: chapter 10's lean build
+    # hook: chapter 10's lean build (it declines a tensor with a math bit)
     if dtype is None and out is None and _fast_sum is not None:
         r = _fast_sum(input, dim, keepdim, uf)
         if r is not None: return r
+    # fast path (speed only): Note [Dispatcher fast path] (chapter 06d)
+    if ((input._impl.key_set_.math_ or type(out) is Tensor and out._impl.key_set_.math_)
+            and _sum_like_op is not None):
+        return _sum_like_op(input, out=out, name=name, uf=uf, dim=dim, keepdim=keepdim,
+                            dtype=dtype)
+    return _sum_like_kernel(input, out, name=name, uf=uf, dim=dim, keepdim=keepdim,
+                            dtype=dtype)
+
+def _sum_like_kernel(input, out=None, *, name, uf, dim, keepdim, dtype):
+    "The kernel of `sum` and `prod`: a reduction iterator and its loop."
     _check_dtype_arg(dtype, name)
     od = (dtype
           or (out.dtype if out is not None
@@ -424,8 +438,16 @@ def _minmax_reduce(name, uf_float, uf_bool, input, dim, keepdim, out):
     uf = uf_bool if input.dtype is _dt.bool else uf_float
     if out is None and _fast_minmax is not None and (r := _fast_minmax(input, dim,
             keepdim, uf)) is not None:
-        # hook: chapter 10's lean build
+        # hook: chapter 10's lean build (it declines a tensor with a math bit)
         return r
+    # fast path (speed only): Note [Dispatcher fast path] (chapter 06d)
+    if ((input._impl.key_set_.math_ or type(out) is Tensor and out._impl.key_set_.math_)
+            and _minmax_op is not None):
+        return _minmax_op(input, out=out, name=name, uf=uf, dim=dim, keepdim=keepdim)
+    return _minmax_kernel(input, out, name=name, uf=uf, dim=dim, keepdim=keepdim)
+
+def _minmax_kernel(input, out=None, *, name, uf, dim, keepdim):
+    "The kernel of `amax` and `amin` (after their checks): a reduction iterator and `uf`."
     it, res, _ = make_reduction(name, input, dim, keepdim, input.dtype, out)
     _reduce_run(it, lambda x, axes, o: ufunc_reduce(uf, x, axes, o), uf)
     if out is not None: out._impl.bump_version()
@@ -439,6 +461,14 @@ def amin(input, dim=(), keepdim:bool=False, *, out=None) -> Tensor:
     return _minmax_reduce('amin', np.minimum, np.logical_and, input, dim, keepdim, out)
 
 def _bool_reduce(name, uf, input, dim, keepdim, out):
+    # fast path (speed only): Note [Dispatcher fast path] (chapter 06d)
+    if ((input._impl.key_set_.math_ or type(out) is Tensor and out._impl.key_set_.math_)
+            and _bool_reduce_op is not None):
+        return _bool_reduce_op(input, out=out, name=name, uf=uf, dim=dim, keepdim=keepdim)
+    return _bool_reduce_kernel(input, out, name=name, uf=uf, dim=dim, keepdim=keepdim)
+
+def _bool_reduce_kernel(input, out=None, *, name, uf, dim, keepdim):
+    "The kernel of `all` and `any`."
     _check_bitset_dims(input.dim())          # even with no dim (Note [At most 64 dims])
     od = _dt.uint8 if input.dtype is _dt.uint8 else _dt.bool
     # all(x, ()) reduces nothing

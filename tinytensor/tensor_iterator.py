@@ -254,6 +254,10 @@ def _bases(self:TensorIterator):
 # keeps its storage; `for_each` runs the loop serially and then applies the output's
 # bits to what the loop wrote (conjugation and negation are their own inverses). The
 # loop never sees a bit, and a tensor without bits pays one flag test per operand.
+# Chapter 06d routes chapter 06b's ops and 06c's main reductions through the
+# dispatcher's own fallbacks (Note [Ops through the dispatcher]): their bits never
+# arrive here. What still meets one is `copy_` (a fallthrough in torch, whose kernel
+# reads the bits) and the ops not routed.
 def _math_bits_base(it:TensorIterator, i:int, impl, st) -> tuple:
     "The base of operand `i` that has math bits: inputs get their values in a copy."
     isz, dn = impl.dtype_.itemsize, impl.dtype_.np
