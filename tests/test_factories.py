@@ -558,11 +558,12 @@ def test_array_interface_like_torch(d):
     assert outcome(lambda: np.ones((3, 2)) + x) == outcome(lambda: np.ones((3, 2)) + xt) == 'TypeError'
     assert outcome(lambda: x + np.ones((3, 2))) == outcome(lambda: xt + np.ones((3, 2)))
 
-def test_array_bfloat16_is_ml_dtypes():
-    "torch refuses numpy for bfloat16; tinytensor hands numpy an ml_dtypes.bfloat16 array."
-    import ml_dtypes
-    a = np.asarray(tt.tensor([1.5, 2.], dtype=tt.bfloat16))
-    assert a.dtype == ml_dtypes.bfloat16 and a.tolist() == [1.5, 2.0]
+def test_array_bfloat16_refused_as_torch():
+    "numpy has no bfloat16: torch and tinytensor refuse np.asarray of one (tests/test_bf16_numpy.py: every path)."
+    for L in (tt, torch):
+        with pytest.raises(TypeError, match='^Got unsupported ScalarType BFloat16$'):
+            np.asarray(L.tensor([1.5, 2.], dtype=L.bfloat16))
+    assert tt.tensor([1.5, 2.], dtype=tt.bfloat16).view(tt.int16).numpy().tolist() == [16320, 16384]
 
 def test_cpu_and_requires_grad_attribute():
     x = tt.arange(3.)

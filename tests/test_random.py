@@ -25,9 +25,10 @@ SAME_PATH = (cpu_math.CAPABILITY == 'DEFAULT') == (TORCH_CAP == 'DEFAULT')
 
 def raw(x):
     "The bytes of a tinytensor or torch tensor's values (bfloat16 as its bits)."
-    if isinstance(x, tt.Tensor): return np.ascontiguousarray(x.numpy()).tobytes()
-    if x.dtype == torch.bfloat16: x = x.view(torch.int16)
-    return x.contiguous().numpy().tobytes()
+    # bfloat16 has no numpy() in either library: read through its bits
+    L = tt if isinstance(x, tt.Tensor) else torch
+    if x.dtype == L.bfloat16: x = x.view(L.int16)
+    return np.ascontiguousarray(x.numpy()).tobytes()
 
 def state_tt(g=None): return bytes(np.asarray((g.get_state() if g else tt.get_rng_state()).tolist(), np.uint8))
 def state_th(g=None): return bytes((g.get_state() if g else torch.get_rng_state()).numpy())
@@ -181,7 +182,7 @@ for seed in (0, 42):
         for d in ('float32', 'float16', 'bfloat16', 'float64'):
             tt.manual_seed(seed); torch.manual_seed(seed)
             a, b = tt.randn(n, dtype=getattr(tt, d)), torch.randn(n, dtype=getattr(torch, d))
-            x = a.numpy() if d != 'bfloat16' else a.numpy().view(np.int16)
+            x = a.numpy() if d != 'bfloat16' else a.view(tt.int16).numpy()
             y = b.numpy() if d != 'bfloat16' else b.view(torch.int16).numpy()
             assert x.tobytes() == y.tobytes(), (seed, n, d)
             assert bytes(np.asarray(tt.get_rng_state().tolist(), np.uint8)) == bytes(torch.get_rng_state().numpy())

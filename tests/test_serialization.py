@@ -22,9 +22,10 @@ def _values(rng, d, n):
     info = np.iinfo(d.np)
     return rng.integers(info.min, info.max, n, endpoint=True, dtype=d.np)
 
-def _torch_from_np(a):
-    if a.dtype == ml_dtypes.bfloat16: return torch.from_numpy(a.view(np.int16).copy()).view(torch.bfloat16)
-    return torch.from_numpy(a.copy())
+def _torch_from_np(a, L=torch):
+    "A tensor of `L` with `a`'s values: a bfloat16 array through its bits (neither library takes ml_dtypes arrays)."
+    if a.dtype == ml_dtypes.bfloat16: return L.from_numpy(a.view(np.int16).copy()).view(L.bfloat16)
+    return L.from_numpy(a.copy())
 
 def _random_layout(rng, nmax=24):
     "Random sizes/strides (size-0 and size-1 dims, zero strides, 0-dim) and offset fitting in a storage of nmax."
@@ -43,7 +44,7 @@ def _random_state_dict(rng):
         d = DTYPES[int(rng.integers(len(DTYPES)))]
         n = int(rng.integers(0, 25)) if rng.random() > .1 else 0
         a = _values(rng, d, n)
-        tbase, pbase = from_numpy(a.copy()), _torch_from_np(a)
+        tbase, pbase = _torch_from_np(a, tt), _torch_from_np(a)
         names = []
         for v in range(int(rng.integers(1, 4))):
             sizes, strides, off = _random_layout(rng, n)

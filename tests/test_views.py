@@ -3,7 +3,6 @@ import random, warnings
 import numpy as np
 import pytest
 torch = pytest.importorskip("torch")
-import ml_dtypes
 import tinytensor as tt
 from tinytensor.testing import test_tensor_eq as assert_tensor_eq
 from torch._prims_common import is_non_overlapping_and_dense_or_false as torch_nod
@@ -22,7 +21,7 @@ class Lib:
         # chains on empty inputs from contiguous `empty` tensors in both libraries
         if a.size == 0: return self.m.empty(a.shape, dtype=getattr(self.m, dtname))
         if self.m is tt:
-            if dtname == 'bfloat16': return tt.tensor(a.astype(np.float32).astype(ml_dtypes.bfloat16))
+            if dtname == 'bfloat16': return tt.tensor(a.astype(np.float32)).to(tt.bfloat16)
             return tt.tensor(a.astype(np.dtype(dtname)))
         if dtname == "bfloat16": return torch.tensor(a.astype(np.float32)).to(torch.bfloat16)
         return torch.tensor(a.astype(np.dtype(dtname)))

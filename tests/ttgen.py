@@ -84,8 +84,8 @@ def describe(x):
     "Shape, strides, dtype name and float64/bool numpy values of a tinytensor or torch tensor."
     if isinstance(x, tt.Tensor):
         name = x.dtype.name
-        v = x.numpy() if not x.is_meta else None
-        if v is not None and name in ('bfloat16', 'float16'): v = v.astype(np.float64)
+        # bfloat16 has no numpy(), as in torch: both sides read it through a float64 cast
+        v = None if x.is_meta else (x.double().numpy() if name in ('bfloat16', 'float16') else x.numpy())
         return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v
     name = str(x.dtype).replace('torch.', '')
     v = None if x.device.type == 'meta' else (x.detach().double().numpy() if name in ('bfloat16', 'float16') else x.detach().numpy())

@@ -99,15 +99,32 @@ _by_np = {d.np: d for d in all_dtypes}
 def _dtype_by_name(name): return _by_name[name]
 
 # %% ../nbs/04a_dtypes.ipynb #09faf49f
+# Note [numpy's own dtypes]: bfloat16 and the float8 formats are stored as `ml_dtypes`
+# arrays, which numpy can hold but does not define. torch converts to and from numpy only
+# the dtypes numpy defines itself (`aten_to_numpy_dtype` and `numpy_dtype_to_aten` in
+# torch/csrc/utils/tensor_numpy.cpp list them), so `from_numpy` of an ml_dtypes array and
+# `numpy()` of a bfloat16 or float8 tensor raise TypeError. The package's own code still
+# needs those arrays: it reaches them through `_array_dtype` here and the private views of
+# chapter 04c (`_np_read`, `_from_array`), never through the public conversions.
+_by_np_own = {n: d for n, d in _by_np.items() if n.type.__module__ == 'numpy'}
+_NO_NUMPY = frozenset(d for d in all_dtypes if d.np.type.__module__ != 'numpy')
+
+def _array_dtype(npdtype) -> dtype:
+    "The tinytensor dtype stored as numpy dtype `npdtype` (ml_dtypes' too), or None."
+    return _by_np.get(np.dtype(npdtype))
+
 def from_numpy_dtype(npdtype) -> dtype:
-    "The tinytensor dtype for a numpy dtype; `TypeError` if there is none."
-    d = _by_np.get(np.dtype(npdtype))
-    TORCH_CHECK_TYPE(d is not None, "can't convert np.ndarray of type numpy.",
-                     np.dtype(npdtype).name,
-                     ". The only supported types are: float64, float32, float16, "
-                     "complex64, complex128, "
-            "int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.")
+    "The tinytensor dtype for a numpy dtype; `TypeError` if torch has none for it."
+    nd = np.dtype(npdtype)
+    d = _by_np_own.get(nd)
+    if d is None:
+        t = nd.type           # torch names the scalar type: `tp_name`
+        TORCH_CHECK_TYPE(False, "can't convert np.ndarray of type ", t.__module__, ".",
+                         t.__name__, ". The only supported types are: float64, float32, "
+                         "float16, complex64, complex128, int64, int32, int16, int8, "
+                         "uint64, uint32, uint16, uint8, and bool.")
     return d
+
 
 # %% ../nbs/04a_dtypes.ipynb #cd7bf1d7
 # numpy >= 2: set the error state directly, as np.errstate does inside

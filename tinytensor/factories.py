@@ -524,10 +524,12 @@ def _values_of(data, sizes, d:dtype) -> np.ndarray:
 # whole number of elements, a negative stride (`a[::-1]`: a tensor has none), and a byte
 # order other than the machine's (`'>f8'` on a little-endian CPU): ValueErrors. So
 # `tensor(a[::-1])` raises as `from_numpy(a[::-1])` does, though a copy could reverse.
-def _numpy_checks(a:np.ndarray) -> tuple:
-    "`a`'s dtype and strides in elements, refused as `tensor_from_numpy` refuses."
+def _numpy_checks(a:np.ndarray, own:bool=False) -> tuple:
+    ("`a`'s dtype and strides in elements, refused as `tensor_from_numpy` refuses "
+     "(`own`: the package's own ml_dtypes arrays accepted, Note [numpy's own dtypes]).")
     native = a.dtype if a.dtype.isnative else a.dtype.newbyteorder('=')
-    d = from_numpy_dtype(native)
+    d = _dt._array_dtype(native) if own else None
+    if d is None: d = from_numpy_dtype(native)
     isz = native.itemsize
     TORCH_CHECK_VALUE(builtins.all(s % isz == 0 for s in a.strides),
                       "given numpy array strides not a multiple of the element byte "
@@ -646,7 +648,12 @@ def from_numpy(a:np.ndarray) -> Tensor:
     "A tensor sharing memory with the numpy array `a` (no copy), as `torch.from_numpy`."
     TORCH_CHECK_TYPE(isinstance(a, np.ndarray),
                      "expected np.ndarray (got ", type(a).__name__, ")")
-    d, strides = _numpy_checks(a)                        # Note [An array's checks]
+    return _from_array(a, False)
+
+def _from_array(a:np.ndarray, own:bool=True) -> Tensor:
+    ("`from_numpy` for the package's own code: bfloat16 and float8 (ml_dtypes) arrays "
+     "too (Note [numpy's own dtypes]).")
+    d, strides = _numpy_checks(a, own)                   # Note [An array's checks]
     isz = d.itemsize
     nbytes = storage_nbytes(a.shape, strides, isz)
     addr = a.__array_interface__['data'][0]
@@ -675,8 +682,8 @@ def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
         TORCH_CHECK(False, "Can't call numpy() on Tensor that has negative bit set. Use "
                     "tensor.resolve_neg().numpy() instead.")
     d, isz, st = impl.dtype_, impl.dtype_.itemsize, impl.storage_.get()
-    # torch's tensor_numpy.cpp knows no numpy dtype for float8 (ml_dtypes is not numpy)
-    TORCH_CHECK_TYPE(d._kind != 2, "Got unsupported ScalarType ", d.short)
+    # Note [numpy's own dtypes] (04a): numpy has no bfloat16 or float8 of its own
+    TORCH_CHECK_TYPE(d not in _dt._NO_NUMPY, "Got unsupported ScalarType ", d.short)
     # exporting writable memory: materialize COW
     st.mutable_bytes()
     # Note [numpy() pins the storage]: the array points into the storage, and a
@@ -685,16 +692,14 @@ def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
     # and covers every tensor on that storage (torch/csrc/utils/tensor_numpy.cpp,
     # `set_resizable(false)`).
     st.set_resizable(False)
-    typestr = '<u2' if d is _dt.bfloat16 else d.np.str
     mv = _MemoryView(st.data_ptr(), st.nbytes(), owner=impl.storage_.copy(),
-                     typestr=typestr, shape=impl.sizes(),
+                     typestr=d.np.str, shape=impl.sizes(),
                      strides=tuple(_wrap64(s * isz) for s in impl.strides()),
                      offset=impl.storage_offset_ * isz)
     if impl.numel_ == 0:
         mv.__array_interface__['data'] = (0, False)
         mv.__array_interface__['strides'] = None
-    arr = np.asarray(mv)
-    return arr.view(d.np) if d is _dt.bfloat16 else arr
+    return np.asarray(mv)
 
 # %% ../nbs/04c_factories.ipynb #e27ecc81
 @patch

@@ -31,7 +31,7 @@ from .factories import (_FACTORY_KW, _LIKE_KW, _check_size, _check_dtype,
                                   _zeros, _walk_values, _check_out, _range_out,
                                   _write_range)
 from .checks import TORCH_CHECK_VALUE
-from .factories import tensor, from_numpy, empty_strided, full
+from .factories import tensor, from_numpy, empty_strided, full, _from_array
 
 
 # %% ../nbs/23_more_factories.ipynb #07def991
@@ -281,7 +281,8 @@ def frombuffer(buffer, *, dtype:dtype, count:int=-1, offset:int=0,
     TORCH_CHECK_VALUE(offset + k * isz <= n, "requested buffer length (", k, " * ", isz,
                       " bytes) after offset (", offset, " bytes) must not be greater "
                       "than actual buffer length (", n, " bytes)")
-    return from_numpy(raw[offset:offset + k * isz].view(dtype.np))
+    # bfloat16 and float8 too: the bytes are the package's own (Note [numpy's own dtypes])
+    return _from_array(raw[offset:offset + k * isz].view(dtype.np))
 
 
 # %% ../nbs/23_more_factories.ipynb #d8b46e37

@@ -16,7 +16,7 @@ from .allocator import DataPtr, CPU, DeviceType, canonical_device
 from .storage import StorageImpl
 from . import dtypes as _dt
 from .tensor_impl import Tensor, TensorImpl
-from .factories import _np_read, _host_read, from_numpy, storage_nbytes
+from .factories import _np_read, _host_read, _from_array, storage_nbytes
 from .serialization import (atomic_write, _write_all, _CUDA_MSG,
                                       _cuda_available, _swap_bytes)
 from .pictures import SvgCanvas, text_width
@@ -290,13 +290,15 @@ class safe_open:
         d, shape, b, end = e
         t = self._make_tensor(d, shape, self._start + b, end - b)
         if self.framework == 'tt': return t
-        a = _np_read(t) if d._kind == 2 else t.numpy()    # float8 has no numpy()
-        if self.framework == 'np': return a
+        # bfloat16 and float8 have no numpy() (Note [numpy's own dtypes], 04a): their bits
+        # cross as integers, and the dtype is put back on the other side
+        own = d not in _dt._NO_NUMPY
+        bits = _dt.int16 if d.itemsize == 2 else _dt.uint8
+        a = t.numpy() if own else t.view(bits).numpy()
+        if self.framework == 'np': return a if own else a.view(d.np)
         import torch
-        if d is _dt.bfloat16 or d._kind == 2:           # no numpy dtype in torch
-            return torch.from_numpy(a.view(np.int16 if d is _dt.bfloat16 else np.uint8)
-                                    ).view(getattr(torch, d.name))
-        return torch.from_numpy(a)
+        p = torch.from_numpy(a)
+        return p if own else p.view(getattr(torch, d.name))
 
     def _make_tensor(self, d, shape, offset, nbytes) -> Tensor:
         if nbytes == 0: dp = DataPtr(0, None, None, CPU)
@@ -327,7 +329,7 @@ def load(data:bytes) -> dict: # the bytes of a safetensors file
         a = (np.frombuffer(data, np.uint8, e - b, start + b).view(d.np) if e > b
              else np.empty(0, d.np))
         if sys.byteorder != 'little': a = a.byteswap()
-        out[name] = from_numpy(a.reshape(shape).copy())
+        out[name] = _from_array(a.reshape(shape).copy())
     return out
 
 # %% ../nbs/08b_safetensors.ipynb #fd6836e9

@@ -772,6 +772,17 @@ RECIPES['from_dlpack'] = RECIPES['from_dlpack'] + [P([1, 2], label='from_dlpack(
 RECIPES['Tensor.__dlpack_device__'] = RECIPES['Tensor.__dlpack_device__'] + [
     P(fn=lambda L: L.empty(2, device='meta').__dlpack_device__(), label='meta tensor (ValueError)')]
 RECIPES['Tensor.numpy'] = RECIPES['Tensor.numpy'] + [P(T((3,)), fn=_pinned_resize, label='resize_ after numpy() (RuntimeError)')]
+# bfloat16 and float8 at the numpy border: torch refuses both ways, numpy has no such dtypes of its own (TypeError)
+import ml_dtypes
+RECIPES['Tensor.numpy'] = RECIPES['Tensor.numpy'] + [P(T((2, 3), 'bfloat16')), P(T((2, 3), 'bfloat16'), force=True),
+    P(fn=lambda L: L.ones(2, dtype=L.float8_e4m3fn).numpy(), label='float8_e4m3fn numpy() (TypeError)')]
+RECIPES['Tensor.__array__'] = RECIPES['Tensor.__array__'] + [
+    P(T((2, 3), 'bfloat16'), fn=lambda L, t: np.asarray(t), label='np.asarray(bfloat16 t) (TypeError)'),
+    P(T((2, 3), 'bfloat16'), fn=lambda L, t: np.asarray(t, dtype=np.float32), label='np.asarray(bfloat16 t, float32)')]
+RECIPES['from_numpy'] = RECIPES['from_numpy'] + [P(NP(np.ones(2, ml_dtypes.bfloat16))),
+                                                 P(NP(np.ones(2, ml_dtypes.float8_e5m2)))]
+RECIPES['tensor'] = RECIPES['tensor'] + [P(NP(np.ones(2, ml_dtypes.bfloat16))),
+    P(NP(np.ones(2, ml_dtypes.bfloat16)), dtype=D('float32')), P(NP(np.ones(2, ml_dtypes.float8_e4m3fn)))]
 RECIPES['full'] = RECIPES['full'] + [P((2,), fn=lambda L, s: L.full(s, np.int16(3)), label='full((2,), np.int16(3)) (int64)'),
                                      P((2,), fn=lambda L, s: L.full(s, np.bool_(True)), label='full((2,), np.bool_(True)) (float32)')]
 RECIPES['add'] = RECIPES['add'] + [P(T((2,), B), fn=lambda L, t: L.add(t, np.bool_(True)), label='add(bool tensor, np.bool_(True))')]
