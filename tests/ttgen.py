@@ -84,11 +84,15 @@ def describe(x):
     "Shape, strides, dtype name and float64/bool numpy values of a tinytensor or torch tensor."
     if isinstance(x, tt.Tensor):
         name = x.dtype.name
-        v = x.numpy() if not x.is_meta else None
+        # complex32 has no numpy(): its values, exactly, as complex64
+        v = (None if x.is_meta else x.to(tt.complex64).numpy() if name == 'complex32'
+             else x.numpy())
         if v is not None and name in ('bfloat16', 'float16'): v = v.astype(np.float64)
         return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v
     name = str(x.dtype).replace('torch.', '')
-    v = None if x.device.type == 'meta' else (x.detach().double().numpy() if name in ('bfloat16', 'float16') else x.detach().numpy())
+    v = None if x.device.type == 'meta' else (x.detach().double().numpy() if name in ('bfloat16', 'float16')
+                                               else x.detach().to(torch.complex64).numpy() if name == 'complex32'
+                                               else x.detach().numpy())
     return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v
 
 # Note [one comparison rule] (chapter 04e, tinytensor.testing): every differential test compares a tinytensor result

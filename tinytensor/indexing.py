@@ -481,6 +481,8 @@ def gather(self:Tensor, dim:int, index:Tensor, *, sparse_grad:bool=False) -> Ten
     "`out[i][j][k] = self[i][index[i][j][k]][k]` (dim 1): a tensor shaped like `index`."
     d = wrap_dim(_int(dim, 'gather', 'dim'), builtins.max(self.dim(), 1))
     _scatter_gather_checks(self, d, index)
+    # Note [Kernels the newer dtypes lack] (04a)
+    if self.dtype._kind: _dt._kernel_gate('scatter_gather_tensor_cpu', self.dtype)
     out = empty(index.shape, dtype=self.dtype, device=self.device)
     if out.numel() and not out.is_meta:
         a = _np_read(index).reshape(index.shape or (1,))
@@ -513,6 +515,8 @@ def _scatter_(self:Tensor, dim:int, index:Tensor, src, reduce:str, name:str) -> 
     if is_t: TORCH_CHECK(src.dtype is self.dtype,
                          "scatter(): Expected self.dtype to be equal to src.dtype")
     _scatter_gather_checks(self, d, index, src if is_t else None, 'scatter')
+    if self.dtype._kind: _dt._kernel_gate('scatter_gather_tensor_cpu' if is_t
+                                          else 'scatter_gather_scalar_cpu', self.dtype)
     TORCH_CHECK(reduce in (None, 'add', 'multiply'), "reduce argument must be either add "
                 "or multiply.")
     assert_no_internal_overlap(self)          # an expanded self would be written twice
@@ -564,6 +568,7 @@ def take(self:Tensor, index:Tensor) -> Tensor:
     "Elements of the flattened `self` at `index` (negative from the end), its shape."
     TORCH_CHECK(index.dtype is _dt.int64, "take(): Expected a long tensor for index, but "
                 "got ", index.dtype.short)
+    if self.dtype._kind: _dt._kernel_gate('take_cpu', self.dtype)
     n = self.numel()
     if index.numel():
         TORCH_CHECK_INDEX(n > 0, "take(): tried to take from an empty tensor")

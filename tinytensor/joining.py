@@ -257,6 +257,9 @@ def flip(self:Tensor, *dims) -> Tensor:
         TORCH_CHECK(w not in seen, "dim ", w, " appears multiple times in the list of "
                     "dims")
         seen.append(w)
+    if self.dtype._kind:                     # Note [Kernels the newer dtypes lack] (04a)
+        from tinytensor.dtypes import _kernel_gate
+        _kernel_gate('flip_cpu', self.dtype)
     out = empty_like(self, memory_format=preserve_format)
     if out.numel() and not out.is_meta:
         a, o = _np_read(self), _np_write(out)

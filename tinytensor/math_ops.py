@@ -164,6 +164,7 @@ def _bool_of(name, input, fn, integral_value=None, out=None) -> Tensor:
     it = _bool_result(name, input, out)
     def loop(o, x):
         if x.dtype == _dt.bfloat16.np: x = x.astype(np.float32)
+        elif x.dtype == _dt.complex32.np: x = _dt._c32_decode(x)
         fn(x, out=o)
     return _run(it, loop, out)
 
@@ -432,6 +433,7 @@ def equal(input, other) -> bool:
                 "Cannot compare two tensors on different devices. Got: ", input.device,
                 " and ", other.device)
     if input.shape != other.shape: return False
+    if input.dtype._kind: _dt._kernel_gate('equal_notnan_cpu', input.dtype)
     return builtins.bool(_all(eq(input, other)).item())
 
 # %% ../nbs/20_math.ipynb #d210c95f
@@ -507,6 +509,7 @@ def angle(input, *, out=None) -> Tensor:
     if input.dtype is _dt.float16 and input.device.type == 'cuda':
         _not_impl('angle_cuda', input.dtype)   # ATen has no Half kernel there
     if not input.dtype.is_complex: return _float_unary(input, _angle_np, out, 'angle')
+    if input.dtype._kind: _dt._kernel_gate('angle_cpu', input.dtype)
     if out is not None and out.dtype.is_complex:
         return _unary(TensorIterator.unary_op,
                       lambda it: _uf_kernel(_angle_np, it.common_dtype()), input, out,

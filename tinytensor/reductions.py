@@ -300,6 +300,8 @@ def _sum_like(name, uf, input, dim, keepdim, dtype, out):
     od = (dtype
           or (out.dtype if out is not None
               else (_dt.int64 if _is_integral(input.dtype, True) else input.dtype)))
+    # Note [Kernels the newer dtypes lack] (04a)
+    if od._kind: _dt._kernel_gate('sum_cpu' if uf is np.add else 'prod_out_cpu', od)
     in_dtype = od if not (input.dtype in _REDUCED and od is _dt.float32) else None
     if in_dtype is input.dtype: in_dtype = None
     acc = _acc(od)
@@ -444,6 +446,7 @@ def _bool_reduce(name, uf, input, dim, keepdim, out):
     # all(x, ()) reduces nothing
     it, res, _ = make_reduction(name, input, dim, keepdim, od, out, allow_empty_dims=True)
     def f(x, axes, o):
+        if x.dtype == _dt.complex32.np: x = _dt._c32_decode(x)
         r = ufunc_reduce(uf, x.astype(np.bool_, copy=False) if x.dtype != np.bool_ else x,
                          axes)
         np.copyto(o, r, casting='unsafe')

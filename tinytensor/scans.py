@@ -153,6 +153,7 @@ def _cum_op(name, uf, input, dim, dtype, out):
               if _is_integral(input.dtype, True) else input.dtype))
     # a 0-d input is copied, not dispatched
     if od is _dt.bool and input.dim(): _not_impl(name + '_out_cpu', od)
+    if od._kind and input.dim(): _dt._kernel_gate(name + '_out_cpu', od)
     res = _result(input._impl.sizes(), od, input, out)
     if not res.is_meta and res.numel():
         tok = _errs_off()
@@ -676,6 +677,7 @@ def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:boo
            dim=None):
     ("Sorted unique elements (or slices along `dim`), with the inverse map and counts "
      "if asked, as `torch.unique`.")
+    if input.dtype._kind: _dt._kernel_gate('unique', input.dtype)
     if dim is None:
         a = ascontiguous(_np_read(input)).reshape(-1)
         key, xp = _sort_key(a), array_namespace(a)
@@ -717,6 +719,7 @@ def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=Fals
                        dim=None):
     ("Collapse runs of equal consecutive elements (or slices along `dim`), as "
      "`torch.unique_consecutive`.")
+    if input.dtype._kind: _dt._kernel_gate('unique', input.dtype)
     if dim is None:
         rows, shp = ascontiguous(_np_read(input)).reshape(-1, 1), (input.numel(),)
     else:
