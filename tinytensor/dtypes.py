@@ -679,7 +679,9 @@ def _cast_c32(o, x):
     xd = getattr(x, 'dtype', None)
     if xd == _C32_NP:
         if o.dtype == _C32_NP: np.copyto(o, x); return      # bytes as they are
-        x = _c32_decode(x)
+        # a real target takes the real part as a float16 (c10's `static_cast<T>(src.real())`,
+        # so inf gives uint32 0 as from float16); bool asks whether either part is nonzero
+        x = _c32_decode(x) if o.dtype.kind in 'cb' else x['real']
     elif xd in _F8_NP and o.dtype == _C32_NP:
         # float8 -> float -> Half, NaN as c10's float -> half (Note [float8 NaN ...])
         x = _f8_nan_fixups(_f8_decode(x), _F8_NP[xd], np.dtype(np.float16))

@@ -348,7 +348,8 @@ def _sort_indices(a:np.ndarray, axis:int, descending:bool, stable:bool) -> np.nd
 
 # %% ../nbs/21_scans_sorting.ipynb #174a2dca
 def _check_sortable(name, input):
-    TORCH_CHECK(not input.dtype.is_complex, name,
+    # torch's message starts with a space (TORCH_CHECK(..., " ", name, ...))
+    TORCH_CHECK(not input.dtype.is_complex, " ", name,
                 " does not support complex dtypes on CPU")
 
 def sort(input, dim:int=-1, descending:bool=False, stable:bool=False, *, out=None):
