@@ -237,10 +237,10 @@ def _range_factory(name, start, end, steps, dtype, device, requires_grad, out, v
                     'double' if default_complex_dtype() is _dt.complex128 else 'float',
                     "> can't be safely cast to passed dtype ", d.short)
         out = _empty((steps,), dtype=d, device=device)
-    if out.dtype._kind: _dt._kernel_gate(name + '_cpu', out.dtype)      # (04a)
     # Note [a range into out=]
     else: _check_out(out, dtype, device, name); _range_out(out, steps, name)
     d = out.dtype
+    if d._kind: _dt._kernel_gate(name + '_cpu', d)      # (04a)
     if out.is_meta or steps == 0:
         if not fresh: out._impl.bump_version()
         return out

@@ -20,6 +20,7 @@ from .tensor_impl import (Tensor, contiguous_format, channels_last,
 from .factories import (empty, empty_strided, empty_like, _np_read, _np_write,
                                   _resize_output)
 from .parallel import parallel_rows, result_type, can_cast
+from .dtypes import _cast_copy
 from .memory_overlap import assert_no_overlap, assert_no_internal_overlap
 from .views import _int_list
 from .basic_indexing import _slice
@@ -112,8 +113,8 @@ def cat(tensors, # a sequence of tensors with equal sizes except at `dim`
         if n and t._impl.numel_ and not res.is_meta:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
-                np.copyto(_np_write(_slice(res, dim, start, start + n, 1)), _np_read(t),
-                          casting='unsafe')
+                # as c10 converts (complex32, float8: chapter 04a's casts)
+                _cast_copy(_np_write(_slice(res, dim, start, start + n, 1)), _np_read(t))
         start += n
     if out is not None: res._impl.bump_version()
     return res

@@ -230,11 +230,13 @@ def _tensor_info(x):
         name = x.dtype.name if hasattr(x.dtype, 'name') else str(x.dtype).split('.')[-1]
         meta = getattr(x, 'is_meta', False)
         # bfloat16 and float8 have no numpy dtype: widened (exactly) first
-        v = None if meta else np.asarray((x.cpu().double() if name == 'bfloat16' or name.startswith('float8') else x.cpu()).numpy())
+        v = None if meta else np.asarray((x.cpu().double() if name == 'bfloat16' or name.startswith('float8')
+                                          else x.cpu().cdouble() if name == 'complex32' else x.cpu()).numpy())
     else:
         name = str(x.dtype).replace('torch.', '')
         h = x.detach().cpu() if x.device.type not in ('cpu', 'meta') else x.detach()
-        v = None if x.device.type == 'meta' else (h.double().numpy() if name in ('bfloat16', 'float16') or name.startswith('float8') else h.numpy())
+        v = None if x.device.type == 'meta' else (h.double().numpy() if name in ('bfloat16', 'float16') or name.startswith('float8')
+                                                  else h.cdouble().numpy() if name == 'complex32' else h.numpy())
     if v is not None and name in ('bfloat16', 'float16'): v = v.astype(np.float64)
     return geometry + (name, v, str(x.device), bits)
 
