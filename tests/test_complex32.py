@@ -184,13 +184,14 @@ def test_binary_ops(op):
     same_result(*both(lambda L: f(L, sample(L, seed=1), sample(L, seed=2)[::-1].contiguous())), nan_sign=False)
 
 def test_products_and_sums_over_many_values():
-    "add, sub, mul, add with alpha and addcmul over 20000 random float16 pairs: every result's bits as torch's."
+    "add, sub, mul, add with alpha, addcmul, abs and sgn over 20000 random float16 pairs: every result's bits as torch's."
     def mk(L, seed):
         g = torch.Generator().manual_seed(seed)
         v = (torch.randn(20000, 2, generator=g) * 3).half().tolist()
         return L.view_as_complex(L.tensor(v, dtype=L.float16))
     for name, f in [('mul', lambda L, x, y: x * y), ('add', lambda L, x, y: x + y), ('sub', lambda L, x, y: x - y),
-                    ('alpha', lambda L, x, y: L.add(x, y, alpha=0.3 + 0.7j)), ('addcmul', None)]:
+                    ('alpha', lambda L, x, y: L.add(x, y, alpha=0.3 + 0.7j)), ('addcmul', None),
+                    ('abs', lambda L, x, y: x.abs()), ('sgn', lambda L, x, y: x.sgn())]:
         if name == 'addcmul':
             r, s = both(lambda L: L.addcmul(mk(L, 0), mk(L, 1), mk(L, 2), value=0.3 + 0.7j))
         else: r, s = both(lambda L: f(L, mk(L, 0), mk(L, 1)))
@@ -215,7 +216,7 @@ UNARY = {
     'conj': lambda L, x: (x.conj(), x.conj().is_conj(), x.conj().resolve_conj(), x.conj().imag),
     'conj_add': lambda L, x: x.conj() + x, 'diag': lambda L, x: L.diag(x[:4]),
     'flatten_t': lambda L, x: x.reshape(6, 8).t().flatten(), 'chalf': lambda L, x: x.real.chalf(),
-    'item_tolist': lambda L, x: (x[5].item(), x[:6].tolist()), 'sgn_small': lambda L, x: (x[:20].sgn()),
+    'item_tolist': lambda L, x: (x[5].item(), x[:6].tolist()), 'sgn': lambda L, x: x.sgn(),
 }
 
 def _setitem(x):
@@ -223,7 +224,7 @@ def _setitem(x):
 
 @pytest.mark.parametrize('op', list(UNARY))
 def test_unary_and_data_movement(op):
-    same_result(*both(lambda L: UNARY[op](L, sample(L))), nan_sign=op not in ('conj_add', 'sgn_small'))
+    same_result(*both(lambda L: UNARY[op](L, sample(L))), nan_sign=op != 'conj_add')
 
 def test_factories():
     same_result(*both(lambda L: (L.zeros(2, 3, dtype=L.chalf), L.ones(3, dtype=L.chalf), L.full((2,), 1 - 2j, dtype=L.chalf),
@@ -267,7 +268,31 @@ REFUSED = {
     'scalar_pow': lambda L, x: L.pow(2.0 + 0j, x),
     'polar_half': lambda L, x: L.polar(x.real, x.real),
     'logical_and': lambda L, x: L.logical_and(x, x), 'remainder': lambda L, x: x % 2,
+    'rsqrt': lambda L, x: x.rsqrt(), 'sigmoid': lambda L, x: x.sigmoid(), 'sinc': lambda L, x: L.sinc(x),
+    'nan_to_num': lambda L, x: x.nan_to_num(), 'logical_not': lambda L, x: L.logical_not(x),
+    'logsumexp': lambda L, x: x.logsumexp(0), 'median': lambda L, x: x.median(), 'nanmedian': lambda L, x: x.nanmedian(),
+    'nanmedian_dim': lambda L, x: x.nanmedian(0), 'flip_inner': lambda L, x: x.reshape(6, 8).flip(1),
+    'flip_strided': lambda L, x: x.reshape(6, 8)[:, ::2].flip(0), 'fliplr': lambda L, x: x.reshape(6, 8).fliplr(),
 }
+
+# Note [flip's copy paths]: these flips copy rows with memcpy in ATen, whatever the dtype
+FLIPS = {'rows': lambda x: x.reshape(6, 8).flip(0), 'flipud': lambda x: x.reshape(6, 8).flipud(),
+         'outer_two': lambda x: x.reshape(2, 3, 8).flip(0, 1), 'transposed': lambda x: x.reshape(6, 8).t().flip(1),
+         'one_row': lambda x: x[:8].reshape(1, 8).flip(0), 'expanded': lambda x: x[:8].reshape(1, 8).expand(3, 8).flip(0)}
+
+@pytest.mark.parametrize('case', list(FLIPS))
+def test_flips_that_copy(case):
+    same_result(*both(lambda L: FLIPS[case](sample(L))))
+
+def test_norms_std_var():
+    "Reductions torch has for complex32 (computed in complex<float>): the same float16 result."
+    def mk(L):
+        v = (torch.randn(1000, 2, generator=torch.Generator().manual_seed(0))).half().tolist()
+        return L.view_as_complex(L.tensor(v, dtype=L.float16))
+    for f in (lambda L, z: z.norm(), lambda L, z: L.linalg.vector_norm(z, 1), lambda L, z: L.linalg.vector_norm(z, 3),
+              lambda L, z: L.linalg.vector_norm(z, float('inf')), lambda L, z: z.reshape(10, 100).norm(dim=1),
+              lambda L, z: z.std(), lambda L, z: z.var(), lambda L, z: L.var_mean(z)):
+        same_result(*both(lambda L: f(L, mk(L))))
 
 @pytest.mark.parametrize('op', list(REFUSED))
 def test_refusals(op):

@@ -113,8 +113,10 @@ def cat(tensors, # a sequence of tensors with equal sizes except at `dim`
         if n and t._impl.numel_ and not res.is_meta:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
-                # as c10 converts (complex32, float8: chapter 04a's casts)
-                _cast_copy(_np_write(_slice(res, dim, start, start + n, 1)), _np_read(t))
+                o, x = _np_write(_slice(res, dim, start, start + n, 1)), _np_read(t)
+                # another dtype: converted as c10 converts (complex32, float8: 04a)
+                if t.dtype is res.dtype: np.copyto(o, x)
+                else: _cast_copy(o, x)
         start += n
     if out is not None: res._impl.bump_version()
     return res
@@ -245,6 +247,22 @@ def row_stack(tensors, *, out:Tensor=None) -> Tensor:
 # %% ../nbs/05e_joining.ipynb #9f023499
 _flip_args = PythonArgParser("flip(int[] dims)")
 
+# Note [flip's copy paths]: ATen's flip (TensorTransformations.cpp, cpu/IndexKernel.cpp)
+# reaches its dtype-dispatched kernel, the one named "flip_cpu", only sometimes. With no
+# flipped dim of size > 1 and nonzero stride, or one element, it is a `copy_`; when the
+# iterator's first (innermost) dim is contiguous in both output and input and not flipped
+# (`has_contiguous_first_dim`), rows are copied with memcpy whatever the dtype. So a
+# dtype without the kernel (complex32) flips `x.flip(0)` of a contiguous matrix but not
+# `x.flip(1)`, a 1-d tensor, or a strided one.
+def _flip_dispatches(x:Tensor, out:Tensor, dims) -> bool:
+    "Whether ATen's flip of `x` into `out` reaches the typed kernel (Note [flip's copy paths])."
+    sz, xs, os = x.shape, x.stride(), out.stride()
+    if x.numel() <= 1 or not builtins.any(sz[d] > 1 and xs[d] != 0 for d in dims):
+        return False
+    live = [d for d in range(len(sz)) if sz[d] > 1]
+    inner = builtins.min(live, key=lambda d: (builtins.abs(os[d]), builtins.abs(xs[d])))
+    return inner in dims or os[inner] != 1 or xs[inner] != 1
+
 @patch
 def flip(self:Tensor, *dims) -> Tensor:
     "A copy with the order of elements reversed along each dim in `dims`."
@@ -258,10 +276,11 @@ def flip(self:Tensor, *dims) -> Tensor:
         TORCH_CHECK(w not in seen, "dim ", w, " appears multiple times in the list of "
                     "dims")
         seen.append(w)
-    if self.dtype._kind:                     # Note [Kernels the newer dtypes lack] (04a)
+    out = empty_like(self, memory_format=preserve_format)
+    # Note [Kernels the newer dtypes lack] (04a), Note [flip's copy paths]
+    if self.dtype._kind and _flip_dispatches(self, out, seen):
         from tinytensor.dtypes import _kernel_gate
         _kernel_gate('flip_cpu', self.dtype)
-    out = empty_like(self, memory_format=preserve_format)
     if out.numel() and not out.is_meta:
         a, o = _np_read(self), _np_write(out)
         f = np.flip(a, axis=tuple(seen)) if seen and n else a

@@ -126,8 +126,12 @@ def _float_unary(input, uf, out, name:str='') -> Tensor:
     if out is None and _fast_unary is not None:
         r = _fast_unary(input, uf)
         if r is not None: return r
-    return _unary(TensorIterator.unary_float_op,
-                  lambda it: _uf_kernel(uf, it.common_dtype()), input, out, name)
+    def make(it):
+        d = it.common_dtype()
+        # complex32: a loop that is not one ufunc is keyed by its kernel's name (04a)
+        if d._kind == 3 and not isinstance(uf, np.ufunc): _dt._kernel_gate(name + '_cpu', d)
+        return _uf_kernel(uf, d)
+    return _unary(TensorIterator.unary_float_op, make, input, out, name)
 
 def exp(input, *, out=None) -> Tensor:
     ("Elementwise `exp`; integer inputs compute in the default float dtype, as "
@@ -169,6 +173,8 @@ def logical_not(input, *, out=None) -> Tensor:
           .add_const_input(input))
     if out is None: it.declare_static_dtype(_dt.bool)
     it = it.build()
+    # Note [Kernels the newer dtypes lack] (04a)
+    if input.dtype._kind: _dt._kernel_gate(np.logical_not, input.dtype)
     return _run(it, lambda o, x: np.copyto(o, np.logical_not(x), casting='unsafe'), out)
 
 def bitwise_not(input, *, out=None) -> Tensor:

@@ -668,7 +668,8 @@ def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None
                         _p_str(ord), " norm on the dimension ", i,
                         "because this dimension is empty and the operation does not "
                         "have an identity")
-    a = _real_abs(x)
+    # complex32: |z| in float, never rounded to half (ATen widens it to complex<float>)
+    a = _real_abs(_to_dtype(x, _dt.complex64) if x.dtype._kind == 3 else x)
     # ATen computes half norms in float
     if od in _REDUCED: a = _to_dtype(a, _dt.float32)
     dims = () if dim is None else dim
@@ -711,6 +712,7 @@ def logsumexp(input, dim, keepdim:bool=False, *, out=None) -> Tensor:
                 [1] * input.dim())
     x = (input if input.dtype.is_floating_point or input.dtype.is_complex
          else _to_dtype(input, _dt.get_default_dtype()))
+    if x.dtype._kind: _dt._kernel_gate(np.exp, x.dtype)   # complex32 has no exp (04a)
     # sum_out into out's dtype
     od = (out.dtype if out is not None and out.dtype.is_floating_point
           and not x.dtype.is_complex else x.dtype)

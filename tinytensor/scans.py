@@ -515,7 +515,8 @@ def _median_all(a:np.ndarray, ignore_nan:bool):
 def _median(name, ret, ignore_nan, input, dim, keepdim, out):
     def check_dtype():                       # the kernel's dispatch: after the dim checks
         ok = input.dtype is not _dt.bool and not input.dtype.is_complex
-        TORCH_CHECK_NOT_IMPLEMENTED(ok or (dim is None and input.numel() == 0), '"', name,
+        # nanmedian's kernels are median's: its error names them
+        TORCH_CHECK_NOT_IMPLEMENTED(ok or (dim is None and input.numel() == 0), '"median',
                                     '_cpu' if dim is None else '_out',
                                     '" not implemented for \'', input.dtype.short, "'")
     if dim is None:
