@@ -261,6 +261,16 @@ def default_complex_dtype() -> dtype:
     "complex128 when the default is float64, else complex64."
     return complex128 if _default[0] is float64 else complex64
 
+# Note [A complex leaf's dtype]: torch's `infer_scalar_type` (torch/csrc/utils/
+# tensor_new.cpp) gives a Python complex in `tensor()`'s data the complex type of the
+# default dtype: complex32 when the default is float16, no type at all for bfloat16.
+# `full`'s inference and the ops' numbers use `default_complex_dtype()` instead.
+def _leaf_complex() -> dtype:
+    "The dtype of a Python complex in `tensor()`'s data (Note [A complex leaf's dtype])."
+    d = _default[0]
+    TORCH_CHECK(d is not bfloat16, "invalid default scalar type for complex")
+    return d.to_complex()
+
 # %% ../nbs/04a_dtypes.ipynb #dd38e62d
 # the argument parser's dtype word (chapter 00)
 register_arg_type('ScalarType', lambda o: isinstance(o, dtype), 'tinytensor.dtype')
@@ -358,7 +368,8 @@ def _checked_value(v, d:dtype, scalar_fill:bool=False):
         # Note [complex32 fills]: ATen's fill kernel converts a number to complex<float>
         # for ComplexHalf, then each part to Half (70000j fills inf); the one-element
         # path and the ops' scalars check complex<Half>
-        if d is complex32 and not scalar_fill: d, name = complex64, _FILL_CTYPES[complex64]
+        if d is complex32 and not scalar_fill:
+            d, name = complex64, _FILL_CTYPES[complex64]
         c = complex(v)
         for part in (c.real, c.imag):
             TORCH_CHECK(not math.isfinite(part) or builtins.abs(part) <= _FMAX[d],
@@ -441,6 +452,10 @@ _C32_NAMED = ('sum_cpu', 'prod_out_cpu', 'flip_cpu', 'arange_cpu', 'linspace_cpu
               'cummax_cpu', 'cummin_cpu', 'logspace_cpu', 'scatter_gather_scalar_cpu',
               'take_cpu', 'take_put_cpu', 'eye', 'addcdiv_cpu_out')
 _KERNEL_NAMES.update({n: n for n in _C32_NAMED})
+
+def _gather_gate(d:dtype, scalar:bool):
+    "gather's and scatter's gate: the kernel torch names takes a tensor or a number."
+    _kernel_gate('scatter_gather_scalar_cpu' if scalar else 'scatter_gather_tensor_cpu', d)
 _NO_KERNEL[complex32] = frozenset(
     {np.true_divide, np.power, np.square, np.reciprocal, np.exp, np.log, np.sqrt, np.sin,
      np.tanh, np.rint, np.remainder, np.fmod, np.floor_divide, np.logical_and,
@@ -679,8 +694,9 @@ def _cast_c32(o, x):
     xd = getattr(x, 'dtype', None)
     if xd == _C32_NP:
         if o.dtype == _C32_NP: np.copyto(o, x); return      # bytes as they are
-        # a real target takes the real part as a float16 (c10's `static_cast<T>(src.real())`,
-        # so inf gives uint32 0 as from float16); bool asks whether either part is nonzero
+        # a real target takes the real part as a float16 (c10's
+        # `static_cast<T>(src.real())`, so inf gives uint32 0 as from float16); bool asks
+        # whether either part is nonzero
         x = _c32_decode(x) if o.dtype.kind in 'cb' else x['real']
     elif xd in _F8_NP and o.dtype == _C32_NP:
         # float8 -> float -> Half, NaN as c10's float -> half (Note [float8 NaN ...])
@@ -702,8 +718,12 @@ def _c32_loop(loop):
 # %% ../nbs/04a_dtypes.ipynb #8045256b
 _c32_warned = [False]
 
-def _c32_warn():
-    "torch's one warning per process when the first complex32 tensor is made."
+def _c32_warn(device=None):
+    ("torch's one warning per process when the first complex32 tensor is made; on a GPU, "
+     "NotImplementedError: CuPy has no complex32.")
+    TORCH_CHECK_NOT_IMPLEMENTED(device is None or device.type in ('cpu', 'meta'),
+                                "complex32 (ComplexHalf) tensors on ", device and device.type,
+                                " are not supported here: CuPy has no complex32 dtype")
     if not _c32_warned[0]:
         _c32_warned[0] = True
         import warnings

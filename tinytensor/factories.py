@@ -415,24 +415,13 @@ def _iterated(x, ndim:int):
 # %% ../nbs/04c_factories.ipynb #7698870d
 _PY_DTYPE = {builtins.bool: _dt.bool, builtins.int: _dt.int64}
 _PY_SCALARS = {builtins.bool, builtins.int, builtins.float, builtins.complex}
-# Note [A complex leaf's dtype]: torch's `infer_scalar_type` (torch/csrc/utils/
-# tensor_new.cpp) gives a Python complex the complex type of the default dtype: complex32
-# when the default is float16, and no type at all for bfloat16. `full`'s inference and
-# the wrapped scalars use `get_default_complex_dtype()` instead, which is complex64
-# unless the default is float64.
-def _leaf_complex() -> dtype:
-    "The dtype of a Python complex in `tensor()`'s data (Note [A complex leaf's dtype])."
-    d = get_default_dtype()
-    TORCH_CHECK(d is not _dt.bfloat16, "invalid default scalar type for complex")
-    return d.to_complex()
-
 def _infer_dtype(data):
     "The promoted dtype of every leaf, as torch's `infer_scalar_type` (None: no leaf)."
     if isinstance(data, (list, tuple)):
         # fast path: a row of plain Python scalars
         kinds = set(map(type, data))
         if kinds and kinds <= _PY_SCALARS:
-            if builtins.complex in kinds: return _leaf_complex()
+            if builtins.complex in kinds: return _dt._leaf_complex()
             if builtins.float in kinds: return get_default_dtype()
             return _dt.int64 if builtins.int in kinds else _dt.bool
         d = None
@@ -449,7 +438,7 @@ def _infer_dtype(data):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     if not isinstance(data, (numbers.Number, np.generic, Tensor)):
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
-    if type(data) is builtins.complex: return _leaf_complex()
+    if type(data) is builtins.complex: return _dt._leaf_complex()
     return _scalar_dtype(data)
 
 # %% ../nbs/04c_factories.ipynb #4288e913
@@ -688,8 +677,8 @@ def numpy(self:Tensor, *, force:bool=False) -> np.ndarray:
         TORCH_CHECK(False, "Can't call numpy() on Tensor that has negative bit set. Use "
                     "tensor.resolve_neg().numpy() instead.")
     d, isz, st = impl.dtype_, impl.dtype_.itemsize, impl.storage_.get()
-    # torch's tensor_numpy.cpp knows no numpy dtype for float8 (ml_dtypes is not numpy)
-    # nor for complex32 (numpy has no complex of two halves)
+    # torch's tensor_numpy.cpp knows no numpy dtype for float8 (ml_dtypes is not numpy),
+    # nor complex32
     TORCH_CHECK_TYPE(d._kind < 2, "Got unsupported ScalarType ", d.short)
     # exporting writable memory: materialize COW
     st.mutable_bytes()

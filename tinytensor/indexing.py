@@ -437,8 +437,7 @@ def _dim_coords(index:np.ndarray, d:int) -> tuple:
 def _scatter_gather_checks(self:Tensor, d:int, index:Tensor, src:Tensor=None,
                            name:str='gather'):
     "The checks gather and scatter share (dtype, ranks, sizes, index values)."
-    # an empty index is not checked at all: its dtype and rank may be anything
-    if not index.numel(): return
+    if not index.numel(): return      # not checked at all: any dtype and rank pass
     nd = lambda t: builtins.max(t.dim(), 1)
     TORCH_CHECK(index.dtype in (_dt.int64, _dt.int32), name,
                 "(): Expected dtype int32/int64 for index")
@@ -461,6 +460,7 @@ def _scatter_gather_checks(self:Tensor, d:int, index:Tensor, src:Tensor=None,
                                        list(src.shape))
         TORCH_CHECK(ok, "Expected index ", list(index.shape), " to be no larger than "
                     "self ", list(self.shape), " apart from dimension ", d, *tail)
+    if self.dtype._kind: _dt._gather_gate(self.dtype, src is None and name == 'scatter')
     if name == 'gather': _check_index_bounds(self, d, index)
 
 def _check_index_bounds(self:Tensor, d:int, index:Tensor):
@@ -481,8 +481,6 @@ def gather(self:Tensor, dim:int, index:Tensor, *, sparse_grad:bool=False) -> Ten
     "`out[i][j][k] = self[i][index[i][j][k]][k]` (dim 1): a tensor shaped like `index`."
     d = wrap_dim(_int(dim, 'gather', 'dim'), builtins.max(self.dim(), 1))
     _scatter_gather_checks(self, d, index)
-    # Note [Kernels the newer dtypes lack] (04a)
-    if self.dtype._kind: _dt._kernel_gate('scatter_gather_tensor_cpu', self.dtype)
     out = empty(index.shape, dtype=self.dtype, device=self.device)
     if out.numel() and not out.is_meta:
         a = _np_read(index).reshape(index.shape or (1,))
@@ -515,8 +513,6 @@ def _scatter_(self:Tensor, dim:int, index:Tensor, src, reduce:str, name:str) -> 
     if is_t: TORCH_CHECK(src.dtype is self.dtype,
                          "scatter(): Expected self.dtype to be equal to src.dtype")
     _scatter_gather_checks(self, d, index, src if is_t else None, 'scatter')
-    if self.dtype._kind: _dt._kernel_gate('scatter_gather_tensor_cpu' if is_t
-                                          else 'scatter_gather_scalar_cpu', self.dtype)
     TORCH_CHECK(reduce in (None, 'add', 'multiply'), "reduce argument must be either add "
                 "or multiply.")
     assert_no_internal_overlap(self)          # an expanded self would be written twice

@@ -255,7 +255,7 @@ _flip_args = PythonArgParser("flip(int[] dims)")
 # dtype without the kernel (complex32) flips `x.flip(0)` of a contiguous matrix but not
 # `x.flip(1)`, a 1-d tensor, or a strided one.
 def _flip_dispatches(x:Tensor, out:Tensor, dims) -> bool:
-    "Whether ATen's flip of `x` into `out` reaches the typed kernel (Note [flip's copy paths])."
+    "Does ATen's flip of `x` into `out` reach its typed kernel (Note [flip's copy paths])?"
     sz, xs, os = x.shape, x.stride(), out.stride()
     if x.numel() <= 1 or not builtins.any(sz[d] > 1 and xs[d] != 0 for d in dims):
         return False

@@ -128,7 +128,7 @@ def _sgn_complex_np(x, out=None, dtype=None, casting='same_kind'):
 # a division: `a / |z|` differs from it in the last float bit about once in 5000, and
 # then sometimes in float16. For inf + 0j, `inf * 0` makes both parts NaN.
 def _c32_sgn(o, x):
-    "sgn of complex64 values `x` as c10 computes it for complex<Half> (into complex64 `o`)."
+    "sgn of complex64 values `x` as c10 computes it for complex<Half>, into `o`."
     a, b = x.real, x.imag
     c = np.empty(a.shape, np.float32); _c32_abs(c, x)
     rat = np.float32(0) / c
@@ -391,7 +391,7 @@ def nan_to_num(input, nan:float=0.0, posinf:float=None, neginf:float=None, *,
                 out.dtype.short if out is not None else '', " should be same as input: ",
                 input.dtype.short)
     d = input.dtype
-    if d._kind: _dt._kernel_gate('nan_to_num', d)       # Note [Kernels the newer ...] (04a)
+    if d._kind: _dt._kernel_gate('nan_to_num', d)       # (04a)
     # ATen copies an integral input: `copy_` of itself does nothing
     if out is input and _is_integral(d, True):
         # (not even the overlap check: an expanded self passes)

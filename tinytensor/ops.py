@@ -129,7 +129,8 @@ def _float_unary(input, uf, out, name:str='') -> Tensor:
     def make(it):
         d = it.common_dtype()
         # complex32: a loop that is not one ufunc is keyed by its kernel's name (04a)
-        if d._kind == 3 and not isinstance(uf, np.ufunc): _dt._kernel_gate(name + '_cpu', d)
+        if d._kind == 3 and not isinstance(uf, np.ufunc):
+            _dt._kernel_gate(name + '_cpu', d)
         return _uf_kernel(uf, d)
     return _unary(TensorIterator.unary_float_op, make, input, out, name)
 

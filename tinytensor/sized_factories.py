@@ -114,7 +114,7 @@ def _on_accelerator(d) -> bool:
 # %% ../nbs/04c_factories.ipynb #ee6e6cbc
 def _empty_impl(sizes, strides, d, device) -> Tensor:
     "A tensor over fresh uninitialized memory, as ATen's `empty_generic`."
-    if d._kind == 3: _c32_warn()         # torch's warning, once (chapter 04a, complex32)
+    if d._kind == 3: _c32_warn(device)   # torch's warning, once (chapter 04a, complex32)
     if device is CPU and strides is None:
         return _empty_cpu(sizes, d, d.itemsize * math.prod(sizes))
     nbytes = (storage_nbytes(sizes, strides, d.itemsize) if strides is not None
