@@ -195,3 +195,16 @@ def test_float8_cpu_scalar_operand(cuda, name):
     with pytest.raises(NotImplementedError, match=f"^\"mul_[a-z_]+\" not implemented for '{x.dtype.short}'$"): c * s
     with pytest.raises(NotImplementedError, match=f"CuPy has no {name} type"): c == s
     with pytest.raises(NotImplementedError, match=f"CuPy has no {name} type"): s == c
+
+
+def test_complex32_bytes_on_the_device(cuda):
+    "complex32 (Note [Dtypes CuPy lacks]): its bytes live and move on the device; computing with them is refused."
+    b = np.arange(0, 2 ** 16, 257, dtype=np.uint16)                      # 256 float16 patterns: 128 complex32 values
+    x = tt.from_numpy(b.copy()).view(tt.complex32)
+    c = x.to('cuda')
+    assert c.device.type == 'cuda' and c.dtype is tt.complex32
+    for r in (c.cpu(), c.clone().cpu(), tt.cat([c[:3], c[3:]]).cpu(), c[::1].cpu()):
+        assert np.array_equal(r.view(tt.int16).numpy(), x.view(tt.int16).numpy())
+    assert np.array_equal(c.real.cpu().view(tt.int16).numpy(), x.real.view(tt.int16).numpy())
+    for f in (lambda: c + c, lambda: c.abs(), lambda: c == c, lambda: c * 2, lambda: -c, lambda: c.to(tt.complex64)):
+        with pytest.raises(NotImplementedError, match="ComplexHalf"): f()

@@ -799,14 +799,6 @@ def test_bare_storages_written_as_torch_writes_them(tmp_path):
     back = torch.load(tmp_path / 'typed2.pt', weights_only=True)['s']
     assert back.dtype == torch.int32 and back.tolist() == [0, 1, 2, 3]
 
-@pytest.mark.parametrize('name', ['complex32'])
-def test_torch_only_dtypes_named_in_the_error(name, tmp_path):
-    torch.save({'x': torch.zeros(3, dtype=getattr(torch, name))}, tmp_path / 'u.pt')
-    for wo in (True, False):
-        with pytest.raises(RuntimeError, match=f'dtype torch.{name} is not supported'): tt.load(tmp_path / 'u.pt', weights_only=wo)
-    torch.save({'x': torch.arange(3, dtype=torch.int16)[1:]}, tmp_path / 'ok.pt')   # v3 rebuilds of supported dtypes load
-    tensor_eq(tt.load(tmp_path / 'ok.pt')['x'], torch.arange(3, dtype=torch.int16)[1:])
-
 # ---------------------------------------------------------------- reading at the stream's position
 def _pos_objects(lib):
     "Objects whose loads end at different places: several storages (shared views), an empty last one, none at all."

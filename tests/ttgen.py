@@ -84,11 +84,15 @@ def describe(x):
     "Shape, strides, dtype name and float64/bool numpy values of a tinytensor or torch tensor."
     if isinstance(x, tt.Tensor):
         name = x.dtype.name
-        # bfloat16 has no numpy(), as in torch: both sides read it through a float64 cast
-        v = None if x.is_meta else (x.double().numpy() if name in ('bfloat16', 'float16') else x.numpy())
+        # bfloat16 and complex32 have no numpy(), as in torch: both sides read them through
+        # a float64 (a complex64) cast, exactly
+        v = (None if x.is_meta else x.double().numpy() if name in ('bfloat16', 'float16')
+             else x.to(tt.complex64).numpy() if name == 'complex32' else x.numpy())
         return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v
     name = str(x.dtype).replace('torch.', '')
-    v = None if x.device.type == 'meta' else (x.detach().double().numpy() if name in ('bfloat16', 'float16') else x.detach().numpy())
+    v = None if x.device.type == 'meta' else (x.detach().double().numpy() if name in ('bfloat16', 'float16')
+                                               else x.detach().to(torch.complex64).numpy() if name == 'complex32'
+                                               else x.detach().numpy())
     return tuple(x.shape), tuple(x.stride()), x.storage_offset(), name, v
 
 # Note [one comparison rule] (chapter 04e, tinytensor.testing): every differential test compares a tinytensor result

@@ -204,10 +204,6 @@ def _pow2(input, other) -> Tensor:
      "that is integral or float32.")
     if _is_integral(input.dtype, True) or input.dtype is _dt.float32:
         return pow(2.0, other)
-    TORCH_CHECK_NOT_IMPLEMENTED(not (input.dtype.is_complex
-                                     and other.dtype is _dt.float16 and other.dim() > 0),
-                                # the promoted type is torch's complex32
-                                '"pow" not implemented for \'ComplexHalf\'')
     return pow(full((), 2.0, dtype=input.dtype, device=input.device), other)
 
 # ldexp_kernel: std::ldexp(double(x), int(exp)), cast to x's type

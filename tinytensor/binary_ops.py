@@ -12,7 +12,7 @@ from .checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
 from .allocator import DeviceType
 from . import dtypes as _dt
 from .dtypes import (dtype, _as_dtype, _half_op, _REDUCED, _is_integral,
-                               _checked_value, _kernel_gate, _f8_loop)
+                               _checked_value, _kernel_gate, _f8_loop, _c32_loop)
 from .tensor_impl import Tensor
 from .backends import asarray_like
 from .factories import _np_write, _resize_output, _py_scalar
@@ -26,7 +26,9 @@ def _opmath(d:dtype):
     ("numpy dtype a kernel computes in: float32 for float16/bfloat16 (ATen's opmath), "
      "else "
      "`d` itself.")
-    return np.dtype(np.float32) if d in _REDUCED else d.np
+    # complex32: complex<float> (chapter 04a, section complex32)
+    return (np.dtype(np.float32) if d in _REDUCED else np.dtype(np.complex64)
+            if d is _dt.complex32 else d.np)
 
 # Note [numpy negative at a stride]: numpy 2.2 to 2.4's SIMD `negative` loop (on AVX-512
 # machines) writes wrong values when its input and its output are both strided: an input 4
@@ -61,9 +63,10 @@ def _uf_kernel(uf, d:dtype):
     "A loop calling the numpy ufunc `uf` on the views, computing in `_opmath(d)`."
     if d._slow:
         _kernel_gate(uf, d)             # Note [Kernels the newer dtypes lack] (04a)
-        if d._kind == 2:
-            loop = _f8_loop(uf, d)
-            # a device backend refuses float8 ufuncs by name (chapter 07b)
+        if d._kind >= 2:
+            loop = (_f8_loop(uf, d) if d._kind == 2
+                    else _c32_loop(_uf_kernel(uf, _dt.complex64)))
+            # a device backend refuses float8 and complex32 ufuncs by name (chapter 07b)
             loop.ufunc = uf
             return loop
     call = _negative if uf is np.negative else uf
@@ -156,6 +159,19 @@ def _alpha_check(d:dtype, alpha):
 # * (inf+0j)` has a NaN imaginary part, so torch's `(1+0j) + (inf+0j)` is `inf+nanj`
 # where numpy's add gives `inf+0j`. Complex dtypes take the general loop for every
 # alpha, and the small-op fast path leaves their adds and subtractions to it.
+# Note [complex32 add]: ATen's add kernel for ComplexHalf has no vector loop; its scalar
+# loop computes `self + alpha * other` with `alpha.to<complex<Half>>()` in c10's
+# complex<Half> arithmetic, where each operator computes in float and stores Half: the
+# product is rounded to complex32 before the sum is. For alpha 1 the product is `other`
+# itself, except that 0 * inf makes a NaN part, as in complex64.
+def _c32_add_loop(alpha):
+    "The complex32 loop of `a + alpha * b`: two roundings (Note [complex32 add])."
+    al = _dt._c32_decode(_as_dtype(alpha, _dt.complex32.np))[()]
+    def loop(o, x, y):                       # complex64 arrays: _c32_loop's
+        p = _dt._c32_decode(_as_dtype(np.multiply(y, al), _dt.complex32.np))
+        np.add(x, p, out=o)
+    return _c32_loop(loop)
+
 def _add_loop(alpha):
     def make(it):
         d = it.common_dtype()
@@ -168,6 +184,7 @@ def _add_loop(alpha):
             al = builtins.bool(alpha)
             def loop(o, x, y): np.logical_or(x, np.logical_and(y, al), out=o)
             return loop
+        if d is _dt.complex32: return _c32_add_loop(alpha)
         # ATen's vector loop: one fused multiply-add in float32,
         fused = d is _dt.float32 or d in _REDUCED
         # emulated in float64 (a product of float32s is exact)
@@ -549,7 +566,8 @@ def _compare(uf, input, other, out, name, ordered=True) -> Tensor:
         _kernel_gate(uf, it.common_dtype())
         if ordered and it.common_dtype().is_complex: _not_impl(name + '_cpu',
                 it.common_dtype())
-        return lambda o, x, y: uf(x, y, out=o)
+        loop = lambda o, x, y: uf(x, y, out=o)
+        return _c32_loop(loop) if it.common_dtype()._kind == 3 else loop
     return _binary(TensorIterator.comparison_op, make, input, other, out)
 
 def eq(input, other, *, out=None) -> Tensor:

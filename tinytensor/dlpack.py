@@ -85,7 +85,7 @@ _TO_DL = {_dt.bool: (6, 8), _dt.uint8: (1, 8), _dt.int8: (0, 8), _dt.int16: (0, 
           _dt.int32: (0, 32), _dt.int64: (0, 64),
           _dt.float16: (2, 16), _dt.bfloat16: (4, 16), _dt.float32: (2, 32),
           _dt.float64: (2, 64),
-          _dt.complex64: (5, 64), _dt.complex128: (5, 128),
+          _dt.complex32: (5, 32), _dt.complex64: (5, 64), _dt.complex128: (5, 128),
           _dt.uint16: (1, 16), _dt.uint32: (1, 32), _dt.uint64: (1, 64),
           # DLPack 1.1's float8 codes, which torch 2.13 writes and reads
           _dt.float8_e4m3fn: (10, 8), _dt.float8_e4m3fnuz: (11, 8),

@@ -7,9 +7,9 @@ Docs: https://tinytensor.github.io/tinytensor/dtypes.html.md"""
 # %% auto #0
 __all__ = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64', 'complex64',
            'complex128', 'uint16', 'uint32', 'uint64', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2',
-           'float8_e5m2fnuz', 'float8_e8m0fnu', 'half', 'float', 'double', 'short', 'int', 'long', 'cfloat', 'cdouble',
-           'all_dtypes', 'dtype', 'from_numpy_dtype', 'get_default_dtype', 'set_default_dtype', 'default_complex_dtype',
-           'promote_types', 'promotion_table_html', 'finfo', 'iinfo']
+           'float8_e5m2fnuz', 'float8_e8m0fnu', 'complex32', 'half', 'float', 'double', 'short', 'int', 'long', 'chalf',
+           'cfloat', 'cdouble', 'all_dtypes', 'dtype', 'from_numpy_dtype', 'get_default_dtype', 'set_default_dtype',
+           'default_complex_dtype', 'promote_types', 'promotion_table_html', 'finfo', 'iinfo']
 
 # %% ../nbs/04a_dtypes.ipynb #3b589ecf
 import builtins, math, numbers
@@ -24,7 +24,7 @@ class dtype:
     "A scalar type: torch's name, item size, numpy dtype and category."
     __slots__ = ('name', 'itemsize', 'np', 'is_floating_point', 'is_complex',
                  'is_signed', '_cat', 'short', '_kind', '_slow')
-    # kind: 0 the classic twelve, 1 wide unsigned, 2 float8
+    # kind: 0 the classic twelve, 1 wide unsigned, 2 float8, 3 complex32
     def __init__(self, name, npdtype, cat, short, kind=0):
         # immutable, as torch's dtypes: only __init__ sets attributes
         s = object.__setattr__
@@ -46,13 +46,14 @@ class dtype:
     def __reduce__(self): return (_dtype_by_name, (self.name,))
     def to_real(self):
         "The real counterpart of a complex dtype (self otherwise)."
-        return {complex64: float32, complex128: float64}.get(self, self)
+        return {complex32: float16, complex64: float32,
+                complex128: float64}.get(self, self)
     def to_complex(self):
         ("The complex counterpart of a floating dtype (a complex one is its own); c10's "
          "`toComplexType` refuses the others.")
         if self._cat < 2:
             raise RuntimeError(f"Unknown Complex ScalarType for {self.short}")
-        return {float16: complex64, bfloat16: complex64, float32: complex64,
+        return {float16: complex32, bfloat16: complex64, float32: complex64,
                 float64: complex128}.get(self, self)
 
 # categories: 0 bool, 1 integral, 2 floating, 3 complex
@@ -81,20 +82,26 @@ float8_e5m2fnuz = dtype('float8_e5m2fnuz', ml_dtypes.float8_e5m2fnuz, 2,
                         'Float8_e5m2fnuz', 2)
 float8_e8m0fnu  = dtype('float8_e8m0fnu', ml_dtypes.float8_e8m0fnu, 2, 'Float8_e8m0fnu',
                         2)
+# complex32 (section "complex32" below): two float16s, computed through complex64
+_C32_NP = np.dtype([('real', '<f2'), ('imag', '<f2')])
+complex32 = dtype('complex32', _C32_NP, 3, 'ComplexHalf', 3)
 
 # torch's aliases
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
-cfloat, cdouble = complex64, complex128
+chalf, cfloat, cdouble = complex32, complex64, complex128
 
 all_dtypes = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32,
               float64, complex64, complex128, uint16, uint32, uint64, float8_e4m3fn,
-              float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float8_e8m0fnu)
-_FLOAT8 = all_dtypes[-5:]
+              float8_e4m3fnuz, float8_e5m2, float8_e5m2fnuz, float8_e8m0fnu, complex32)
+_FLOAT8 = all_dtypes[-6:-1]
 _F8_NP = {d.np: d for d in _FLOAT8}        # numpy dtype -> float8 dtype
 _BAREBONES = (uint16, uint32, uint64)
+# the storage dtypes whose casts are tinytensor's own (float8, complex32)
+_SLOW_NP = {**_F8_NP, _C32_NP: complex32}
 _by_name = {d.name: d for d in all_dtypes}
-_by_np = {d.np: d for d in all_dtypes}
+# a structured numpy array is not a complex32 one
+_by_np = {d.np: d for d in all_dtypes if d is not complex32}
 
 def _dtype_by_name(name): return _by_name[name]
 
@@ -107,7 +114,9 @@ def _dtype_by_name(name): return _by_name[name]
 # needs those arrays: it reaches them through `_array_dtype` here and the private views of
 # chapter 04c (`_np_read`, `_from_array`), never through the public conversions.
 _by_np_own = {n: d for n, d in _by_np.items() if n.type.__module__ == 'numpy'}
-_NO_NUMPY = frozenset(d for d in all_dtypes if d.np.type.__module__ != 'numpy')
+# complex32's structured dtype is numpy's own, but no numpy complex type: refused too
+_NO_NUMPY = frozenset(d for d in all_dtypes
+                      if d.np.type.__module__ != 'numpy' or d is complex32)
 
 def _array_dtype(npdtype) -> dtype:
     "The tinytensor dtype stored as numpy dtype `npdtype` (ml_dtypes' too), or None."
@@ -231,15 +240,17 @@ def _as_dtype(x, dn) -> np.ndarray:
     # 1e5 -> inf in float16, no numpy warning
     tok = _errs_off()
     try:
-        if dn in _F8_NP:
-            x = np.asarray(x); o = np.empty(x.shape, dn); _cast_f8(o, x); return o
+        if dn in _F8_NP or dn == _C32_NP:
+            x = np.asarray(x); o = np.empty(x.shape, dn); _cast_into(o, x); return o
         return _through_float(np.asarray(x), dn).astype(dn)
     finally: _errs_on(tok)
 
 def _cast_into(o, x):
     "`o[...] = x` converted as c10 converts (any array library; caller's error state)."
-    # float8 on either side: section "float8" below
-    if o.dtype in _F8_NP or getattr(x, 'dtype', None) in _F8_NP: return _cast_f8(o, x)
+    xd = getattr(x, 'dtype', None)
+    # complex32 or float8 on either side: sections "complex32" and "float8" below
+    if o.dtype in _SLOW_NP or xd in _SLOW_NP:
+        return (_cast_c32 if o.dtype == _C32_NP or xd == _C32_NP else _cast_f8)(o, x)
     if (o.dtype == np.uint8 and getattr(x, 'dtype', None) is not None
         and x.dtype.kind == 'f'):
         # c10/util/TypeCast.h: float -> uint8 through int64 (-4.2 -> 252, on CUDA too)
@@ -269,6 +280,16 @@ def default_complex_dtype() -> dtype:
     "complex128 when the default is float64, else complex64."
     return complex128 if _default[0] is float64 else complex64
 
+# Note [A complex leaf's dtype]: torch's `infer_scalar_type` (torch/csrc/utils/
+# tensor_new.cpp) gives a Python complex in `tensor()`'s data the complex type of the
+# default dtype: complex32 when the default is float16, no type at all for bfloat16.
+# `full`'s inference and the ops' numbers use `default_complex_dtype()` instead.
+def _leaf_complex() -> dtype:
+    "The dtype of a Python complex in `tensor()`'s data (Note [A complex leaf's dtype])."
+    d = _default[0]
+    TORCH_CHECK(d is not bfloat16, "invalid default scalar type for complex")
+    return d.to_complex()
+
 # %% ../nbs/04a_dtypes.ipynb #dd38e62d
 # the argument parser's dtype word (chapter 00)
 register_arg_type('ScalarType', lambda o: isinstance(o, dtype), 'tinytensor.dtype')
@@ -282,7 +303,8 @@ def promote_types(type1:dtype, type2:dtype) -> dtype:
     a, b = type1, type2
     if a is b: return a
     if a._kind or b._kind:
-        return _promote_new(a, b)
+        r = _promote_new(a, b)
+        if r is not None: return r
     if a._cat < b._cat: a, b = b, a                     # a has the higher category
     if a._cat != b._cat:
         if a._cat == 3 and b._cat == 2: return promote_types(a.to_real(), b).to_complex()
@@ -300,10 +322,13 @@ def promote_types(type1:dtype, type2:dtype) -> dtype:
 # (c10/core/ScalarType.cpp) refuses them with anything but themselves and the floating
 # types, which they simply become (uint64 + float16 is float16). Checked before the table.
 def _promote_new(a:dtype, b:dtype) -> dtype:
-    "promote_types where a float8 or a wide unsigned type takes part: torch's refusals."
+    ("promote_types where a float8 or a wide unsigned type takes part: torch's refusals "
+     "(None: complex32 beside a classic type, left to the table).")
     if a._kind == 2 or b._kind == 2:
         TORCH_CHECK(False, "Promotion for Float8 Types is not supported, attempted to "
                     "promote ", a.short, " and ", b.short)
+    # complex32 with a classic type: the table's rules, toComplexType(Half) = ComplexHalf
+    if a._kind != 1 and b._kind != 1: return None
     other = b if a._kind == 1 else a
     TORCH_CHECK(other._cat == 2, "Promotion for uint16, uint32, uint64 types is not "
                 "supported, attempted to promote ", a.short, " and ", b.short)
@@ -339,12 +364,12 @@ _FILL_CTYPES = {uint8: 'uint8_t', uint16: 'uint16_t', uint32: 'uint32_t',
                 int64: 'int64_t',
                 float16: 'c10::Half', bfloat16: 'c10::BFloat16', float32: 'float',
                 float64: 'double',
-                complex64: 'c10::complex<float>'}
+                complex64: 'c10::complex<float>', complex32: 'c10::complex<c10::Half>'}
 # float8: c10's class names (`fill_` of a float8 tensor)
 _FILL_CTYPES.update({d: 'c10::' + d.short for d in _FLOAT8})
 _FMAX = {float16: 65504.0, bfloat16: 3.3895313892515355e38,
          float32: 3.4028234663852886e38,
-         complex64: 3.4028234663852886e38}
+         complex64: 3.4028234663852886e38, complex32: 65504.0}
 
 # scalar_fill: ATen's one-element CPU path (`scalar_fill`)
 def _checked_value(v, d:dtype, scalar_fill:bool=False):
@@ -360,7 +385,12 @@ def _checked_value(v, d:dtype, scalar_fill:bool=False):
                             else "can't convert negative int to unsigned")
     if d is bool or d is complex128: return v
     name = _FILL_CTYPES[d]
-    if d is complex64:
+    if d is complex64 or d is complex32:
+        # Note [complex32 fills]: ATen's fill kernel converts a number to complex<float>
+        # for ComplexHalf, then each part to Half (70000j fills inf); the one-element
+        # path and the ops' scalars check complex<Half>
+        if d is complex32 and not scalar_fill:
+            d, name = complex64, _FILL_CTYPES[complex64]
         c = complex(v)
         for part in (c.real, c.imag):
             TORCH_CHECK(not math.isfinite(part) or builtins.abs(part) <= _FMAX[d],
@@ -419,6 +449,40 @@ def _kernel_gate(uf, d:dtype):
     if d._kind and uf in _NO_KERNEL.get(d, ()):
         TORCH_CHECK_NOT_IMPLEMENTED(False, '"', _KERNEL_NAMES[uf],
                                     '" not implemented for \'', d.short, "'")
+
+# complex32 (ComplexHalf): ATen compiles copies, fills, add, sub, mul, neg, abs, sgn,
+# eq/ne and the data-movement ops for it, and little else. ufunc keys as above; the
+# ops that are not one ufunc are keyed by torch's quoted kernel name itself.
+_C32_UFUNCS = {np.cos: 'cos_vml_cpu', np.tan: 'tan_vml_cpu', np.sinh: 'sinh_cpu',
+               np.cosh: 'cosh_cpu', np.arcsin: 'asin_vml_cpu',
+               np.arccos: 'acos_vml_cpu', np.arctan: 'atan_vml_cpu',
+               np.arcsinh: 'asinh_cpu', np.arccosh: 'acosh_cpu',
+               np.arctanh: 'atanh_cpu', np.log2: 'log2_vml_cpu',
+               np.log10: 'log10_vml_cpu', np.log1p: 'log1p_vml_cpu',
+               np.expm1: 'expm1_vml_cpu', np.exp2: 'exp2',
+               np.arctan2: 'atan2_cpu', np.hypot: 'hypot_cpu',
+               np.copysign: 'copysign_cpu', np.nextafter: 'nextafter_cpu'}
+_KERNEL_NAMES.update(_C32_UFUNCS)
+_C32_NAMED = ('sum_cpu', 'prod_out_cpu', 'flip_cpu', 'arange_cpu', 'linspace_cpu',
+              'addmm_impl_cpu_', 'dot', 'vdot', 'scatter_gather_tensor_cpu',
+              'equal_notnan_cpu', 'angle_cpu', 'cumsum_out_cpu', 'cumprod_out_cpu',
+              'lerp_kernel_scalar', 'lerp_kernel_tensor', 'unique', 'max_all', 'min_all',
+              'median_cpu', 'mode_cpu', 'kthvalue_cpu', 'trace', 'nan_to_num',
+              'sigmoid_cpu', 'rsqrt_cpu', 'frac_cpu', 'sinc_cpu', 'logit_cpu',
+              'erf_vml_cpu', 'i0_vml_cpu', 'xlogy_cpu', 'addmv_impl_cpu', 'bmm', 'cross',
+              'cummax_cpu', 'cummin_cpu', 'logspace_cpu', 'scatter_gather_scalar_cpu',
+              'take_cpu', 'take_put_cpu', 'eye', 'addcdiv_cpu_out')
+_KERNEL_NAMES.update({n: n for n in _C32_NAMED})
+
+def _gather_gate(d:dtype, scalar:bool):
+    "gather's and scatter's gate: the kernel torch names takes a tensor or a number."
+    _kernel_gate('scatter_gather_scalar_cpu' if scalar else 'scatter_gather_tensor_cpu', d)
+_NO_KERNEL[complex32] = frozenset(
+    {np.true_divide, np.power, np.square, np.reciprocal, np.exp, np.log, np.sqrt, np.sin,
+     np.tanh, np.rint, np.remainder, np.fmod, np.floor_divide, np.logical_and,
+     np.logical_or, np.logical_xor, np.logical_not, np.invert, np.bitwise_and,
+     np.bitwise_or, np.bitwise_xor, np.less, np.less_equal, np.greater,
+     np.greater_equal} | set(_C32_UFUNCS) | set(_C32_NAMED))
 
 # %% ../nbs/04a_dtypes.ipynb #9bb047ec
 # Note [finfo's resolution]: TypeInfo.cpp computes `resolution` as
@@ -624,3 +688,62 @@ _FLOAT_LIMITS.update({
     float8_e5m2: (8, 0.25, 57344.0, 2.0 ** -14),
     float8_e5m2fnuz: (8, 0.125, 57344.0, 2.0 ** -15),
     float8_e8m0fnu: (8, 1.0, 2.0 ** 127, 2.0 ** -127)})
+
+# %% ../nbs/04a_dtypes.ipynb #751dc21e
+# Note [complex32 storage]: a structured dtype of two '<f2' fields has itemsize 4 and
+# the layout of c10::complex<c10::Half> (real, then imaginary), so a storage's bytes read
+# as torch's; numpy copies, takes, concatenates and selects it as any dtype. Arithmetic
+# decodes both parts to complex64 (exact), computes there as ATen does (its opmath type
+# for complex<Half> is complex<float>), and rounds each part back to float16 to nearest
+# even: overflow gives inf, NaN stays NaN. A double source is first rounded to float,
+# as c10::Half has only a float constructor (Note [double to half through float]).
+def _c32_decode(x) -> np.ndarray:
+    "A complex32 (structured) array's values as complex64, exactly."
+    o = np.empty(x.shape, np.complex64)
+    o.real, o.imag = x['real'], x['imag']
+    return o
+
+def _c32_encode(o:np.ndarray, x):
+    "Store real, complex or bool values `x` into the complex32 array `o`, as c10 rounds."
+    x = _through_float(x, np.float16)
+    re, im = (x.real, x.imag) if x.dtype.kind == 'c' else (x, 0)
+    np.copyto(o['real'], re, casting='unsafe')
+    np.copyto(o['imag'], im, casting='unsafe')
+
+def _cast_c32(o, x):
+    "`_cast_into` where `o` or `x` is complex32: decode, convert, encode."
+    xd = getattr(x, 'dtype', None)
+    if xd == _C32_NP:
+        if o.dtype == _C32_NP: np.copyto(o, x); return      # bytes as they are
+        # a real target takes the real part as a float16 (c10's
+        # `static_cast<T>(src.real())`, so inf gives uint32 0 as from float16); bool asks
+        # whether either part is nonzero
+        x = _c32_decode(x) if o.dtype.kind in 'cb' else x['real']
+    elif xd in _F8_NP and o.dtype == _C32_NP:
+        # float8 -> float -> Half, NaN as c10's float -> half (Note [float8 NaN ...])
+        x = _f8_nan_fixups(_f8_decode(x), _F8_NP[xd], np.dtype(np.float16))
+    if o.dtype == _C32_NP: _c32_encode(o, x)
+    else: _cast_into(o, x)
+
+def _c32_loop(loop):
+    "A loop written for complex64 arrays, run on complex32 ones: decoded in, encoded out."
+    def run(o, *ins):
+        ins = [_c32_decode(x) if getattr(x, 'dtype', None) == _C32_NP else x
+               for x in ins]
+        if o.dtype != _C32_NP: return loop(o, *ins)
+        t = np.empty(o.shape, np.complex64)
+        loop(t, *ins)
+        _c32_encode(o, t)
+    return run
+
+# %% ../nbs/04a_dtypes.ipynb #8045256b
+_c32_warned = [False]
+
+def _c32_warn(device=None):
+    ("torch's one warning per process when the first complex32 tensor is made (on a GPU, "
+     "chapter 07b's Note [Dtypes CuPy lacks] holds its bytes).")
+    if not _c32_warned[0]:
+        _c32_warned[0] = True
+        import warnings
+        warnings.warn("ComplexHalf support is experimental and many operators don't "
+                      "support it yet.", UserWarning, stacklevel=3)

@@ -240,6 +240,7 @@ def _range_factory(name, start, end, steps, dtype, device, requires_grad, out, v
     # Note [a range into out=]
     else: _check_out(out, dtype, device, name); _range_out(out, steps, name)
     d = out.dtype
+    if d._kind: _dt._kernel_gate(name + '_cpu', d)      # (04a)
     if out.is_meta or steps == 0:
         if not fresh: out._impl.bump_version()
         return out
@@ -420,7 +421,7 @@ def _infer_dtype(data):
         # fast path: a row of plain Python scalars
         kinds = set(map(type, data))
         if kinds and kinds <= _PY_SCALARS:
-            if builtins.complex in kinds: return default_complex_dtype()
+            if builtins.complex in kinds: return _dt._leaf_complex()
             if builtins.float in kinds: return get_default_dtype()
             return _dt.int64 if builtins.int in kinds else _dt.bool
         d = None
@@ -437,6 +438,7 @@ def _infer_dtype(data):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     if not isinstance(data, (numbers.Number, np.generic, Tensor)):
         raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+    if type(data) is builtins.complex: return _dt._leaf_complex()
     return _scalar_dtype(data)
 
 # %% ../nbs/04c_factories.ipynb #4288e913
@@ -733,6 +735,7 @@ _item_unpack = {d: struct.Struct('=' + f).unpack_from for d in _dt.all_dtypes
 def _pyvals(t:Tensor) -> np.ndarray:
     a = _host_read(t)
     if t.dtype is _dt.bfloat16 or t.dtype is _dt.float16: a = a.astype(np.float64)
+    elif t.dtype is _dt.complex32: a = _dt._c32_decode(a).astype(np.complex128)
     return a
 
 @patch

@@ -437,8 +437,7 @@ def _dim_coords(index:np.ndarray, d:int) -> tuple:
 def _scatter_gather_checks(self:Tensor, d:int, index:Tensor, src:Tensor=None,
                            name:str='gather'):
     "The checks gather and scatter share (dtype, ranks, sizes, index values)."
-    # an empty index is not checked at all: its dtype and rank may be anything
-    if not index.numel(): return
+    if not index.numel(): return      # not checked at all: any dtype and rank pass
     nd = lambda t: builtins.max(t.dim(), 1)
     TORCH_CHECK(index.dtype in (_dt.int64, _dt.int32), name,
                 "(): Expected dtype int32/int64 for index")
@@ -461,6 +460,7 @@ def _scatter_gather_checks(self:Tensor, d:int, index:Tensor, src:Tensor=None,
                                        list(src.shape))
         TORCH_CHECK(ok, "Expected index ", list(index.shape), " to be no larger than "
                     "self ", list(self.shape), " apart from dimension ", d, *tail)
+    if self.dtype._kind: _dt._gather_gate(self.dtype, src is None and name == 'scatter')
     if name == 'gather': _check_index_bounds(self, d, index)
 
 def _check_index_bounds(self:Tensor, d:int, index:Tensor):
@@ -564,6 +564,7 @@ def take(self:Tensor, index:Tensor) -> Tensor:
     "Elements of the flattened `self` at `index` (negative from the end), its shape."
     TORCH_CHECK(index.dtype is _dt.int64, "take(): Expected a long tensor for index, but "
                 "got ", index.dtype.short)
+    if self.dtype._kind: _dt._kernel_gate('take_cpu', self.dtype)
     n = self.numel()
     if index.numel():
         TORCH_CHECK_INDEX(n > 0, "take(): tried to take from an empty tensor")

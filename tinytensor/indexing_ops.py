@@ -418,6 +418,7 @@ def put_(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Ten
     TORCH_CHECK(self.dtype is source.dtype, "put_(): self and source expected to have "
                 "the same dtype, but got self.dtype = ", self.dtype.short,
                 " and source.dtype = ", source.dtype.short)
+    if self.dtype._kind: _dt._kernel_gate('take_put_cpu', self.dtype)
     TORCH_CHECK_INDEX(source.numel() == index.numel(), "put_(): Expected source and "
                       "index to have the same number of elements, but got source.numel() "
                       "= ", source.numel(), ", index.numel() = ", index.numel())

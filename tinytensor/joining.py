@@ -20,6 +20,7 @@ from .tensor_impl import (Tensor, contiguous_format, channels_last,
 from .factories import (empty, empty_strided, empty_like, _np_read, _np_write,
                                   _resize_output)
 from .parallel import parallel_rows, result_type, can_cast
+from .dtypes import _cast_copy
 from .memory_overlap import assert_no_overlap, assert_no_internal_overlap
 from .views import _int_list
 from .basic_indexing import _slice
@@ -112,8 +113,10 @@ def cat(tensors, # a sequence of tensors with equal sizes except at `dim`
         if n and t._impl.numel_ and not res.is_meta:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore')
-                np.copyto(_np_write(_slice(res, dim, start, start + n, 1)), _np_read(t),
-                          casting='unsafe')
+                o, x = _np_write(_slice(res, dim, start, start + n, 1)), _np_read(t)
+                # another dtype: converted as c10 converts (complex32, float8: 04a)
+                if t.dtype is res.dtype: np.copyto(o, x)
+                else: _cast_copy(o, x)
         start += n
     if out is not None: res._impl.bump_version()
     return res
@@ -244,6 +247,22 @@ def row_stack(tensors, *, out:Tensor=None) -> Tensor:
 # %% ../nbs/05e_joining.ipynb #9f023499
 _flip_args = PythonArgParser("flip(int[] dims)")
 
+# Note [flip's copy paths]: ATen's flip (TensorTransformations.cpp, cpu/IndexKernel.cpp)
+# reaches its dtype-dispatched kernel, the one named "flip_cpu", only sometimes. With no
+# flipped dim of size > 1 and nonzero stride, or one element, it is a `copy_`; when the
+# iterator's first (innermost) dim is contiguous in both output and input and not flipped
+# (`has_contiguous_first_dim`), rows are copied with memcpy whatever the dtype. So a
+# dtype without the kernel (complex32) flips `x.flip(0)` of a contiguous matrix but not
+# `x.flip(1)`, a 1-d tensor, or a strided one.
+def _flip_dispatches(x:Tensor, out:Tensor, dims) -> bool:
+    "Does ATen's flip of `x` into `out` reach its typed kernel (Note [flip's copy paths])?"
+    sz, xs, os = x.shape, x.stride(), out.stride()
+    if x.numel() <= 1 or not builtins.any(sz[d] > 1 and xs[d] != 0 for d in dims):
+        return False
+    live = [d for d in range(len(sz)) if sz[d] > 1]
+    inner = builtins.min(live, key=lambda d: (builtins.abs(os[d]), builtins.abs(xs[d])))
+    return inner in dims or os[inner] != 1 or xs[inner] != 1
+
 @patch
 def flip(self:Tensor, *dims) -> Tensor:
     "A copy with the order of elements reversed along each dim in `dims`."
@@ -258,6 +277,10 @@ def flip(self:Tensor, *dims) -> Tensor:
                     "dims")
         seen.append(w)
     out = empty_like(self, memory_format=preserve_format)
+    # Note [Kernels the newer dtypes lack] (04a), Note [flip's copy paths]
+    if self.dtype._kind and _flip_dispatches(self, out, seen):
+        from tinytensor.dtypes import _kernel_gate
+        _kernel_gate('flip_cpu', self.dtype)
     if out.numel() and not out.is_meta:
         a, o = _np_read(self), _np_write(out)
         f = np.flip(a, axis=tuple(seen)) if seen and n else a

@@ -277,7 +277,7 @@ def _fast_binary(a, b, uf):
     if oa + nb > sa._nbytes or ob + nb > sb._nbytes: return None
     # Note [Subtraction is add with -alpha]
     # and the newer dtypes: Note [Kernels the newer dtypes lack] (04a)
-    if d._slow and (uf is not np.multiply or d._kind == 2): return None
+    if d._slow and (uf is not np.multiply or d._kind >= 2): return None
     dn = d.np
     # `_new_tensor`'s contiguous CPU case, two calls less
     out = _empty_cpu(sizes, d, nb)

@@ -28,6 +28,7 @@ from .ops import (_opmath, _uf_kernel, _is_integral, _not_impl, _tensor_arg,
                             _tensor_only, _unary, _float_unary, _run, _bind_methods,
                             _inplace, _pos, _FILL_CTYPES as _CTYPES, pow, eq, ne, le, lt,
                             gt, ge, abs, add, mul, sub, bitwise_or, bitwise_and)
+from .ops import _c32_abs
 from .reductions import all as _all
 from .pointwise_ops import lerp, addcmul, addcdiv
 from .binary_math import *
@@ -119,6 +120,23 @@ def _sgn_complex_np(x, out=None, dtype=None, casting='same_kind'):
     a = np.absolute(x)
     np.copyto(out, np.where(a == 0, 0, x / np.where(a == 0, 1, a)), casting='unsafe')
 
+# Note [complex32 sgn]: ATen's sgn for ComplexHalf is its scalar `sgn_impl` on the value
+# widened to complex<float>: `z / zabs(z)`, where zabs returns the complex number
+# (|z|, 0), |z| as in Note [complex32 abs], and c10's complex division (Smith's, as
+# numpy's) meets d = 0: `rat = 0 / c`, `scl = 1 / (c + 0 * rat)`, real `(a + b * rat) *
+# scl`, imaginary `(b - a * rat) * scl`, all in float. A reciprocal and a multiply, not
+# a division: `a / |z|` differs from it in the last float bit about once in 5000, and
+# then sometimes in float16. For inf + 0j, `inf * 0` makes both parts NaN.
+def _c32_sgn(o, x):
+    "sgn of complex64 values `x` as c10 computes it for complex<Half>, into `o`."
+    a, b = x.real, x.imag
+    c = np.empty(a.shape, np.float32); _c32_abs(c, x)
+    rat = np.float32(0) / c
+    scl = np.float32(1) / (c + np.float32(0) * rat)
+    r = np.empty(a.shape, np.complex64)
+    r.real, r.imag = (a + b * rat) * scl, (b - a * rat) * scl
+    np.copyto(o, np.where((a == 0) & (b == 0), np.complex64(0), r))
+
 def _sign_make(complex_ok:bool):
     def make(it):
         d = it.common_dtype()
@@ -128,6 +146,7 @@ def _sign_make(complex_ok:bool):
                                         "Unlike NumPy, torch.sign is not intended to "
                                         "support complex numbers. Please use torch.sgn "
                                         "instead.")
+            if d is _dt.complex32: return _dt._c32_loop(_c32_sgn)   # Note [complex32 sgn]
             return _uf_kernel(_sgn_complex_np, d)
         return _uf_kernel(_sign_np, d)
     return make
@@ -164,6 +183,7 @@ def _bool_of(name, input, fn, integral_value=None, out=None) -> Tensor:
     it = _bool_result(name, input, out)
     def loop(o, x):
         if x.dtype == _dt.bfloat16.np: x = x.astype(np.float32)
+        elif x.dtype == _dt.complex32.np: x = _dt._c32_decode(x)
         fn(x, out=o)
     return _run(it, loop, out)
 
@@ -371,6 +391,7 @@ def nan_to_num(input, nan:float=0.0, posinf:float=None, neginf:float=None, *,
                 out.dtype.short if out is not None else '', " should be same as input: ",
                 input.dtype.short)
     d = input.dtype
+    if d._kind: _dt._kernel_gate('nan_to_num', d)       # (04a)
     # ATen copies an integral input: `copy_` of itself does nothing
     if out is input and _is_integral(d, True):
         # (not even the overlap check: an expanded self passes)
@@ -432,6 +453,7 @@ def equal(input, other) -> bool:
                 "Cannot compare two tensors on different devices. Got: ", input.device,
                 " and ", other.device)
     if input.shape != other.shape: return False
+    if input.dtype._kind: _dt._kernel_gate('equal_notnan_cpu', input.dtype)
     return builtins.bool(_all(eq(input, other)).item())
 
 # %% ../nbs/20_math.ipynb #d210c95f
@@ -507,6 +529,7 @@ def angle(input, *, out=None) -> Tensor:
     if input.dtype is _dt.float16 and input.device.type == 'cuda':
         _not_impl('angle_cuda', input.dtype)   # ATen has no Half kernel there
     if not input.dtype.is_complex: return _float_unary(input, _angle_np, out, 'angle')
+    if input.dtype._kind: _dt._kernel_gate('angle_cpu', input.dtype)
     if out is not None and out.dtype.is_complex:
         return _unary(TensorIterator.unary_op,
                       lambda it: _uf_kernel(_angle_np, it.common_dtype()), input, out,

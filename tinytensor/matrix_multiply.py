@@ -128,6 +128,9 @@ def matmul(input, other, *, out=None) -> Tensor:
     d = a.dtype
     # bmm's meta function takes batch2's options
     if bmm_path: d = b.dtype
+    if d._kind:                              # Note [Kernels the newer dtypes lack] (04a)
+        _dt._kernel_gate('dot' if d1 == d2 == 1 else 'bmm' if bmm_path
+                         else 'addmv_impl_cpu' if d2 == 1 else 'addmm_impl_cpu_', d)
     # cuBLAS has no integer products
     if a.device.type == 'cuda' and (_is_integral(d) or d is _dt.bool):
         _not_impl('dot' if d1 == d2 == 1 else 'addmv_impl_cuda' if d2 == 1

@@ -15,7 +15,7 @@ from fastcore.basics import patch
 from .checks import TORCH_CHECK, signature
 from .backends import asarray_like
 from . import dtypes as _dt
-from .dtypes import (dtype, get_default_dtype, _checked_value,
+from .dtypes import (dtype, get_default_dtype, _checked_value, _c32_decode,
                                _as_dtype, _half_op,
                                _cast_copy)
 from .tensor_impl import Tensor, preserve_format
@@ -109,7 +109,8 @@ def _leaf_values(data, sizes, d:dtype) -> np.ndarray:
     arr = _rectangular_array(data, sizes, d)
     if arr is not None:
         # numpy took None as nan, 'a' as True
-        if d is _dt.bool or np.isnan(arr).any(): _check_leaves(data, d)
+        vals = _c32_decode(arr) if d is _dt.complex32 else arr
+        if d is _dt.bool or np.isnan(vals).any(): _check_leaves(data, d)
         return arr
     _check_leaves(data, d)
     return _walk_values(data, sizes, d)
@@ -240,6 +241,7 @@ def eye(n:int, m:int=None, *, out:Tensor=None, dtype:dtype=None, device=None,
     m = n if m is None else m
     TORCH_CHECK(m >= 0, "m must be greater or equal to 0, got ", m)
     out = _zeros((n, m), dtype=dtype, device=device, out=out)
+    if out.dtype._kind: _dt._kernel_gate('eye', out.dtype)
     k = builtins.min(n, m)
     # the diagonal, whatever `out`'s strides
     if k and not out.is_meta: _np_write(out)[np.arange(k), np.arange(k)] = 1
@@ -378,15 +380,15 @@ def _complex_of(a:Tensor, b:Tensor, parts) -> Tensor:
                 _LEGACY_NAME[da.name], " and ", _LEGACY_NAME[db.name])
     TORCH_CHECK(da is db, "Expected object of scalar type ", _REAL_NAMES[da.name],
                 " but got scalar type ", _REAL_NAMES[db.name], " for second argument")
-    TORCH_CHECK_NOT_IMPLEMENTED(da is not _dt.float16,
-                                "complex32 (ComplexHalf) is not implemented here")
     g = a + b                                           # TensorIterator's geometry
     out = empty_strided(g.shape, g.stride(), dtype=da.to_complex(), device=g.device)
     if out.numel() and not out.is_meta:
         o = _np_write(out)
         re, im = parts(np.broadcast_to(_np_read(a), o.shape),
                        np.broadcast_to(_np_read(b), o.shape))
-        o.real, o.imag = re, im
+        if da is _dt.float16:                 # complex32's fields (chapter 04a)
+            o['real'], o['imag'] = re, im
+        else: o.real, o.imag = re, im
     return out
 
 @signature("complex(Tensor real, Tensor imag)")
@@ -397,6 +399,9 @@ def complex(real:Tensor, imag:Tensor) -> Tensor:
 @signature("polar(Tensor abs, Tensor angle)")
 def polar(abs:Tensor, angle:Tensor) -> Tensor:
     "`abs * (cos(angle) + 1j sin(angle))`, as `torch.polar` (c10's `polar`)."
+    # ATen's polar kernel has no Half
+    TORCH_CHECK_NOT_IMPLEMENTED(abs.dtype is not _dt.float16 or angle.dtype is not
+                                _dt.float16, '"polar_cpu" not implemented for \'Half\'')
     return _complex_of(abs, angle, lambda r, t: (r * np.cos(t), r * np.sin(t)))
 
 

@@ -139,8 +139,9 @@ def dsplit(self:Tensor, indices_or_sections) -> tuple:
     return _np_split(self, indices_or_sections, 2, 'dsplit', 3)
 
 # %% ../nbs/05c_more_views.ipynb #9b5f4301
-_TO_REAL = {'complex64': _dt.float32, 'complex128': _dt.float64}
-_TO_COMPLEX = {'float32': _dt.complex64, 'float64': _dt.complex128}
+_TO_REAL = {'complex32': _dt.float16, 'complex64': _dt.float32, 'complex128': _dt.float64}
+_TO_COMPLEX = {'float16': _dt.complex32, 'float32': _dt.complex64,
+               'float64': _dt.complex128}
 
 def _typed_view(t:Tensor, sizes, strides, offset, d) -> Tensor:
     "A view of `t` in dtype `d` that autograd records (`_base` set): not `view(dtype)`."
@@ -165,11 +166,9 @@ def view_as_real(input:Tensor) -> Tensor:
 def view_as_complex(input:Tensor) -> Tensor:
     "Real pairs (last dim of size 2, stride 1) as one complex tensor; strides halved."
     d = input.dtype
-    TORCH_CHECK(d.name in _TO_COMPLEX or d is _dt.float16, "view_as_complex is only "
+    TORCH_CHECK(d.name in _TO_COMPLEX, "view_as_complex is only "
                 "supported for half, float and double tensors, but got a tensor of "
                 "scalar type: ", d.short)
-    TORCH_CHECK(d is not _dt.float16, "view_as_complex: complex32 (ComplexHalf) is not a "
-                "tinytensor dtype")
     impl = input._impl
     sz, st = impl.sizes_and_strides_.sizes, impl.sizes_and_strides_.strides
     TORCH_CHECK(len(sz) != 0, "Input tensor must have one or more dimensions")

@@ -22,6 +22,7 @@ from . import dtypes as _dt
 from .dtypes import (dtype, _as_dtype, _REDUCED, _is_integral, _checked_value,
                                # the last four: passed on to chapter 20
                                _FILL_CTYPES)
+from .dtypes import _c32_loop
 from .tensor_impl import Tensor, preserve_format
 from .views import inplace_kernels
 from .backends import copy_bytes, get_backend
@@ -95,7 +96,20 @@ def _complex_to_real(input, out, make_loop, name) -> Tensor:
            else _empty_impl(input._impl.sizes(), like_strides(input), rd, input.device))
     it = (TensorIteratorConfig().check_all_same_dtype(False).add_output(res)
           .add_const_input(input).build())
-    return _run(it, lambda o, x: np.copyto(o, np.absolute(x), casting='unsafe'), out)
+    loop = lambda o, x: np.copyto(o, np.absolute(x), casting='unsafe')
+    return _run(it, _c32_loop(_c32_abs) if input.dtype._kind == 3 else loop, out)
+
+# Note [complex32 abs]: ATen's abs for ComplexHalf is `std::abs(complex<float>)`, C's
+# hypotf, which glibc computes in double: sqrt(re*re + im*im) with exact products and
+# one rounding to float. numpy's complex64 `absolute` rounds differently (it gave
+# 3.0341794 for |-1.1669922+2.8007812j|, whose float16 rounding then fell on the other
+# side of a tie from torch's 3.0341797).
+def _c32_abs(o, x):
+    "|x| of complex64 values as glibc's hypotf, into `o` (rounded from float)."
+    re, im = x.real.astype(np.float64), x.imag.astype(np.float64)
+    r = np.sqrt(re * re + im * im).astype(np.float32)
+    r[np.isinf(re) | np.isinf(im)] = np.inf              # hypot(inf, nan) is inf
+    np.copyto(o, r, casting='unsafe')
 
 def abs(input, *, out=None) -> Tensor:
     "`|input|`, as `torch.abs`."
@@ -124,8 +138,13 @@ def _float_unary(input, uf, out, name:str='') -> Tensor:
     if out is None and _fast_unary is not None:
         r = _fast_unary(input, uf)
         if r is not None: return r
-    return _unary(TensorIterator.unary_float_op,
-                  lambda it: _uf_kernel(uf, it.common_dtype()), input, out, name)
+    def make(it):
+        d = it.common_dtype()
+        # complex32: a loop that is not one ufunc is keyed by its kernel's name (04a)
+        if d._kind == 3 and not isinstance(uf, np.ufunc):
+            _dt._kernel_gate(name + '_cpu', d)
+        return _uf_kernel(uf, d)
+    return _unary(TensorIterator.unary_float_op, make, input, out, name)
 
 def exp(input, *, out=None) -> Tensor:
     ("Elementwise `exp`; integer inputs compute in the default float dtype, as "
@@ -167,6 +186,8 @@ def logical_not(input, *, out=None) -> Tensor:
           .add_const_input(input))
     if out is None: it.declare_static_dtype(_dt.bool)
     it = it.build()
+    # Note [Kernels the newer dtypes lack] (04a)
+    if input.dtype._kind: _dt._kernel_gate(np.logical_not, input.dtype)
     return _run(it, lambda o, x: np.copyto(o, np.logical_not(x), casting='unsafe'), out)
 
 def bitwise_not(input, *, out=None) -> Tensor:
@@ -512,7 +533,8 @@ for _n, _d in [('float', _dt.float32), ('double', _dt.float64), ('half', _dt.flo
                ('bfloat16', _dt.bfloat16),
                ('int', _dt.int32), ('long', _dt.int64), ('short', _dt.int16),
                ('char', _dt.int8), ('byte', _dt.uint8),
-               ('bool', _dt.bool)]:
+               ('bool', _dt.bool), ('chalf', _dt.complex32), ('cfloat', _dt.complex64),
+               ('cdouble', _dt.complex128)]:
     setattr(Tensor, _n, _conv(_d, _n))
 
 # %% ../nbs/06b_ops.ipynb #96a2364a

@@ -48,10 +48,6 @@ def lerp(input, end, weight, *, out=None) -> Tensor:
                     _CTYPES.get(weight.dtype, weight.dtype.short))
         cfg = (TensorIteratorConfig().set_check_mem_overlap(True).add_output(out)
                .add_const_input(input).add_const_input(end).add_const_input(weight))
-        TORCH_CHECK_NOT_IMPLEMENTED(not (weight.dim() == 0 and weight.dtype.is_complex
-                                         and input.dtype is _dt.float16),
-                                    '"lerp_kernel_tensor" not implemented for '
-                                    '\'ComplexHalf\'')       # torch's complex32
         # a 0-dim weight takes part in promotion; the result may then be cast
         if weight.dim() == 0:
             (cfg.promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
@@ -65,6 +61,7 @@ def lerp(input, end, weight, *, out=None) -> Tensor:
     d = it.common_dtype()
     if not (d.is_floating_point or d.is_complex):
         _not_impl('lerp_kernel_tensor' if w_tensor else 'lerp_kernel_scalar', d)
+    _dt._kernel_gate('lerp_kernel_tensor' if w_tensor else 'lerp_kernel_scalar', d)
     if w_tensor: loop = _uf_kernel(_lerp_np, d)
     else:
         w = np.array(weight).astype(_opmath(d))[()]
@@ -73,6 +70,15 @@ def lerp(input, end, weight, *, out=None) -> Tensor:
     return _run(it, loop, out)
 
 # %% ../nbs/20_math.ipynb #2e16dc84
+# Note [complex32 addcmul]: ATen's addcmul for ComplexHalf is its scalar loop
+# `self + value * t1 * t2` in c10's complex<Half> arithmetic: every operator computes in
+# float and rounds to Half, three roundings, left to right. (Measured against torch over
+# 20000 random triples: bit-exact; one rounding at the end matches 60% of them.)
+def _c32_addcmul_loop(value):
+    r = lambda z: _dt._c32_decode(_dt._as_dtype(z, _dt.complex32.np))
+    v = r(np.complex64(value))[()]
+    return _dt._c32_loop(lambda o, x, a, b: np.add(x, r(r(v * a) * b), out=o))
+
 def _pointwise3(name, input, t1, t2, value, out, divide:bool) -> Tensor:
     for i, (a, n) in enumerate(((input, 'input'), (t1, 'tensor1'), (t2, 'tensor2'))):
         _tensor_arg(name, a, i + 1, n)
@@ -92,7 +98,8 @@ def _pointwise3(name, input, t1, t2, value, out, divide:bool) -> Tensor:
           .promote_inputs_to_common_dtype(True).cast_common_dtype_to_outputs(True)
           .enforce_safe_casting_to_output(True).build())
     d = it.common_dtype()
-    if d is _dt.bool: _not_impl(name + '_cpu_out', d)
+    if d is _dt.bool or d is _dt.complex32 and divide: _not_impl(name + '_cpu_out', d)
+    if d is _dt.complex32: return _run(it, _c32_addcmul_loop(value), out)
     cd = _opmath(d)
     # value.to<scalar_t>(): checked
     v = np.array(_checked_value(value, d) if _is_integral(d) else value).astype(cd)[()]

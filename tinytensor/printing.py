@@ -15,7 +15,8 @@ import numpy as np
 from fastcore.basics import patch
 from .allocator import DeviceType
 from . import dtypes as _dt
-from .dtypes import get_default_dtype, default_complex_dtype, _f8_decode
+from .dtypes import (get_default_dtype, default_complex_dtype, _f8_decode,
+                              _c32_decode)
 from .tensor_impl import Tensor, alias_with_sizes_and_strides
 from .factories import _np_read, _host_read
 from .pictures import SvgCanvas, text_width, wrap_text
@@ -128,6 +129,8 @@ def _tensor_str(t:Tensor, indent:int) -> str:
     summarize = t.numel() > PRINT_OPTS.threshold
     a = _host_read(t)
     if t.dtype in (_dt.float16, _dt.bfloat16): a = a.astype(np.float64)
+    # complex32: torch prints `self.cfloat()`
+    elif t.dtype is _dt.complex32: a = _c32_decode(a).astype(np.complex128)
     # float8: decoded as chapter 04a's section float8 does (torch widens to half first)
     elif t.dtype._kind == 2:
         with np.errstate(invalid='ignore'): a = _f8_decode(a).astype(np.float64)

@@ -314,6 +314,8 @@ def _sum_like_kernel(input, out=None, *, name, uf, dim, keepdim, dtype):
     od = (dtype
           or (out.dtype if out is not None
               else (_dt.int64 if _is_integral(input.dtype, True) else input.dtype)))
+    # Note [Kernels the newer dtypes lack] (04a)
+    if od._kind: _dt._kernel_gate('sum_cpu' if uf is np.add else 'prod_out_cpu', od)
     in_dtype = od if not (input.dtype in _REDUCED and od is _dt.float32) else None
     if in_dtype is input.dtype: in_dtype = None
     acc = _acc(od)
@@ -474,6 +476,7 @@ def _bool_reduce_kernel(input, out=None, *, name, uf, dim, keepdim):
     # all(x, ()) reduces nothing
     it, res, _ = make_reduction(name, input, dim, keepdim, od, out, allow_empty_dims=True)
     def f(x, axes, o):
+        if x.dtype == _dt.complex32.np: x = _dt._c32_decode(x)
         r = ufunc_reduce(uf, x.astype(np.bool_, copy=False) if x.dtype != np.bool_ else x,
                          axes)
         np.copyto(o, r, casting='unsafe')
@@ -695,7 +698,8 @@ def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None
                         _p_str(ord), " norm on the dimension ", i,
                         "because this dimension is empty and the operation does not "
                         "have an identity")
-    a = _real_abs(x)
+    # complex32: |z| in float, never rounded to half (ATen widens it to complex<float>)
+    a = _real_abs(_to_dtype(x, _dt.complex64) if x.dtype._kind == 3 else x)
     # ATen computes half norms in float
     if od in _REDUCED: a = _to_dtype(a, _dt.float32)
     dims = () if dim is None else dim
@@ -738,6 +742,7 @@ def logsumexp(input, dim, keepdim:bool=False, *, out=None) -> Tensor:
                 [1] * input.dim())
     x = (input if input.dtype.is_floating_point or input.dtype.is_complex
          else _to_dtype(input, _dt.get_default_dtype()))
+    if x.dtype._kind: _dt._kernel_gate(np.exp, x.dtype)   # complex32 has no exp (04a)
     # sum_out into out's dtype
     od = (out.dtype if out is not None and out.dtype.is_floating_point
           and not x.dtype.is_complex else x.dtype)

@@ -153,6 +153,7 @@ def _cum_op(name, uf, input, dim, dtype, out):
               if _is_integral(input.dtype, True) else input.dtype))
     # a 0-d input is copied, not dispatched
     if od is _dt.bool and input.dim(): _not_impl(name + '_out_cpu', od)
+    if od._kind and input.dim(): _dt._kernel_gate(name + '_out_cpu', od)
     res = _result(input._impl.sizes(), od, input, out)
     if not res.is_meta and res.numel():
         tok = _errs_off()
@@ -347,7 +348,8 @@ def _sort_indices(a:np.ndarray, axis:int, descending:bool, stable:bool) -> np.nd
 
 # %% ../nbs/21_scans_sorting.ipynb #174a2dca
 def _check_sortable(name, input):
-    TORCH_CHECK(not input.dtype.is_complex, name,
+    # torch's message starts with a space (TORCH_CHECK(..., " ", name, ...))
+    TORCH_CHECK(not input.dtype.is_complex, " ", name,
                 " does not support complex dtypes on CPU")
 
 def sort(input, dim:int=-1, descending:bool=False, stable:bool=False, *, out=None):
@@ -513,7 +515,8 @@ def _median_all(a:np.ndarray, ignore_nan:bool):
 def _median(name, ret, ignore_nan, input, dim, keepdim, out):
     def check_dtype():                       # the kernel's dispatch: after the dim checks
         ok = input.dtype is not _dt.bool and not input.dtype.is_complex
-        TORCH_CHECK_NOT_IMPLEMENTED(ok or (dim is None and input.numel() == 0), '"', name,
+        # nanmedian's kernels are median's: its error names them
+        TORCH_CHECK_NOT_IMPLEMENTED(ok or (dim is None and input.numel() == 0), '"median',
                                     '_cpu' if dim is None else '_out',
                                     '" not implemented for \'', input.dtype.short, "'")
     if dim is None:
@@ -676,6 +679,7 @@ def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:boo
            dim=None):
     ("Sorted unique elements (or slices along `dim`), with the inverse map and counts "
      "if asked, as `torch.unique`.")
+    if input.dtype._kind: _dt._kernel_gate('unique', input.dtype)
     if dim is None:
         a = ascontiguous(_np_read(input)).reshape(-1)
         key, xp = _sort_key(a), array_namespace(a)
@@ -717,6 +721,7 @@ def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=Fals
                        dim=None):
     ("Collapse runs of equal consecutive elements (or slices along `dim`), as "
      "`torch.unique_consecutive`.")
+    if input.dtype._kind: _dt._kernel_gate('unique', input.dtype)
     if dim is None:
         rows, shp = ascontiguous(_np_read(input)).reshape(-1, 1), (input.numel(),)
     else:

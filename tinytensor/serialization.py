@@ -377,7 +377,7 @@ def _encode(s, enc='latin1'):
     return s.encode(enc)
 
 class _TorchOnlyDtype:
-    ("A torch dtype tinytensor does not have (uint16, float8, complex32, ...), as named "
+    ("A torch dtype tinytensor does not have (quantized, sub-byte, ...), as named "
      "in a pickle: tensors of it are refused by name.")
     __slots__ = ('name',)
     def __init__(self, name): object.__setattr__(self, 'name', name)
@@ -387,7 +387,7 @@ class _TorchOnlyDtype:
     def __repr__(self): return f'torch.{self.name}'
 
 _TORCH_ONLY_DTYPES = {n: _TorchOnlyDtype(n) for n in (
-    'complex32', 'chalf', 'float8_e4m3fn', 'float8_e5m2',
+    'float8_e4m3fn', 'float8_e5m2',
             'float8_e4m3fnuz', 'float8_e5m2fnuz',
     'float8_e8m0fnu', 'float4_e2m1fn_x2', 'qint8', 'quint8', 'qint32', 'quint4x2',
                                                       'quint2x4',

@@ -68,7 +68,9 @@ def _tri_fill(o, x, k:int, lower:bool, copy:bool=True):
     ("`o = tril(x, k)` (`triu` if not `lower`) over the last two dims, band by band; "
      "`copy=False` when `o` is `x`.")
     r, c = x.shape[-2:]
-    z, xp = o.dtype.type(0), array_namespace(o)
+    # complex32's structured zero is made, not converted from 0
+    z = np.zeros((), o.dtype)[()] if o.dtype.kind == 'V' else o.dtype.type(0)
+    xp = array_namespace(o)
     for i0 in range(0, r, _TRI_ROWS):
         i1 = builtins.min(r, i0 + _TRI_ROWS)
         # the staircase: columns [a, b)
@@ -218,6 +220,7 @@ def diagflat(input:Tensor, offset:int=0) -> Tensor:
 def trace(input:Tensor) -> Tensor:
     "Sum of the main diagonal of a matrix (integral inputs give int64), as `torch.trace`."
     if input.dtype is _dt.bool: _not_impl('trace', input.dtype)
+    if input.dtype._kind: _dt._kernel_gate('trace', input.dtype)
     TORCH_CHECK(input.dim() == 2, "trace: expected a matrix, but got tensor with dim ",
                 input.dim())
     return _sum(input.diagonal())

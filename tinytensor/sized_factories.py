@@ -18,7 +18,7 @@ from .storage import StorageImpl, _raw_view, resize_bytes
 from .backends import get_backend, _backends
 from . import dtypes as _dt
 from .dtypes import (dtype, get_default_dtype, default_complex_dtype,
-                               from_numpy_dtype, _through_float)
+                               from_numpy_dtype, _through_float, _cast_copy, _c32_warn)
 from .tensor_impl import (Tensor, TensorImpl, VariableVersion, _cpu_keyset,
                                     _inference_threads, _mark_inference,
                                     _keyset, contiguous_format, memory_format,
@@ -114,6 +114,7 @@ def _on_accelerator(d) -> bool:
 # %% ../nbs/04c_factories.ipynb #ee6e6cbc
 def _empty_impl(sizes, strides, d, device) -> Tensor:
     "A tensor over fresh uninitialized memory, as ATen's `empty_generic`."
+    if d._kind == 3: _c32_warn(device)   # torch's warning, once (chapter 04a, complex32)
     if device is CPU and strides is None:
         return _empty_cpu(sizes, d, d.itemsize * math.prod(sizes))
     nbytes = (storage_nbytes(sizes, strides, d.itemsize) if strides is not None
@@ -246,9 +247,19 @@ def _raw_np_view(t:Tensor, mutable:bool) -> np.ndarray:
 def apply_math_bits(a, ks, out=None):
     "The values a key set's math bits make of stored elements `a` (into `out` if given)."
     f, kw = ks.functionalities, {} if out is None else {'out': out}
+    if a.dtype == _dt._C32_NP: return _c32_math_bits(a, f, out)
     if 'Conjugate' in f: a = np.conjugate(a, **kw)
     if 'Negative' in f: a = np.negative(a, **kw)
     return a
+
+def _c32_math_bits(a, f, out=None):
+    "`apply_math_bits` on complex32's two float16 fields: sign flips, part by part."
+    r = a.copy() if out is None else out
+    if out is not None and out is not a: np.copyto(r, a)
+    if 'Conjugate' in f: np.negative(r['imag'], out=r['imag'])
+    if 'Negative' in f:
+        np.negative(r['real'], out=r['real']); np.negative(r['imag'], out=r['imag'])
+    return r
 
 def _math_bits_view(t:Tensor, mutable:bool) -> np.ndarray:
     "A kernel's array of a tensor with math bits: a resolved copy for reading."
@@ -334,7 +345,8 @@ def _fill(t:Tensor, value) -> Tensor:
     "Fill a tensor just made (never copy-on-write) with `value`; its version stays 0."
     impl = t._impl
     # the short cut:
-    if impl.numel_ and impl.device_ is CPU and impl.is_contiguous_ and type(value) is int:
+    if (impl.numel_ and impl.device_ is CPU and impl.is_contiguous_ and type(value) is int
+            and impl.dtype_._kind != 3):          # complex32: two fields, not two 1s
         # the flat elements through a borrowed view, Note [Borrowed raw views]
         st = impl.storage_.get()
         d = impl.dtype_
@@ -343,7 +355,9 @@ def _fill(t:Tensor, value) -> Tensor:
         return t
     if t.numel() and not t.is_meta:
         # Note [double to half through float]
-        if t.is_cpu: _np_write(t)[...] = _through_float(value, t.dtype.np)
+        # complex32: each part rounded (chapter 04a)
+        if t.is_cpu and t.dtype._kind == 3: _cast_copy(_np_write(t), value)
+        elif t.is_cpu: _np_write(t)[...] = _through_float(value, t.dtype.np)
         else: t.fill_(value); t._impl.version_counter_.set_version(0)
     return t
 

@@ -243,11 +243,13 @@ def _tensor_info(x):
         name = x.dtype.name if hasattr(x.dtype, 'name') else str(x.dtype).split('.')[-1]
         meta = getattr(x, 'is_meta', False)
         # bfloat16 and float8 have no numpy dtype: widened (exactly) first
-        v = None if meta else np.asarray((x.cpu().double() if name == 'bfloat16' or name.startswith('float8') else x.cpu()).numpy())
+        v = None if meta else np.asarray((x.cpu().double() if name == 'bfloat16' or name.startswith('float8')
+                                          else x.cpu().cdouble() if name == 'complex32' else x.cpu()).numpy())
     else:
         name = str(x.dtype).replace('torch.', '')
         h = x.detach().cpu() if x.device.type not in ('cpu', 'meta') else x.detach()
-        v = None if x.device.type == 'meta' else (h.double().numpy() if name in ('bfloat16', 'float16') or name.startswith('float8') else h.numpy())
+        v = None if x.device.type == 'meta' else (h.double().numpy() if name in ('bfloat16', 'float16') or name.startswith('float8')
+                                                  else h.cdouble().numpy() if name == 'complex32' else h.numpy())
     if v is not None and name in ('bfloat16', 'float16'): v = v.astype(np.float64)
     return geometry + (name, v, str(x.device), bits)
 
@@ -350,7 +352,8 @@ def _alarm(sig, frame): raise _Timeout(f'probe took more than {PROBE_SECONDS}s')
 
 def _call(L, qual, probe):
     _made_on_device[0] = 0
-    args, kw = mat(probe.args, L), mat(probe.kw, L)
+    try: args, kw = mat(probe.args, L), mat(probe.kw, L)
+    except NotImplementedError as e: return ([], {}), None, e     # an input the device cannot hold (complex32 on CuPy)
     snap = (list(args), dict(kw))
     try:
         with warnings.catch_warnings():
@@ -396,6 +399,11 @@ def run_probe(qual, probe, tol):
             rb = rb.to('cpu', copy=True)                       # torch on CUDA copies to the host (preserving a dense layout)
         if DEVICE['standin'] and eb is None and _made_on_device[0] and _int_product(qual, probe, rb):
             rb, eb = None, NotImplementedError('"addmm_cuda" not implemented for an integer dtype')
+        # CuPy has no complex32: tinytensor moves its bytes on the GPU but refuses to compute with it
+        # (chapter 07b, Note [Dtypes CuPy lacks]), where torch's CUDA build computes
+        if DEVICE['standin'] and eb is None and ea is not None and _made_on_device[0] and any(
+                t.dtype is torch.complex32 for t in _tensors([b_args, b_kw, rb], torch)):
+            rb, eb = None, NotImplementedError('complex32 on the GPU')
     if eb is not None:
         if ea is None: return f'torch raises {_short(eb)}; tinytensor returned {type(ra).__name__}'
         if _builtin_base(ea) != _builtin_base(eb): return f'exception {_short(ea)} != torch {_short(eb)}'

@@ -1156,6 +1156,39 @@ _add_probes('Tensor.clone', P(_E4()), P(_E8), P(_U64))
 _add_probes('Tensor.fill_', P(_U16(), 7), P(_E4(), 2.0), P(_U64, 2**64 - 1))
 _add_probes('Tensor.double', P(_U16()), P(_U64))
 _add_probes('Tensor.cpu', P(_E4()), P(_U16()))
+# complex32 (chalf): float16 with complex numbers promotes to it; few kernels, the rest NotImplementedError
+_C32 = lambda v=(1 + 2j, -0.5 + 0.1j, 3j): F(lambda L: L.tensor(list(v), dtype=L.complex32), f'complex32({list(v)})')
+_H = F(lambda L: L.tensor([1.0, -2.0, 0.5], dtype=L.float16), 'float16([1, -2, 0.5])')
+_add_probes('promote_types', P(D('complex32'), D('bfloat16')), P(D('float16'), D('complex64')),
+            P(D('complex32'), D('uint16')), P(D('int8'), D('complex32')))
+_add_probes('result_type', P(_H, 1j), P(_C32(), 2.5), P(_H, F(lambda L: L.tensor(1j), '0-d complex64')))
+for _n in ('add', 'sub', 'mul'):
+    _add_probes(_n, P(_H, 1j), P(_C32(), _C32((2 - 1j, 0.25j, -4 + 0j))), P(_C32(), 0.5 + 2j),
+                P(_H, F(lambda L: L.tensor(1j), '0-d complex64')), P(_C32(), _H))
+_add_probes('div', P(_C32(), _C32()), P(_H, 1j), P(_C32(), 2))
+_add_probes('pow', P(_C32(), 2), P(_H, 1j))
+_add_probes('where', P(F(lambda L: L.tensor([True, False, True]), 'mask'), _H, 1j),
+            P(F(lambda L: L.tensor([True, False, True]), 'mask'), _C32(), 0))
+_add_probes('eq', P(_C32(), _C32((1 + 2j, 0j, 3j))))
+_add_probes('ne', P(_C32(), _C32((1 + 2j, 0j, 3j))))
+_add_probes('lt', P(_C32(), _C32()))
+_add_probes('abs', P(_C32()))
+_add_probes('neg', P(_C32()))
+_add_probes('sgn', P(_C32()))
+_add_probes('isnan', P(_C32()))
+_add_probes('isfinite', P(_C32()))
+_add_probes('cat', P([_C32(), _C32()]), P([_C32(), _H]))
+_add_probes('sum', P(_C32()))
+_add_probes('mean', P(_C32()))
+_add_probes('prod', P(_C32()))
+_add_probes('flip', P(_C32(), [0]))
+_add_probes('exp', P(_C32()))
+_add_probes('matmul', P(_C32(), _C32()))
+_add_probes('view_as_real', P(_C32()))
+_add_probes('view_as_complex', P(F(lambda L: L.tensor([[1.0, 2.0], [3.0, -1.0]], dtype=L.float16), 'float16 pairs')))
+_add_probes('complex', P(_H, _H))
+_add_probes('addcmul', P(_C32(), _C32(), _C32((2 - 1j, 0.25j, -4 + 0j))))
+_add_probes('lerp', P(_C32(), _C32(), 0.5), P(_H, _H, F(lambda L: L.tensor(0.5j), '0-d complex64')))
 
 def _base_name(qual):
     n = qual[7:] if qual.startswith('Tensor.') else qual

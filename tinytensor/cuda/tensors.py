@@ -14,7 +14,7 @@ import contextlib, itertools, os, threading
 import numpy as np
 from fastcore.basics import patch
 from ..checks import TORCH_CHECK, TORCH_CHECK_TYPE, TORCH_CHECK_NOT_IMPLEMENTED
-from ..dtypes import _FLOAT8, _BAREBONES
+from ..dtypes import _FLOAT8, _BAREBONES, complex32
 from ..allocator import (DeviceType, Device, CPU, DataPtr, Allocator,
                                   canonical_device, set_allocator)
 from ..backends import (DeviceBackend, register_backend, get_backend,
@@ -410,8 +410,8 @@ def record_stream(self:Tensor, s:Stream):
 # kernels of our own, as chapter 07c writes for bfloat16; there are none, so it raises
 # NotImplementedError: in torch's words where torch's CUDA build has no kernel either
 # (`_CUDA_KERNEL_NAMES`), else in one line naming CuPy's missing type. A new dtype CuPy
-# lacks (complex32: 4 bytes) is one entry of `CUPY_LACKS`.
-CUPY_LACKS = {d: np.uint8 for d in _FLOAT8}
+# lacks is one entry of `CUPY_LACKS`: complex32 (two float16, 4 bytes) is held as uint32.
+CUPY_LACKS = {**{d: np.uint8 for d in _FLOAT8}, complex32: np.uint32}
 _LACKS_NP = {d.np: d for d in CUPY_LACKS}
 
 # the kernels torch's CUDA build has no case for these dtypes in, by ufunc: the name its
@@ -434,7 +434,8 @@ _CUDA_REDUCE_NAMES = {np.add: 'sum_cuda'}
 def _refuse(d, uf, reduce:bool=False):
     "torch's error for ufunc `uf` in dtype `d` on CUDA, or the one-line `_lacks` one."
     name = (_CUDA_REDUCE_NAMES if reduce else _CUDA_KERNEL_NAMES).get(uf)
-    if name is not None:
+    # torch's CUDA build has these kernels for complex32: only CuPy lacks them
+    if name is not None and d is not complex32:
         TORCH_CHECK_NOT_IMPLEMENTED(False, '"', name, '" not implemented for \'',
                                     d.short, "'")
     _lacks(d, getattr(uf, '__name__', str(uf)) + ('.reduce' if reduce else ''))
@@ -487,8 +488,13 @@ class PayloadArray:
         if isinstance(v, np.generic) and v.dtype == self.dtype:
             return v.view(self.payload.dtype)
         _lacks(self.tdtype, 'copy_')
-    def __getitem__(self, idx): return self._wrap(self.payload[_unwrap(idx)])
-    def __setitem__(self, idx, v): self.payload[_unwrap(idx)] = self._bytes(v)
+    def __getitem__(self, idx):
+        # a field name (complex32's 'real'): a kernel reaching for the values
+        if isinstance(idx, str): _lacks(self.tdtype, 'compute')
+        return self._wrap(self.payload[_unwrap(idx)])
+    def __setitem__(self, idx, v):
+        if isinstance(idx, str): _lacks(self.tdtype, 'compute')
+        self.payload[_unwrap(idx)] = self._bytes(v)
     def fill(self, v): self.payload.fill(self._bytes(v))
     def get(self, stream=None):
         "A host copy (numpy, of the tinytensor dtype's storage type)."
