@@ -322,7 +322,8 @@ _FILL_CTYPES = {uint8: 'uint8_t', uint16: 'uint16_t', uint32: 'uint32_t',
                 int64: 'int64_t',
                 float16: 'c10::Half', bfloat16: 'c10::BFloat16', float32: 'float',
                 float64: 'double',
-                complex64: 'c10::complex<float>'}
+                complex64: 'c10::complex<float>',
+                **{d: 'c10::' + d.short for d in _FLOAT8}}
 _FMAX = {float16: 65504.0, bfloat16: 3.3895313892515355e38,
          float32: 3.4028234663852886e38,
          complex64: 3.4028234663852886e38}
@@ -358,6 +359,16 @@ def _checked_value(v, d:dtype, scalar_fill:bool=False):
         # unsigned: two's-complement wrap
         elif info.min == 0 and v < 0: ok = -v <= info.max
         else: ok = info.min <= v <= info.max
+        TORCH_CHECK(ok, "value cannot be converted to type ", name, " without overflow")
+    elif d._kind == 2 and isinstance(v, numbers.Real) and not scalar_fill:
+        # Note [float8 overflow]: c10's `overflows<To, From>`. An integer must fit by its
+        # magnitude (a negative one wraps into e8m0fnu, which has no sign); a double must lie
+        # in [lowest, max], where e8m0fnu's lowest is 2**-127, so 0.0 overflows it and 0
+        # does not; an infinity passes only into e5m2, NaN into every format. ATen's
+        # one-element fill does not check, as for the half types.
+        fi = finfo(d)
+        ok = (builtins.abs(v) <= fi.max if isinstance(v, numbers.Integral) else
+              v != v or (math.isinf(v) and d is float8_e5m2) or fi.min <= v <= fi.max)
         TORCH_CHECK(ok, "value cannot be converted to type ", name, " without overflow")
     elif (d in _FMAX and not (scalar_fill and d in _REDUCED)
           and isinstance(v, numbers.Real) and math.isfinite(v)):
@@ -400,6 +411,59 @@ def _kernel_gate(uf, d:dtype):
     if d._kind and uf in _NO_KERNEL.get(d, ()):
         TORCH_CHECK_NOT_IMPLEMENTED(False, '"', _KERNEL_NAMES[uf],
                                     '" not implemented for \'', d.short, "'")
+
+# %% ../nbs/04a_dtypes.ipynb #27692f61
+# Note [Kernels the newer dtypes lack], the ops that are not one ufunc: reductions, scans,
+# sorts, flips, factories, random fills, indexing, products. Each is keyed by the kernel
+# name its error quotes (the string itself), and asks `_kernel_gate('flip_cpu', d)` at its
+# entry, after torch's own earlier checks. Measured against torch 2.13, dtype by dtype
+# (tests/test_new_dtype_ops.py); a kernel that runs only on a non-empty input is asked only
+# then, as ATen calls it only then.
+_LACK_ALL = frozenset('''max_all min_all max_cpu min_cpu max_values_cpu min_values_cpu
+    aminmax_cpu argmax_cpu argmin_cpu nonzero_count_cpu searchsorted_out_cpu median_cpu median_out mode_cpu
+    kthvalue_cpu topk_cpu cummax_cpu cummin_cpu logcumsumexp_out_cpu flip_cpu arange_cpu
+    range_cpu linspace_cpu logspace_cpu check_uniform_bounds normal_kernel_cpu randperm
+    bernoulli_scalar_cpu_ bernoulli_tensor_cpu_self_ masked_fill masked_scatter take_cpu
+    take_put_cpu scatter_gather_tensor_cpu scatter_gather_scalar_cpu index_add_
+    scatter_gather_tensor_cpu_reduce_mean scatter_gather_tensor_cpu_reduce_amax
+    scatter_gather_tensor_cpu_reduce_amin index_copy_cpu index_fill_cpu clamp_cpu
+    clamp_scalar_cpu clamp_min_scalar_cpu clamp_max_scalar_cpu tril triu trace dot bmm
+    addmv_impl_cpu addr_cpu cross tril_indices triu_indices sign_cpu frac_cpu
+    lerp_kernel_scalar addcmul_cpu_out softmax_lastdim_kernel_impl
+    log_softmax_lastdim_kernel_impl gcd_cpu hypot_cpu logaddexp_cpu nextafter_cpu
+    isin_default_cpu'''.split())
+# the wide unsigned types sum, sort, search, multiply and divide, but lack these too
+_LACK_UNSIGNED = _LACK_ALL | {'addmm_impl_cpu_', 'index_put', 'eye', 'masked_select'}
+# float8 has no sum, scan or sort at all, and none of the float-only kernels
+_LACK_FLOAT8 = _LACK_ALL | frozenset('''sum_cpu nansum_cpu prod_out_cpu cumsum_out_cpu
+    cumprod_out_cpu std_cpu norm_cpu sorting_kernel_method_name unique unique_dim
+    random_update_from_to exponential_cpu isposinf_cpu isneginf_cpu signbit_cpu nan_to_num
+    copysign_cpu atan2_cpu xlogy_cpu frexp_cpu fmax_cpu fmin_cpu addcdiv_cpu_out
+    div_cpu_reduced_float mul_cpu_reduced_float sigmoid_cpu_reduced_float ceil_vml_cpu
+    equal_notnan_cpu floor_vml_cpu trunc_vml_cpu'''.split())
+_KERNEL_NAMES.update({k: k for k in _LACK_UNSIGNED | _LACK_FLOAT8})
+for _d in _BAREBONES: _NO_KERNEL[_d] = _NO_KERNEL[_d] | _LACK_UNSIGNED
+for _d in _FLOAT8:
+    # e5m2 has infinities to test for; e8m0fnu (no sign, no zero) has gaps of its own
+    _extra = set() if _d is float8_e5m2 else {'isinf', 'isfinite'}
+    if _d is float8_e8m0fnu: _extra = {'isinf', 'addmm_impl_cpu_', 'index_put'}
+    _NO_KERNEL[_d] = _NO_KERNEL[_d] | _LACK_FLOAT8 | _extra
+_KERNEL_NAMES.update(isinf='isinf', isfinite='isfinite')
+
+# Note [float8 sums in a float buffer]: ATen's `sum_out` (ReduceOps.cpp) sums a reduced
+# floating type (half, bfloat16, the float8 formats) in a float32 buffer, and copies that
+# back, when the reduction iterator `it`'s two innermost dims are both reduced
+# (`should_use_acc_buffer`); only otherwise does it call the kernel. So float8's sum of a
+# 2x2 slice the iterator cannot flatten (`x[:, ::2].sum()`) works, and the sum of a
+# contiguous tensor, flattened to one dim, raises.
+def _sums_in_float(it) -> bool:
+    st = it.strides(0)
+    return it.ndim() >= 2 and st[0] == 0 and st[1] == 0
+
+def _gate_nonempty(key, t):
+    "`_kernel_gate` for tensor `t`, asked only where the kernel runs: `t` has elements."
+    d = t.dtype
+    if d._kind and t.numel(): _kernel_gate(key, d)
 
 # %% ../nbs/04a_dtypes.ipynb #9bb047ec
 # Note [finfo's resolution]: TypeInfo.cpp computes `resolution` as

@@ -244,6 +244,22 @@ def row_stack(tensors, *, out:Tensor=None) -> Tensor:
 # %% ../nbs/05e_joining.ipynb #9f023499
 _flip_args = PythonArgParser("flip(int[] dims)")
 
+# Note [flip's kernels]: ATen's `flip_kernel` (cpu/IndexKernel.cpp) copies rows with
+# memcpy, whatever the dtype, when the innermost dim of its iteration (the result's
+# smallest stride) is not flipped and is contiguous in the input; only otherwise does it
+# dispatch on the dtype ("flip_cpu"), whose list lacks the newer dtypes (04a). So
+# `x.flip(0)` of a uint16 matrix works and `x.flip(1)` raises.
+def _flip_gate(self:Tensor, out:Tensor, flipped):
+    # ATen leaves out the dims a flip cannot change (size 1, stride 0); none left: a copy
+    sizes, ist = self._impl.sizes(), self._impl.strides()
+    flipped = [i for i in flipped if sizes[i] > 1 and ist[i] != 0]
+    if not flipped: return
+    st = out._impl.strides()
+    inner = builtins.min((i for i, s in enumerate(sizes) if s > 1), key=lambda i: st[i])
+    if inner in flipped or self._impl.strides()[inner] != 1:
+        from .dtypes import _kernel_gate
+        _kernel_gate('flip_cpu', self.dtype)
+
 @patch
 def flip(self:Tensor, *dims) -> Tensor:
     "A copy with the order of elements reversed along each dim in `dims`."
@@ -258,6 +274,7 @@ def flip(self:Tensor, *dims) -> Tensor:
                     "dims")
         seen.append(w)
     out = empty_like(self, memory_format=preserve_format)
+    if self.dtype._kind and out.numel() > 1: _flip_gate(self, out, seen)
     if out.numel() and not out.is_meta:
         a, o = _np_read(self), _np_write(out)
         f = np.flip(a, axis=tuple(seen)) if seen and n else a

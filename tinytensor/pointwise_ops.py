@@ -65,6 +65,7 @@ def lerp(input, end, weight, *, out=None) -> Tensor:
     d = it.common_dtype()
     if not (d.is_floating_point or d.is_complex):
         _not_impl('lerp_kernel_tensor' if w_tensor else 'lerp_kernel_scalar', d)
+    if not w_tensor: _dt._kernel_gate('lerp_kernel_scalar', d)
     if w_tensor: loop = _uf_kernel(_lerp_np, d)
     else:
         w = np.array(weight).astype(_opmath(d))[()]
@@ -93,6 +94,7 @@ def _pointwise3(name, input, t1, t2, value, out, divide:bool) -> Tensor:
           .enforce_safe_casting_to_output(True).build())
     d = it.common_dtype()
     if d is _dt.bool: _not_impl(name + '_cpu_out', d)
+    _dt._kernel_gate(name + '_cpu_out', d)
     cd = _opmath(d)
     # value.to<scalar_t>(): checked
     v = np.array(_checked_value(value, d) if _is_integral(d) else value).astype(cd)[()]

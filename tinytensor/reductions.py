@@ -157,9 +157,9 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
         try: return _backends[it.common_device_.device_type].launch(loop, [o, x], 1)
         finally: _errs_on(tok)
     keep = [a for a in range(o.ndim) if a not in axes]
-    osq = np.lib.stride_tricks.as_strided(o, tuple(o.shape[a] for a in keep),
-                                          # drop the stride-0 axes
-                                          tuple(o.strides[a] for a in keep))
+    v = o.view(np.uint8) if o.dtype.itemsize == 1 else o       # (numpy fails e5m2's '<f1')
+    osq = np.lib.stride_tricks.as_strided(v, tuple(o.shape[a] for a in keep),  # no 0 strides
+                                          tuple(o.strides[a] for a in keep)).view(o.dtype)
     nt = get_num_threads()
     tok = _errs_off()
     try:
@@ -292,6 +292,13 @@ def _overload(name, input, dim, keepdim, dtype, out):
     return dim, keepdim
 
 def _sum_like(name, uf, input, dim, keepdim, dtype, out):
+    d0 = input.dtype                 # float8: Note [float8 sums in a float buffer] (04a)
+    if d0._kind and dtype in (None, d0) and input.numel():
+        _dim_mask(dim, input.dim())                    # torch checks the dims first
+        if (d0._kind == 2 and name == 'sum' and out is None
+                and _dt._sums_in_float(make_reduction(name, input, dim, keepdim, d0)[0])):
+            return _as_result(sum(_to_dtype(input, _dt.float32), dim, keepdim), d0)
+        _dt._kernel_gate('sum_cpu' if name == 'sum' else 'prod_out_cpu', d0)
     # hook: chapter 10's lean build
     if dtype is None and out is None and _fast_sum is not None:
         r = _fast_sum(input, dim, keepdim, uf)
@@ -304,7 +311,9 @@ def _sum_like(name, uf, input, dim, keepdim, dtype, out):
     if in_dtype is input.dtype: in_dtype = None
     acc = _acc(od)
     it, res, _ = make_reduction(name, input, dim, keepdim, od, out, in_dtype)
-    if uf is np.multiply and od in _REDUCED and not it.common_device_.device_type:
+    # float8 reaches here only empty (04a): 0 or 1, encoded as c10 encodes
+    if od._kind == 2: res.fill_(0 if uf is np.add else 1)
+    elif uf is np.multiply and od in _REDUCED and not it.common_device_.device_type:
         _prod_reduced_run(it)   # in 16 bits
     else: _reduce_run(it, _ufunc_reduce(uf, acc), uf, acc)
     if out is not None: out._impl.bump_version()
@@ -334,6 +343,10 @@ def mean(input, dim=_NO_DIM, keepdim:bool=_NO_KEEPDIM, *, dtype=None, out=None) 
                 "mean(): could not infer output dtype. ",
                 "Optional" if dtype is not None else "Input",
                 " dtype must be either a floating point or complex dtype. Got: ", d.short)
+    # float8: the sum has no kernel; an empty one sums to 0 and fails at the division
+    if d._kind and _dim_mask(dim, input.dim()) is not None:
+        f = input.numel() and _dt._sums_in_float(make_reduction('sum', input, dim, keepdim, d)[0])
+        _dt._kernel_gate('sum_cpu' if input.numel() and not f else 'div_cpu_reduced_float', d)
     if out is None and _fast_mean is not None and (r := _fast_mean(input, dim, keepdim,
                                                                    d)) is not None:
         # hook: chapter 10's lean build
@@ -421,6 +434,8 @@ def _minmax_reduce(name, uf_float, uf_bool, input, dim, keepdim, out):
     if input.dtype.is_complex and input.numel():
         _not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
     _check_nonempty(name, input, dim)
+    if input.dtype._kind and _dim_mask(dim, input.dim(), True) is not None:
+        _dt._gate_nonempty(('max' if name == 'amax' else 'min') + '_values_cpu', input)
     uf = uf_bool if input.dtype is _dt.bool else uf_float
     if out is None and _fast_minmax is not None and (r := _fast_minmax(input, dim,
             keepdim, uf)) is not None:
@@ -468,6 +483,7 @@ def _arg_reduce(name, np_arg, input, dim, keepdim):
     if dim is None:
         TORCH_CHECK_INDEX(input.numel() != 0, name,
                 "(): Expected reduction dim to be specified for input.numel() == 0.")
+        _dt._gate_nonempty(name + '_cpu', input)
         shape = (1,) * nd if keepdim else ()
         res = _new_tensor(shape, None, _dt.int64, input.device)
         if not input.is_meta:
@@ -476,6 +492,7 @@ def _arg_reduce(name, np_arg, input, dim, keepdim):
     d = wrap_dim(dim, nd)
     TORCH_CHECK_INDEX(nd == 0 or input._impl.sizes()[d] != 0, name,
                       "(): Expected reduction dim ", d, " to have non-zero size.")
+    _dt._gate_nonempty(name + '_cpu', input)
     it, res, _ = make_reduction(name, input, dim, keepdim, _dt.int64)
     if not input.is_meta and res.numel():
         a = _np_read(input)
@@ -500,6 +517,7 @@ def _max_min(name, ret, np_arg, amaxmin, elementwise, input, dim, keepdim, other
         TORCH_CHECK(input.numel() != 0, name,
                     "(): Expected reduction dim to be specified for input.numel() == "
                     "0. Specify the reduction dim with the 'dim' argument.")
+        _dt._gate_nonempty(name + '_all', input)
         return amaxmin(input)
     TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral)
                      and not isinstance(dim, builtins.bool), name,
@@ -511,6 +529,8 @@ def _max_min(name, ret, np_arg, amaxmin, elementwise, input, dim, keepdim, other
                       "(): Expected reduction dim ", d, " to have non-zero size.")
     # after the meta function's checks
     TORCH_CHECK(not input.dtype.is_complex, name, "(): does not support complex input")
+    if input.dtype._kind and not nd: return ret(input.clone(), input.new_zeros((), dtype=_dt.int64))
+    _dt._gate_nonempty(name + '_cpu', input)           # (04a; a 0-d input is copied)
     vals = amaxmin(input, d, keepdim)
     it, idx, _ = make_reduction(name, input, d, keepdim, _dt.int64)
     if not input.is_meta and idx.numel():
@@ -586,9 +606,14 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=No
     ("Two-pass variance in float64 (ATen's CPU accumulates in double), then the real "
      "dtype.")
     d = input.dtype
-    TORCH_CHECK(d.is_floating_point or d.is_complex,
-                "std and var only support floating point and complex dtypes")
+    TORCH_CHECK(d.is_floating_point or d.is_complex, name if name.endswith('_mean')
+                else "std and var", " only support floating point and complex dtypes")
     dim, c = _correction(name, dim, unbiased, correction)
+    if d._kind and input.numel():         # float8: no kernel (04a)
+        _dim_mask(dim, input.dim())
+        TORCH_CHECK((dim is not None and input.dim()) or name.endswith('_mean'),
+                    "std_var_all: Unsupported dtype ", d.short)
+        _dt._kernel_gate('std_cpu', d)
     # hooks: chapters 10 and 11
     if out is None and not d.is_complex and _fast_var is not None:
         r = _fast_var(input, dim, keepdim, c, take_sqrt, name.endswith('_mean'))
@@ -603,6 +628,8 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=No
     m = mean(x, dim, True)
     dev = _real_abs(x - m) if d.is_complex else x - m
     v = sum(dev * dev, dim, keepdim) / builtins.max(0, n - c)
+    # float8's 0/0 is c10's positive NaN (numpy's x86 NaN carries the sign bit)
+    if d._kind and not input.numel(): v, m = v.abs(), m.abs()
     if take_sqrt: v = v.sqrt()
     od = d.to_real()
     # computed straight into out's dtype, as std_var_out
@@ -665,6 +692,14 @@ def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None
                         _p_str(ord), " norm on the dimension ", i,
                         "because this dimension is empty and the operation does not "
                         "have an identity")
+    if d._kind and dtype is None:        # float8 (04a): see the text above
+        shape = _reduced_shape(input._impl.sizes(), mask, keepdim)
+        if not input.numel():        # filled with the double 0.0: e8m0fnu's lowest is 2**-127
+            return _finish_out(_new_tensor(shape, None, d, input.device).fill_(0.0), out)
+        if builtins.all(s == 1 for s, m in zip(input._impl.sizes(), mask) if m):
+            r = _as_result(ne(x, 0), d) if ord == 0 else _real_abs(x)
+            return _finish_out(r.reshape(shape).clone(), out)
+        _dt._kernel_gate('norm_cpu', d)
     a = _real_abs(x)
     # ATen computes half norms in float
     if od in _REDUCED: a = _to_dtype(a, _dt.float32)
@@ -727,6 +762,7 @@ def logsumexp(input, dim, keepdim:bool=False, *, out=None) -> Tensor:
 # %% ../nbs/06c_reductions.ipynb #a9f4ea31
 def count_nonzero(input, dim=None) -> Tensor:
     "Number of nonzero elements over `dim`, as `torch.count_nonzero` (int64)."
+    if input.dtype._kind and dim is None: _dt._kernel_gate('nonzero_count_cpu', input.dtype)
     return sum(ne(input, 0), dim)
 
 def nansum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:
@@ -738,6 +774,7 @@ def nansum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tens
     if (out is not None and dtype is None and input.dtype.is_floating_point
             and not out.dtype.is_floating_point):
         _not_impl('nansum_cpu', out.dtype)
+    if dtype is None: _dt._gate_nonempty('nansum_cpu', input)
     x = (where(ne(input, input), zeros((), dtype=input.dtype, device=input.device),
                input) if input.dtype.is_floating_point else input)
     return sum(x, dim, keepdim, dtype=dtype, out=out)
@@ -748,6 +785,7 @@ def nanmean(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Ten
     TORCH_CHECK(input.dtype.is_floating_point or input.dtype.is_complex,
                 "nanmean(): expected input to have floating point or complex dtype but "
                 "got ", input.dtype.short)
+    _dt._gate_nonempty('nansum_cpu', input)
     if (out is not None and not out.dtype.is_floating_point
             and input.dtype.is_floating_point):
         _not_impl('nansum_cpu', out.dtype)
