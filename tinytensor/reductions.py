@@ -292,6 +292,10 @@ def _overload(name, input, dim, keepdim, dtype, out):
     return dim, keepdim
 
 def _sum_like(name, uf, input, dim, keepdim, dtype, out):
+    # hook: chapter 10's lean build (float32 and float64 only)
+    if dtype is None and out is None and _fast_sum is not None:
+        r = _fast_sum(input, dim, keepdim, uf)
+        if r is not None: return r
     d0 = input.dtype                 # float8: Note [float8 sums in a float buffer] (04a)
     if d0._kind and dtype in (None, d0) and input.numel():
         _dim_mask(dim, input.dim())                    # torch checks the dims first
@@ -299,10 +303,6 @@ def _sum_like(name, uf, input, dim, keepdim, dtype, out):
                 and _dt._sums_in_float(make_reduction(name, input, dim, keepdim, d0)[0])):
             return _as_result(sum(_to_dtype(input, _dt.float32), dim, keepdim), d0)
         _dt._kernel_gate('sum_cpu' if name == 'sum' else 'prod_out_cpu', d0)
-    # hook: chapter 10's lean build
-    if dtype is None and out is None and _fast_sum is not None:
-        r = _fast_sum(input, dim, keepdim, uf)
-        if r is not None: return r
     _check_dtype_arg(dtype, name)
     od = (dtype
           or (out.dtype if out is not None
