@@ -19,6 +19,7 @@ from .allocator import *
 from .storage import *
 from .backends import *
 from .dtypes import *
+from .type_info import *               # chapter 04a: finfo, iinfo
 from .tensor_impl import *
 from .factories import *
 from .pictures import *
@@ -43,6 +44,7 @@ from .tensor_iterator import *
 from . import dispatch               # chapter 06d: the dispatcher; routes the writers below
 from .ops import *
 from .reductions import *
+from .norms import *                   # chapter 06c: linalg.vector_norm, norm
 from .lean_paths import *              # chapters 10-11 fill the fast-path hooks of chapters 06a-06c
 from .large_tensors import *
 from .math_ops import *

@@ -25,6 +25,7 @@ def _floating_only(kernel:str, uf):
      "the missing one).")
     def make(it):
         if not it.common_dtype().is_floating_point: _not_impl(kernel, it.common_dtype())
+        _dt._kernel_gate(kernel, it.common_dtype())          # float8 (04a)
         return _uf_kernel(uf, it.common_dtype())
     return make
 
@@ -34,6 +35,7 @@ def atan2(input, other, *, out=None) -> Tensor:
     _tensor_arg('atan2', input); _tensor_only('atan2', other)
     def make(it):
         if it.common_dtype().is_complex: _not_impl('atan2_cpu', it.common_dtype())
+        _dt._kernel_gate('atan2_cpu', it.common_dtype())
         return _uf_kernel(np.arctan2, it.common_dtype())
     return _binary(TensorIterator.binary_float_op, make, input, other, out)
 arctan2 = atan2
@@ -41,6 +43,7 @@ arctan2 = atan2
 def _fmod_loop(it):
     d = it.common_dtype()
     if d is _dt.bool or d.is_complex: _not_impl('fmod_cpu', d)
+    _dt._kernel_gate(np.fmod, d)
     if _is_integral(d):
         def loop(o, x, y):
             _check_int_zero(d, y)
@@ -125,6 +128,7 @@ def _logaddexp_make(name:str, base2:bool):
         d = it.common_dtype()
         if not (d.is_floating_point or (d.is_complex and not base2)):
             _not_impl(name + '_cpu', d)
+        _dt._kernel_gate(name + '_cpu', d)
         return _uf_kernel(_logaddexp_np(base2), d)
     return make
 
@@ -179,6 +183,7 @@ def nextafter(input, other, *, out=None) -> Tensor:
     def make(it):
         if not it.common_dtype().is_floating_point:
             _not_impl('nextafter_cpu', it.common_dtype())
+        _dt._kernel_gate('nextafter_cpu', it.common_dtype())
         def loop(o, x, y):                       # in the dtype itself: no opmath widening
             if type(o) is np.ndarray: np.nextafter(x, y, out=o)
             else: _nextafter_bits(o, x, y)
@@ -189,6 +194,9 @@ def _fmax_fmin(name, uf, bool_uf, input, other, out) -> Tensor:
     _tensor_arg(name, input); _tensor_only(name, other)
     TORCH_CHECK(not input.dtype.is_complex and not other.dtype.is_complex, name,
                 " not implemented for complex tensors.")
+    d = input.dtype            # the wide unsigned types reach maximum's kernel (04a)
+    if d._kind: _dt._kernel_gate(name + '_cpu' if d._kind == 2 else np.maximum
+                                 if name == 'fmax' else np.minimum, d)
     return _binary(TensorIterator.binary_op, _simple(uf, bool_uf), input, other, out)
 
 def fmax(input, other, *, out=None) -> Tensor:

@@ -346,10 +346,15 @@ def _div_loop(mode):
     def make(it):
         d = it.common_dtype()
         if mode is None:
+            # as mul's: the reduced-float branch for a one-element divisor (04a)
+            if d._kind == 2 and it.is_scalar(2): _not_impl('div_cpu_reduced_float', d)
             return (_reciprocal_loop(it) or _scalar_b_loop(it, np.divide)
                     or _uf_kernel(np.true_divide, d))
         if d is _dt.bool or d.is_complex:
             _not_impl('div_floor_cpu' if mode == 'floor' else 'div_trunc_cpu', d)
+        if d._kind == 2 and it.is_scalar(2):
+            _not_impl('div_floor_cpu_reduced_float' if mode == 'floor'
+                      else 'div_trunc_cpu_reduced_float', d)
         _kernel_gate(np.floor_divide if mode == 'floor' else 'div_trunc', d)
         if _is_integral(d):
             def loop(o, x, y):

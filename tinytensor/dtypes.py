@@ -9,7 +9,7 @@ __all__ = ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64', 'float16', 'bfloa
            'complex128', 'uint16', 'uint32', 'uint64', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2',
            'float8_e5m2fnuz', 'float8_e8m0fnu', 'complex32', 'half', 'float', 'double', 'short', 'int', 'long', 'chalf',
            'cfloat', 'cdouble', 'all_dtypes', 'dtype', 'from_numpy_dtype', 'get_default_dtype', 'set_default_dtype',
-           'default_complex_dtype', 'promote_types', 'promotion_table_html', 'finfo', 'iinfo']
+           'default_complex_dtype', 'promote_types', 'promotion_table_html']
 
 # %% ../nbs/04a_dtypes.ipynb #3b589ecf
 import builtins, math, numbers
@@ -408,6 +408,17 @@ def _checked_value(v, d:dtype, scalar_fill:bool=False):
         elif info.min == 0 and v < 0: ok = -v <= info.max
         else: ok = info.min <= v <= info.max
         TORCH_CHECK(ok, "value cannot be converted to type ", name, " without overflow")
+    elif d._kind == 2 and isinstance(v, numbers.Real) and not scalar_fill:
+        # Note [float8 overflow]: c10's `overflows<To, From>`. An integer must fit by its
+        # magnitude (a negative one wraps into e8m0fnu, which has no sign); a double must lie
+        # in [lowest, max], where e8m0fnu's lowest is 2**-127, so 0.0 overflows it and 0
+        # does not; an infinity passes only into e5m2, NaN into every format. ATen's
+        # one-element fill does not check, as for the half types.
+        hi = _F8_LIMITS[d][2]                  # finfo's max and min (section below)
+        lo = 2.0 ** -127 if d is float8_e8m0fnu else -hi
+        ok = (builtins.abs(v) <= hi if isinstance(v, numbers.Integral) else
+              v != v or (math.isinf(v) and d is float8_e5m2) or lo <= v <= hi)
+        TORCH_CHECK(ok, "value cannot be converted to type ", name, " without overflow")
     elif (d in _FMAX and not (scalar_fill and d in _REDUCED)
           and isinstance(v, numbers.Real) and math.isfinite(v)):
         TORCH_CHECK(builtins.abs(v) <= _FMAX[d], "value cannot be converted to type ",
@@ -474,9 +485,6 @@ _C32_NAMED = ('sum_cpu', 'prod_out_cpu', 'flip_cpu', 'arange_cpu', 'linspace_cpu
               'take_cpu', 'take_put_cpu', 'eye', 'addcdiv_cpu_out')
 _KERNEL_NAMES.update({n: n for n in _C32_NAMED})
 
-def _gather_gate(d:dtype, scalar:bool):
-    "gather's and scatter's gate: the kernel torch names takes a tensor or a number."
-    _kernel_gate('scatter_gather_scalar_cpu' if scalar else 'scatter_gather_tensor_cpu', d)
 _NO_KERNEL[complex32] = frozenset(
     {np.true_divide, np.power, np.square, np.reciprocal, np.exp, np.log, np.sqrt, np.sin,
      np.tanh, np.rint, np.remainder, np.fmod, np.floor_divide, np.logical_and,
@@ -484,60 +492,58 @@ _NO_KERNEL[complex32] = frozenset(
      np.bitwise_or, np.bitwise_xor, np.less, np.less_equal, np.greater,
      np.greater_equal} | set(_C32_UFUNCS) | set(_C32_NAMED))
 
-# %% ../nbs/04a_dtypes.ipynb #9bb047ec
-# Note [finfo's resolution]: TypeInfo.cpp computes `resolution` as
-# `std::pow(10, (int)std::log10(eps))`; the cast truncates toward zero, so float32's eps
-# 1.19e-7 (log10 -6.92) gives 1e-06, not 1e-07, and an eps of 1/8 (log10 -0.9) gives 1.
-def _resolution(eps:builtins.float) -> builtins.float:
-    return 10.0 ** builtins.int(math.log10(eps))
+# %% ../nbs/04a_dtypes.ipynb #27692f61
+# Note [Kernels the newer dtypes lack], the ops that are not one ufunc: reductions, scans,
+# sorts, flips, factories, random fills, indexing, products. Each is keyed by the kernel
+# name its error quotes (the string itself), and asks `_kernel_gate('flip_cpu', d)` at its
+# entry, after torch's own earlier checks. Measured against torch 2.13, dtype by dtype
+# (tests/test_new_dtype_ops.py); a kernel that runs only on a non-empty input is asked only
+# then, as ATen calls it only then.
+_LACK_ALL = frozenset('''max_all min_all max_cpu min_cpu max_values_cpu min_values_cpu
+    aminmax_cpu argmax_cpu argmin_cpu nonzero_count_cpu searchsorted_out_cpu median_cpu median_out mode_cpu
+    kthvalue_cpu topk_cpu cummax_cpu cummin_cpu logcumsumexp_out_cpu flip_cpu arange_cpu
+    range_cpu linspace_cpu logspace_cpu check_uniform_bounds normal_kernel_cpu randperm
+    bernoulli_scalar_cpu_ bernoulli_tensor_cpu_self_ masked_fill masked_scatter take_cpu
+    take_put_cpu scatter_gather_tensor_cpu scatter_gather_scalar_cpu index_add_
+    scatter_gather_tensor_cpu_reduce_mean scatter_gather_tensor_cpu_reduce_amax
+    scatter_gather_tensor_cpu_reduce_amin index_copy_cpu index_fill_cpu clamp_cpu
+    clamp_scalar_cpu clamp_min_scalar_cpu clamp_max_scalar_cpu tril triu trace dot bmm
+    addmv_impl_cpu addr_cpu cross tril_indices triu_indices sign_cpu frac_cpu
+    lerp_kernel_scalar addcmul_cpu_out softmax_lastdim_kernel_impl
+    log_softmax_lastdim_kernel_impl gcd_cpu hypot_cpu logaddexp_cpu nextafter_cpu
+    isin_default_cpu'''.split())
+# the wide unsigned types sum, sort, search, multiply and divide, but lack these too
+_LACK_UNSIGNED = _LACK_ALL | {'addmm_impl_cpu_', 'index_put', 'eye', 'masked_select'}
+# float8 has no sum, scan or sort at all, and none of the float-only kernels
+_LACK_FLOAT8 = _LACK_ALL | frozenset('''sum_cpu nansum_cpu prod_out_cpu cumsum_out_cpu
+    cumprod_out_cpu std_cpu norm_cpu sorting_kernel_method_name unique unique_dim
+    random_update_from_to exponential_cpu isposinf_cpu isneginf_cpu signbit_cpu nan_to_num
+    copysign_cpu atan2_cpu xlogy_cpu frexp_cpu fmax_cpu fmin_cpu addcdiv_cpu_out
+    div_cpu_reduced_float mul_cpu_reduced_float sigmoid_cpu_reduced_float ceil_vml_cpu
+    equal_notnan_cpu floor_vml_cpu trunc_vml_cpu'''.split())
+_KERNEL_NAMES.update({k: k for k in _LACK_UNSIGNED | _LACK_FLOAT8})
+for _d in _BAREBONES: _NO_KERNEL[_d] = _NO_KERNEL[_d] | _LACK_UNSIGNED
+for _d in _FLOAT8:
+    # e5m2 has infinities to test for; e8m0fnu (no sign, no zero) has gaps of its own
+    _extra = set() if _d is float8_e5m2 else {'isinf', 'isfinite'}
+    if _d is float8_e8m0fnu: _extra = {'isinf', 'addmm_impl_cpu_', 'index_put'}
+    _NO_KERNEL[_d] = _NO_KERNEL[_d] | _LACK_FLOAT8 | _extra
+_KERNEL_NAMES.update(isinf='isinf', isfinite='isfinite')
 
-# numpy's and ml_dtypes' own tables: bits, eps, max, smallest normal
-_FLOAT_LIMITS = {d: (lambda f: (f.bits, builtins.float(f.eps), builtins.float(f.max),
-                                builtins.float(f.smallest_normal)))(ml_dtypes.finfo(d.np))
-                 for d in (float16, bfloat16, float32, float64)}
+# Note [float8 sums in a float buffer]: ATen's `sum_out` (ReduceOps.cpp) sums a reduced
+# floating type (half, bfloat16, the float8 formats) in a float32 buffer, and copies that
+# back, when the reduction iterator `it`'s two innermost dims are both reduced
+# (`should_use_acc_buffer`); only otherwise does it call the kernel. So float8's sum of a
+# 2x2 slice the iterator cannot flatten (`x[:, ::2].sum()`) works, and the sum of a
+# contiguous tensor, flattened to one dim, raises.
+def _sums_in_float(it) -> bool:
+    st = it.strides(0)
+    return it.ndim() >= 2 and st[0] == 0 and st[1] == 0
 
-def _info_repr(self, names) -> str:
-    vals = ', '.join(f'{n}={getattr(self, n):g}' for n in names)
-    return f'{type(self).__name__}({vals}, dtype={self.dtype})'
-
-class finfo:
-    ("Machine limits of a floating (or, by its real part, complex) dtype, as "
-     "`torch.finfo`.")
-    __slots__ = ('bits', 'eps', 'max', 'min', 'tiny', 'smallest_normal', 'resolution',
-                 'dtype')
-    def __init__(self, type:dtype=None):
-        d = get_default_dtype() if type is None else type
-        TORCH_CHECK_TYPE(isinstance(d, dtype), "finfo(): argument 'type' (position 1) "
-                         "must be tinytensor.dtype, not ", builtins.type(d).__name__)
-        TORCH_CHECK_TYPE(d.is_floating_point or d.is_complex,
-                         "tinytensor.finfo() requires"
-                         " a floating point input type. Use tinytensor.iinfo to handle "
-                         "'tinytensor.finfo'")
-        r = d.to_real()
-        bits, eps, mx, tiny = _FLOAT_LIMITS[r]
-        # an unsigned format's min is its smallest value (e8m0fnu: 2**-127)
-        self.bits, self.eps, self.max = bits, eps, mx
-        self.min = -mx if r.is_signed else tiny
-        self.tiny = self.smallest_normal = tiny
-        self.resolution, self.dtype = _resolution(eps), r.name
-    def __repr__(self):
-        return _info_repr(self, ('resolution', 'min', 'max', 'eps', 'smallest_normal',
-                                 'tiny'))
-
-class iinfo:
-    "Machine limits of an integer dtype, as `torch.iinfo`."
-    __slots__ = ('bits', 'max', 'min', 'dtype')
-    def __init__(self, type:dtype):
-        TORCH_CHECK_TYPE(isinstance(type, dtype), "iinfo(): argument 'type' (position 1) "
-                         "must be tinytensor.dtype, not ", builtins.type(type).__name__)
-        TORCH_CHECK_TYPE(type is not bool, "tinytensor.bool is not supported by "
-                         "tinytensor.iinfo")
-        TORCH_CHECK_TYPE(type._cat == 1, "tinytensor.iinfo() requires an integer input "
-                         "type. Use tinytensor.finfo to handle 'tinytensor.iinfo'")
-        i = np.iinfo(type.np)
-        self.bits, self.max, self.min = i.bits, builtins.int(i.max), builtins.int(i.min)
-        self.dtype = type.name
-    def __repr__(self): return _info_repr(self, ('min', 'max'))
+def _gate_nonempty(key, t):
+    "`_kernel_gate` for tensor `t`, asked only where the kernel runs: `t` has elements."
+    d = t.dtype
+    if d._kind and t.numel(): _kernel_gate(key, d)
 
 # %% ../nbs/04a_dtypes.ipynb #94bbe4b0
 def _decode_table(d:dtype) -> np.ndarray:
@@ -682,12 +688,12 @@ def _f8_loop(uf, d:dtype):
 # %% ../nbs/04a_dtypes.ipynb #6164ce5a
 # torch's numeric_limits for float8 (c10/util/Float8_*.h): bits, eps, max, smallest
 # normal; e5m2fnuz's epsilon is c10's 2**-3, not the format's 2**-2 that ml_dtypes gives
-_FLOAT_LIMITS.update({
+_F8_LIMITS = {
     float8_e4m3fn: (8, 0.125, 448.0, 2.0 ** -6),
     float8_e4m3fnuz: (8, 0.125, 240.0, 2.0 ** -7),
     float8_e5m2: (8, 0.25, 57344.0, 2.0 ** -14),
     float8_e5m2fnuz: (8, 0.125, 57344.0, 2.0 ** -15),
-    float8_e8m0fnu: (8, 1.0, 2.0 ** 127, 2.0 ** -127)})
+    float8_e8m0fnu: (8, 1.0, 2.0 ** 127, 2.0 ** -127)}
 
 # %% ../nbs/04a_dtypes.ipynb #751dc21e
 # Note [complex32 storage]: a structured dtype of two '<f2' fields has itemsize 4 and

@@ -151,7 +151,8 @@ def arange(start=0, end=None, step=1, *, out:Tensor=None, dtype:dtype=None, devi
         d = _check_dtype(dtype, 'arange', _dt.int64 if integral else get_default_dtype())
     meta = (out.is_meta if out is not None else device is not None
             and _device_ok(device).device_type == DeviceType.Meta)
-    TORCH_CHECK_NOT_IMPLEMENTED(meta or (d is not _dt.bool and not d.is_complex),
+    TORCH_CHECK_NOT_IMPLEMENTED(meta or (d is not _dt.bool and not d.is_complex
+                                         and not d._kind),
                                 '"arange_cpu" not implemented for \'', d.short, "'")
     ds, de, dst = builtins.float(start), builtins.float(end), builtins.float(step)
     TORCH_CHECK(dst != 0, "step must be nonzero")
@@ -249,7 +250,7 @@ def _range_factory(name, start, end, steps, dtype, device, requires_grad, out, v
         _fill_out(out, first(d))
         if fresh: out._impl.version_counter_.set_version(0)
         return out
-    TORCH_CHECK_NOT_IMPLEMENTED(d is not _dt.bool, '"', name,
+    TORCH_CHECK_NOT_IMPLEMENTED(d is not _dt.bool and not d._kind, '"', name,
                                 '_cpu" not implemented for \'', d.short, "'")
     # a C++ cast into `d`: out of range wraps or goes inf, silently
     v = vals(d)

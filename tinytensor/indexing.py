@@ -324,6 +324,7 @@ def index_put_(self:Tensor, indices, # a tuple of index tensors (None: whole dim
     TORCH_CHECK(values.dtype is self.dtype, "Index put requires the source and "
                 "destination dtypes match, got ", self.dtype.short, " for the "
                 "destination and ", values.dtype.short, " for the source.")
+    if self.dtype._kind: _dt._kernel_gate('index_put', self.dtype)   # 04a
     if src.numel(): _index_values_check([t for t in full if t is not None], sizes)
     if src.numel() and not self.is_meta:
         dst, ix = _np_write(me), _np_index(me, full)
@@ -460,18 +461,16 @@ def _scatter_gather_checks(self:Tensor, d:int, index:Tensor, src:Tensor=None,
                                        list(src.shape))
         TORCH_CHECK(ok, "Expected index ", list(index.shape), " to be no larger than "
                     "self ", list(self.shape), " apart from dimension ", d, *tail)
-    if self.dtype._kind: _dt._gather_gate(self.dtype, src is None and name == 'scatter')
-    if name == 'gather': _check_index_bounds(self, d, index)
+    if name == 'gather': _check_index_bounds(self, d, index, 'tensor_cpu')
 
-def _check_index_bounds(self:Tensor, d:int, index:Tensor):
-    "The kernel's check: each index entry lies in [0, self.size(d))."
+def _check_index_bounds(self:Tensor, d:int, index:Tensor, kernel:str=None):
+    "The kernel's check, after its dtype dispatch (04a): each index in [0, self.size(d))."
     # scatter's kernel checks after the overlap checks, so its refusal of an overlap wins
-    n = self.shape[d] if self.dim() else 1
-    if index.numel():
-        a = _np_read(index)
-        bad = (a < 0) | (a >= n)
-        TORCH_CHECK(not bad.any(), "index ", int(a[bad].ravel()[0]) if bad.any() else 0,
-                    " is out of bounds for dimension ", d, " with size ", n)
+    if not index.numel(): return
+    if kernel and self.dtype._kind: _dt._kernel_gate('scatter_gather_' + kernel, self.dtype)
+    a, n = _np_read(index), self.shape[d] if self.dim() else 1; bad = (a < 0) | (a >= n)
+    TORCH_CHECK(not bad.any(), "index ", int(a[bad].ravel()[0]) if bad.any() else 0,
+                " is out of bounds for dimension ", d, " with size ", n)
 
 # %% ../nbs/05d_indexing.ipynb #7aa1e048
 _fast_gather = None                          # Note [Fast view hooks]: chapter 15 fills it
@@ -518,7 +517,7 @@ def _scatter_(self:Tensor, dim:int, index:Tensor, src, reduce:str, name:str) -> 
     assert_no_internal_overlap(self)          # an expanded self would be written twice
     assert_no_overlap(self, index)
     if is_t: assert_no_overlap(self, src)
-    _check_index_bounds(self, d, index)
+    _check_index_bounds(self, d, index, 'tensor_cpu' if is_t else 'scalar_cpu')
     if index.numel() and not self.is_meta:
         a = _np_read(index).reshape(index.shape or (1,))
         ix = _dim_coords(a, d)
@@ -564,12 +563,12 @@ def take(self:Tensor, index:Tensor) -> Tensor:
     "Elements of the flattened `self` at `index` (negative from the end), its shape."
     TORCH_CHECK(index.dtype is _dt.int64, "take(): Expected a long tensor for index, but "
                 "got ", index.dtype.short)
-    if self.dtype._kind: _dt._kernel_gate('take_cpu', self.dtype)
+    if self.dtype._kind == 3: _dt._kernel_gate('take_cpu', self.dtype)
     n = self.numel()
     if index.numel():
+        if self.dtype._kind: _dt._kernel_gate('take_cpu', self.dtype)   # 04a
         TORCH_CHECK_INDEX(n > 0, "take(): tried to take from an empty tensor")
-        a = _np_read(index)
-        bad = (a < -n) | (a >= n)
+        a = _np_read(index); bad = (a < -n) | (a >= n)
         TORCH_CHECK_INDEX(not bad.any(), "out of range: tried to access index ",
                           int(a[bad].ravel()[0]) if bad.any() else 0, " on a tensor of ",
                           n, " elements.")
@@ -628,7 +627,8 @@ def _scatter_reduce(self:Tensor, dim:int, index:Tensor, src:Tensor, reduce:str,
     TORCH_CHECK(reduce in _SCATTER_REDUCE,
                 "reduce argument must be either sum, prod, mean, "
                 "amax or amin, got ", reduce)
-    _check_index_bounds(self, d, index)
+    _check_index_bounds(self, d, index, 'tensor_cpu' if reduce in ('sum', 'prod') else
+                        'tensor_cpu_reduce_' + reduce)
     n = index.numel()
     if n and (self.is_complex() and reduce in ('amax', 'amin')
               or self.dtype is _dt.bool and reduce == 'mean'):
@@ -692,6 +692,7 @@ def masked_fill_(self:Tensor, mask:Tensor, value) -> Tensor:
     shape = _broadcast_pair(tuple(mask.shape), tuple(self.shape))
     TORCH_CHECK(shape == tuple(self.shape), "output with shape ", list(self.shape),
                 " doesn't match the broadcast shape ", list(shape))
+    if self.dtype._kind: _dt._kernel_gate('masked_fill', self.dtype)       # 04a
     # the number is converted under c10's overflow check (Note [Scalar overflow])
     v = empty(2, dtype=self.dtype, device=self.device).fill_(value)
     if self.numel() and not self.is_meta:
@@ -713,8 +714,8 @@ def masked_select(self:Tensor, mask:Tensor) -> Tensor:
     "The elements of `self` where `mask` is True (both broadcast), as a new 1-d tensor."
     TORCH_CHECK(mask.dtype is _dt.bool, "masked_select: expected BoolTensor for mask")
     shape = _broadcast_pair(tuple(mask.shape), tuple(self.shape))
-    m = np.broadcast_to(_np_read(mask), shape)
-    vals = np.broadcast_to(_np_read(self), shape)[m]
+    if self.dtype._kind and 0 not in shape: _dt._kernel_gate('masked_select', self.dtype)
+    vals = np.broadcast_to(_np_read(self), shape)[np.broadcast_to(_np_read(mask), shape)]
     out = empty(len(vals), dtype=self.dtype, device=self.device)
     if len(vals): _np_write(out)[...] = vals
     return out
@@ -722,9 +723,8 @@ def masked_select(self:Tensor, mask:Tensor) -> Tensor:
 @patch
 def nonzero(self:Tensor, *, as_tuple:bool=False):
     "Coordinates of the non-zero elements: `(n, ndim)` int64 with strides `(1, n)`."
-    if as_tuple:
-        t = self.unsqueeze(0) if self.dim() == 0 else self
-        return t.nonzero().unbind(1)
+    if self.dtype._kind: _dt._kernel_gate('nonzero_count_cpu', self.dtype)   # 04a
+    if as_tuple: return (self.unsqueeze(0) if self.dim() == 0 else self).nonzero().unbind(1)
     a = _np_read(self)
     n = int(np.count_nonzero(a))
     # CUDA's kernel fills an (ndim, n) tensor and returns its transpose: for n == 0 the

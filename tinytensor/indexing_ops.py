@@ -82,6 +82,9 @@ def index_add_(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) ->
     via_scatter = (d == 0 or d == self.dim() - 1) and alpha == 1 and \
                   index.dtype is _dt.int64
     first = int(a[bad][0]) if bad.any() else 0
+    if self.dtype._kind and n and self.numel():    # 04a: the kernel each path reaches
+        _dt._kernel_gate('index_add_' if self.dim() <= 1 else 'scatter_gather_tensor_cpu'
+                         if via_scatter else 'add_stub', self.dtype)
     if self.dim() > 1 and n and self.numel() and via_scatter:
         TORCH_CHECK(not bad.any(), "index ", first, " is out of bounds for dimension ", d,
                     " with size ", size)
@@ -116,6 +119,7 @@ def index_copy_(self:Tensor, dim:int, index:Tensor, source:Tensor) -> Tensor:
     n = index.numel()
     TORCH_CHECK_INDEX(source.dim() or n == 1, "index_copy_(): When source is scalar, "
                       "index should have one element (got ", n, ")")
+    if self.dtype._kind: _dt._kernel_gate('index_copy_cpu', self.dtype)     # 04a
     TORCH_CHECK_INDEX(source.dim() == self.dim() or not source.dim() or not self.dim(),
                       "index_copy_(): When source and destination are not scalars, their "
                       "dimensionality must match. Source dimensionality (", source.dim(),
@@ -168,6 +172,7 @@ def index_fill_(self:Tensor, dim:int, index:Tensor, value) -> Tensor:
                 "Converting complex Scalar to non-complex type is not supported")
     d = _wrap1(self, dim, 'index_fill_')
     TORCH_CHECK(index.dim() <= 1, "Index has to be a vector/scalar")
+    if self.dtype._kind: _dt._kernel_gate('index_fill_cpu', self.dtype)     # 04a
     assert_no_partial_overlap(self, index)
     # fill_'s overflow check
     v = empty(2, dtype=self.dtype, device=self.device).fill_(value)
@@ -223,7 +228,7 @@ def _index_reduce(self:Tensor, dim, index:Tensor, source:Tensor, reduce:str,
     # complex, except maximum/minimum on complex; its mean then divides, and bool has no
     # floor division. Each step rounds to self's dtype (no float32 buffer, unlike
     # scatter).
-    nm = _LEGACY[self.dtype.name]
+    nm = _LEGACY.get(self.dtype.name, self.dtype.short)
     odd = self.dtype is _dt.bool or self.is_complex()
     TORCH_CHECK_NOT_IMPLEMENTED(include_self or not odd, '"index_reduce_func_exclude_'
                                 'input_init" not implemented for \'', nm, "'")
@@ -390,6 +395,7 @@ def masked_scatter_(self:Tensor, mask:Tensor, source:Tensor) -> Tensor:
                 "have same dtypes but got", self.dtype.short, " and ", source.dtype.short)
     TORCH_CHECK(mask.dtype is _dt.bool, "masked_scatter_ only supports boolean masks, "
                 "but got mask with dtype ", mask.dtype.short)
+    if self.dtype._kind: _dt._kernel_gate('masked_scatter', self.dtype)      # 04a
     # `expand_inplace`: the mask takes that shape
     m = mask.expand(self.shape)
     if self.numel():
@@ -418,10 +424,11 @@ def put_(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Ten
     TORCH_CHECK(self.dtype is source.dtype, "put_(): self and source expected to have "
                 "the same dtype, but got self.dtype = ", self.dtype.short,
                 " and source.dtype = ", source.dtype.short)
-    if self.dtype._kind: _dt._kernel_gate('take_put_cpu', self.dtype)
+    if self.dtype._kind == 3: _dt._kernel_gate('take_put_cpu', self.dtype)
     TORCH_CHECK_INDEX(source.numel() == index.numel(), "put_(): Expected source and "
                       "index to have the same number of elements, but got source.numel() "
                       "= ", source.numel(), ", index.numel() = ", index.numel())
+    if self.dtype._kind and index.numel(): _dt._kernel_gate('take_put_cpu', self.dtype)
     assert_no_internal_overlap(self)
     for t in (index, source): assert_no_overlap(self, t)
     if index.numel() == 0: return self

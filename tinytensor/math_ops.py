@@ -42,6 +42,7 @@ def _rounding(uf, vml:str):
     def make(it):
         d = it.common_dtype()
         if d is _dt.bool: _not_impl(vml, d)
+        _dt._kernel_gate(vml, d)
         if _is_integral(d): return lambda o, x: np.copyto(o, x)
         return _uf_kernel(uf, d)
     return make
@@ -105,6 +106,7 @@ def frac(input, *, out=None) -> Tensor:
     def make(it):
         if not it.common_dtype().is_floating_point:
             _not_impl('frac_cpu', it.common_dtype())
+        _dt._kernel_gate('frac_cpu', it.common_dtype())
         return _uf_kernel(_frac_np, it.common_dtype())
     return _unary(TensorIterator.unary_op, make, input, out, 'frac')
 
@@ -141,6 +143,7 @@ def _sign_make(complex_ok:bool):
     def make(it):
         d = it.common_dtype()
         if d is _dt.bool: return lambda o, x: np.copyto(o, x)
+        _dt._kernel_gate('sign_cpu', d)
         if d.is_complex:
             TORCH_CHECK_NOT_IMPLEMENTED(complex_ok,
                                         "Unlike NumPy, torch.sign is not intended to "
@@ -192,6 +195,7 @@ def signbit(input, *, out=None) -> Tensor:
     _tensor_arg('signbit', input)
     TORCH_CHECK_NOT_IMPLEMENTED(not input.dtype.is_complex,
                                 "signbit is not implemented for complex tensors.")
+    _dt._kernel_gate('signbit_cpu', input.dtype)
     return _bool_of('signbit', input,
                     np.signbit if input.dtype.is_floating_point
                     else (lambda x, out: np.less(x, 0, out=out)), None, out)
@@ -328,11 +332,16 @@ def isnan(input) -> Tensor:
     return ne(input, input)
 def isinf(input) -> Tensor:
     "True where an element is +inf or -inf, as `torch.isinf`."
+    if isinstance(input, Tensor) and input.dtype._kind: _dt._kernel_gate('isinf', input.dtype)
     if isinstance(input, Tensor) and input.dtype.is_floating_point:
         return eq(abs(input), math.inf)    # ATen's own formula
     return _bool_of('isinf', input, np.isinf, False)
 def isfinite(input) -> Tensor:
     "True where an element is neither inf nor NaN, as `torch.isfinite`."
+    if isinstance(input, Tensor) and input.dtype._kind:
+        _dt._kernel_gate('isfinite', input.dtype)
+        # e8m0fnu has no infinities (and no abs): finite is not NaN
+        if input.dtype is _dt.float8_e8m0fnu: return eq(input, input)
     if isinstance(input, Tensor) and input.dtype.is_floating_point:
         return mul(eq(input, input), ne(abs(input), math.inf))
     return _bool_of('isfinite', input, np.isfinite, True)
@@ -340,6 +349,7 @@ def isfinite(input) -> Tensor:
 def _inf_test(name, input, sign, out) -> Tensor:
     _tensor_arg(name, input)
     TORCH_CHECK(not input.dtype.is_complex, name, " does not support complex inputs.")
+    _dt._kernel_gate(name + '_cpu', input.dtype)
     if not input.dtype.is_floating_point:
         return _bool_of(name, input, lambda x, out: out.fill(False), None, out)
     return _bool_of(name, input, lambda x, out: np.equal(x, sign * np.inf, out=out), None,
@@ -453,7 +463,7 @@ def equal(input, other) -> bool:
                 "Cannot compare two tensors on different devices. Got: ", input.device,
                 " and ", other.device)
     if input.shape != other.shape: return False
-    if input.dtype._kind: _dt._kernel_gate('equal_notnan_cpu', input.dtype)
+    if input.dtype._kind == 3: _dt._kernel_gate('equal_notnan_cpu', input.dtype)
     return builtins.bool(_all(eq(input, other)).item())
 
 # %% ../nbs/20_math.ipynb #d210c95f
@@ -553,6 +563,7 @@ def frexp(input, *, out=None):
     _tensor_arg('frexp', input)
     TORCH_CHECK(input.dtype.is_floating_point,
                 "torch.frexp() only supports floating-point dtypes")
+    _dt._kernel_gate('frexp_cpu', input.dtype)
     if out is None:
         m, e = (_empty_impl(input._impl.sizes(), like_strides(input), d, input.device)
                 for d in (input.dtype, _dt.int32))

@@ -52,7 +52,8 @@ def _mm_checks(kind, a, b, sa, sb):
                     "] and src [", sb[0],
                     "] to have the same number of elements, but got ", sa[0], " and ",
                     sb[0], " elements respectively")
-        if da is _dt.bool: _not_impl('dot', da)
+        # the newer dtypes: no dot, mv or bmm; addmm for float8 but e8m0fnu (04a)
+        if da is _dt.bool or da._kind: _not_impl('dot', da)
     elif kind == 'mv':
         TORCH_CHECK(da is db, "addmv input tensors must have the same dtype, but got ",
                     db.short, ", ", da.short, ", and ", db.short)
@@ -60,7 +61,7 @@ def _mm_checks(kind, a, b, sa, sb):
                     sa[0],
                     "x", sa[1], "), vec (", sb[0], ")")
         # addmv returns early when mat is empty
-        if da is _dt.bool and sa[0] * sa[1]: _not_impl('addmv_impl_cpu', da)
+        if (da is _dt.bool or da._kind) and sa[0] * sa[1]: _not_impl('addmv_impl_cpu', da)
     elif kind == 'mm':
         TORCH_CHECK(sa[1] == sb[0], "mat1 and mat2 shapes cannot be multiplied (", sa[0],
                     "x", sa[1], " and ", sb[0], "x", sb[1], ")")
@@ -69,6 +70,7 @@ def _mm_checks(kind, a, b, sa, sb):
         # addmm returns early on empty inputs
         if math.prod(sa) == 0 or math.prod(sb) == 0: return
         if da is _dt.bool: _not_impl('addmm_impl_cpu_', da)
+        if da._kind: _dt._kernel_gate('addmm_impl_cpu_', da)
     else:
         TORCH_CHECK(sb[-2] == sa[-1],
                     "Expected size for first two dimensions of batch2 tensor to be: [",
@@ -76,7 +78,7 @@ def _mm_checks(kind, a, b, sa, sb):
                     "] but got: [", sb[0], ", ", sb[-2], "].")
         # empty result or k == 0: bmm returns (or zero-fills) before dispatch
         if sa[0] * sa[1] * sb[-1] == 0 or sa[-1] == 0: return
-        if da is _dt.bool: _not_impl('bmm', da)
+        if da is _dt.bool or da._kind: _not_impl('bmm', da)
         TORCH_CHECK(da is db, "expected scalar type ", da.short, " but found ", db.short)
 
 # the dtypes numpy's matmul hands to its BLAS
@@ -128,7 +130,7 @@ def matmul(input, other, *, out=None) -> Tensor:
     d = a.dtype
     # bmm's meta function takes batch2's options
     if bmm_path: d = b.dtype
-    if d._kind:                              # Note [Kernels the newer dtypes lack] (04a)
+    if d._kind == 3:             # complex32 (04a); the others: the products below
         _dt._kernel_gate('dot' if d1 == d2 == 1 else 'bmm' if bmm_path
                          else 'addmv_impl_cpu' if d2 == 1 else 'addmm_impl_cpu_', d)
     # cuBLAS has no integer products

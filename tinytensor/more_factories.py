@@ -240,6 +240,8 @@ def eye(n:int, m:int=None, *, out:Tensor=None, dtype:dtype=None, device=None,
     TORCH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n)
     m = n if m is None else m
     TORCH_CHECK(m >= 0, "m must be greater or equal to 0, got ", m)
+    d = out.dtype if out is not None else dtype
+    if d is not None and d._kind == 1: _dt._kernel_gate('eye', d)   # 04a
     out = _zeros((n, m), dtype=dtype, device=device, out=out)
     if out.dtype._kind: _dt._kernel_gate('eye', out.dtype)
     k = builtins.min(n, m)
@@ -419,7 +421,7 @@ def range(start, end, step=1, *, out:Tensor=None, dtype:dtype=None, device=None,
     # `out`'s dtype is the range's; its layout is kept (Note [a range into out=], 04c)
     if out is not None: _check_out(out, dtype, device, 'range'); d = out.dtype
     else: d = _check_dtype(dtype, 'range')
-    TORCH_CHECK_NOT_IMPLEMENTED(d is not _dt.bool and not d.is_complex,
+    TORCH_CHECK_NOT_IMPLEMENTED(d is not _dt.bool and not d.is_complex and not d._kind,
                                 '"range_cpu" not implemented for \'', d.short, "'")
     floating = d.is_floating_point
     # the accumulation type: double (float for the half types, on CPU), int64

@@ -177,11 +177,14 @@ def reciprocal(input, *, out=None) -> Tensor:
 def sigmoid(input, *, out=None) -> Tensor:
     ("Elementwise `sigmoid`; integer inputs compute in the default float dtype, as "
      "`torch.sigmoid`.")
+    if isinstance(input, Tensor) and input.dtype._kind:       # float8 (04a)
+        _dt._kernel_gate('sigmoid_cpu_reduced_float', input.dtype)
     return _float_unary(input, _sigmoid_np, out, 'sigmoid')
 
 def logical_not(input, *, out=None) -> Tensor:
     "Elementwise `input == 0`; a new output is bool, an `out=` keeps its dtype."
     _tensor_arg('logical_not', input)
+    if input.dtype._kind: _dt._kernel_gate(np.logical_not, input.dtype)
     it = (TensorIteratorConfig().check_all_same_dtype(False).add_output(out)
           .add_const_input(input))
     if out is None: it.declare_static_dtype(_dt.bool)
@@ -247,6 +250,7 @@ def clamp(input, min=None, max=None, *, out=None) -> Tensor:
         it = cfg.build()
         TORCH_CHECK_NOT_IMPLEMENTED(not it.common_dtype().is_complex,
                                     "clamp is not supported for complex types")
+        if it.common_dtype()._kind: _dt._kernel_gate('clamp_cpu', it.common_dtype())
         if it.common_dtype() is _dt.bool and len(bounds) == 2: _not_impl('clamp_cpu',
                 _dt.bool)   # one: clamp_min/max, bool ok
         cd = _opmath(it.common_dtype())
@@ -266,7 +270,7 @@ def clamp(input, min=None, max=None, *, out=None) -> Tensor:
     x = input if rt is input.dtype else _to_dtype(input, rt)
     it = TensorIterator.unary_op(out, x)
     cd = _opmath(rt)
-    if rt is _dt.bool:
+    if rt is _dt.bool or rt._kind:                                      # 04a
         _not_impl('clamp_scalar_cpu' if min is not None and max is not None
                   else 'clamp_min_scalar_cpu' if min is not None
                   else 'clamp_max_scalar_cpu', rt)

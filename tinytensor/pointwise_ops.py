@@ -99,6 +99,7 @@ def _pointwise3(name, input, t1, t2, value, out, divide:bool) -> Tensor:
           .enforce_safe_casting_to_output(True).build())
     d = it.common_dtype()
     if d is _dt.bool or d is _dt.complex32 and divide: _not_impl(name + '_cpu_out', d)
+    _dt._kernel_gate(name + '_cpu_out', d)
     if d is _dt.complex32: return _run(it, _c32_addcmul_loop(value), out)
     cd = _opmath(d)
     # value.to<scalar_t>(): checked

@@ -147,13 +147,15 @@ def _cum_op(name, uf, input, dim, dtype, out):
                      "(): argument 'dtype' must be tinytensor.dtype, not ",
                      type(dtype).__name__)
     d = wrap_dim(dim, input.dim())
+    if input.dtype._kind and dtype is None and input.dim():    # 0-d: copied
+        _dt._gate_nonempty(name + '_out_cpu', input)
     # meta_func_cum_ops
     od = (dtype
           or (out.dtype if out is not None else _dt.int64
               if _is_integral(input.dtype, True) else input.dtype))
     # a 0-d input is copied, not dispatched
     if od is _dt.bool and input.dim(): _not_impl(name + '_out_cpu', od)
-    if od._kind and input.dim(): _dt._kernel_gate(name + '_out_cpu', od)
+    if od._kind == 3 and input.dim(): _dt._kernel_gate(name + '_out_cpu', od)
     res = _result(input._impl.sizes(), od, input, out)
     if not res.is_meta and res.numel():
         tok = _errs_off()
@@ -261,6 +263,8 @@ def _softmax(name, log:bool, input, dim, dtype):
                      type(dtype).__name__)
     d = wrap_dim(dim, input.dim())
     x = input if dtype is None or dtype is input.dtype else _to_dtype(input, dtype)
+    if x.dtype._kind and d == x.dim() - 1:                         # 04a
+        _dt._gate_nonempty(name + '_lastdim_kernel_impl', x)
     od = x.dtype
     # nothing to compute: no dtype dispatch either
     if x.numel() == 0: return _new_tensor(x._impl.sizes(), None, od, x.device)
@@ -357,6 +361,10 @@ def sort(input, dim:int=-1, descending:bool=False, stable:bool=False, *, out=Non
      "keep a dense input's strides.")
     _check_sortable('Sort', input)
     d = wrap_dim(dim, input.dim())
+    # Note [Kernels the newer dtypes lack] (04a): float8 sorts nothing, not even nothing
+    # (a 0-d input is copied)
+    if input.dtype._kind and input.dim():
+        _dt._kernel_gate('sorting_kernel_method_name', input.dtype)
     # sort's meta function: the input's strides when dense, else inferred dense ones
     st = like_strides(input)
     vals = _empty_impl(input._impl.sizes(), st, input.dtype, input.device)
@@ -454,6 +462,7 @@ def topk(input, k:int, dim:int=-1, largest:bool=True, sorted:bool=True, *, out=N
     sizes = input._impl.sizes()
     n = sizes[d] if sizes else 1
     TORCH_CHECK(0 <= k <= n, "selected index k out of range")
+    if input.dtype._kind and input.dim(): _dt._kernel_gate('topk_cpu', input.dtype)
     shape = tuple(k if i == d else s for i, s in enumerate(sizes))
     vals = _new_tensor(shape, None, input.dtype, input.device)
     idx = _new_tensor(shape, None, _dt.int64, input.device)
@@ -519,6 +528,9 @@ def _median(name, ret, ignore_nan, input, dim, keepdim, out):
         TORCH_CHECK_NOT_IMPLEMENTED(ok or (dim is None and input.numel() == 0), '"median',
                                     '_cpu' if dim is None else '_out',
                                     '" not implemented for \'', input.dtype.short, "'")
+        # the newer dtypes: nanmedian's kernels are median's (04a)
+        if input.dtype._kind and (dim is not None or input.numel()):
+            _dt._kernel_gate('median_cpu' if dim is None else 'median_out', input.dtype)
     if dim is None:
         check_dtype()                         # the median of all elements, a 0-dim tensor
         res = _new_tensor((), None, input.dtype, input.device)
@@ -529,8 +541,8 @@ def _median(name, ret, ignore_nan, input, dim, keepdim, out):
                 x = _np_read(input)
                 a = np.ravel(x,
                         order='K' if input._impl.is_non_overlapping_and_dense_ else 'C')
-                _np_write(res)[...] = (_median_all(a, ignore_nan) if a.size
-                                       else np.array(np.nan).astype(a.dtype))
+                _np_write(res)[...] = (_median_all(a, ignore_nan) if a.size   # c10's NaN
+                                       else _dt._as_dtype(np.nan, a.dtype))
             finally: _errs_on(tok)
         return _finish_out(res, out)
     d = wrap_dim(dim, input.dim())
@@ -679,7 +691,8 @@ def unique(input, sorted:bool=True, return_inverse:bool=False, return_counts:boo
            dim=None):
     ("Sorted unique elements (or slices along `dim`), with the inverse map and counts "
      "if asked, as `torch.unique`.")
-    if input.dtype._kind: _dt._kernel_gate('unique', input.dtype)
+    if input.dtype._kind: _dt._kernel_gate('unique' if dim is None else 'unique_dim',
+                                           input.dtype)
     if dim is None:
         a = ascontiguous(_np_read(input)).reshape(-1)
         key, xp = _sort_key(a), array_namespace(a)
@@ -721,7 +734,8 @@ def unique_consecutive(input, return_inverse:bool=False, return_counts:bool=Fals
                        dim=None):
     ("Collapse runs of equal consecutive elements (or slices along `dim`), as "
      "`torch.unique_consecutive`.")
-    if input.dtype._kind: _dt._kernel_gate('unique', input.dtype)
+    if input.dtype._kind: _dt._kernel_gate('unique' if dim is None else 'unique_dim',
+                                           input.dtype)
     if dim is None:
         rows, shp = ascontiguous(_np_read(input)).reshape(-1, 1), (input.numel(),)
     else:

@@ -130,6 +130,7 @@ def mode(input, dim:int=-1, keepdim:bool=False, *, out=None):
     # a 0-d input is copied, an empty one has no rows: no dtype dispatch
     if input.dtype.is_complex and input.dim() and input.numel():
         _not_impl('mode_cpu', input.dtype)
+    if input.dim(): _dt._gate_nonempty('mode_cpu', input)
     return _pick(input, d, sizes, keepdim, mode_return, 'mode', out, _mode_pick)
 
 # %% ../nbs/21_scans_sorting.ipynb #0107b781
@@ -197,6 +198,7 @@ def kthvalue(input, k:int, dim:int=-1, keepdim:bool=False, *, out=None):
     # a 0-d input is copied before the kernel's dtype dispatch
     if (input.dtype is _dt.bool or input.dtype.is_complex) and input.dim():
         _not_impl('kthvalue_cpu', input.dtype)
+    if input.dtype._kind and input.dim(): _dt._kernel_gate('kthvalue_cpu', input.dtype)
     return _pick(input, d, sizes, keepdim, kthvalue_return, 'kthvalue', out,
                  lambda rows: _kth_pick(rows, int(k)))
 
@@ -230,6 +232,7 @@ def aminmax(input, *, dim=None, keepdim:bool=False, out=None):
         TORCH_CHECK_INDEX(not sizes or sizes[d] != 0, "aminmax: Expected reduction dim ",
                           d, " to have non-zero size.")
         shape = _reduced_shape(sizes, [i == d for i in range(len(sizes))], keepdim)
+    _dt._gate_nonempty('aminmax_cpu', input)
     if input.dtype.is_complex:
         # the kernel over one dim of a 0-d input says it in other words
         TORCH_CHECK(input.dim() or dim is None, "aminmax not implemented for ",
@@ -399,6 +402,12 @@ def isin(elements, test_elements, *, assume_unique:bool=False, invert:bool=False
         # compared in the dtype `result_type` gives them: a scalar or a 0-d `elements`
         # takes the tests' dtype within a category (isin(257, int8 tests) is 1's)
         c = result_type(elements_arg, test_elements)
+        # ATen's choice (numpy's heuristic): a loop for few tests, else sort them; the
+        # newer dtypes lack the loop's kernel, and float8 the sort's (04a)
+        if c._kind:
+            few = test_elements.numel() < int(10.0 * float(res.numel()) ** 0.145)
+            _dt._kernel_gate('isin_default_cpu' if few else 'sorting_kernel_method_name'
+                             if assume_unique else 'unique', c)
         cd = np.float32 if c in (_dt.float16, _dt.bfloat16) else c.np
         a = _np_read(elements).astype(cd)
         b = ascontiguous(_np_read(test_elements)).reshape(-1).astype(cd)

@@ -89,6 +89,7 @@ def _tri_fill(o, x, k:int, lower:bool, copy:bool=True):
 
 def _tri(input:Tensor, k, lower:bool, name:str, out=None) -> Tensor:
     _tri_check(input, k, name)
+    _dt._gate_nonempty(name, input)
     TORCH_CHECK(out is None or out.dtype is input.dtype,
                 "Expected out tensor to have dtype ", _ctype(input.dtype), ", but got ",
                 _ctype(out.dtype) if out is not None else '', " instead")
@@ -165,7 +166,8 @@ def _tri_indices(row, col, offset, dtype, device, lower) -> Tensor:
     TORCH_CHECK(row >= 0, "row must be non-negative, got", row)
     TORCH_CHECK(col >= 0, "col must be non-negative, got", col)
     d = _dt.int64 if dtype is None else dtype
-    if not _is_integral(d): _not_impl('tril_indices' if lower else 'triu_indices', d)
+    if not _is_integral(d) or d._kind:
+        _not_impl('tril_indices' if lower else 'triu_indices', d)
     i, j = np.nonzero(np.tri(row, col, offset, dtype=bool) if lower
                       else ~np.tri(row, col, offset - 1, dtype=bool))
     return _from_np(np.stack([i, j]).reshape(2, -1), d)
@@ -219,8 +221,7 @@ def diagflat(input:Tensor, offset:int=0) -> Tensor:
 
 def trace(input:Tensor) -> Tensor:
     "Sum of the main diagonal of a matrix (integral inputs give int64), as `torch.trace`."
-    if input.dtype is _dt.bool: _not_impl('trace', input.dtype)
-    if input.dtype._kind: _dt._kernel_gate('trace', input.dtype)
+    if input.dtype is _dt.bool or input.dtype._kind: _not_impl('trace', input.dtype)
     TORCH_CHECK(input.dim() == 2, "trace: expected a matrix, but got tensor with dim ",
                 input.dim())
     return _sum(input.diagonal())
@@ -569,6 +570,7 @@ def searchsorted(sorted_sequence:Tensor, input, *, out_int32:bool=False, right:b
                 "value tensor must match, but we got boundaries tensor ", list(bd.shape),
                 " and input value tensor ", list(vin.shape))
     ct = result_type(bd, vin)
+    if ct._kind and vin.numel(): _dt._kernel_gate('searchsorted_out_cpu', ct)   # 04a
     npd = np.float32 if ct in _REDUCED else ct.np
     b = ascontiguous(_np_read(bd)).astype(npd).reshape(math.prod(bd.shape[:-1]),
                                                        bd.shape[-1])
@@ -620,8 +622,9 @@ def _cum_extreme(input:Tensor, dim:int, greater:bool, ret):
     # ATen checks `dim` only for non-empty tensors of 1+ dims
     if input.numel() == 0 or input.is_meta: return ret(vals, idx)
     d = wrap_dim(dim, input.dim()) if input.dim() else 0
-    # complex numbers have no order
-    if input.dtype.is_complex: _not_impl(name + '_cpu', input.dtype)
+    # complex numbers have no order; the newer dtypes no kernel (04a)
+    if input.dtype.is_complex or (input.dtype._kind and input.dim()):
+        _not_impl(name + '_cpu', input.dtype)
     x = _np_read(input)
     if x.ndim == 0: x = x.reshape(1)
     x = np.moveaxis(x, d, 0)
@@ -673,7 +676,8 @@ def logcumsumexp(input:Tensor, dim:int, *, out=None) -> Tensor:
     ("`log(cumsum(exp(input)))` along `dim`, computed stably, as `torch.logcumsumexp` "
      "(floating dtypes only).")
     d = wrap_dim(dim, input.dim())
-    if not input.dtype.is_floating_point: _not_impl('logcumsumexp_out_cpu', input.dtype)
+    if not input.dtype.is_floating_point or input.dtype._kind:
+        _not_impl('logcumsumexp_out_cpu', input.dtype)
     TORCH_CHECK(out is None or out.dtype is input.dtype, "expected scalar_type ",
                 input.dtype.short, " but found ",
                 out.dtype.short if out is not None else '')
@@ -698,6 +702,7 @@ def _integral_kernel(uf, name):
     def make(it):
         d = it.common_dtype()
         if not _is_integral(d): _not_impl(name, d)
+        _dt._kernel_gate(name, d)
         return _simple(uf)(it)
     return make
 
@@ -742,6 +747,7 @@ def cross(input:Tensor, other:Tensor, dim:int=None, *, out=None) -> Tensor:
     shape = broadcast_shapes(input.shape, other.shape)
     TORCH_CHECK(input.dtype is other.dtype, "expected scalar type ", input.dtype.short,
                 " but found ", other.dtype.short)
+    if input.dtype._kind: _not_impl('cross', input.dtype)                  # 04a
     x, y = _np_read(input), _np_read(other)
     if input.dtype in _REDUCED: x, y = x.astype(np.float32), y.astype(np.float32)
     res = (np.cross(x, y, axisa=d, axisb=d, axisc=d) if math.prod(shape)

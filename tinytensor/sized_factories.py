@@ -344,6 +344,9 @@ def _py_scalar(v):
 def _fill(t:Tensor, value) -> Tensor:
     "Fill a tensor just made (never copy-on-write) with `value`; its version stays 0."
     impl = t._impl
+    # float8 encodes as c10 does (Note [float8 encoders])
+    if impl.dtype_._kind == 2 and impl.device_ is CPU:
+        value = _dt._as_dtype(value, impl.dtype_.np)
     # the short cut:
     if (impl.numel_ and impl.device_ is CPU and impl.is_contiguous_ and type(value) is int
             and impl.dtype_._kind != 3):          # complex32: two fields, not two 1s

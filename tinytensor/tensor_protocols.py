@@ -506,6 +506,7 @@ def _shift_kernel(left:bool):
     def make(it):
         d = it.common_dtype()
         if not _is_integral(d): _not_impl('lshift_cpu' if left else 'rshift_cpu', d)
+        _dt._kernel_gate(np.left_shift if left else np.right_shift, d)
         bits = d.itemsize * 8
         signed = d.is_signed
         def loop(o, a, b):

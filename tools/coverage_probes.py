@@ -379,6 +379,9 @@ def _torch_call(qual, probe):
         if host[2] is not None: return host
     return _call(torch, qual, probe)
 
+_CUPY_LACKS = {torch.complex32, torch.float8_e4m3fn, torch.float8_e4m3fnuz, torch.float8_e5m2,
+               torch.float8_e5m2fnuz, torch.float8_e8m0fnu}
+
 def run_probe(qual, probe, tol):
     "None if tinytensor and torch agree on this probe, else a precise reason."
     tol = probe.tol if probe.tol is not None else tol
@@ -399,11 +402,11 @@ def run_probe(qual, probe, tol):
             rb = rb.to('cpu', copy=True)                       # torch on CUDA copies to the host (preserving a dense layout)
         if DEVICE['standin'] and eb is None and _made_on_device[0] and _int_product(qual, probe, rb):
             rb, eb = None, NotImplementedError('"addmm_cuda" not implemented for an integer dtype')
-        # CuPy has no complex32: tinytensor moves its bytes on the GPU but refuses to compute with it
-        # (chapter 07b, Note [Dtypes CuPy lacks]), where torch's CUDA build computes
-        if DEVICE['standin'] and eb is None and ea is not None and _made_on_device[0] and any(
-                t.dtype is torch.complex32 for t in _tensors([b_args, b_kw, rb], torch)):
-            rb, eb = None, NotImplementedError('complex32 on the GPU')
+        # CuPy has no complex32 and no float8: tinytensor moves their bytes on the GPU but refuses to compute
+        # with them (chapter 07b, Note [Dtypes CuPy lacks]), where torch's CUDA build computes
+        if DEVICE['standin'] and eb is None and isinstance(ea, NotImplementedError) and _made_on_device[0] and any(
+                t.dtype in _CUPY_LACKS for t in _tensors([b_args, b_kw, rb], torch)):
+            rb, eb = None, NotImplementedError('a dtype CuPy lacks, on the GPU')
     if eb is not None:
         if ea is None: return f'torch raises {_short(eb)}; tinytensor returned {type(ra).__name__}'
         if _builtin_base(ea) != _builtin_base(eb): return f'exception {_short(ea)} != torch {_short(eb)}'

@@ -1189,6 +1189,37 @@ _add_probes('view_as_complex', P(F(lambda L: L.tensor([[1.0, 2.0], [3.0, -1.0]],
 _add_probes('complex', P(_H, _H))
 _add_probes('addcmul', P(_C32(), _C32(), _C32((2 - 1j, 0.25j, -4 + 0j))))
 _add_probes('lerp', P(_C32(), _C32(), 0.5), P(_H, _H, F(lambda L: L.tensor(0.5j), '0-d complex64')))
+# every other op over them (tests/test_new_dtype_ops.py sweeps the rest): a matrix of each kind, a 2x2 float8 slice
+# whose sum ATen takes in a float32 buffer, a 0-d float8 that sort and min(dim) copy
+_NEWM = lambda dt: F(lambda L: (L.tensor([[1, 5, 3], [2, 0, 4]], dtype=getattr(L, dt)) if dt.startswith('uint') else
+                                L.tensor([[1.0, -0.5, 3.0], [2.0, 0.0, 4.0]]).to(getattr(L, dt))), f'{dt}(2x3)')
+_U16M, _U64M, _E4M, _E5M, _E8M = map(_NEWM, ('uint16', 'uint64', 'float8_e4m3fn', 'float8_e5m2', 'float8_e8m0fnu'))
+_E5S = F(lambda L: L.tensor([[1.0, -0.5, 3.0], [2.0, 0.0, 4.0]]).to(L.float8_e5m2)[:, ::2], 'float8_e5m2(2x3)[:, ::2]')
+_E4Z = F(lambda L: L.tensor(2.0).to(L.float8_e4m3fn), 'float8_e4m3fn(2.0)')
+_NEW_PROBES = {
+    'sum': [P(_U16M), P(_U64M, 1), P(_E4M), P(_E5S), P(_E5S, (0, 1), keepdim=True)],
+    'prod': [P(_U16M), P(_E4M, 1)], 'mean': [P(_E4M), P(_E5S)], 'std': [P(_E4M), P(_E4M, 1)],
+    'max': [P(_U16M), P(_E4M, 1), P(_E4Z, 0)], 'amax': [P(_U64M, 1), P(_E8M)], 'argmax': [P(_U16M), P(_E5M, 0)],
+    'aminmax': [P(_U16M)], 'norm': [P(_E4M), P(_E4Z), P(_E8M)], 'count_nonzero': [P(_U16M), P(_U16M, 1)],
+    'sort': [P(_U16M), P(_U64M, 0, descending=True), P(_E4M), P(_E4Z, 0)], 'argsort': [P(_U16M), P(_E5M)],
+    'topk': [P(_U16M, 2)], 'median': [P(_U16M), P(_E4M, 1)], 'unique': [P(_U16M), P(_E8M)],
+    'cumsum': [P(_U16M, 1), P(_E4M, 0), P(_E4Z, 0)], 'cummax': [P(_U16M, 1), P(_E4Z, 0)],
+    'flip': [P(_U16M, (1,)), P(_U16M, (0,)), P(_E4M, (0,))], 'roll': [P(_U16M, 1, 1), P(_E4M, 1)],
+    'arange': [P(5, dtype=D('uint16')), P(3, dtype=D('float8_e4m3fn'))], 'linspace': [P(0, 4, 5, dtype=D('uint32'))],
+    'rand': [P(3, dtype=D('float8_e5m2'))], 'randn': [P(3, dtype=D('uint16'))],
+    'randint': [P(0, 5, (3,), dtype=D('uint16'), values=False), P(0, 5, (3,), dtype=D('float8_e4m3fn'))],
+    'nonzero': [P(_U16M), P(_E4M)], 'masked_fill': [P(_U16M, bvals(True, False, True), 1)],
+    'masked_select': [P(_U16M, bvals(True, False, True)), P(_E4M, bvals(True, False, True))],
+    'gather': [P(_U16M, 1, idx([0, 2], [1, 0])), P(_E4M, 1, idx([0, 2], [1, 0]))],
+    'index_select': [P(_U16M, 1, idx(2, 0)), P(_E8M, 0, idx(1))], 'take': [P(_U64M, idx(0, 4))],
+    'where': [P(bvals(True, False, True), _U16M, _U16M), P(bvals(True, False, True), _E4M, _E4M)],
+    'clamp': [P(_U16M, 0, 2), P(_E4M, min=1)], 'tril': [P(_U16M)], 'triu': [P(_E4M, 1)], 'trace': [P(_U16M)],
+    'mm': [P(_E4M, F(lambda L: L.tensor([[1.0, -0.5, 3.0], [2.0, 0.0, 4.0]]).to(L.float8_e4m3fn).t(), 'its .t()')),
+           P(_U16M, F(lambda L: L.tensor([[1, 5, 3], [2, 0, 4]], dtype=L.uint16).t(), 'its .t()'))],
+    'isinf': [P(_U16M), P(_E4M), P(_E5M)], 'isfinite': [P(_E8M), P(_E4M)], 'sign': [P(_U16M)],
+    'diag': [P(_U16M), P(_E8M)], 'repeat_interleave': [P(_E4M, 2)], 'equal': [P(_U16M, _U16M), P(_E4M, _E4M)],
+}
+for _n, _ps in _NEW_PROBES.items(): _add_probes(_n, *_ps)
 
 def _base_name(qual):
     n = qual[7:] if qual.startswith('Tensor.') else qual

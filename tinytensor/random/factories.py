@@ -70,7 +70,9 @@ def _random(name, size, dtype, device, out=None, generator=None):
     # dispatches on the dtype, so `randn(0, dtype=int64)` is an empty tensor; `uniform_`
     # checks the dtype first (`check_uniform_bounds`) and refuses even when there is
     # nothing to draw.
-    ok = out.dtype.is_floating_point or out.dtype.is_complex
+    # float8 has neither kernel (Note [Kernels the newer dtypes lack], 04a)
+    ok = ((out.dtype.is_floating_point or out.dtype.is_complex)
+          and out.dtype._kind in (0, 3))       # complex32 draws as torch's does
     TORCH_CHECK_NOT_IMPLEMENTED(ok or (name == 'randn' and not out.numel()), '"',
                                 _KERNEL[name], '" not implemented for \'',
                                 out.dtype.short, "'")
@@ -97,7 +99,8 @@ def randn(size, *, generator:Generator=None, out:Tensor=None, dtype:dtype=None,
 
 # %% ../../nbs/25_random.ipynb #3a2e93f1
 _INT_CNAME = {_dt.uint8: 'unsigned char', _dt.int8: 'signed char', _dt.int16: 'short',
-              _dt.int32: 'int', _dt.int64: 'long'}
+              _dt.int32: 'int', _dt.int64: 'long', _dt.uint16: 'unsigned short',
+              _dt.uint32: 'unsigned int', _dt.uint64: 'unsigned long'}
 _FLOAT_CNAME = {_dt.float16: 'c10::Half', _dt.bfloat16: 'c10::BFloat16',
                 _dt.float32: 'float', _dt.float64: 'double'}
 
@@ -112,6 +115,8 @@ def _bounds(d):
     return _FLOAT_CNAME[d], -hi, hi
 
 def _randint_into(out:Tensor, low, high, generator=None) -> Tensor:
+    # float8: no kernel (04a); the wide unsigned types draw as the other integers
+    if out.dtype._kind: _dt._kernel_gate('random_update_from_to', out.dtype)
     TORCH_CHECK(low < high, "random_ expects 'from' to be less than 'to', but got from=",
                 low, " >= to=", high)
     d = out.dtype

@@ -39,7 +39,7 @@ def _fill_(self:Tensor, draw) -> Tensor:
 
 def _floating(d, kernel:str):
     "`AT_DISPATCH_FLOATING_TYPES_AND2(Half, BFloat16, ...)`'s refusal of other dtypes."
-    TORCH_CHECK_NOT_IMPLEMENTED(d.is_floating_point, '"', kernel,
+    TORCH_CHECK_NOT_IMPLEMENTED(d.is_floating_point and not d._kind, '"', kernel,
                                 '" not implemented for \'', d.short, "'")
 
 # %% ../../nbs/25_random.ipynb #3e857e91
@@ -186,7 +186,7 @@ def _bernoulli_p(g:Generator, p:np.ndarray, pd) -> np.ndarray:
 def bernoulli_(self:Tensor, p=0.5, generator:Generator=None) -> Tensor:
     "Fill `self` with 1 with probability `p` (a number, or a tensor expanded to `self`)."
     g, d = generator or default_generator, self.dtype
-    bad_self = d.is_complex
+    bad_self = d.is_complex or d._kind           # the newer dtypes: no kernel (04a)
     if not isinstance(p, Tensor):
         p = float(p)
         TORCH_CHECK(0 <= p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=",
@@ -229,6 +229,7 @@ def exponential_(self:Tensor, lambd:float=1., generator:Generator=None) -> Tenso
     TORCH_CHECK(self.dtype.is_floating_point, "Exponential distribution is a continuous "
                 "probability distribution. dtype must be a floating point but you "
                 "specified ", self.dtype.short)
+    if self.dtype._kind: _dt._kernel_gate('exponential_cpu', self.dtype)
     g = generator or default_generator
     return _fill_(self, lambda n: cast((-1.0 / lambd) * libm('log1p', -uniform_f64(g, n)),
                                        self.dtype))
@@ -274,7 +275,7 @@ def randperm(n:int, *, generator:Generator=None, out:Tensor=None, dtype:dtype=No
         TORCH_CHECK(n >= 0, "n must be non-negative, got", n)
         _factory_out(out, (n,), dtype, device, 'randperm')
     d = out.dtype
-    TORCH_CHECK_NOT_IMPLEMENTED(not (d.is_complex or d is _dt.bool),
+    TORCH_CHECK_NOT_IMPLEMENTED(not (d.is_complex or d is _dt.bool or d._kind),
                                 '"randperm" not implemented for \'', d.short, "'")
     if d in _PERM_LIMIT:
         top, text, name = _PERM_LIMIT[d]
