@@ -1,4 +1,4 @@
-"""Every op over the newer dtypes (uint16/32/64 and the five float8 formats) against torch 2.13: where torch has
+"""Every op over the newer dtypes (uint16/32/64, the five float8 formats and complex32) against torch 2.13: where torch has
 no CPU kernel, the same exception type and words (Note [Kernels the newer dtypes lack], chapter 04a); where it has
 one, the same dtype, shape, strides and values (float8 compared code for code). One table of calls, each run on
 both libraries over `NEW_DTYPES` and several layouts; enumerated inputs, no randomness (the random fills draw from
@@ -11,11 +11,12 @@ from ttgen import run_both, check_results
 
 # a dtype joins the sweep by its name here, and by its values in `base` below
 NEW_DTYPES = ['uint16', 'uint32', 'uint64', 'float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2',
-              'float8_e5m2fnuz', 'float8_e8m0fnu']
+              'float8_e5m2fnuz', 'float8_e8m0fnu', 'complex32']
 
 def base(L, name):
     "A 2x3 matrix of small values the dtype holds (float8: signs, a zero, a fraction)."
     if name.startswith('uint'): return L.tensor([[1, 5, 3], [2, 0, 4]], dtype=L.int64)
+    if name == 'complex32': return L.tensor([[1 + 2j, -0.5, 3j], [2 - 1j, 0, 4 + 0.5j]], dtype=L.complex64)
     return L.tensor([[1.0, -0.5, 3.0], [2.0, 0.0, 4.0]], dtype=L.float32)
 
 # the layouts each call meets: row-major, the same values held column-major, no rows, 0-d, a strided slice
@@ -333,7 +334,7 @@ def test_op_over_new_dtypes(op):
     bad = [m for name in NEW_DTYPES for layout in LAYOUTS if (m := run_case(op, name, layout))]
     assert not bad, bad[:6]
 
-# Note [flip's kernels]: rows are copied whatever the dtype unless the innermost dim flips; dims of size 1 or
+# Note [flip's copy paths]: rows are copied whatever the dtype unless the innermost dim flips; dims of size 1 or
 # stride 0 do not count as flipped
 U = lambda L: L.tensor([[1, 5, 3], [2, 0, 4]], dtype=L.uint16)
 FLIPS = [lambda L: U(L)[:, :1].flip(1), lambda L: U(L)[None].expand(2, 2, 3).flip(0),

@@ -476,13 +476,17 @@ _C32_UFUNCS = {np.cos: 'cos_vml_cpu', np.tan: 'tan_vml_cpu', np.sinh: 'sinh_cpu'
 _KERNEL_NAMES.update(_C32_UFUNCS)
 _C32_NAMED = ('sum_cpu', 'prod_out_cpu', 'flip_cpu', 'arange_cpu', 'linspace_cpu',
               'addmm_impl_cpu_', 'dot', 'vdot', 'scatter_gather_tensor_cpu',
-              'equal_notnan_cpu', 'angle_cpu', 'cumsum_out_cpu', 'cumprod_out_cpu',
+              'equal_cpu', 'equal_notnan_cpu', 'angle_cpu', 'cumsum_out_cpu',
+              'cumprod_out_cpu', 'unique_dim',
               'lerp_kernel_scalar', 'lerp_kernel_tensor', 'unique', 'max_all', 'min_all',
               'median_cpu', 'mode_cpu', 'kthvalue_cpu', 'trace', 'nan_to_num',
               'sigmoid_cpu', 'rsqrt_cpu', 'frac_cpu', 'sinc_cpu', 'logit_cpu',
               'erf_vml_cpu', 'i0_vml_cpu', 'xlogy_cpu', 'addmv_impl_cpu', 'bmm', 'cross',
               'cummax_cpu', 'cummin_cpu', 'logspace_cpu', 'scatter_gather_scalar_cpu',
-              'take_cpu', 'take_put_cpu', 'eye', 'addcdiv_cpu_out')
+              'take_cpu', 'take_put_cpu', 'eye', 'addcdiv_cpu_out', 'logaddexp_cpu',
+              'searchsorted_out_cpu', 'isin_default_cpu', 'masked_scatter',
+              'scatter_gather_tensor_cpu_reduce_amax', 'scatter_gather_tensor_cpu_reduce_amin',
+              'scatter_gather_tensor_cpu_reduce_mean')
 _KERNEL_NAMES.update({n: n for n in _C32_NAMED})
 
 _NO_KERNEL[complex32] = frozenset(
@@ -741,6 +745,18 @@ def _c32_loop(loop):
         loop(t, *ins)
         _c32_encode(o, t)
     return run
+
+# Note [complex32 accumulation]: `index_add_`, `index_put_(accumulate=True)` and the
+# scatter reductions of a complex32 tensor run numpy's `uf.at` on a complex64 copy and
+# round each element to float16 parts once, at the end. c10 rounds after every update
+# of an element, so an index repeated with sums that float16 cannot hold may differ in
+# the last bit; an index met once gets torch's value exactly.
+def _c32_at(uf, dst, ix, v):
+    "`uf.at(dst, ix, v)` on a complex32 array `dst`, through complex64 (Note above)."
+    w = _c32_decode(dst)
+    uf.at(w, ix, _c32_decode(v) if getattr(v, 'dtype', None) == _C32_NP else v)
+    _c32_encode(dst, w)
+
 
 # %% ../nbs/04a_dtypes.ipynb #8045256b
 _c32_warned = [False]

@@ -60,8 +60,7 @@ def _plain(data):
 
 def _index_from_data(data) -> Tensor:
     "A list or array as an index tensor: bool and uint8 stay masks, the rest is int64."
-    data = _plain(data)
-    t = tensor(data)
+    data = _plain(data); t = tensor(data)
     return t if t.dtype in (_dt.bool, _dt.uint8) else tensor(data, dtype=_dt.int64)
 
 # %% ../nbs/05d_indexing.ipynb #7aa1e012
@@ -330,7 +329,8 @@ def index_put_(self:Tensor, indices, # a tuple of index tensors (None: whole dim
         dst, ix = _np_write(me), _np_index(me, full)
         v = np.broadcast_to(_np_read(values), rs)
         # Note [ufunc.at on a device]
-        if accumulate: array_namespace(dst).add.at(dst, ix, v)
+        if accumulate and dst.dtype == _dt.complex32.np: _dt._c32_at(np.add, dst, ix, v)
+        elif accumulate: array_namespace(dst).add.at(dst, ix, v)
         else: dst[ix] = v
     self._impl.bump_version()
     return self
@@ -406,6 +406,7 @@ def index_select(self:Tensor, dim:int, index:Tensor) -> Tensor:
 # (`at_rounds`), each touching an index once.
 def ufunc_at(uf, dst, ix:tuple, v):
     "`uf.at(dst, ix, v)` (repeated indices accumulate); rounds where CuPy has no `uf.at`."
+    if dst.dtype == _dt.complex32.np: return _dt._c32_at(uf, dst, ix, v)   # 04a
     if type(dst) is np.ndarray: return uf.at(dst, ix, v)
     if uf.__name__ in ('add', 'maximum', 'minimum'):
         return getattr(array_namespace(dst), uf.__name__).at(dst, ix, v)
@@ -563,7 +564,6 @@ def take(self:Tensor, index:Tensor) -> Tensor:
     "Elements of the flattened `self` at `index` (negative from the end), its shape."
     TORCH_CHECK(index.dtype is _dt.int64, "take(): Expected a long tensor for index, but "
                 "got ", index.dtype.short)
-    if self.dtype._kind == 3: _dt._kernel_gate('take_cpu', self.dtype)
     n = self.numel()
     if index.numel():
         if self.dtype._kind: _dt._kernel_gate('take_cpu', self.dtype)   # 04a

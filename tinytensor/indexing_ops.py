@@ -80,9 +80,10 @@ def index_add_(self:Tensor, dim:int, index:Tensor, source:Tensor, *, alpha=1) ->
     # alpha 1 and int64 indices to scatter_add_ (its RuntimeError), the slice loop raises
     # an IndexError; a 0-d/1-d self has its own loop (IndexError).
     via_scatter = (d == 0 or d == self.dim() - 1) and alpha == 1 and \
-                  index.dtype is _dt.int64
+                  index.dtype is _dt.int64 and self.dtype._kind != 3   # no complex32 scatter
     first = int(a[bad][0]) if bad.any() else 0
-    if self.dtype._kind and n and self.numel():    # 04a: the kernel each path reaches
+    # 04a: the kernel each path reaches (complex32 has them all)
+    if self.dtype._kind in (1, 2) and n and self.numel():
         _dt._kernel_gate('index_add_' if self.dim() <= 1 else 'scatter_gather_tensor_cpu'
                          if via_scatter else 'add_stub', self.dtype)
     if self.dim() > 1 and n and self.numel() and via_scatter:
@@ -424,7 +425,6 @@ def put_(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Ten
     TORCH_CHECK(self.dtype is source.dtype, "put_(): self and source expected to have "
                 "the same dtype, but got self.dtype = ", self.dtype.short,
                 " and source.dtype = ", source.dtype.short)
-    if self.dtype._kind == 3: _dt._kernel_gate('take_put_cpu', self.dtype)
     TORCH_CHECK_INDEX(source.numel() == index.numel(), "put_(): Expected source and "
                       "index to have the same number of elements, but got source.numel() "
                       "= ", source.numel(), ", index.numel() = ", index.numel())
@@ -443,7 +443,7 @@ def put_(self:Tensor, index:Tensor, source:Tensor, accumulate:bool=False) -> Ten
         dst, v = _np_write(self).reshape(self.shape or (1,)), np.ravel(_np_read(source))
         ix = np.unravel_index(np.where(a < 0, a + n, a), dst.shape)
         # Note [ufunc.at on a device]
-        if accumulate: array_namespace(dst).add.at(dst, ix, v)
+        if accumulate: ufunc_at(np.add, dst, ix, v)
         else: dst[ix] = v
     self._impl.bump_version()
     return self

@@ -278,7 +278,8 @@ def flip(self:Tensor, *dims) -> Tensor:
         seen.append(w)
     out = empty_like(self, memory_format=preserve_format)
     # Note [Kernels the newer dtypes lack] (04a), Note [flip's copy paths]
-    if self.dtype._kind and _flip_dispatches(self, out, seen):
+    # on a GPU, torch's flip_cuda has them (chapter 07b)
+    if self.dtype._kind and not self.is_cuda and _flip_dispatches(self, out, seen):
         from tinytensor.dtypes import _kernel_gate
         _kernel_gate('flip_cpu', self.dtype)
     if out.numel() and not out.is_meta:

@@ -463,7 +463,10 @@ def equal(input, other) -> bool:
                 "Cannot compare two tensors on different devices. Got: ", input.device,
                 " and ", other.device)
     if input.shape != other.shape: return False
-    if input.dtype._kind == 3: _dt._kernel_gate('equal_notnan_cpu', input.dtype)
+    # ATen's kernel for a tensor and itself skips the value compare (`equal_notnan`)
+    if input.dtype._kind == 3:
+        _dt._kernel_gate('equal_notnan_cpu' if input._impl is other._impl
+                         else 'equal_cpu', input.dtype)
     return builtins.bool(_all(eq(input, other)).item())
 
 # %% ../nbs/20_math.ipynb #d210c95f

@@ -26,6 +26,9 @@ def _blas_update(input:Tensor, prod:Tensor, beta, alpha, name:str) -> Tensor:
     ("`beta * input + alpha * prod` into a new contiguous tensor (`input` not read when "
      "beta == 0).")
     d = prod.dtype
+    if d._kind == 3:             # complex32 (04a): through complex64, rounded at the end
+        c = _dt.complex64
+        return _blas_update(input.to(c), prod.to(c), beta, alpha, name).to(d)
     p = _np_read(prod)
     acc = np.float32 if d in _REDUCED else (np.int64 if _is_integral(d) else d.np)
     if _is_integral(d): beta, alpha = int(beta), int(alpha)

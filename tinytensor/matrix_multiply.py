@@ -130,7 +130,9 @@ def matmul(input, other, *, out=None) -> Tensor:
     d = a.dtype
     # bmm's meta function takes batch2's options
     if bmm_path: d = b.dtype
-    if d._kind == 3:             # complex32 (04a); the others: the products below
+    if d._kind == 3 and not (a.numel() and b.numel()):    # complex32 (04a): no product
+        return matmul(a.to(_dt.complex64), b.to(_dt.complex64), out=out).to(_dt.complex32)
+    if d._kind == 3:                                 # complex32; the others: below
         _dt._kernel_gate('dot' if d1 == d2 == 1 else 'bmm' if bmm_path
                          else 'addmv_impl_cpu' if d2 == 1 else 'addmm_impl_cpu_', d)
     # cuBLAS has no integer products

@@ -107,7 +107,7 @@ def _complex_to_real(input, out, make_loop, name) -> Tensor:
 def _c32_abs(o, x):
     "|x| of complex64 values as glibc's hypotf, into `o` (rounded from float)."
     re, im = x.real.astype(np.float64), x.imag.astype(np.float64)
-    r = np.sqrt(re * re + im * im).astype(np.float32)
+    r = np.array(np.sqrt(re * re + im * im), np.float32)      # an array, 0-d too
     r[np.isinf(re) | np.isinf(im)] = np.inf              # hypot(inf, nan) is inf
     np.copyto(o, r, casting='unsafe')
 

@@ -330,7 +330,7 @@ def _sum_like_kernel(input, out=None, *, name, uf, dim, keepdim, dtype):
     acc = _acc(od)
     it, res, _ = make_reduction(name, input, dim, keepdim, od, out, in_dtype)
     # on the CPU float8 reaches here only empty (04a): 0 or 1, encoded as c10 encodes
-    if od._kind == 2 and not input.numel(): res.fill_(0 if uf is np.add else 1)
+    if od._kind >= 2 and not input.numel(): res.fill_(0 if uf is np.add else 1)
     elif uf is np.multiply and od in _REDUCED and not it.common_device_.device_type:
         _prod_reduced_run(it)   # in 16 bits
     else: _reduce_run(it, _ufunc_reduce(uf, acc), uf, acc)
@@ -363,8 +363,11 @@ def mean(input, dim=_NO_DIM, keepdim:bool=_NO_KEEPDIM, *, dtype=None, out=None) 
                 " dtype must be either a floating point or complex dtype. Got: ", d.short)
     # float8: the sum has no kernel; an empty one sums to 0 and fails at the division
     if d._kind and _dim_mask(dim, input.dim()) is not None:
-        f = input.numel() and _dt._sums_in_float(make_reduction('sum', input, dim, keepdim, d)[0])
-        _dt._kernel_gate('sum_cpu' if input.numel() and not f else 'div_cpu_reduced_float', d)
+        f = (d._kind == 2 and input.numel()
+             and _dt._sums_in_float(make_reduction('sum', input, dim, keepdim, d)[0]))
+        # complex32's division is the plain one (div_cpu)
+        div = np.true_divide if d._kind == 3 else 'div_cpu_reduced_float'
+        _dt._kernel_gate('sum_cpu' if input.numel() and not f else div, d)
     if out is None and _fast_mean is not None and (r := _fast_mean(input, dim, keepdim,
                                                                    d)) is not None:
         # hook: chapter 10's lean build
@@ -449,9 +452,10 @@ def _check_nonempty(name, input, dim):
                           "(): Expected reduction dim ", d, " to have non-zero size.")
 
 def _minmax_reduce(name, uf_float, uf_bool, input, dim, keepdim, out):
-    if input.dtype.is_complex and input.numel():
-        _not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
     _check_nonempty(name, input, dim)
+    if input.dtype.is_complex and input.numel():
+        for d in _dims(dim): wrap_dim(int(d), input.dim())    # torch checks the dims first
+        _not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
     if input.dtype._kind and _dim_mask(dim, input.dim(), True) is not None:
         _dt._gate_nonempty(('max' if name == 'amax' else 'min') + '_values_cpu', input)
     uf = uf_bool if input.dtype is _dt.bool else uf_float
@@ -548,10 +552,10 @@ def _max_min(name, ret, np_arg, amaxmin, elementwise, input, dim, keepdim, other
     if isinstance(dim, Tensor): other, dim = dim, None
     if other is not None: return elementwise(input, other)
     if dim is None:
-        if input.dtype.is_complex: _not_impl(name + '_all', input.dtype)
         TORCH_CHECK(input.numel() != 0, name,
                     "(): Expected reduction dim to be specified for input.numel() == "
                     "0. Specify the reduction dim with the 'dim' argument.")
+        if input.dtype.is_complex: _not_impl(name + '_all', input.dtype)
         _dt._gate_nonempty(name + '_all', input)
         return amaxmin(input)
     TORCH_CHECK_TYPE(isinstance(dim, numbers.Integral)
@@ -664,7 +668,7 @@ def _var_impl(name, input, dim, unbiased, keepdim, correction, take_sqrt, out=No
     dev = _real_abs(x - m) if d.is_complex else x - m
     v = sum(dev * dev, dim, keepdim) / builtins.max(0, n - c)
     # float8's 0/0 is c10's positive NaN (numpy's x86 NaN carries the sign bit)
-    if d._kind and not input.numel(): v, m = v.abs(), m.abs()
+    if d._kind == 2 and not input.numel(): v, m = v.abs(), m.abs()
     if take_sqrt: v = v.sqrt()
     od = d.to_real()
     # computed straight into out's dtype, as std_var_out

@@ -155,13 +155,16 @@ def _cum_op(name, uf, input, dim, dtype, out):
               if _is_integral(input.dtype, True) else input.dtype))
     # a 0-d input is copied, not dispatched
     if od is _dt.bool and input.dim(): _not_impl(name + '_out_cpu', od)
-    if od._kind == 3 and input.dim(): _dt._kernel_gate(name + '_out_cpu', od)
+    if od._kind == 3 and input.numel() and input.dim():
+        _dt._kernel_gate(name + '_out_cpu', od)
     res = _result(input._impl.sizes(), od, input, out)
     if not res.is_meta and res.numel():
         tok = _errs_off()
         try:
             a = _np_read(input)
-            if a.dtype != od.np: a = a.astype(od.np)
+            if a.dtype != od.np and input.dtype._kind:          # converted as c10 (04a)
+                o = np.empty(a.shape, od.np); _dt._cast_copy(o, a); a = o
+            elif a.dtype != od.np: a = a.astype(od.np)
             # a partial alias: read it first
             elif get_overlap_status(res, input) not in ('No', 'Full'): a = a.copy()
             r = _np_write(res)
@@ -359,8 +362,8 @@ def _check_sortable(name, input):
 def sort(input, dim:int=-1, descending:bool=False, stable:bool=False, *, out=None):
     ("`(values, indices)` sorted along `dim` (NaN largest), as `torch.sort`; results "
      "keep a dense input's strides.")
+    d = wrap_dim(dim, input.dim())               # torch checks the dim first
     _check_sortable('Sort', input)
-    d = wrap_dim(dim, input.dim())
     # Note [Kernels the newer dtypes lack] (04a): float8 sorts nothing, not even nothing
     # (a 0-d input is copied)
     if input.dtype._kind and input.dim():
@@ -456,9 +459,9 @@ def _topk_indices(a:np.ndarray, k:int, axis:int, largest:bool, sorted:bool) -> n
 def topk(input, k:int, dim:int=-1, largest:bool=True, sorted:bool=True, *, out=None):
     ("`(values, indices)` of the `k` largest (or smallest) elements along `dim`, as "
      "`torch.topk`; contiguous results.")
-    _check_sortable('topk', input)
     TORCH_CHECK(input.dtype is not _dt.bool, "topk does not support bool dtypes on CPU")
     d = wrap_dim(dim, input.dim())
+    _check_sortable('topk', input)               # after the dim, as torch
     sizes = input._impl.sizes()
     n = sizes[d] if sizes else 1
     TORCH_CHECK(0 <= k <= n, "selected index k out of range")
