@@ -13,6 +13,22 @@ def clean_slate():
 _TORCH_HINT = "pip install torch==2.13.0"
 _torch_skips = []
 
+
+@pytest.fixture(params=['standin', pytest.param('cupy', marks=pytest.mark.cuda)])
+def cuda(request):
+    "Each CUDA test twice: on the strict CuPy stand-in (every machine), and on a GPU with CuPy under `-m cuda`."
+    import gc, cuda_standin
+    if request.param == 'standin':
+        state = cuda_standin.install(1)
+        try: yield
+        finally:
+            gc.collect()
+            cuda_standin.uninstall(state)
+    else:
+        if not cuda_standin.cupy_ok(): pytest.skip('needs CuPy and an NVIDIA GPU')
+        yield
+
+
 def _is_torch_skip(report) -> bool:
     if not report.skipped: return False
     lr = report.longrepr

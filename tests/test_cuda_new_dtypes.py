@@ -16,17 +16,6 @@ F8 = ['float8_e4m3fn', 'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'flo
 UNSIGNED = ['uint16', 'uint32', 'uint64']
 
 
-@pytest.fixture(params=['standin', pytest.param('cupy', marks=pytest.mark.cuda)])
-def cuda(request):
-    if request.param == 'standin':
-        state = cuda_standin.install(1)
-        try: yield
-        finally:
-            gc.collect()
-            cuda_standin.uninstall(state)
-    else:
-        if not cuda_standin.cupy_ok(): pytest.skip('needs CuPy and an NVIDIA GPU')
-        yield
 
 
 def codes(name):

@@ -10,17 +10,6 @@ import cuda_standin
 from ttgen import same
 
 
-@pytest.fixture(params=['standin', pytest.param('cupy', marks=pytest.mark.cuda)])
-def cuda(request):
-    if request.param == 'standin':
-        state = cuda_standin.install(1)
-        try: yield
-        finally:
-            gc.collect()
-            cuda_standin.uninstall(state)
-    else:
-        if not cuda_standin.cupy_ok(): pytest.skip('needs CuPy and an NVIDIA GPU')
-        yield
 
 
 rng = np.random.default_rng(0)

@@ -152,18 +152,6 @@ def test_meta_tensors_dispatch_to_meta_kernel():
     assert [s[1] for s in steps] == ['Conjugate', 'Meta'] and r.device.type == 'meta'
     assert tuple(r.shape) == (3, 4) and not r.is_conj()
 
-@pytest.fixture(params=['standin', pytest.param('cupy', marks=pytest.mark.cuda)])
-def cuda(request):
-    import gc, cuda_standin
-    if request.param == 'standin':
-        state = cuda_standin.install(1)
-        try: yield
-        finally:
-            gc.collect()
-            cuda_standin.uninstall(state)
-    else:
-        if not cuda_standin.cupy_ok(): pytest.skip('needs CuPy and an NVIDIA GPU')
-        yield
 
 def test_cuda_call_takes_fallback_then_cuda_kernel(cuda):
     "`x.conj() + y` on CUDA: the Conjugate fallback, then the CUDA key's kernel; values as torch's on the CPU."

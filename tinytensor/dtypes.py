@@ -409,11 +409,11 @@ def _checked_value(v, d:dtype, scalar_fill:bool=False):
         else: ok = info.min <= v <= info.max
         TORCH_CHECK(ok, "value cannot be converted to type ", name, " without overflow")
     elif d._kind == 2 and isinstance(v, numbers.Real) and not scalar_fill:
-        # Note [float8 overflow]: c10's `overflows<To, From>`. An integer must fit by its
-        # magnitude (a negative one wraps into e8m0fnu, which has no sign); a double must lie
-        # in [lowest, max], where e8m0fnu's lowest is 2**-127, so 0.0 overflows it and 0
-        # does not; an infinity passes only into e5m2, NaN into every format. ATen's
-        # one-element fill does not check, as for the half types.
+        # Note [float8 overflow]: c10's `overflows<To, From>`. An integer must fit by
+        # its magnitude (a negative one wraps into e8m0fnu, which has no sign); a double
+        # must lie in [lowest, max], where e8m0fnu's lowest is 2**-127, so 0.0 overflows
+        # it and 0 does not; an infinity passes only into e5m2, NaN into every format.
+        # ATen's one-element fill does not check, as for the half types.
         hi = _F8_LIMITS[d][2]                  # finfo's max and min (section below)
         lo = 2.0 ** -127 if d is float8_e8m0fnu else -hi
         ok = (builtins.abs(v) <= hi if isinstance(v, numbers.Integral) else
@@ -485,7 +485,7 @@ _C32_NAMED = ('sum_cpu', 'prod_out_cpu', 'flip_cpu', 'arange_cpu', 'linspace_cpu
               'cummax_cpu', 'cummin_cpu', 'logspace_cpu', 'scatter_gather_scalar_cpu',
               'take_cpu', 'take_put_cpu', 'eye', 'addcdiv_cpu_out', 'logaddexp_cpu',
               'searchsorted_out_cpu', 'isin_default_cpu', 'masked_scatter',
-              'scatter_gather_tensor_cpu_reduce_amax', 'scatter_gather_tensor_cpu_reduce_amin',
+        'scatter_gather_tensor_cpu_reduce_amax', 'scatter_gather_tensor_cpu_reduce_amin',
               'scatter_gather_tensor_cpu_reduce_mean')
 _KERNEL_NAMES.update({n: n for n in _C32_NAMED})
 
@@ -497,12 +497,12 @@ _NO_KERNEL[complex32] = frozenset(
      np.greater_equal} | set(_C32_UFUNCS) | set(_C32_NAMED))
 
 # %% ../nbs/04a_dtypes.ipynb #27692f61
-# Note [Kernels the newer dtypes lack], the ops that are not one ufunc: reductions, scans,
-# sorts, flips, factories, random fills, indexing, products. Each is keyed by the kernel
-# name its error quotes (the string itself), and asks `_kernel_gate('flip_cpu', d)` at its
-# entry, after torch's own earlier checks. Measured against torch 2.13, dtype by dtype
-# (tests/test_new_dtype_ops.py); a kernel that runs only on a non-empty input is asked only
-# then, as ATen calls it only then.
+# Note [Kernels the newer dtypes lack], the ops that are not one ufunc: reductions,
+# scans, sorts, flips, factories, random fills, indexing, products. Each is keyed by the
+# kernel name its error quotes (the string itself), and asks `_kernel_gate('flip_cpu',
+# d)` at its entry, after torch's own earlier checks. Measured against torch 2.13, dtype
+# by dtype (tests/test_new_dtype_ops.py); a kernel that runs only on a non-empty input
+# is asked only then, as ATen calls it only then.
 _LACK_ALL = frozenset('''max_all min_all max_cpu min_cpu max_values_cpu min_values_cpu
     aminmax_cpu argmax_cpu argmin_cpu nonzero_count_cpu searchsorted_out_cpu median_cpu median_out mode_cpu
     kthvalue_cpu topk_cpu cummax_cpu cummin_cpu logcumsumexp_out_cpu flip_cpu arange_cpu

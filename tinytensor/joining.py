@@ -20,7 +20,7 @@ from .tensor_impl import (Tensor, contiguous_format, channels_last,
 from .factories import (empty, empty_strided, empty_like, _np_read, _np_write,
                                   _resize_output)
 from .parallel import parallel_rows, result_type, can_cast
-from .dtypes import _cast_copy
+from .dtypes import _cast_copy, _kernel_gate
 from .memory_overlap import assert_no_overlap, assert_no_internal_overlap
 from .views import _int_list
 from .basic_indexing import _slice
@@ -255,7 +255,8 @@ _flip_args = PythonArgParser("flip(int[] dims)")
 # dtype without the kernel (complex32) flips `x.flip(0)` of a contiguous matrix but not
 # `x.flip(1)`, a 1-d tensor, or a strided one.
 def _flip_dispatches(x:Tensor, out:Tensor, dims) -> bool:
-    "Does ATen's flip of `x` into `out` reach its typed kernel (Note [flip's copy paths])?"
+    ("Does ATen's flip of `x` into `out` reach its typed kernel (Note [flip's copy "
+     "paths])?")
     sz, xs, os = x.shape, x.stride(), out.stride()
     if x.numel() <= 1 or not builtins.any(sz[d] > 1 and xs[d] != 0 for d in dims):
         return False
@@ -280,7 +281,6 @@ def flip(self:Tensor, *dims) -> Tensor:
     # Note [Kernels the newer dtypes lack] (04a), Note [flip's copy paths]
     # on a GPU, torch's flip_cuda has them (chapter 07b)
     if self.dtype._kind and not self.is_cuda and _flip_dispatches(self, out, seen):
-        from tinytensor.dtypes import _kernel_gate
         _kernel_gate('flip_cpu', self.dtype)
     if out.numel() and not out.is_meta:
         a, o = _np_read(self), _np_write(out)

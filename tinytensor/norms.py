@@ -50,7 +50,8 @@ def linalg_vector_norm(input, ord=2, dim=None, keepdim:bool=False, *, dtype=None
                         "have an identity")
     if d._kind and d._kind != 3 and dtype is None:   # float8 (04a): see the text above
         shape = _reduced_shape(input._impl.sizes(), mask, keepdim)
-        if not input.numel():        # filled with the double 0.0: e8m0fnu's lowest is 2**-127
+        # filled with the double 0.0: e8m0fnu's lowest is 2**-127
+        if not input.numel():
             return _finish_out(_new_tensor(shape, None, d, input.device).fill_(0.0), out)
         if builtins.all(s == 1 for s, m in zip(input._impl.sizes(), mask) if m):
             r = _as_result(ne(x, 0), d) if ord == 0 else _real_abs(x)

@@ -157,8 +157,10 @@ def _reduce_run(it:TensorIterator, reduce_fn, combine=None, acc=None):
         try: return _backends[it.common_device_.device_type].launch(loop, [o, x], 1)
         finally: _errs_on(tok)
     keep = [a for a in range(o.ndim) if a not in axes]
-    v = o.view(np.uint8) if o.dtype.itemsize == 1 else o       # (numpy fails e5m2's '<f1')
-    osq = np.lib.stride_tricks.as_strided(v, tuple(o.shape[a] for a in keep),  # no 0 strides
+    # (numpy fails e5m2's '<f1')
+    v = o.view(np.uint8) if o.dtype.itemsize == 1 else o
+    # no 0 strides
+    osq = np.lib.stride_tricks.as_strided(v, tuple(o.shape[a] for a in keep),
                                           tuple(o.strides[a] for a in keep)).view(o.dtype)
     nt = get_num_threads()
     tok = _errs_off()
@@ -454,7 +456,8 @@ def _check_nonempty(name, input, dim):
 def _minmax_reduce(name, uf_float, uf_bool, input, dim, keepdim, out):
     _check_nonempty(name, input, dim)
     if input.dtype.is_complex and input.numel():
-        for d in _dims(dim): wrap_dim(int(d), input.dim())    # torch checks the dims first
+        # torch checks the dims first
+        for d in _dims(dim): wrap_dim(int(d), input.dim())
         _not_impl(('max' if name == 'amax' else 'min') + '_values_cpu', input.dtype)
     if input.dtype._kind and _dim_mask(dim, input.dim(), True) is not None:
         _dt._gate_nonempty(('max' if name == 'amax' else 'min') + '_values_cpu', input)
@@ -568,7 +571,8 @@ def _max_min(name, ret, np_arg, amaxmin, elementwise, input, dim, keepdim, other
                       "(): Expected reduction dim ", d, " to have non-zero size.")
     # after the meta function's checks
     TORCH_CHECK(not input.dtype.is_complex, name, "(): does not support complex input")
-    if input.dtype._kind and not nd: return ret(input.clone(), input.new_zeros((), dtype=_dt.int64))
+    if input.dtype._kind and not nd:
+        return ret(input.clone(), input.new_zeros((), dtype=_dt.int64))
     _dt._gate_nonempty(name + '_cpu', input)           # (04a; a 0-d input is copied)
     vals = amaxmin(input, d, keepdim)
     it, idx, _ = make_reduction(name, input, d, keepdim, _dt.int64)
@@ -720,7 +724,8 @@ def logsumexp(input, dim, keepdim:bool=False, *, out=None) -> Tensor:
                 [1] * input.dim())
     x = (input if input.dtype.is_floating_point or input.dtype.is_complex
          else _to_dtype(input, _dt.get_default_dtype()))
-    if x.dtype._kind == 3: _dt._kernel_gate(np.exp, x.dtype)   # complex32 has no exp (04a)
+    # complex32 has no exp (04a)
+    if x.dtype._kind == 3: _dt._kernel_gate(np.exp, x.dtype)
     # sum_out into out's dtype
     od = (out.dtype if out is not None and out.dtype.is_floating_point
           and not x.dtype.is_complex else x.dtype)
@@ -740,7 +745,8 @@ def logsumexp(input, dim, keepdim:bool=False, *, out=None) -> Tensor:
 # %% ../nbs/06c_reductions.ipynb #a9f4ea31
 def count_nonzero(input, dim=None) -> Tensor:
     "Number of nonzero elements over `dim`, as `torch.count_nonzero` (int64)."
-    if input.dtype._kind and dim is None: _dt._kernel_gate('nonzero_count_cpu', input.dtype)
+    if input.dtype._kind and dim is None:
+        _dt._kernel_gate('nonzero_count_cpu', input.dtype)
     return sum(ne(input, 0), dim)
 
 def nansum(input, dim=None, keepdim:bool=False, *, dtype=None, out=None) -> Tensor:

@@ -531,7 +531,8 @@ class PayloadArray:
         return self._wrap(func(*_unwrap(args), **_unwrap(kwargs)))
     @property
     def tt_namespace(self):
-        "The array namespace kernels get for this array (chapter 03a's `array_namespace`)."
+        ("The array namespace kernels get for this array (chapter 03a's "
+         "`array_namespace`).")
         return _PayloadNamespace(self)
     def __repr__(self): return f"PayloadArray({self.tdtype.name}, {self.payload!r})"
 
