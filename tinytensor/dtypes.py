@@ -504,7 +504,8 @@ _NO_KERNEL[complex32] = frozenset(
 # by dtype (tests/test_new_dtype_ops.py); a kernel that runs only on a non-empty input
 # is asked only then, as ATen calls it only then.
 _LACK_ALL = frozenset('''max_all min_all max_cpu min_cpu max_values_cpu min_values_cpu
-    aminmax_cpu argmax_cpu argmin_cpu nonzero_count_cpu searchsorted_out_cpu median_cpu median_out mode_cpu
+    aminmax_cpu argmax_cpu argmin_cpu nonzero_count_cpu searchsorted_out_cpu median_cpu
+    median_out mode_cpu
     kthvalue_cpu topk_cpu cummax_cpu cummin_cpu logcumsumexp_out_cpu flip_cpu arange_cpu
     range_cpu linspace_cpu logspace_cpu check_uniform_bounds normal_kernel_cpu randperm
     bernoulli_scalar_cpu_ bernoulli_tensor_cpu_self_ masked_fill masked_scatter take_cpu
